@@ -1,0 +1,2 @@
+// Stand-in for the "server-only" guard outside Next.js (vitest aliases it here).
+export {};
