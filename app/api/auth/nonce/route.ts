@@ -1,0 +1,8 @@
+import { issueNonce } from '@/lib/auth/nonces';
+import { nonceRequest } from '@/lib/auth/schemas';
+import { json, route } from '@/lib/http/route';
+
+export const POST = route({ limit: 'nonce', body: nonceRequest }, async ({ body, kv, cfg }) => {
+  const nonce = await issueNonce(kv, cfg, body.address);
+  return json({ nonce });
+});

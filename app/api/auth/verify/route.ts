@@ -1,0 +1,9 @@
+import { verifyRequest } from '@/lib/auth/schemas';
+import { sealSessionCookie } from '@/lib/auth/session-cookie';
+import { verifySignIn } from '@/lib/auth/sign-in';
+import { json, route } from '@/lib/http/route';
+
+export const POST = route({ limit: 'verify', body: verifyRequest }, async ({ body, kv, cfg, db }) => {
+  const { token, user } = await verifySignIn({ cfg, kv, db }, body);
+  return json({ token, user }, { headers: { 'Set-Cookie': await sealSessionCookie(cfg, token) } });
+});

@@ -1,0 +1,73 @@
+// Access tokens: HS256 JWTs signed with JWT_SECRET (API.md §3 Token), and their revocation list
+// in the shared KV so a logout on one instance holds on all.
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import { z } from 'zod';
+import type { Config } from '../config';
+import { ApiError } from '../http/errors';
+import type { Kv } from '../kv';
+
+export const TOKEN_ISSUER = 'taskmarket';
+export const TOKEN_AUDIENCE = 'taskmarket-api';
+
+const claimsSchema = z.object({
+  sub: z.string().uuid(),
+  addr: z.string(),
+  role: z.enum(['CLIENT', 'AGENT']),
+  jti: z.string().min(1),
+  exp: z.number(),
+  iat: z.number(),
+});
+export type TokenClaims = z.infer<typeof claimsSchema>;
+
+const keys = new Map<string, Uint8Array>();
+const keyOf = (secret: string) => {
+  let key = keys.get(secret);
+  if (!key) keys.set(secret, (key = new TextEncoder().encode(secret)));
+  return key;
+};
+
+export async function issueToken(
+  cfg: Config,
+  user: { id: string; walletAddress: string; role: 'CLIENT' | 'AGENT' },
+  now = new Date(),
+): Promise<string> {
+  const iat = Math.floor(now.getTime() / 1000);
+  return new SignJWT({ addr: user.walletAddress, role: user.role })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(user.id)
+    .setIssuer(TOKEN_ISSUER)
+    .setAudience(TOKEN_AUDIENCE)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + cfg.jwtTtlSeconds)
+    .setJti(randomUUID())
+    .sign(keyOf(cfg.jwtSecret));
+}
+
+const INVALID = 'Invalid or expired token';
+
+/** Checks signature (HS256 only: `alg: none` and others are refused), issuer, audience, expiry and revocation. */
+export async function verifyToken(cfg: Config, kv: Kv, token: string): Promise<TokenClaims> {
+  let payload: unknown;
+  try {
+    ({ payload } = await jwtVerify(token, keyOf(cfg.jwtSecret), {
+      algorithms: ['HS256'],
+      issuer: TOKEN_ISSUER,
+      audience: TOKEN_AUDIENCE,
+      requiredClaims: ['exp', 'iat', 'jti', 'sub'],
+    }));
+  } catch {
+    throw new ApiError(401, INVALID);
+  }
+  const claims = claimsSchema.safeParse(payload);
+  if (!claims.success) throw new ApiError(401, INVALID);
+  if (await kv.get(`revoked:${claims.data.jti}`)) throw new ApiError(401, 'Token revoked');
+  return claims.data;
+}
+
+/** Refuses the token's jti until it would have expired anyway. */
+export async function revokeToken(kv: Kv, claims: TokenClaims, now = new Date()): Promise<void> {
+  const remainingMs = claims.exp * 1000 - now.getTime();
+  if (remainingMs > 0) await kv.put(`revoked:${claims.jti}`, '1', remainingMs);
+}

@@ -1,0 +1,143 @@
+// The environment, parsed once by zod: the only module that reads process.env.
+// Development gets a working default for every setting; production refuses to start without the
+// ones that have no safe default (API.md §11).
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const intFrom = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+const optionalText = z.string().trim().min(1).optional().catch(undefined);
+const hexAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  BASE_CHAIN_ID: z.coerce.number().int().positive().optional(),
+  SIWE_DOMAIN: optionalText,
+  SIWE_STATEMENT: z.string().default('Sign in to taskmarket with your wallet.'),
+  DATABASE_URL: optionalText,
+  DATA_DIR: z.string().default('.data'),
+  REDIS_URL: optionalText,
+  KV_REST_API_URL: optionalText,
+  KV_REST_API_TOKEN: optionalText,
+  KV_PREFIX: z.string().default('tm:'),
+  JWT_SECRET: optionalText,
+  SESSION_SECRET: optionalText,
+  JWT_TTL_SECONDS: intFrom(3600, 60),
+  RPC_URL: optionalText,
+  REGISTRAR_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional(),
+  PASSPORT_ADDRESS: hexAddress.optional(),
+  ESCROW_ADDRESS: hexAddress.optional(),
+  REWARD_TOKEN_ADDRESS: hexAddress.optional(),
+  MINT_WAIT_MS: intFrom(10_000),
+  TRUST_PROXY: intFrom(0),
+  VERCEL: optionalText,
+  NONCE_MAX_LIVE: intFrom(100_000, 1),
+  NONCE_TTL_SECONDS: intFrom(300, 1),
+  NONCE_RATE_LIMIT_PER_MINUTE: intFrom(60, 1),
+  VERIFY_RATE_LIMIT_PER_MINUTE: intFrom(30, 1),
+  WRITE_RATE_LIMIT_PER_MINUTE: intFrom(60, 1),
+  REVIEW_WINDOW_SECONDS: intFrom(259_200, 1),
+  MAX_CONTESTS: intFrom(2),
+  PLATFORM_FEE_BPS: intFrom(0).pipe(z.number().max(10_000)),
+  PORT: intFrom(3000, 1),
+  CRON_SECRET: optionalText,
+  ADMIN_TOKEN: optionalText,
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Turns an environment into the settings the service runs with; throws ConfigError naming each bad setting. */
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration — ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const missing: string[] = [];
+  if (production) {
+    if (e.BASE_CHAIN_ID === undefined) missing.push('BASE_CHAIN_ID is required in production');
+    if (!e.SIWE_DOMAIN) missing.push('SIWE_DOMAIN is required in production');
+    for (const name of ['JWT_SECRET', 'SESSION_SECRET'] as const) {
+      const value = e[name];
+      if (!value) missing.push(`${name} is required in production`);
+      else if (Buffer.byteLength(value) < 32) missing.push(`${name} must be at least 32 bytes`);
+    }
+  } else {
+    for (const name of ['JWT_SECRET', 'SESSION_SECRET'] as const) {
+      const value = e[name];
+      if (value && Buffer.byteLength(value) < 32) missing.push(`${name} must be at least 32 bytes`);
+    }
+  }
+  if (e.KV_REST_API_URL && !e.KV_REST_API_TOKEN) missing.push('KV_REST_API_TOKEN is required with KV_REST_API_URL');
+  if (missing.length > 0) throw new ConfigError(`Invalid configuration — ${missing.join('; ')}`);
+
+  const dataDir = resolve(e.DATA_DIR);
+  const devSecrets = production ? undefined : () => readOrCreateDevSecrets(dataDir);
+  return {
+    production,
+    chainId: e.BASE_CHAIN_ID ?? 31337,
+    siweDomains: (e.SIWE_DOMAIN ?? 'localhost:3000').split(',').map((d) => d.trim().toLowerCase()).filter(Boolean),
+    siweStatement: e.SIWE_STATEMENT,
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    redisUrl: e.REDIS_URL,
+    vercelKv: e.KV_REST_API_URL ? { url: e.KV_REST_API_URL, token: e.KV_REST_API_TOKEN ?? '' } : undefined,
+    kvPrefix: e.KV_PREFIX,
+    jwtSecret: e.JWT_SECRET ?? devSecrets!().jwtSecret,
+    sessionSecret: e.SESSION_SECRET ?? devSecrets!().sessionSecret,
+    jwtTtlSeconds: e.JWT_TTL_SECONDS,
+    chain: {
+      rpcUrl: e.RPC_URL,
+      registrarKey: e.REGISTRAR_PRIVATE_KEY as `0x${string}` | undefined,
+      passport: e.PASSPORT_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
+      escrow: e.ESCROW_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
+      rewardToken: e.REWARD_TOKEN_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
+      mintWaitMs: e.MINT_WAIT_MS,
+    },
+    trustProxy: e.TRUST_PROXY,
+    onVercel: Boolean(e.VERCEL),
+    nonces: { maxLive: e.NONCE_MAX_LIVE, ttlSeconds: e.NONCE_TTL_SECONDS, perMinute: e.NONCE_RATE_LIMIT_PER_MINUTE },
+    limits: { verifyPerMinute: e.VERIFY_RATE_LIMIT_PER_MINUTE, writePerMinute: e.WRITE_RATE_LIMIT_PER_MINUTE },
+    missions: { reviewWindowSeconds: e.REVIEW_WINDOW_SECONDS, maxContests: e.MAX_CONTESTS, feeBps: e.PLATFORM_FEE_BPS },
+    port: e.PORT,
+    cronSecret: e.CRON_SECRET,
+    adminToken: e.ADMIN_TOKEN,
+  };
+}
+
+export type Config = ReturnType<typeof loadConfig>;
+
+// Development only: secrets are generated once and kept under DATA_DIR, never in the repository.
+let devSecretsCache: { jwtSecret: string; sessionSecret: string } | undefined;
+function readOrCreateDevSecrets(dataDir: string) {
+  if (devSecretsCache) return devSecretsCache;
+  const file = join(dataDir, 'dev-secrets.json');
+  if (existsSync(file)) {
+    devSecretsCache = JSON.parse(readFileSync(file, 'utf8')) as { jwtSecret: string; sessionSecret: string };
+  } else {
+    devSecretsCache = { jwtSecret: randomBytes(32).toString('hex'), sessionSecret: randomBytes(32).toString('hex') };
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, JSON.stringify(devSecretsCache, null, 2), { mode: 0o600 });
+  }
+  return devSecretsCache;
+}
+
+let cached: Config | undefined;
+
+/** The configuration of this process, parsed on first use. */
+export function config(): Config {
+  cached ??= loadConfig();
+  return cached;
+}
+
+/** Forgets the parsed configuration so the next call re-reads the environment (tests, dev reload). */
+export function resetConfig(): void {
+  cached = undefined;
+}

@@ -1,0 +1,91 @@
+// The database handle: PostgreSQL through postgres.js when DATABASE_URL is set, embedded PGlite
+// under DATA_DIR otherwise. Opens lazily on first use and applies the migrations in drizzle/.
+import 'server-only';
+import { join } from 'node:path';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { config } from '../config';
+import { DependencyDown } from '../http/errors';
+import * as schema from './schema';
+
+/** A database or a transaction: query functions take either (STYLE: `db: Db`). */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+interface Connection {
+  key: string;
+  db: Db;
+  close(): Promise<void>;
+}
+
+const MIGRATIONS = { migrationsFolder: join(process.cwd(), 'drizzle') };
+
+async function openPostgres(url: string): Promise<Connection> {
+  const { default: postgres } = await import('postgres');
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+  const client = postgres(url, { max: 10, connect_timeout: 5, idle_timeout: 30, onnotice: () => {} });
+  const db = drizzle(client, { schema });
+  try {
+    // Many instances may start at once: one migrates while the others wait on the lock.
+    const lock = await client.reserve();
+    try {
+      await lock`select pg_advisory_lock(7406251)`;
+      await migrate(db, MIGRATIONS);
+    } finally {
+      await lock`select pg_advisory_unlock(7406251)`.catch(() => {});
+      lock.release();
+    }
+  } catch (error) {
+    await client.end({ timeout: 1 }).catch(() => {});
+    throw error;
+  }
+  return { key: url, db: db as unknown as Db, close: () => client.end({ timeout: 5 }) };
+}
+
+async function openPglite(dataDir: string): Promise<Connection> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  const client = await PGlite.create(join(dataDir, 'pglite'));
+  const db = drizzle(client, { schema });
+  await migrate(db, MIGRATIONS);
+  return { key: `pglite:${dataDir}`, db: db as unknown as Db, close: () => client.close() };
+}
+
+// Cached on globalThis so dev hot reload and test module isolation do not leak connections.
+const store = globalThis as unknown as { __taskmarketDb?: Promise<Connection> };
+
+/** The database of the current configuration, connected and migrated. */
+export async function getDb(): Promise<Db> {
+  const cfg = config();
+  const key = cfg.databaseUrl ?? `pglite:${cfg.dataDir}`;
+  let pending = store.__taskmarketDb;
+  if (pending) {
+    const connection = await pending.catch(() => undefined);
+    if (connection?.key === key) return connection.db;
+    if (connection) await connection.close().catch(() => {});
+  }
+  pending = cfg.databaseUrl ? openPostgres(cfg.databaseUrl) : openPglite(cfg.dataDir);
+  store.__taskmarketDb = pending;
+  try {
+    return (await pending).db;
+  } catch (error) {
+    // Do not cache a failed connection: the next request tries again, so the service recovers.
+    if (store.__taskmarketDb === pending) store.__taskmarketDb = undefined;
+    throw new DependencyDown('database', error);
+  }
+}
+
+/** Closes the cached connection (tests, graceful shutdown). */
+export async function closeDb(): Promise<void> {
+  const pending = store.__taskmarketDb;
+  store.__taskmarketDb = undefined;
+  const connection = await pending?.catch(() => undefined);
+  await connection?.close().catch(() => {});
+}
+
+/** A cheap round trip for the health check. */
+export async function pingDb(): Promise<void> {
+  const db = await getDb();
+  await db.execute(sql`select 1`);
+}

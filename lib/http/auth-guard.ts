@@ -1,0 +1,55 @@
+// Who is calling: a Bearer JWT (SDK, integrations) or the dashboard's session cookie, both
+// resolved to the same user, whose current role is read from the database, not the token.
+import 'server-only';
+import type { Config } from '../config';
+import { isAllowedDomain } from '../auth/domain';
+import { readSessionCookie } from '../auth/session-cookie';
+import { type TokenClaims, verifyToken } from '../auth/tokens';
+import type { Db } from '../db/client';
+import type { Kv } from '../kv';
+import { findUserById, type UserSummary } from '../users/queries';
+import { ApiError } from './errors';
+
+export interface Caller {
+  user: UserSummary;
+  claims: TokenClaims;
+  via: 'bearer' | 'cookie';
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export async function authenticate(request: Request, cfg: Config, kv: Kv, db: () => Promise<Db>): Promise<Caller | undefined> {
+  const authorization = request.headers.get('authorization');
+  let token: string | undefined;
+  let via: Caller['via'] = 'bearer';
+  if (authorization !== null) {
+    const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/.exec(authorization.trim());
+    if (!match) throw new ApiError(401, 'Malformed Authorization header');
+    token = match[1];
+  } else {
+    token = await readSessionCookie(cfg, request.headers.get('cookie'));
+    via = 'cookie';
+  }
+  if (!token) return undefined;
+  const claims = await verifyToken(cfg, kv, token);
+  if (via === 'cookie' && !SAFE_METHODS.has(request.method)) assertSameOrigin(request, cfg);
+  const user = await findUserById(await db(), claims.sub);
+  if (!user) throw new ApiError(401, 'Invalid or expired token');
+  return { user, claims, via };
+}
+
+// A cookie rides along on cross-site requests; a bearer token does not. So cookie-authenticated
+// writes must come from a page served by an allowed domain (API.md §1.7).
+function assertSameOrigin(request: Request, cfg: Config): void {
+  const origin = request.headers.get('origin');
+  let url: URL | undefined;
+  try {
+    url = origin ? new URL(origin) : undefined;
+  } catch {
+    url = undefined;
+  }
+  const defaultPort = url?.protocol === 'https:' ? '443' : '80';
+  if (!url || !isAllowedDomain(url.host, cfg.siweDomains, defaultPort)) {
+    throw new ApiError(403, 'Cross-site request refused');
+  }
+}

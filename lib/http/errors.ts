@@ -1,0 +1,49 @@
+// The one error type the domain throws for callers, and the classification of failures of our
+// dependencies (database, KV, chain) that become 503 instead of 500.
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details?: string[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** A dependency we cannot reach right now; answered 503 with Retry-After, never 500. */
+export class DependencyDown extends Error {
+  constructor(
+    readonly dependency: 'database' | 'kv' | 'chain',
+    cause?: unknown,
+  ) {
+    super(`${dependency} unavailable`, { cause });
+    this.name = 'DependencyDown';
+  }
+}
+
+// Network-level failures (Node, postgres.js, ioredis) and PostgreSQL's "connection exception"
+// (08xxx), shutdown (57P0x) and "too many connections" states: transient by nature.
+const TRANSIENT_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH',
+  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', 'NR_CLOSED',
+  '57P01', '57P02', '57P03', '53300',
+]);
+
+function isTransient(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 5) return false;
+  if (error instanceof DependencyDown) return true;
+  const { code, message, cause } = error as { code?: unknown; message?: unknown; cause?: unknown };
+  if (typeof code === 'string' && (TRANSIENT_CODES.has(code) || code.startsWith('08'))) return true;
+  if (typeof message === 'string' && /Connection is closed|Command timed out|ECONNREFUSED|write after end/.test(message))
+    return true;
+  return isTransient(cause, depth + 1);
+}
+
+/** The dependency an error says is down, or undefined for any other error. */
+export function unavailableDependency(error: unknown): DependencyDown['dependency'] | undefined {
+  if (error instanceof DependencyDown) return error.dependency;
+  return isTransient(error) ? 'database' : undefined;
+}

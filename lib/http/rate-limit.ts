@@ -1,0 +1,35 @@
+// Fixed-window rate limits kept in the shared KV, so every instance counts the same hits.
+import type { Config } from '../config';
+import type { Kv } from '../kv';
+import { ApiError } from './errors';
+
+export interface Limit {
+  /** What the window counts per: the client IP, or the authenticated user. */
+  scope: 'ip' | 'user';
+  max: (cfg: Config) => number;
+  windowMs: number;
+}
+
+// API.md §4. Mission-specific limits (create, bump, claim) join this table with their routes.
+export const LIMITS = {
+  nonce: { scope: 'ip', max: (c) => c.nonces.perMinute, windowMs: 60_000 },
+  verify: { scope: 'ip', max: (c) => c.limits.verifyPerMinute, windowMs: 60_000 },
+  write: { scope: 'user', max: (c) => c.limits.writePerMinute, windowMs: 60_000 },
+} satisfies Record<string, Limit>;
+
+export type LimitName = keyof typeof LIMITS;
+
+/** Counts one request against `name` for `subject`; throws 429 past the limit. Answers the RateLimit-* headers. */
+export async function consume(kv: Kv, cfg: Config, name: LimitName, subject: string): Promise<Record<string, string>> {
+  const limit: Limit = LIMITS[name];
+  const max = limit.max(cfg);
+  const { count, resetMs } = await kv.hit(`rl:${name}:${subject}`, limit.windowMs);
+  const reset = Math.max(1, Math.ceil(resetMs / 1000));
+  const headers = {
+    'RateLimit-Limit': String(max),
+    'RateLimit-Remaining': String(Math.max(0, max - count)),
+    'RateLimit-Reset': String(reset),
+  };
+  if (count > max) throw new ApiError(429, 'Too many requests', undefined, { ...headers, 'Retry-After': String(reset) });
+  return headers;
+}

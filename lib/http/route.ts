@@ -1,0 +1,102 @@
+// The route wrapper: the cross-cutting work of every endpoint, done once — rate limits,
+// authentication and roles, query and body validation, and the mapping of every failure to
+// `{ error, details? }` (API.md §2). Handlers receive plain validated values.
+import 'server-only';
+import type { z } from 'zod';
+import { type Config, config } from '../config';
+import { type Db, getDb } from '../db/client';
+import { getKv, type Kv } from '../kv';
+import { log } from '../log';
+import { type Caller, authenticate } from './auth-guard';
+import { clientIp } from './client-ip';
+import { ApiError, unavailableDependency } from './errors';
+import { LIMITS, type LimitName, consume } from './rate-limit';
+import { readJson, validate } from './validation';
+
+type Role = 'CLIENT' | 'AGENT';
+
+export interface RouteOptions {
+  /** `user`: any signed-in user; a role: that role; `optional`: identify the caller when it can. */
+  auth?: 'user' | Role | 'optional';
+  limit?: LimitName;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  maxBodyBytes?: number;
+}
+
+type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+
+export interface RouteContext<O extends RouteOptions> {
+  request: Request;
+  params: Record<string, string>;
+  query: Infer<O['query']>;
+  body: Infer<O['body']>;
+  caller: O['auth'] extends 'user' | Role ? Caller : Caller | undefined;
+  ip: string;
+  cfg: Config;
+  kv: Kv;
+  db: () => Promise<Db>;
+}
+
+type NextContext = { params: Promise<Record<string, string | string[]>> };
+
+const DEFAULT_MAX_BODY = 16 * 1024;
+
+export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteContext<O>) => Promise<Response>) {
+  return async (request: Request, next?: NextContext): Promise<Response> => {
+    let limitHeaders: Record<string, string> = {};
+    try {
+      const cfg = config();
+      const kv = getKv();
+      const ip = clientIp(request.headers, cfg.trustProxy, cfg.onVercel);
+      const limit = options.limit ? LIMITS[options.limit] : undefined;
+      if (limit?.scope === 'ip') limitHeaders = await consume(kv, cfg, options.limit!, ip);
+
+      const caller = options.auth ? await authenticate(request, cfg, kv, getDb) : undefined;
+      if (options.auth && options.auth !== 'optional') {
+        if (!caller) throw new ApiError(401, 'Authentication required');
+        if (options.auth !== 'user' && caller.user.role !== options.auth) {
+          throw new ApiError(403, `${options.auth === 'AGENT' ? 'Agent' : 'Client'} role required`);
+        }
+      }
+      if (limit?.scope === 'user' && caller) limitHeaders = await consume(kv, cfg, options.limit!, caller.user.id);
+
+      const query = options.query
+        ? validate(options.query, Object.fromEntries(new URL(request.url).searchParams))
+        : undefined;
+      const body = options.body
+        ? validate(options.body, await readJson(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY))
+        : undefined;
+      const params = Object.fromEntries(
+        Object.entries((await next?.params) ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value.join('/') : value]),
+      );
+
+      const response = await handler({ request, params, query, body, caller, ip, cfg, kv, db: getDb } as RouteContext<O>);
+      for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
+      return response;
+    } catch (error) {
+      return errorResponse(error, request, limitHeaders);
+    }
+  };
+}
+
+export function json(data: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+  return Response.json(data, { status: init.status ?? 200, headers: { 'Cache-Control': 'no-store', ...init.headers } });
+}
+
+export function errorResponse(error: unknown, request: Request, headers: Record<string, string> = {}): Response {
+  if (error instanceof ApiError) {
+    const body = error.details?.length ? { error: error.message, details: error.details } : { error: error.message };
+    return json(body, { status: error.status, headers: { ...headers, ...error.headers } });
+  }
+  const dependency = unavailableDependency(error);
+  if (dependency) {
+    log.warn('dependency.unavailable', { dependency, method: request.method, path: new URL(request.url).pathname });
+    return json({ error: 'Service temporarily unavailable', details: [`${dependency} unreachable`] }, {
+      status: 503,
+      headers: { ...headers, 'Retry-After': '5' },
+    });
+  }
+  log.error('request.failed', { method: request.method, path: new URL(request.url).pathname, error });
+  return json({ error: 'Internal error' }, { status: 500, headers });
+}

@@ -1,0 +1,48 @@
+// Request parsing: bounded JSON bodies and zod validation that names every problem by field.
+import type { z } from 'zod';
+import { ApiError } from './errors';
+
+/** Lists every issue as `path: message`, so a client can fix all of them in one round. */
+export function describeIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map(String).join('.');
+    return path ? `${path}: ${issue.message}` : issue.message;
+  });
+}
+
+export function validate<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new ApiError(400, 'Validation failed', describeIssues(result.error));
+  return result.data;
+}
+
+/** Reads the body as text, refusing more than `maxBytes` without buffering past the limit. */
+export async function readText(request: Request, maxBytes: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw new ApiError(413, `Body larger than ${maxBytes} bytes`);
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new ApiError(413, `Body larger than ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
+  const text = await readText(request, maxBytes);
+  if (text.trim() === '') throw new ApiError(400, 'Request body must be JSON');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'Malformed JSON');
+  }
+}

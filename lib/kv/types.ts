@@ -1,0 +1,18 @@
+// The KV interface: the few atomic operations nonces, rate limits and revocations need.
+// Every driver implements each operation atomically, so many instances behave as one.
+
+export interface Kv {
+  /**
+   * Stores `value` under `key` for `ttlMs` and counts it in the live set `setKey`, unless that
+   * set already holds `cap` unexpired members; answers whether it was stored.
+   */
+  putCapped(key: string, value: string, ttlMs: number, setKey: string, cap: number): Promise<boolean>;
+  /** Reads and deletes `key` in one step (and drops it from `setKey`): at most one caller sees it. */
+  take(key: string, setKey: string): Promise<string | null>;
+  /** Counts one hit in the fixed window `key` of `windowMs`; answers the count and the window's remaining ms. */
+  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  put(key: string, value: string, ttlMs: number): Promise<void>;
+  get(key: string): Promise<string | null>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,11 @@
+// The periodic sweep (API.md §9): everything that time or a failed call left unfinished.
+// Safe to run concurrently: each item is claimed by a conditional write before it is worked on.
+import 'server-only';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { retryPendingPassports } from '../passport';
+
+export async function runSweep(db: Db, cfg: Config) {
+  const passports = await retryPendingPassports(db, cfg);
+  return { passports };
+}

@@ -1,0 +1,11 @@
+import type { NextConfig } from 'next';
+
+const nextConfig: NextConfig = {
+  // Native, WASM or socket-holding packages stay outside the bundle.
+  serverExternalPackages: ['@electric-sql/pglite', 'postgres', 'ioredis', '@spruceid/siwe-parser'],
+  // Migrations are applied at start from drizzle/; serverless bundles must carry them.
+  outputFileTracingIncludes: { '/api/**/*': ['./drizzle/**/*'] },
+  poweredByHeader: false,
+};
+
+export default nextConfig;

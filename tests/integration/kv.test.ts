@@ -1,0 +1,50 @@
+// The KV contract, run against every driver available here: memory always, Redis with TEST_REDIS_URL.
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, test } from 'vitest';
+import { createMemoryKv } from '@/lib/kv/memory';
+import { createRedisKv } from '@/lib/kv/redis';
+import type { Kv } from '@/lib/kv/types';
+
+const drivers: [string, () => Kv][] = [['memory', () => createMemoryKv()]];
+if (process.env.TEST_REDIS_URL) drivers.push(['redis', () => createRedisKv(process.env.TEST_REDIS_URL!, () => {})]);
+
+describe.each(drivers)('%s KV', (_name, open) => {
+  const kv = open();
+  const p = `kvtest:${randomUUID()}:`;
+  afterAll(() => kv.close());
+
+  test('default: put, get and expiry', async () => {
+    await kv.put(`${p}a`, 'one', 150);
+    expect(await kv.get(`${p}a`)).toBe('one');
+    await new Promise((r) => setTimeout(r, 250));
+    expect(await kv.get(`${p}a`)).toBeNull();
+  });
+
+  test('behavior: take answers the value once, even to 25 concurrent callers', async () => {
+    await kv.putCapped(`${p}n`, 'addr', 60_000, `${p}live`, 10);
+    const results = await Promise.all(Array.from({ length: 25 }, () => kv.take(`${p}n`, `${p}live`)));
+    expect(results.filter((r) => r === 'addr')).toHaveLength(1);
+    expect(results.filter((r) => r === null)).toHaveLength(24);
+  });
+
+  test('behavior: putCapped refuses past the cap and frees room on take and on expiry', async () => {
+    const set = `${p}cap`;
+    const stored = await Promise.all(Array.from({ length: 8 }, (_, i) => kv.putCapped(`${p}c${i}`, 'v', 300, set, 5)));
+    expect(stored.filter(Boolean)).toHaveLength(5);
+    expect(await kv.putCapped(`${p}cx`, 'v', 300, set, 5)).toBe(false);
+    const firstStored = stored.findIndex(Boolean);
+    await kv.take(`${p}c${firstStored}`, set);
+    expect(await kv.putCapped(`${p}cy`, 'v', 300, set, 5)).toBe(true);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await kv.putCapped(`${p}cz`, 'v', 300, set, 5)).toBe(true);
+  });
+
+  test('behavior: hit counts within a window and starts over after it', async () => {
+    const counts = await Promise.all(Array.from({ length: 10 }, () => kv.hit(`${p}h`, 300)));
+    expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(counts[0]!.resetMs).toBeGreaterThan(0);
+    expect(counts[0]!.resetMs).toBeLessThanOrEqual(300);
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await kv.hit(`${p}h`, 300)).count).toBe(1);
+  });
+});

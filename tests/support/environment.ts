@@ -1,0 +1,58 @@
+// Per test file: a configuration of its own through the real environment path — a temporary
+// DATA_DIR (PGlite) or TEST_DATABASE_URL, memory or TEST_REDIS_URL under a unique key prefix,
+// this worker's anvil and contracts, and fresh secrets.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, inject } from 'vitest';
+import { resetConfig } from '@/lib/config';
+import { closeDb } from '@/lib/db/client';
+import { closeKv } from '@/lib/kv';
+import { ANVIL_KEYS } from './anvil';
+import { workerRpcUrl } from './ports';
+
+export const TEST_CHAIN_ID = 31337;
+export const TEST_DOMAIN = 'app.example.com';
+
+/** Sets this file's environment; later calls change single settings (and reset the parsed config). */
+export function setEnv(overrides: Record<string, string | undefined>): void {
+  for (const [name, value] of Object.entries(overrides)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  resetConfig();
+}
+
+export function useTestEnvironment(overrides: Record<string, string | undefined> = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'taskmarket-test-'));
+  const contracts = inject('contracts');
+  setEnv({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    DATABASE_URL: process.env.TEST_DATABASE_URL,
+    REDIS_URL: process.env.TEST_REDIS_URL,
+    KV_REST_API_URL: undefined,
+    KV_PREFIX: `test:${randomUUID()}:`,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    BASE_CHAIN_ID: String(TEST_CHAIN_ID),
+    SIWE_DOMAIN: `${TEST_DOMAIN},localhost:3000`,
+    RPC_URL: workerRpcUrl(),
+    REGISTRAR_PRIVATE_KEY: ANVIL_KEYS[0],
+    PASSPORT_ADDRESS: contracts.passport,
+    ESCROW_ADDRESS: contracts.escrow,
+    REWARD_TOKEN_ADDRESS: contracts.rewardToken,
+    MINT_WAIT_MS: '10000',
+    TRUST_PROXY: '0',
+    CRON_SECRET: 'test-cron-secret-0123456789abcdef',
+    ADMIN_TOKEN: 'test-admin-token-0123456789abcdef',
+    ...overrides,
+  });
+  afterAll(async () => {
+    await closeDb();
+    await closeKv();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return { dataDir, contracts };
+}

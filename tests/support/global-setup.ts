@@ -1,0 +1,49 @@
+// Once per test run: one anvil per vitest worker with our contracts deployed (same addresses on
+// each, as the deployer's nonces are the same), and a clean PostgreSQL schema when
+// TEST_DATABASE_URL is set. Each worker finds its chain by VITEST_POOL_ID.
+import type { TestProject } from 'vitest/node';
+import { createPublicClient, createWalletClient, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { deployContracts } from '../../lib/chain/deploy';
+import { TEST_WORKERS } from '../../vitest.config';
+import { ANVIL_KEYS, startAnvil } from './anvil';
+import { ANVIL_BASE_PORT } from './ports';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    contracts: { passport: string; escrow: string; rewardToken: string };
+  }
+}
+
+async function resetPostgres(url: string) {
+  const { default: postgres } = await import('postgres');
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  await sql.unsafe('drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;');
+  await sql.end();
+}
+
+export default async function setup(project: TestProject) {
+  if (process.env.TEST_DATABASE_URL) await resetPostgres(process.env.TEST_DATABASE_URL);
+  const operator = privateKeyToAccount(ANVIL_KEYS[0] as `0x${string}`);
+  const nodes = await Promise.all(
+    Array.from({ length: TEST_WORKERS + 1 }, (_, i) => startAnvil({ port: ANVIL_BASE_PORT + i })),
+  );
+  let contracts: { passport: string; escrow: string; rewardToken: string } | undefined;
+  for (const node of nodes) {
+    const transport = http(node.rpcUrl);
+    const deployed = await deployContracts({
+      walletClient: createWalletClient({ chain: foundry, transport, account: operator }),
+      publicClient: createPublicClient({ chain: foundry, transport }),
+      registrar: operator.address,
+      operator: operator.address,
+      feeRecipient: operator.address,
+    });
+    contracts ??= deployed;
+    if (deployed.passport.toLowerCase() !== contracts.passport.toLowerCase()) throw new Error('anvil deployments differ');
+  }
+  project.provide('contracts', contracts!);
+  return async () => {
+    await Promise.all(nodes.map((node) => node.stop()));
+  };
+}
