@@ -2,7 +2,7 @@
 // DATA_DIR (PGlite) or TEST_DATABASE_URL, memory or TEST_REDIS_URL under a unique key prefix,
 // this worker's anvil and contracts, and fresh secrets.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, inject } from 'vitest';
@@ -27,6 +27,7 @@ export function setEnv(overrides: Record<string, string | undefined>): void {
 export function useTestEnvironment(overrides: Record<string, string | undefined> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'taskmarket-test-'));
   const contracts = inject('contracts');
+  if (!process.env.TEST_DATABASE_URL) cpSync(inject('pgliteTemplate'), join(dataDir, 'pglite'), { recursive: true });
   setEnv({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
