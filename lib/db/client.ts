@@ -1,6 +1,7 @@
 // The database handle: PostgreSQL through postgres.js when DATABASE_URL is set, embedded PGlite
 // under DATA_DIR otherwise. Opens lazily on first use and applies the migrations in drizzle/.
 import 'server-only';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
@@ -46,6 +47,7 @@ async function openPglite(dataDir: string): Promise<Connection> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
+  mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(join(dataDir, 'pglite'));
   const db = drizzle(client, { schema });
   await migrate(db, MIGRATIONS);

@@ -91,7 +91,8 @@ export function errorResponse(error: unknown, request: Request, headers: Record<
   }
   const dependency = unavailableDependency(error);
   if (dependency) {
-    log.warn('dependency.unavailable', { dependency, method: request.method, path: new URL(request.url).pathname });
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
+    log.warn('dependency.unavailable', { dependency, cause, method: request.method, path: new URL(request.url).pathname });
     return json({ error: 'Service temporarily unavailable', details: [`${dependency} unreachable`] }, {
       status: 503,
       headers: { ...headers, 'Retry-After': '5' },
