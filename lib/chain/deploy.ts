@@ -1,0 +1,53 @@
+// Deploys the reward token (MockUSDC), Passport and TaskEscrow with the given clients. Used by the
+// deploy script, the dev chain and tests; it reads no environment, so callers choose every address.
+import type { Abi, Account, Address, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem';
+import { mockUsdcArtifact, passportArtifact, taskEscrowArtifact } from './artifacts';
+
+export interface DeployContractsOptions {
+  /** Pays for and sends the deployments; must carry an account. */
+  walletClient: WalletClient<Transport, Chain | undefined, Account>;
+  publicClient: PublicClient;
+  /** Receives DEFAULT_ADMIN_ROLE and REGISTRAR_ROLE on the passport. */
+  registrar: Address;
+  /** The only address that may release or refund escrowed tasks. */
+  operator: Address;
+  feeRecipient: Address;
+}
+
+export interface DeployedContracts {
+  passport: Address;
+  escrow: Address;
+  rewardToken: Address;
+}
+
+async function deployOne(
+  { walletClient, publicClient }: DeployContractsOptions,
+  name: string,
+  artifact: { abi: Abi; bytecode: Hex },
+  args: readonly unknown[],
+): Promise<Address> {
+  const hash = await walletClient.deployContract({
+    abi: artifact.abi,
+    bytecode: artifact.bytecode,
+    args,
+    account: walletClient.account,
+    chain: walletClient.chain ?? null,
+  });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
+  if (receipt.status !== 'success' || !receipt.contractAddress) {
+    throw new Error(`${name} deployment ${hash} failed (status ${receipt.status})`);
+  }
+  return receipt.contractAddress;
+}
+
+/** Deploys in sequence, each waited for, so the escrow can name the token it was just given. */
+export async function deployContracts(options: DeployContractsOptions): Promise<DeployedContracts> {
+  const rewardToken = await deployOne(options, 'MockUSDC', mockUsdcArtifact, []);
+  const passport = await deployOne(options, 'Passport', passportArtifact, [options.registrar]);
+  const escrow = await deployOne(options, 'TaskEscrow', taskEscrowArtifact, [
+    rewardToken,
+    options.operator,
+    options.feeRecipient,
+  ]);
+  return { passport, escrow, rewardToken };
+}

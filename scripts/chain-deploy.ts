@@ -1,0 +1,51 @@
+// `npm run chain:deploy -- --rpc <url>`: deploys MockUSDC, Passport and TaskEscrow with
+// REGISTRAR_PRIVATE_KEY and prints their addresses as JSON on stdout (diagnostics go to stderr).
+// A one-off operator tool, so it reads its own few environment variables rather than lib/config.
+import { parseArgs } from 'node:util';
+import { BaseError, createPublicClient, createWalletClient, defineChain, http, isAddress, type Address } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { deployContracts } from '../lib/chain/deploy';
+
+function fail(message: string): never {
+  console.error(`chain:deploy: ${message}`);
+  process.exit(1);
+}
+
+function optionalAddress(name: string, fallback: Address): Address {
+  const value = process.env[name];
+  if (value === undefined || value === '') return fallback;
+  if (!isAddress(value)) fail(`${name} is not an address: ${value}`);
+  return value;
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { rpc: { type: 'string' } } });
+  if (!values.rpc) fail('usage: npm run chain:deploy -- --rpc <url>');
+  const key = process.env.REGISTRAR_PRIVATE_KEY;
+  if (!key) fail('REGISTRAR_PRIVATE_KEY is required (the registrar/deployer key, 0x + 64 hex digits)');
+  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) fail('REGISTRAR_PRIVATE_KEY must be 0x followed by 64 hex digits');
+
+  const account = privateKeyToAccount(key as `0x${string}`);
+  const transport = http(values.rpc);
+  const chainId = await createPublicClient({ transport }).getChainId();
+  const chain = defineChain({
+    id: chainId,
+    name: `chain-${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [values.rpc] } },
+  });
+  const deployed = await deployContracts({
+    walletClient: createWalletClient({ chain, transport, account }),
+    publicClient: createPublicClient({ chain, transport }),
+    registrar: account.address,
+    operator: optionalAddress('OPERATOR_ADDRESS', account.address),
+    feeRecipient: optionalAddress('FEE_RECIPIENT_ADDRESS', account.address),
+  });
+  console.error(`chain:deploy: deployed on chain ${chainId} from ${account.address}`);
+  process.stdout.write(`${JSON.stringify(deployed, null, 2)}\n`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof BaseError) fail(`${error.shortMessage} ${error.details}`.trim());
+  fail(error instanceof Error ? error.message : String(error));
+});

@@ -1,0 +1,71 @@
+// `npm run chain:deploy`: deploys with the key from the environment and prints only the addresses.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createPublicClient, getAddress, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { passportArtifact, taskEscrowArtifact } from '@/lib/chain/artifacts';
+import { ANVIL_KEYS, startAnvil, type AnvilNode } from '../support/anvil';
+import { anvilPort } from './chain-fixture';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+
+let node: AnvilNode;
+beforeAll(async () => {
+  node = await startAnvil({ port: anvilPort(4) });
+});
+afterAll(async () => {
+  await node?.stop();
+});
+
+const SCRIPT_VARIABLES = ['REGISTRAR_PRIVATE_KEY', 'OPERATOR_ADDRESS', 'FEE_RECIPIENT_ADDRESS'];
+
+/** Runs the script as `npm run chain:deploy` does; of its own variables, only `env`'s are set. */
+function deployScript(args: string[], env: Record<string, string>) {
+  const childEnv = { ...process.env };
+  for (const name of SCRIPT_VARIABLES) delete childEnv[name];
+  return run(TSX, ['scripts/chain-deploy.ts', ...args], { cwd: ROOT, env: { ...childEnv, ...env } });
+}
+
+describe('chain:deploy script', () => {
+  test('prints only the three addresses as JSON, wired to the given operator and fee recipient', async () => {
+    const registrar = privateKeyToAccount(ANVIL_KEYS[5]);
+    const feeRecipient = privateKeyToAccount(ANVIL_KEYS[6]).address;
+    const { stdout } = await deployScript(['--rpc', node.rpcUrl], {
+      REGISTRAR_PRIVATE_KEY: ANVIL_KEYS[5],
+      FEE_RECIPIENT_ADDRESS: feeRecipient,
+    });
+    const deployed = JSON.parse(stdout) as Record<string, `0x${string}`>;
+    expect(Object.keys(deployed)).toEqual(['passport', 'escrow', 'rewardToken']);
+    const publicClient = createPublicClient({ chain: foundry, transport: http(node.rpcUrl) });
+    const read = { address: deployed.escrow!, abi: taskEscrowArtifact.abi } as const;
+    expect(await publicClient.readContract({ ...read, functionName: 'operator' })).toBe(registrar.address);
+    expect(await publicClient.readContract({ ...read, functionName: 'feeRecipient' })).toBe(feeRecipient);
+    expect(getAddress(await publicClient.readContract({ ...read, functionName: 'token' }))).toBe(
+      getAddress(deployed.rewardToken!),
+    );
+    const role = await publicClient.readContract({ address: deployed.passport!, abi: passportArtifact.abi, functionName: 'REGISTRAR_ROLE' });
+    expect(
+      await publicClient.readContract({
+        address: deployed.passport!,
+        abi: passportArtifact.abi,
+        functionName: 'hasRole',
+        args: [role, registrar.address],
+      }),
+    ).toBe(true);
+  });
+
+  test('refuses to run without REGISTRAR_PRIVATE_KEY and says so', async () => {
+    const failure = await deployScript(['--rpc', node.rpcUrl], {}).then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stdout).toBe('');
+    expect(failure?.stderr).toContain('REGISTRAR_PRIVATE_KEY is required');
+  });
+});

@@ -1,0 +1,130 @@
+// Per test file: its own anvil with freshly deployed contracts, named accounts bound to the
+// contracts, and an anvil snapshot reverted after every test so no test sees another's state.
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  decodeErrorResult,
+  getContract,
+  http,
+  type Hash,
+  type Hex,
+  type PrivateKeyAccount,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { mockUsdcArtifact, passportArtifact, taskEscrowArtifact } from '@/lib/chain/artifacts';
+import { deployContracts, type DeployedContracts } from '@/lib/chain/deploy';
+import { ANVIL_KEYS, startAnvil, type AnvilNode } from '../support/anvil';
+
+/** Each test file passes its own offset (0–9) so files running side by side never share a port. */
+export function anvilPort(fileOffset: number): number {
+  return 19_000 + Number(process.env.VITEST_POOL_ID ?? 0) * 10 + fileOffset;
+}
+
+export type ChainContext = ReturnType<typeof connect>;
+
+function connect(rpcUrl: string, deployed: DeployedContracts) {
+  const transport = http(rpcUrl);
+  // Anvil mines each transaction at once; poll receipts quickly rather than viem's 4 s default.
+  const publicClient = createPublicClient({ chain: foundry, transport, pollingInterval: 50 });
+  const testClient = createTestClient({ chain: foundry, transport, mode: 'anvil' });
+
+  /** The contracts as seen by one account: reads, and writes signed by that account. */
+  function actor(key: Hex) {
+    const account: PrivateKeyAccount = privateKeyToAccount(key);
+    const walletClient = createWalletClient({ chain: foundry, transport, account });
+    const client = { public: publicClient, wallet: walletClient };
+    return {
+      account,
+      address: account.address,
+      walletClient,
+      passport: getContract({ address: deployed.passport, abi: passportArtifact.abi, client }),
+      escrow: getContract({ address: deployed.escrow, abi: taskEscrowArtifact.abi, client }),
+      token: getContract({ address: deployed.rewardToken, abi: mockUsdcArtifact.abi, client }),
+    };
+  }
+
+  /** Waits for a sent transaction and insists it succeeded. */
+  async function mined(hash: Promise<Hash>) {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash: await hash });
+    expect(receipt.status).toBe('success');
+    return receipt;
+  }
+
+  return {
+    rpcUrl,
+    deployed,
+    publicClient,
+    testClient,
+    mined,
+    actor,
+    /** Registrar of the passport and operator of the escrow (the backend's key). */
+    registrar: actor(ANVIL_KEYS[0]),
+    operator: actor(ANVIL_KEYS[0]),
+    feeRecipient: actor(ANVIL_KEYS[1]),
+    client: actor(ANVIL_KEYS[2]),
+    agent: actor(ANVIL_KEYS[3]),
+    stranger: actor(ANVIL_KEYS[4]),
+  };
+}
+
+/** Starts anvil and deploys before the file's tests; hands back the context once it is ready. */
+export function useContractsChain(fileOffset: number): () => ChainContext {
+  let node: AnvilNode | undefined;
+  let context: ChainContext | undefined;
+  let snapshot: Hex | undefined;
+
+  beforeAll(async () => {
+    node = await startAnvil({ port: anvilPort(fileOffset) });
+    const deployer = privateKeyToAccount(ANVIL_KEYS[0]);
+    const transport = http(node.rpcUrl);
+    const deployed = await deployContracts({
+      walletClient: createWalletClient({ chain: foundry, transport, account: deployer }),
+      publicClient: createPublicClient({ chain: foundry, transport, pollingInterval: 50 }),
+      registrar: deployer.address,
+      operator: deployer.address,
+      feeRecipient: privateKeyToAccount(ANVIL_KEYS[1]).address,
+    });
+    context = connect(node.rpcUrl, deployed);
+  });
+  beforeEach(async () => {
+    snapshot = await context!.testClient.snapshot();
+  });
+  afterEach(async () => {
+    if (snapshot) await context!.testClient.revert({ id: snapshot });
+  });
+  afterAll(async () => {
+    await node?.stop();
+  });
+  return () => {
+    if (!context) throw new Error('the chain is not ready: call this inside a test');
+    return context;
+  };
+}
+
+const KNOWN_ERRORS = [...passportArtifact.abi, ...taskEscrowArtifact.abi, ...mockUsdcArtifact.abi].filter(
+  (item) => item.type === 'error',
+);
+
+/** The custom error name a failed call or transaction reverted with (decoded against our ABIs). */
+export function revertName(error: unknown): string | undefined {
+  if (!(error instanceof BaseError)) return undefined;
+  const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
+  if (!(reverted instanceof ContractFunctionRevertedError)) return undefined;
+  if (reverted.data) return reverted.data.errorName;
+  return reverted.raw ? decodeErrorResult({ abi: KNOWN_ERRORS, data: reverted.raw }).errorName : undefined;
+}
+
+/** Expects the action to be refused by the contract with this custom error. */
+export async function expectRevert(action: Promise<unknown>, errorName: string): Promise<void> {
+  const error = await action.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error, `expected a revert with ${errorName}, but it succeeded`).toBeDefined();
+  expect(revertName(error), String(error)).toBe(errorName);
+}
