@@ -7,7 +7,7 @@ import { createPublicClient, getAddress, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { passportArtifact, taskEscrowArtifact } from '@/lib/chain/artifacts';
-import { ANVIL_KEYS, startAnvil, type AnvilNode } from '../support/anvil';
+import { ANVIL_KEYS, startAnvil, type AnvilNode } from '@/lib/chain/anvil-node';
 import { anvilPort } from './chain-fixture';
 
 const run = promisify(execFile);

@@ -18,7 +18,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { mockUsdcArtifact, passportArtifact, taskEscrowArtifact } from '@/lib/chain/artifacts';
 import { deployContracts, type DeployedContracts } from '@/lib/chain/deploy';
-import { ANVIL_KEYS, startAnvil, type AnvilNode } from '../support/anvil';
+import { ANVIL_KEYS, startAnvil, type AnvilNode } from '@/lib/chain/anvil-node';
 
 /** Each test file passes its own offset (0–9) so files running side by side never share a port. */
 export function anvilPort(fileOffset: number): number {

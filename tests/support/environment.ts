@@ -9,7 +9,7 @@ import { afterAll, inject } from 'vitest';
 import { resetConfig } from '@/lib/config';
 import { closeDb } from '@/lib/db/client';
 import { closeKv } from '@/lib/kv';
-import { ANVIL_KEYS } from './anvil';
+import { ANVIL_KEYS } from '@/lib/chain/anvil-node';
 import { workerRpcUrl } from './ports';
 
 export const TEST_CHAIN_ID = 31337;

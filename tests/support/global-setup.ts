@@ -5,12 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { createPublicClient, createWalletClient, http } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
-import { deployContracts } from '../../lib/chain/deploy';
+import { startLocalChain } from '../../lib/chain/local-chain';
 import { TEST_WORKERS } from '../../vitest.config';
-import { ANVIL_KEYS, startAnvil } from './anvil';
 import { ANVIL_BASE_PORT } from './ports';
 
 declare module 'vitest' {
@@ -43,26 +39,14 @@ export default async function setup(project: TestProject) {
   if (process.env.TEST_DATABASE_URL) await resetPostgres(process.env.TEST_DATABASE_URL);
   const template = await migratedPgliteTemplate();
   project.provide('pgliteTemplate', template);
-  const operator = privateKeyToAccount(ANVIL_KEYS[0] as `0x${string}`);
-  const nodes = await Promise.all(
-    Array.from({ length: TEST_WORKERS + 1 }, (_, i) => startAnvil({ port: ANVIL_BASE_PORT + i })),
+  const chains = await Promise.all(
+    Array.from({ length: TEST_WORKERS + 1 }, (_, i) => startLocalChain({ port: ANVIL_BASE_PORT + i })),
   );
-  let contracts: { passport: string; escrow: string; rewardToken: string } | undefined;
-  for (const node of nodes) {
-    const transport = http(node.rpcUrl);
-    const deployed = await deployContracts({
-      walletClient: createWalletClient({ chain: foundry, transport, account: operator }),
-      publicClient: createPublicClient({ chain: foundry, transport }),
-      registrar: operator.address,
-      operator: operator.address,
-      feeRecipient: operator.address,
-    });
-    contracts ??= deployed;
-    if (deployed.passport.toLowerCase() !== contracts.passport.toLowerCase()) throw new Error('anvil deployments differ');
-  }
-  project.provide('contracts', contracts!);
+  const contracts = chains[0]!.contracts;
+  if (chains.some((chain) => chain.contracts.passport !== contracts.passport)) throw new Error('anvil deployments differ');
+  project.provide('contracts', contracts);
   return async () => {
-    await Promise.all(nodes.map((node) => node.stop()));
+    await Promise.all(chains.map((chain) => chain.stop()));
     rmSync(dirname(template), { recursive: true, force: true });
   };
 }

@@ -1,7 +1,7 @@
-// Starts and stops a local anvil node for tests and scripts, and names anvil's well-known dev keys.
+// Starts and stops a local anvil node for tests, the dev script and benchmarks, and names anvil's well-known dev keys.
 // It does not deploy anything (lib/chain/deploy.ts does).
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Hex } from 'viem';
 
 /** Anvil's default accounts 0–9 (mnemonic "test test … junk"): public, for local chains only. */
@@ -23,6 +23,8 @@ export interface StartAnvilOptions {
   chainId?: number;
   /** Seconds between blocks; unset mines a block per transaction (automine). */
   blockTime?: number;
+  /** A file anvil loads at start and dumps its state into (periodically and at exit). */
+  statePath?: string;
 }
 
 export interface AnvilNode {
@@ -30,7 +32,7 @@ export interface AnvilNode {
   stop(): Promise<void>;
 }
 
-const ANVIL_BIN = fileURLToPath(new URL('../../node_modules/.bin/anvil', import.meta.url));
+const ANVIL_BIN = join(process.cwd(), 'node_modules', '.bin', 'anvil');
 const READY_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 5_000;
 
@@ -49,7 +51,7 @@ async function chainIdAt(rpcUrl: string): Promise<number | undefined> {
   }
 }
 
-export async function startAnvil({ port, chainId = 31337, blockTime }: StartAnvilOptions): Promise<AnvilNode> {
+export async function startAnvil({ port, chainId = 31337, blockTime, statePath }: StartAnvilOptions): Promise<AnvilNode> {
   const rpcUrl = `http://127.0.0.1:${port}`;
   // A leftover node on the port would answer our readiness poll and hide that ours failed to bind.
   if ((await chainIdAt(rpcUrl)) !== undefined) throw new Error(`anvil: something already answers on ${rpcUrl}`);
@@ -58,6 +60,7 @@ export async function startAnvil({ port, chainId = 31337, blockTime }: StartAnvi
   // Ten funded accounts to match ANVIL_KEYS; Cancun to match the compiler's evmVersion.
   args.push('--accounts', '10', '--hardfork', 'cancun');
   if (blockTime !== undefined) args.push('--block-time', String(blockTime));
+  if (statePath !== undefined) args.push('--state', statePath, '--state-interval', '10');
   const child = spawn(ANVIL_BIN, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

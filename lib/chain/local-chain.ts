@@ -1,0 +1,46 @@
+// A local chain with our contracts, for `npm run dev`, benchmarks and tests: anvil started, and
+// the contracts deployed unless a previous deployment (recorded in `recordFile`) is still there.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createPublicClient, createWalletClient, http, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { ANVIL_KEYS, startAnvil } from './anvil-node';
+import { type DeployedContracts, deployContracts } from './deploy';
+
+export interface LocalChain {
+  rpcUrl: string;
+  chainId: number;
+  /** Anvil account 0: deployer, passport registrar, escrow operator and fee recipient. */
+  registrarKey: Hex;
+  contracts: DeployedContracts;
+  stop(): Promise<void>;
+}
+
+export async function startLocalChain(options: { port: number; statePath?: string; recordFile?: string }): Promise<LocalChain> {
+  const node = await startAnvil({ port: options.port, statePath: options.statePath });
+  const registrarKey = ANVIL_KEYS[0];
+  const account = privateKeyToAccount(registrarKey);
+  const transport = http(node.rpcUrl);
+  const publicClient = createPublicClient({ chain: foundry, transport });
+  try {
+    let contracts = options.recordFile && existsSync(options.recordFile)
+      ? (JSON.parse(readFileSync(options.recordFile, 'utf8')) as DeployedContracts)
+      : undefined;
+    // A recorded deployment counts only if the chain state still holds its code.
+    if (contracts && !(await publicClient.getCode({ address: contracts.passport }))) contracts = undefined;
+    if (!contracts) {
+      contracts = await deployContracts({
+        walletClient: createWalletClient({ chain: foundry, transport, account }),
+        publicClient,
+        registrar: account.address,
+        operator: account.address,
+        feeRecipient: account.address,
+      });
+      if (options.recordFile) writeFileSync(options.recordFile, `${JSON.stringify(contracts, null, 2)}\n`);
+    }
+    return { rpcUrl: node.rpcUrl, chainId: foundry.id, registrarKey, contracts, stop: node.stop };
+  } catch (error) {
+    await node.stop();
+    throw error;
+  }
+}

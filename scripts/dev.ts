@@ -1,0 +1,48 @@
+// `npm run dev`: the whole product on a bare machine — a local anvil with our contracts (state
+// kept under .data/), the embedded database, the in-memory KV, generated dev secrets, and Next.js
+// in development mode behind server.ts. Settings already in the environment win.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { startLocalChain } from '../lib/chain/local-chain';
+
+const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+const CHAIN_PORT = 8545;
+
+async function main() {
+  mkdirSync(dataDir, { recursive: true });
+  const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development' };
+  let stopChain = async () => {};
+  if (!process.env.RPC_URL) {
+    const chain = await startLocalChain({
+      port: CHAIN_PORT,
+      statePath: join(dataDir, 'anvil-state.json'),
+      recordFile: join(dataDir, 'dev-contracts.json'),
+    });
+    stopChain = chain.stop;
+    Object.assign(env, {
+      RPC_URL: chain.rpcUrl,
+      BASE_CHAIN_ID: String(chain.chainId),
+      // Anvil's account 0: a public test key, good for the local chain and nothing else.
+      REGISTRAR_PRIVATE_KEY: env.REGISTRAR_PRIVATE_KEY ?? chain.registrarKey,
+      PASSPORT_ADDRESS: chain.contracts.passport,
+      ESCROW_ADDRESS: chain.contracts.escrow,
+      REWARD_TOKEN_ADDRESS: chain.contracts.rewardToken,
+    });
+    console.log(`local chain ${chain.chainId} at ${chain.rpcUrl}: ${JSON.stringify(chain.contracts)}`);
+  }
+  const server = spawn(join('node_modules', '.bin', 'tsx'), ['server.ts'], { stdio: 'inherit', env });
+  const shutdown = async (code: number) => {
+    server.kill('SIGTERM');
+    await stopChain();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+  server.on('exit', (code) => void shutdown(code ?? 0));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
