@@ -11,7 +11,7 @@ const CHAIN_PORT = 8545;
 
 async function main() {
   mkdirSync(dataDir, { recursive: true });
-  const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development' };
   let stopChain = async () => {};
   if (!process.env.RPC_URL) {
     const chain = await startLocalChain({

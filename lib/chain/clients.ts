@@ -27,7 +27,8 @@ export function getChainClients(): Clients | undefined {
   const cfg = config();
   const { rpcUrl, registrarKey } = cfg.chain;
   if (!rpcUrl) return undefined;
-  const key = `${cfg.chainId}|${rpcUrl}|${registrarKey ? privateKeyToAccount(registrarKey).address : ''}`;
+  // Keyed on the settings themselves: deriving the account's address costs a curve multiplication.
+  const key = `${cfg.chainId}|${rpcUrl}|${registrarKey ?? ''}`;
   if (store.__taskmarketChain?.key === key) return store.__taskmarketChain;
   const chain = chainOf(cfg.chainId, rpcUrl);
   // Short timeouts and no transport retries: a dead RPC must become a quick 503 or PENDING.

@@ -1,0 +1,92 @@
+// `npm run bench`: autocannon against a production build on PostgreSQL + Redis and a local chain.
+// Prints each endpoint's throughput as a ratio to an empty route handler measured in the same run,
+// with p50/p99. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 20) tune the run.
+import { createSiweMessage } from 'viem/siwe';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { startLocalChain } from '../../lib/chain/local-chain';
+import { measure, report, type Scenario } from './measure';
+import { ensureBuild, freshDatabase, startInstance } from './server';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PORT = 3900;
+const DOMAIN = `localhost:${PORT}`;
+
+const post = async (base: string, path: string, body?: unknown, token?: string) => {
+  const response = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response.json() as Promise<any>;
+};
+
+/** Signed SIWE messages over fresh nonces, each good for one verify. */
+async function presignedVerifies(base: string, count: number): Promise<string[]> {
+  const wallets = Array.from({ length: 50 }, () => privateKeyToAccount(generatePrivateKey()));
+  const bodies: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const wallet = wallets[i % wallets.length]!;
+    const { nonce } = await post(base, '/api/auth/nonce', { address: wallet.address });
+    const message = createSiweMessage({ domain: DOMAIN, address: wallet.address, uri: `http://${DOMAIN}`, version: '1', chainId: 31337, nonce, issuedAt: new Date() });
+    bodies.push(JSON.stringify({ message, signature: await wallet.signMessage({ message }) }));
+  }
+  return bodies;
+}
+
+async function main() {
+  ensureBuild();
+  const chain = await startLocalChain({ port: 18700 });
+  const databaseUrl = await freshDatabase(adminUrl, 'taskmarket_bench');
+  const instance = await startInstance(PORT, {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    KV_PREFIX: `bench:${Date.now()}:`,
+    BASE_CHAIN_ID: String(chain.chainId),
+    SIWE_DOMAIN: DOMAIN,
+    RPC_URL: chain.rpcUrl,
+    REGISTRAR_PRIVATE_KEY: chain.registrarKey,
+    PASSPORT_ADDRESS: chain.contracts.passport,
+    ESCROW_ADDRESS: chain.contracts.escrow,
+    REWARD_TOKEN_ADDRESS: chain.contracts.rewardToken,
+    // The benchmark measures cost, not the limits: every request comes from 127.0.0.1.
+    NONCE_RATE_LIMIT_PER_MINUTE: '100000000',
+    VERIFY_RATE_LIMIT_PER_MINUTE: '100000000',
+    WRITE_RATE_LIMIT_PER_MINUTE: '100000000',
+  });
+  try {
+    const base = instance.url;
+    const agentWallet = privateKeyToAccount(generatePrivateKey());
+    const [{ token: agentToken }] = await presignedVerifies(base, 1).then((b) => Promise.all(b.map((body) => post(base, '/api/auth/verify', JSON.parse(body)))));
+    void agentWallet;
+    const agent = await post(base, '/api/auth/register-agent', undefined, agentToken);
+    const verifyBodies = await presignedVerifies(base, Number(process.env.BENCH_VERIFIES ?? 3000));
+    const address = privateKeyToAccount(generatePrivateKey()).address;
+
+    const scenarios: Scenario[] = [
+      { name: 'POST /api/auth/nonce', method: 'POST', path: '/api/auth/nonce', body: JSON.stringify({ address }), target: 0.9 },
+      { name: 'POST /api/auth/verify', method: 'POST', path: '/api/auth/verify', bodies: verifyBodies, target: 0.8 },
+      { name: 'GET /api/auth/me', path: '/api/auth/me', headers: { authorization: `Bearer ${agent.token}` }, target: 0.85 },
+      { name: 'POST /api/auth/register-agent (again)', method: 'POST', path: '/api/auth/register-agent', headers: { authorization: `Bearer ${agent.token}` } },
+      { name: 'GET /api/health', path: '/api/health' },
+    ];
+    const empty: Scenario = { name: 'GET /api/health/live (empty route)', path: '/api/health/live' };
+    await measure(base, empty, 3, connections); // warm-up: JIT and connection pools
+    const baseline = await measure(base, empty, seconds, connections);
+    const rows = [];
+    for (const scenario of scenarios) rows.push(await measure(base, scenario, seconds, connections));
+    console.log(`\n${seconds}s per endpoint, ${connections} connections, Node ${process.version}\n`);
+    console.log(report(baseline, rows));
+  } finally {
+    await instance.stop();
+    await chain.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

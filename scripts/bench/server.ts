@@ -1,0 +1,61 @@
+// Starts production instances of taskmarket for benchmarks and fault tests: a build if there is
+// none, PostgreSQL database of its own, a Redis key prefix of its own, and a local chain.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+export function ensureBuild(): void {
+  if (existsSync(join('.next', 'BUILD_ID'))) return;
+  const built = spawnSync('npm', ['run', 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  if (built.status !== 0) throw new Error('npm run build failed');
+}
+
+/** Creates (or empties) a PostgreSQL database for one benchmark run. */
+export async function freshDatabase(adminUrl: string, name: string): Promise<string> {
+  const { default: postgres } = await import('postgres');
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await sql.unsafe(`drop database if exists ${name} with (force)`);
+  await sql.unsafe(`create database ${name}`);
+  await sql.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export interface Instance {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startInstance(port: number, env: Record<string, string>): Promise<Instance> {
+  const child: ChildProcess = spawn(join('node_modules', '.bin', 'tsx'), ['server.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+      PORT: String(port),
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`instance on ${port} exited with ${child.exitCode}`);
+    const live = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    if (live) break;
+    if (Date.now() > deadline) throw new Error(`instance on ${port} did not become healthy`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
