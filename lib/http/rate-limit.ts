@@ -8,13 +8,17 @@ export interface Limit {
   scope: 'ip' | 'user';
   max: (cfg: Config) => number;
   windowMs: number;
+  /** Counts per user *and* this route parameter (bump: per mission), so one user cannot spend another's hits. */
+  perParam?: string;
 }
 
-// API.md §4. Mission-specific limits (create, bump, claim) join this table with their routes.
+// API.md §4. A route names one limit; the specific ones replace `write` where they apply.
 export const LIMITS = {
   nonce: { scope: 'ip', max: (c) => c.nonces.perMinute, windowMs: 60_000 },
   verify: { scope: 'ip', max: (c) => c.limits.verifyPerMinute, windowMs: 60_000 },
   write: { scope: 'user', max: (c) => c.limits.writePerMinute, windowMs: 60_000 },
+  createMission: { scope: 'user', max: () => 20, windowMs: 3_600_000 },
+  bump: { scope: 'user', max: () => 1, windowMs: 3_600_000, perParam: 'id' },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

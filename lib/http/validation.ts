@@ -18,10 +18,19 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.infe
 
 /** Reads the body as text, refusing more than `maxBytes` without buffering past the limit. */
 export async function readText(request: Request, maxBytes: number): Promise<string> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
+  return readStreamText(request.body, request.headers.get('content-length'), maxBytes);
+}
+
+/** `readText` for a raw body stream and its declared length (lib code that never sees the Request). */
+export async function readStreamText(
+  body: ReadableStream<Uint8Array> | null,
+  contentLength: string | null,
+  maxBytes: number,
+): Promise<string> {
+  const declared = Number(contentLength ?? '0');
   if (declared > maxBytes) throw new ApiError(413, `Body larger than ${maxBytes} bytes`);
-  if (!request.body) return '';
-  const reader = request.body.getReader();
+  if (!body) return '';
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -40,6 +49,10 @@ export async function readText(request: Request, maxBytes: number): Promise<stri
 export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
   const text = await readText(request, maxBytes);
   if (text.trim() === '') throw new ApiError(400, 'Request body must be JSON');
+  return parseJsonText(text);
+}
+
+export function parseJsonText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

@@ -3,9 +3,11 @@
 import 'server-only';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { settleExpiredMissions } from '../missions';
 import { retryPendingPassports } from '../passport';
 
-export async function runSweep(db: Db, cfg: Config) {
+export async function runSweep(db: Db, cfg: Config, now = new Date()) {
+  const missions = await settleExpiredMissions(db, cfg, now);
   const passports = await retryPendingPassports(db, cfg);
-  return { passports };
+  return { missions, passports };
 }

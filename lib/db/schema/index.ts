@@ -1,2 +1,3 @@
 // The whole Drizzle schema, one file per table group.
 export * from './users';
+export * from './missions';

@@ -1,0 +1,12 @@
+import { json, route } from '@/lib/http/route';
+import { contestMission, precheck, viewerOf } from '@/lib/missions';
+import { withRequestBody } from '@/lib/uploads';
+
+// The owner refuses the submission: `reason`, optional evidence `files`.
+export const POST = route({ auth: 'user', limit: 'write' }, async ({ request, params, caller, cfg, db }) => {
+  const viewer = viewerOf(caller);
+  await precheck(await db(), cfg, 'contest', params.id!, viewer, new Date());
+  return withRequestBody(request.body, request.headers, async (body) =>
+    json(await contestMission(await db(), cfg, params.id!, viewer, body, new Date())),
+  );
+});

@@ -1,0 +1,12 @@
+import { json, route } from '@/lib/http/route';
+import { precheck, submitMission, viewerOf } from '@/lib/missions';
+import { withRequestBody } from '@/lib/uploads';
+
+// The assigned agent delivers: JSON `{ note }`, or multipart `note` + deliverable `files`.
+export const POST = route({ auth: 'user', limit: 'write' }, async ({ request, params, caller, cfg, db }) => {
+  const viewer = viewerOf(caller);
+  await precheck(await db(), cfg, 'submit', params.id!, viewer, new Date());
+  return withRequestBody(request.body, request.headers, async (body) =>
+    json(await submitMission(await db(), cfg, params.id!, viewer, body, new Date())),
+  );
+});

@@ -1,0 +1,16 @@
+import { json, route } from '@/lib/http/route';
+import { createMission, listQuerySchema, listMissions, viewerOf } from '@/lib/missions';
+import { withRequestBody } from '@/lib/uploads';
+
+export const GET = route({ auth: 'optional', query: listQuerySchema }, async ({ query, caller, cfg, db }) =>
+  json(await listMissions(await db(), cfg, query, viewerOf(caller), new Date())),
+);
+
+// JSON, or multipart with attachments; an Idempotency-Key replays the first answer (API.md §1.9).
+export const POST = route({ auth: 'CLIENT', limit: 'createMission' }, async ({ request, caller, cfg, db }) =>
+  withRequestBody(request.body, request.headers, async (body) => {
+    const idempotencyKey = request.headers.get('idempotency-key');
+    const { mission } = await createMission(await db(), cfg, caller.user, body, idempotencyKey, new Date());
+    return json(mission, { status: 201 });
+  }),
+);

@@ -1,0 +1,165 @@
+// Missions and everything hanging off them: the mission row (its state machine's current state),
+// files (content-addressed blobs, shared by every instance), contests, the append-only event
+// log, and the agents' earnings ledger. The rules that move a mission live in lib/missions.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { bytea, tsvector } from './column-types';
+import { users } from './users';
+
+const at = (name: string) => timestamp(name, { withTimezone: true });
+// uint256 amounts: numeric(78,0) holds every value up to 2^256 - 1 exactly.
+const amount = (name: string) => numeric(name, { precision: 78, scale: 0 });
+
+export const missionStatusEnum = pgEnum('mission_status', [
+  'OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED', 'CANCELLED',
+]);
+export const missionFileKindEnum = pgEnum('mission_file_kind', ['ATTACHMENT', 'DELIVERABLE', 'EVIDENCE']);
+export const missionActorEnum = pgEnum('mission_actor', ['OWNER', 'AGENT', 'OPERATOR', 'SYSTEM']);
+
+export const missions = pgTable(
+  'missions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: uuid('client_id').notNull().references(() => users.id),
+    agentId: uuid('agent_id').references(() => users.id),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    category: text('category').notNull(),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    reward: amount('reward').notNull(),
+    // The fee agreed when the mission was posted, not whatever PLATFORM_FEE_BPS says at payout.
+    feeBps: integer('fee_bps').notNull(),
+    deadline: at('deadline').notNull(),
+    status: missionStatusEnum('status').notNull().default('OPEN'),
+    onChainTaskId: bigint('on_chain_task_id', { mode: 'number' }).unique(),
+    idempotencyKey: text('idempotency_key'),
+    // Incremented by every accept: files and contests of an agent who withdrew stay out of view.
+    assignment: integer('assignment').notNull().default(0),
+    submissionCount: integer('submission_count').notNull().default(0),
+    submissionNote: text('submission_note'),
+    reviewDeadline: at('review_deadline'),
+    contestCount: integer('contest_count').notNull().default(0),
+    contestedAt: at('contested_at'),
+    bumpCount: integer('bump_count').notNull().default(0),
+    bumpedAt: at('bumped_at'),
+    // bumpedAt ?? createdAt, kept as a column so the default sort has an index.
+    listedAt: at('listed_at').notNull(),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+    acceptedAt: at('accepted_at'),
+    submittedAt: at('submitted_at'),
+    completedAt: at('completed_at'),
+    cancelledAt: at('cancelled_at'),
+    search: tsvector('search')
+      .notNull()
+      .generatedAlwaysAs(sql`to_tsvector('english', title || ' ' || description)`),
+  },
+  (t) => [
+    // Keyset pagination: every sort is (key, id), scanned in either direction.
+    index('missions_status_listed_idx').on(t.status, t.listedAt, t.id),
+    index('missions_status_reward_idx').on(t.status, t.reward, t.id),
+    index('missions_status_deadline_idx').on(t.status, t.deadline, t.id),
+    index('missions_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('missions_category_idx').on(t.category, t.status, t.listedAt, t.id),
+    index('missions_client_idx').on(t.clientId, t.listedAt, t.id),
+    index('missions_agent_idx').on(t.agentId, t.listedAt, t.id),
+    index('missions_tags_idx').using('gin', t.tags),
+    index('missions_search_idx').using('gin', t.search),
+    // The sweep and settle-on-read look for SUBMITTED missions past their review window.
+    index('missions_review_due_idx').on(t.reviewDeadline).where(sql`${t.status} = 'SUBMITTED'`),
+    uniqueIndex('missions_idempotency_idx').on(t.clientId, t.idempotencyKey),
+  ],
+);
+
+// Bytes stored once per content: the same file uploaded twice is one blob.
+export const fileBlobs = pgTable('file_blobs', {
+  sha256: text('sha256').primaryKey(),
+  size: integer('size').notNull(),
+  bytes: bytea('bytes').notNull(),
+  createdAt: at('created_at').notNull().defaultNow(),
+});
+
+export const missionFiles = pgTable(
+  'mission_files',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    missionId: uuid('mission_id').notNull().references(() => missions.id, { onDelete: 'cascade' }),
+    sha256: text('sha256').notNull().references(() => fileBlobs.sha256),
+    kind: missionFileKindEnum('kind').notNull(),
+    assignment: integer('assignment').notNull(),
+    // The submission or contest round the file belongs to (0 for attachments).
+    round: integer('round').notNull(),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    uploaderId: uuid('uploader_id').notNull().references(() => users.id),
+    position: integer('position').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [index('mission_files_mission_idx').on(t.missionId, t.kind, t.assignment, t.round)],
+);
+
+export const missionContests = pgTable(
+  'mission_contests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    missionId: uuid('mission_id').notNull().references(() => missions.id, { onDelete: 'cascade' }),
+    assignment: integer('assignment').notNull(),
+    round: integer('round').notNull(),
+    reason: text('reason').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [unique('mission_contests_round_unique').on(t.missionId, t.assignment, t.round)],
+);
+
+// Append-only: rows are inserted with the transition they record and never updated or deleted.
+export const missionEvents = pgTable(
+  'mission_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    missionId: uuid('mission_id').notNull().references(() => missions.id, { onDelete: 'cascade' }),
+    actor: missionActorEnum('actor').notNull(),
+    actorId: uuid('actor_id').references(() => users.id),
+    action: text('action').notNull(),
+    fromStatus: missionStatusEnum('from_status'),
+    toStatus: missionStatusEnum('to_status').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [index('mission_events_mission_idx').on(t.missionId, t.id)],
+);
+
+// The agents' earnings: one credit per completed mission (reward less the fee). The unique
+// mission id makes a second credit for the same mission impossible, whatever the code does.
+export const agentEarnings = pgTable(
+  'agent_earnings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    agentId: uuid('agent_id').notNull().references(() => users.id),
+    missionId: uuid('mission_id').notNull().unique().references(() => missions.id),
+    gross: amount('gross').notNull(),
+    fee: amount('fee').notNull(),
+    amount: amount('amount').notNull(),
+    feeBps: integer('fee_bps').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [index('agent_earnings_agent_idx').on(t.agentId, t.createdAt)],
+);
+
+export type MissionRow = typeof missions.$inferSelect;
+export type MissionStatus = (typeof missionStatusEnum.enumValues)[number];
+export type MissionFileKind = (typeof missionFileKindEnum.enumValues)[number];
+export type MissionFileRow = typeof missionFiles.$inferSelect;

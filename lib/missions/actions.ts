@@ -1,0 +1,59 @@
+// The mission endpoints' work, one function per action: read and validate the caller's input,
+// run the transition, answer the mission as the caller now sees it.
+import 'server-only';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { ApiError } from '../http/errors';
+import { validate } from '../http/validation';
+import type { RequestBody } from '../uploads';
+import { applyTransition, type ActionChoice, precheckTransition } from './apply-transition';
+import type { ActionInput } from './changes';
+import { fromForm } from './form-fields';
+import { bumpSchema, contestSchema, type MissionView, resolveSchema, submitSchema } from './schemas';
+import type { Action } from './transitions';
+import { getMissionOrThrow } from './views';
+import { isAssignee, OPERATOR, type Viewer } from './visibility';
+
+async function act(db: Db, cfg: Config, choice: ActionChoice, id: string, viewer: Viewer, input: ActionInput & { files?: RequestBody['files'] }, now: Date): Promise<MissionView> {
+  await applyTransition(db, cfg, choice, id, viewer, input, now);
+  return getMissionOrThrow(db, cfg, id, viewer, now);
+}
+
+const fieldsOf = (body: RequestBody) => (body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields);
+
+/** Accept and approve take no input. */
+export const simpleAction = (db: Db, cfg: Config, action: Extract<Action, 'accept' | 'approve'>, id: string, viewer: Viewer, now: Date) =>
+  act(db, cfg, action, id, viewer, {}, now);
+
+// One URL, two rows of the table: the owner cancels, the assigned agent withdraws.
+const cancelOrWithdraw: ActionChoice = (m, viewer) => (isAssignee(m, viewer) ? 'withdraw' : 'cancel');
+
+export const cancelMission = (db: Db, cfg: Config, id: string, viewer: Viewer, now: Date) =>
+  act(db, cfg, cancelOrWithdraw, id, viewer, {}, now);
+
+/** Checks the caller may act before the (possibly large) body is read; see precheckTransition. */
+export const precheck = (db: Db, cfg: Config, action: 'submit' | 'contest', id: string, viewer: Viewer, now: Date) =>
+  precheckTransition(db, cfg, action, id, viewer, now);
+
+export async function submitMission(db: Db, cfg: Config, id: string, viewer: Viewer, body: RequestBody, now: Date) {
+  const { note } = validate(submitSchema, fieldsOf(body));
+  if (note === '' && body.files.length === 0) throw new ApiError(400, 'Validation failed', ['note: a submission needs a note or files']);
+  return act(db, cfg, 'submit', id, viewer, { note, files: body.files }, now);
+}
+
+export async function contestMission(db: Db, cfg: Config, id: string, viewer: Viewer, body: RequestBody, now: Date) {
+  const { reason } = validate(contestSchema, fieldsOf(body));
+  return act(db, cfg, 'contest', id, viewer, { reason, files: body.files }, now);
+}
+
+export async function bumpMission(db: Db, cfg: Config, id: string, viewer: Viewer, body: RequestBody, now: Date) {
+  if (body.multipart) throw new ApiError(400, 'Validation failed', ['bump takes JSON']);
+  const { reward } = validate(bumpSchema, body.fields);
+  return act(db, cfg, 'bump', id, viewer, { reward }, now);
+}
+
+/** The operator settles a DISPUTED mission one way or the other. */
+export async function resolveMission(db: Db, cfg: Config, id: string, input: unknown, now: Date) {
+  const { outcome, note } = validate(resolveSchema, input);
+  return act(db, cfg, outcome === 'COMPLETED' ? 'resolveComplete' : 'resolveCancel', id, OPERATOR, { note }, now);
+}

@@ -1,0 +1,113 @@
+// Runs one transition of the table: lock the row, let time settle it, ask `decide`, then write
+// the state change (compare-and-set on the expected state and party), its side effects (files,
+// contest, ledger) and its event in the same transaction — all of it or none of it.
+import 'server-only';
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { missionContests, missions } from '../db/schema';
+import { ApiError } from '../http/errors';
+import type { SpooledFile } from '../uploads';
+import { type ActionInput, planChanges } from './changes';
+import { recordEvent } from './events';
+import { storeFiles } from './files';
+import * as ledger from './ledger';
+import { lockMission, type Mission, missionColumns } from './queries';
+import { idSchema } from './schemas';
+import { type Action, decide, TRANSITIONS, type Party } from './transitions';
+import { SYSTEM, type Viewer } from './visibility';
+
+export interface TransitionRequest extends ActionInput {
+  files?: SpooledFile[];
+}
+
+export const isReviewOver = (m: Pick<Mission, 'status' | 'reviewDeadline'>, now: Date) =>
+  m.status === 'SUBMITTED' && m.reviewDeadline !== null && now >= m.reviewDeadline;
+
+/** An action, or a rule picking one from the locked mission (cancel: the owner's or the agent's row). */
+export type ActionChoice = Action | ((m: Mission, viewer: Viewer) => Action);
+
+export async function applyTransition(
+  db: Db, cfg: Config, choice: ActionChoice, missionId: string, viewer: Viewer, input: TransitionRequest, now: Date,
+): Promise<void> {
+  if (!idSchema.safeParse(missionId).success) throw new ApiError(404, 'Mission not found');
+  const refusal = await db.transaction(async (tx) => {
+    let mission = await lockMission(tx, missionId);
+    if (!mission) return { status: 404, message: 'Mission not found' };
+    const action = typeof choice === 'function' ? choice(mission, viewer) : choice;
+    // Time goes first: past its review window a SUBMITTED mission is COMPLETED, whatever is asked
+    // next. That settlement is kept even when the action itself is then refused.
+    if (action !== 'expire' && isReviewOver(mission, now)) mission = await write(tx, cfg, 'expire', mission, SYSTEM, {}, now);
+    const decision = decide(action, mission, viewer, now, cfg.missions);
+    if (!decision.ok) return decision;
+    await write(tx, cfg, action, mission, viewer, input, now);
+    return undefined;
+  });
+  if (refusal) throw new ApiError(refusal.status, refusal.message);
+}
+
+/**
+ * The same decision on an unlocked read, before an upload is read: a caller who could never
+ * succeed is refused without making the server spool up to 100 MB first. The locked run decides again.
+ */
+export async function precheckTransition(db: Db, cfg: Config, choice: ActionChoice, missionId: string, viewer: Viewer, now: Date) {
+  if (!idSchema.safeParse(missionId).success) throw new ApiError(404, 'Mission not found');
+  const [mission] = await db.select(missionColumns).from(missions).where(eq(missions.id, missionId)).limit(1);
+  if (!mission) throw new ApiError(404, 'Mission not found');
+  const action = typeof choice === 'function' ? choice(mission, viewer) : choice;
+  if (isReviewOver(mission, now)) return; // the locked run settles it and answers
+  const decision = decide(action, mission, viewer, now, cfg.missions);
+  if (!decision.ok) throw new ApiError(decision.status, decision.message);
+}
+
+// The party in the WHERE clause as well: the write cannot land for anyone else, lock or not.
+function partyCondition(party: Party, viewer: Viewer): SQL | undefined {
+  if (viewer.kind !== 'user') return undefined;
+  if (party === 'owner') return eq(missions.clientId, viewer.id);
+  if (party === 'assignee') return eq(missions.agentId, viewer.id);
+  return undefined;
+}
+
+async function write(
+  tx: Db, cfg: Config, action: Action, mission: Mission, viewer: Viewer, input: TransitionRequest, now: Date,
+): Promise<Mission> {
+  const transition = TRANSITIONS[action];
+  const to = transition.to(mission, cfg.missions);
+  const changes = planChanges(transition.effects, mission, viewer, input, now, cfg.missions);
+  const [updated] = await tx
+    .update(missions)
+    .set({ ...changes, status: to, updatedAt: now })
+    .where(and(eq(missions.id, mission.id), eq(missions.status, mission.status), partyCondition(transition.party, viewer)))
+    .returning(missionColumns);
+  if (!updated) throw new ApiError(409, 'The mission changed meanwhile; try again');
+  const data: Record<string, unknown> = {};
+  for (const effect of transition.effects) {
+    if (effect === 'recordSubmission') {
+      data.round = updated.submissionCount;
+      data.files = await storeFiles(tx, owner(updated, 'DELIVERABLE', updated.submissionCount, viewer), input.files ?? [], now);
+    } else if (effect === 'recordContest') {
+      data.round = updated.contestCount;
+      await tx.insert(missionContests).values({
+        missionId: updated.id, assignment: updated.assignment, round: updated.contestCount, reason: input.reason ?? '', createdAt: now,
+      });
+      data.files = await storeFiles(tx, owner(updated, 'EVIDENCE', updated.contestCount, viewer), input.files ?? [], now);
+    } else if (effect === 'release') {
+      data.payout = await ledger.release(tx, updated, now);
+    } else if (effect === 'refund') {
+      await ledger.refund(tx, updated);
+    } else if (effect === 'bump' && updated.reward !== mission.reward) {
+      await ledger.topUp(tx, updated, BigInt(mission.reward), BigInt(updated.reward));
+      data.reward = { from: mission.reward, to: updated.reward };
+    } else if (effect === 'unassign') {
+      data.agentId = mission.agentId;
+    }
+  }
+  if (transition.party === 'operator' && input.note) data.note = input.note;
+  await recordEvent(tx, { missionId: mission.id, clientId: mission.clientId, viewer, action, from: mission.status, to, data, now });
+  return updated;
+}
+
+function owner(m: Mission, kind: 'DELIVERABLE' | 'EVIDENCE', round: number, viewer: Viewer) {
+  if (viewer.kind !== 'user') throw new Error('files come from users');
+  return { missionId: m.id, kind, assignment: m.assignment, round, uploaderId: viewer.id };
+}

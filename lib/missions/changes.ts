@@ -1,0 +1,59 @@
+// The column changes each side effect of the transition table makes to the mission row. Pure:
+// the mission, the caller's input and `now` in, the values to write out.
+import { ApiError } from '../http/errors';
+import type { Mission } from './queries';
+import type { Effect, MissionRules } from './transitions';
+import type { Viewer } from './visibility';
+
+export interface ActionInput {
+  note?: string;
+  reason?: string;
+  /** Bump: the new reward, at least the current one. */
+  reward?: bigint;
+}
+
+type Changes = Partial<Omit<Mission, 'id' | 'status'>>;
+
+// A new (or no) agent starts with no submission and a full set of contest rounds.
+const freshRounds = {
+  submissionCount: 0,
+  submissionNote: null,
+  submittedAt: null,
+  reviewDeadline: null,
+  contestCount: 0,
+  contestedAt: null,
+} satisfies Changes;
+
+function changesOf(effect: Effect, m: Mission, viewer: Viewer, input: ActionInput, now: Date, rules: MissionRules): Changes {
+  switch (effect) {
+    case 'assign':
+      if (viewer.kind !== 'user') throw new Error('only a user can be assigned');
+      return { ...freshRounds, agentId: viewer.id, acceptedAt: now, assignment: m.assignment + 1 };
+    case 'unassign':
+      return { ...freshRounds, agentId: null, acceptedAt: null };
+    case 'recordSubmission':
+      return {
+        submissionCount: m.submissionCount + 1,
+        submissionNote: input.note ?? '',
+        submittedAt: now,
+        reviewDeadline: new Date(now.getTime() + rules.reviewWindowSeconds * 1000),
+      };
+    case 'recordContest':
+      return { contestCount: m.contestCount + 1, contestedAt: now, reviewDeadline: null };
+    case 'bump': {
+      const current = BigInt(m.reward);
+      const reward = input.reward ?? current;
+      // A bump can top the reward up, never take from it.
+      if (reward < current) throw new ApiError(400, 'Validation failed', [`reward: must be at least the current reward ${current}`]);
+      return { bumpCount: m.bumpCount + 1, bumpedAt: now, listedAt: now, reward: reward.toString() };
+    }
+    case 'release':
+      return { completedAt: now };
+    case 'refund':
+      return { cancelledAt: now };
+  }
+}
+
+export function planChanges(effects: readonly Effect[], m: Mission, viewer: Viewer, input: ActionInput, now: Date, rules: MissionRules): Changes {
+  return Object.assign({}, ...effects.map((effect) => changesOf(effect, m, viewer, input, now, rules))) as Changes;
+}

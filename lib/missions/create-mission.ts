@@ -1,0 +1,96 @@
+// POST /api/missions: validate, then insert the OPEN mission with its attachments, its funding
+// (ledger) and its first event in one transaction. An Idempotency-Key (API.md §1.9) makes a
+// retried request answer the mission it already created instead of posting a second one.
+import 'server-only';
+import { and, eq, lt } from 'drizzle-orm';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { missions } from '../db/schema';
+import { uniqueViolation } from '../db/unique-violation';
+import { ApiError } from '../http/errors';
+import { validate } from '../http/validation';
+import type { RequestBody } from '../uploads';
+import { recordEvent } from './events';
+import { storeFiles } from './files';
+import { fromForm } from './form-fields';
+import * as ledger from './ledger';
+import { createMissionSchema, type CreateMissionInput, type MissionView } from './schemas';
+import { getMissionOrThrow } from './views';
+
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
+
+export async function createMission(
+  db: Db, cfg: Config, user: { id: string; role: 'CLIENT' | 'AGENT' }, body: RequestBody, idempotencyKey: string | null, now: Date,
+): Promise<{ mission: MissionView; replayed: boolean }> {
+  const input = validate(createMissionSchema, body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields);
+  checkDeadline(input.deadline, now);
+  if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+    throw new ApiError(400, 'Validation failed', ['Idempotency-Key: 1–200 visible ASCII characters']);
+  }
+  const viewer = { kind: 'user', id: user.id, role: user.role } as const;
+  let id: string;
+  let replayed = false;
+  try {
+    ({ id, replayed } = await db.transaction(async (tx) => {
+      const earlier = idempotencyKey ? await findByIdempotencyKey(tx, user.id, idempotencyKey, now) : undefined;
+      if (earlier) return { id: earlier, replayed: true };
+      return { id: await insertMission(tx, cfg, user.id, input, idempotencyKey, body, now), replayed: false };
+    }));
+  } catch (error) {
+    const constraint = uniqueViolation(error);
+    if (constraint === 'missions_on_chain_task_id_unique') {
+      throw new ApiError(400, 'Validation failed', ['onChainTaskId: already linked to another mission']);
+    }
+    // The same key raced in twice: the other request created it; answer that mission.
+    const earlier = constraint === 'missions_idempotency_idx' ? await findByIdempotencyKey(db, user.id, idempotencyKey!, now) : undefined;
+    if (!earlier) throw error;
+    ({ id, replayed } = { id: earlier, replayed: true });
+  }
+  return { mission: await getMissionOrThrow(db, cfg, id, viewer, now), replayed };
+}
+
+function checkDeadline(deadline: Date, now: Date): void {
+  const yearAhead = new Date(now);
+  yearAhead.setUTCFullYear(yearAhead.getUTCFullYear() + 1);
+  if (deadline <= now) throw new ApiError(400, 'Validation failed', ['deadline: must be in the future']);
+  if (deadline > yearAhead) throw new ApiError(400, 'Validation failed', ['deadline: must be at most one year ahead']);
+}
+
+async function findByIdempotencyKey(tx: Db, clientId: string, key: string, now: Date): Promise<string | undefined> {
+  const mine = and(eq(missions.clientId, clientId), eq(missions.idempotencyKey, key));
+  // A key is remembered for 24 hours; after that it is free to mean something new.
+  await tx
+    .update(missions)
+    .set({ idempotencyKey: null })
+    .where(and(mine, lt(missions.createdAt, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS))));
+  const [row] = await tx.select({ id: missions.id }).from(missions).where(mine).limit(1);
+  return row?.id;
+}
+
+async function insertMission(
+  tx: Db, cfg: Config, clientId: string, input: CreateMissionInput, idempotencyKey: string | null, body: RequestBody, now: Date,
+): Promise<string> {
+  const [mission] = await tx
+    .insert(missions)
+    .values({
+      clientId,
+      title: input.title,
+      description: input.description,
+      category: input.category,
+      tags: input.tags,
+      reward: input.reward.toString(),
+      feeBps: cfg.missions.feeBps,
+      deadline: input.deadline,
+      onChainTaskId: input.onChainTaskId ?? null,
+      idempotencyKey,
+      listedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  await ledger.fund(tx, mission!);
+  const files = await storeFiles(tx, { missionId: mission!.id, kind: 'ATTACHMENT', assignment: 0, round: 0, uploaderId: clientId }, body.files, now);
+  await recordEvent(tx, { missionId: mission!.id, clientId, viewer: { kind: 'user', id: clientId, role: 'CLIENT' }, action: 'create', from: null, to: 'OPEN', data: { files }, now });
+  return mission!.id;
+}

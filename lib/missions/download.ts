@@ -1,0 +1,19 @@
+// GET /api/missions/{id}/files/{fileId}: the stored bytes, only for a viewer allowed to see both
+// the mission and that file; everyone else gets the same 404 as for a file that does not exist.
+import 'server-only';
+import type { Db } from '../db/client';
+import { ApiError } from '../http/errors';
+import { findMissionFile, readBlob } from './files';
+import { idSchema } from './schemas';
+import { canSeeFile, type Viewer } from './visibility';
+
+export async function getMissionFileOrThrow(db: Db, missionId: string, fileId: string, viewer: Viewer) {
+  const notFound = new ApiError(404, 'File not found');
+  if (!idSchema.safeParse(missionId).success || !idSchema.safeParse(fileId).success) throw notFound;
+  const found = await findMissionFile(db, missionId, fileId);
+  if (!found || !canSeeFile(found.mission, found.file, viewer)) throw notFound;
+  const bytes = await readBlob(db, found.file.sha256);
+  if (!bytes) throw notFound;
+  const { filename, contentType, sha256 } = found.file;
+  return { filename, contentType, sha256, bytes };
+}

@@ -1,0 +1,86 @@
+// Mission files: checked uploads written as content-addressed blobs (SHA-256, bytes in the
+// database so every instance serves them) plus one row per use, and the lookups that read them.
+// Writing happens inside the transaction of the change the files belong to.
+import 'server-only';
+import { readFile } from 'node:fs/promises';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { fileBlobs, type MissionFileKind, missionFiles, missions } from '../db/schema';
+import type { SpooledFile } from '../uploads';
+
+export interface FileOwner {
+  missionId: string;
+  kind: MissionFileKind;
+  assignment: number;
+  round: number;
+  uploaderId: string;
+}
+
+const fileColumns = {
+  id: missionFiles.id,
+  missionId: missionFiles.missionId,
+  kind: missionFiles.kind,
+  assignment: missionFiles.assignment,
+  round: missionFiles.round,
+  filename: missionFiles.filename,
+  contentType: missionFiles.contentType,
+  size: missionFiles.size,
+  sha256: missionFiles.sha256,
+};
+
+export type FileMeta = { [K in keyof typeof fileColumns]: (typeof missionFiles.$inferSelect)[K] };
+
+/** Stores each file (one in memory at a time; a blob already held is not sent again) and links it. */
+export async function storeFiles(tx: Db, owner: FileOwner, files: SpooledFile[], now: Date): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [position, file] of files.entries()) {
+    const [known] = await tx.select({ sha256: fileBlobs.sha256 }).from(fileBlobs).where(eq(fileBlobs.sha256, file.sha256)).limit(1);
+    if (!known) {
+      const bytes = await readFile(file.path);
+      await tx.insert(fileBlobs).values({ sha256: file.sha256, size: file.size, bytes }).onConflictDoNothing();
+    }
+    const [row] = await tx
+      .insert(missionFiles)
+      .values({
+        ...owner,
+        sha256: file.sha256,
+        filename: file.filename,
+        contentType: file.contentType,
+        size: file.size,
+        position,
+        createdAt: now,
+      })
+      .returning({ id: missionFiles.id });
+    ids.push(row!.id);
+  }
+  return ids;
+}
+
+/** File metadata (never the bytes) of several missions, in upload order. */
+export async function listFiles(db: Db, missionIds: string[], kinds: MissionFileKind[]): Promise<FileMeta[]> {
+  if (missionIds.length === 0) return [];
+  return db
+    .select(fileColumns)
+    .from(missionFiles)
+    .where(and(inArray(missionFiles.missionId, missionIds), inArray(missionFiles.kind, kinds)))
+    .orderBy(asc(missionFiles.createdAt), asc(missionFiles.position));
+}
+
+/** A file with the facts about its mission that decide who may download it; no bytes yet. */
+export async function findMissionFile(db: Db, missionId: string, fileId: string) {
+  const [row] = await db
+    .select({
+      file: fileColumns,
+      mission: { status: missions.status, clientId: missions.clientId, agentId: missions.agentId, assignment: missions.assignment },
+    })
+    .from(missionFiles)
+    .innerJoin(missions, eq(missions.id, missionFiles.missionId))
+    .where(and(eq(missionFiles.id, fileId), eq(missionFiles.missionId, missionId)))
+    .limit(1);
+  return row;
+}
+
+export async function readBlob(db: Db, sha256: string): Promise<Buffer | undefined> {
+  const [row] = await db.select({ bytes: fileBlobs.bytes }).from(fileBlobs).where(eq(fileBlobs.sha256, sha256)).limit(1);
+  return row?.bytes;
+}

@@ -1,0 +1,9 @@
+// Missions (API.md §5): the public face the routes, the sweep and later the pages use.
+export { createMission } from './create-mission';
+export { bumpMission, cancelMission, contestMission, precheck, resolveMission, simpleAction, submitMission } from './actions';
+export { getMissionOrThrow } from './views';
+export { getMissionFileOrThrow } from './download';
+export { listMissions } from './list';
+export { settleExpiredMissions } from './settle';
+export { viewerOf } from './viewer';
+export * from './schemas';

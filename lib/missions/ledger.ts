@@ -1,0 +1,44 @@
+// Every movement of a mission's reward, in one place. Bookkeeping mode (today): the reward is a
+// number in the database; completing a mission credits the agent's earnings with the reward less
+// the fee agreed at posting, and funding, top-ups and refunds move nothing real. The escrow issue
+// extends these functions (outbox rows for release/refund, balance checks for fund/top-up); each
+// runs inside the transaction of the state change that causes it, so both happen or neither.
+import 'server-only';
+import type { Db } from '../db/client';
+import { agentEarnings, type MissionRow } from '../db/schema';
+
+type Funded = Pick<MissionRow, 'id' | 'agentId' | 'reward' | 'feeBps'>;
+
+const BPS = 10_000n;
+
+/** The fee and the agent's share of a reward; the fee rounds down, in the agent's favour. */
+export function splitReward(reward: bigint, feeBps: number): { fee: bigint; net: bigint } {
+  const fee = (reward * BigInt(feeBps)) / BPS;
+  return { fee, net: reward - fee };
+}
+
+/** A new mission's reward is set aside. Bookkeeping: nothing to move. */
+export async function fund(_tx: Db, _mission: Funded): Promise<void> {}
+
+/** A bump raised the reward. Bookkeeping: nothing to move. */
+export async function topUp(_tx: Db, _mission: Funded, _from: bigint, _to: bigint): Promise<void> {}
+
+/** COMPLETED: the agent is credited the reward less the fee; the unique mission id makes it once only. */
+export async function release(tx: Db, mission: Funded, now: Date): Promise<Record<string, string>> {
+  if (!mission.agentId) throw new Error(`mission ${mission.id} completed without an agent`);
+  const reward = BigInt(mission.reward);
+  const { fee, net } = splitReward(reward, mission.feeBps);
+  await tx.insert(agentEarnings).values({
+    agentId: mission.agentId,
+    missionId: mission.id,
+    gross: reward.toString(),
+    fee: fee.toString(),
+    amount: net.toString(),
+    feeBps: mission.feeBps,
+    createdAt: now,
+  });
+  return { gross: reward.toString(), fee: fee.toString(), net: net.toString() };
+}
+
+/** CANCELLED: the reward goes back to the client. Bookkeeping: nothing was taken, nothing to return. */
+export async function refund(_tx: Db, _mission: Funded): Promise<void> {}

@@ -1,0 +1,138 @@
+// The request and response shapes of the mission endpoints (API.md §5): the single source for
+// validation, the TypeScript types and, later, the OpenAPI document. Rules that need the clock
+// (deadline in the future) are checked where `now` is known, in create-mission.ts.
+import { z } from 'zod';
+import { missionStatusEnum } from '../db/schema/missions';
+
+const UINT256_MAX = (1n << 256n) - 1n;
+
+export const missionStatusSchema = z.enum(missionStatusEnum.enumValues);
+
+/** Mission and file ids: any UUID-shaped string; anything else is a 404, never a 500 (API.md §1.4). */
+export const idSchema = z.guid();
+
+/** A token amount in base units: a decimal string, positive, within uint256 (API.md §1.5). */
+export const rewardSchema = z
+  .string()
+  .regex(/^[0-9]{1,78}$/, 'must be a string of decimal digits (base units)')
+  .transform((value) => BigInt(value))
+  .refine((value) => value > 0n, 'must be greater than zero')
+  .refine((value) => value <= UINT256_MAX, 'must fit in uint256');
+
+export const onChainTaskIdSchema = z.union([
+  z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  z
+    .string()
+    .regex(/^[0-9]{1,16}$/, 'must be a non-negative integer')
+    .transform(Number)
+    .refine(Number.isSafeInteger, 'is too large'),
+]);
+
+// Tags are comma-separated in multipart forms, so a tag can never hold a comma.
+const tagSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1)
+  .max(32)
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._+#-]*$/u, 'letters, digits, space and . _ + # - only');
+
+const categorySchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1)
+  .max(50)
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} _-]*$/u, 'letters, digits, space, _ and - only');
+
+// Strict objects: fields a client may not set (status, agent, client…) are a 400, not ignored.
+export const createMissionSchema = z.strictObject({
+  title: z.string().trim().min(1).max(200),
+  description: z.string().trim().min(1).max(10_000),
+  category: categorySchema.default('general'),
+  tags: z
+    .array(tagSchema)
+    .max(10)
+    .default([])
+    .transform((tags) => [...new Set(tags)]),
+  reward: rewardSchema,
+  deadline: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
+  // Bookkeeping mode: optional; the escrow issue checks it against the chain.
+  onChainTaskId: onChainTaskIdSchema.optional(),
+});
+
+export const submitSchema = z.strictObject({ note: z.string().trim().max(10_000).default('') });
+export const contestSchema = z.strictObject({ reason: z.string().trim().min(1).max(2000) });
+export const bumpSchema = z.strictObject({ reward: rewardSchema.optional() });
+export const resolveSchema = z.strictObject({
+  outcome: z.enum(['COMPLETED', 'CANCELLED']),
+  note: z.string().trim().max(2000).optional(),
+});
+
+export const MISSION_SORTS = ['bumped', 'reward', 'deadline', 'created'] as const;
+
+export const listQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(512).optional(),
+  status: z
+    .string()
+    .transform((value) => value.split(',').map((s) => s.trim().toUpperCase()))
+    .pipe(z.array(missionStatusSchema).min(1).max(7))
+    .optional(),
+  category: categorySchema.optional(),
+  tag: tagSchema.optional(),
+  minReward: z
+    .string()
+    .regex(/^[0-9]{1,78}$/, 'must be a string of decimal digits (base units)')
+    .transform((value) => BigInt(value))
+    .optional(),
+  q: z.string().trim().min(1).max(200).optional(),
+  sort: z.enum(MISSION_SORTS).default('bumped'),
+  mine: z.enum(['client', 'agent']).optional(),
+});
+
+export const missionFileSchema = z.object({
+  id: z.string(),
+  filename: z.string(),
+  contentType: z.string(),
+  size: z.number().int(),
+  sha256: z.string(),
+});
+
+const timestamp = z.string().nullable();
+
+export const missionSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  category: z.string(),
+  tags: z.array(z.string()),
+  reward: z.string(),
+  deadline: z.string(),
+  status: missionStatusSchema,
+  client: z.object({ walletAddress: z.string() }),
+  agent: z.object({ walletAddress: z.string() }).nullable(),
+  onChainTaskId: z.number().nullable(),
+  attachments: z.array(missionFileSchema),
+  submission: z.object({ note: z.string(), files: z.array(missionFileSchema), submittedAt: z.string() }).nullable(),
+  contests: z.array(
+    z.object({ round: z.number().int(), reason: z.string(), files: z.array(missionFileSchema), contestedAt: z.string() }),
+  ),
+  reviewDeadline: timestamp,
+  bumpCount: z.number().int(),
+  bumpedAt: timestamp,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  acceptedAt: timestamp,
+  submittedAt: timestamp,
+  completedAt: timestamp,
+  cancelledAt: timestamp,
+});
+
+export const missionListSchema = z.object({ items: z.array(missionSchema), nextCursor: z.string().nullable() });
+
+export type CreateMissionInput = z.infer<typeof createMissionSchema>;
+export type ListQuery = z.infer<typeof listQuerySchema>;
+export type MissionView = z.infer<typeof missionSchema>;
+export type MissionFileView = z.infer<typeof missionFileSchema>;
+export type MissionList = z.infer<typeof missionListSchema>;

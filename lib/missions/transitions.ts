@@ -1,0 +1,143 @@
+// The mission state machine of API.md §5 as one declarative table — who may act, from which
+// states, to which state, under which time rule, with which side effects — and `decide`, the
+// one function every action asks. Pure: no database, no clock (time is passed in).
+import type { MissionStatus } from '../db/schema/missions';
+import { canSeeMission, type Viewer } from './visibility';
+
+export type { MissionStatus };
+
+/** What the rules need to know about a mission. */
+export interface MissionFacts {
+  status: MissionStatus;
+  clientId: string;
+  agentId: string | null;
+  deadline: Date;
+  reviewDeadline: Date | null;
+  contestedAt: Date | null;
+  contestCount: number;
+}
+
+export interface MissionRules {
+  reviewWindowSeconds: number;
+  maxContests: number;
+}
+
+/** Who must be acting: the mission's owner, its assigned agent, any agent but the owner, the operator, or time. */
+export type Party = 'owner' | 'assignee' | 'agent' | 'operator' | 'system';
+
+/** Side effects, carried out by apply-transition.ts in the same transaction as the state change. */
+export type Effect =
+  | 'assign' // agentId = caller, a new assignment
+  | 'unassign' // the agent withdraws; submission and contest rounds start over
+  | 'recordSubmission' // note and deliverable files, reviewDeadline = now + window
+  | 'recordContest' // reason and evidence files
+  | 'bump' // bumpedAt = now, bumpCount + 1, optional top-up
+  | 'release' // reward less fee to the agent (ledger)
+  | 'refund'; // reward back to the client (ledger)
+
+export interface Transition {
+  party: Party;
+  from: readonly MissionStatus[];
+  to: (m: MissionFacts, rules: MissionRules) => MissionStatus;
+  /** A time rule on top of the state: answers why the transition is refused now, or undefined. */
+  when?: (m: MissionFacts, now: Date, rules: MissionRules) => string | undefined;
+  effects: readonly Effect[];
+}
+
+const seconds = (s: number) => s * 1000;
+const reviewOver = (m: MissionFacts, now: Date) => m.reviewDeadline !== null && now >= m.reviewDeadline;
+
+export const TRANSITIONS = {
+  accept: {
+    party: 'agent',
+    from: ['OPEN'],
+    to: () => 'ACCEPTED',
+    // Nobody can deliver a mission whose deadline is behind us.
+    when: (m, now) => (now >= m.deadline ? 'The mission deadline has passed' : undefined),
+    effects: ['assign'],
+  },
+  submit: { party: 'assignee', from: ['ACCEPTED', 'CONTESTED'], to: () => 'SUBMITTED', effects: ['recordSubmission'] },
+  approve: { party: 'owner', from: ['SUBMITTED'], to: () => 'COMPLETED', effects: ['release'] },
+  // Silence is approval: a review window that ran out completes the mission (sweep or read).
+  expire: {
+    party: 'system',
+    from: ['SUBMITTED'],
+    to: () => 'COMPLETED',
+    when: (m, now) => (reviewOver(m, now) ? undefined : 'The review window is still open'),
+    effects: ['release'],
+  },
+  contest: {
+    party: 'owner',
+    from: ['SUBMITTED'],
+    // MAX_CONTESTS rounds go back to the agent; the one after that needs the operator.
+    to: (m, rules) => (m.contestCount >= rules.maxContests ? 'DISPUTED' : 'CONTESTED'),
+    when: (m, now) => (reviewOver(m, now) ? 'The review window has closed' : undefined),
+    effects: ['recordContest'],
+  },
+  cancel: {
+    party: 'owner',
+    from: ['OPEN', 'ACCEPTED', 'CONTESTED'],
+    to: () => 'CANCELLED',
+    when: (m, now, rules) => {
+      if (m.status === 'ACCEPTED' && now < m.deadline) return 'The agent still has until the deadline';
+      // The owner may walk away from a contest the agent left unanswered for a review window.
+      if (m.status === 'CONTESTED' && m.contestedAt && now.getTime() < m.contestedAt.getTime() + seconds(rules.reviewWindowSeconds)) {
+        return 'The agent may still answer the contest';
+      }
+      return undefined;
+    },
+    effects: ['refund'],
+  },
+  withdraw: { party: 'assignee', from: ['ACCEPTED', 'CONTESTED'], to: () => 'OPEN', effects: ['unassign'] },
+  bump: { party: 'owner', from: ['OPEN'], to: () => 'OPEN', effects: ['bump'] },
+  resolveComplete: { party: 'operator', from: ['DISPUTED'], to: () => 'COMPLETED', effects: ['release'] },
+  resolveCancel: { party: 'operator', from: ['DISPUTED'], to: () => 'CANCELLED', effects: ['refund'] },
+} as const satisfies Record<string, Transition>;
+
+export type Action = keyof typeof TRANSITIONS;
+
+export type Decision =
+  | { ok: true; from: MissionStatus; to: MissionStatus; transition: Transition }
+  | { ok: false; status: 403 | 404 | 409; message: string };
+
+function isParty(party: Party, m: MissionFacts, viewer: Viewer): boolean {
+  switch (party) {
+    case 'owner':
+      return viewer.kind === 'user' && viewer.id === m.clientId;
+    case 'assignee':
+      return viewer.kind === 'user' && m.agentId !== null && viewer.id === m.agentId;
+    case 'agent':
+      return viewer.kind === 'user' && viewer.role === 'AGENT' && viewer.id !== m.clientId;
+    case 'operator':
+      return viewer.kind === 'operator';
+    case 'system':
+      return viewer.kind === 'system';
+  }
+}
+
+/**
+ * Whether `viewer` may take `action` on the mission now. The order matters: a caller who is not
+ * the named party learns nothing about a mission it may not see (404) and is refused (403) on one
+ * it may; only the named party hears about the state (409).
+ */
+export function decide(action: Action, m: MissionFacts, viewer: Viewer, now: Date, rules: MissionRules): Decision {
+  const transition: Transition = TRANSITIONS[action];
+  if (!isParty(transition.party, m, viewer)) {
+    return canSeeMission(m, viewer)
+      ? { ok: false, status: 403, message: forbiddenMessage(transition.party) }
+      : { ok: false, status: 404, message: 'Mission not found' };
+  }
+  if (!transition.from.includes(m.status)) {
+    return { ok: false, status: 409, message: `Mission is ${m.status}; ${action} is not allowed` };
+  }
+  const refusal = transition.when?.(m, now, rules);
+  if (refusal) return { ok: false, status: 409, message: refusal };
+  return { ok: true, from: m.status, to: transition.to(m, rules), transition };
+}
+
+function forbiddenMessage(party: Party): string {
+  if (party === 'owner') return "Only the mission's owner may do this";
+  if (party === 'assignee') return "Only the mission's assigned agent may do this";
+  if (party === 'agent') return 'Only an agent other than the owner may accept the mission';
+  return 'Not allowed';
+}

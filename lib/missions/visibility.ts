@@ -1,0 +1,51 @@
+// Who may see what (API.md §5): OPEN missions are public; any other mission only to its owner and
+// its assigned agent; submission and contest files only to those two, and only the files of the
+// current assignment to the agent. The operator and the system see everything.
+import type { MissionFileKind, MissionStatus } from '../db/schema/missions';
+
+export type Viewer =
+  | { kind: 'anonymous' }
+  | { kind: 'user'; id: string; role: 'CLIENT' | 'AGENT' }
+  | { kind: 'operator' }
+  | { kind: 'system' };
+
+export const ANONYMOUS: Viewer = { kind: 'anonymous' };
+export const SYSTEM: Viewer = { kind: 'system' };
+export const OPERATOR: Viewer = { kind: 'operator' };
+
+interface Parties {
+  status: MissionStatus;
+  clientId: string;
+  agentId: string | null;
+}
+
+const privileged = (viewer: Viewer) => viewer.kind === 'operator' || viewer.kind === 'system';
+
+export function isOwner(m: Parties, viewer: Viewer): boolean {
+  return viewer.kind === 'user' && viewer.id === m.clientId;
+}
+
+export function isAssignee(m: Parties, viewer: Viewer): boolean {
+  return viewer.kind === 'user' && m.agentId !== null && viewer.id === m.agentId;
+}
+
+export function canSeeMission(m: Parties, viewer: Viewer): boolean {
+  return m.status === 'OPEN' || privileged(viewer) || isOwner(m, viewer) || isAssignee(m, viewer);
+}
+
+/** Whether the submission and the contests are shown: to the two parties and the operator only. */
+export function canSeeWork(m: Parties, viewer: Viewer): boolean {
+  return privileged(viewer) || isOwner(m, viewer) || isAssignee(m, viewer);
+}
+
+export function canSeeFile(
+  m: Parties & { assignment: number },
+  file: { kind: MissionFileKind; assignment: number },
+  viewer: Viewer,
+): boolean {
+  if (!canSeeMission(m, viewer)) return false;
+  if (file.kind === 'ATTACHMENT') return true;
+  if (privileged(viewer) || isOwner(m, viewer)) return true;
+  // An agent who withdrew is no longer a party; a new agent never sees the last one's work.
+  return isAssignee(m, viewer) && file.assignment === m.assignment;
+}
