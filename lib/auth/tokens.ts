@@ -47,8 +47,8 @@ export async function issueToken(
 
 const INVALID = 'Invalid or expired token';
 
-/** Checks signature (HS256 only: `alg: none` and others are refused), issuer, audience, expiry and revocation. */
-export async function verifyToken(cfg: Config, kv: Kv, token: string): Promise<TokenClaims> {
+/** Checks signature (HS256 only: `alg: none` and others are refused), issuer, audience and expiry. */
+export async function readToken(cfg: Config, token: string): Promise<TokenClaims> {
   let payload: unknown;
   try {
     ({ payload } = await jwtVerify(token, keyOf(cfg.jwtSecret), {
@@ -62,8 +62,11 @@ export async function verifyToken(cfg: Config, kv: Kv, token: string): Promise<T
   }
   const claims = claimsSchema.safeParse(payload);
   if (!claims.success) throw new ApiError(401, INVALID);
-  if (await kv.get(`revoked:${claims.data.jti}`)) throw new ApiError(401, 'Token revoked');
   return claims.data;
+}
+
+export async function isRevoked(kv: Kv, claims: TokenClaims): Promise<boolean> {
+  return (await kv.get(`revoked:${claims.jti}`)) !== null;
 }
 
 /** Refuses the token's jti until it would have expired anyway. */

@@ -4,7 +4,7 @@ import 'server-only';
 import type { Config } from '../config';
 import { isAllowedDomain } from '../auth/domain';
 import { readSessionCookie } from '../auth/session-cookie';
-import { type TokenClaims, verifyToken } from '../auth/tokens';
+import { isRevoked, readToken, type TokenClaims } from '../auth/tokens';
 import type { Db } from '../db/client';
 import type { Kv } from '../kv';
 import { findUserById, type UserSummary } from '../users/queries';
@@ -31,9 +31,11 @@ export async function authenticate(request: Request, cfg: Config, kv: Kv, db: ()
     via = 'cookie';
   }
   if (!token) return undefined;
-  const claims = await verifyToken(cfg, kv, token);
+  const claims = await readToken(cfg, token);
   if (via === 'cookie' && !SAFE_METHODS.has(request.method)) assertSameOrigin(request, cfg);
-  const user = await findUserById(await db(), claims.sub);
+  // Independent round trips, run together: the revocation list (KV) and the current role (database).
+  const [revoked, user] = await Promise.all([isRevoked(kv, claims), db().then((handle) => findUserById(handle, claims.sub))]);
+  if (revoked) throw new ApiError(401, 'Token revoked');
   if (!user) throw new ApiError(401, 'Invalid or expired token');
   return { user, claims, via };
 }

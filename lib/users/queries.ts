@@ -18,8 +18,15 @@ export async function upsertUserByAddress(db: Db, walletAddress: string): Promis
   return user!;
 }
 
+// Every authenticated request runs this lookup: build its SQL once per database handle.
+const prepareFindUser = (db: Db) =>
+  db.select(publicColumns).from(users).where(eq(users.id, sql.placeholder('id'))).limit(1).prepare('find_user_by_id');
+const findUserStatements = new WeakMap<Db, ReturnType<typeof prepareFindUser>>();
+
 export async function findUserById(db: Db, id: string): Promise<UserSummary | undefined> {
-  const [user] = await db.select(publicColumns).from(users).where(eq(users.id, id)).limit(1);
+  let statement = findUserStatements.get(db);
+  if (!statement) findUserStatements.set(db, (statement = prepareFindUser(db)));
+  const [user] = await statement.execute({ id });
   return user;
 }
 
