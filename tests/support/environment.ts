@@ -27,11 +27,12 @@ export function setEnv(overrides: Record<string, string | undefined>): void {
 export function useTestEnvironment(overrides: Record<string, string | undefined> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'taskmarket-test-'));
   const contracts = inject('contracts');
-  if (!process.env.TEST_DATABASE_URL) cpSync(inject('pgliteTemplate'), join(dataDir, 'pglite'), { recursive: true });
+  const databaseUrl = inject('databaseUrl') || undefined;
+  if (!databaseUrl) cpSync(inject('pgliteTemplate'), join(dataDir, 'pglite'), { recursive: true });
   setEnv({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
-    DATABASE_URL: process.env.TEST_DATABASE_URL,
+    DATABASE_URL: databaseUrl,
     REDIS_URL: process.env.TEST_REDIS_URL,
     KV_REST_API_URL: undefined,
     KV_PREFIX: `test:${randomUUID()}:`,

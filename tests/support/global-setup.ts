@@ -1,6 +1,7 @@
 // Once per test run: one anvil per vitest worker with our contracts deployed (same addresses on
-// each, as the deployer's nonces are the same), and a clean PostgreSQL schema when
-// TEST_DATABASE_URL is set. Each worker finds its chain by VITEST_POOL_ID.
+// each, as the deployer's nonces are the same), and — when TEST_DATABASE_URL is set — a database
+// of this run's own on that server, so concurrent runs never see each other's rows. Each worker
+// finds its chain by VITEST_POOL_ID.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,14 +15,26 @@ declare module 'vitest' {
     contracts: { passport: string; escrow: string; rewardToken: string };
     /** A migrated PGlite data directory each test file copies, instead of running initdb (~15 s) itself. */
     pgliteTemplate: string;
+    /** This run's own PostgreSQL database ('' when the suites run on PGlite). */
+    databaseUrl: string;
   }
 }
 
-async function resetPostgres(url: string) {
+/** Creates a fresh database beside the one TEST_DATABASE_URL names; answers its URL and its removal. */
+async function runDatabase(serverUrl: string) {
   const { default: postgres } = await import('postgres');
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  await sql.unsafe('drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;');
-  await sql.end();
+  const name = `taskmarket_test_${process.pid}_${Date.now()}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    await sql.unsafe(`drop database if exists ${name} with (force)`);
+    await sql.end();
+  };
+  return { url: url.toString(), drop };
 }
 
 async function migratedPgliteTemplate(): Promise<string> {
@@ -36,7 +49,8 @@ async function migratedPgliteTemplate(): Promise<string> {
 }
 
 export default async function setup(project: TestProject) {
-  if (process.env.TEST_DATABASE_URL) await resetPostgres(process.env.TEST_DATABASE_URL);
+  const database = process.env.TEST_DATABASE_URL ? await runDatabase(process.env.TEST_DATABASE_URL) : undefined;
+  project.provide('databaseUrl', database?.url ?? '');
   const template = await migratedPgliteTemplate();
   project.provide('pgliteTemplate', template);
   const chains = await Promise.all(
@@ -48,5 +62,6 @@ export default async function setup(project: TestProject) {
   return async () => {
     await Promise.all(chains.map((chain) => chain.stop()));
     rmSync(dirname(template), { recursive: true, force: true });
+    await database?.drop();
   };
 }
