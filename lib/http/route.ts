@@ -94,7 +94,9 @@ export function errorResponse(error: unknown, request: Request, headers: Record<
   }
   const dependency = unavailableDependency(error);
   if (dependency) {
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
+    // viem's messages carry the whole request (calldata included); its shortMessage is the cause.
+    const inner = error instanceof Error && error.cause instanceof Error ? (error.cause as Error & { shortMessage?: string }) : undefined;
+    const cause = inner ? (inner.shortMessage ?? inner.message) : undefined;
     log.warn('dependency.unavailable', { dependency, cause, method: request.method, path: new URL(request.url).pathname });
     return json({ error: 'Service temporarily unavailable', details: [`${dependency} unreachable`] }, {
       status: 503,
