@@ -8,17 +8,15 @@ export interface Limit {
   scope: 'ip' | 'user';
   max: (cfg: Config) => number;
   windowMs: number;
-  /** Counts per user *and* this route parameter (bump: per mission), so one user cannot spend another's hits. */
-  perParam?: string;
 }
 
-// API.md §4. A route names one limit; the specific ones replace `write` where they apply.
+// API.md §4. A route names one limit; the specific ones replace `write` where they apply. The
+// bump's once-an-hour is a rule of the mission itself (its bumpedAt), in lib/missions/transitions.ts.
 export const LIMITS = {
   nonce: { scope: 'ip', max: (c) => c.nonces.perMinute, windowMs: 60_000 },
   verify: { scope: 'ip', max: (c) => c.limits.verifyPerMinute, windowMs: 60_000 },
   write: { scope: 'user', max: (c) => c.limits.writePerMinute, windowMs: 60_000 },
   createMission: { scope: 'user', max: () => 20, windowMs: 3_600_000 },
-  bump: { scope: 'user', max: () => 1, windowMs: 3_600_000, perParam: 'id' },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

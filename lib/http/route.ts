@@ -10,7 +10,7 @@ import { log } from '../log';
 import { type Caller, authenticate } from './auth-guard';
 import { clientIp } from './client-ip';
 import { ApiError, unavailableDependency } from './errors';
-import { LIMITS, type Limit, type LimitName, consume } from './rate-limit';
+import { LIMITS, type LimitName, consume } from './rate-limit';
 import { readJson, validate } from './validation';
 
 type Role = 'CLIENT' | 'AGENT';
@@ -49,11 +49,8 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
       const cfg = config();
       const kv = getKv();
       const ip = clientIp(request.headers, cfg.trustProxy, cfg.onVercel);
-      const limit: Limit | undefined = options.limit ? LIMITS[options.limit] : undefined;
+      const limit = options.limit ? LIMITS[options.limit] : undefined;
       if (limit?.scope === 'ip') limitHeaders = await consume(kv, cfg, options.limit!, ip);
-      const params = Object.fromEntries(
-        Object.entries((await next?.params) ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value.join('/') : value]),
-      );
 
       const caller = options.auth ? await authenticate(request, cfg, kv, getDb) : undefined;
       if (options.auth && options.auth !== 'optional') {
@@ -62,10 +59,7 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
           throw new ApiError(403, `${options.auth === 'AGENT' ? 'Agent' : 'Client'} role required`);
         }
       }
-      if (limit?.scope === 'user' && caller) {
-        const subject = limit.perParam ? `${params[limit.perParam]}:${caller.user.id}` : caller.user.id;
-        limitHeaders = await consume(kv, cfg, options.limit!, subject);
-      }
+      if (limit?.scope === 'user' && caller) limitHeaders = await consume(kv, cfg, options.limit!, caller.user.id);
 
       const query = options.query
         ? validate(options.query, Object.fromEntries(new URL(request.url).searchParams))
@@ -73,6 +67,9 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
       const body = options.body
         ? validate(options.body, await readJson(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY))
         : undefined;
+      const params = Object.fromEntries(
+        Object.entries((await next?.params) ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value.join('/') : value]),
+      );
 
       const response = await handler({ request, params, query, body, caller, ip, cfg, kv, db: getDb } as RouteContext<O>);
       for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);

@@ -6,7 +6,7 @@ import type { Db } from '../db/client';
 import { ApiError } from '../http/errors';
 import { validate } from '../http/validation';
 import type { RequestBody } from '../uploads';
-import { applyTransition, type ActionChoice, precheckTransition } from './apply-transition';
+import { applyTransition, type ActionChoice, assertMissionId, precheckTransition } from './apply-transition';
 import type { ActionInput } from './changes';
 import { fromForm } from './form-fields';
 import { bumpSchema, contestSchema, type MissionView, resolveSchema, submitSchema } from './schemas';
@@ -36,17 +36,20 @@ export const precheck = (db: Db, cfg: Config, action: 'submit' | 'contest', id: 
   precheckTransition(db, cfg, action, id, viewer, now);
 
 export async function submitMission(db: Db, cfg: Config, id: string, viewer: Viewer, body: RequestBody, now: Date) {
+  assertMissionId(id);
   const { note } = validate(submitSchema, fieldsOf(body));
   if (note === '' && body.files.length === 0) throw new ApiError(400, 'Validation failed', ['note: a submission needs a note or files']);
   return act(db, cfg, 'submit', id, viewer, { note, files: body.files }, now);
 }
 
 export async function contestMission(db: Db, cfg: Config, id: string, viewer: Viewer, body: RequestBody, now: Date) {
+  assertMissionId(id);
   const { reason } = validate(contestSchema, fieldsOf(body));
   return act(db, cfg, 'contest', id, viewer, { reason, files: body.files }, now);
 }
 
 export async function bumpMission(db: Db, cfg: Config, id: string, viewer: Viewer, body: RequestBody, now: Date) {
+  assertMissionId(id);
   if (body.multipart) throw new ApiError(400, 'Validation failed', ['bump takes JSON']);
   const { reward } = validate(bumpSchema, body.fields);
   return act(db, cfg, 'bump', id, viewer, { reward }, now);
@@ -54,6 +57,7 @@ export async function bumpMission(db: Db, cfg: Config, id: string, viewer: Viewe
 
 /** The operator settles a DISPUTED mission one way or the other. */
 export async function resolveMission(db: Db, cfg: Config, id: string, input: unknown, now: Date) {
+  assertMissionId(id);
   const { outcome, note } = validate(resolveSchema, input);
   return act(db, cfg, outcome === 'COMPLETED' ? 'resolveComplete' : 'resolveCancel', id, OPERATOR, { note }, now);
 }

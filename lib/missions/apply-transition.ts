@@ -30,7 +30,7 @@ export type ActionChoice = Action | ((m: Mission, viewer: Viewer) => Action);
 export async function applyTransition(
   db: Db, cfg: Config, choice: ActionChoice, missionId: string, viewer: Viewer, input: TransitionRequest, now: Date,
 ): Promise<void> {
-  if (!idSchema.safeParse(missionId).success) throw new ApiError(404, 'Mission not found');
+  assertMissionId(missionId);
   const refusal = await db.transaction(async (tx) => {
     let mission = await lockMission(tx, missionId);
     if (!mission) return { status: 404, message: 'Mission not found' };
@@ -43,7 +43,16 @@ export async function applyTransition(
     await write(tx, cfg, action, mission, viewer, input, now);
     return undefined;
   });
-  if (refusal) throw new ApiError(refusal.status, refusal.message);
+  if (refusal) throw refusalError(refusal);
+}
+
+function refusalError(refusal: { status: number; message: string; retryAfter?: number }): ApiError {
+  if (refusal.retryAfter === undefined) return new ApiError(refusal.status, refusal.message);
+  // A rate rule answers like the rate limiter does (API.md §1.8).
+  const reset = String(refusal.retryAfter);
+  return new ApiError(429, refusal.message, undefined, {
+    'Retry-After': reset, 'RateLimit-Limit': '1', 'RateLimit-Remaining': '0', 'RateLimit-Reset': reset,
+  });
 }
 
 /**
@@ -51,13 +60,17 @@ export async function applyTransition(
  * succeed is refused without making the server spool up to 100 MB first. The locked run decides again.
  */
 export async function precheckTransition(db: Db, cfg: Config, choice: ActionChoice, missionId: string, viewer: Viewer, now: Date) {
-  if (!idSchema.safeParse(missionId).success) throw new ApiError(404, 'Mission not found');
+  assertMissionId(missionId);
   const [mission] = await db.select(missionColumns).from(missions).where(eq(missions.id, missionId)).limit(1);
   if (!mission) throw new ApiError(404, 'Mission not found');
   const action = typeof choice === 'function' ? choice(mission, viewer) : choice;
   if (isReviewOver(mission, now)) return; // the locked run settles it and answers
   const decision = decide(action, mission, viewer, now, cfg.missions);
-  if (!decision.ok) throw new ApiError(decision.status, decision.message);
+  if (!decision.ok) throw refusalError(decision);
+}
+
+export function assertMissionId(id: string): void {
+  if (!idSchema.safeParse(id).success) throw new ApiError(404, 'Mission not found');
 }
 
 // The party in the WHERE clause as well: the write cannot land for anyone else, lock or not.

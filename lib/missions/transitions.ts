@@ -15,6 +15,7 @@ export interface MissionFacts {
   reviewDeadline: Date | null;
   contestedAt: Date | null;
   contestCount: number;
+  bumpedAt: Date | null;
 }
 
 export interface MissionRules {
@@ -41,6 +42,8 @@ export interface Transition {
   to: (m: MissionFacts, rules: MissionRules) => MissionStatus;
   /** A time rule on top of the state: answers why the transition is refused now, or undefined. */
   when?: (m: MissionFacts, now: Date, rules: MissionRules) => string | undefined;
+  /** A rate rule: the seconds still to wait before the transition may happen again (429), or 0. */
+  cooldown?: (m: MissionFacts, now: Date) => number;
   effects: readonly Effect[];
 }
 
@@ -89,7 +92,14 @@ export const TRANSITIONS = {
     effects: ['refund'],
   },
   withdraw: { party: 'assignee', from: ['ACCEPTED', 'CONTESTED'], to: () => 'OPEN', effects: ['unassign'] },
-  bump: { party: 'owner', from: ['OPEN'], to: () => 'OPEN', effects: ['bump'] },
+  bump: {
+    party: 'owner',
+    from: ['OPEN'],
+    to: () => 'OPEN',
+    // API.md §4: once an hour per mission. Kept on the row, so only a bump that happened counts.
+    cooldown: (m, now) => (m.bumpedAt ? Math.max(0, Math.ceil((m.bumpedAt.getTime() + 3_600_000 - now.getTime()) / 1000)) : 0),
+    effects: ['bump'],
+  },
   resolveComplete: { party: 'operator', from: ['DISPUTED'], to: () => 'COMPLETED', effects: ['release'] },
   resolveCancel: { party: 'operator', from: ['DISPUTED'], to: () => 'CANCELLED', effects: ['refund'] },
 } as const satisfies Record<string, Transition>;
@@ -98,7 +108,8 @@ export type Action = keyof typeof TRANSITIONS;
 
 export type Decision =
   | { ok: true; from: MissionStatus; to: MissionStatus; transition: Transition }
-  | { ok: false; status: 403 | 404 | 409; message: string };
+  | { ok: false; status: 403 | 404 | 409; message: string }
+  | { ok: false; status: 429; message: string; retryAfter: number };
 
 function isParty(party: Party, m: MissionFacts, viewer: Viewer): boolean {
   switch (party) {
@@ -132,6 +143,8 @@ export function decide(action: Action, m: MissionFacts, viewer: Viewer, now: Dat
   }
   const refusal = transition.when?.(m, now, rules);
   if (refusal) return { ok: false, status: 409, message: refusal };
+  const wait = transition.cooldown?.(m, now) ?? 0;
+  if (wait > 0) return { ok: false, status: 429, message: `Too many requests: ${action} again in ${wait} s`, retryAfter: wait };
   return { ok: true, from: m.status, to: transition.to(m, rules), transition };
 }
 

@@ -82,12 +82,16 @@ export async function ok(result: Promise<CallResult> | CallResult) {
   return response.body;
 }
 
-/** A mission brought to `status` with its owner and agent (DISPUTED goes through MAX_CONTESTS + 1 contests). */
-export async function missionIn(status: 'OPEN' | 'ACCEPTED' | 'SUBMITTED' | 'CONTESTED' | 'DISPUTED' | 'COMPLETED' | 'CANCELLED', maxContests = 2) {
+export type Status = 'OPEN' | 'ACCEPTED' | 'SUBMITTED' | 'CONTESTED' | 'DISPUTED' | 'COMPLETED' | 'CANCELLED';
+
+/**
+ * A mission brought to `status` through the real routes (DISPUTED goes through MAX_CONTESTS + 1
+ * contests). A fresh client each time (creating is limited per client); the agent may be shared.
+ */
+export async function missionIn(status: Status, options: { agent?: Party; maxContests?: number; input?: Record<string, unknown> } = {}) {
   const client = await newClient();
-  const agent = await newAgent();
-  const mission = await createMission(client);
-  const id = mission.id;
+  const agent = options.agent ?? (await newAgent());
+  const { id } = await createMission(client, options.input);
   if (status === 'CANCELLED') await ok(act('cancel', client, id));
   if (status === 'OPEN' || status === 'CANCELLED') return { client, agent, id };
   await ok(act('accept', agent, id));
@@ -96,7 +100,7 @@ export async function missionIn(status: 'OPEN' | 'ACCEPTED' | 'SUBMITTED' | 'CON
   if (status === 'COMPLETED') await ok(act('approve', client, id));
   if (status === 'CONTESTED') await ok(act('contest', client, id, { reason: 'Boxes are off by a few pixels.' }));
   if (status === 'DISPUTED') {
-    for (let round = 1; round <= maxContests; round += 1) {
+    for (let round = 1; round <= (options.maxContests ?? 2); round += 1) {
       await ok(act('contest', client, id, { reason: `Round ${round}: still wrong.` }));
       await ok(act('submit', agent, id, { note: `Fixed, round ${round}.` }));
     }

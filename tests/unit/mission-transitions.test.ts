@@ -24,6 +24,7 @@ function facts(status: MissionStatus, overrides: Partial<MissionFacts> = {}): Mi
     reviewDeadline: status === 'SUBMITTED' ? at(60) : null,
     contestedAt: status === 'CONTESTED' ? at(-60) : null,
     contestCount: 0,
+    bumpedAt: null,
     ...overrides,
   };
 }
@@ -102,6 +103,12 @@ describe('decide: time rules', () => {
   test('behavior: the owner cancels CONTESTED only after a review window without an answer', () => {
     expect(decide('cancel', facts('CONTESTED', { contestedAt: at(-3599) }), owner, NOW, rules)).toMatchObject({ status: 409 });
     expect(decide('cancel', facts('CONTESTED', { contestedAt: at(-3600) }), owner, NOW, rules)).toMatchObject({ ok: true });
+  });
+  test('error: a second bump within the hour is 429 with the seconds left', () => {
+    expect(decide('bump', facts('OPEN', { bumpedAt: at(-3599) }), owner, NOW, rules)).toMatchObject({ status: 429, retryAfter: 1 });
+    expect(decide('bump', facts('OPEN', { bumpedAt: at(-3600) }), owner, NOW, rules)).toMatchObject({ ok: true });
+    // The state is checked first: a bump of a taken mission is 409, not 429.
+    expect(decide('bump', facts('ACCEPTED', { bumpedAt: at(-1) }), owner, NOW, rules)).toMatchObject({ status: 409 });
   });
   test('behavior: MAX_CONTESTS=0 sends the first contest to DISPUTED', () => {
     expect(decide('contest', facts('SUBMITTED'), owner, NOW, { ...rules, maxContests: 0 })).toMatchObject({ to: 'DISPUTED' });
