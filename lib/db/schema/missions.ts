@@ -80,6 +80,9 @@ export const missions = pgTable(
     index('missions_search_idx').using('gin', t.search),
     // The sweep and settle-on-read look for SUBMITTED missions past their review window.
     index('missions_review_due_idx').on(t.reviewDeadline).where(sql`${t.status} = 'SUBMITTED'`),
+    // Enterprise analytics: a client's missions posted, and completed, in a date range.
+    index('missions_client_created_idx').on(t.clientId, t.createdAt),
+    index('missions_client_completed_idx').on(t.clientId, t.completedAt).where(sql`${t.completedAt} is not null`),
     uniqueIndex('missions_idempotency_idx').on(t.clientId, t.idempotencyKey),
   ],
 );
@@ -139,7 +142,11 @@ export const missionEvents = pgTable(
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: at('created_at').notNull(),
   },
-  (t) => [index('mission_events_mission_idx').on(t.missionId, t.id)],
+  (t) => [
+    index('mission_events_mission_idx').on(t.missionId, t.id),
+    // Agents' success rates: the missions each agent ever accepted.
+    index('mission_events_accepts_idx').on(t.actorId, t.missionId).where(sql`${t.action} = 'accept'`),
+  ],
 );
 
 // The agents' earnings: one credit per completed mission (reward less the fee). The unique
@@ -156,7 +163,11 @@ export const agentEarnings = pgTable(
     feeBps: integer('fee_bps').notNull(),
     createdAt: at('created_at').notNull(),
   },
-  (t) => [index('agent_earnings_agent_idx').on(t.agentId, t.createdAt)],
+  (t) => [
+    index('agent_earnings_agent_idx').on(t.agentId, t.createdAt),
+    // The leaderboard's 7- and 30-day periods read only the recent credits.
+    index('agent_earnings_created_idx').on(t.createdAt),
+  ],
 );
 
 export type MissionRow = typeof missions.$inferSelect;
