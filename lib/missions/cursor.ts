@@ -24,7 +24,8 @@ export function decodeCursor(cursor: string, sort: Sort, validKey: (key: string)
     decoded = undefined;
   }
   const parsed = cursorSchema.safeParse(decoded);
-  if (!parsed.success || !validKey(parsed.data.k)) throw new ApiError(400, 'Validation failed', ['cursor: malformed']);
+  if (!parsed.success) throw new ApiError(400, 'Validation failed', ['cursor: malformed']);
   if (parsed.data.s !== sort) throw new ApiError(400, 'Validation failed', ['cursor: belongs to another sort']);
+  if (!validKey(parsed.data.k)) throw new ApiError(400, 'Validation failed', ['cursor: malformed']);
   return { key: parsed.data.k, id: parsed.data.i };
 }

@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { GET as listRoute } from '@/app/api/missions/route';
+import { call } from '../support/http';
+import { useTestEnvironment } from '../support/environment';
+import { act, createMission, getMission, inDays, newAgent, newClient, ok, type Party } from '../support/missions';
+
+useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
+
+// Every test lists its own category, so missions of other tests (and files, on a shared
+// PostgreSQL) never show up in its pages.
+const freshCategory = () => `cat-${randomBytes(6).toString('hex')}`;
+const list = (query: string, party?: Party) => call(listRoute, { token: party?.token, path: `/api/missions?${query}` });
+const ids = (response: { body: { items: { id: string }[] } }) => response.body.items.map((m) => m.id);
+
+async function walk(query: string, limit: number, between?: (page: number) => Promise<void>) {
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 50; page += 1) {
+    const response = await list(`${query}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    expect(response.status).toBe(200);
+    seen.push(...ids(response));
+    cursor = response.body.nextCursor;
+    if (!cursor) break;
+    await between?.(page);
+  }
+  return seen;
+}
+
+let agent: Party;
+beforeAll(async () => {
+  agent = await newAgent();
+});
+
+describe('GET /api/missions', () => {
+  test('default: the public board lists OPEN missions, most recently listed first; a bump moves one to the top', async () => {
+    const category = freshCategory();
+    const client = await newClient();
+    const a = await createMission(client, { category });
+    const b = await createMission(client, { category });
+    const c = await createMission(client, { category });
+    await ok(act('accept', agent, b.id));
+    expect(ids(await list(`category=${category}`))).toEqual([c.id, a.id]);
+    await ok(act('bump', client, a.id));
+    const page = await list(`category=${category}`);
+    expect(ids(page)).toEqual([a.id, c.id]);
+    expect(page.body.nextCursor).toBeNull();
+    expect(page.body.items[0]).toEqual((await getMission(undefined, a.id)).body);
+  });
+
+  test('behavior: filters by category, tag, minimum reward and text, together', async () => {
+    const category = freshCategory();
+    const client = await newClient();
+    const photos = await createMission(client, { category, title: 'Label product photos', tags: ['vision'], reward: '500' });
+    const audio = await createMission(client, { category, title: 'Transcribe interviews', description: 'Forty minutes of audio.', tags: ['audio'], reward: '900' });
+    const cheap = await createMission(client, { category, title: 'Label a photo', tags: ['vision'], reward: '10' });
+    expect(ids(await list(`category=${category}&tag=vision`))).toEqual([cheap.id, photos.id]);
+    expect(ids(await list(`category=${category}&minReward=500`))).toEqual([audio.id, photos.id]);
+    expect(ids(await list(`category=${category}&q=photo`))).toEqual([cheap.id, photos.id]);
+    expect(ids(await list(`category=${category}&q=${encodeURIComponent('"forty minutes" audio')}`))).toEqual([audio.id]);
+    expect(ids(await list(`category=${category}&tag=vision&minReward=100&q=photos`))).toEqual([photos.id]);
+    expect(ids(await list(`category=${category}&tag=nothing`))).toEqual([]);
+  });
+
+  test('behavior: sorts by reward (highest first), deadline (soonest first) and creation (newest first), ties by id', async () => {
+    const category = freshCategory();
+    const client = await newClient();
+    const m1 = await createMission(client, { category, reward: '300', deadline: inDays(9) });
+    const m2 = await createMission(client, { category, reward: '100', deadline: inDays(3) });
+    const m3 = await createMission(client, { category, reward: '200', deadline: inDays(5) });
+    const m4 = await createMission(client, { category, reward: '200', deadline: inDays(30) });
+    expect(ids(await list(`category=${category}&sort=reward`))).toEqual([m1.id, ...[m3.id, m4.id].sort().reverse(), m2.id]);
+    expect(ids(await list(`category=${category}&sort=deadline`))).toEqual([m2.id, m3.id, m1.id, m4.id]);
+    expect(ids(await list(`category=${category}&sort=created`))).toEqual([m4.id, m3.id, m2.id, m1.id]);
+  });
+
+  test('behavior: pages are stable under inserts: every mission once, none skipped, on every sort', async () => {
+    const category = freshCategory();
+    const client = await newClient();
+    const rewards = ['50', '700', '50', '300', '50', '900', '120'];
+    const original = [];
+    for (const reward of rewards) original.push((await createMission(client, { category, reward })).id);
+    for (const sort of ['bumped', 'reward', 'deadline', 'created']) {
+      const other = await newClient();
+      const inserted: string[] = [];
+      const seen = await walk(`category=${category}&sort=${sort}`, 2, async () => {
+        inserted.push((await createMission(other, { category, reward: '300' })).id);
+      });
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen.filter((id) => original.includes(id)).sort()).toEqual([...original].sort());
+      // The board's default sort puts newer missions before the cursor: a walk never meets them.
+      if (sort === 'bumped' || sort === 'created') expect(seen.filter((id) => inserted.includes(id))).toEqual([]);
+      for (const id of inserted) await ok(act('cancel', other, id));
+    }
+  });
+
+  test('error: malformed queries are 400 with the field named', async () => {
+    for (const query of ['limit=0', 'limit=101', 'limit=x', 'sort=random', 'minReward=-5', 'cursor=%%%', 'cursor=eyJzIjoiYnVtcGVkIn0', 'status=BOGUS']) {
+      const response = await list(query);
+      expect({ query, status: response.status }).toEqual({ query, status: 400 });
+    }
+    const category = freshCategory();
+    const client = await newClient();
+    for (let i = 0; i < 3; i += 1) await createMission(client, { category });
+    const page = await list(`category=${category}&limit=1&sort=reward`);
+    expect((await list(`category=${category}&limit=1&sort=deadline&cursor=${page.body.nextCursor}`)).body.details).toEqual(['cursor: belongs to another sort']);
+  });
+});
+
+describe('visibility in lists', () => {
+  test('error: the public board does not list other states', async () => {
+    expect((await list('status=ACCEPTED')).body.details[0]).toMatch(/^status: only OPEN missions are listed publicly/);
+    expect((await list('status=OPEN')).status).toBe(200);
+  });
+
+  test('behavior: mine=client lists all my missions in any state, mine=agent the ones I was assigned', async () => {
+    const client = await newClient();
+    const open = await createMission(client);
+    const taken = await createMission(client);
+    const cancelled = await createMission(client);
+    await ok(act('accept', agent, taken.id));
+    await ok(act('submit', agent, taken.id, { note: 'Done.' }));
+    await ok(act('cancel', client, cancelled.id));
+    expect(ids(await list('mine=client', client)).sort()).toEqual([open.id, taken.id, cancelled.id].sort());
+    expect(ids(await list('mine=client&status=SUBMITTED,CANCELLED&sort=created', client))).toEqual([cancelled.id, taken.id]);
+    const asAgent = await list('mine=agent&status=SUBMITTED', agent);
+    expect(ids(asAgent)).toContain(taken.id);
+    expect(asAgent.body.items.find((m: { id: string }) => m.id === taken.id).submission).toMatchObject({ note: 'Done.' });
+    expect(ids(await list('mine=agent', await newAgent()))).toEqual([]);
+    expect((await list('mine=client')).status).toBe(401);
+    expect((await list('mine=owner', client)).status).toBe(400);
+  });
+});
