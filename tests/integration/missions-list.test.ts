@@ -78,7 +78,7 @@ describe('GET /api/missions', () => {
     const category = freshCategory();
     const client = await newClient();
     const rewards = ['50', '700', '50', '300', '50', '900', '120'];
-    const original = [];
+    const original: string[] = [];
     for (const reward of rewards) original.push((await createMission(client, { category, reward })).id);
     for (const sort of ['bumped', 'reward', 'deadline', 'created']) {
       const other = await newClient();
