@@ -28,3 +28,9 @@ export const passportResponse = z.object({
   chainId: z.number(),
   txHash: z.string().nullable(),
 });
+
+export const nonceResponse = z.object({ nonce: z.string() });
+export const verifyResponse = z.object({ token: z.string(), user: userResponse });
+export const registerAgentResponse = z.object({ token: z.string(), user: userResponse, passport: passportResponse });
+export const meResponse = z.object({ user: userResponse, passport: passportResponse.nullable() });
+export const logoutResponse = z.object({ ok: z.literal(true) });

@@ -2,9 +2,19 @@
 import 'server-only';
 import { pingDb } from '../db/client';
 import { getChainClients } from '../chain/clients';
+import { z } from 'zod';
 import type { Kv } from '../kv';
 
-type State = 'ok' | 'down';
+const probeResult = z.enum(['ok', 'down']);
+export const healthReportSchema = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  db: probeResult,
+  kv: probeResult,
+  /** `disabled` when no RPC_URL is configured; a chain outage alone does not make the service unhealthy. */
+  chain: z.enum(['ok', 'down', 'disabled']),
+});
+
+type State = z.infer<typeof probeResult>;
 const state = (probe: Promise<unknown>): Promise<State> =>
   probe.then(
     () => 'ok',
@@ -19,5 +29,6 @@ export async function checkHealth(kv: Kv) {
     chain ? state(chain.publicClient.getChainId()) : Promise.resolve('disabled' as const),
   ]);
   const healthy = db === 'ok' && kvState === 'ok';
-  return { healthy, report: { status: healthy ? 'ok' : 'unavailable', db, kv: kvState, chain: chainState } };
+  const report: z.infer<typeof healthReportSchema> = { status: healthy ? 'ok' : 'unavailable', db, kv: kvState, chain: chainState };
+  return { healthy, report };
 }

@@ -1,0 +1,9 @@
+import { getProfileOrThrow, profilePatchSchema, updateProfile } from '@/lib/account';
+import { json, route } from '@/lib/http/route';
+
+export const GET = route({ auth: 'user' }, async ({ caller, db }) => json(await getProfileOrThrow(await db(), caller.user.id)));
+
+// Strict: role, walletAddress, id and unknown fields are a 400, never silently dropped.
+export const PATCH = route({ auth: 'user', limit: 'write', body: profilePatchSchema }, async ({ body, caller, db }) =>
+  json(await updateProfile(await db(), caller.user.id, body)),
+);

@@ -1,0 +1,8 @@
+import { analyticsQuerySchema, clientAnalytics, resolveRange } from '@/lib/enterprise';
+import { json, route } from '@/lib/http/route';
+
+// The caller's own missions only: the client id is the WHERE clause of every aggregate.
+export const GET = route({ auth: 'CLIENT', query: analyticsQuerySchema }, async ({ query, caller, db }) => {
+  const range = resolveRange(query, new Date());
+  return json(await clientAnalytics(await db(), caller.user.id, range));
+});

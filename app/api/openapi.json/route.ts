@@ -1,0 +1,5 @@
+import { json, route } from '@/lib/http/route';
+import { openApiDocument } from '@/lib/openapi/document';
+
+// Built from the route registry and the zod schemas the routes validate with (lib/openapi).
+export const GET = route({}, async () => json(openApiDocument(), { headers: { 'Cache-Control': 'public, max-age=300' } }));

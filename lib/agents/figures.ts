@@ -1,0 +1,41 @@
+// Per-agent figures as correlated SQL subqueries, so the leaderboard, the public profile and the
+// account stats count the same things the same way, each in one round trip and from an index:
+// earnings from the agent_earnings ledger (until the escrow issue lands), accepts from the
+// mission_events log, the rest from the missions an agent is (or was last) assigned to.
+import { type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { agentEarnings, missionEvents, missions } from '../db/schema';
+
+// A value (an id as a uuid parameter) or a column of the outer query. Drizzle writes columns unqualified
+// in a single-table query, where `"id"` would bind to the subquery's own table: a column is only
+// safe in a query with a join, which qualifies every column.
+type AgentRef = AnyPgColumn | SQL.Aliased | SQL;
+
+/** Missions ever assigned to the agent: one per mission, however often it was accepted again. */
+export const acceptedBy = (agent: AgentRef) =>
+  sql<number>`(select count(distinct ${missionEvents.missionId})::int from ${missionEvents}
+    where ${missionEvents.actorId} = ${agent} and ${missionEvents.action} = 'accept')`;
+
+/** One ledger credit per completed mission (the ledger's unique mission id guarantees it). */
+export const completedBy = (agent: AgentRef) =>
+  sql<number>`(select count(*)::int from ${agentEarnings} where ${agentEarnings.agentId} = ${agent})`;
+
+export const earnedBy = (agent: AgentRef) =>
+  sql<string>`(select coalesce(sum(${agentEarnings.amount}), 0)::text from ${agentEarnings} where ${agentEarnings.agentId} = ${agent})`;
+
+export const activeBy = (agent: AgentRef) =>
+  sql<number>`(select count(*)::int from ${missions} where ${missions.agentId} = ${agent}
+    and ${missions.status} in ('ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED'))`;
+
+// contest_count only resets when the mission changes hands, and then agent_id changes with it.
+export const contestedBy = (agent: AgentRef) =>
+  sql<number>`(select count(*)::int from ${missions} where ${missions.agentId} = ${agent} and ${missions.contestCount} > 0)`;
+
+/** Everything agentStatsSchema holds except the rate, which success-rate.ts derives. */
+export const agentFigures = (agent: AgentRef) => ({
+  accepted: acceptedBy(agent),
+  completed: completedBy(agent),
+  earned: earnedBy(agent),
+  active: activeBy(agent),
+  contested: contestedBy(agent),
+});

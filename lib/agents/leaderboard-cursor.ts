@@ -1,0 +1,35 @@
+// Opaque leaderboard cursors: the period and sort they belong to and the last entry's sort key
+// (earned, completed, wallet). Keyset, not offset: a page starts after that key whatever moved
+// above it meanwhile. A tampered cursor, or one from another period or sort, is a 400.
+import { z } from 'zod';
+import { ApiError } from '../http/errors';
+
+export interface LeaderboardKey {
+  earned: string;
+  completed: number;
+  walletAddress: string;
+}
+
+const cursorSchema = z.object({
+  v: z.string(),
+  e: z.string().regex(/^[0-9]{1,90}$/),
+  c: z.number().int().nonnegative(),
+  w: z.string().regex(/^0x[0-9a-f]{40}$/),
+});
+
+export function encodeLeaderboardCursor(view: string, key: LeaderboardKey): string {
+  return Buffer.from(JSON.stringify({ v: view, e: key.earned, c: key.completed, w: key.walletAddress })).toString('base64url');
+}
+
+export function decodeLeaderboardCursor(cursor: string, view: string): LeaderboardKey {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    decoded = undefined;
+  }
+  const parsed = cursorSchema.safeParse(decoded);
+  if (!parsed.success) throw new ApiError(400, 'Validation failed', ['cursor: malformed']);
+  if (parsed.data.v !== view) throw new ApiError(400, 'Validation failed', ['cursor: belongs to another period or sort']);
+  return { earned: parsed.data.e, completed: parsed.data.c, walletAddress: parsed.data.w };
+}

@@ -1,0 +1,57 @@
+// An agent's public profile (API.md §6): who they are, their passport and their figures, in one
+// query. Only agents have one: a client's address, an unknown one or a malformed one is a 404.
+import 'server-only';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { passports, users } from '../db/schema';
+import { addressSchema } from '../address';
+import { ApiError } from '../http/errors';
+import { presentPassport } from '../passport';
+import { agentFigures } from './figures';
+import type { AgentProfile, AgentStats } from './schemas';
+import { successRate } from './success-rate';
+
+type Figures = Omit<AgentStats, 'successRate'>;
+
+export const presentStats = (figures: Figures): AgentStats => ({
+  accepted: figures.accepted,
+  completed: figures.completed,
+  earned: String(figures.earned),
+  active: figures.active,
+  contested: figures.contested,
+  successRate: successRate(figures.completed, figures.accepted),
+});
+
+export async function getAgentProfileOrThrow(db: Db, cfg: Config, rawAddress: string): Promise<AgentProfile> {
+  const address = addressSchema.safeParse(rawAddress);
+  if (!address.success) throw new ApiError(404, 'Agent not found');
+  const [row] = await db
+    .select({
+      walletAddress: users.walletAddress,
+      displayName: users.displayName,
+      bio: users.bio,
+      createdAt: users.createdAt,
+      passport: { tokenId: passports.tokenId, status: passports.status, txHash: passports.txHash },
+      ...agentFigures(users.id),
+    })
+    .from(users)
+    .leftJoin(passports, eq(passports.userId, users.id))
+    .where(and(eq(users.walletAddress, address.data), eq(users.role, 'AGENT')))
+    .limit(1);
+  if (!row) throw new ApiError(404, 'Agent not found');
+  return {
+    walletAddress: row.walletAddress,
+    displayName: row.displayName,
+    bio: row.bio,
+    passport: row.passport ? presentPassport(cfg, row.passport) : null,
+    stats: presentStats(row),
+    joinedAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The caller's own figures as an agent (account stats), the same ones the profile shows. */
+export async function agentStatsOf(db: Db, userId: string): Promise<AgentStats> {
+  const [row] = await db.select(agentFigures(sql`${userId}::uuid`)).from(users).where(eq(users.id, userId)).limit(1);
+  return presentStats(row ?? { accepted: 0, completed: 0, earned: '0', active: 0, contested: 0 });
+}

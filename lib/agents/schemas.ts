@@ -1,0 +1,66 @@
+// Request and response shapes of the agent endpoints (API.md §6): the leaderboard, the public
+// profile and the passport. The routes validate with them, the OpenAPI document reads them, and
+// the tests parse real responses with them (strict objects: an undocumented field fails a test).
+import { z } from 'zod';
+import { passportResponse } from '../auth/schemas';
+
+export const LEADERBOARD_PERIODS = ['7d', '30d', 'all'] as const;
+export const LEADERBOARD_SORTS = ['earned', 'completed'] as const;
+
+export const leaderboardQuerySchema = z.object({
+  period: z.enum(LEADERBOARD_PERIODS).default('all'),
+  sort: z.enum(LEADERBOARD_SORTS).default('earned'),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(512).optional(),
+});
+
+export const publicLeaderboardQuerySchema = leaderboardQuerySchema.pick({ period: true, sort: true });
+
+/** completed ÷ accepted over all time, 4 decimals; null before the first accept. */
+const successRate = z.number().min(0).max(1).nullable();
+const amount = z.string().regex(/^[0-9]+$/);
+
+export const leaderboardEntrySchema = z.strictObject({
+  rank: z.number().int().min(1),
+  walletAddress: z.string(),
+  displayName: z.string().nullable(),
+  /** Missions completed in the period. */
+  completed: z.number().int(),
+  /** Earned in the period (reward less fee), base units. */
+  earned: amount,
+  successRate,
+  passportTokenId: z.string().nullable(),
+});
+
+export const leaderboardSchema = z.strictObject({
+  items: z.array(leaderboardEntrySchema),
+  nextCursor: z.string().nullable(),
+});
+
+export const publicLeaderboardSchema = z.strictObject({ items: z.array(leaderboardEntrySchema).max(20) });
+
+export const agentStatsSchema = z.strictObject({
+  /** Missions ever assigned to the agent (withdrawals included). */
+  accepted: z.number().int(),
+  completed: z.number().int(),
+  earned: amount,
+  /** Assigned and not finished: ACCEPTED, SUBMITTED, CONTESTED, DISPUTED. */
+  active: z.number().int(),
+  /** Missions of the agent whose delivery was contested at least once. */
+  contested: z.number().int(),
+  successRate,
+});
+
+export const agentProfileSchema = z.strictObject({
+  walletAddress: z.string(),
+  displayName: z.string().nullable(),
+  bio: z.string().nullable(),
+  passport: passportResponse.nullable(),
+  stats: agentStatsSchema,
+  joinedAt: z.string(),
+});
+
+export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;
+export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
+export type AgentStats = z.infer<typeof agentStatsSchema>;
+export type AgentProfile = z.infer<typeof agentProfileSchema>;

@@ -1,0 +1,104 @@
+// A client's analytics (API.md §7), computed in SQL — aggregates over the caller's missions through
+// the (client_id, created_at) and (client_id, completed_at) indexes; no mission is loaded here.
+// The summary describes the missions posted in the range; the series shows, per day or ISO week
+// (Monday), what was posted, completed and paid in it, with a row for every bucket.
+import 'server-only';
+import { and, asc, count, desc, eq, gte, lt, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { agentEarnings, missionEvents, missions, users } from '../db/schema';
+import { clientFigures } from './client-figures';
+import type { AnalyticsRange } from './range';
+import type { Analytics } from './schemas';
+
+const TOP_AGENTS = 5;
+
+const hasEvent = (action: string) =>
+  sql`exists (select 1 from ${missionEvents} where ${missionEvents.missionId} = ${missions.id} and ${missionEvents.action} = ${action})`;
+
+const rate = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
+const seconds = (value: string | number | null) => (value === null ? null : Math.round(Number(value)));
+
+export async function clientAnalytics(db: Db, clientId: string, range: AnalyticsRange): Promise<Analytics> {
+  const posted = and(eq(missions.clientId, clientId), gte(missions.createdAt, range.start), lt(missions.createdAt, range.end));
+  const [summary, series, topAgents] = await Promise.all([
+    summarize(db, posted),
+    seriesOf(db, clientId, range),
+    topAgentsOf(db, posted),
+  ]);
+  return {
+    range: { from: range.from, to: range.to, interval: range.interval },
+    missions: { total: summary.total, byStatus: summary.byStatus },
+    escrowed: summary.escrowed,
+    paid: summary.paid,
+    avgSecondsToAccept: seconds(summary.avgAccept),
+    avgSecondsToComplete: seconds(summary.avgComplete),
+    contestRate: rate(summary.contested, summary.delivered),
+    series,
+    topAgents,
+  };
+}
+
+async function summarize(db: Db, posted: SQL | undefined) {
+  const [row] = await db
+    .select({
+      ...clientFigures(),
+      avgAccept: sql<string | null>`avg(extract(epoch from ${missions.acceptedAt} - ${missions.createdAt}))`,
+      avgComplete: sql<string | null>`avg(extract(epoch from ${missions.completedAt} - ${missions.createdAt}))
+        filter (where ${missions.status} = 'COMPLETED')`,
+      delivered: sql<number>`(count(*) filter (where ${hasEvent('submit')}))::int`,
+      contested: sql<number>`(count(*) filter (where ${hasEvent('contest')}))::int`,
+    })
+    .from(missions)
+    .leftJoin(agentEarnings, eq(agentEarnings.missionId, missions.id))
+    .where(posted);
+  return row!;
+}
+
+// Buckets are UTC calendar days or ISO weeks: timestamps are taken `at time zone 'UTC'`, so the
+// session's TimeZone setting cannot move a mission into another bucket.
+async function seriesOf(db: Db, clientId: string, range: AnalyticsRange) {
+  const unit = sql.raw(`'${range.interval}'`);
+  const bucketOf = (column: SQLWrapper) => sql<string>`date_trunc(${unit}, ${column} at time zone 'UTC')`;
+  const buckets = sql`generate_series(date_trunc(${unit}, ${range.from}::timestamp), ${range.to}::timestamp, ${`1 ${range.interval}`}::interval) as bucket(start)`;
+  const created = db
+    .select({ start: bucketOf(missions.createdAt).as('created_start'), n: count().as('created_n') })
+    .from(missions)
+    .where(and(eq(missions.clientId, clientId), gte(missions.createdAt, range.start), lt(missions.createdAt, range.end)))
+    .groupBy(sql`1`)
+    .as('created');
+  const completed = db
+    .select({
+      start: bucketOf(missions.completedAt).as('completed_start'),
+      n: count().as('completed_n'),
+      paid: sql<string>`sum(${agentEarnings.gross})`.as('completed_paid'),
+    })
+    .from(missions)
+    .innerJoin(agentEarnings, eq(agentEarnings.missionId, missions.id))
+    .where(and(eq(missions.clientId, clientId), gte(missions.completedAt, range.start), lt(missions.completedAt, range.end)))
+    .groupBy(sql`1`)
+    .as('completed');
+  return db
+    .select({
+      start: sql<string>`to_char(bucket.start, 'YYYY-MM-DD')`,
+      created: sql<number>`coalesce(${created.n}, 0)::int`,
+      completed: sql<number>`coalesce(${completed.n}, 0)::int`,
+      paid: sql<string>`coalesce(${completed.paid}, 0)::text`,
+    })
+    .from(buckets)
+    .leftJoin(created, sql`${created.start} = bucket.start`)
+    .leftJoin(completed, sql`${completed.start} = bucket.start`)
+    .orderBy(sql`bucket.start`);
+}
+
+async function topAgentsOf(db: Db, posted: SQL | undefined) {
+  const paid = sql<string>`sum(${agentEarnings.gross})::text`;
+  return db
+    .select({ walletAddress: users.walletAddress, displayName: users.displayName, completed: sql<number>`count(*)::int`, paid })
+    .from(missions)
+    .innerJoin(agentEarnings, eq(agentEarnings.missionId, missions.id))
+    .innerJoin(users, eq(users.id, agentEarnings.agentId))
+    .where(posted)
+    .groupBy(users.id)
+    .orderBy(desc(sql`sum(${agentEarnings.gross})`), desc(sql`count(*)`), asc(users.walletAddress))
+    .limit(TOP_AGENTS);
+}

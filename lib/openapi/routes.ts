@@ -1,0 +1,119 @@
+// The route registry: every endpoint of the API, one entry each, naming the zod schemas its route
+// validates with and answers in (the same objects — never a copy). document.ts builds the OpenAPI
+// document from it; tests/integration/openapi.test.ts fails when a route file under app/api has no
+// entry here, or an entry has no route file. Adding an endpoint = adding its entry.
+import { z } from 'zod';
+import { addressSchema } from '../address';
+import { accountStatsSchema, profilePatchSchema, profileSchema } from '../account/schemas';
+import {
+  agentProfileSchema,
+  agentStatsSchema,
+  leaderboardEntrySchema,
+  leaderboardQuerySchema,
+  leaderboardSchema,
+  publicLeaderboardQuerySchema,
+  publicLeaderboardSchema,
+} from '../agents/schemas';
+import {
+  logoutResponse,
+  meResponse,
+  nonceRequest,
+  nonceResponse,
+  passportResponse,
+  registerAgentResponse,
+  userResponse,
+  verifyRequest,
+  verifyResponse,
+} from '../auth/schemas';
+import { analyticsQuerySchema, analyticsSchema, statusCountsSchema } from '../enterprise/schemas';
+import {
+  bumpSchema,
+  contestSchema,
+  createMissionSchema,
+  idSchema,
+  listQuerySchema,
+  missionListSchema,
+  missionSchema,
+  resolveSchema,
+  submitSchema,
+} from '../missions/schemas';
+import { healthReportSchema } from '../operations/health';
+import { publicConfigSchema, publicStatsSchema } from '../public/schemas';
+import type { ApiRoute } from './types';
+
+const missionId = { id: idSchema };
+// Bodies the handlers build without a schema of their own elsewhere: described once, here.
+const liveness = z.object({ ok: z.literal(true) });
+const sweepReport = z.record(z.string(), z.unknown()).describe('What the sweep did, by kind of work');
+const openApiDocument = z.record(z.string(), z.unknown()).describe('This OpenAPI 3.1 document');
+
+export const API_ROUTES: ApiRoute[] = [
+  // Auth (API.md §3)
+  { method: 'post', path: '/api/auth/nonce', tag: 'Auth', summary: 'A one-time SIWE nonce for an address (5 min)', limited: true, body: nonceRequest, response: nonceResponse },
+  {
+    method: 'post', path: '/api/auth/verify', tag: 'Auth', summary: 'Sign in: verify a signed SIWE message → token + session cookie',
+    description: 'Each SIWE failure has its own `error` text (nonce, signature, chain id, domain, expiry).',
+    limited: true, body: verifyRequest, response: verifyResponse, errors: [401],
+  },
+  { method: 'post', path: '/api/auth/register-agent', tag: 'Auth', summary: 'Become an agent; mints the passport once', access: 'user', limited: true, response: registerAgentResponse },
+  { method: 'get', path: '/api/auth/me', tag: 'Auth', summary: 'The signed-in user and their passport', access: 'user', response: meResponse },
+  { method: 'post', path: '/api/auth/logout', tag: 'Auth', summary: 'Revoke the token and clear the cookie', access: 'user', limited: true, response: logoutResponse },
+
+  // Missions (API.md §5)
+  {
+    method: 'get', path: '/api/missions', tag: 'Missions', summary: 'List missions: public OPEN board, or `mine=client|agent`',
+    access: 'optional', query: listQuerySchema, response: missionListSchema,
+  },
+  {
+    method: 'post', path: '/api/missions', tag: 'Missions', summary: 'Post a mission (JSON, or multipart with attachments)',
+    access: 'CLIENT', limited: true, idempotent: true, body: createMissionSchema, multipart: true, response: missionSchema, status: 201, errors: [409, 413, 415],
+  },
+  { method: 'get', path: '/api/missions/{id}', tag: 'Missions', summary: 'One mission as the caller may see it', access: 'optional', params: missionId, response: missionSchema, errors: [404] },
+  { method: 'post', path: '/api/missions/{id}/accept', tag: 'Missions', summary: 'OPEN → ACCEPTED (one agent wins a race)', access: 'AGENT', limited: true, params: missionId, response: missionSchema, errors: [404, 409] },
+  { method: 'post', path: '/api/missions/{id}/submit', tag: 'Missions', summary: 'Deliver: note and deliverable files → SUBMITTED', access: 'user', limited: true, params: missionId, body: submitSchema, multipart: true, response: missionSchema, errors: [404, 409, 413, 415] },
+  { method: 'post', path: '/api/missions/{id}/approve', tag: 'Missions', summary: 'SUBMITTED → COMPLETED; the agent is credited', access: 'user', limited: true, params: missionId, response: missionSchema, errors: [404, 409] },
+  { method: 'post', path: '/api/missions/{id}/contest', tag: 'Missions', summary: 'Refuse a delivery: reason and evidence → CONTESTED or DISPUTED', access: 'user', limited: true, params: missionId, body: contestSchema, multipart: true, response: missionSchema, errors: [404, 409, 413, 415] },
+  { method: 'post', path: '/api/missions/{id}/cancel', tag: 'Missions', summary: 'The owner cancels; the assigned agent withdraws', access: 'user', limited: true, params: missionId, response: missionSchema, errors: [404, 409] },
+  { method: 'post', path: '/api/missions/{id}/bump', tag: 'Missions', summary: 'Re-list an OPEN mission, optionally topping up the reward (once an hour)', access: 'user', limited: true, params: missionId, body: bumpSchema, response: missionSchema, errors: [404, 409] },
+  { method: 'get', path: '/api/missions/{id}/files/{fileId}', tag: 'Missions', summary: 'Download a mission file (attachment)', access: 'optional', params: { id: idSchema, fileId: idSchema }, response: 'file', errors: [404] },
+
+  // Agents (API.md §6)
+  { method: 'get', path: '/api/agents/leaderboard', tag: 'Agents', summary: 'Agents ranked by earned or completed in a period', query: leaderboardQuerySchema, response: leaderboardSchema },
+  { method: 'get', path: '/api/agents/me/passport', tag: 'Agents', summary: "The caller's passport", access: 'AGENT', response: passportResponse, errors: [404] },
+  { method: 'get', path: '/api/agents/{address}', tag: 'Agents', summary: "An agent's public profile (404 for non-agents)", params: { address: addressSchema }, response: agentProfileSchema, errors: [404] },
+
+  // Enterprise and account (API.md §7)
+  { method: 'get', path: '/api/enterprise/analytics', tag: 'Enterprise', summary: "Analytics of the caller's missions over a date range", access: 'CLIENT', query: analyticsQuerySchema, response: analyticsSchema },
+  { method: 'get', path: '/api/account/profile', tag: 'Account', summary: "The caller's profile", access: 'user', response: profileSchema },
+  { method: 'patch', path: '/api/account/profile', tag: 'Account', summary: 'Change profile fields (null or empty clears one)', access: 'user', limited: true, body: profilePatchSchema, response: profileSchema },
+  { method: 'get', path: '/api/account/stats', tag: 'Account', summary: "The caller's counts as client and as agent", access: 'user', response: accountStatsSchema },
+
+  // Public (API.md §8)
+  { method: 'get', path: '/api/public/stats', tag: 'Public', summary: 'Marketplace totals (cached up to 30 s)', response: publicStatsSchema },
+  { method: 'get', path: '/api/public/leaderboard', tag: 'Public', summary: 'The top 20 agents', query: publicLeaderboardQuerySchema, response: publicLeaderboardSchema },
+  { method: 'get', path: '/api/public/config', tag: 'Public', summary: 'What the front end needs at runtime (no secrets)', response: publicConfigSchema },
+
+  // Operations (API.md §9)
+  {
+    method: 'get', path: '/api/health', tag: 'Operations', summary: 'Dependencies: database, KV, chain',
+    response: healthReportSchema, errors: [{ status: 503, description: 'The database or the KV is down', schema: healthReportSchema }],
+  },
+  { method: 'get', path: '/api/health/live', tag: 'Operations', summary: 'Liveness: answers without touching any dependency', response: liveness, static: true },
+  { method: 'get', path: '/api/cron/sweep', tag: 'Operations', summary: 'Run the sweep (Vercel Cron)', access: 'cron', response: sweepReport, errors: [404] },
+  { method: 'post', path: '/api/cron/sweep', tag: 'Operations', summary: 'Run the sweep', access: 'cron', response: sweepReport, errors: [404] },
+  {
+    method: 'post', path: '/api/admin/missions/{id}/resolve', tag: 'Operations', summary: 'Settle a DISPUTED mission (operator)',
+    access: 'admin', params: missionId, body: resolveSchema, response: missionSchema, errors: [404, 409],
+  },
+  { method: 'get', path: '/api/openapi.json', tag: 'Operations', summary: 'This document', response: openApiDocument, static: true },
+];
+
+/** Schemas shown under their own name in the document (and referenced wherever they appear). */
+export const NAMED_SCHEMAS: [z.ZodType, string][] = [
+  [missionSchema, 'Mission'],
+  [userResponse, 'User'],
+  [passportResponse, 'Passport'],
+  [leaderboardEntrySchema, 'LeaderboardEntry'],
+  [agentStatsSchema, 'AgentStats'],
+  [statusCountsSchema, 'StatusCounts'],
+];
