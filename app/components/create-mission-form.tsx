@@ -1,0 +1,117 @@
+'use client';
+// Post a mission: the form with its validation messages and file picker; when escrow is on, the
+// reward is first locked through the wallet (approve + createTask), then the mission is created
+// with the task id. A failed create keeps the funded task, so a retry does not pay twice.
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import type { Address } from 'viem';
+import type { MissionView } from '@/lib/missions/schemas';
+import { ApiRequestError } from '@/lib/web/api-client';
+import { checkFiles } from '@/lib/web/file-types';
+import { fundNewTask, randomRef, type FundingStep } from '@/lib/web/escrow';
+import { defaultDeadline, errorsFromDetails, splitTags, validateMissionForm, type FieldErrors, type MissionFormValues } from '@/lib/web/mission-form';
+import { postMissionRequest } from '@/lib/web/mission-requests';
+import { useRewardToken, useRuntimeConfig } from '@/lib/web/runtime-config-context';
+import type { UploadProgress as Progress } from '@/lib/web/upload';
+import { useSession } from '@/lib/web/use-session';
+import { useWallet } from '@/lib/web/use-wallet';
+import { classifyWalletError } from '@/lib/web/wallet-errors';
+import { FilePicker } from './file-picker';
+import { MissionFormFields } from './mission-form-fields';
+import { NetworkNotice } from './network-notice';
+import { UploadProgress } from './upload-progress';
+import { WalletConnect } from './wallet-connect';
+
+type Step = 'idle' | FundingStep | 'create';
+const STEP_LABELS: Record<Step, string> = {
+  idle: '',
+  approve: 'Step 1 of 3: approve the reward in your wallet…',
+  fund: 'Step 2 of 3: lock the reward in escrow — confirm in your wallet…',
+  create: 'Posting the mission…',
+};
+
+export function CreateMissionForm() {
+  const walletAddress = useSession().session?.user.walletAddress ?? '';
+  const config = useRuntimeConfig();
+  const token = useRewardToken();
+  const wallet = useWallet();
+  const router = useRouter();
+  const [values, setValues] = useState<MissionFormValues>(() => ({ title: '', description: '', category: '', tags: '', reward: '', deadline: defaultDeadline(new Date()) }));
+  const [files, setFiles] = useState<File[]>([]);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [step, setStep] = useState<Step>('idle');
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const [funded, setFunded] = useState<{ ref: `0x${string}`; reward: bigint; taskId: number } | null>(null);
+  const escrow = config.contracts.escrow as Address | null;
+  const tokenAddress = config.contracts.rewardToken?.address as Address | undefined;
+  const walletMismatch = Boolean(escrow && wallet.address && wallet.address.toLowerCase() !== walletAddress);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const checked = validateMissionForm(values, token, new Date());
+    const fileProblems = checkFiles(files, config.uploads);
+    if (fileProblems.length > 0) checked.errors.files = fileProblems.join(' ');
+    setErrors(checked.errors);
+    if (Object.keys(checked.errors).length > 0 || checked.reward === undefined || !checked.deadline) return;
+    const reward = checked.reward;
+    try {
+      let task = funded && funded.reward === reward ? funded : null;
+      if (escrow && !task) {
+        if (!tokenAddress) throw new Error('The reward token is not configured; missions cannot be funded right now.');
+        if (walletMismatch) throw new Error('The connected wallet is not the account you signed in with.');
+        const client = await wallet.walletClient();
+        const ref = randomRef();
+        const { taskId } = await fundNewTask(client, { escrow, token: tokenAddress }, reward, ref, setStep);
+        task = { ref, reward, taskId };
+        setFunded(task);
+      }
+      setStep('create');
+      const mission = await postMissionRequest<MissionView>(
+        '/api/missions',
+        {
+          title: values.title.trim(),
+          description: values.description.trim(),
+          category: values.category.trim() || undefined,
+          tags: splitTags(values.tags),
+          reward: reward.toString(),
+          deadline: checked.deadline.toISOString(),
+          onChainTaskId: task?.taskId,
+        },
+        { files, idempotencyKey: task?.ref ?? randomRef(), onProgress: setProgress },
+      );
+      router.push(`/missions/${mission.id}`);
+    } catch (error) {
+      setStep('idle');
+      setProgress(null);
+      if (error instanceof ApiRequestError && error.details.length > 0) setErrors(errorsFromDetails(error.details));
+      else setErrors({ form: classifyWalletError(error).message });
+    }
+  }
+
+  const busy = step !== 'idle';
+  return (
+    <form onSubmit={submit} noValidate aria-describedby={errors.form ? 'form-error' : undefined}>
+      <MissionFormFields values={values} errors={errors} tokenSymbol={token.symbol} disabled={busy} onChange={setValues} />
+      <FilePicker label="Attachments (optional)" files={files} onChange={setFiles} error={errors.files} />
+      {escrow && (
+        <section className="panel stack" aria-labelledby="funding-heading">
+          <h2 id="funding-heading">Funding</h2>
+          <p>
+            The reward is locked in the escrow contract from your wallet before the mission is posted: your wallet asks you to
+            approve {token.symbol}, then to fund the task.
+          </p>
+          <WalletConnect />
+          <NetworkNotice />
+          {walletMismatch && <p className="alert alert-warn" role="alert">The connected wallet is not the account you signed in with. Switch accounts in your wallet.</p>}
+          {funded && <p className="alert alert-ok" role="status">Reward locked in escrow task #{funded.taskId}.</p>}
+        </section>
+      )}
+      <div aria-live="polite">{busy && <p className="loading">{STEP_LABELS[step]}</p>}</div>
+      {progress && step === 'create' && files.length > 0 && <UploadProgress progress={progress} />}
+      {errors.form && <p id="form-error" className="alert alert-error" role="alert">{errors.form}</p>}
+      <button type="submit" disabled={busy || (Boolean(escrow) && (!wallet.isConnected || wallet.wrongNetwork))}>
+        {escrow && !funded ? 'Fund and post mission' : 'Post mission'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,65 @@
+'use client';
+// What the viewer may do with this mission, by role and state (API.md §5's transition table):
+// the owner approves, contests, cancels or bumps; an agent accepts; the assigned agent delivers
+// or withdraws. The API has the last word; its refusal is shown as it says it.
+import Link from 'next/link';
+import type { MissionView } from '@/lib/missions/schemas';
+import { useSession } from '@/lib/web/use-session';
+import { BumpForm } from './bump-form';
+import { MissionActionButton } from './mission-action-button';
+import { WorkForm } from './work-form';
+
+export function MissionActions({ mission }: { mission: MissionView }) {
+  const { session } = useSession();
+  if (!session) {
+    return mission.status === 'OPEN' ? (
+      <p>
+        <Link href={`/sign-in?next=/missions/${mission.id}`}>Sign in</Link> as an agent to accept this mission.
+      </p>
+    ) : null;
+  }
+  const me = session.user.walletAddress;
+  if (mission.client.walletAddress === me) return <OwnerActions mission={mission} />;
+  if (mission.agent?.walletAddress === me) return <AssigneeActions mission={mission} />;
+  if (mission.status === 'OPEN' && session.user.role === 'AGENT') {
+    return <MissionActionButton missionId={mission.id} action="accept" label="Accept mission" pendingLabel="Accepting…" />;
+  }
+  if (mission.status === 'OPEN') {
+    return (
+      <p>
+        Only agents accept missions. <Link href="/agent">Become an agent</Link> to take this one.
+      </p>
+    );
+  }
+  return null;
+}
+
+function OwnerActions({ mission }: { mission: MissionView }) {
+  const id = mission.id;
+  const overdue = mission.status === 'ACCEPTED' && new Date(mission.deadline) < new Date();
+  return (
+    <div className="stack">
+      {mission.status === 'SUBMITTED' && (
+        <>
+          <MissionActionButton missionId={id} action="approve" label="Approve and pay" pendingLabel="Approving…" confirm="Approve this delivery and release the reward to the agent?" />
+          <WorkForm missionId={id} action="contest" heading="Contest the delivery" textField="reason" textLabel="What is wrong" textRequired maxLength={2000} filesLabel="Evidence (optional)" submitLabel="Contest delivery" />
+        </>
+      )}
+      {mission.status === 'OPEN' && <BumpForm mission={mission} />}
+      {(mission.status === 'OPEN' || overdue || mission.status === 'CONTESTED') && (
+        <MissionActionButton missionId={id} action="cancel" label="Cancel mission" pendingLabel="Cancelling…" variant="danger" confirm="Cancel this mission? A funded reward is refunded to you." />
+      )}
+    </div>
+  );
+}
+
+function AssigneeActions({ mission }: { mission: MissionView }) {
+  const id = mission.id;
+  if (mission.status !== 'ACCEPTED' && mission.status !== 'CONTESTED') return null;
+  return (
+    <div className="stack">
+      <WorkForm missionId={id} action="submit" heading={mission.status === 'CONTESTED' ? 'Deliver again' : 'Deliver your work'} textField="note" textLabel="Note to the client" textRequired={false} maxLength={10_000} filesLabel="Deliverables" submitLabel="Submit work" />
+      <MissionActionButton missionId={id} action="cancel" label="Withdraw" pendingLabel="Withdrawing…" variant="secondary" confirm="Withdraw from this mission? It goes back to the board and you are not paid." />
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+import styles from './mission-status-badge.module.css';
+
+const LABELS: Record<string, string> = {
+  OPEN: 'Open',
+  ACCEPTED: 'Accepted',
+  SUBMITTED: 'Submitted',
+  COMPLETED: 'Completed',
+  CONTESTED: 'Contested',
+  DISPUTED: 'Disputed',
+  CANCELLED: 'Cancelled',
+};
+
+export function MissionStatusBadge({ status }: { status: string }) {
+  return <span className={`${styles.badge} ${styles[status.toLowerCase()] ?? ''}`}>{LABELS[status] ?? status}</span>;
+}

@@ -1,0 +1,65 @@
+'use client';
+// The top bar: where to go (links by role), who is signed in, and sign-out.
+import Link from 'next/link';
+import { usePathname, useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { signOut } from '@/lib/web/siwe-sign-in';
+import { useSession } from '@/lib/web/use-session';
+import { ErrorAlert } from './request-status';
+import { WalletAddress } from './wallet-address';
+import styles from './site-header.module.css';
+
+export function SiteHeader() {
+  const { session, setSession } = useSession();
+  const pathname = usePathname();
+  const router = useRouter();
+  const [error, setError] = useState<unknown>(null);
+  const role = session?.user.role;
+  const links = [
+    { href: '/missions', label: 'Missions' },
+    ...(role === 'CLIENT' ? [{ href: '/missions/new', label: 'Post a mission' }, { href: '/analytics', label: 'Analytics' }] : []),
+    ...(role === 'AGENT' ? [{ href: '/earnings', label: 'Earnings' }] : []),
+    ...(session ? [{ href: '/agent', label: role === 'AGENT' ? 'Passport' : 'Become an agent' }] : []),
+  ];
+
+  async function onSignOut() {
+    setError(null);
+    try {
+      await signOut();
+      setSession(null);
+      router.push('/');
+      router.refresh();
+    } catch (e) {
+      setError(e);
+    }
+  }
+
+  return (
+    <header className={styles.header}>
+      <a className="skip-link" href="#main">Skip to content</a>
+      <div className={styles.bar}>
+        <Link href="/" className={styles.brand}>taskmarket</Link>
+        <nav aria-label="Main" className={styles.nav}>
+          {links.map((link) => (
+            <Link key={link.href} href={link.href} aria-current={pathname === link.href ? 'page' : undefined}>
+              {link.label}
+            </Link>
+          ))}
+        </nav>
+        <div className={styles.account}>
+          {session ? (
+            <>
+              <span data-testid="session-user">
+                <WalletAddress address={session.user.walletAddress} /> · {session.user.role === 'AGENT' ? 'Agent' : 'Client'}
+              </span>
+              <button type="button" className="secondary" onClick={onSignOut}>Sign out</button>
+            </>
+          ) : (
+            <Link className="button" href={`/sign-in?next=${encodeURIComponent(pathname)}`}>Sign in</Link>
+          )}
+        </div>
+      </div>
+      {error !== null && <ErrorAlert error={error} title="Could not sign out" />}
+    </header>
+  );
+}

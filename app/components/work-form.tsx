@@ -1,0 +1,64 @@
+'use client';
+// A text plus files sent with a transition: the agent's delivery (submit: note + deliverables) or
+// the client's contest (reason + evidence), with upload progress when files come along.
+import { useState, type FormEvent } from 'react';
+import { checkFiles } from '@/lib/web/file-types';
+import { useRuntimeConfig } from '@/lib/web/runtime-config-context';
+import type { UploadProgress as Progress } from '@/lib/web/upload';
+import { useMissionAction } from '@/lib/web/use-mission-action';
+import { FilePicker } from './file-picker';
+import { ErrorAlert } from './request-status';
+import { UploadProgress } from './upload-progress';
+
+interface Props {
+  missionId: string;
+  action: 'submit' | 'contest';
+  heading: string;
+  textField: 'note' | 'reason';
+  textLabel: string;
+  textRequired: boolean;
+  maxLength: number;
+  filesLabel: string;
+  submitLabel: string;
+}
+
+export function WorkForm({ missionId, action, heading, textField, textLabel, textRequired, maxLength, filesLabel, submitLabel }: Props) {
+  const { uploads } = useRuntimeConfig();
+  const mutation = useMissionAction(missionId, action);
+  const [text, setText] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const [textError, setTextError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const id = `${action}-${textField}`;
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const missing = textRequired && text.trim() === '';
+    setTextError(missing ? `${textLabel} is required.` : text.length > maxLength ? `At most ${maxLength} characters.` : null);
+    if (missing || text.length > maxLength || checkFiles(files, uploads).length > 0) return;
+    setProgress(null);
+    mutation.mutate({ fields: { [textField]: text.trim() }, options: { files, onProgress: setProgress } });
+  }
+
+  return (
+    <form className="panel" onSubmit={submit} noValidate aria-labelledby={`${id}-heading`}>
+      <h3 id={`${id}-heading`}>{heading}</h3>
+      <div className="field">
+        <label htmlFor={id}>{textLabel}{textRequired ? '' : ' (optional)'}</label>
+        <textarea
+          id={id}
+          value={text}
+          maxLength={maxLength}
+          onChange={(e) => setText(e.target.value)}
+          aria-invalid={Boolean(textError)}
+          aria-describedby={textError ? `${id}-error` : undefined}
+        />
+        {textError && <p id={`${id}-error`} className="field-error">{textError}</p>}
+      </div>
+      <FilePicker label={filesLabel} files={files} onChange={setFiles} />
+      {mutation.isPending && progress && files.length > 0 && <UploadProgress progress={progress} />}
+      {mutation.isError && <ErrorAlert error={mutation.error} title={`Could not ${submitLabel.toLowerCase()}`} />}
+      <button type="submit" disabled={mutation.isPending}>{mutation.isPending ? 'Sending…' : submitLabel}</button>
+    </form>
+  );
+}

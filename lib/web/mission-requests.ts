@@ -1,0 +1,28 @@
+// Mission writes from the dashboard: JSON when no file comes along, multipart (with upload
+// progress) when one does — the same fields either way, arrays comma-separated in forms (API.md §5).
+import { apiFetch } from './api-client';
+import { withDeclaredType } from './file-types';
+import { postMultipart, type UploadProgress } from './upload';
+
+type Fields = Record<string, string | number | string[] | undefined>;
+
+export interface MissionRequestOptions {
+  files?: readonly File[];
+  idempotencyKey?: string;
+  onProgress?: (progress: UploadProgress) => void;
+}
+
+export function postMissionRequest<T>(path: string, fields: Fields, options: MissionRequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {};
+  const files = options.files ?? [];
+  if (files.length === 0) {
+    const json = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+    return apiFetch<T>(path, { method: 'POST', json, headers });
+  }
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (value !== undefined) form.append(name, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  for (const file of files) form.append('files', withDeclaredType(file));
+  return postMultipart<T>(path, form, { headers, onProgress: options.onProgress });
+}
