@@ -71,9 +71,11 @@ export function recoverWithNative(): Recover | undefined {
       const bindings = createRequire(import.meta.url)('secp256k1/bindings') as NativeSecp256k1;
       native = nativeRecover(bindings);
     } catch (error) {
-      log.warn('signature.native_recovery_unavailable', { message: (error as Error).message });
       native = null;
+      log.warn('signature.recovery', { backend: 'js', reason: (error as Error).message });
     }
+    // Once per process: which recovery this instance runs is worth knowing (it is ~40× apart).
+    if (native) log.info('signature.recovery', { backend: 'libsecp256k1' });
   }
   return native ?? undefined;
 }

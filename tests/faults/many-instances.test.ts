@@ -46,6 +46,10 @@ describe('shared state across two instances', () => {
     for (const instance of pair.both) {
       expect(await request(instance, '/api/auth/me', { token })).toMatchObject({ status: 200, body: { user } });
     }
+    // The instance that checked the signature recovered it with libsecp256k1, loaded from the
+    // production bundle, not with the pure-JS fallback.
+    expect(pair.b.logs()).toContain('"event":"signature.recovery"');
+    expect(pair.b.logs()).toContain('"backend":"libsecp256k1"');
   });
 
   test('behavior: a 25-way verify race split across both instances yields exactly one 200', async () => {

@@ -121,7 +121,12 @@ export function productionEnv(
 
 /** Two instances of one deployment: the same environment (and secrets), different ports. */
 export async function startPair(env: Record<string, string>): Promise<Pair> {
-  const [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
+  const started = await Promise.allSettled([startInstance(env), startInstance(env)]);
+  const [a, b] = started.map((result) => (result.status === 'fulfilled' ? result.value : undefined));
+  if (!a || !b) {
+    await Promise.all([a?.stop(), b?.stop()]);
+    throw started.find((result) => result.status === 'rejected')!.reason;
+  }
   return {
     a,
     b,
