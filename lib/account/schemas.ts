@@ -24,7 +24,8 @@ const text = (max: number, pattern: RegExp) =>
 const httpsUrl = z
   .union([z.literal('').transform(() => null), z.url({ protocol: /^https$/, hostname: z.regexes.domain }).max(2048)])
   .nullable()
-  .optional();
+  .optional()
+  .describe('An https URL; null or empty clears it');
 
 export const profilePatchSchema = z.strictObject({
   displayName: text(64, NO_CONTROLS),

@@ -6,9 +6,9 @@ import { missionStatusEnum } from '../db/schema/missions';
 export const ANALYTICS_INTERVALS = ['day', 'week'] as const;
 
 export const analyticsQuerySchema = z.object({
-  from: z.iso.date().optional(),
-  to: z.iso.date().optional(),
-  interval: z.enum(ANALYTICS_INTERVALS).default('day'),
+  from: z.iso.date().optional().describe('First day (UTC), inclusive; default: 29 days before `to`'),
+  to: z.iso.date().optional().describe('Last day (UTC), inclusive; default: today. At most 366 days in all'),
+  interval: z.enum(ANALYTICS_INTERVALS).default('day').describe('Series buckets: days, or ISO weeks starting Monday'),
 });
 
 const amount = z.string().regex(/^[0-9]+$/);
