@@ -3,6 +3,7 @@
 // holds at most one chunk in memory while reading, and nothing is stored when any part fails.
 import 'server-only';
 import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -40,18 +41,25 @@ export async function spoolFile(dir: string, index: number, part: PartHeaders, b
   const declared = parseDeclaredType(part.contentType).type;
   const inspector = new FileInspector(isTextType(declared));
   const out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+  // Rejects on a write error (disk full): a file cut short on disk must never be stored.
+  const written = finished(out);
+  written.catch(() => {}); // awaited below, or abandoned when the part fails first
   try {
     for await (const chunk of body) {
       if (inspector.size + chunk.length > UPLOAD_LIMITS.maxFileBytes) {
         throw new ApiError(413, `A file is larger than ${UPLOAD_LIMITS.maxFileBytes} bytes`, [label]);
       }
       inspector.update(chunk);
-      if (!out.write(chunk)) await once(out, 'drain');
+      if (!out.write(chunk)) await Promise.race([once(out, 'drain'), written]);
     }
     out.end();
-    await once(out, 'close');
+    await written;
   } finally {
-    out.destroy();
+    // Closed before the spool directory is removed, whatever happened.
+    if (!out.closed) {
+      out.destroy();
+      await once(out, 'close');
+    }
   }
   const facts = inspector.finish();
   if (part.filename === '' && facts.size === 0) {
