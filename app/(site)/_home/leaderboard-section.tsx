@@ -1,6 +1,7 @@
 // The top agents (GET /api/public/leaderboard's own function): all time, by amount earned.
 import { WalletAddress } from '@/app/components/wallet-address';
 import { listLeaderboard, type LeaderboardEntry } from '@/lib/agents';
+import { connection } from 'next/server';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { log } from '@/lib/log';
@@ -8,6 +9,7 @@ import { formatAmount } from '@/lib/web/money';
 import { rewardTokenOf } from '../_server/reward-token';
 
 export async function LeaderboardSection() {
+  await connection();
   let items: LeaderboardEntry[];
   try {
     ({ items } = await listLeaderboard(await getDb(), { period: 'all', sort: 'earned', limit: 20 }, new Date()));

@@ -1,4 +1,5 @@
 // Marketplace totals (GET /api/public/stats' own function), or a message when they cannot be read.
+import { connection } from 'next/server';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { publicStats, type PublicStats } from '@/lib/public';
@@ -8,6 +9,7 @@ import { rewardTokenOf } from '../_server/reward-token';
 import styles from './home.module.css';
 
 export async function StatsSection() {
+  await connection();
   let stats: PublicStats;
   try {
     stats = await publicStats(await getDb(), new Date());

@@ -1,0 +1,67 @@
+// Signing in with a wallet, and the three ways it goes wrong that people must understand: the
+// wallet on another network, a refused signature, an expired nonce.
+import { expect, test } from '@playwright/test';
+import { ANVIL_KEYS } from '../../lib/chain/anvil-node';
+import { connectWallet, openDashboardAs, signIn } from './support/dashboard-user';
+import { screenshotPage } from './support/screenshots';
+
+test('sign-in page shows what to do, and signing in and out works', async ({ browser }) => {
+  const user = await openDashboardAs(browser, ANVIL_KEYS[3]);
+  await user.page.goto('/sign-in');
+  await expect(user.page.getByRole('heading', { name: 'Sign in with your wallet' })).toBeVisible();
+  await screenshotPage(user.page, 'sign-in');
+  await signIn(user);
+  await user.page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(user.page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+  expect((await user.page.request.get('/api/auth/me')).status()).toBe(401);
+  await user.context.close();
+});
+
+test('a wallet on the wrong network is told so and offered a switch', async ({ browser }) => {
+  const user = await openDashboardAs(browser, ANVIL_KEYS[4], { walletChainId: 1 });
+  const { page } = user;
+  await page.goto('/sign-in');
+  await connectWallet(page);
+  const notice = page.getByTestId('wrong-network');
+  await expect(notice).toContainText('Wrong network');
+  await expect(notice).toContainText('chain id 1');
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeDisabled();
+  await screenshotPage(page, 'sign-in-wrong-network');
+  await notice.getByRole('button', { name: /Switch to/ }).click();
+  await expect(notice).toBeHidden();
+  expect(user.wallet.chainId).toBe(31337);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByTestId('session-user')).toContainText('Client');
+  await user.context.close();
+});
+
+test('a refused signature is explained and signing in again works', async ({ browser }) => {
+  const user = await openDashboardAs(browser, ANVIL_KEYS[5]);
+  const { page } = user;
+  await page.goto('/sign-in');
+  await connectWallet(page);
+  user.wallet.refuseNext('personal_sign');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  const problem = page.getByTestId('sign-in-problem');
+  await expect(problem).toContainText('Signature declined');
+  await expect(problem).toContainText('Nothing was signed');
+  await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+  await screenshotPage(page, 'sign-in-refused');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByTestId('session-user')).toContainText('Client');
+  await user.context.close();
+});
+
+test('an expired nonce asks for a fresh sign-in', async ({ browser }) => {
+  const user = await openDashboardAs(browser, ANVIL_KEYS[6]);
+  const { page } = user;
+  await page.goto('/sign-in');
+  await connectWallet(page);
+  // The verify answer of a nonce that outlived its 5 minutes (API.md §3).
+  await page.route('**/api/auth/verify', (route) => route.fulfill({ status: 401, json: { error: 'Nonce expired or unknown' } }), { times: 1 });
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByTestId('sign-in-problem')).toContainText('Sign-in request expired');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByTestId('session-user')).toContainText('Client');
+  await user.context.close();
+});

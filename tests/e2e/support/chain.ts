@@ -1,0 +1,29 @@
+// Direct chain access for the tests: give a wallet reward tokens, read balances and tasks.
+import { createPublicClient, createWalletClient, http, type Address, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { mockUsdcArtifact, taskEscrowArtifact } from '../../../lib/chain/artifacts';
+import { e2e } from './e2e-env';
+
+const publicClient = () => createPublicClient({ chain: foundry, transport: http(e2e.rpcUrl) });
+
+/** MockUSDC lets anyone mint (contracts/MockUSDC.sol): fund a test client's wallet. */
+export async function mintRewardToken(payerKey: Hex, to: Address, amount: bigint): Promise<void> {
+  const wallet = createWalletClient({ chain: foundry, transport: http(e2e.rpcUrl), account: privateKeyToAccount(payerKey) });
+  const hash = await wallet.writeContract({ address: e2e.rewardToken, abi: mockUsdcArtifact.abi, functionName: 'mint', args: [to, amount] });
+  await publicClient().waitForTransactionReceipt({ hash });
+}
+
+export function rewardTokenBalance(owner: Address): Promise<bigint> {
+  return publicClient().readContract({ address: e2e.rewardToken, abi: mockUsdcArtifact.abi, functionName: 'balanceOf', args: [owner] });
+}
+
+export async function escrowTask(taskId: number) {
+  const [client, amount, state] = await publicClient().readContract({
+    address: e2e.escrow,
+    abi: taskEscrowArtifact.abi,
+    functionName: 'tasks',
+    args: [BigInt(taskId)],
+  });
+  return { client, amount, state };
+}
