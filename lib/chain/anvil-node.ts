@@ -1,6 +1,7 @@
 // Starts and stops a local anvil node for tests, the dev script and benchmarks, and names anvil's well-known dev keys.
 // It does not deploy anything (lib/chain/deploy.ts does).
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Hex } from 'viem';
 
@@ -19,7 +20,8 @@ export const ANVIL_KEYS = [
 ] as const satisfies readonly Hex[];
 
 export interface StartAnvilOptions {
-  port: number;
+  /** Unset: a free port, so concurrent test runs on one machine never meet. */
+  port?: number;
   chainId?: number;
   /** Seconds between blocks; unset mines a block per transaction (automine). */
   blockTime?: number;
@@ -51,7 +53,8 @@ async function chainIdAt(rpcUrl: string): Promise<number | undefined> {
   }
 }
 
-export async function startAnvil({ port, chainId = 31337, blockTime, statePath }: StartAnvilOptions): Promise<AnvilNode> {
+export async function startAnvil({ port: wanted, chainId = 31337, blockTime, statePath }: StartAnvilOptions): Promise<AnvilNode> {
+  const port = wanted ?? (await freePort());
   const rpcUrl = `http://127.0.0.1:${port}`;
   // A leftover node on the port would answer our readiness poll and hide that ours failed to bind.
   if ((await chainIdAt(rpcUrl)) !== undefined) throw new Error(`anvil: something already answers on ${rpcUrl}`);
@@ -101,4 +104,16 @@ export async function startAnvil({ port, chainId = 31337, blockTime, statePath }
   }
   process.off('exit', killOnExit);
   throw new Error(`anvil on ${rpcUrl} exited early (code ${child.exitCode}): ${stderr.trim()}`);
+}
+
+/** A port nothing listens on right now (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

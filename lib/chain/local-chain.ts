@@ -16,7 +16,7 @@ export interface LocalChain {
   stop(): Promise<void>;
 }
 
-export async function startLocalChain(options: { port: number; statePath?: string; recordFile?: string }): Promise<LocalChain> {
+export async function startLocalChain(options: { port?: number; statePath?: string; recordFile?: string } = {}): Promise<LocalChain> {
   const node = await startAnvil({ port: options.port, statePath: options.statePath });
   const registrarKey = ANVIL_KEYS[0];
   const account = privateKeyToAccount(registrarKey);

@@ -1,5 +1,6 @@
 // Tells "the RPC could not be reached" apart from "the chain answered no" in viem's errors.
 import { BaseError } from 'viem';
+import { DependencyDown } from '../http/errors';
 
 const UNREACHABLE = new Set(['HttpRequestError', 'TimeoutError', 'WebSocketRequestError', 'SocketClosedError']);
 
@@ -7,4 +8,14 @@ export function isRpcUnreachable(error: unknown): boolean {
   if (error instanceof BaseError) return Boolean(error.walk((e) => UNREACHABLE.has((e as Error).name)));
   const text = String((error as Error | undefined)?.message ?? '');
   return /fetch failed|ECONNREFUSED|ETIMEDOUT|socket hang up/.test(text);
+}
+
+/** Runs a chain read; an unreachable RPC becomes a 503-bound DependencyDown instead of a 500. */
+export async function readChain<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (isRpcUnreachable(error)) throw new DependencyDown('chain', error);
+    throw error;
+  }
 }

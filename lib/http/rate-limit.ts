@@ -17,6 +17,7 @@ export const LIMITS = {
   verify: { scope: 'ip', max: (c) => c.limits.verifyPerMinute, windowMs: 60_000 },
   write: { scope: 'user', max: (c) => c.limits.writePerMinute, windowMs: 60_000 },
   createMission: { scope: 'user', max: () => 20, windowMs: 3_600_000 },
+  claim: { scope: 'user', max: () => 5, windowMs: 60_000 },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

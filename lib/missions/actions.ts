@@ -1,21 +1,28 @@
 // The mission endpoints' work, one function per action: read and validate the caller's input,
 // run the transition, answer the mission as the caller now sees it.
 import 'server-only';
+import { eq } from 'drizzle-orm';
 import type { Config } from '../config';
+import { missions } from '../db/schema';
 import type { Db } from '../db/client';
 import { ApiError } from '../http/errors';
 import { validate } from '../http/validation';
 import type { RequestBody } from '../uploads';
 import { applyTransition, type ActionChoice, assertMissionId, precheckTransition } from './apply-transition';
 import type { ActionInput } from './changes';
+import { settleMission } from '../settlements/sweep';
 import { fromForm } from './form-fields';
+import { verifyTopUp } from './funding';
 import { bumpSchema, contestSchema, type MissionView, resolveSchema, submitSchema } from './schemas';
 import type { Action } from './transitions';
+import { findMission } from './queries';
 import { getMissionOrThrow } from './views';
 import { isAssignee, OPERATOR, type Viewer } from './visibility';
 
 async function act(db: Db, cfg: Config, choice: ActionChoice, id: string, viewer: Viewer, input: ActionInput & { files?: RequestBody['files'] }, now: Date): Promise<MissionView> {
   await applyTransition(db, cfg, choice, id, viewer, input, now);
+  // Release or refund rows this transition wrote go out now; the sweep retries what fails.
+  await settleMission(db, cfg, id);
   return getMissionOrThrow(db, cfg, id, viewer, now);
 }
 
@@ -52,6 +59,10 @@ export async function bumpMission(db: Db, cfg: Config, id: string, viewer: Viewe
   assertMissionId(id);
   if (body.multipart) throw new ApiError(400, 'Validation failed', ['bump takes JSON']);
   const { reward } = validate(bumpSchema, body.fields);
+  if (reward !== undefined && cfg.chain.escrow) {
+    const mission = await findMission(db, eq(missions.id, id));
+    if (mission) await verifyTopUp(cfg, mission.onChainTaskId, reward);
+  }
   return act(db, cfg, 'bump', id, viewer, { reward }, now);
 }
 

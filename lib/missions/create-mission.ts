@@ -13,6 +13,7 @@ import type { RequestBody } from '../uploads';
 import { recordEvent } from './events';
 import { storeFiles } from './files';
 import { fromForm } from './form-fields';
+import { verifyFunding } from './funding';
 import * as ledger from './ledger';
 import { createMissionSchema, type CreateMissionInput, type MissionView } from './schemas';
 import { getMissionOrThrow } from './views';
@@ -21,10 +22,11 @@ const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
 export async function createMission(
-  db: Db, cfg: Config, user: { id: string; role: 'CLIENT' | 'AGENT' }, body: RequestBody, idempotencyKey: string | null, now: Date,
+  db: Db, cfg: Config, user: { id: string; role: 'CLIENT' | 'AGENT'; walletAddress: string }, body: RequestBody, idempotencyKey: string | null, now: Date,
 ): Promise<{ mission: MissionView; replayed: boolean }> {
   const input = validate(createMissionSchema, body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields);
   checkDeadline(input.deadline, now);
+  await verifyFunding(cfg, user.walletAddress, input.onChainTaskId, input.reward);
   if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
     throw new ApiError(400, 'Validation failed', ['Idempotency-Key: 1–200 visible ASCII characters']);
   }

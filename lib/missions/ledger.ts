@@ -1,13 +1,15 @@
-// Every movement of a mission's reward, in one place. Bookkeeping mode (today): the reward is a
-// number in the database; completing a mission credits the agent's earnings with the reward less
-// the fee agreed at posting, and funding, top-ups and refunds move nothing real. The escrow issue
-// extends these functions (outbox rows for release/refund, balance checks for fund/top-up); each
-// runs inside the transaction of the state change that causes it, so both happen or neither.
+// Every movement of a mission's reward, in one place. Completing a mission credits the agent's
+// earnings with the reward less the fee agreed at posting; with the escrow (a mission funded
+// on-chain) it also writes the outbox row that releases the task to the agent, and cancelling one
+// writes the row that refunds it. Each runs inside the transaction of the state change that
+// causes it, so both happen or neither. (Funding and top-ups are checked on-chain before that
+// transaction: lib/missions/funding.ts.)
 import 'server-only';
 import type { Db } from '../db/client';
 import { agentEarnings, type MissionRow } from '../db/schema';
+import { enqueueRefund, enqueueRelease } from '../settlements/enqueue';
 
-type Funded = Pick<MissionRow, 'id' | 'agentId' | 'reward' | 'feeBps'>;
+type Funded = Pick<MissionRow, 'id' | 'clientId' | 'agentId' | 'reward' | 'feeBps' | 'onChainTaskId'>;
 
 const BPS = 10_000n;
 
@@ -37,8 +39,11 @@ export async function release(tx: Db, mission: Funded, now: Date): Promise<Recor
     feeBps: mission.feeBps,
     createdAt: now,
   });
+  await enqueueRelease(tx, mission, net);
   return { gross: reward.toString(), fee: fee.toString(), net: net.toString() };
 }
 
-/** CANCELLED: the reward goes back to the client. Bookkeeping: nothing was taken, nothing to return. */
-export async function refund(_tx: Db, _mission: Funded): Promise<void> {}
+/** CANCELLED: the reward goes back to the client (on-chain: the escrow refunds the task). */
+export async function refund(tx: Db, mission: Funded): Promise<void> {
+  await enqueueRefund(tx, mission);
+}

@@ -39,6 +39,7 @@ import {
 } from '../missions/schemas';
 import { healthReportSchema } from '../operations/health';
 import { publicConfigSchema, publicStatsSchema } from '../public/schemas';
+import { claimResponseSchema, earningsSchema } from '../settlements/schemas';
 import type { ApiRoute } from './types';
 
 const missionId = { id: idSchema };
@@ -79,6 +80,12 @@ export const API_ROUTES: ApiRoute[] = [
 
   // Agents (API.md §6)
   { method: 'get', path: '/api/agents/leaderboard', tag: 'Agents', summary: 'Agents ranked by earned or completed in a period', query: leaderboardQuerySchema, response: leaderboardSchema },
+  { method: 'get', path: '/api/agents/me/earnings', tag: 'Agents', summary: "The caller's earnings: pending, in flight, claimed, history", access: 'AGENT', response: earningsSchema },
+  {
+    method: 'post', path: '/api/agents/me/claim', tag: 'Agents', summary: 'Pay out all pending earnings on-chain (claimFor, gas paid by the operator)',
+    description: 'One claim in flight per agent; nothing claimable is 409; without an escrow configured, 503.',
+    access: 'AGENT', limited: true, idempotent: true, response: claimResponseSchema, errors: [409],
+  },
   { method: 'get', path: '/api/agents/me/passport', tag: 'Agents', summary: "The caller's passport", access: 'AGENT', response: passportResponse, errors: [404] },
   { method: 'get', path: '/api/agents/{address}', tag: 'Agents', summary: "An agent's public profile (404 for non-agents)", params: { address: addressSchema }, response: agentProfileSchema, errors: [404] },
 

@@ -5,9 +5,11 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { settleExpiredMissions } from '../missions';
 import { retryPendingPassports } from '../passport';
+import { retryPendingSettlements } from '../settlements';
 
 export async function runSweep(db: Db, cfg: Config, now = new Date()) {
   const missions = await settleExpiredMissions(db, cfg, now);
   const passports = await retryPendingPassports(db, cfg);
-  return { missions, passports };
+  const settlements = await retryPendingSettlements(db, cfg);
+  return { missions, passports, settlements };
 }

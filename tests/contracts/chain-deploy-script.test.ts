@@ -8,7 +8,6 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { passportArtifact, taskEscrowArtifact } from '@/lib/chain/artifacts';
 import { ANVIL_KEYS, startAnvil, type AnvilNode } from '@/lib/chain/anvil-node';
-import { anvilPort } from './chain-fixture';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,7 +15,7 @@ const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url
 
 let node: AnvilNode;
 beforeAll(async () => {
-  node = await startAnvil({ port: anvilPort(4) });
+  node = await startAnvil({});
 });
 afterAll(async () => {
   await node?.stop();

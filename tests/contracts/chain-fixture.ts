@@ -20,11 +20,6 @@ import { mockUsdcArtifact, passportArtifact, taskEscrowArtifact } from '@/lib/ch
 import { deployContracts, type DeployedContracts } from '@/lib/chain/deploy';
 import { ANVIL_KEYS, startAnvil, type AnvilNode } from '@/lib/chain/anvil-node';
 
-/** Each test file passes its own offset (0–9) so files running side by side never share a port. */
-export function anvilPort(fileOffset: number): number {
-  return 19_000 + Number(process.env.VITEST_POOL_ID ?? 0) * 10 + fileOffset;
-}
-
 export type ChainContext = ReturnType<typeof connect>;
 
 function connect(rpcUrl: string, deployed: DeployedContracts) {
@@ -73,13 +68,13 @@ function connect(rpcUrl: string, deployed: DeployedContracts) {
 }
 
 /** Starts anvil and deploys before the file's tests; hands back the context once it is ready. */
-export function useContractsChain(fileOffset: number): () => ChainContext {
+export function useContractsChain(): () => ChainContext {
   let node: AnvilNode | undefined;
   let context: ChainContext | undefined;
   let snapshot: Hex | undefined;
 
   beforeAll(async () => {
-    node = await startAnvil({ port: anvilPort(fileOffset) });
+    node = await startAnvil({});
     const deployer = privateKeyToAccount(ANVIL_KEYS[0]);
     const transport = http(node.rpcUrl);
     const deployed = await deployContracts({

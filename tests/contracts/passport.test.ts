@@ -4,7 +4,7 @@ import { keccak256, parseEventLogs, toHex, zeroAddress } from 'viem';
 import { passportArtifact } from '@/lib/chain/artifacts';
 import { expectRevert, useContractsChain } from './chain-fixture';
 
-const chain = useContractsChain(0);
+const chain = useContractsChain();
 
 const INTERFACE_IDS = {
   erc165: '0x01ffc9a7',

@@ -5,7 +5,7 @@ import { taskEscrowArtifact } from '@/lib/chain/artifacts';
 import { expectRevert, useContractsChain } from './chain-fixture';
 import { openTask, releasedTask, USDC } from './escrow-steps';
 
-const chain = useContractsChain(2);
+const chain = useContractsChain();
 
 describe('TaskEscrow claims', () => {
   test('claim pays the caller exactly its claimable balance and zeroes it', async () => {

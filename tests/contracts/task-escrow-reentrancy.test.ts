@@ -7,7 +7,7 @@ import { taskEscrowArtifact } from '@/lib/chain/artifacts';
 import { useContractsChain, type ChainContext } from './chain-fixture';
 import { missionRef, USDC } from './escrow-steps';
 
-const chain = useContractsChain(3);
+const chain = useContractsChain();
 
 // Compiled from contracts/test/ReentrantToken.sol by `npm run contracts:compile` (test-only, not in lib/).
 const reentrantToken = JSON.parse(

@@ -5,7 +5,7 @@ import { taskEscrowArtifact } from '@/lib/chain/artifacts';
 import { expectRevert, useContractsChain } from './chain-fixture';
 import { fund, missionRef, openTask, USDC } from './escrow-steps';
 
-const chain = useContractsChain(1);
+const chain = useContractsChain();
 const abi = taskEscrowArtifact.abi;
 
 describe('TaskEscrow deployment', () => {

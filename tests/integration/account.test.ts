@@ -4,12 +4,12 @@ import { describe, expect, test } from 'vitest';
 import { GET as getProfile, PATCH as patchProfile } from '@/app/api/account/profile/route';
 import { GET as statsRoute } from '@/app/api/account/stats/route';
 import { accountStatsSchema, profileSchema } from '@/lib/account/schemas';
-import { useTestEnvironment } from '../support/environment';
+import { useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import { call } from '../support/http';
 import { act, createMission, newAgent, newClient, ok } from '../support/missions';
 import { signIn } from '../support/wallets';
 
-useTestEnvironment();
+useTestEnvironment(BOOKKEEPING);
 
 const patch = (token: string, body: unknown) => call(patchProfile, { method: 'PATCH', token, body });
 const USDC = (n: number) => String(n * 1_000_000);

@@ -10,13 +10,13 @@ import { GET as publicLeaderboardRoute } from '@/app/api/public/leaderboard/rout
 import { PATCH as patchProfile } from '@/app/api/account/profile/route';
 import { agentProfileSchema, leaderboardSchema, publicLeaderboardSchema } from '@/lib/agents/schemas';
 import { passportResponse } from '@/lib/auth/schemas';
-import { useTestEnvironment } from '../support/environment';
+import { useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import { call } from '../support/http';
 import { isolatedDatabase } from '../support/isolated-database';
 import { act, createMission, newAgent, newClient, ok, resolve, type Party } from '../support/missions';
 import { daysAgo, setMissionTimes } from '../support/mission-clock';
 
-useTestEnvironment({ ...isolatedDatabase(), PLATFORM_FEE_BPS: '1000', MAX_CONTESTS: '0' });
+useTestEnvironment({ ...BOOKKEEPING, ...isolatedDatabase(), PLATFORM_FEE_BPS: '1000', MAX_CONTESTS: '0' });
 
 const USDC = (n: number) => String(n * 1_000_000);
 let client: Party;

@@ -3,12 +3,12 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { GET as analyticsRoute } from '@/app/api/enterprise/analytics/route';
 import { analyticsSchema } from '@/lib/enterprise/schemas';
-import { useTestEnvironment } from '../support/environment';
+import { useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import { call } from '../support/http';
 import { act, createMission, newAgent, newClient, ok, type Party } from '../support/missions';
 import { setMissionTimes } from '../support/mission-clock';
 
-useTestEnvironment();
+useTestEnvironment(BOOKKEEPING);
 
 const USDC = (n: number) => String(n * 1_000_000);
 const at = (iso: string) => new Date(iso);

@@ -3,13 +3,13 @@ import { POST as contestRoute } from '@/app/api/missions/[id]/contest/route';
 import { GET as listRoute } from '@/app/api/missions/route';
 import { POST as sweep } from '@/app/api/cron/sweep/route';
 import { call } from '../support/http';
-import { setEnv, useTestEnvironment } from '../support/environment';
+import { setEnv, useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import {
   act, earningsOf, eventsOf, getMission, missionIn, missionRow, newAgent, ok, type Party, past, resolve, setTimes,
 } from '../support/missions';
 import { pdf, png, upload } from '../support/multipart';
 
-useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
+useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
 
 const cron = { authorization: `Bearer ${process.env.CRON_SECRET}` };
 let agent: Party;

@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { POST as createRoute } from '@/app/api/missions/route';
 import { call } from '../support/http';
-import { useTestEnvironment } from '../support/environment';
+import { useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import { eventsOf, inDays, missionCountOf, missionInput, newAgent, newClient } from '../support/missions';
 import { signIn } from '../support/wallets';
 
-useTestEnvironment();
+useTestEnvironment(BOOKKEEPING);
 
 const create = (token: string | undefined, body: unknown, headers: Record<string, string> = {}) =>
   call(createRoute, { token, body, headers });

@@ -3,12 +3,12 @@ import { GET as fileRoute } from '@/app/api/missions/[id]/files/[fileId]/route';
 import { POST as submitRoute } from '@/app/api/missions/[id]/submit/route';
 import { POST as createRoute } from '@/app/api/missions/route';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
-import { useTestEnvironment } from '../support/environment';
+import { useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import { randomIp } from '../support/http';
 import { act, filesOf, missionIn, missionInput, newAgent, newClient, ok, type Party } from '../support/missions';
 import { type FilePart, png, sha256, uniqueText, upload } from '../support/multipart';
 
-useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
+useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
 
 async function download(viewer: Party | undefined, id: string, fileId: string) {
   const headers = new Headers({ [SOCKET_ADDRESS_HEADER]: randomIp() });

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { GET as listRoute } from '@/app/api/missions/route';
 import { call } from '../support/http';
-import { useTestEnvironment } from '../support/environment';
+import { useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import { act, createMission, getMission, inDays, newAgent, newClient, ok, type Party } from '../support/missions';
 
-useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
+useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
 
 // Every test lists its own category, so missions of other tests (and files, on a shared
 // PostgreSQL) never show up in its pages.

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { POST as sweep } from '@/app/api/cron/sweep/route';
 import { call } from '../support/http';
-import { useTestEnvironment } from '../support/environment';
+import { useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import {
   act, createMission, earningsOf, eventsOf, missionIn, missionRow, newAgent, newClient, type Party, past, setTimes,
 } from '../support/missions';
 
-useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
+useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
 
 const statuses = (responses: { status: number }[]) => responses.map((r) => r.status).sort();
 let agents: Party[];

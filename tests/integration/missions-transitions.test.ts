@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { POST as registerAgent } from '@/app/api/auth/register-agent/route';
 import { call } from '../support/http';
-import { setEnv, useTestEnvironment } from '../support/environment';
+import { setEnv, useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import {
   act, createMission, earningsOf, eventsOf, getMission, missionIn, missionRow, newAgent, newClient, ok, type Party,
   past, type RouteAction, setTimes, type Status,
 } from '../support/missions';
 
 // Rate limits have their own tests; here one agent acts on many missions.
-useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000', PLATFORM_FEE_BPS: '250' });
+useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000', PLATFORM_FEE_BPS: '250' });
 
 let agent: Party; // the assigned agent of every fixture
 let other: Party; // another agent, for accept

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { POST as createRoute } from '@/app/api/missions/route';
 import { UPLOAD_LIMITS } from '@/lib/uploads';
-import { useTestEnvironment } from '../support/environment';
+import { useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import { blobExists, missionCountOf, missionInput, newClient, type Party } from '../support/missions';
 import { type FilePart, pdf, png, sha256, uniqueText, upload } from '../support/multipart';
 
-useTestEnvironment();
+useTestEnvironment(BOOKKEEPING);
 
 const MB10 = UPLOAD_LIMITS.maxFileBytes;
 const fields = () => {

@@ -5,13 +5,13 @@ import { GET as configRoute } from '@/app/api/public/config/route';
 import { GET as statsRoute } from '@/app/api/public/stats/route';
 import { config } from '@/lib/config';
 import { publicConfigSchema, publicStatsSchema } from '@/lib/public/schemas';
-import { useTestEnvironment } from '../support/environment';
+import { setEnv, useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import { call } from '../support/http';
 import { isolatedDatabase } from '../support/isolated-database';
 import { act, createMission, newAgent, newClient, ok } from '../support/missions';
 import { daysAgo, setMissionTimes } from '../support/mission-clock';
 
-const { contracts } = useTestEnvironment({ ...isolatedDatabase(), PLATFORM_FEE_BPS: '1000' });
+const { contracts } = useTestEnvironment({ ...BOOKKEEPING, ...isolatedDatabase(), PLATFORM_FEE_BPS: '1000' });
 
 const USDC = (n: number) => String(n * 1_000_000);
 
@@ -62,7 +62,9 @@ describe('GET /api/public/stats', () => {
 
 describe('GET /api/public/config', () => {
   test('behavior: chain, SIWE, contracts with the token read from the chain, limits, version', async () => {
+    setEnv({ ESCROW_ADDRESS: contracts.escrow });
     const response = await call(configRoute);
+    setEnv(BOOKKEEPING);
     expect(response.status).toBe(200);
     const body = publicConfigSchema.parse(response.body);
     expect(body).toMatchObject({

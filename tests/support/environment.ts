@@ -13,6 +13,12 @@ import { ANVIL_KEYS } from '@/lib/chain/anvil-node';
 import { workerRpcUrl } from './ports';
 
 export const TEST_CHAIN_ID = 31337;
+
+/**
+ * Bookkeeping mode (API.md §5): no ESCROW_ADDRESS, so missions need no on-chain funding. Suites
+ * about mission rules use it; tests/integration/escrow-*.test.ts run the same flows funded on-chain.
+ */
+export const BOOKKEEPING = { ESCROW_ADDRESS: undefined };
 export const TEST_DOMAIN = 'app.example.com';
 
 /** Sets this file's environment; later calls change single settings (and reset the parsed config). */

@@ -8,13 +8,14 @@ import { dirname, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startLocalChain } from '../../lib/chain/local-chain';
 import { TEST_WORKERS } from '../../vitest.config';
-import { ANVIL_BASE_PORT } from './ports';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     contracts: { passport: string; escrow: string; rewardToken: string };
     /** A migrated PGlite data directory each test file copies, instead of running initdb (~15 s) itself. */
     pgliteTemplate: string;
+    /** One anvil per worker, indexed by VITEST_POOL_ID. */
+    rpcUrls: string[];
     /** This run's own PostgreSQL database ('' when the suites run on PGlite). */
     databaseUrl: string;
   }
@@ -54,11 +55,12 @@ export default async function setup(project: TestProject) {
   const template = await migratedPgliteTemplate();
   project.provide('pgliteTemplate', template);
   const chains = await Promise.all(
-    Array.from({ length: TEST_WORKERS + 1 }, (_, i) => startLocalChain({ port: ANVIL_BASE_PORT + i })),
+    Array.from({ length: TEST_WORKERS + 1 }, () => startLocalChain()),
   );
   const contracts = chains[0]!.contracts;
   if (chains.some((chain) => chain.contracts.passport !== contracts.passport)) throw new Error('anvil deployments differ');
   project.provide('contracts', contracts);
+  project.provide('rpcUrls', chains.map((chain) => chain.rpcUrl));
   return async () => {
     await Promise.all(chains.map((chain) => chain.stop()));
     rmSync(dirname(template), { recursive: true, force: true });

@@ -1,6 +1,7 @@
-// Ports of the per-worker anvil nodes started by the global setup.
-export const ANVIL_BASE_PORT = 18545;
+// This worker's anvil, started by the global setup on a free port (VITEST_POOL_ID picks the worker's).
+import { inject } from 'vitest';
 
 export function workerRpcUrl(): string {
-  return `http://127.0.0.1:${ANVIL_BASE_PORT + Number(process.env.VITEST_POOL_ID ?? '0')}`;
+  const urls = inject('rpcUrls');
+  return urls[Number(process.env.VITEST_POOL_ID ?? '0') % urls.length]!;
 }

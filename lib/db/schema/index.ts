@@ -1,3 +1,4 @@
 // The whole Drizzle schema, one file per table group.
 export * from './users';
 export * from './missions';
+export * from './settlements';

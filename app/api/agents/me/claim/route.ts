@@ -1,0 +1,7 @@
+import { json, route } from '@/lib/http/route';
+import { claimEarnings } from '@/lib/settlements';
+
+export const POST = route({ auth: 'AGENT', limit: 'claim' }, async ({ request, caller, cfg, db }) => {
+  const claim = await claimEarnings(await db(), cfg, caller.user, request.headers.get('idempotency-key'));
+  return json(claim);
+});

@@ -1,0 +1,6 @@
+import { json, route } from '@/lib/http/route';
+import { getEarnings } from '@/lib/settlements';
+
+export const GET = route({ auth: 'AGENT' }, async ({ caller, cfg, db }) => {
+  return json(await getEarnings(await db(), cfg, caller.user));
+});

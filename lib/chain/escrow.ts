@@ -1,0 +1,37 @@
+// The TaskEscrow contract as the backend uses it: reading tasks and balances, and the calls the
+// operator key sends (release, refund, claimFor) as plain call data for the outbox to sign.
+import 'server-only';
+import { encodeFunctionData, type Hex, parseEventLogs, type PublicClient, type TransactionReceipt } from 'viem';
+import { taskEscrowArtifact } from './artifacts';
+
+const abi = taskEscrowArtifact.abi;
+
+// TaskEscrow's TaskState enum.
+export const TASK_STATE = { None: 0, Open: 1, Released: 2, Refunded: 3 } as const;
+
+export interface OnChainTask {
+  client: Hex;
+  amount: bigint;
+  state: number;
+}
+
+export async function readTask(publicClient: PublicClient, escrow: Hex, taskId: bigint): Promise<OnChainTask> {
+  const [client, amount, state] = await publicClient.readContract({ address: escrow, abi, functionName: 'tasks', args: [taskId] });
+  return { client: client.toLowerCase() as Hex, amount, state };
+}
+
+export async function readClaimable(publicClient: PublicClient, escrow: Hex, holder: Hex): Promise<bigint> {
+  return publicClient.readContract({ address: escrow, abi, functionName: 'claimable', args: [holder] });
+}
+
+export const releaseCall = (taskId: bigint, agent: Hex, feeBps: number): Hex =>
+  encodeFunctionData({ abi, functionName: 'release', args: [taskId, agent, feeBps] });
+
+export const refundCall = (taskId: bigint): Hex => encodeFunctionData({ abi, functionName: 'refund', args: [taskId] });
+
+export const claimForCall = (beneficiary: Hex): Hex => encodeFunctionData({ abi, functionName: 'claimFor', args: [beneficiary] });
+
+/** The amount a mined claimFor paid, from its Claimed event. */
+export function claimedAmount(receipt: TransactionReceipt): bigint | undefined {
+  return parseEventLogs({ abi, eventName: 'Claimed', logs: receipt.logs })[0]?.args.amount;
+}

@@ -1,0 +1,36 @@
+// The escrow's side of posting and bumping (API.md §5 Escrow): before a mission is written, its
+// on-chain task must exist, belong to the caller's wallet, hold at least the reward and still be
+// open; a raised reward must be covered by a top-up already on-chain. Without ESCROW_ADDRESS
+// (bookkeeping mode) there is nothing to check.
+import 'server-only';
+import type { Hex } from 'viem';
+import type { Config } from '../config';
+import { getChainClients } from '../chain/clients';
+import { TASK_STATE, readTask } from '../chain/escrow';
+import { readChain } from '../chain/rpc-errors';
+import { ApiError, DependencyDown } from '../http/errors';
+
+const refuse = (detail: string) => new ApiError(400, 'Validation failed', [detail]);
+
+async function taskOf(cfg: Config, taskId: number) {
+  const clients = getChainClients();
+  const escrow = cfg.chain.escrow!;
+  if (!clients) throw new DependencyDown('chain');
+  return readChain(() => readTask(clients.publicClient, escrow, BigInt(taskId)));
+}
+
+export async function verifyFunding(cfg: Config, wallet: string, taskId: number | undefined, reward: bigint): Promise<void> {
+  if (!cfg.chain.escrow) return;
+  if (taskId === undefined) throw refuse('onChainTaskId: required — fund the escrow with createTask first');
+  const task = await taskOf(cfg, taskId);
+  if (task.state === TASK_STATE.None) throw refuse('onChainTaskId: no such task in the escrow');
+  if (task.client !== (wallet.toLowerCase() as Hex)) throw refuse('onChainTaskId: the task was created by another wallet');
+  if (task.state !== TASK_STATE.Open) throw refuse('onChainTaskId: the task is already released or refunded');
+  if (task.amount < reward) throw refuse(`onChainTaskId: the task holds ${task.amount}, less than the reward`);
+}
+
+export async function verifyTopUp(cfg: Config, taskId: number | null, newReward: bigint): Promise<void> {
+  if (!cfg.chain.escrow || taskId === null) return;
+  const task = await taskOf(cfg, taskId);
+  if (task.amount < newReward) throw refuse(`reward: the escrow task holds ${task.amount}; call topUp first`);
+}

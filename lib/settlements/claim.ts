@@ -1,0 +1,54 @@
+// POST /api/agents/me/claim (API.md §6): relay the escrow's claimFor(agent) with the operator key.
+// One claim in flight per agent (a unique index), nothing claimable → 409, and an Idempotency-Key
+// answers the claim it already made. The contract pays only the beneficiary and zeroes the
+// balance first, so no retry can pay the same earnings twice.
+import 'server-only';
+import { and, eq } from 'drizzle-orm';
+import type { Hex } from 'viem';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { type Settlement, settlements } from '../db/schema';
+import { uniqueViolation } from '../db/unique-violation';
+import { ApiError } from '../http/errors';
+import { getChainClients } from '../chain/clients';
+import { readClaimable } from '../chain/escrow';
+import { readChain } from '../chain/rpc-errors';
+import { processSettlement } from './process';
+
+export const presentClaim = (row: Settlement) => ({ amount: row.amount, txHash: row.txHash, status: row.status });
+
+async function findByKey(db: Db, userId: string, key: string) {
+  const [row] = await db
+    .select()
+    .from(settlements)
+    .where(and(eq(settlements.userId, userId), eq(settlements.idempotencyKey, key)))
+    .limit(1);
+  return row;
+}
+
+export async function claimEarnings(db: Db, cfg: Config, agent: { id: string; walletAddress: string }, idempotencyKey: string | null) {
+  const clients = getChainClients();
+  if (!cfg.chain.escrow || !clients?.walletClient) {
+    throw new ApiError(503, 'Payouts are not configured', undefined, { 'Retry-After': '3600' });
+  }
+  if (idempotencyKey) {
+    const earlier = await findByKey(db, agent.id, idempotencyKey);
+    if (earlier) return presentClaim(earlier);
+  }
+  const escrow = cfg.chain.escrow;
+  const claimable = await readChain(() => readClaimable(clients.publicClient, escrow, agent.walletAddress as Hex));
+  if (claimable === 0n) throw new ApiError(409, 'Nothing to claim');
+  let row: Settlement | undefined;
+  try {
+    [row] = await db
+      .insert(settlements)
+      .values({ kind: 'CLAIM', userId: agent.id, beneficiary: agent.walletAddress, amount: claimable.toString(), idempotencyKey })
+      .returning();
+  } catch (error) {
+    const constraint = uniqueViolation(error);
+    if (constraint === 'settlements_claim_key_idx' && idempotencyKey) return presentClaim((await findByKey(db, agent.id, idempotencyKey))!);
+    if (constraint === 'settlements_claim_in_flight_idx') throw new ApiError(409, 'A claim is already in flight');
+    throw error;
+  }
+  return presentClaim(await processSettlement(db, cfg, row!.id, cfg.chain.mintWaitMs));
+}

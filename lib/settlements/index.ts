@@ -1,0 +1,5 @@
+// On-chain settlements: the outbox of releases, refunds and claims, and the earnings built on it.
+export { claimEarnings } from './claim';
+export { getEarnings } from './earnings';
+export { enqueueRefund, enqueueRelease } from './enqueue';
+export { retryPendingSettlements, settleMission } from './sweep';

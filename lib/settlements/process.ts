@@ -1,0 +1,61 @@
+// Carries one settlement to the chain and back: reconcile from the chain's own state first (a
+// task already released or refunded, a recorded transaction already mined or still waiting), and
+// only then sign, record and send. Run inline after a commit and by the sweep; a lease keeps two
+// workers off the same row.
+import 'server-only';
+import type { Hex } from 'viem';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { Settlement } from '../db/schema';
+import { getChainClients } from '../chain/clients';
+import { TASK_STATE, claimForCall, claimedAmount, readTask, refundCall, releaseCall } from '../chain/escrow';
+import { lookupTransaction, sendRecorded } from '../chain/recorded-send';
+import { log } from '../log';
+import { claimSettlement, findSettlement, markSettlement, recordSettlementTx, releaseSettlement } from './queries';
+
+const LEASE_MARGIN_MS = 30_000;
+
+function callOf(row: Settlement): Hex {
+  if (row.kind === 'RELEASE') return releaseCall(row.taskId!, row.beneficiary as Hex, row.feeBps ?? 0);
+  if (row.kind === 'REFUND') return refundCall(row.taskId!);
+  return claimForCall(row.beneficiary as Hex);
+}
+
+export async function processSettlement(db: Db, cfg: Config, id: string, waitMs: number, now = new Date()): Promise<Settlement> {
+  const row = await claimSettlement(db, id, now, waitMs + LEASE_MARGIN_MS);
+  if (!row) return findSettlement(db, id);
+  const clients = getChainClients();
+  const escrow = cfg.chain.escrow;
+  if (!clients?.walletClient || !escrow) return releaseSettlement(db, id, 'chain not configured');
+  const { publicClient, walletClient } = clients;
+  try {
+    if (row.kind !== 'CLAIM') {
+      const task = await readTask(publicClient, escrow, row.taskId!);
+      const done = row.kind === 'RELEASE' ? TASK_STATE.Released : TASK_STATE.Refunded;
+      if (task.state === done) return markSettlement(db, id, 'MINED');
+      if (task.state !== TASK_STATE.Open) return markSettlement(db, id, 'FAILED', { lastError: `task is in state ${task.state}` });
+    }
+    if (row.txHash) {
+      const earlier = await lookupTransaction(publicClient, row.txHash as Hex);
+      if (earlier.state === 'pending') return releaseSettlement(db, id, null);
+      if (earlier.state === 'mined' && row.kind === 'CLAIM') {
+        return earlier.receipt.status === 'success'
+          ? markSettlement(db, id, 'MINED', { amount: claimedAmount(earlier.receipt) })
+          : markSettlement(db, id, 'FAILED', { lastError: 'claim reverted' });
+      }
+      // A release/refund that reverted or never reached the node: the task is still open, send again.
+    }
+    const hash = await sendRecorded(walletClient, { to: escrow, data: callOf(row) }, (h) => recordSettlementTx(db, id, h));
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: waitMs, pollingInterval: 250 }).catch(() => undefined);
+    if (!receipt) return releaseSettlement(db, id, null);
+    if (receipt.status === 'success') {
+      return markSettlement(db, id, 'MINED', row.kind === 'CLAIM' ? { amount: claimedAmount(receipt) } : {});
+    }
+    if (row.kind === 'CLAIM') return markSettlement(db, id, 'FAILED', { lastError: 'claim reverted' });
+    return releaseSettlement(db, id, 'transaction reverted');
+  } catch (error) {
+    const message = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message?.split('\n')[0];
+    log.warn('settlement.send_failed', { id, kind: row.kind, message });
+    return releaseSettlement(db, id, message ?? 'send failed');
+  }
+}

@@ -1,0 +1,50 @@
+// Settlement rows: claimed by one worker at a time (a lease), settled from what the chain says.
+import 'server-only';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { settlements } from '../db/schema';
+
+const claimable = (now: Date) => and(eq(settlements.status, 'PENDING'), or(isNull(settlements.lockedUntil), lt(settlements.lockedUntil, now)));
+
+export async function claimSettlement(db: Db, id: string, now: Date, leaseMs: number) {
+  const [row] = await db
+    .update(settlements)
+    .set({ lockedUntil: new Date(now.getTime() + leaseMs), attempts: sql`${settlements.attempts} + 1` })
+    .where(and(eq(settlements.id, id), claimable(now)))
+    .returning();
+  return row;
+}
+
+export async function findSettlement(db: Db, id: string) {
+  const [row] = await db.select().from(settlements).where(eq(settlements.id, id)).limit(1);
+  return row!;
+}
+
+export async function listClaimableSettlements(db: Db, now: Date, limit: number): Promise<string[]> {
+  const rows = await db.select({ id: settlements.id }).from(settlements).where(claimable(now)).orderBy(settlements.createdAt).limit(limit);
+  return rows.map((row) => row.id);
+}
+
+export async function recordSettlementTx(db: Db, id: string, txHash: string): Promise<void> {
+  await db.update(settlements).set({ txHash }).where(eq(settlements.id, id));
+}
+
+export async function markSettlement(db: Db, id: string, status: 'MINED' | 'FAILED', changes: { amount?: bigint; lastError?: string } = {}) {
+  const [row] = await db
+    .update(settlements)
+    .set({
+      status,
+      lockedUntil: null,
+      lastError: changes.lastError ?? null,
+      minedAt: status === 'MINED' ? new Date() : null,
+      ...(changes.amount !== undefined && { amount: changes.amount.toString() }),
+    })
+    .where(and(eq(settlements.id, id), eq(settlements.status, 'PENDING')))
+    .returning();
+  return row ?? findSettlement(db, id);
+}
+
+export async function releaseSettlement(db: Db, id: string, lastError: string | null) {
+  const [row] = await db.update(settlements).set({ lockedUntil: null, lastError }).where(eq(settlements.id, id)).returning();
+  return row!;
+}

@@ -1,0 +1,29 @@
+// Response shapes of the earnings and claim endpoints (API.md §6); amounts are base-unit strings.
+import { z } from 'zod';
+
+const amount = z.string().regex(/^\d+$/).describe('Integer base units of the reward token');
+
+export const earningsEntrySchema = z.object({
+  type: z.enum(['EARNED', 'CLAIM']),
+  missionId: z.string().uuid().nullable(),
+  title: z.string().nullable(),
+  gross: amount.nullable(),
+  fee: amount.nullable(),
+  amount,
+  status: z.enum(['PENDING', 'MINED', 'FAILED']).nullable(),
+  txHash: z.string().nullable(),
+  at: z.string().datetime(),
+});
+
+export const earningsSchema = z.object({
+  pending: amount,
+  claimed: amount,
+  inFlight: amount,
+  history: z.array(earningsEntrySchema),
+});
+
+export const claimResponseSchema = z.object({
+  amount,
+  txHash: z.string().nullable(),
+  status: z.enum(['PENDING', 'MINED', 'FAILED']),
+});
