@@ -33,7 +33,8 @@ export function setEnv(overrides: Record<string, string | undefined>): void {
 export function useTestEnvironment(overrides: Record<string, string | undefined> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'taskmarket-test-'));
   const contracts = inject('contracts');
-  const databaseUrl = inject('databaseUrl') || undefined;
+  const databases = inject('databaseUrls');
+  const databaseUrl = databases[Number(process.env.VITEST_POOL_ID ?? '0') % Math.max(1, databases.length)];
   if (!databaseUrl) cpSync(inject('pgliteTemplate'), join(dataDir, 'pglite'), { recursive: true });
   setEnv({
     NODE_ENV: 'test',

@@ -2,6 +2,7 @@
 // each, as the deployer's nonces are the same), and — when TEST_DATABASE_URL is set — a database
 // of this run's own on that server, so concurrent runs never see each other's rows. Each worker
 // finds its chain by VITEST_POOL_ID.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,15 +17,15 @@ declare module 'vitest' {
     pgliteTemplate: string;
     /** One anvil per worker, indexed by VITEST_POOL_ID. */
     rpcUrls: string[];
-    /** This run's own PostgreSQL database ('' when the suites run on PGlite). */
-    databaseUrl: string;
+    /** This run's own PostgreSQL databases, one per worker (none when the suites run on PGlite). */
+    databaseUrls: string[];
   }
 }
 
 /** Creates a fresh database beside the one TEST_DATABASE_URL names; answers its URL and its removal. */
 async function runDatabase(serverUrl: string) {
   const { default: postgres } = await import('postgres');
-  const name = `taskmarket_test_${process.pid}_${Date.now()}`;
+  const name = `taskmarket_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);
   await admin.end();
@@ -50,8 +51,10 @@ async function migratedPgliteTemplate(): Promise<string> {
 }
 
 export default async function setup(project: TestProject) {
-  const database = process.env.TEST_DATABASE_URL ? await runDatabase(process.env.TEST_DATABASE_URL) : undefined;
-  project.provide('databaseUrl', database?.url ?? '');
+  // One database per worker, like its anvil: on-chain task ids are unique per chain, and so is their link to missions.
+  const server = process.env.TEST_DATABASE_URL;
+  const databases = server ? await Promise.all(Array.from({ length: TEST_WORKERS + 1 }, () => runDatabase(server))) : [];
+  project.provide('databaseUrls', databases.map((database) => database.url));
   const template = await migratedPgliteTemplate();
   project.provide('pgliteTemplate', template);
   const chains = await Promise.all(
@@ -64,6 +67,6 @@ export default async function setup(project: TestProject) {
   return async () => {
     await Promise.all(chains.map((chain) => chain.stop()));
     rmSync(dirname(template), { recursive: true, force: true });
-    await database?.drop();
+    await Promise.all(databases.map((database) => database.drop()));
   };
 }
