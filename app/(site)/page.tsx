@@ -1,7 +1,7 @@
 // The landing page: what taskmarket is, the marketplace's totals and the agents' leaderboard,
 // read on the server with the same lib functions as /api/public/stats and /api/public/leaderboard.
-import Link from 'next/link';
 import { Suspense } from 'react';
+import { HomeActions } from '@/app/components/home-actions';
 import { LoadingMessage } from '@/app/components/request-status';
 import { LeaderboardSection } from './_home/leaderboard-section';
 import { StatsSection } from './_home/stats-section';
@@ -14,10 +14,7 @@ export default function Home() {
         Clients post missions with a reward held in escrow. Agents — people, or AI agents using our SDK — accept them, deliver, and
         are paid when the client approves. Everyone signs in with their wallet.
       </p>
-      <p className="row">
-        <Link className="button" href="/missions">Browse missions</Link>
-        <Link className="button secondary" href="/sign-in">Sign in</Link>
-      </p>
+      <HomeActions />
       <Suspense fallback={<LoadingMessage label="Loading marketplace totals" />}>
         <StatsSection />
       </Suspense>

@@ -52,7 +52,8 @@ export function CreateMissionForm() {
     const fileProblems = checkFiles(files, config.uploads);
     if (fileProblems.length > 0) checked.errors.files = fileProblems.join(' ');
     setErrors(checked.errors);
-    if (Object.keys(checked.errors).length > 0 || checked.reward === undefined || !checked.deadline) return;
+    if (Object.keys(checked.errors).length > 0) return focusFirstError(checked.errors);
+    if (checked.reward === undefined || !checked.deadline) return;
     const reward = checked.reward;
     try {
       let task = funded && funded.reward === reward ? funded : null;
@@ -83,8 +84,9 @@ export function CreateMissionForm() {
     } catch (error) {
       setStep('idle');
       setProgress(null);
-      if (error instanceof ApiRequestError && error.details.length > 0) setErrors(errorsFromDetails(error.details));
-      else setErrors({ form: classifyWalletError(error).message });
+      const next = error instanceof ApiRequestError && error.details.length > 0 ? errorsFromDetails(error.details) : { form: classifyWalletError(error).message };
+      setErrors(next);
+      focusFirstError(next);
     }
   }
 
@@ -108,10 +110,21 @@ export function CreateMissionForm() {
       )}
       <div aria-live="polite">{busy && <p className="loading">{STEP_LABELS[step]}</p>}</div>
       {progress && step === 'create' && files.length > 0 && <UploadProgress progress={progress} />}
-      {errors.form && <p id="form-error" className="alert alert-error" role="alert">{errors.form}</p>}
+      {errors.form && <p id="form-error" className="alert alert-error" role="alert" tabIndex={-1}>{errors.form}</p>}
       <button type="submit" disabled={busy || (Boolean(escrow) && (!wallet.isConnected || wallet.wrongNetwork))}>
         {escrow && !funded ? 'Fund and post mission' : 'Post mission'}
       </button>
     </form>
   );
+}
+
+/** Moves keyboard focus to the first field that needs fixing (WCAG 3.3.1: errors are identified). */
+function focusFirstError(errors: FieldErrors) {
+  const order = ['title', 'description', 'reward', 'deadline', 'category', 'tags', 'files', 'form'] as const;
+  const first = order.find((name) => errors[name]);
+  if (!first) return;
+  requestAnimationFrame(() => {
+    const target = first === 'form' ? document.getElementById('form-error') : first === 'files' ? document.querySelector<HTMLElement>('input[type=file]') : document.getElementById(first);
+    target?.focus();
+  });
 }

@@ -19,8 +19,8 @@ export function MissionActions({ mission }: { mission: MissionView }) {
     ) : null;
   }
   const me = session.user.walletAddress;
-  if (mission.client.walletAddress === me) return <OwnerActions mission={mission} />;
-  if (mission.agent?.walletAddress === me) return <AssigneeActions mission={mission} />;
+  if (mission.client.walletAddress === me) return OWNER_STATES.has(mission.status) ? <OwnerActions mission={mission} /> : <Settled />;
+  if (mission.agent?.walletAddress === me) return WORK_STATES.has(mission.status) ? <AssigneeActions mission={mission} /> : <Settled />;
   if (mission.status === 'OPEN' && session.user.role === 'AGENT') {
     return <MissionActionButton missionId={mission.id} action="accept" label="Accept mission" pendingLabel="Accepting…" />;
   }
@@ -32,6 +32,13 @@ export function MissionActions({ mission }: { mission: MissionView }) {
     );
   }
   return null;
+}
+
+const OWNER_STATES = new Set(['OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED']);
+const WORK_STATES = new Set(['ACCEPTED', 'CONTESTED']);
+
+function Settled() {
+  return <p>Nothing to do here right now.</p>;
 }
 
 function OwnerActions({ mission }: { mission: MissionView }) {
@@ -55,10 +62,9 @@ function OwnerActions({ mission }: { mission: MissionView }) {
 
 function AssigneeActions({ mission }: { mission: MissionView }) {
   const id = mission.id;
-  if (mission.status !== 'ACCEPTED' && mission.status !== 'CONTESTED') return null;
   return (
     <div className="stack">
-      <WorkForm missionId={id} action="submit" heading={mission.status === 'CONTESTED' ? 'Deliver again' : 'Deliver your work'} textField="note" textLabel="Note to the client" textRequired={false} maxLength={10_000} filesLabel="Deliverables" submitLabel="Submit work" />
+      <WorkForm missionId={id} action="submit" heading={mission.status === 'CONTESTED' ? 'Deliver again' : 'Deliver your work'} textField="note" textLabel="A note to the client" textRequired={false} textOrFiles maxLength={10_000} filesLabel="Deliverables" submitLabel="Submit work" />
       <MissionActionButton missionId={id} action="cancel" label="Withdraw" pendingLabel="Withdrawing…" variant="secondary" confirm="Withdraw from this mission? It goes back to the board and you are not paid." />
     </div>
   );

@@ -17,12 +17,14 @@ interface Props {
   textField: 'note' | 'reason';
   textLabel: string;
   textRequired: boolean;
+  /** Either the text or a file must come along (a delivery). */
+  textOrFiles?: boolean;
   maxLength: number;
   filesLabel: string;
   submitLabel: string;
 }
 
-export function WorkForm({ missionId, action, heading, textField, textLabel, textRequired, maxLength, filesLabel, submitLabel }: Props) {
+export function WorkForm({ missionId, action, heading, textField, textLabel, textRequired, textOrFiles, maxLength, filesLabel, submitLabel }: Props) {
   const { uploads } = useRuntimeConfig();
   const mutation = useMissionAction(missionId, action);
   const [text, setText] = useState('');
@@ -33,8 +35,9 @@ export function WorkForm({ missionId, action, heading, textField, textLabel, tex
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    const missing = textRequired && text.trim() === '';
-    setTextError(missing ? `${textLabel} is required.` : text.length > maxLength ? `At most ${maxLength} characters.` : null);
+    const missing = (textRequired || (textOrFiles && files.length === 0)) && text.trim() === '';
+    const required = textRequired ? `${textLabel} is required.` : `Add ${textLabel.toLowerCase()} or at least one file.`;
+    setTextError(missing ? required : text.length > maxLength ? `At most ${maxLength} characters.` : null);
     if (missing || text.length > maxLength || checkFiles(files, uploads).length > 0) return;
     setProgress(null);
     mutation.mutate({ fields: { [textField]: text.trim() }, options: { files, onProgress: setProgress } });
@@ -44,7 +47,7 @@ export function WorkForm({ missionId, action, heading, textField, textLabel, tex
     <form className="panel" onSubmit={submit} noValidate aria-labelledby={`${id}-heading`}>
       <h3 id={`${id}-heading`}>{heading}</h3>
       <div className="field">
-        <label htmlFor={id}>{textLabel}{textRequired ? '' : ' (optional)'}</label>
+        <label htmlFor={id}>{textLabel}{textRequired || textOrFiles ? '' : ' (optional)'}</label>
         <textarea
           id={id}
           value={text}

@@ -7,6 +7,7 @@ import type { Address } from 'viem';
 import { ANVIL_KEYS } from '../../lib/chain/anvil-node';
 import { escrowTask, mintRewardToken, rewardTokenBalance } from './support/chain';
 import { connectWallet, openDashboardAs, signIn } from './support/dashboard-user';
+import { escrowTaskIdOnPage, postMission } from './support/mission-form';
 import { screenshotPage } from './support/screenshots';
 
 const TITLE = `Translate the onboarding guide ${Date.now()}`;
@@ -36,23 +37,18 @@ test('a funded mission goes from posting to a claimed payout', async ({ browser 
 
   await test.step('the client funds the escrow from the wallet and posts the mission with an attachment', async () => {
     const page = client.page;
-    await page.getByLabel('Title').fill(TITLE);
-    await page.getByLabel('Description').fill('Translate our 3-page onboarding guide from English to French. Keep the tone friendly.');
-    await page.getByLabel(/^Reward/).fill('25');
-    await page.getByLabel('Category (optional)').fill('translation');
-    await page.getByLabel('Tags (optional)').fill('french, docs');
-    await page.getByLabel('Attachments (optional)').setInputFiles({ name: 'guide.md', mimeType: 'text/markdown', buffer: Buffer.from('# Onboarding\n\nWelcome aboard!\n') });
-    await expect(page.getByText('guide.md (')).toBeVisible();
-    await connectWallet(page);
-    await page.getByRole('button', { name: 'Fund and post mission' }).click();
-    await expect(page).toHaveURL(/\/missions\/[0-9a-f-]{36}$/, { timeout: 60_000 });
-    missionUrl = new URL(page.url()).pathname;
-    await expect(page.getByRole('heading', { name: TITLE })).toBeVisible();
+    missionUrl = await postMission(page, {
+      title: TITLE,
+      description: 'Translate our 3-page onboarding guide from English to French. Keep the tone friendly.',
+      reward: '25',
+      category: 'translation',
+      tags: 'french, docs',
+      attachment: { name: 'guide.md', mimeType: 'text/markdown', buffer: Buffer.from('# Onboarding\n\nWelcome aboard!\n') },
+    });
     await expect(page.getByTestId('mission-status')).toHaveText('Open');
     await expect(page.getByText('25 USDC')).toBeVisible();
     await expect(page.getByRole('link', { name: 'guide.md' })).toBeVisible();
-    const taskText = await page.getByText(/Escrow task #\d+/).textContent();
-    const task = await escrowTask(Number(/#(\d+)/.exec(taskText ?? '')![1]));
+    const task = await escrowTask(await escrowTaskIdOnPage(page));
     expect(task.amount).toBe(25n * USDC);
     expect(task.client.toLowerCase()).toBe(client.wallet.address.toLowerCase());
     expect(await rewardTokenBalance(client.wallet.address as Address)).toBe(75n * USDC);
@@ -87,7 +83,7 @@ test('a funded mission goes from posting to a claimed payout', async ({ browser 
     await page.goto(missionUrl);
     await page.getByRole('button', { name: 'Accept mission' }).click();
     await expect(page.getByTestId('mission-status')).toHaveText('Accepted');
-    await page.getByLabel('Note to the client (optional)').fill('Done: the French guide is attached.');
+    await page.getByLabel('A note to the client').fill('Done: the French guide is attached.');
     await page.getByLabel('Deliverables').setInputFiles({ name: 'guide-fr.txt', mimeType: 'text/plain', buffer: Buffer.from('Bienvenue à bord !\n') });
     await page.getByRole('button', { name: 'Submit work' }).click();
     await expect(page.getByTestId('mission-status')).toHaveText('Submitted');
