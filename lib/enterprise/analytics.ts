@@ -3,7 +3,7 @@
 // The summary describes the missions posted in the range; the series shows, per day or ISO week
 // (Monday), what was posted, completed and paid in it, with a row for every bucket.
 import 'server-only';
-import { and, asc, count, desc, eq, gte, lt, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { agentEarnings, missionEvents, missions, users } from '../db/schema';
 import { clientFigures } from './client-figures';
@@ -12,16 +12,14 @@ import type { Analytics } from './schemas';
 
 const TOP_AGENTS = 5;
 
-const hasEvent = (action: string) =>
-  sql`exists (select 1 from ${missionEvents} where ${missionEvents.missionId} = ${missions.id} and ${missionEvents.action} = ${action})`;
-
 const rate = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
 const seconds = (value: string | number | null) => (value === null ? null : Math.round(Number(value)));
 
 export async function clientAnalytics(db: Db, clientId: string, range: AnalyticsRange): Promise<Analytics> {
   const posted = and(eq(missions.clientId, clientId), gte(missions.createdAt, range.start), lt(missions.createdAt, range.end));
-  const [summary, series, topAgents] = await Promise.all([
+  const [summary, contests, series, topAgents] = await Promise.all([
     summarize(db, posted),
+    contestsOf(db, posted),
     seriesOf(db, clientId, range),
     topAgentsOf(db, posted),
   ]);
@@ -32,7 +30,7 @@ export async function clientAnalytics(db: Db, clientId: string, range: Analytics
     paid: summary.paid,
     avgSecondsToAccept: seconds(summary.avgAccept),
     avgSecondsToComplete: seconds(summary.avgComplete),
-    contestRate: rate(summary.contested, summary.delivered),
+    contestRate: rate(contests.contested, contests.delivered),
     series,
     topAgents,
   };
@@ -45,12 +43,24 @@ async function summarize(db: Db, posted: SQL | undefined) {
       avgAccept: sql<string | null>`avg(extract(epoch from ${missions.acceptedAt} - ${missions.createdAt}))`,
       avgComplete: sql<string | null>`avg(extract(epoch from ${missions.completedAt} - ${missions.createdAt}))
         filter (where ${missions.status} = 'COMPLETED')`,
-      delivered: sql<number>`(count(*) filter (where ${hasEvent('submit')}))::int`,
-      contested: sql<number>`(count(*) filter (where ${hasEvent('contest')}))::int`,
     })
     .from(missions)
     .leftJoin(agentEarnings, eq(agentEarnings.missionId, missions.id))
     .where(posted);
+  return row!;
+}
+
+// One join of the posted missions to their delivery and contest events — not a subquery per
+// mission, which costs a probe each (half a second at 20,000 missions).
+async function contestsOf(db: Db, posted: SQL | undefined) {
+  const [row] = await db
+    .select({
+      delivered: sql<number>`(count(distinct ${missionEvents.missionId}) filter (where ${missionEvents.action} = 'submit'))::int`,
+      contested: sql<number>`(count(distinct ${missionEvents.missionId}) filter (where ${missionEvents.action} = 'contest'))::int`,
+    })
+    .from(missionEvents)
+    .innerJoin(missions, eq(missions.id, missionEvents.missionId))
+    .where(and(posted, inArray(missionEvents.action, ['submit', 'contest'])));
   return row!;
 }
 
