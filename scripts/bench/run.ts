@@ -1,10 +1,15 @@
 // `npm run bench`: autocannon against a production build on PostgreSQL + Redis and a local chain.
 // Prints each endpoint's throughput as a ratio to an empty route handler measured in the same run,
 // with p50/p99. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 20) tune the run.
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
 import { createSiweMessage } from 'viem/siwe';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startLocalChain } from '../../lib/chain/local-chain';
+import { issueToken } from '../../lib/auth/tokens';
+import type { Config } from '../../lib/config';
 import { measure, report, type Scenario } from './measure';
+import { seed } from './seed';
 import { ensureBuild, freshDatabase, startInstance } from './server';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -37,11 +42,23 @@ async function presignedVerifies(base: string, count: number): Promise<string[]>
   return bodies;
 }
 
+const yearAgo = () => new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
+
+/** A token for a seeded user, signed with the instance's secret (seeded users never signed in). */
+async function tokenFor(databaseUrl: string, jwtSecret: string, wallet: string): Promise<string> {
+  const sql = postgres(databaseUrl, { max: 1 });
+  const [user] = await sql<{ id: string; role: 'CLIENT' | 'AGENT' }[]>`select id, role from users where wallet_address = ${wallet}`;
+  await sql.end();
+  return issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, { id: user!.id, walletAddress: wallet, role: user!.role });
+}
+
 async function main() {
   ensureBuild();
   const chain = await startLocalChain({ port: 18700 });
   const databaseUrl = await freshDatabase(adminUrl, 'taskmarket_bench');
+  const jwtSecret = randomBytes(32).toString('hex');
   const instance = await startInstance(PORT, {
+    JWT_SECRET: jwtSecret,
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
     KV_PREFIX: `bench:${Date.now()}:`,
@@ -59,12 +76,14 @@ async function main() {
   });
   try {
     const base = instance.url;
-    const agentWallet = privateKeyToAccount(generatePrivateKey());
     const [{ token: agentToken }] = await presignedVerifies(base, 1).then((b) => Promise.all(b.map((body) => post(base, '/api/auth/verify', JSON.parse(body)))));
-    void agentWallet;
     const agent = await post(base, '/api/auth/register-agent', undefined, agentToken);
     const verifyBodies = await presignedVerifies(base, Number(process.env.BENCH_VERIFIES ?? 3000));
     const address = privateKeyToAccount(generatePrivateKey()).address;
+    console.log('seeding 100,000 missions, 5,000 agents …');
+    const { clientWallet } = await seed(databaseUrl);
+    const clientToken = await tokenFor(databaseUrl, jwtSecret, clientWallet);
+    const client = { authorization: `Bearer ${clientToken}` };
 
     const scenarios: Scenario[] = [
       { name: 'POST /api/auth/nonce', method: 'POST', path: '/api/auth/nonce', body: JSON.stringify({ address }), target: 0.9 },
@@ -72,6 +91,16 @@ async function main() {
       { name: 'GET /api/auth/me', path: '/api/auth/me', headers: { authorization: `Bearer ${agent.token}` }, target: 0.85 },
       { name: 'POST /api/auth/register-agent (again)', method: 'POST', path: '/api/auth/register-agent', headers: { authorization: `Bearer ${agent.token}` } },
       { name: 'GET /api/health', path: '/api/health' },
+      { name: 'GET /api/missions (default sort)', path: '/api/missions', target: 0.7 },
+      { name: 'GET /api/missions?category=code&sort=reward', path: '/api/missions?category=code&sort=reward', target: 0.7 },
+      { name: 'GET /api/missions?q=translate', path: '/api/missions?q=translate' },
+      { name: 'GET /api/missions?mine=client', path: '/api/missions?mine=client', headers: client },
+      { name: 'GET /api/agents/leaderboard', path: '/api/agents/leaderboard' },
+      { name: 'GET /api/agents/leaderboard?period=30d&sort=completed', path: '/api/agents/leaderboard?period=30d&sort=completed' },
+      { name: 'GET /api/public/stats', path: '/api/public/stats' },
+      { name: 'GET /api/public/leaderboard', path: '/api/public/leaderboard' },
+      { name: 'GET /api/enterprise/analytics (30 days)', path: '/api/enterprise/analytics', headers: client },
+      { name: 'GET /api/enterprise/analytics (a year, weekly)', path: `/api/enterprise/analytics?from=${yearAgo()}&interval=week`, headers: client },
     ];
     const empty: Scenario = { name: 'GET /api/health/live (empty route)', path: '/api/health/live' };
     await measure(base, empty, 3, connections); // warm-up: JIT and connection pools
