@@ -31,7 +31,10 @@ export function classifyWalletError(error: unknown): WalletProblem {
   if (chain.some((e) => nameOf(e) === 'ConnectorChainMismatchError' || nameOf(e) === 'ChainMismatchError')) {
     return { kind: 'wrong-network', message: 'Your wallet is on another network. Switch networks and try again.' };
   }
-  if (chain.some((e) => nameOf(e) === 'ProviderNotFoundError' || nameOf(e) === 'ConnectorNotConnectedError')) {
+  if (chain.some((e) => nameOf(e) === 'ProviderNotFoundError')) {
+    return { kind: 'no-wallet', message: 'No browser wallet was found. Install a wallet extension (for example MetaMask) and reload this page.' };
+  }
+  if (chain.some((e) => nameOf(e) === 'ConnectorNotConnectedError')) {
     return { kind: 'no-wallet', message: 'No wallet is connected. Connect a browser wallet first.' };
   }
   const api = chain.find((e): e is ApiRequestError => e instanceof ApiRequestError);

@@ -1,7 +1,9 @@
 // Screenshots of a page at desktop (1280 px) and phone (390 px) width, under
-// test-results/screenshots/ (gitignored), for people to look at.
+// test-results/screenshots/ (gitignored), for people to look at — each page photographed is
+// also checked by axe at both widths.
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { expectNoAccessibilityViolations } from './accessibility';
 
 const DIR = join('test-results', 'screenshots');
 const WIDTHS = [
@@ -15,6 +17,7 @@ export async function screenshotPage(page: Page, name: string): Promise<void> {
     await page.setViewportSize({ width: size.width, height: size.height });
     // Let layout settle after the resize (fonts, wrapped flex rows).
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await expectNoAccessibilityViolations(page);
     await page.screenshot({ path: join(DIR, `${name}-${size.name}.png`), fullPage: true });
   }
   if (original) await page.setViewportSize(original);
