@@ -4,6 +4,7 @@
 // or withdraws. The API has the last word; its refusal is shown as it says it.
 import Link from 'next/link';
 import type { MissionView } from '@/lib/missions/schemas';
+import { useRuntimeConfig } from '@/lib/web/runtime-config-context';
 import { useSession } from '@/lib/web/use-session';
 import { BumpForm } from './bump-form';
 import { MissionActionButton } from './mission-action-button';
@@ -43,7 +44,12 @@ function Settled() {
 
 function OwnerActions({ mission }: { mission: MissionView }) {
   const id = mission.id;
-  const overdue = mission.status === 'ACCEPTED' && new Date(mission.deadline) < new Date();
+  const { missions: rules } = useRuntimeConfig();
+  const now = Date.now();
+  // API.md §5: the owner cancels an accepted mission past its deadline, or a contest left unanswered.
+  const overdue = mission.status === 'ACCEPTED' && new Date(mission.deadline).getTime() < now;
+  const lastContest = mission.contests.at(-1)?.contestedAt;
+  const unanswered = mission.status === 'CONTESTED' && lastContest !== undefined && new Date(lastContest).getTime() + rules.reviewWindowSeconds * 1000 < now;
   return (
     <div className="stack">
       {mission.status === 'SUBMITTED' && (
@@ -53,7 +59,9 @@ function OwnerActions({ mission }: { mission: MissionView }) {
         </>
       )}
       {mission.status === 'OPEN' && <BumpForm mission={mission} />}
-      {(mission.status === 'OPEN' || overdue || mission.status === 'CONTESTED') && (
+      {mission.status === 'ACCEPTED' && !overdue && <p>The agent is working on it. You may cancel if the deadline passes without a delivery.</p>}
+      {mission.status === 'CONTESTED' && !unanswered && <p>Waiting for the agent to deliver again. You may cancel if the contest stays unanswered for the review window.</p>}
+      {(mission.status === 'OPEN' || overdue || unanswered) && (
         <MissionActionButton missionId={id} action="cancel" label="Cancel mission" pendingLabel="Cancelling…" variant="danger" confirm="Cancel this mission? A funded reward is refunded to you." />
       )}
     </div>

@@ -19,10 +19,10 @@ export function SeriesChart({ series }: { series: Analytics['series'] }) {
     <figure className={styles.figure}>
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby="series-title" className={styles.chart} data-testid="series-chart">
         <title id="series-title">Missions posted and completed per interval, from {series[0]?.start ?? '—'} to {series.at(-1)?.start ?? '—'}</title>
-        {[0, 0.5, 1].map((f) => (
-          <g key={f}>
-            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(max * f)} y2={y(max * f)} className={styles.grid} />
-            <text x={PAD.left - 4} y={y(max * f) + 4} textAnchor="end" className={styles.axis}>{Math.round(max * f)}</text>
+        {ticksUpTo(max).map((tick) => (
+          <g key={tick}>
+            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} className={styles.grid} />
+            <text x={PAD.left - 4} y={y(tick) + 4} textAnchor="end" className={styles.axis}>{tick}</text>
           </g>
         ))}
         {series.map((b, i) => {
@@ -55,4 +55,9 @@ export function SeriesChart({ series }: { series: Analytics['series'] }) {
       </details>
     </figure>
   );
+}
+
+/** Whole-number gridlines: counts have no halves. */
+function ticksUpTo(max: number): number[] {
+  return [...new Set([0, Math.round(max / 2), max])];
 }

@@ -57,6 +57,9 @@ test('bump with a top-up, contest, withdraw and cancel', async ({ browser }) => 
     await page.getByRole('button', { name: 'Contest delivery' }).click();
     await expect(page.getByTestId('mission-status')).toHaveText('Contested');
     await expect(page.getByText('Only six questions are answered.')).toBeVisible();
+    // Cancelling is for a contest left unanswered, not one just made.
+    await expect(page.getByText('Waiting for the agent to deliver again.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Cancel mission' })).toHaveCount(0);
     await screenshotPage(page, 'mission-contested-owner');
   });
 
