@@ -2,6 +2,7 @@
 // (ledger) and its first event in one transaction. An Idempotency-Key (API.md §1.9) makes a
 // retried request answer the mission it already created instead of posting a second one.
 import 'server-only';
+import { createHash } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -31,13 +32,14 @@ export async function createMission(
     throw new ApiError(400, 'Validation failed', ['Idempotency-Key: 1–200 visible ASCII characters']);
   }
   const viewer = { kind: 'user', id: user.id, role: user.role } as const;
+  const fingerprint = idempotencyKey === null ? null : fingerprintOf(input, body);
   let id: string;
   let replayed = false;
   try {
     ({ id, replayed } = await db.transaction(async (tx) => {
       const earlier = idempotencyKey ? await findByIdempotencyKey(tx, user.id, idempotencyKey, now) : undefined;
-      if (earlier) return { id: earlier, replayed: true };
-      return { id: await insertMission(tx, cfg, user.id, input, idempotencyKey, body, now), replayed: false };
+      if (earlier) return { id: replayOf(earlier, fingerprint), replayed: true };
+      return { id: await insertMission(tx, cfg, user.id, input, { key: idempotencyKey, fingerprint }, body, now), replayed: false };
     }));
   } catch (error) {
     const constraint = uniqueViolation(error);
@@ -47,7 +49,7 @@ export async function createMission(
     // The same key raced in twice: the other request created it; answer that mission.
     const earlier = constraint === 'missions_idempotency_idx' ? await findByIdempotencyKey(db, user.id, idempotencyKey!, now) : undefined;
     if (!earlier) throw error;
-    ({ id, replayed } = { id: earlier, replayed: true });
+    ({ id, replayed } = { id: replayOf(earlier, fingerprint), replayed: true });
   }
   return { mission: await getMissionOrThrow(db, cfg, id, viewer, now), replayed };
 }
@@ -59,19 +61,32 @@ function checkDeadline(deadline: Date, now: Date): void {
   if (deadline > yearAhead) throw new ApiError(400, 'Validation failed', ['deadline: must be at most one year ahead']);
 }
 
-async function findByIdempotencyKey(tx: Db, clientId: string, key: string, now: Date): Promise<string | undefined> {
+/** The request as the key stands for it: validated fields and the attachments' content. */
+function fingerprintOf(input: CreateMissionInput, body: RequestBody): string {
+  const canonical = JSON.stringify({ ...input, reward: input.reward.toString(), files: body.files.map((f) => [f.filename, f.sha256]) });
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+function replayOf(earlier: { id: string; fingerprint: string | null }, fingerprint: string | null): string {
+  if (earlier.fingerprint !== fingerprint) {
+    throw new ApiError(422, 'Idempotency-Key was already used for a different request');
+  }
+  return earlier.id;
+}
+
+async function findByIdempotencyKey(tx: Db, clientId: string, key: string, now: Date) {
   const mine = and(eq(missions.clientId, clientId), eq(missions.idempotencyKey, key));
   // A key is remembered for 24 hours; after that it is free to mean something new.
   await tx
     .update(missions)
     .set({ idempotencyKey: null })
     .where(and(mine, lt(missions.createdAt, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS))));
-  const [row] = await tx.select({ id: missions.id }).from(missions).where(mine).limit(1);
-  return row?.id;
+  const [row] = await tx.select({ id: missions.id, fingerprint: missions.idempotencyFingerprint }).from(missions).where(mine).limit(1);
+  return row;
 }
 
 async function insertMission(
-  tx: Db, cfg: Config, clientId: string, input: CreateMissionInput, idempotencyKey: string | null, body: RequestBody, now: Date,
+  tx: Db, cfg: Config, clientId: string, input: CreateMissionInput, idempotency: { key: string | null; fingerprint: string | null }, body: RequestBody, now: Date,
 ): Promise<string> {
   const [mission] = await tx
     .insert(missions)
@@ -85,7 +100,8 @@ async function insertMission(
       feeBps: cfg.missions.feeBps,
       deadline: input.deadline,
       onChainTaskId: input.onChainTaskId ?? null,
-      idempotencyKey,
+      idempotencyKey: idempotency.key,
+      idempotencyFingerprint: idempotency.fingerprint,
       listedAt: now,
       createdAt: now,
       updatedAt: now,

@@ -12,6 +12,7 @@ const ERRORS: Record<number, { name: string; description: string; retryAfter?: b
   409: { name: 'Conflict', description: 'Not allowed from the current state, or a concurrent request won' },
   413: { name: 'PayloadTooLarge', description: 'A file over 10 MB or a body over the limit' },
   415: { name: 'UnsupportedMediaType', description: 'A file type outside the allow-list, or contradicting its declaration' },
+  422: { name: 'UnprocessableContent', description: 'An Idempotency-Key already used for a different request' },
   429: { name: 'TooManyRequests', description: 'Rate limit hit', retryAfter: true },
   500: { name: 'InternalError', description: '`{ "error": "Internal error" }`: a bug; nothing internal is revealed' },
   503: { name: 'Unavailable', description: 'A dependency (database, KV) is unreachable', retryAfter: true },

@@ -67,7 +67,7 @@ export const API_ROUTES: ApiRoute[] = [
   },
   {
     method: 'post', path: '/api/missions', tag: 'Missions', summary: 'Post a mission (JSON, or multipart with attachments)',
-    access: 'CLIENT', limited: true, idempotent: true, body: createMissionSchema, multipart: true, response: missionSchema, status: 201, errors: [409, 413, 415],
+    access: 'CLIENT', limited: true, idempotent: true, body: createMissionSchema, multipart: true, response: missionSchema, status: 201, errors: [409, 413, 415, 422],
   },
   { method: 'get', path: '/api/missions/{id}', tag: 'Missions', summary: 'One mission as the caller may see it', access: 'optional', params: missionId, response: missionSchema, errors: [404] },
   { method: 'post', path: '/api/missions/{id}/accept', tag: 'Missions', summary: 'OPEN → ACCEPTED (one agent wins a race)', access: 'AGENT', limited: true, params: missionId, response: missionSchema, errors: [404, 409] },

@@ -128,9 +128,13 @@ describe('Idempotency-Key', () => {
   test('default: a repeated key answers the first mission and creates nothing new', async () => {
     const client = await newClient();
     const key = { 'idempotency-key': `k-${crypto.randomUUID()}` };
-    const first = await create(client.token, missionInput(), key);
-    const second = await create(client.token, missionInput({ title: 'Something else' }), key);
+    const input = missionInput();
+    const first = await create(client.token, input, key);
+    const second = await create(client.token, input, key);
     expect(second).toMatchObject({ status: 201, body: { id: first.body.id, title: first.body.title } });
+    expect(await missionCountOf(client.id)).toBe(1);
+    const other = await create(client.token, { ...input, title: 'Something else' }, key);
+    expect(other).toMatchObject({ status: 422, body: { error: 'Idempotency-Key was already used for a different request' } });
     expect(await missionCountOf(client.id)).toBe(1);
     expect((await create(client.token, missionInput(), { 'idempotency-key': 'another' })).body.id).not.toBe(first.body.id);
   });
@@ -138,7 +142,8 @@ describe('Idempotency-Key', () => {
   test('behavior: the same key sent five times at once creates one mission', async () => {
     const client = await newClient();
     const key = { 'idempotency-key': crypto.randomUUID() };
-    const responses = await Promise.all(Array.from({ length: 5 }, () => create(client.token, missionInput(), key)));
+    const input = missionInput();
+    const responses = await Promise.all(Array.from({ length: 5 }, () => create(client.token, input, key)));
     expect(responses.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
     expect(new Set(responses.map((r) => r.body.id)).size).toBe(1);
     expect(await missionCountOf(client.id)).toBe(1);

@@ -46,6 +46,8 @@ export const missions = pgTable(
     status: missionStatusEnum('status').notNull().default('OPEN'),
     onChainTaskId: bigint('on_chain_task_id', { mode: 'number' }).unique(),
     idempotencyKey: text('idempotency_key'),
+    // What the keyed request asked for: the same key with another request is refused, not replayed.
+    idempotencyFingerprint: text('idempotency_fingerprint'),
     // Incremented by every accept: files and contests of an agent who withdrew stay out of view.
     assignment: integer('assignment').notNull().default(0),
     submissionCount: integer('submission_count').notNull().default(0),
