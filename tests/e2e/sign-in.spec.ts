@@ -1,17 +1,24 @@
 // Signing in with a wallet, and the three ways it goes wrong that people must understand: the
 // wallet on another network, a refused signature, an expired nonce.
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { ANVIL_KEYS } from '../../lib/chain/anvil-node';
-import { connectWallet, openDashboardAs, signIn } from './support/dashboard-user';
+import { connectWallet, openDashboardAs } from './support/dashboard-user';
 import { screenshotPage } from './support/screenshots';
 
-test('sign-in page shows what to do, and signing in and out works', async ({ browser }) => {
+test('signing in and out works with the keyboard alone', async ({ browser }) => {
   const user = await openDashboardAs(browser, ANVIL_KEYS[3]);
-  await user.page.goto('/sign-in');
-  await expect(user.page.getByRole('heading', { name: 'Sign in with your wallet' })).toBeVisible();
-  await screenshotPage(user.page, 'sign-in');
-  await signIn(user);
-  await user.page.getByRole('button', { name: 'Sign out' }).click();
+  const { page } = user;
+  await page.goto('/sign-in');
+  await expect(page.getByRole('heading', { name: 'Sign in with your wallet' })).toBeVisible();
+  await screenshotPage(page, 'sign-in');
+  await tabTo(page, 'Connect Test Wallet');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Wallet connected:')).toBeVisible();
+  await tabTo(page, 'Sign in');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('session-user')).toContainText('Client');
+  await tabTo(page, 'Sign out');
+  await page.keyboard.press('Enter');
   await expect(user.page.getByRole('link', { name: 'Sign in' })).toBeVisible();
   expect((await user.page.request.get('/api/auth/me')).status()).toBe(401);
   await user.context.close();
@@ -65,3 +72,13 @@ test('an expired nonce asks for a fresh sign-in', async ({ browser }) => {
   await expect(page.getByTestId('session-user')).toContainText('Client');
   await user.context.close();
 });
+
+/** Presses Tab until the focused element is the button named (at most 30 times). */
+async function tabTo(page: Page, name: string): Promise<void> {
+  for (let i = 0; i < 30; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => `${document.activeElement?.tagName}:${document.activeElement?.textContent?.trim()}`);
+    if (focused === `BUTTON:${name}`) return;
+  }
+  throw new Error(`${name} is not reachable with the Tab key`);
+}
