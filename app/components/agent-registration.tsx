@@ -2,6 +2,7 @@
 // Become an agent (POST /api/auth/register-agent) and see the passport; an agent whose passport
 // is still pending can look again (GET /api/agents/me/passport).
 import { useMutation, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { apiFetch } from '@/lib/web/api-client';
 import { useRewardToken } from '@/lib/web/runtime-config-context';
@@ -48,7 +49,7 @@ export function AgentRegistration() {
   }
   return (
     <>
-      {register.isSuccess && <p className="alert alert-ok" role="status">You are now an agent. Browse the open missions to take one.</p>}
+      {register.isSuccess && <p className="alert alert-ok" role="status">You are now an agent. <Link href="/missions">Browse the open missions</Link> to take one.</p>}
       {passport.isPending && <LoadingMessage label="Loading your passport" />}
       {passport.isError && <ErrorAlert error={passport.error} title="Could not load your passport" onRetry={() => void passport.refetch()} />}
       {passport.data && <PassportCard passport={passport.data} />}
