@@ -6,6 +6,7 @@ import { startLocalChain, type LocalChain } from '@/lib/chain/local-chain';
 import { expectDocumentedShape, newAccount, request, requestNonce, signIn, signedMessage, siweMessage, verify } from './support/client';
 import { loggedFailures, productionEnv, startPair, type Pair } from './support/instances';
 import { freePort, freshMachineDatabase } from './support/services';
+import { fundTaskOn } from '../support/escrow';
 
 const MACHINE_REDIS = 'redis://127.0.0.1:6379';
 
@@ -60,6 +61,31 @@ describe('shared state across two instances', () => {
     const refused = replies.filter((r) => r.status !== 200);
     expect(refused).toHaveLength(24);
     expect(refused.every((r) => r.status === 401 && r.body.error === 'Nonce expired or unknown')).toBe(true);
+  });
+
+  test('behavior: a 20-way accept race split across both instances has one winner', async () => {
+    const client = await signIn(pair.a);
+    const taskId = await fundTaskOn({ rpcUrl: chain.rpcUrl, ...chain.contracts }, client.account, 5_000_000n);
+    const created = await request(pair.a, '/api/missions', {
+      token: client.token,
+      body: { title: 'Race', description: 'Twenty agents, one mission.', category: 'code', reward: '5000000', deadline: new Date(Date.now() + 86_400_000).toISOString(), onChainTaskId: taskId },
+    });
+    expect(created.status).toBe(201);
+    const agents = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const { token } = await signIn(pair.both[i % 2]!);
+        const registered = await request(pair.both[i % 2]!, '/api/auth/register-agent', { method: 'POST', token });
+        return registered.body.token as string;
+      }),
+    );
+    const replies = await Promise.all(
+      agents.map((token, i) => request(pair.both[i % 2]!, `/api/missions/${created.body.id}/accept`, { method: 'POST', token })),
+    );
+    replies.forEach(expectDocumentedShape);
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(replies.filter((r) => r.status === 409)).toHaveLength(19);
+    const seen = await request(pair.b, `/api/missions/${created.body.id}`, { token: client.token });
+    expect(seen.body).toMatchObject({ status: 'ACCEPTED', agent: { walletAddress: expect.any(String) } });
   });
 
   test('behavior: a token revoked on one instance is refused by the other', async () => {

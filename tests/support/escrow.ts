@@ -1,9 +1,11 @@
 // The client's side of the escrow, as the dashboard or the SDK does it: mint test USDC, approve
 // the escrow, createTask — real transactions from the client's own wallet on this worker's anvil.
-import { keccak256, parseEventLogs, toHex, type Hex, type PrivateKeyAccount } from 'viem';
+import { createPublicClient, createTestClient, createWalletClient, http, keccak256, parseEther, parseEventLogs, toHex, type Hex, type PrivateKeyAccount } from 'viem';
+import { foundry } from 'viem/chains';
 import { inject } from 'vitest';
 import { mockUsdcArtifact, taskEscrowArtifact } from '@/lib/chain/artifacts';
-import { fund, publicClient, walletOf } from './chain';
+import { publicClient, walletOf } from './chain';
+import { workerRpcUrl } from './ports';
 
 const contracts = () => inject('contracts') as { passport: Hex; escrow: Hex; rewardToken: Hex };
 
@@ -13,11 +15,23 @@ async function mined(hash: Hex) {
   return receipt;
 }
 
-/** Funds a new escrow task of `reward` from `wallet`; answers its task id. */
+/** Funds a new escrow task of `reward` from `wallet` on this worker's chain; answers its task id. */
 export async function fundTask(wallet: PrivateKeyAccount, reward: bigint): Promise<number> {
-  const { escrow, rewardToken } = contracts();
-  await fund(wallet.address);
-  const client = walletOf(wallet);
+  return fundTaskOn({ rpcUrl: workerRpcUrl(), ...contracts() }, wallet, reward);
+}
+
+/** The same on any local chain: mint test USDC, approve the escrow, createTask. */
+export async function fundTaskOn(chain: { rpcUrl: string; escrow: Hex; rewardToken: Hex }, wallet: PrivateKeyAccount, reward: bigint): Promise<number> {
+  const transport = http(chain.rpcUrl);
+  const reader = createPublicClient({ chain: foundry, transport });
+  const mined = async (hash: Hex) => {
+    const receipt = await reader.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
+    return receipt;
+  };
+  await createTestClient({ chain: foundry, mode: 'anvil', transport }).setBalance({ address: wallet.address, value: parseEther('10') });
+  const client = createWalletClient({ chain: foundry, transport, account: wallet });
+  const { escrow, rewardToken } = chain;
   await mined(await client.writeContract({ address: rewardToken, abi: mockUsdcArtifact.abi, functionName: 'mint', args: [wallet.address, reward] }));
   await mined(await client.writeContract({ address: rewardToken, abi: mockUsdcArtifact.abi, functionName: 'approve', args: [escrow, reward] }));
   const receipt = await mined(
