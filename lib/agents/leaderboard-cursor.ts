@@ -2,6 +2,7 @@
 // (earned, completed, wallet). Keyset, not offset: a page starts after that key whatever moved
 // above it meanwhile. A tampered cursor, or one from another period or sort, is a 400.
 import { z } from 'zod';
+import { decodeCursorPayload, encodeCursorPayload } from '../http/cursor';
 import { ApiError } from '../http/errors';
 
 export interface LeaderboardKey {
@@ -18,18 +19,11 @@ const cursorSchema = z.object({
 });
 
 export function encodeLeaderboardCursor(view: string, key: LeaderboardKey): string {
-  return Buffer.from(JSON.stringify({ v: view, e: key.earned, c: key.completed, w: key.walletAddress })).toString('base64url');
+  return encodeCursorPayload({ v: view, e: key.earned, c: key.completed, w: key.walletAddress });
 }
 
 export function decodeLeaderboardCursor(cursor: string, view: string): LeaderboardKey {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    decoded = undefined;
-  }
-  const parsed = cursorSchema.safeParse(decoded);
-  if (!parsed.success) throw new ApiError(400, 'Validation failed', ['cursor: malformed']);
-  if (parsed.data.v !== view) throw new ApiError(400, 'Validation failed', ['cursor: belongs to another period or sort']);
-  return { earned: parsed.data.e, completed: parsed.data.c, walletAddress: parsed.data.w };
+  const data = decodeCursorPayload(cursor, cursorSchema);
+  if (data.v !== view) throw new ApiError(400, 'Validation failed', ['cursor: belongs to another period or sort']);
+  return { earned: data.e, completed: data.c, walletAddress: data.w };
 }

@@ -1,6 +1,7 @@
 // Opaque keyset cursors: the sort they belong to and the last item's (key, id). Base64url JSON,
 // so clients cannot rely on their shape; a cursor from another sort or a tampered one is a 400.
 import { z } from 'zod';
+import { decodeCursorPayload, encodeCursorPayload } from '../http/cursor';
 import { ApiError } from '../http/errors';
 import type { MISSION_SORTS } from './schemas';
 
@@ -13,19 +14,12 @@ const cursorSchema = z.object({
 });
 
 export function encodeCursor(sort: Sort, key: string, id: string): string {
-  return Buffer.from(JSON.stringify({ s: sort, k: key, i: id })).toString('base64url');
+  return encodeCursorPayload({ s: sort, k: key, i: id });
 }
 
 export function decodeCursor(cursor: string, sort: Sort, validKey: (key: string) => boolean): { key: string; id: string } {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    decoded = undefined;
-  }
-  const parsed = cursorSchema.safeParse(decoded);
-  if (!parsed.success) throw new ApiError(400, 'Validation failed', ['cursor: malformed']);
-  if (parsed.data.s !== sort) throw new ApiError(400, 'Validation failed', ['cursor: belongs to another sort']);
-  if (!validKey(parsed.data.k)) throw new ApiError(400, 'Validation failed', ['cursor: malformed']);
-  return { key: parsed.data.k, id: parsed.data.i };
+  const data = decodeCursorPayload(cursor, cursorSchema);
+  if (data.s !== sort) throw new ApiError(400, 'Validation failed', ['cursor: belongs to another sort']);
+  if (!validKey(data.k)) throw new ApiError(400, 'Validation failed', ['cursor: malformed']);
+  return { key: data.k, id: data.i };
 }
