@@ -3,7 +3,7 @@
 // reward is first locked through the wallet (approve + createTask), then the mission is created
 // with the task id. A failed create keeps the funded task, so a retry does not pay twice.
 import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { Address } from 'viem';
 import type { MissionView } from '@/lib/missions/schemas';
 import { ApiRequestError } from '@/lib/web/api-client';
@@ -40,6 +40,7 @@ export function CreateMissionForm() {
   const [files, setFiles] = useState<File[]>([]);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [step, setStep] = useState<Step>('idle');
+  const attempt = useRef<{ fingerprint: string; key: string } | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [funded, setFunded] = useState<{ ref: `0x${string}`; reward: bigint; taskId: number } | null>(null);
   const escrow = config.contracts.escrow as Address | null;
@@ -67,19 +68,24 @@ export function CreateMissionForm() {
         setFunded(task);
       }
       setStep('create');
-      const mission = await postMissionRequest<MissionView>(
-        '/api/missions',
-        {
-          title: values.title.trim(),
-          description: values.description.trim(),
-          category: values.category.trim() || undefined,
-          tags: splitTags(values.tags),
-          reward: reward.toString(),
-          deadline: checked.deadline.toISOString(),
-          onChainTaskId: task?.taskId,
-        },
-        { files, idempotencyKey: task?.ref ?? randomRef(), onProgress: setProgress },
-      );
+      const fields = {
+        title: values.title.trim(),
+        description: values.description.trim(),
+        category: values.category.trim() || undefined,
+        tags: splitTags(values.tags),
+        reward: reward.toString(),
+        deadline: checked.deadline.toISOString(),
+        onChainTaskId: task?.taskId,
+      };
+      // The same request sent again (a lost answer) reuses its Idempotency-Key and gets the mission
+      // already made; an edited one is a new request with a key of its own (API.md §1.9).
+      const fingerprint = JSON.stringify([fields, files.map((f) => [f.name, f.size, f.lastModified])]);
+      if (attempt.current?.fingerprint !== fingerprint) attempt.current = { fingerprint, key: randomRef() };
+      const mission = await postMissionRequest<MissionView>('/api/missions', fields, {
+        files,
+        idempotencyKey: attempt.current.key,
+        onProgress: setProgress,
+      });
       router.push(`/missions/${mission.id}`);
     } catch (error) {
       setStep('idle');
