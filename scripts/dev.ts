@@ -4,10 +4,31 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startLocalChain } from '../lib/chain/local-chain';
+import { createPublicClient, createWalletClient, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { ANVIL_KEYS } from '../lib/chain/anvil-node';
+import { mockUsdcArtifact } from '../lib/chain/artifacts';
+import { type LocalChain, startLocalChain } from '../lib/chain/local-chain';
 
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const CHAIN_PORT = 8545;
+
+const DEV_USDC = 1_000_000n * 10n ** 6n;
+
+/** Tops every anvil account up to a million test USDC, so a newcomer can fund missions at once. */
+async function fundDevAccounts(chain: LocalChain) {
+  const transport = http(chain.rpcUrl);
+  const reader = createPublicClient({ chain: foundry, transport });
+  const minter = createWalletClient({ chain: foundry, transport, account: privateKeyToAccount(chain.registrarKey) });
+  for (const key of ANVIL_KEYS) {
+    const { address } = privateKeyToAccount(key);
+    const balance = await reader.readContract({ address: chain.contracts.rewardToken, abi: mockUsdcArtifact.abi, functionName: 'balanceOf', args: [address] });
+    if (balance >= DEV_USDC) continue;
+    const hash = await minter.writeContract({ address: chain.contracts.rewardToken, abi: mockUsdcArtifact.abi, functionName: 'mint', args: [address, DEV_USDC - balance] });
+    await reader.waitForTransactionReceipt({ hash });
+  }
+}
 
 async function main() {
   mkdirSync(dataDir, { recursive: true });
@@ -29,7 +50,9 @@ async function main() {
       ESCROW_ADDRESS: chain.contracts.escrow,
       REWARD_TOKEN_ADDRESS: chain.contracts.rewardToken,
     });
+    await fundDevAccounts(chain);
     console.log(`local chain ${chain.chainId} at ${chain.rpcUrl}: ${JSON.stringify(chain.contracts)}`);
+    console.log('anvil accounts 0–9 hold test USDC; import one of their keys into your browser wallet to post missions');
   }
   const server = spawn(join('node_modules', '.bin', 'tsx'), ['server.ts'], { stdio: 'inherit', env });
   const shutdown = async (code: number) => {
