@@ -21,10 +21,14 @@ const claimsSchema = z.object({
 });
 export type TokenClaims = z.infer<typeof claimsSchema>;
 
-const keys = new Map<string, Uint8Array>();
-const keyOf = (secret: string) => {
+// One imported HMAC key per secret: handing jose raw bytes would import the key again on every call.
+const keys = new Map<string, Promise<CryptoKey>>();
+const keyOf = (secret: string): Promise<CryptoKey> => {
   let key = keys.get(secret);
-  if (!key) keys.set(secret, (key = new TextEncoder().encode(secret)));
+  if (!key) {
+    key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    keys.set(secret, key);
+  }
   return key;
 };
 
@@ -42,7 +46,7 @@ export async function issueToken(
     .setIssuedAt(iat)
     .setExpirationTime(iat + cfg.jwtTtlSeconds)
     .setJti(randomUUID())
-    .sign(keyOf(cfg.jwtSecret));
+    .sign(await keyOf(cfg.jwtSecret));
 }
 
 const INVALID = 'Invalid or expired token';
@@ -51,7 +55,7 @@ const INVALID = 'Invalid or expired token';
 export async function readToken(cfg: Config, token: string): Promise<TokenClaims> {
   let payload: unknown;
   try {
-    ({ payload } = await jwtVerify(token, keyOf(cfg.jwtSecret), {
+    ({ payload } = await jwtVerify(token, await keyOf(cfg.jwtSecret), {
       algorithms: ['HS256'],
       issuer: TOKEN_ISSUER,
       audience: TOKEN_AUDIENCE,
