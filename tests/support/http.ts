@@ -39,7 +39,11 @@ export async function call<T = any>(handler: Handler, options: CallOptions = {})
     headers,
     body,
   });
-  const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
+  return readResult<T>(await handler(request, { params: Promise.resolve(options.params ?? {}) }));
+}
+
+/** A response as tests read it: status, headers, and the body parsed when it is JSON. */
+export async function readResult<T = any>(response: Response): Promise<CallResult<T>> {
   const text = await response.text();
   let parsed: unknown = text;
   try {

@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
 import type { CallResult } from './http';
-import { randomIp } from './http';
+import { randomIp, readResult } from './http';
 
 export interface FilePart {
   filename: string;
@@ -50,15 +50,7 @@ export async function upload<T = any>(handler: Handler, options: UploadOptions):
   const headers = new Headers({ 'content-type': contentType, [SOCKET_ADDRESS_HEADER]: randomIp(), ...options.headers });
   if (options.token) headers.set('authorization', `Bearer ${options.token}`);
   const request = new Request('http://localhost:3000/api/upload', { method: 'POST', headers, body: new Uint8Array(bytes) });
-  const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // not JSON
-  }
-  return { status: response.status, body: parsed as T, headers: response.headers };
+  return readResult<T>(await handler(request, { params: Promise.resolve(options.params ?? {}) }));
 }
 
 export const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex');
