@@ -4,18 +4,15 @@ import { z } from 'zod';
 import { agentStatsSchema } from '../agents/schemas';
 import { userResponse } from '../auth/schemas';
 import { statusCountsSchema } from '../enterprise/schemas';
+import { CONTROLS_MESSAGE, NO_CONTROLS, NO_CONTROLS_BUT_NEWLINES } from '../http/validation';
 
-// Text shown to other people: no control characters (a bio may have line breaks).
-const NO_CONTROLS = /^[^\p{Cc}]*$/u;
-const NO_CONTROLS_BUT_NEWLINES = /^(?:[^\p{Cc}]|[\n\r\t])*$/u;
-
-/** A text field: trimmed; empty or null clears it. */
+/** A text field shown to other people (no control characters, lib/http/validation.ts): trimmed; empty or null clears it. */
 const text = (max: number, pattern: RegExp) =>
   z
     .string()
     .trim()
     .max(max)
-    .regex(pattern, 'must not contain control characters')
+    .regex(pattern, CONTROLS_MESSAGE)
     .transform((value) => (value === '' ? null : value))
     .nullable()
     .optional();

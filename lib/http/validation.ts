@@ -2,6 +2,12 @@
 import type { z } from 'zod';
 import { ApiError } from './errors';
 
+// Text that people read and PostgreSQL stores: no control characters (text columns and jsonb
+// cannot hold NUL at all), except line breaks and tabs where the field is multi-line.
+export const NO_CONTROLS = /^[^\p{Cc}]*$/u;
+export const NO_CONTROLS_BUT_NEWLINES = /^(?:[^\p{Cc}]|[\n\r\t])*$/u;
+export const CONTROLS_MESSAGE = 'must not contain control characters';
+
 /** Lists every issue as `path: message`, so a client can fix all of them in one round. */
 export function describeIssues(error: z.ZodError): string[] {
   return error.issues.map((issue) => {

@@ -3,6 +3,7 @@
 // (deadline in the future) are checked where `now` is known, in create-mission.ts.
 import { z } from 'zod';
 import { missionStatusEnum } from '../db/schema/missions';
+import { CONTROLS_MESSAGE, NO_CONTROLS, NO_CONTROLS_BUT_NEWLINES } from '../http/validation';
 
 const UINT256_MAX = (1n << 256n) - 1n;
 
@@ -45,10 +46,15 @@ const categorySchema = z
   .max(50)
   .regex(/^[\p{L}\p{N}][\p{L}\p{N} _-]*$/u, 'letters, digits, space, _ and - only');
 
+// Free text is stored and shown to others: no control characters (PostgreSQL refuses NUL in text
+// and jsonb, which would be a 500), line breaks and tabs only where the text has lines.
+const line = (max: number) => z.string().trim().max(max).regex(NO_CONTROLS, CONTROLS_MESSAGE);
+const lines = (max: number) => z.string().trim().max(max).regex(NO_CONTROLS_BUT_NEWLINES, CONTROLS_MESSAGE);
+
 // Strict objects: fields a client may not set (status, agent, client…) are a 400, not ignored.
 export const createMissionSchema = z.strictObject({
-  title: z.string().trim().min(1).max(200),
-  description: z.string().trim().min(1).max(10_000),
+  title: line(200).min(1),
+  description: lines(10_000).min(1),
   category: categorySchema.default('general'),
   tags: z
     .array(tagSchema)
@@ -61,12 +67,12 @@ export const createMissionSchema = z.strictObject({
   onChainTaskId: onChainTaskIdSchema.optional(),
 });
 
-export const submitSchema = z.strictObject({ note: z.string().trim().max(10_000).default('') });
-export const contestSchema = z.strictObject({ reason: z.string().trim().min(1).max(2000) });
+export const submitSchema = z.strictObject({ note: lines(10_000).default('') });
+export const contestSchema = z.strictObject({ reason: lines(2000).min(1) });
 export const bumpSchema = z.strictObject({ reward: rewardSchema.optional() });
 export const resolveSchema = z.strictObject({
   outcome: z.enum(['COMPLETED', 'CANCELLED']),
-  note: z.string().trim().max(2000).optional(),
+  note: lines(2000).optional(),
 });
 
 export const MISSION_SORTS = ['bumped', 'reward', 'deadline', 'created'] as const;
@@ -86,7 +92,7 @@ export const listQuerySchema = z.object({
     .regex(/^[0-9]{1,78}$/, 'must be a string of decimal digits (base units)')
     .transform((value) => BigInt(value))
     .optional(),
-  q: z.string().trim().min(1).max(200).optional(),
+  q: line(200).min(1).optional(),
   sort: z.enum(MISSION_SORTS).default('bumped'),
   mine: z.enum(['client', 'agent']).optional(),
 });
