@@ -17,7 +17,8 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: TEST_WORKERS,
-    testTimeout: 30_000,
+    // The fuzz properties run thousands of cases in one test; two cores shared with anvil need room.
+    testTimeout: 180_000,
     hookTimeout: 120_000,
   },
 });
