@@ -1,6 +1,8 @@
 // `npm run bench`: autocannon against a production build on PostgreSQL + Redis and a local chain.
 // Prints each endpoint's throughput as a ratio to an empty route handler measured in the same run,
-// with p50/p99. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 20) tune the run.
+// with p50/p99. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 20) tune the run;
+// BENCH_ONLY=text keeps the scenarios whose name contains it, BENCH_REUSE=1 keeps an already seeded
+// database, and BENCH_PROFILE=dir writes the instance's V8 CPU profile there (scripts/bench/profile.ts reads it).
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { createSiweMessage } from 'viem/siwe';
@@ -9,7 +11,7 @@ import { startLocalChain } from '../../lib/chain/local-chain';
 import { issueToken } from '../../lib/auth/tokens';
 import type { Config } from '../../lib/config';
 import { measure, report, type Scenario } from './measure';
-import { seed } from './seed';
+import { seed, seededWallet } from './seed';
 import { ensureBuild, freshDatabase, startInstance } from './server';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -55,7 +57,16 @@ async function tokenFor(databaseUrl: string, jwtSecret: string, wallet: string):
 async function main() {
   ensureBuild();
   const chain = await startLocalChain({ port: 18700 });
-  const databaseUrl = await freshDatabase(adminUrl, 'taskmarket_bench');
+  try {
+    await bench(chain);
+  } finally {
+    await chain.stop();
+  }
+}
+
+async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>) {
+  const reuse = process.env.BENCH_REUSE === '1' && (await seededWallet(adminUrl));
+  const databaseUrl = reuse ? reuse.databaseUrl : await freshDatabase(adminUrl, 'taskmarket_bench');
   const jwtSecret = randomBytes(32).toString('hex');
   const instance = await startInstance(PORT, {
     JWT_SECRET: jwtSecret,
@@ -78,10 +89,11 @@ async function main() {
     const base = instance.url;
     const [{ token: agentToken }] = await presignedVerifies(base, 1).then((b) => Promise.all(b.map((body) => post(base, '/api/auth/verify', JSON.parse(body)))));
     const agent = await post(base, '/api/auth/register-agent', undefined, agentToken);
-    const verifyBodies = await presignedVerifies(base, Number(process.env.BENCH_VERIFIES ?? 3000));
+    const only = process.env.BENCH_ONLY;
+    const verifyBodies = only && !'POST /api/auth/verify'.includes(only) ? [] : await presignedVerifies(base, Number(process.env.BENCH_VERIFIES ?? 3000));
     const address = privateKeyToAccount(generatePrivateKey()).address;
-    console.log('seeding 100,000 missions, 5,000 agents …');
-    const { clientWallet } = await seed(databaseUrl);
+    if (!reuse) console.log('seeding 100,000 missions, 5,000 agents …');
+    const { clientWallet } = reuse || (await seed(databaseUrl));
     const clientToken = await tokenFor(databaseUrl, jwtSecret, clientWallet);
     const client = { authorization: `Bearer ${clientToken}` };
 
@@ -102,16 +114,16 @@ async function main() {
       { name: 'GET /api/enterprise/analytics (30 days)', path: '/api/enterprise/analytics', headers: client },
       { name: 'GET /api/enterprise/analytics (a year, weekly)', path: `/api/enterprise/analytics?from=${yearAgo()}&interval=week`, headers: client },
     ];
+    const chosen = only ? scenarios.filter((s) => s.name.includes(only)) : scenarios;
     const empty: Scenario = { name: 'GET /api/health/live (empty route)', path: '/api/health/live' };
     await measure(base, empty, 3, connections); // warm-up: JIT and connection pools
     const baseline = await measure(base, empty, seconds, connections);
     const rows = [];
-    for (const scenario of scenarios) rows.push(await measure(base, scenario, seconds, connections));
+    for (const scenario of chosen) rows.push(await measure(base, scenario, seconds, connections));
     console.log(`\n${seconds}s per endpoint, ${connections} connections, Node ${process.version}\n`);
     console.log(report(baseline, rows));
   } finally {
     await instance.stop();
-    await chain.stop();
   }
 }
 
