@@ -35,7 +35,7 @@ async function openPostgres(url: string): Promise<Connection> {
     backoff: (failures: number) => Math.min(0.05 * 2 ** failures, 1),
     onnotice: () => {},
   });
-  const db = drizzle(client, { schema });
+  const db = drizzle(preparing(client), { schema });
   try {
     // Many instances may start at once: one migrates while the others wait on the lock.
     const lock = await client.reserve();
@@ -51,6 +51,31 @@ async function openPostgres(url: string): Promise<Connection> {
     throw error;
   }
   return { key: url, db: db as unknown as Db, close: () => client.end({ timeout: 5 }) };
+}
+
+type Sql = import('postgres').Sql;
+
+/**
+ * The client with every statement prepared. Drizzle asks postgres.js not to prepare the queries it
+ * builds, and an unprepared query with parameters costs two round trips (describe, then execute)
+ * and a fresh parse and plan in PostgreSQL each time: most of a read's cost. Our statements are a
+ * bounded set of shapes, so each is prepared once per connection; transactions and savepoints get
+ * the same client.
+ */
+function preparing(sql: Sql): Sql {
+  const wrapScope = (fn: unknown) => (typeof fn === 'function' ? (inner: Sql) => fn(preparing(inner)) : fn);
+  return new Proxy(sql, {
+    get(target, property, receiver) {
+      if (property === 'unsafe') {
+        return (query: string, params?: unknown[], options?: object) => target.unsafe(query, params as never, { ...options, prepare: true });
+      }
+      if (property === 'begin' || property === 'savepoint') {
+        const scope = Reflect.get(target, property, receiver) as (...a: unknown[]) => unknown;
+        return (...args: unknown[]) => scope.apply(target, args.map(wrapScope));
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
 }
 
 async function openPglite(dataDir: string): Promise<Connection> {
