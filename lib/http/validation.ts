@@ -3,9 +3,10 @@ import type { z } from 'zod';
 import { ApiError } from './errors';
 
 // Text that people read and PostgreSQL stores: no control characters (text columns and jsonb
-// cannot hold NUL at all), except line breaks and tabs where the field is multi-line.
-export const NO_CONTROLS = /^[^\p{Cc}]*$/u;
-export const NO_CONTROLS_BUT_NEWLINES = /^(?:[^\p{Cc}]|[\n\r\t])*$/u;
+// cannot hold NUL at all), except line breaks and tabs where the field is multi-line, and no
+// unpaired surrogate (jsonb refuses one; a text column would silently store U+FFFD instead).
+export const NO_CONTROLS = /^[^\p{Cc}\p{Cs}]*$/u;
+export const NO_CONTROLS_BUT_NEWLINES = /^(?:[^\p{Cc}\p{Cs}]|[\n\r\t])*$/u;
 export const CONTROLS_MESSAGE = 'must not contain control characters';
 
 /** Lists every issue as `path: message`, so a client can fix all of them in one round. */

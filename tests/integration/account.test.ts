@@ -62,6 +62,12 @@ describe('GET/PATCH /api/account/profile', () => {
     expect(response.status).toBe(400);
     expect(response.body.details).toHaveLength(4);
     expect((await patch(token, { displayName: 'Ada\u0000' })).status).toBe(400);
+    // Found by the fuzz suite: PostgreSQL text holds no NUL, and jsonb no unpaired surrogate (both were 500s).
+    for (const value of ['https://example.com/a\u0000b', 'https://example.com/a\udfffb']) {
+      expect((await patch(token, { avatarUrl: value })).status, JSON.stringify(value)).toBe(400);
+      expect((await patch(token, { website: value })).status, JSON.stringify(value)).toBe(400);
+    }
+    expect((await patch(token, { bio: 'half an emoji \ud83d' })).status).toBe(400);
     expect((await patch(token, { displayName: 'x'.repeat(64), bio: 'y'.repeat(500), organization: 'o'.repeat(100) })).status).toBe(200);
   });
 

@@ -96,6 +96,8 @@ describe('POST /api/admin/missions/{id}/resolve', () => {
     expect((await resolve(id, { outcome: 'COMPLETED' })).status).toBe(409);
     const disputed = await missionIn('DISPUTED', { agent });
     expect((await resolve(disputed.id, { outcome: 'OPEN' })).status).toBe(400);
+    // An unpaired surrogate in the note was a 500: the note goes into the event's jsonb (found by fuzzing).
+    expect((await resolve(disputed.id, { outcome: 'COMPLETED', note: 'x\udfffy' })).status).toBe(400);
     expect((await resolve(disputed.id, { outcome: 'COMPLETED', status: 'x' })).status).toBe(400);
     expect((await resolve(disputed.id, { outcome: 'COMPLETED' }, { authorization: 'Bearer nope' })).status).toBe(401);
     expect((await resolve(disputed.id, { outcome: 'COMPLETED' }, {})).status).toBe(401);
