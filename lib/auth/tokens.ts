@@ -51,8 +51,21 @@ export async function issueToken(
 
 const INVALID = 'Invalid or expired token';
 
+// Verifying HS256 through WebCrypto costs more than the rest of an authenticated read, and a token's
+// signature and claims never change: each token is verified once per instance (per secret), and
+// only its expiry is checked again. Revocation is not cached: it is read from the KV every time.
+const VERIFIED_MAX = 10_000;
+const verified = new Map<string, { secret: string; claims: TokenClaims }>();
+
 /** Checks signature (HS256 only: `alg: none` and others are refused), issuer, audience and expiry. */
-export async function readToken(cfg: Config, token: string): Promise<TokenClaims> {
+export async function readToken(cfg: Config, token: string, now = Date.now()): Promise<TokenClaims> {
+  const known = verified.get(token);
+  if (known?.secret === cfg.jwtSecret) {
+    // jose's rule: a token is expired from the second `exp` names.
+    if (Math.floor(now / 1000) < known.claims.exp) return known.claims;
+    verified.delete(token);
+    throw new ApiError(401, INVALID);
+  }
   let payload: unknown;
   try {
     ({ payload } = await jwtVerify(token, await keyOf(cfg.jwtSecret), {
@@ -60,12 +73,16 @@ export async function readToken(cfg: Config, token: string): Promise<TokenClaims
       issuer: TOKEN_ISSUER,
       audience: TOKEN_AUDIENCE,
       requiredClaims: ['exp', 'iat', 'jti', 'sub'],
+      currentDate: new Date(now),
     }));
   } catch {
     throw new ApiError(401, INVALID);
   }
   const claims = claimsSchema.safeParse(payload);
   if (!claims.success) throw new ApiError(401, INVALID);
+  // Oldest first out: a Map iterates in insertion order.
+  if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+  verified.set(token, { secret: cfg.jwtSecret, claims: claims.data });
   return claims.data;
 }
 

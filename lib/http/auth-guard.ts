@@ -1,5 +1,6 @@
 // Who is calling: a Bearer JWT (SDK, integrations) or the dashboard's session cookie, both
-// resolved to the same user, whose current role is read from the database, not the token.
+// resolved to the same user, whose current role is read from the database, not the token, in one
+// query with the user's passport.
 import 'server-only';
 import type { Config } from '../config';
 import { isAllowedDomain } from '../auth/domain';
@@ -7,11 +8,12 @@ import { readSessionCookie } from '../auth/session-cookie';
 import { isRevoked, readToken, type TokenClaims } from '../auth/tokens';
 import type { Db } from '../db/client';
 import type { Kv } from '../kv';
-import { findUserById, type UserSummary } from '../users/queries';
+import { findUserWithPassport, type PassportSummary, type UserSummary } from '../users/queries';
 import { ApiError } from './errors';
 
 export interface Caller {
   user: UserSummary;
+  passport: PassportSummary | null;
   claims: TokenClaims;
   via: 'bearer' | 'cookie';
 }
@@ -34,10 +36,10 @@ export async function authenticate(request: Request, cfg: Config, kv: Kv, db: ()
   const claims = await readToken(cfg, token);
   if (via === 'cookie' && !SAFE_METHODS.has(request.method)) assertSameOrigin(request, cfg);
   // Independent round trips, run together: the revocation list (KV) and the current role (database).
-  const [revoked, user] = await Promise.all([isRevoked(kv, claims), db().then((handle) => findUserById(handle, claims.sub))]);
+  const [revoked, found] = await Promise.all([isRevoked(kv, claims), db().then((handle) => findUserWithPassport(handle, claims.sub))]);
   if (revoked) throw new ApiError(401, 'Token revoked');
-  if (!user) throw new ApiError(401, 'Invalid or expired token');
-  return { user, claims, via };
+  if (!found) throw new ApiError(401, 'Invalid or expired token');
+  return { ...found, claims, via };
 }
 
 // A cookie rides along on cross-site requests; a bearer token does not. So cookie-authenticated

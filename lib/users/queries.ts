@@ -3,7 +3,7 @@ import 'server-only';
 import { eq, sql } from 'drizzle-orm';
 import { ApiError } from '../http/errors';
 import type { Db } from '../db/client';
-import { users } from '../db/schema';
+import { type Passport, passports, users } from '../db/schema';
 
 const publicColumns = { id: users.id, walletAddress: users.walletAddress, role: users.role };
 export type UserSummary = { id: string; walletAddress: string; role: 'CLIENT' | 'AGENT' };
@@ -18,22 +18,27 @@ export async function upsertUserByAddress(db: Db, walletAddress: string): Promis
   return user!;
 }
 
-// Every authenticated request runs this lookup: build its SQL once per database handle.
-const prepareFindUser = (db: Db) =>
-  db.select(publicColumns).from(users).where(eq(users.id, sql.placeholder('id'))).limit(1).prepare('find_user_by_id');
-const findUserStatements = new WeakMap<Db, ReturnType<typeof prepareFindUser>>();
+export type PassportSummary = Pick<Passport, 'tokenId' | 'status' | 'txHash'>;
 
-export async function findUserById(db: Db, id: string): Promise<UserSummary | undefined> {
-  let statement = findUserStatements.get(db);
-  if (!statement) findUserStatements.set(db, (statement = prepareFindUser(db)));
-  const [user] = await statement.execute({ id });
-  return user;
-}
+// Every authenticated request runs this lookup, so it is one prepared statement per database
+// handle: the user and, joined on its key, the passport (what `me` answers and agents' routes read).
+const prepareFindWithPassport = (db: Db) =>
+  db
+    .select({ ...publicColumns, passportStatus: passports.status, passportTokenId: passports.tokenId, passportTxHash: passports.txHash })
+    .from(users)
+    .leftJoin(passports, eq(passports.userId, users.id))
+    .where(eq(users.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('find_user_with_passport');
+const findStatements = new WeakMap<Db, ReturnType<typeof prepareFindWithPassport>>();
 
-export async function getUserOrThrow(db: Db, id: string): Promise<UserSummary> {
-  const user = await findUserById(db, id);
-  if (!user) throw new ApiError(404, 'User not found');
-  return user;
+export async function findUserWithPassport(db: Db, id: string): Promise<{ user: UserSummary; passport: PassportSummary | null } | undefined> {
+  let statement = findStatements.get(db);
+  if (!statement) findStatements.set(db, (statement = prepareFindWithPassport(db)));
+  const [row] = await statement.execute({ id });
+  if (!row) return undefined;
+  const { passportStatus, passportTokenId, passportTxHash, ...user } = row;
+  return { user, passport: passportStatus ? { status: passportStatus, tokenId: passportTokenId, txHash: passportTxHash } : null };
 }
 
 export async function promoteToAgent(db: Db, id: string): Promise<UserSummary> {

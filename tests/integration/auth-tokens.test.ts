@@ -1,5 +1,5 @@
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { GET as me } from '@/app/api/auth/me/route';
 import { POST as logout } from '@/app/api/auth/logout/route';
 import { POST as registerAgent } from '@/app/api/auth/register-agent/route';
@@ -62,6 +62,18 @@ describe('tokens and GET /api/auth/me', () => {
     }
     // The same claims, properly signed, pass: the refusals above are about the token, not the user.
     expect((await call(me, { token: await forge(claims) })).status).toBe(200);
+  });
+
+  test('error: a token that was accepted is refused once it expires', async () => {
+    const { token } = await signIn();
+    expect((await call(me, { token })).status).toBe(200);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 3_600_000);
+      expect(await call(me, { token })).toMatchObject({ status: 401, body: { error: 'Invalid or expired token' } });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('error: a token without exp is refused', async () => {
