@@ -3,7 +3,8 @@
 // Writing happens inside the transaction of the change the files belong to.
 import 'server-only';
 import { readFile } from 'node:fs/promises';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { arrayLiteral } from '../db/array-literal';
 import type { Db } from '../db/client';
 import { fileBlobs, type MissionFileKind, missionFiles, missions } from '../db/schema';
 import type { SpooledFile } from '../uploads';
@@ -59,13 +60,26 @@ export async function storeFiles(tx: Db, owner: FileOwner, files: SpooledFile[],
 }
 
 /** File metadata (never the bytes) of several missions, in upload order. */
-export async function listFiles(db: Db, missionIds: string[], kinds: MissionFileKind[]): Promise<FileMeta[]> {
-  if (missionIds.length === 0) return [];
-  return db
+// Every mission view lists files: one statement per database handle, the ids and kinds as arrays.
+const prepareListFiles = (db: Db) =>
+  db
     .select(fileColumns)
     .from(missionFiles)
-    .where(and(inArray(missionFiles.missionId, missionIds), inArray(missionFiles.kind, kinds)))
-    .orderBy(asc(missionFiles.createdAt), asc(missionFiles.position));
+    .where(
+      and(
+        sql`${missionFiles.missionId} = any(${sql.placeholder('missionIds')}::uuid[])`,
+        sql`${missionFiles.kind} = any(${sql.placeholder('kinds')}::mission_file_kind[])`,
+      ),
+    )
+    .orderBy(asc(missionFiles.createdAt), asc(missionFiles.position))
+    .prepare('list_mission_files');
+const listFilesStatements = new WeakMap<Db, ReturnType<typeof prepareListFiles>>();
+
+export async function listFiles(db: Db, missionIds: string[], kinds: MissionFileKind[]): Promise<FileMeta[]> {
+  if (missionIds.length === 0) return [];
+  let statement = listFilesStatements.get(db);
+  if (!statement) listFilesStatements.set(db, (statement = prepareListFiles(db)));
+  return statement.execute({ missionIds: arrayLiteral(missionIds), kinds: arrayLiteral(kinds) });
 }
 
 /** A file with the facts about its mission that decide who may download it; no bytes yet. */
