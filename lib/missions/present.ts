@@ -19,13 +19,13 @@ function presentFile(file: FileMeta): MissionFileView {
   return { id: file.id, filename: file.filename, contentType: file.contentType, size: file.size, sha256: file.sha256 };
 }
 
+/** `files` and `contests` are this mission's own. */
 export function presentMission(m: MissionWithParties, files: FileMeta[], contests: ContestRow[], viewer: Viewer): MissionView {
-  const mine = files.filter((f) => f.missionId === m.id);
   const work = canSeeWork(m, viewer);
   // Only the current assignment's work: an agent who withdrew took their rounds with them.
   const current = (f: FileMeta) => f.assignment === m.assignment;
   const roundFiles = (kind: FileMeta['kind'], round: number) =>
-    mine.filter((f) => f.kind === kind && current(f) && f.round === round).map(presentFile);
+    files.filter((f) => f.kind === kind && current(f) && f.round === round).map(presentFile);
   return {
     id: m.id,
     title: m.title,
@@ -38,14 +38,14 @@ export function presentMission(m: MissionWithParties, files: FileMeta[], contest
     client: { walletAddress: m.clientWallet },
     agent: m.agentWallet ? { walletAddress: m.agentWallet } : null,
     onChainTaskId: m.onChainTaskId,
-    attachments: mine.filter((f) => f.kind === 'ATTACHMENT').map(presentFile),
+    attachments: files.filter((f) => f.kind === 'ATTACHMENT').map(presentFile),
     submission:
       work && m.submittedAt
         ? { note: m.submissionNote ?? '', files: roundFiles('DELIVERABLE', m.submissionCount), submittedAt: m.submittedAt.toISOString() }
         : null,
     contests: work
       ? contests
-          .filter((c) => c.missionId === m.id && c.assignment === m.assignment)
+          .filter((c) => c.assignment === m.assignment)
           .sort((a, b) => a.round - b.round)
           .map((c) => ({ round: c.round, reason: c.reason, files: roundFiles('EVIDENCE', c.round), contestedAt: c.createdAt.toISOString() }))
       : [],

@@ -23,7 +23,8 @@ export function selectMissions(db: Db) {
 /** The rows with both parties' wallets (remembered per instance: lib/users/wallets.ts). */
 export async function withParties(db: Db, rows: Mission[]): Promise<MissionWithParties[]> {
   const wallets = await walletsOf(db, rows.flatMap((m) => (m.agentId ? [m.clientId, m.agentId] : [m.clientId])));
-  return rows.map((m) => ({ ...m, clientWallet: wallets.get(m.clientId)!, agentWallet: m.agentId ? wallets.get(m.agentId)! : null }));
+  // The rows are this read's own: extended in place rather than copied, column by column.
+  return rows.map((m) => Object.assign(m, { clientWallet: wallets.get(m.clientId)!, agentWallet: m.agentId ? wallets.get(m.agentId)! : null }));
 }
 
 export async function findMission(db: Db, where: SQL): Promise<MissionWithParties | undefined> {

@@ -25,7 +25,20 @@ export async function presentMissions(db: Db, rows: MissionWithParties[], viewer
       ? []
       : db.select().from(missionContests).where(inArray(missionContests.missionId, withWork)).orderBy(asc(missionContests.round)),
   ]);
-  return rows.map((m) => presentMission(m, [...files, ...workFiles], contests, viewer));
+  const filesOf = byMission([...files, ...workFiles]);
+  const contestsOf = byMission(contests);
+  return rows.map((m) => presentMission(m, filesOf.get(m.id) ?? [], contestsOf.get(m.id) ?? [], viewer));
+}
+
+// Map.groupBy arrives with Node 21.
+function byMission<T extends { missionId: string }>(items: T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(item.missionId);
+    if (group) group.push(item);
+    else groups.set(item.missionId, [item]);
+  }
+  return groups;
 }
 
 export async function getMissionOrThrow(db: Db, cfg: Config, id: string, viewer: Viewer, now: Date): Promise<MissionView> {
