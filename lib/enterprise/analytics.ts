@@ -11,33 +11,59 @@ import type { AnalyticsRange } from './range';
 import type { Analytics } from './schemas';
 
 const TOP_AGENTS = 5;
+type Interval = AnalyticsRange['interval'];
 
 const rate = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
 const seconds = (value: string | number | null) => (value === null ? null : Math.round(Number(value)));
 
 export async function clientAnalytics(db: Db, clientId: string, range: AnalyticsRange): Promise<Analytics> {
-  const posted = and(eq(missions.clientId, clientId), gte(missions.createdAt, range.start), lt(missions.createdAt, range.end));
-  const [summary, contests, series, topAgents] = await Promise.all([
-    summarize(db, posted),
-    contestsOf(db, posted),
-    seriesOf(db, clientId, range),
-    topAgentsOf(db, posted),
+  const statements = statementsFor(db, range.interval);
+  // Instants as ISO text: a placeholder is bound without its column's encoder.
+  const values = { clientId, start: range.start.toISOString(), end: range.end.toISOString(), from: range.from, to: range.to };
+  const [[summary], [contests], series, topAgents] = await Promise.all([
+    statements.summary.execute(values),
+    statements.contests.execute(values),
+    statements.series.execute(values),
+    statements.topAgents.execute(values),
   ]);
   return {
     range: { from: range.from, to: range.to, interval: range.interval },
-    missions: { total: summary.total, byStatus: summary.byStatus },
-    escrowed: summary.escrowed,
-    paid: summary.paid,
-    avgSecondsToAccept: seconds(summary.avgAccept),
-    avgSecondsToComplete: seconds(summary.avgComplete),
-    contestRate: rate(contests.contested, contests.delivered),
+    missions: { total: summary!.total, byStatus: summary!.byStatus },
+    escrowed: summary!.escrowed,
+    paid: summary!.paid,
+    avgSecondsToAccept: seconds(summary!.avgAccept),
+    avgSecondsToComplete: seconds(summary!.avgComplete),
+    contestRate: rate(contests!.contested, contests!.delivered),
     series,
     topAgents,
   };
 }
 
-async function summarize(db: Db, posted: SQL | undefined) {
-  const [row] = await db
+const p = sql.placeholder;
+
+// The four queries are built once per database handle and interval, values bound at each call.
+const built = new WeakMap<Db, Map<Interval, ReturnType<typeof build>>>();
+
+function statementsFor(db: Db, interval: Interval) {
+  let byInterval = built.get(db);
+  if (!byInterval) built.set(db, (byInterval = new Map()));
+  let statements = byInterval.get(interval);
+  if (!statements) byInterval.set(interval, (statements = build(db, interval)));
+  return statements;
+}
+
+function build(db: Db, interval: Interval) {
+  const posted = and(eq(missions.clientId, p('clientId')), gte(missions.createdAt, p('start')), lt(missions.createdAt, p('end')));
+  return {
+    summary: summarize(db, posted).prepare(`analytics_summary`),
+    contests: contestsOf(db, posted).prepare(`analytics_contests`),
+    series: seriesOf(db, interval).prepare(`analytics_series_${interval}`),
+    topAgents: topAgentsOf(db, posted).prepare(`analytics_top_agents`),
+  };
+}
+
+function summarize(db: Db, posted: SQL | undefined) {
+  return db
     .select({
       ...clientFigures(),
       avgAccept: sql<string | null>`avg(extract(epoch from ${missions.acceptedAt} - ${missions.createdAt}))`,
@@ -47,13 +73,12 @@ async function summarize(db: Db, posted: SQL | undefined) {
     .from(missions)
     .leftJoin(agentEarnings, eq(agentEarnings.missionId, missions.id))
     .where(posted);
-  return row!;
 }
 
 // One join of the posted missions to their delivery and contest events — not a subquery per
 // mission, which costs a probe each (half a second at 20,000 missions).
-async function contestsOf(db: Db, posted: SQL | undefined) {
-  const [row] = await db
+function contestsOf(db: Db, posted: SQL | undefined) {
+  return db
     .select({
       delivered: sql<number>`(count(distinct ${missionEvents.missionId}) filter (where ${missionEvents.action} = 'submit'))::int`,
       contested: sql<number>`(count(distinct ${missionEvents.missionId}) filter (where ${missionEvents.action} = 'contest'))::int`,
@@ -61,19 +86,18 @@ async function contestsOf(db: Db, posted: SQL | undefined) {
     .from(missionEvents)
     .innerJoin(missions, eq(missions.id, missionEvents.missionId))
     .where(and(posted, inArray(missionEvents.action, ['submit', 'contest'])));
-  return row!;
 }
 
 // Buckets are UTC calendar days or ISO weeks: timestamps are taken `at time zone 'UTC'`, so the
 // session's TimeZone setting cannot move a mission into another bucket.
-async function seriesOf(db: Db, clientId: string, range: AnalyticsRange) {
-  const unit = sql.raw(`'${range.interval}'`);
+function seriesOf(db: Db, interval: Interval) {
+  const unit = sql.raw(`'${interval}'`);
   const bucketOf = (column: SQLWrapper) => sql<string>`date_trunc(${unit}, ${column} at time zone 'UTC')`;
-  const buckets = sql`generate_series(date_trunc(${unit}, ${range.from}::timestamp), ${range.to}::timestamp, ${`1 ${range.interval}`}::interval) as bucket(start)`;
+  const buckets = sql`generate_series(date_trunc(${unit}, ${p('from')}::timestamp), ${p('to')}::timestamp, ${sql.raw(`'1 ${interval}'`)}::interval) as bucket(start)`;
   const created = db
     .select({ start: bucketOf(missions.createdAt).as('created_start'), n: count().as('created_n') })
     .from(missions)
-    .where(and(eq(missions.clientId, clientId), gte(missions.createdAt, range.start), lt(missions.createdAt, range.end)))
+    .where(and(eq(missions.clientId, p('clientId')), gte(missions.createdAt, p('start')), lt(missions.createdAt, p('end'))))
     .groupBy(sql`1`)
     .as('created');
   const completed = db
@@ -84,7 +108,7 @@ async function seriesOf(db: Db, clientId: string, range: AnalyticsRange) {
     })
     .from(missions)
     .innerJoin(agentEarnings, eq(agentEarnings.missionId, missions.id))
-    .where(and(eq(missions.clientId, clientId), gte(missions.completedAt, range.start), lt(missions.completedAt, range.end)))
+    .where(and(eq(missions.clientId, p('clientId')), gte(missions.completedAt, p('start')), lt(missions.completedAt, p('end'))))
     .groupBy(sql`1`)
     .as('completed');
   return db
@@ -100,7 +124,7 @@ async function seriesOf(db: Db, clientId: string, range: AnalyticsRange) {
     .orderBy(sql`bucket.start`);
 }
 
-async function topAgentsOf(db: Db, posted: SQL | undefined) {
+function topAgentsOf(db: Db, posted: SQL | undefined) {
   const paid = sql<string>`sum(${agentEarnings.gross})::text`;
   return db
     .select({ walletAddress: users.walletAddress, displayName: users.displayName, completed: sql<number>`count(*)::int`, paid })

@@ -24,6 +24,7 @@ export async function seed(databaseUrl: string, size: SeedSize = FULL): Promise<
       select id, wallet_address, 'MINTED', 1000 + row_number() over (order by wallet_address) from users where role = 'AGENT'
       on conflict do nothing`;
     // Status by residue: 60 % OPEN, then ACCEPTED, SUBMITTED, CONTESTED, COMPLETED (20 %), CANCELLED.
+    // Clients take runs of 20 consecutive missions, so each has missions in every state.
     await sql`
       with c as (select id, row_number() over (order by id) as n from users where role = 'CLIENT'),
            a as (select id, row_number() over (order by id) as n from users where role = 'AGENT'),
@@ -44,7 +45,7 @@ export async function seed(databaseUrl: string, size: SeedSize = FULL): Promise<
              case when g.g % 20 >= 15 and g.g % 20 < 19 then g.created + interval '3 days' end,
              case when g.g % 20 = 19 then g.created + interval '1 day' end
       from g
-      join c on c.n = 1 + g.g % ${size.clients}
+      join c on c.n = 1 + (g.g / 20) % ${size.clients}
       join a on a.n = 1 + (g.g * 31) % ${size.agents}`;
     await sql`insert into mission_events (mission_id, actor, actor_id, action, from_status, to_status, created_at)
       select id, 'AGENT', agent_id, 'accept', 'OPEN', 'ACCEPTED', accepted_at from missions where agent_id is not null`;
