@@ -1,13 +1,13 @@
-// The dashboard's session cookie: the access token sealed with SESSION_SECRET by iron-session, so
-// cookie and bearer resolve through the same token checks.
+// The dashboard's session cookie: the access token sealed with SESSION_SECRET in iron-session's
+// format, so cookie and bearer resolve through the same token checks.
 import 'server-only';
-import { sealData, unsealData } from 'iron-session';
 import type { Config } from '../config';
+import { sealIronSession, unsealIronSession } from './iron-seal';
 
 export const SESSION_COOKIE = 'taskmarket_session';
 
-export async function sealSessionCookie(cfg: Config, token: string): Promise<string> {
-  const sealed = await sealData({ token }, { password: cfg.sessionSecret, ttl: cfg.jwtTtlSeconds });
+export function sealSessionCookie(cfg: Config, token: string): string {
+  const sealed = sealIronSession({ token }, cfg.sessionSecret, cfg.jwtTtlSeconds);
   const secure = cfg.production ? '; Secure' : '';
   return `${SESSION_COOKIE}=${sealed}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${cfg.jwtTtlSeconds}${secure}`;
 }
@@ -18,7 +18,7 @@ export function clearSessionCookie(cfg: Config): string {
 }
 
 /** The token inside the request's session cookie, or undefined when there is none or it does not unseal. */
-export async function readSessionCookie(cfg: Config, cookieHeader: string | null): Promise<string | undefined> {
+export function readSessionCookie(cfg: Config, cookieHeader: string | null): string | undefined {
   if (!cookieHeader) return undefined;
   const sealed = cookieHeader
     .split(';')
@@ -26,10 +26,6 @@ export async function readSessionCookie(cfg: Config, cookieHeader: string | null
     .find((part) => part.startsWith(`${SESSION_COOKIE}=`))
     ?.slice(SESSION_COOKIE.length + 1);
   if (!sealed) return undefined;
-  try {
-    const data = await unsealData<{ token?: unknown }>(sealed, { password: cfg.sessionSecret, ttl: cfg.jwtTtlSeconds });
-    return typeof data.token === 'string' ? data.token : undefined;
-  } catch {
-    return undefined;
-  }
+  const data = unsealIronSession(sealed, cfg.sessionSecret) as { token?: unknown } | undefined;
+  return typeof data?.token === 'string' ? data.token : undefined;
 }

@@ -6,6 +6,6 @@ export const POST = route({ auth: 'user', limit: 'write' }, async ({ caller, cfg
   const result = await registerAgent(await db(), cfg, caller.user.id);
   // A dashboard session follows the new role too.
   const headers: Record<string, string> =
-    caller.via === 'cookie' ? { 'Set-Cookie': await sealSessionCookie(cfg, result.token) } : {};
+    caller.via === 'cookie' ? { 'Set-Cookie': sealSessionCookie(cfg, result.token) } : {};
   return json(result, { headers });
 });

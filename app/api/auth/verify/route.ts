@@ -5,5 +5,5 @@ import { json, route } from '@/lib/http/route';
 
 export const POST = route({ limit: 'verify', body: verifyRequest }, async ({ body, kv, cfg, db }) => {
   const { token, user } = await verifySignIn({ cfg, kv, db }, body);
-  return json({ token, user }, { headers: { 'Set-Cookie': await sealSessionCookie(cfg, token) } });
+  return json({ token, user }, { headers: { 'Set-Cookie': sealSessionCookie(cfg, token) } });
 });
