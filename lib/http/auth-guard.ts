@@ -29,7 +29,7 @@ export async function authenticate(request: Request, cfg: Config, kv: Kv, db: ()
     if (!match) throw new ApiError(401, 'Malformed Authorization header');
     token = match[1];
   } else {
-    token = await readSessionCookie(cfg, request.headers.get('cookie'));
+    token = readSessionCookie(cfg, request.headers.get('cookie'));
     via = 'cookie';
   }
   if (!token) return undefined;

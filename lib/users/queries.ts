@@ -8,14 +8,29 @@ import { type Passport, passports, users } from '../db/schema';
 const publicColumns = { id: users.id, walletAddress: users.walletAddress, role: users.role };
 export type UserSummary = { id: string; walletAddress: string; role: 'CLIENT' | 'AGENT' };
 
-/** Creates the user on first sign-in; an existing user keeps its role (API.md §3 step 5). */
+// Sign-in runs this lookup every time: one prepared statement per database handle.
+const prepareFindByAddress = (db: Db) =>
+  db.select(publicColumns).from(users).where(eq(users.walletAddress, sql.placeholder('wallet'))).limit(1).prepare('find_user_by_address');
+const findByAddressStatements = new WeakMap<Db, ReturnType<typeof prepareFindByAddress>>();
+
+async function findUserByAddress(db: Db, walletAddress: string): Promise<UserSummary | undefined> {
+  let statement = findByAddressStatements.get(db);
+  if (!statement) findByAddressStatements.set(db, (statement = prepareFindByAddress(db)));
+  const [user] = await statement.execute({ wallet: walletAddress });
+  return user;
+}
+
+/**
+ * The user of this address, created on first sign-in; an existing user keeps its role (API.md §3
+ * step 5). A returning user is a read: a sign-in changes nothing about them, so it writes nothing
+ * (no WAL flush, no row lock for concurrent sign-ins of one wallet to queue on).
+ */
 export async function upsertUserByAddress(db: Db, walletAddress: string): Promise<UserSummary> {
-  const [user] = await db
-    .insert(users)
-    .values({ walletAddress })
-    .onConflictDoUpdate({ target: users.walletAddress, set: { updatedAt: sql`now()` } })
-    .returning(publicColumns);
-  return user!;
+  const known = await findUserByAddress(db, walletAddress);
+  if (known) return known;
+  const [created] = await db.insert(users).values({ walletAddress }).onConflictDoNothing({ target: users.walletAddress }).returning(publicColumns);
+  // Nothing inserted: a concurrent first sign-in of the same wallet created it in the meantime.
+  return created ?? (await findUserByAddress(db, walletAddress))!;
 }
 
 export type PassportSummary = Pick<Passport, 'tokenId' | 'status' | 'txHash'>;

@@ -32,6 +32,15 @@ describe('POST /api/auth/verify', () => {
     expect(second.user).toEqual(first.user);
   });
 
+  test('behavior: a new wallet signing in from several tabs at once becomes one user', async () => {
+    const wallet = newWallet();
+    const attempts = await Promise.all(Array.from({ length: 8 }, () => signed({}, wallet)));
+    const results = await Promise.all(attempts.map(({ message, signature }) => call(verify, { body: { message, signature } })));
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(new Set(results.map((r) => r.body.user.id)).size).toBe(1);
+    expect(results[0]!.body.user).toMatchObject({ walletAddress: wallet.address.toLowerCase(), role: 'CLIENT' });
+  });
+
   test('error: a replayed message is refused — the nonce was consumed', async () => {
     const { message, signature } = await signed();
     expect((await call(verify, { body: { message, signature } })).status).toBe(200);
