@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { measure, report, type Scenario } from './measure';
+import { measureAgainstEmpty, type Scenario } from './measure';
 import { seededWallet } from './seed';
 import { startInstance } from './server';
 
@@ -51,12 +51,7 @@ async function main() {
       { name: 'GET, one database read (select 1)', path: '/api/bench-floor/db' },
       { name: 'GET, one KV read and one database read, together', path: '/api/bench-floor/kv-and-db' },
     ];
-    const empty: Scenario = { name: 'GET /api/health/live (empty route)', path: '/api/health/live' };
-    await measure(instance.url, empty, 3, connections);
-    const baseline = await measure(instance.url, empty, seconds, connections);
-    const rows = [];
-    for (const scenario of scenarios) rows.push(await measure(instance.url, scenario, seconds, connections));
-    console.log(report(baseline, rows));
+    console.log(await measureAgainstEmpty(instance.url, scenarios, seconds, connections));
   } finally {
     await instance.stop();
   }

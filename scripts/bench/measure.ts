@@ -60,3 +60,14 @@ export function report(baseline: Measurement, rows: Measurement[]): string {
   }
   return lines.join('\n');
 }
+
+const EMPTY: Scenario = { name: 'GET /api/health/live (empty route)', path: '/api/health/live' };
+
+/** The empty route (after a warm-up for JIT and connection pools), then each scenario; the report table. */
+export async function measureAgainstEmpty(base: string, scenarios: Scenario[], seconds: number, connections: number): Promise<string> {
+  await measure(base, EMPTY, 3, connections);
+  const baseline = await measure(base, EMPTY, seconds, connections);
+  const rows = [];
+  for (const scenario of scenarios) rows.push(await measure(base, scenario, seconds, connections));
+  return report(baseline, rows);
+}

@@ -10,7 +10,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startLocalChain } from '../../lib/chain/local-chain';
 import { issueToken } from '../../lib/auth/tokens';
 import type { Config } from '../../lib/config';
-import { measure, report, type Scenario } from './measure';
+import { measureAgainstEmpty, type Scenario } from './measure';
 import { seed, seededWallet } from './seed';
 import { ensureBuild, freshDatabase, startInstance } from './server';
 
@@ -115,13 +115,9 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>) {
       { name: 'GET /api/enterprise/analytics (a year, weekly)', path: `/api/enterprise/analytics?from=${yearAgo()}&interval=week`, headers: client },
     ];
     const chosen = only ? scenarios.filter((s) => s.name.includes(only)) : scenarios;
-    const empty: Scenario = { name: 'GET /api/health/live (empty route)', path: '/api/health/live' };
-    await measure(base, empty, 3, connections); // warm-up: JIT and connection pools
-    const baseline = await measure(base, empty, seconds, connections);
-    const rows = [];
-    for (const scenario of chosen) rows.push(await measure(base, scenario, seconds, connections));
+    const table = await measureAgainstEmpty(base, chosen, seconds, connections);
     console.log(`\n${seconds}s per endpoint, ${connections} connections, Node ${process.version}\n`);
-    console.log(report(baseline, rows));
+    console.log(table);
   } finally {
     await instance.stop();
   }

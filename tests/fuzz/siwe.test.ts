@@ -19,44 +19,19 @@ import { requestNonce, siweMessage } from '../support/wallets';
 import { text } from './arbitraries';
 import { casesFor, runs, timeoutFor } from './budget';
 import { countStatus, expectDocumented, printStatusCounts, stateOf } from './oracle';
+import { PCHARS, renderSiwe, STATEMENT_CHARS, type SiweTextFields } from '../support/siwe-grammar';
 
 useTestEnvironment({ NONCE_RATE_LIMIT_PER_MINUTE: '100000000', VERIFY_RATE_LIMIT_PER_MINUTE: '100000000' });
 afterAll(printStatusCounts);
 
 // --- the grammar ---
 
-interface Fields {
-  scheme?: string;
-  domain: string;
-  address: string;
-  statement?: string;
-  uri: string;
-  version: string;
-  chainId: string;
-  nonce: string;
-  issuedAt: string;
-  expirationTime?: string;
-  notBefore?: string;
-  requestId?: string;
-  resources?: string[];
-}
+type Fields = SiweTextFields;
 type Field = keyof Fields;
 
-function render(f: Fields): string {
-  const head = [`${f.scheme === undefined ? '' : `${f.scheme}://`}${f.domain} wants you to sign in with your Ethereum account:`, f.address];
-  const statement = f.statement === undefined ? ['', ''] : ['', f.statement, ''];
-  const tail = [`URI: ${f.uri}`, `Version: ${f.version}`, `Chain ID: ${f.chainId}`, `Nonce: ${f.nonce}`, `Issued At: ${f.issuedAt}`];
-  if (f.expirationTime !== undefined) tail.push(`Expiration Time: ${f.expirationTime}`);
-  if (f.notBefore !== undefined) tail.push(`Not Before: ${f.notBefore}`);
-  if (f.requestId !== undefined) tail.push(`Request ID: ${f.requestId}`);
-  if (f.resources !== undefined) tail.push('Resources:', ...f.resources.map((r) => `- ${r}`));
-  return [...head, ...statement, ...tail].join('\n');
-}
+const render = renderSiwe;
 
 const MINUTE = 60_000;
-// statement = 1*( ALPHA / DIGIT / SP / ! # $ & ' ( ) * + , - . / : ; = ? @ [ ] _ ~ )
-const STATEMENT_CHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 !#$&\'()*+,-./:;=?@[]_~'];
-const PCHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&\'()*+,;=:@'];
 
 /** RFC 3339 date-time, in any zone, with or without fractions, `offsetMs` from now. */
 const dateTime = (offset: fc.Arbitrary<number>) =>

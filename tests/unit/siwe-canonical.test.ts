@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { matchCanonicalSiwe, type SiweParts } from '@/lib/auth/siwe-canonical';
 import { parseSiweMessage } from '@/lib/auth/siwe-message';
 import { ApiError } from '@/lib/http/errors';
+import { PCHARS, renderSiwe, STATEMENT_CHARS, type SiweTextFields } from '../support/siwe-grammar';
 
 const RUNS = Math.max(100, Number(process.env.SIWE_EQUIVALENCE_RUNS ?? 6000) || 6000);
 
@@ -24,38 +25,11 @@ function reference(message: string): SiweParts | undefined {
 
 // --- messages, rendered the way the grammar lays them out ---
 
-interface Fields {
-  scheme?: string;
-  domain: string;
-  address: string;
-  /** undefined: no statement (two blank lines); '': the empty statement (three). */
-  statement?: string;
-  uri: string;
-  version: string;
-  chainId: string;
-  nonce: string;
-  issuedAt: string;
-  expirationTime?: string;
-  notBefore?: string;
-  requestId?: string;
-  resources?: string[];
-}
-
-function render(f: Fields): string {
-  const head = [`${f.scheme === undefined ? '' : `${f.scheme}://`}${f.domain} wants you to sign in with your Ethereum account:`, f.address];
-  const statement = f.statement === undefined ? ['', ''] : ['', f.statement, ''];
-  const tail = [`URI: ${f.uri}`, `Version: ${f.version}`, `Chain ID: ${f.chainId}`, `Nonce: ${f.nonce}`, `Issued At: ${f.issuedAt}`];
-  if (f.expirationTime !== undefined) tail.push(`Expiration Time: ${f.expirationTime}`);
-  if (f.notBefore !== undefined) tail.push(`Not Before: ${f.notBefore}`);
-  if (f.requestId !== undefined) tail.push(`Request ID: ${f.requestId}`);
-  if (f.resources !== undefined) tail.push('Resources:', ...f.resources.map((r) => `- ${r}`));
-  return [...head, ...statement, ...tail].join('\n');
-}
+type Fields = SiweTextFields;
+const render = renderSiwe;
 
 const chars = (s: string) => [...s];
 const ALNUM = chars('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789');
-const STATEMENT_CHARS = [...ALNUM, ...chars(" !#$&'()*+,-./:;=?@[]_~")];
-const PCHARS = [...ALNUM, ...chars("-._~!$&'()*+,;=:@")];
 // Characters just outside one grammar rule or another.
 const ODD = chars('"%<>\\^`{|}\r\t\n #/?[]@:é\u0000');
 const word = (alphabet: string[], min: number, max: number) => fc.string({ unit: fc.constantFrom(...alphabet), minLength: min, maxLength: max });
