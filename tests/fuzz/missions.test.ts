@@ -17,6 +17,7 @@ import { GET as missionRoute } from '@/app/api/missions/[id]/route';
 import { POST as createRoute } from '@/app/api/missions/route';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
 import { call } from '../support/http';
+import { isolatedDatabase } from '../support/isolated-database';
 import { missionInput, routes } from '../support/missions';
 import { png, upload } from '../support/multipart';
 import { applyMutation, encodeMultipart, FIELDS, jsonText, multipart, type MultipartCase, oneFieldMutated, rawBody, text } from './arbitraries';
@@ -25,8 +26,11 @@ import { casesFor, runs, timeoutFor } from './budget';
 import { countStatus, expectDocumented, missionCountOf, printStatusCounts, stateOf } from './oracle';
 import { applyCredential, type Credential, type Handler, newUser, send, trySet } from './parties';
 
+// A database of its own: in bookkeeping mode creates link any onChainTaskId unchecked, and on the
+// worker's shared database they would collide with tasks later files fund on the worker's anvil.
 useTestEnvironment({
   ...BOOKKEEPING,
+  ...isolatedDatabase(),
   NONCE_RATE_LIMIT_PER_MINUTE: '100000000',
   VERIFY_RATE_LIMIT_PER_MINUTE: '100000000',
   WRITE_RATE_LIMIT_PER_MINUTE: '100000000',

@@ -34,7 +34,7 @@ async function completedMission() {
   const client = await fundedClient();
   const worker = await agent();
   const created = await create(client.token, { reward: REWARD.toString(), onChainTaskId: client.taskId });
-  expect(created.status).toBe(201);
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.id as string;
   await ok(act('accept', worker, id));
   await ok(act('submit', worker, id, { note: 'Done.' }));
