@@ -9,6 +9,7 @@ import { agentEarnings, missionEvents, missions, users } from '../db/schema';
 import { clientFigures } from './client-figures';
 import type { AnalyticsRange } from './range';
 import type { Analytics } from './schemas';
+import { builtOnce } from '../db/prepared';
 
 const TOP_AGENTS = 5;
 type Interval = AnalyticsRange['interval'];
@@ -42,15 +43,7 @@ export async function clientAnalytics(db: Db, clientId: string, range: Analytics
 const p = sql.placeholder;
 
 // The four queries are built once per database handle and interval, values bound at each call.
-const built = new WeakMap<Db, Map<Interval, ReturnType<typeof build>>>();
-
-function statementsFor(db: Db, interval: Interval) {
-  let byInterval = built.get(db);
-  if (!byInterval) built.set(db, (byInterval = new Map()));
-  let statements = byInterval.get(interval);
-  if (!statements) byInterval.set(interval, (statements = build(db, interval)));
-  return statements;
-}
+const statementsFor = builtOnce((db: Db, interval: Interval) => build(db, interval));
 
 function build(db: Db, interval: Interval) {
   const posted = and(eq(missions.clientId, p('clientId')), gte(missions.createdAt, p('start')), lt(missions.createdAt, p('end')));

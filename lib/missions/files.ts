@@ -8,6 +8,7 @@ import { arrayLiteral } from '../db/array-literal';
 import type { Db } from '../db/client';
 import { fileBlobs, type MissionFileKind, missionFiles, missions } from '../db/schema';
 import type { SpooledFile } from '../uploads';
+import { builtOnce } from '../db/prepared';
 
 export interface FileOwner {
   missionId: string;
@@ -61,7 +62,7 @@ export async function storeFiles(tx: Db, owner: FileOwner, files: SpooledFile[],
 
 /** File metadata (never the bytes) of several missions, in upload order. */
 // Every mission view lists files: one statement per database handle, the ids and kinds as arrays.
-const prepareListFiles = (db: Db) =>
+const listFilesStatement = builtOnce((db: Db) =>
   db
     .select(fileColumns)
     .from(missionFiles)
@@ -72,14 +73,12 @@ const prepareListFiles = (db: Db) =>
       ),
     )
     .orderBy(asc(missionFiles.createdAt), asc(missionFiles.position))
-    .prepare('list_mission_files');
-const listFilesStatements = new WeakMap<Db, ReturnType<typeof prepareListFiles>>();
+    .prepare('list_mission_files'),
+);
 
 export async function listFiles(db: Db, missionIds: string[], kinds: MissionFileKind[]): Promise<FileMeta[]> {
   if (missionIds.length === 0) return [];
-  let statement = listFilesStatements.get(db);
-  if (!statement) listFilesStatements.set(db, (statement = prepareListFiles(db)));
-  return statement.execute({ missionIds: arrayLiteral(missionIds), kinds: arrayLiteral(kinds) });
+  return listFilesStatement(db, undefined).execute({ missionIds: arrayLiteral(missionIds), kinds: arrayLiteral(kinds) });
 }
 
 /** A file with the facts about its mission that decide who may download it; no bytes yet. */

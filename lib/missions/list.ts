@@ -15,6 +15,7 @@ import { type Mission, selectMissions, withParties } from './queries';
 import type { ListQuery, MissionList } from './schemas';
 import { presentMissions, settle } from './views';
 import type { Viewer } from './visibility';
+import { builtOnce } from '../db/prepared';
 
 interface SortSpec {
   column: PgColumn;
@@ -61,16 +62,10 @@ function buildList(db: Db, sort: Sort, mine: ListQuery['mine'], filters: Filter[
 }
 
 // The board is the busiest read: its statements are built once per shape and database handle.
-const statements = new WeakMap<Db, Map<string, ReturnType<typeof buildList>>>();
-
-function listStatement(db: Db, sort: Sort, mine: ListQuery['mine'], filters: Filter[], after: boolean) {
-  let byShape = statements.get(db);
-  if (!byShape) statements.set(db, (byShape = new Map()));
-  const shape = `${sort}|${mine ?? ''}|${filters.join(',')}|${after}`;
-  let statement = byShape.get(shape);
-  if (!statement) byShape.set(shape, (statement = buildList(db, sort, mine, filters, after)));
-  return statement;
-}
+const listStatement = builtOnce((db: Db, shape: string) => {
+  const [sort, mine, filters, after] = shape.split('|') as [Sort, ListQuery['mine'] | '', string, string];
+  return buildList(db, sort, mine || undefined, filters ? (filters.split(',') as Filter[]) : [], after === 'after');
+});
 
 export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer: Viewer, now: Date): Promise<MissionList> {
   const spec = SORTS[query.sort];
@@ -92,7 +87,8 @@ export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer
     values.afterKey = after.key;
     values.afterId = after.id;
   }
-  const rows = await listStatement(db, query.sort, query.mine, filters, query.cursor !== undefined).execute(values);
+  const shape = [query.sort, query.mine ?? '', filters.join(','), query.cursor === undefined ? 'first' : 'after'].join('|');
+  const rows = await listStatement(db, shape).execute(values);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {

@@ -4,19 +4,18 @@ import { eq, sql } from 'drizzle-orm';
 import { ApiError } from '../http/errors';
 import type { Db } from '../db/client';
 import { type Passport, passports, users } from '../db/schema';
+import { builtOnce } from '../db/prepared';
 
 const publicColumns = { id: users.id, walletAddress: users.walletAddress, role: users.role };
 export type UserSummary = { id: string; walletAddress: string; role: 'CLIENT' | 'AGENT' };
 
 // Sign-in runs this lookup every time: one prepared statement per database handle.
-const prepareFindByAddress = (db: Db) =>
-  db.select(publicColumns).from(users).where(eq(users.walletAddress, sql.placeholder('wallet'))).limit(1).prepare('find_user_by_address');
-const findByAddressStatements = new WeakMap<Db, ReturnType<typeof prepareFindByAddress>>();
+const findByAddressStatement = builtOnce((db: Db) =>
+  db.select(publicColumns).from(users).where(eq(users.walletAddress, sql.placeholder('wallet'))).limit(1).prepare('find_user_by_address'),
+);
 
 async function findUserByAddress(db: Db, walletAddress: string): Promise<UserSummary | undefined> {
-  let statement = findByAddressStatements.get(db);
-  if (!statement) findByAddressStatements.set(db, (statement = prepareFindByAddress(db)));
-  const [user] = await statement.execute({ wallet: walletAddress });
+  const [user] = await findByAddressStatement(db, undefined).execute({ wallet: walletAddress });
   return user;
 }
 
@@ -37,20 +36,18 @@ export type PassportSummary = Pick<Passport, 'tokenId' | 'status' | 'txHash'>;
 
 // Every authenticated request runs this lookup, so it is one prepared statement per database
 // handle: the user and, joined on its key, the passport (what `me` answers and agents' routes read).
-const prepareFindWithPassport = (db: Db) =>
+const findWithPassportStatement = builtOnce((db: Db) =>
   db
     .select({ ...publicColumns, passportStatus: passports.status, passportTokenId: passports.tokenId, passportTxHash: passports.txHash })
     .from(users)
     .leftJoin(passports, eq(passports.userId, users.id))
     .where(eq(users.id, sql.placeholder('id')))
     .limit(1)
-    .prepare('find_user_with_passport');
-const findStatements = new WeakMap<Db, ReturnType<typeof prepareFindWithPassport>>();
+    .prepare('find_user_with_passport'),
+);
 
 export async function findUserWithPassport(db: Db, id: string): Promise<{ user: UserSummary; passport: PassportSummary | null } | undefined> {
-  let statement = findStatements.get(db);
-  if (!statement) findStatements.set(db, (statement = prepareFindWithPassport(db)));
-  const [row] = await statement.execute({ id });
+  const [row] = await findWithPassportStatement(db, undefined).execute({ id });
   if (!row) return undefined;
   const { passportStatus, passportTokenId, passportTxHash, ...user } = row;
   return { user, passport: passportStatus ? { status: passportStatus, tokenId: passportTokenId, txHash: passportTxHash } : null };
