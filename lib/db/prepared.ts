@@ -2,14 +2,21 @@
 // with values: drizzle's query building costs more than the query on these paths.
 import type { Db } from './client';
 
-/** `build(db, shape)` memoised per database handle and shape (a string or other primitive). */
-export function builtOnce<Shape, T>(build: (db: Db, shape: Shape) => T): (db: Db, shape: Shape) => T {
-  const byDb = new WeakMap<Db, Map<Shape, T>>();
+/**
+ * `build(db, shape)` memoised per database handle and shape: a string or other primitive, or any
+ * value with `key` naming it as one.
+ */
+export function builtOnce<Shape, T>(
+  build: (db: Db, shape: Shape) => T,
+  key: (shape: Shape) => unknown = (shape) => shape,
+): (db: Db, shape: Shape) => T {
+  const byDb = new WeakMap<Db, Map<unknown, T>>();
   return (db, shape) => {
     let byShape = byDb.get(db);
     if (!byShape) byDb.set(db, (byShape = new Map()));
-    let built = byShape.get(shape);
-    if (built === undefined) byShape.set(shape, (built = build(db, shape)));
+    const name = key(shape);
+    let built = byShape.get(name);
+    if (built === undefined) byShape.set(name, (built = build(db, shape)));
     return built;
   };
 }

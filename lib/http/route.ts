@@ -80,8 +80,18 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
   };
 }
 
-export function json(data: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
-  return Response.json(data, { status: init.status ?? 200, headers: { 'Cache-Control': 'no-store', ...init.headers } });
+type ResponseInit = { status?: number; headers?: Record<string, string> };
+
+export function json(data: unknown, init: ResponseInit = {}): Response {
+  return jsonText(JSON.stringify(data), init);
+}
+
+/** A body that is JSON text already: mission views, which the database writes. */
+export function jsonText(text: string, init: ResponseInit = {}): Response {
+  return new Response(text, {
+    status: init.status ?? 200,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...init.headers },
+  });
 }
 
 export function errorResponse(error: unknown, request: Request, headers: Record<string, string> = {}): Response {

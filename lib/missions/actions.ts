@@ -1,9 +1,7 @@
 // The mission endpoints' work, one function per action: read and validate the caller's input,
 // run the transition, answer the mission as the caller now sees it.
 import 'server-only';
-import { eq } from 'drizzle-orm';
 import type { Config } from '../config';
-import { missions } from '../db/schema';
 import type { Db } from '../db/client';
 import { ApiError } from '../http/errors';
 import { validate } from '../http/validation';
@@ -60,7 +58,7 @@ export async function bumpMission(db: Db, cfg: Config, id: string, viewer: Viewe
   if (body.multipart) throw new ApiError(400, 'Validation failed', ['bump takes JSON']);
   const { reward } = validate(bumpSchema, body.fields);
   if (reward !== undefined && cfg.chain.escrow) {
-    const mission = await findMission(db, eq(missions.id, id));
+    const mission = await findMission(db, id);
     if (mission) await verifyTopUp(cfg, mission.onChainTaskId, reward);
   }
   return act(db, cfg, 'bump', id, viewer, { reward }, now);

@@ -12,7 +12,7 @@ import { type ActionInput, planChanges } from './changes';
 import { recordEvent } from './events';
 import { storeFiles } from './files';
 import * as ledger from './ledger';
-import { lockMission, type Mission, missionColumns } from './queries';
+import { findMission, lockMission, type Mission, missionColumns } from './queries';
 import { idSchema } from './schemas';
 import { type Action, decide, TRANSITIONS, type Party } from './transitions';
 import { SYSTEM, type Viewer } from './visibility';
@@ -61,7 +61,7 @@ function refusalError(refusal: { status: number; message: string; retryAfter?: n
  */
 export async function precheckTransition(db: Db, cfg: Config, choice: ActionChoice, missionId: string, viewer: Viewer, now: Date) {
   assertMissionId(missionId);
-  const [mission] = await db.select(missionColumns).from(missions).where(eq(missions.id, missionId)).limit(1);
+  const mission = await findMission(db, missionId);
   if (!mission) throw new ApiError(404, 'Mission not found');
   const action = typeof choice === 'function' ? choice(mission, viewer) : choice;
   if (isReviewOver(mission, now)) return; // the locked run settles it and answers

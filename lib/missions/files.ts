@@ -3,12 +3,10 @@
 // Writing happens inside the transaction of the change the files belong to.
 import 'server-only';
 import { readFile } from 'node:fs/promises';
-import { and, asc, eq, sql } from 'drizzle-orm';
-import { arrayLiteral } from '../db/array-literal';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { fileBlobs, type MissionFileKind, missionFiles, missions } from '../db/schema';
 import type { SpooledFile } from '../uploads';
-import { builtOnce } from '../db/prepared';
 
 export interface FileOwner {
   missionId: string;
@@ -29,8 +27,6 @@ const fileColumns = {
   size: missionFiles.size,
   sha256: missionFiles.sha256,
 };
-
-export type FileMeta = { [K in keyof typeof fileColumns]: (typeof missionFiles.$inferSelect)[K] };
 
 /** Stores each file (one in memory at a time; a blob already held is not sent again) and links it. */
 export async function storeFiles(tx: Db, owner: FileOwner, files: SpooledFile[], now: Date): Promise<string[]> {
@@ -58,27 +54,6 @@ export async function storeFiles(tx: Db, owner: FileOwner, files: SpooledFile[],
     ids.push(row!.id);
   }
   return ids;
-}
-
-/** File metadata (never the bytes) of several missions, in upload order. */
-// Every mission view lists files: one statement per database handle, the ids and kinds as arrays.
-const listFilesStatement = builtOnce((db: Db) =>
-  db
-    .select(fileColumns)
-    .from(missionFiles)
-    .where(
-      and(
-        sql`${missionFiles.missionId} = any(${sql.placeholder('missionIds')}::uuid[])`,
-        sql`${missionFiles.kind} = any(${sql.placeholder('kinds')}::mission_file_kind[])`,
-      ),
-    )
-    .orderBy(asc(missionFiles.createdAt), asc(missionFiles.position))
-    .prepare('list_mission_files'),
-);
-
-export async function listFiles(db: Db, missionIds: string[], kinds: MissionFileKind[]): Promise<FileMeta[]> {
-  if (missionIds.length === 0) return [];
-  return listFilesStatement(db, undefined).execute({ missionIds: arrayLiteral(missionIds), kinds: arrayLiteral(kinds) });
 }
 
 /** A file with the facts about its mission that decide who may download it; no bytes yet. */

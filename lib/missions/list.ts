@@ -3,7 +3,7 @@
 // review windows so no SUBMITTED past its deadline is listed. Every sort is (key, id), backed by
 // an index, so a page costs the same at the 1st and the 5,000th and new missions never shift it.
 import 'server-only';
-import { and, asc, desc, eq, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Config } from '../config';
 import { arrayLiteral } from '../db/array-literal';
@@ -11,26 +11,32 @@ import type { Db } from '../db/client';
 import { missions } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { decodeCursor, encodeCursor, type Sort } from './cursor';
-import { type Mission, selectMissions, withParties } from './queries';
+import { missionJson } from './present';
 import type { ListQuery, MissionList } from './schemas';
-import { presentMissions, settle } from './views';
-import type { Viewer } from './visibility';
+import { settle } from './views';
+import { ANONYMOUS_SEES_WORK, canSeeWork, type Viewer, viewerValues } from './visibility';
 import { builtOnce } from '../db/prepared';
+
+/** A MissionList's JSON text. */
+export type MissionListJson = string & { readonly __json: MissionList };
 
 interface SortSpec {
   column: PgColumn;
   direction: 'asc' | 'desc';
   cast: 'timestamptz' | 'numeric';
-  key: (m: Mission) => string;
 }
 
-const isTimestamp = (key: string) => !Number.isNaN(Date.parse(key));
 const SORTS: Record<Sort, SortSpec> = {
-  bumped: { column: missions.listedAt, direction: 'desc', cast: 'timestamptz', key: (m) => m.listedAt.toISOString() },
-  reward: { column: missions.reward, direction: 'desc', cast: 'numeric', key: (m) => m.reward },
-  deadline: { column: missions.deadline, direction: 'asc', cast: 'timestamptz', key: (m) => m.deadline.toISOString() },
-  created: { column: missions.createdAt, direction: 'desc', cast: 'timestamptz', key: (m) => m.createdAt.toISOString() },
+  bumped: { column: missions.listedAt, direction: 'desc', cast: 'timestamptz' },
+  reward: { column: missions.reward, direction: 'desc', cast: 'numeric' },
+  deadline: { column: missions.deadline, direction: 'asc', cast: 'timestamptz' },
+  created: { column: missions.createdAt, direction: 'desc', cast: 'timestamptz' },
 };
+
+const isTimestamp = (key: string) => !Number.isNaN(Date.parse(key));
+// The sort key as the cursor carries it: exact (microseconds), so no row is skipped or repeated.
+const cursorKey = ({ column, cast }: SortSpec) =>
+  cast === 'numeric' ? sql<string>`${column}::text` : sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 const p = sql.placeholder;
 
@@ -45,35 +51,48 @@ const FILTERS = {
 } satisfies Record<string, () => SQL>;
 type Filter = keyof typeof FILTERS;
 
-function buildList(db: Db, sort: Sort, mine: ListQuery['mine'], filters: Filter[], after: boolean) {
-  const spec = SORTS[sort];
-  const order = spec.direction === 'desc' ? desc : asc;
-  const op = sql.raw(spec.direction === 'desc' ? '<' : '>');
-  const conditions = [
-    mine ? eq(mine === 'client' ? missions.clientId : missions.agentId, p('viewer')) : eq(missions.status, 'OPEN'),
-    ...filters.map((filter) => FILTERS[filter]()),
-    after ? sql`(${spec.column}, ${missions.id}) ${op} (${p('afterKey')}::${sql.raw(spec.cast)}, ${p('afterId')}::uuid)` : undefined,
-  ];
-  return selectMissions(db)
-    .where(and(...conditions))
-    .orderBy(order(spec.column), order(missions.id))
-    .limit(p('limit'))
-    .prepare(`missions_list_${sort}_${mine ?? 'board'}_${filters.join('_')}_${after ? 'after' : 'first'}`);
+/** What a list statement's SQL depends on; the values of the filters and the cursor do not count. */
+interface Shape {
+  sort: Sort;
+  mine: ListQuery['mine'];
+  filters: Filter[];
+  after: boolean;
+  anonymous: boolean;
 }
 
-// The board is the busiest read: its statements are built once per shape and database handle.
-const listStatement = builtOnce((db: Db, shape: string) => {
-  const [sort, mine, filters, after] = shape.split('|') as [Sort, ListQuery['mine'] | '', string, string];
-  return buildList(db, sort, mine || undefined, filters ? (filters.split(',') as Filter[]) : [], after === 'after');
-});
+const shapeKey = (s: Shape) => `${s.sort}|${s.mine ?? 'board'}|${s.filters.join(',')}|${s.after ? 'after' : 'first'}|${s.anonymous ? 'anonymous' : 'viewer'}`;
 
-export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer: Viewer, now: Date): Promise<MissionList> {
+// The board is the busiest read: its statements are built once per shape and database handle.
+const listStatement = builtOnce(
+  (db: Db, shape: Shape) => {
+    const { sort, mine, filters, after, anonymous } = shape;
+    const spec = SORTS[sort];
+    const order = spec.direction === 'desc' ? desc : asc;
+    const op = sql.raw(spec.direction === 'desc' ? '<' : '>');
+    const conditions = [
+      mine ? eq(mine === 'client' ? missions.clientId : missions.agentId, p('viewer')) : eq(missions.status, 'OPEN'),
+      ...filters.map((filter) => FILTERS[filter]()),
+      after ? sql`(${spec.column}, ${missions.id}) ${op} (${p('afterKey')}::${sql.raw(spec.cast)}, ${p('afterId')}::uuid)` : undefined,
+    ];
+    return db
+      .select({ view: missionJson(anonymous ? ANONYMOUS_SEES_WORK : canSeeWork), key: cursorKey(spec), id: missions.id })
+      .from(missions)
+      .where(and(...conditions))
+      .orderBy(order(spec.column), order(missions.id))
+      .limit(p('limit'))
+      .prepare(`missions_list ${shapeKey(shape)}`);
+  },
+  shapeKey,
+);
+
+/** The page as the JSON text of a MissionList: the missions' JSON comes from the database as is. */
+export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer: Viewer, now: Date): Promise<MissionListJson> {
   const spec = SORTS[query.sort];
   checkScope(query, viewer);
   if (query.mine && viewer.kind === 'user') await settleExpired(db, cfg, query.mine, viewer.id, now);
   const values: Record<string, unknown> = {
     limit: query.limit + 1,
-    viewer: viewer.kind === 'user' ? viewer.id : undefined,
+    ...viewerValues(viewer),
     status: query.status && arrayLiteral(query.status),
     category: query.category,
     tag: query.tag,
@@ -87,14 +106,12 @@ export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer
     values.afterKey = after.key;
     values.afterId = after.id;
   }
-  const shape = [query.sort, query.mine ?? '', filters.join(','), query.cursor === undefined ? 'first' : 'after'].join('|');
+  const shape = { sort: query.sort, mine: query.mine, filters, after: query.cursor !== undefined, anonymous: viewer.kind === 'anonymous' };
   const rows = await listStatement(db, shape).execute(values);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
-  return {
-    items: await presentMissions(db, await withParties(db, page), viewer),
-    nextCursor: rows.length > query.limit && last ? encodeCursor(query.sort, spec.key(last), last.id) : null,
-  };
+  const nextCursor = rows.length > query.limit && last ? encodeCursor(query.sort, last.key, last.id) : null;
+  return `{"items":[${page.map((row) => row.view).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}` as MissionListJson;
 }
 
 // Without `mine` the list is the public board: OPEN missions only (API.md §5).
@@ -105,12 +122,23 @@ function checkScope(query: ListQuery, viewer: Viewer): void {
   }
 }
 
-async function settleExpired(db: Db, cfg: Config, mine: 'client' | 'agent', userId: string, now: Date): Promise<void> {
-  const party = mine === 'client' ? missions.clientId : missions.agentId;
-  const due = await db
+// The caller's missions past their review window, settled before the page is read.
+const dueStatement = builtOnce((db: Db, mine: 'client' | 'agent') =>
+  db
     .select({ id: missions.id })
     .from(missions)
-    .where(and(eq(missions.status, 'SUBMITTED'), lte(missions.reviewDeadline, now), eq(party, userId)))
-    .limit(100);
+    .where(
+      and(
+        eq(missions.status, 'SUBMITTED'),
+        sql`${missions.reviewDeadline} <= ${p('now')}::timestamptz`,
+        eq(mine === 'client' ? missions.clientId : missions.agentId, p('viewer')),
+      ),
+    )
+    .limit(100)
+    .prepare(`missions_due_${mine}`),
+);
+
+async function settleExpired(db: Db, cfg: Config, mine: 'client' | 'agent', userId: string, now: Date): Promise<void> {
+  const due = await dueStatement(db, mine).execute({ now: now.toISOString(), viewer: userId });
   for (const { id } of due) await settle(db, cfg, id, now);
 }

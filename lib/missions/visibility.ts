@@ -1,7 +1,8 @@
 // Who may see what (API.md §5): OPEN missions are public; any other mission only to its owner and
 // its assigned agent; submission and contest files only to those two, and only the files of the
 // current assignment to the agent. The operator and the system see everything.
-import type { MissionFileKind, MissionStatus } from '../db/schema/missions';
+import { sql } from 'drizzle-orm';
+import { type MissionFileKind, type MissionStatus, missions } from '../db/schema/missions';
 
 export type Viewer =
   | { kind: 'anonymous' }
@@ -33,10 +34,20 @@ export function canSeeMission(m: Parties, viewer: Viewer): boolean {
   return m.status === 'OPEN' || privileged(viewer) || isOwner(m, viewer) || isAssignee(m, viewer);
 }
 
-/** Whether the submission and the contests are shown: to the two parties and the operator only. */
-export function canSeeWork(m: Parties, viewer: Viewer): boolean {
-  return privileged(viewer) || isOwner(m, viewer) || isAssignee(m, viewer);
+/** A viewer as the values of the `viewer` and `privileged` placeholders that canSeeWork reads. */
+export function viewerValues(viewer: Viewer): { viewer: string | null; privileged: boolean } {
+  return { viewer: viewer.kind === 'user' ? viewer.id : null, privileged: privileged(viewer) };
 }
+
+/**
+ * Whether the submission and the contests are shown: to the two parties and the operator only.
+ * SQL on the `missions` row in scope, since the database writes the mission views (present.ts).
+ */
+export const canSeeWork = sql`(${sql.placeholder('privileged')}::boolean or ${missions.clientId} = ${sql.placeholder('viewer')}::uuid
+  or ${missions.agentId} = ${sql.placeholder('viewer')}::uuid)`;
+
+/** canSeeWork for an anonymous viewer: a constant, so the database drops the work's subqueries. */
+export const ANONYMOUS_SEES_WORK = sql`false`;
 
 export function canSeeFile(
   m: Parties & { assignment: number },

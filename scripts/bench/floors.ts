@@ -17,6 +17,10 @@ const ROUTES: Record<string, string> = {
   'post-body': `export const POST = async (request: Request) => { await request.json(); return ${ok}; };`,
   kv: `import { getKv } from '@/lib/kv';\nexport const GET = async () => { await getKv().get('floor'); return ${ok}; };`,
   db: `import { sql } from 'drizzle-orm';\nimport { getDb } from '@/lib/db/client';\nexport const GET = async () => { await (await getDb()).execute(sql\`select 1\`); return ${ok}; };`,
+  // A page of 20 missions is about 14 KB of JSON: what answering that much costs, and with it read
+  // from the database in one statement.
+  page: `const page = JSON.stringify({ items: Array.from({ length: 20 }, (_, i) => ({ id: i, text: 'x'.repeat(700) })), nextCursor: null });\nexport const GET = async () => new Response(page, { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });`,
+  'db-page': `import { sql } from 'drizzle-orm';\nimport { getDb } from '@/lib/db/client';\nexport const GET = async () => { const rows = (await (await getDb()).execute(sql\`select repeat('x', 14000) as page\`)) as unknown as { page: string }[]; return new Response(JSON.stringify(rows[0]!.page), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } }); };`,
   'kv-and-db': `import { sql } from 'drizzle-orm';\nimport { getDb } from '@/lib/db/client';\nimport { getKv } from '@/lib/kv';\nexport const GET = async () => { await Promise.all([getKv().get('floor'), getDb().then((db) => db.execute(sql\`select 1\`))]); return ${ok}; };`,
 };
 
@@ -26,7 +30,7 @@ function buildWithFloors(): void {
       mkdirSync(join(ROOT, name), { recursive: true });
       writeFileSync(join(ROOT, name, 'route.ts'), `${source}\n`);
     }
-    const built = spawnSync('npm', ['run', 'build'], { stdio: 'ignore', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    const built = spawnSync('npm', ['run', 'build'], { stdio: process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
     if (built.status !== 0) throw new Error('npm run build failed');
   } finally {
     rmSync(ROOT, { recursive: true, force: true });
@@ -50,6 +54,8 @@ async function main() {
       { name: 'GET, one KV read (Redis GET)', path: '/api/bench-floor/kv' },
       { name: 'GET, one database read (select 1)', path: '/api/bench-floor/db' },
       { name: 'GET, one KV read and one database read, together', path: '/api/bench-floor/kv-and-db' },
+      { name: 'GET, answering 14 KB of JSON (a page of 20 missions)', path: '/api/bench-floor/page' },
+      { name: 'GET, one database read of 14 KB, answered', path: '/api/bench-floor/db-page' },
     ];
     console.log(await measureAgainstEmpty(instance.url, scenarios, seconds, connections));
   } finally {

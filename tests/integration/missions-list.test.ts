@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { GET as listRoute } from '@/app/api/missions/route';
+import { sql } from 'drizzle-orm';
+import { POST as contestRoute } from '@/app/api/missions/[id]/contest/route';
+import { POST as submitRoute } from '@/app/api/missions/[id]/submit/route';
+import { GET as listRoute, POST as createRoute } from '@/app/api/missions/route';
 import { call } from '../support/http';
 import { useTestEnvironment, BOOKKEEPING } from '../support/environment';
-import { act, createMission, getMission, inDays, newAgent, newClient, ok, type Party } from '../support/missions';
+import { act, createMission, db, getMission, inDays, missionInput, missionRow, newAgent, newClient, ok, type Party } from '../support/missions';
+import { pdf, png, upload } from '../support/multipart';
 
 useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
 
@@ -104,6 +108,63 @@ describe('GET /api/missions', () => {
     for (let i = 0; i < 3; i += 1) await createMission(client, { category });
     const page = await list(`category=${category}&limit=1&sort=reward`);
     expect((await list(`category=${category}&limit=1&sort=deadline&cursor=${page.body.nextCursor}`)).body.details).toEqual(['cursor: belongs to another sort']);
+  });
+});
+
+describe('list items are the mission as its own read answers it', () => {
+  const byId = (response: { body: { items: { id: string }[] } }, id: string) => response.body.items.find((m) => m.id === id);
+
+  test('behavior: to the public, the owner and the agent, with attachments, deliverables, contests and every time in toISOString form', async () => {
+    const category = freshCategory();
+    const client = await newClient();
+    const { tags, ...fields } = missionInput({ category });
+    const created = await upload(createRoute, {
+      token: client.token,
+      fields: { ...fields, tags: tags.join(',') },
+      files: [{ filename: 'brief.pdf', content: pdf() }, { filename: 'example.png', content: png() }],
+    });
+    expect(created.status).toBe(201);
+    const { id } = created.body;
+
+    const board = await list(`category=${category}`);
+    expect(byId(board, id)).toEqual((await getMission(undefined, id)).body);
+    expect(byId(await list(`category=${category}`, client), id)).toEqual((await getMission(client, id)).body);
+    expect(byId(board, id).attachments.map((f: { filename: string }) => f.filename)).toEqual(['brief.pdf', 'example.png']);
+
+    await ok(act('accept', agent, id));
+    const round1 = await upload(submitRoute, { token: agent.token, params: { id }, fields: { note: 'First cut.' }, files: [{ filename: 'v1.png', content: png() }] });
+    expect(round1.status).toBe(200);
+    const contested = await upload(contestRoute, { token: client.token, params: { id }, fields: { reason: 'Boxes are off.' }, files: [{ filename: 'proof.png', content: png() }] });
+    expect(contested.status).toBe(200);
+    const round2 = await upload(submitRoute, { token: agent.token, params: { id }, fields: { note: 'Fixed.' }, files: [{ filename: 'v2.png', content: png() }] });
+    expect(round2.status).toBe(200);
+
+    const asClient = byId(await list('mine=client', client), id);
+    const asAgent = byId(await list('mine=agent&status=SUBMITTED', agent), id);
+    expect(asClient).toEqual((await getMission(client, id)).body);
+    expect(asAgent).toEqual((await getMission(agent, id)).body);
+    expect(asClient).toEqual(round2.body);
+    expect(asClient.submission).toMatchObject({ note: 'Fixed.', files: [{ filename: 'v2.png' }] });
+    expect(asClient.contests).toMatchObject([{ round: 1, reason: 'Boxes are off.', files: [{ filename: 'proof.png' }] }]);
+
+    // The database writes the times; they read exactly as JavaScript writes the stored instants.
+    const row = await missionRow(id);
+    const times = ['deadline', 'createdAt', 'updatedAt', 'acceptedAt', 'submittedAt', 'reviewDeadline'] as const;
+    for (const name of times) expect({ name, value: asClient[name] }).toEqual({ name, value: row[name]!.toISOString() });
+    expect(asClient).toMatchObject({ reward: row.reward, bumpCount: 0, bumpedAt: null, completedAt: null, cancelledAt: null, onChainTaskId: null });
+  });
+
+  test('behavior: a cursor keeps the sort key to the microsecond, so missions inside one millisecond are neither skipped nor repeated', async () => {
+    const category = freshCategory();
+    const client = await newClient();
+    const made: string[] = [];
+    for (let i = 0; i < 4; i += 1) made.push((await createMission(client, { category })).id);
+    // Rows written by other tools (imports, SQL) carry microseconds that JavaScript Dates cannot.
+    const base = '2026-01-01 12:00:00.123';
+    for (const [i, id] of made.entries()) {
+      await (await db()).execute(sql`update missions set listed_at = ${`${base}${900 - i * 100}+00`}::timestamptz where id = ${id}`);
+    }
+    expect(await walk(`category=${category}`, 1)).toEqual(made);
   });
 });
 

@@ -1,9 +1,9 @@
-import { json, route } from '@/lib/http/route';
+import { json, jsonText, route } from '@/lib/http/route';
 import { createMission, listQuerySchema, listMissions, viewerOf } from '@/lib/missions';
 import { withRequestBody } from '@/lib/uploads';
 
 export const GET = route({ auth: 'optional', query: listQuerySchema }, async ({ query, caller, cfg, db }) =>
-  json(await listMissions(await db(), cfg, query, viewerOf(caller), new Date())),
+  jsonText(await listMissions(await db(), cfg, query, viewerOf(caller), new Date())),
 );
 
 // JSON, or multipart with attachments; an Idempotency-Key replays the first answer (API.md §1.9).
