@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { POST as contestRoute } from '@/app/api/missions/[id]/contest/route';
 import { POST as submitRoute } from '@/app/api/missions/[id]/submit/route';
 import { GET as listRoute, POST as createRoute } from '@/app/api/missions/route';
+import type { MissionView } from '@/lib/missions/schemas';
 import { call } from '../support/http';
 import { useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import { act, createMission, db, getMission, inDays, missionInput, missionRow, newAgent, newClient, ok, type Party } from '../support/missions';
@@ -112,7 +113,7 @@ describe('GET /api/missions', () => {
 });
 
 describe('list items are the mission as its own read answers it', () => {
-  const byId = (response: { body: { items: { id: string }[] } }, id: string) => response.body.items.find((m) => m.id === id);
+  const byId = (response: { body: { items: MissionView[] } }, id: string) => response.body.items.find((m) => m.id === id)!;
 
   test('behavior: to the public, the owner and the agent, with attachments, deliverables, contests and every time in toISOString form', async () => {
     const category = freshCategory();
@@ -129,7 +130,7 @@ describe('list items are the mission as its own read answers it', () => {
     const board = await list(`category=${category}`);
     expect(byId(board, id)).toEqual((await getMission(undefined, id)).body);
     expect(byId(await list(`category=${category}`, client), id)).toEqual((await getMission(client, id)).body);
-    expect(byId(board, id).attachments.map((f: { filename: string }) => f.filename)).toEqual(['brief.pdf', 'example.png']);
+    expect(byId(board, id).attachments.map((f) => f.filename)).toEqual(['brief.pdf', 'example.png']);
 
     await ok(act('accept', agent, id));
     const round1 = await upload(submitRoute, { token: agent.token, params: { id }, fields: { note: 'First cut.' }, files: [{ filename: 'v1.png', content: png() }] });
