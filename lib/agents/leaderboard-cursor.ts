@@ -14,7 +14,8 @@ export interface LeaderboardKey {
 const cursorSchema = z.object({
   v: z.string(),
   e: z.string().regex(/^[0-9]{1,90}$/),
-  c: z.number().int().nonnegative(),
+  // Compared as a PostgreSQL integer.
+  c: z.number().int().nonnegative().max(2_147_483_647),
   w: z.string().regex(/^0x[0-9a-f]{40}$/),
 });
 

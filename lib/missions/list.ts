@@ -33,10 +33,19 @@ const SORTS: Record<Sort, SortSpec> = {
   created: { column: missions.createdAt, direction: 'desc', cast: 'timestamptz' },
 };
 
-const isTimestamp = (key: string) => !Number.isNaN(Date.parse(key));
 // The sort key as the cursor carries it: exact (microseconds), so no row is skipped or repeated.
 const cursorKey = ({ column, cast }: SortSpec) =>
   cast === 'numeric' ? sql<string>`${column}::text` : sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+// A cursor's key is handed to PostgreSQL, so only what cursorKey writes is read back (and the
+// milliseconds earlier cursors carried): Date.parse alone admits '2024' or 30 February.
+const CURSOR_KEYS: Record<SortSpec['cast'], (key: string) => boolean> = {
+  numeric: (key) => /^[0-9]{1,78}$/.test(key),
+  timestamptz: (key) =>
+    /^[1-9][0-9]{3}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}(?:[0-9]{3})?Z$/.test(key) &&
+    !Number.isNaN(Date.parse(key)) &&
+    new Date(key).toISOString().slice(0, 19) === key.slice(0, 19),
+};
 
 const p = sql.placeholder;
 
@@ -101,8 +110,7 @@ export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer
   };
   const filters = (Object.keys(FILTERS) as Filter[]).filter((filter) => values[filter] !== undefined);
   if (query.cursor) {
-    const valid = spec.cast === 'numeric' ? (k: string) => /^[0-9]{1,78}$/.test(k) : isTimestamp;
-    const after = decodeCursor(query.cursor, query.sort, valid);
+    const after = decodeCursor(query.cursor, query.sort, CURSOR_KEYS[spec.cast]);
     values.afterKey = after.key;
     values.afterId = after.id;
   }

@@ -124,6 +124,10 @@ describe('GET /api/agents/leaderboard', () => {
     const other = await board(`?sort=completed&cursor=${nextCursor}`);
     expect(other).toMatchObject({ status: 400, body: { details: ['cursor: belongs to another period or sort'] } });
     expect((await board('?cursor=bm90LWpzb24')).status).toBe(400);
+    // A count past PostgreSQL's integer is as tampered as any other: 400, not an out-of-range 500.
+    const view = JSON.parse(Buffer.from(nextCursor!, 'base64url').toString()).v;
+    const huge = Buffer.from(JSON.stringify({ v: view, e: '1', c: 3_000_000_000, w: `0x${'ab'.repeat(20)}` })).toString('base64url');
+    expect(await board(`?cursor=${huge}`)).toMatchObject({ status: 400, body: { error: 'Validation failed', details: ['cursor: malformed'] } });
     expect((await board('?period=1y')).status).toBe(400);
     expect((await board('?limit=101')).status).toBe(400);
   });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { POST as contestRoute } from '@/app/api/missions/[id]/contest/route';
@@ -109,6 +109,21 @@ describe('GET /api/missions', () => {
     for (let i = 0; i < 3; i += 1) await createMission(client, { category });
     const page = await list(`category=${category}&limit=1&sort=reward`);
     expect((await list(`category=${category}&limit=1&sort=deadline&cursor=${page.body.nextCursor}`)).body.details).toEqual(['cursor: belongs to another sort']);
+  });
+
+  test('error: a tampered cursor key is 400, also where JavaScript would read a date PostgreSQL refuses', async () => {
+    const id = randomUUID();
+    const cursor = (s: string, k: string) => Buffer.from(JSON.stringify({ s, k, i: id })).toString('base64url');
+    const keys = ['2024', 'March 7, 2024', '2024-02-30T00:00:00.000Z', '0000-01-01T00:00:00.000Z', '2024-01-01T00:00:00.0000000Z', '2024-01-01 00:00:00Z'];
+    for (const key of keys) {
+      const response = await list(`sort=deadline&cursor=${cursor('deadline', key)}`);
+      expect({ key, status: response.status, body: response.body }).toEqual({ key, status: 400, body: { error: 'Validation failed', details: ['cursor: malformed'] } });
+    }
+    for (const key of ['-1', '1.5', '1'.repeat(79)]) expect((await list(`sort=reward&cursor=${cursor('reward', key)}`)).status).toBe(400);
+    // Both forms a cursor has carried are read: milliseconds (before) and microseconds.
+    for (const key of ['2024-01-01T00:00:00.123Z', '2024-01-01T00:00:00.123456Z']) {
+      expect((await list(`sort=deadline&cursor=${cursor('deadline', key)}`)).status).toBe(200);
+    }
   });
 });
 
