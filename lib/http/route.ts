@@ -80,14 +80,16 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
   };
 }
 
-type ResponseInit = { status?: number; headers?: Record<string, string> };
+type JsonInit = { status?: number; headers?: Record<string, string> };
 
-export function json(data: unknown, init: ResponseInit = {}): Response {
+/** JSON text of a `T`, written elsewhere (mission views: the database) and answered as it is. */
+export type JsonText<T> = string & { readonly __json: T };
+
+export function json(data: unknown, init: JsonInit = {}): Response {
   return jsonText(JSON.stringify(data), init);
 }
 
-/** A body that is JSON text already: mission views, which the database writes. */
-export function jsonText(text: string, init: ResponseInit = {}): Response {
+export function jsonText(text: string, init: JsonInit = {}): Response {
   return new Response(text, {
     status: init.status ?? 200,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...init.headers },

@@ -11,13 +11,14 @@ import type { ActionInput } from './changes';
 import { settleMission } from '../settlements/sweep';
 import { fromForm } from './form-fields';
 import { verifyTopUp } from './funding';
-import { bumpSchema, contestSchema, type MissionView, resolveSchema, submitSchema } from './schemas';
+import type { MissionJson } from './present';
+import { bumpSchema, contestSchema, resolveSchema, submitSchema } from './schemas';
 import type { Action } from './transitions';
 import { findMission } from './queries';
 import { getMissionOrThrow } from './views';
 import { isAssignee, OPERATOR, type Viewer } from './visibility';
 
-async function act(db: Db, cfg: Config, choice: ActionChoice, id: string, viewer: Viewer, input: ActionInput & { files?: RequestBody['files'] }, now: Date): Promise<MissionView> {
+async function act(db: Db, cfg: Config, choice: ActionChoice, id: string, viewer: Viewer, input: ActionInput & { files?: RequestBody['files'] }, now: Date): Promise<MissionJson> {
   await applyTransition(db, cfg, choice, id, viewer, input, now);
   // Release or refund rows this transition wrote go out now; the sweep retries what fails.
   await settleMission(db, cfg, id);

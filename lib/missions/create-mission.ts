@@ -16,7 +16,8 @@ import { storeFiles } from './files';
 import { fromForm } from './form-fields';
 import { verifyFunding } from './funding';
 import * as ledger from './ledger';
-import { createMissionSchema, type CreateMissionInput, type MissionView } from './schemas';
+import type { MissionJson } from './present';
+import { createMissionSchema, type CreateMissionInput } from './schemas';
 import { getMissionOrThrow } from './views';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -24,7 +25,7 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
 export async function createMission(
   db: Db, cfg: Config, user: { id: string; role: 'CLIENT' | 'AGENT'; walletAddress: string }, body: RequestBody, idempotencyKey: string | null, now: Date,
-): Promise<{ mission: MissionView; replayed: boolean }> {
+): Promise<MissionJson> {
   const input = validate(createMissionSchema, body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields);
   checkDeadline(input.deadline, now);
   await verifyFunding(cfg, user.walletAddress, input.onChainTaskId, input.reward);
@@ -34,13 +35,12 @@ export async function createMission(
   const viewer = { kind: 'user', id: user.id, role: user.role } as const;
   const fingerprint = idempotencyKey === null ? null : fingerprintOf(input, body);
   let id: string;
-  let replayed = false;
   try {
-    ({ id, replayed } = await db.transaction(async (tx) => {
+    id = await db.transaction(async (tx) => {
       const earlier = idempotencyKey ? await findByIdempotencyKey(tx, user.id, idempotencyKey, now) : undefined;
-      if (earlier) return { id: replayOf(earlier, fingerprint), replayed: true };
-      return { id: await insertMission(tx, cfg, user.id, input, { key: idempotencyKey, fingerprint }, body, now), replayed: false };
-    }));
+      if (earlier) return replayOf(earlier, fingerprint);
+      return insertMission(tx, cfg, user.id, input, { key: idempotencyKey, fingerprint }, body, now);
+    });
   } catch (error) {
     const constraint = uniqueViolation(error);
     if (constraint === 'missions_on_chain_task_id_unique') {
@@ -49,9 +49,10 @@ export async function createMission(
     // The same key raced in twice: the other request created it; answer that mission.
     const earlier = constraint === 'missions_idempotency_idx' ? await findByIdempotencyKey(db, user.id, idempotencyKey!, now) : undefined;
     if (!earlier) throw error;
-    ({ id, replayed } = { id: replayOf(earlier, fingerprint), replayed: true });
+    id = replayOf(earlier, fingerprint);
   }
-  return { mission: await getMissionOrThrow(db, cfg, id, viewer, now), replayed };
+  // A replay answers the first response: the mission that key created, as it is now.
+  return getMissionOrThrow(db, cfg, id, viewer, now);
 }
 
 function checkDeadline(deadline: Date, now: Date): void {

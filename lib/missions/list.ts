@@ -10,15 +10,13 @@ import { arrayLiteral } from '../db/array-literal';
 import type { Db } from '../db/client';
 import { missions } from '../db/schema';
 import { ApiError } from '../http/errors';
+import type { JsonText } from '../http/route';
 import { decodeCursor, encodeCursor, type Sort } from './cursor';
 import { missionJson } from './present';
 import type { ListQuery, MissionList } from './schemas';
 import { settle } from './views';
 import { ANONYMOUS_SEES_WORK, canSeeWork, type Viewer, viewerValues } from './visibility';
 import { builtOnce } from '../db/prepared';
-
-/** A MissionList's JSON text. */
-export type MissionListJson = string & { readonly __json: MissionList };
 
 interface SortSpec {
   column: PgColumn;
@@ -95,7 +93,7 @@ const listStatement = builtOnce(
 );
 
 /** The page as the JSON text of a MissionList: the missions' JSON comes from the database as is. */
-export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer: Viewer, now: Date): Promise<MissionListJson> {
+export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer: Viewer, now: Date): Promise<JsonText<MissionList>> {
   const spec = SORTS[query.sort];
   checkScope(query, viewer);
   if (query.mine && viewer.kind === 'user') await settleExpired(db, cfg, query.mine, viewer.id, now);
@@ -119,7 +117,7 @@ export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   const nextCursor = rows.length > query.limit && last ? encodeCursor(query.sort, last.key, last.id) : null;
-  return `{"items":[${page.map((row) => row.view).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}` as MissionListJson;
+  return `{"items":[${page.map((row) => row.view).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}` as JsonText<MissionList>;
 }
 
 // Without `mine` the list is the public board: OPEN missions only (API.md §5).

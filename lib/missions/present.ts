@@ -7,10 +7,10 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type MissionFileKind, missionContests, missionFiles, missions, users } from '../db/schema';
+import type { JsonText } from '../http/route';
 import type { MissionView } from './schemas';
 
-/** A mission's JSON text; the type it parses to is MissionView. */
-export type MissionJson = string & { readonly __json: MissionView };
+export type MissionJson = JsonText<MissionView>;
 
 const iso = (column: AnyPgColumn) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const walletOf = (id: AnyPgColumn) => sql`(select ${users.walletAddress} from ${users} where ${users.id} = ${id})`;

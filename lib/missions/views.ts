@@ -8,8 +8,8 @@ import { builtOnce } from '../db/prepared';
 import { missions } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { applyTransition, isReviewOver } from './apply-transition';
-import { missionJson } from './present';
-import { idSchema, type MissionView } from './schemas';
+import { type MissionJson, missionJson } from './present';
+import { idSchema } from './schemas';
 import { canSeeMission, canSeeWork, SYSTEM, type Viewer, viewerValues } from './visibility';
 
 // The facts that decide whether the viewer may see the mission, with its view, in one round trip.
@@ -27,7 +27,8 @@ const readStatement = builtOnce((db: Db) =>
     .prepare('mission_read'),
 );
 
-export async function getMissionOrThrow(db: Db, cfg: Config, id: string, viewer: Viewer, now: Date): Promise<MissionView> {
+/** The mission as the viewer may see it, as the JSON text the database wrote: answered as it is. */
+export async function getMissionOrThrow(db: Db, cfg: Config, id: string, viewer: Viewer, now: Date): Promise<MissionJson> {
   if (!idSchema.safeParse(id).success) throw new ApiError(404, 'Mission not found');
   const read = async () => (await readStatement(db, undefined).execute({ id, ...viewerValues(viewer) }))[0];
   let mission = await read();
@@ -36,7 +37,7 @@ export async function getMissionOrThrow(db: Db, cfg: Config, id: string, viewer:
     await settle(db, cfg, id, now);
     mission = (await read())!;
   }
-  return JSON.parse(mission.view) as MissionView;
+  return mission.view;
 }
 
 /** Completes one mission whose review window is over; a concurrent settler winning is fine. */

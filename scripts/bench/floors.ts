@@ -30,7 +30,7 @@ function buildWithFloors(): void {
       mkdirSync(join(ROOT, name), { recursive: true });
       writeFileSync(join(ROOT, name, 'route.ts'), `${source}\n`);
     }
-    const built = spawnSync('npm', ['run', 'build'], { stdio: process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    const built = spawnSync('npm', ['run', 'build'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
     if (built.status !== 0) throw new Error('npm run build failed');
   } finally {
     rmSync(ROOT, { recursive: true, force: true });

@@ -79,6 +79,9 @@ describe('POST /api/admin/missions/{id}/resolve', () => {
     const { client, id } = await missionIn('DISPUTED', { agent });
     const resolved = await resolve(id, { outcome: 'COMPLETED', note: 'Deliverable meets the brief.' });
     expect(resolved).toMatchObject({ status: 200, body: { id, status: 'COMPLETED', completedAt: expect.any(String) } });
+    // The operator is neither party but sees the work it ruled on: the last submission, every round.
+    expect(resolved.body.submission).toMatchObject({ note: 'Fixed, round 2.' });
+    expect(resolved.body.contests.map((c: { round: number }) => c.round)).toEqual([1, 2, 3]);
     expect(await earningsOf(id)).toHaveLength(1);
     expect((await eventsOf(id)).at(-1)).toMatchObject({ actor: 'OPERATOR', actorId: null, toStatus: 'COMPLETED', data: { note: 'Deliverable meets the brief.' } });
     expect((await resolve(id, { outcome: 'CANCELLED' })).status).toBe(409);

@@ -1,4 +1,4 @@
-import { json, jsonText, route } from '@/lib/http/route';
+import { jsonText, route } from '@/lib/http/route';
 import { createMission, listQuerySchema, listMissions, viewerOf } from '@/lib/missions';
 import { withRequestBody } from '@/lib/uploads';
 
@@ -10,7 +10,6 @@ export const GET = route({ auth: 'optional', query: listQuerySchema }, async ({ 
 export const POST = route({ auth: 'CLIENT', limit: 'createMission' }, async ({ request, caller, cfg, db }) =>
   withRequestBody(request.body, request.headers, async (body) => {
     const idempotencyKey = request.headers.get('idempotency-key');
-    const { mission } = await createMission(await db(), cfg, caller.user, body, idempotencyKey, new Date());
-    return json(mission, { status: 201 });
+    return jsonText(await createMission(await db(), cfg, caller.user, body, idempotencyKey, new Date()), { status: 201 });
   }),
 );

@@ -1,7 +1,7 @@
-import { json, route } from '@/lib/http/route';
+import { jsonText, route } from '@/lib/http/route';
 import { getMissionOrThrow, viewerOf } from '@/lib/missions';
 
 // OPEN missions are public; any other is the owner's and the assigned agent's only (404 to the rest).
 export const GET = route({ auth: 'optional' }, async ({ params, caller, cfg, db }) =>
-  json(await getMissionOrThrow(await db(), cfg, params.id!, viewerOf(caller), new Date())),
+  jsonText(await getMissionOrThrow(await db(), cfg, params.id!, viewerOf(caller), new Date())),
 );

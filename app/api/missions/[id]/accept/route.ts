@@ -1,7 +1,7 @@
-import { json, route } from '@/lib/http/route';
+import { jsonText, route } from '@/lib/http/route';
 import { simpleAction, viewerOf } from '@/lib/missions';
 
 // OPEN → ACCEPTED: exactly one agent wins a race; the others get 409.
 export const POST = route({ auth: 'AGENT', limit: 'write' }, async ({ params, caller, cfg, db }) =>
-  json(await simpleAction(await db(), cfg, 'accept', params.id!, viewerOf(caller), new Date())),
+  jsonText(await simpleAction(await db(), cfg, 'accept', params.id!, viewerOf(caller), new Date())),
 );

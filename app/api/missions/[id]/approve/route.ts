@@ -1,7 +1,7 @@
-import { json, route } from '@/lib/http/route';
+import { jsonText, route } from '@/lib/http/route';
 import { simpleAction, viewerOf } from '@/lib/missions';
 
 // SUBMITTED → COMPLETED by the owner: the agent is credited the reward less the fee.
 export const POST = route({ auth: 'user', limit: 'write' }, async ({ params, caller, cfg, db }) =>
-  json(await simpleAction(await db(), cfg, 'approve', params.id!, viewerOf(caller), new Date())),
+  jsonText(await simpleAction(await db(), cfg, 'approve', params.id!, viewerOf(caller), new Date())),
 );

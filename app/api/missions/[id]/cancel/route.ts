@@ -1,7 +1,7 @@
-import { json, route } from '@/lib/http/route';
+import { jsonText, route } from '@/lib/http/route';
 import { cancelMission, viewerOf } from '@/lib/missions';
 
 // The owner cancels (→ CANCELLED); the assigned agent withdraws (→ OPEN).
 export const POST = route({ auth: 'user', limit: 'write' }, async ({ params, caller, cfg, db }) =>
-  json(await cancelMission(await db(), cfg, params.id!, viewerOf(caller), new Date())),
+  jsonText(await cancelMission(await db(), cfg, params.id!, viewerOf(caller), new Date())),
 );

@@ -1,4 +1,4 @@
-import { json, route } from '@/lib/http/route';
+import { jsonText, route } from '@/lib/http/route';
 import { precheck, submitMission, viewerOf } from '@/lib/missions';
 import { withRequestBody } from '@/lib/uploads';
 
@@ -7,6 +7,6 @@ export const POST = route({ auth: 'user', limit: 'write' }, async ({ request, pa
   const viewer = viewerOf(caller);
   await precheck(await db(), cfg, 'submit', params.id!, viewer, new Date());
   return withRequestBody(request.body, request.headers, async (body) =>
-    json(await submitMission(await db(), cfg, params.id!, viewer, body, new Date())),
+    jsonText(await submitMission(await db(), cfg, params.id!, viewer, body, new Date())),
   );
 });

@@ -1,10 +1,10 @@
 import { requireOperatorSecret } from '@/lib/http/operator-auth';
-import { json, route } from '@/lib/http/route';
+import { jsonText, route } from '@/lib/http/route';
 import { resolveMission } from '@/lib/missions';
 import { readJson } from '@/lib/http/validation';
 
 // DISPUTED → COMPLETED or CANCELLED, by the operator (ADMIN_TOKEN): `{ outcome, note? }`.
 export const POST = route({}, async ({ request, params, cfg, db }) => {
   requireOperatorSecret(request, cfg.adminToken);
-  return json(await resolveMission(await db(), cfg, params.id!, await readJson(request, 16 * 1024), new Date()));
+  return jsonText(await resolveMission(await db(), cfg, params.id!, await readJson(request, 16 * 1024), new Date()));
 });
