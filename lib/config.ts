@@ -43,6 +43,22 @@ const envSchema = z.object({
   PORT: intFrom(3000, 1),
   CRON_SECRET: optionalText,
   ADMIN_TOKEN: optionalText,
+  // Wave 2 (API.md §12–16).
+  APP_ORIGINS: optionalText,
+  SINGLE_INSTANCE: optionalText,
+  DOWNLOAD_RATE_LIMIT_PER_MINUTE: intFrom(120, 1),
+  OPERATOR_RATE_LIMIT_PER_MINUTE: intFrom(10, 1),
+  COMMENT_RATE_LIMIT_PER_MINUTE: intFrom(10, 1),
+  MAX_ACTIVE_MISSIONS: intFrom(3, 1),
+  ACCEPT_WINDOW_SECONDS: intFrom(172_800, 1),
+  MINT_BUDGET_PER_HOUR: intFrom(100),
+  OPERATOR_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional(),
+  SETTLEMENT_MAX_ATTEMPTS: intFrom(10, 1),
+  RECLAIM_GRACE_SECONDS: intFrom(604_800),
+  WEBHOOK_ALLOW_PRIVATE: optionalText,
+  VERCEL_ENV: optionalText,
+  VERCEL_URL: optionalText,
+  VERCEL_BRANCH_URL: optionalText,
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -76,14 +92,41 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
   if (e.KV_REST_API_URL && !e.KV_REST_API_TOKEN) missing.push('KV_REST_API_TOKEN is required with KV_REST_API_URL');
+  const onVercel = Boolean(e.VERCEL);
+  const sharedKv = Boolean(e.REDIS_URL || (e.KV_REST_API_URL && e.KV_REST_API_TOKEN));
+  if (production) {
+    // §12.7: a short operator secret can be guessed; failures are also rate limited per IP.
+    for (const name of ['ADMIN_TOKEN', 'CRON_SECRET'] as const) {
+      const value = e[name];
+      if (value && value.length < 32) missing.push(`${name} must be at least 32 characters`);
+    }
+    // §12.8: nonces, limits and revocations must be shared, or a logout holds on one instance only.
+    if (!sharedKv && !onVercel && !e.SINGLE_INSTANCE) {
+      missing.push('REDIS_URL or KV_REST_API_URL + KV_REST_API_TOKEN is required in production (or SINGLE_INSTANCE=1 for one instance)');
+    }
+  }
+  // §16: Vercel keeps no filesystem and runs many instances, whatever NODE_ENV says.
+  if (onVercel) {
+    if (!e.DATABASE_URL) missing.push('DATABASE_URL is required on Vercel (the filesystem does not keep an embedded database)');
+    if (!sharedKv) missing.push('REDIS_URL or KV_REST_API_URL + KV_REST_API_TOKEN is required on Vercel (SINGLE_INSTANCE does not apply)');
+  }
   if (missing.length > 0) throw new ConfigError(`Invalid configuration — ${missing.join('; ')}`);
+
+  const siweDomains = [
+    ...(e.SIWE_DOMAIN ?? `localhost:${e.PORT}`).split(','),
+    // §16: a preview deployment admits its own hosts, and no other vercel.app host.
+    ...(onVercel && e.VERCEL_ENV === 'preview' ? [e.VERCEL_URL, e.VERCEL_BRANCH_URL] : []),
+  ]
+    .map((d) => d?.trim().toLowerCase())
+    .filter((d): d is string => Boolean(d));
 
   const dataDir = resolve(e.DATA_DIR);
   const devSecrets = production ? undefined : () => readOrCreateDevSecrets(dataDir);
   return {
     production,
     chainId: e.BASE_CHAIN_ID ?? 31337,
-    siweDomains: (e.SIWE_DOMAIN ?? 'localhost:3000').split(',').map((d) => d.trim().toLowerCase()).filter(Boolean),
+    siweDomains,
+    appOrigins: appOrigins(e.APP_ORIGINS, siweDomains),
     siweStatement: e.SIWE_STATEMENT,
     databaseUrl: e.DATABASE_URL,
     dataDir,
@@ -100,12 +143,32 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       escrow: e.ESCROW_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       rewardToken: e.REWARD_TOKEN_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       mintWaitMs: e.MINT_WAIT_MS,
+      // §12.13: payouts and mints are sent by different keys; unset, the registrar key sends both.
+      operatorKey: (e.OPERATOR_PRIVATE_KEY ?? e.REGISTRAR_PRIVATE_KEY) as `0x${string}` | undefined,
+      operatorKeyIsRegistrar: !e.OPERATOR_PRIVATE_KEY,
+      mintBudgetPerHour: e.MINT_BUDGET_PER_HOUR,
+      settlementMaxAttempts: e.SETTLEMENT_MAX_ATTEMPTS,
+      reclaimGraceSeconds: e.RECLAIM_GRACE_SECONDS,
     },
     trustProxy: e.TRUST_PROXY,
-    onVercel: Boolean(e.VERCEL),
+    onVercel,
+    singleInstance: Boolean(e.SINGLE_INSTANCE) && !sharedKv,
     nonces: { maxLive: e.NONCE_MAX_LIVE, ttlSeconds: e.NONCE_TTL_SECONDS, perMinute: e.NONCE_RATE_LIMIT_PER_MINUTE },
-    limits: { verifyPerMinute: e.VERIFY_RATE_LIMIT_PER_MINUTE, writePerMinute: e.WRITE_RATE_LIMIT_PER_MINUTE },
-    missions: { reviewWindowSeconds: e.REVIEW_WINDOW_SECONDS, maxContests: e.MAX_CONTESTS, feeBps: e.PLATFORM_FEE_BPS },
+    limits: {
+      verifyPerMinute: e.VERIFY_RATE_LIMIT_PER_MINUTE,
+      writePerMinute: e.WRITE_RATE_LIMIT_PER_MINUTE,
+      downloadPerMinute: e.DOWNLOAD_RATE_LIMIT_PER_MINUTE,
+      operatorFailuresPerMinute: e.OPERATOR_RATE_LIMIT_PER_MINUTE,
+      commentsPerMinute: e.COMMENT_RATE_LIMIT_PER_MINUTE,
+    },
+    missions: {
+      reviewWindowSeconds: e.REVIEW_WINDOW_SECONDS,
+      maxContests: e.MAX_CONTESTS,
+      feeBps: e.PLATFORM_FEE_BPS,
+      maxActive: e.MAX_ACTIVE_MISSIONS,
+      acceptWindowSeconds: e.ACCEPT_WINDOW_SECONDS,
+    },
+    webhooks: { allowPrivate: Boolean(e.WEBHOOK_ALLOW_PRIVATE) },
     port: e.PORT,
     cronSecret: e.CRON_SECRET,
     adminToken: e.ADMIN_TOKEN,
@@ -113,6 +176,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 export type Config = ReturnType<typeof loadConfig>;
+
+/**
+ * §12.3: the origins a browser write may come from. Default: https:// plus each SIWE domain, and
+ * http:// too for localhost (development has no TLS).
+ */
+function appOrigins(explicit: string | undefined, siweDomains: string[]): string[] {
+  if (explicit) return explicit.split(',').map((o) => o.trim().toLowerCase().replace(/\/+$/, '')).filter(Boolean);
+  return siweDomains.flatMap((domain) => {
+    const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(domain);
+    return local ? [`http://${domain}`, `https://${domain}`] : [`https://${domain}`];
+  });
+}
 
 // Development only: secrets are generated once and kept under DATA_DIR, never in the repository.
 let devSecretsCache: { jwtSecret: string; sessionSecret: string } | undefined;

@@ -38,6 +38,8 @@ export async function startInstance(port: number, env: Record<string, string>): 
       PORT: String(port),
       JWT_SECRET: randomBytes(32).toString('hex'),
       SESSION_SECRET: randomBytes(32).toString('hex'),
+      // One instance measured; a scenario that sets REDIS_URL shares its KV anyway.
+      SINGLE_INSTANCE: '1',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '@/lib/config';
 
 const strong = 'x'.repeat(32);
-const production = { NODE_ENV: 'production', BASE_CHAIN_ID: '8453', SIWE_DOMAIN: 'app.example.com', JWT_SECRET: strong, SESSION_SECRET: strong };
+const production = { NODE_ENV: 'production', BASE_CHAIN_ID: '8453', SIWE_DOMAIN: 'app.example.com', JWT_SECRET: strong, SESSION_SECRET: strong, REDIS_URL: 'redis://127.0.0.1:6379' };
 
 describe('loadConfig', () => {
   test('default: production with every required setting starts', () => {
