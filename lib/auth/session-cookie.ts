@@ -6,25 +6,33 @@ import { sealIronSession, unsealIronSession } from './iron-seal';
 
 export const SESSION_COOKIE = 'taskmarket_session';
 
+/**
+ * API.md §12.3: in production the `__Host-` prefix makes the browser refuse the cookie unless it is
+ * Secure, Path=/ and has no Domain, so a sibling subdomain can neither set nor overwrite it.
+ */
+export const sessionCookieName = (cfg: Config) => (cfg.production ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE);
+
+const attributes = (cfg: Config, maxAge: number) =>
+  `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${cfg.production ? '; Secure' : ''}`;
+
 export function sealSessionCookie(cfg: Config, token: string): string {
   const sealed = sealIronSession({ token }, cfg.sessionSecret, cfg.jwtTtlSeconds);
-  const secure = cfg.production ? '; Secure' : '';
-  return `${SESSION_COOKIE}=${sealed}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${cfg.jwtTtlSeconds}${secure}`;
+  return `${sessionCookieName(cfg)}=${sealed}; ${attributes(cfg, cfg.jwtTtlSeconds)}`;
 }
 
 export function clearSessionCookie(cfg: Config): string {
-  const secure = cfg.production ? '; Secure' : '';
-  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`;
+  return `${sessionCookieName(cfg)}=; ${attributes(cfg, 0)}`;
 }
 
 /** The token inside the request's session cookie, or undefined when there is none or it does not unseal. */
 export function readSessionCookie(cfg: Config, cookieHeader: string | null): string | undefined {
   if (!cookieHeader) return undefined;
+  const prefix = `${sessionCookieName(cfg)}=`;
   const sealed = cookieHeader
     .split(';')
     .map((part) => part.trim())
-    .find((part) => part.startsWith(`${SESSION_COOKIE}=`))
-    ?.slice(SESSION_COOKIE.length + 1);
+    .find((part) => part.startsWith(prefix))
+    ?.slice(prefix.length);
   if (!sealed) return undefined;
   const data = unsealIronSession(sealed, cfg.sessionSecret) as { token?: unknown } | undefined;
   return typeof data?.token === 'string' ? data.token : undefined;

@@ -3,13 +3,13 @@
 // query with the user's passport.
 import 'server-only';
 import type { Config } from '../config';
-import { isAllowedDomain } from '../auth/domain';
 import { readSessionCookie } from '../auth/session-cookie';
 import { isRevoked, readToken, type TokenClaims } from '../auth/tokens';
 import type { Db } from '../db/client';
 import type { Kv } from '../kv';
 import { findUserWithPassport, type PassportSummary, type UserSummary } from '../users/queries';
 import { ApiError } from './errors';
+import { assertAllowedOrigin } from './origin';
 
 export interface Caller {
   user: UserSummary;
@@ -34,26 +34,11 @@ export async function authenticate(request: Request, cfg: Config, kv: Kv, db: ()
   }
   if (!token) return undefined;
   const claims = await readToken(cfg, token);
-  if (via === 'cookie' && !SAFE_METHODS.has(request.method)) assertSameOrigin(request, cfg);
+  // A cookie rides along on cross-site requests; a bearer token does not (API.md §1.7, §12.3).
+  if (via === 'cookie' && !SAFE_METHODS.has(request.method)) assertAllowedOrigin(request, cfg, 'refuse');
   // Independent round trips, run together: the revocation list (KV) and the current role (database).
   const [revoked, found] = await Promise.all([isRevoked(kv, claims), db().then((handle) => findUserWithPassport(handle, claims.sub))]);
   if (revoked) throw new ApiError(401, 'Token revoked');
   if (!found) throw new ApiError(401, 'Invalid or expired token');
   return { ...found, claims, via };
-}
-
-// A cookie rides along on cross-site requests; a bearer token does not. So cookie-authenticated
-// writes must come from a page served by an allowed domain (API.md §1.7).
-function assertSameOrigin(request: Request, cfg: Config): void {
-  const origin = request.headers.get('origin');
-  let url: URL | undefined;
-  try {
-    url = origin ? new URL(origin) : undefined;
-  } catch {
-    url = undefined;
-  }
-  const defaultPort = url?.protocol === 'https:' ? '443' : '80';
-  if (!url || !isAllowedDomain(url.host, cfg.siweDomains, defaultPort)) {
-    throw new ApiError(403, 'Cross-site request refused');
-  }
 }

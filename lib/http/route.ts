@@ -10,6 +10,7 @@ import { log } from '../log';
 import { type Caller, authenticate } from './auth-guard';
 import { clientIp } from './client-ip';
 import { ApiError, unavailableDependency } from './errors';
+import { assertAllowedOrigin } from './origin';
 import { LIMITS, type LimitName, consume } from './rate-limit';
 import { readJson, validate } from './validation';
 
@@ -22,6 +23,8 @@ export interface RouteOptions {
   query?: z.ZodType;
   body?: z.ZodType;
   maxBodyBytes?: number;
+  /** The response sets or clears the session cookie: a present Origin must be allowed (API.md §12.3). */
+  session?: true;
 }
 
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
@@ -51,6 +54,7 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
       const ip = clientIp(request.headers, cfg.trustProxy, cfg.onVercel);
       const limit = options.limit ? LIMITS[options.limit] : undefined;
       if (limit?.scope === 'ip') limitHeaders = await consume(kv, cfg, options.limit!, ip);
+      if (options.session) assertAllowedOrigin(request, cfg, 'allow');
 
       const caller = options.auth ? await authenticate(request, cfg, kv, getDb) : undefined;
       if (options.auth && options.auth !== 'optional') {

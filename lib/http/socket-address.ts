@@ -1,11 +1,18 @@
-// Records the TCP peer of each request in a header of our own before Next.js sees it. `next start`
-// passes a client-sent X-Forwarded-For through unchanged, so only the socket is a sound source.
+// Records the TCP peer of each request in a header of our own before Next.js sees it, stamped with
+// a secret of this process. `next start` passes client headers through unchanged, so only the
+// socket is a sound source, and only a header this process wrote is believed (API.md §12.1).
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { SOCKET_ADDRESS_HEADER } from './client-ip';
+import { processStamp, SOCKET_ADDRESS_HEADER, setProcessStamp } from './client-ip';
+
+/** The header value server.ts writes for `address` in this process. */
+export function stampedAddress(address: string): string {
+  setProcessStamp(randomBytes(16).toString('hex'));
+  return `${processStamp()} ${address}`;
+}
 
 export function stampSocketAddress(request: IncomingMessage): void {
   // Whatever the client sent under our header name is dropped, whatever its case or count.
   delete request.headers[SOCKET_ADDRESS_HEADER];
-  const address = request.socket.remoteAddress ?? 'unknown';
-  request.headers[SOCKET_ADDRESS_HEADER] = address.startsWith('::ffff:') ? address.slice(7) : address;
+  request.headers[SOCKET_ADDRESS_HEADER] = stampedAddress(request.socket.remoteAddress ?? 'unknown');
 }

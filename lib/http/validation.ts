@@ -54,10 +54,31 @@ export async function readStreamText(
 }
 
 export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
-  const text = await readText(request, maxBytes);
-  if (text.trim() === '') throw new ApiError(400, 'Request body must be JSON');
+  const value = await readJsonStream(request.body, request.headers, maxBytes);
+  if (value === undefined) throw new ApiError(400, 'Request body must be JSON');
+  return value;
+}
+
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
+/**
+ * A JSON body, or undefined when none was sent. Any other Content-Type is 415 before a byte is
+ * read (API.md §12.2): a cross-site form can send text/plain without a preflight, never JSON.
+ */
+export async function readJsonStream(
+  body: ReadableStream<Uint8Array> | null,
+  headers: Headers,
+  maxBytes: number,
+): Promise<unknown> {
+  const type = headers.get('content-type');
+  if (type !== null && !JSON_TYPE.test(type)) throw unsupportedType();
+  const text = await readStreamText(body, headers.get('content-length'), maxBytes);
+  if (text.trim() === '') return undefined;
+  if (type === null) throw unsupportedType();
   return parseJsonText(text);
 }
+
+const unsupportedType = () => new ApiError(415, 'Content-Type must be application/json');
 
 export function parseJsonText(text: string): unknown {
   try {

@@ -38,7 +38,7 @@ export const cancelMission = (db: Db, cfg: Config, id: string, viewer: Viewer, n
   act(db, cfg, cancelOrWithdraw, id, viewer, {}, now);
 
 /** Checks the caller may act before the (possibly large) body is read; see precheckTransition. */
-export const precheck = (db: Db, cfg: Config, action: 'submit' | 'contest', id: string, viewer: Viewer, now: Date) =>
+export const precheck = (db: Db, cfg: Config, action: 'submit' | 'contest' | 'bump', id: string, viewer: Viewer, now: Date) =>
   precheckTransition(db, cfg, action, id, viewer, now);
 
 export async function submitMission(db: Db, cfg: Config, id: string, viewer: Viewer, body: RequestBody, now: Date) {
@@ -54,10 +54,10 @@ export async function contestMission(db: Db, cfg: Config, id: string, viewer: Vi
   return act(db, cfg, 'contest', id, viewer, { reason, files: body.files }, now);
 }
 
-export async function bumpMission(db: Db, cfg: Config, id: string, viewer: Viewer, body: RequestBody, now: Date) {
+/** `input`: the JSON body, `{}` when none was sent (API.md §12.5: bump takes JSON only). */
+export async function bumpMission(db: Db, cfg: Config, id: string, viewer: Viewer, input: unknown, now: Date) {
   assertMissionId(id);
-  if (body.multipart) throw new ApiError(400, 'Validation failed', ['bump takes JSON']);
-  const { reward } = validate(bumpSchema, body.fields);
+  const { reward } = validate(bumpSchema, input);
   if (reward !== undefined && cfg.chain.escrow) {
     const mission = await findMission(db, id);
     if (mission) await verifyTopUp(cfg, mission.onChainTaskId, reward);

@@ -3,7 +3,7 @@
 // whatever happens. Takes the raw stream and the headers, never the Request.
 import 'server-only';
 import { ApiError } from '../http/errors';
-import { parseJsonText, readStreamText } from '../http/validation';
+import { readJsonStream } from '../http/validation';
 import { UPLOAD_LIMITS } from './limits';
 import { boundaryOf, MultipartReader } from './multipart';
 import { createSpoolDir, type SpooledFile, spoolFile } from './spool';
@@ -24,7 +24,9 @@ export async function withRequestBody<T>(
   const contentType = headers.get('content-type') ?? '';
   const contentLength = headers.get('content-length');
   if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) {
-    return use({ fields: await readJsonBody(stream, contentLength), files: [], multipart: false });
+    // §12.2: JSON or multipart, nothing else (415). Nothing sent is an empty object.
+    const fields = (await readJsonStream(stream, headers, UPLOAD_LIMITS.maxJsonBytes)) ?? {};
+    return use({ fields, files: [], multipart: false });
   }
   const most = UPLOAD_LIMITS.maxFiles * UPLOAD_LIMITS.maxFileBytes + 1024 * 1024;
   if (Number(contentLength ?? 0) > most) throw new ApiError(413, `Body larger than ${most} bytes`);
@@ -71,10 +73,4 @@ async function readField(name: string, body: AsyncIterable<Buffer>): Promise<str
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-async function readJsonBody(stream: ReadableStream<Uint8Array> | null, contentLength: string | null): Promise<unknown> {
-  const text = await readStreamText(stream, contentLength, UPLOAD_LIMITS.maxJsonBytes);
-  // These endpoints have optional bodies (bump, approve): nothing sent is an empty object.
-  return text.trim() === '' ? {} : parseJsonText(text);
 }

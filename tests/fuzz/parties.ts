@@ -8,6 +8,7 @@ import { sealSessionCookie } from '@/lib/auth/session-cookie';
 import { issueToken } from '@/lib/auth/tokens';
 import { config } from '@/lib/config';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
+import { stampedAddress } from '@/lib/http/socket-address';
 import { call } from '../support/http';
 import { signIn } from '../support/wallets';
 import { badAuthorization, forgedCookie, forgedToken } from './arbitraries';
@@ -103,7 +104,7 @@ export interface Outgoing {
 
 /** Sends a request to a handler in-process, as Next.js would, from the socket address server.ts records. */
 export async function send(handler: Handler, out: Outgoing): Promise<Response> {
-  if (!out.headers.has(SOCKET_ADDRESS_HEADER)) out.headers.set(SOCKET_ADDRESS_HEADER, '10.9.9.9');
+  if (!out.headers.has(SOCKET_ADDRESS_HEADER)) out.headers.set(SOCKET_ADDRESS_HEADER, stampedAddress('10.9.9.9'));
   const withBody = out.body !== undefined && out.method !== 'GET' && out.method !== 'HEAD';
   const request = new Request(`http://localhost:3000${out.path}${out.query ? `?${out.query}` : ''}`, {
     method: out.method,

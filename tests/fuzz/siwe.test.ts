@@ -13,6 +13,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { POST as verify } from '@/app/api/auth/verify/route';
 import { MAX_MESSAGE_LENGTH } from '@/lib/auth/siwe-message';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
+import { stampedAddress } from '@/lib/http/socket-address';
 import { TEST_CHAIN_ID, useTestEnvironment } from '../support/environment';
 import { call } from '../support/http';
 import { requestNonce, siweMessage } from '../support/wallets';
@@ -214,7 +215,7 @@ const send = (message: string, signature: string) =>
   verify(
     new Request('http://localhost:3000/api/auth/verify', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [SOCKET_ADDRESS_HEADER]: '10.8.8.8' },
+      headers: { 'content-type': 'application/json', [SOCKET_ADDRESS_HEADER]: stampedAddress('10.8.8.8') },
       body: JSON.stringify({ message, signature }),
     }),
   );

@@ -3,6 +3,7 @@ import { GET as fileRoute } from '@/app/api/missions/[id]/files/[fileId]/route';
 import { POST as submitRoute } from '@/app/api/missions/[id]/submit/route';
 import { POST as createRoute } from '@/app/api/missions/route';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
+import { stampedAddress } from '@/lib/http/socket-address';
 import { useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import { randomIp } from '../support/http';
 import { act, filesOf, missionIn, missionInput, newAgent, newClient, ok, type Party } from '../support/missions';
@@ -11,7 +12,7 @@ import { type FilePart, png, sha256, uniqueText, upload } from '../support/multi
 useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
 
 async function download(viewer: Party | undefined, id: string, fileId: string) {
-  const headers = new Headers({ [SOCKET_ADDRESS_HEADER]: randomIp() });
+  const headers = new Headers({ [SOCKET_ADDRESS_HEADER]: stampedAddress(randomIp()) });
   if (viewer) headers.set('authorization', `Bearer ${viewer.token}`);
   const response = await fileRoute(new Request(`http://localhost:3000/api/missions/${id}/files/${fileId}`, { headers }), {
     params: Promise.resolve({ id, fileId }),

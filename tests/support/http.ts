@@ -1,5 +1,6 @@
 // Calls exported route handlers with real Request objects, as Next.js would.
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
+import { stampedAddress } from '@/lib/http/socket-address';
 
 export const randomIp = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 256)).join('.')}`;
 
@@ -28,7 +29,7 @@ export async function call<T = any>(handler: Handler, options: CallOptions = {})
   const headers = new Headers(options.headers);
   if (options.token) headers.set('authorization', `Bearer ${options.token}`);
   if (options.cookie) headers.set('cookie', options.cookie);
-  if (!headers.has(SOCKET_ADDRESS_HEADER)) headers.set(SOCKET_ADDRESS_HEADER, options.ip ?? randomIp());
+  if (!headers.has(SOCKET_ADDRESS_HEADER)) headers.set(SOCKET_ADDRESS_HEADER, stampedAddress(options.ip ?? randomIp()));
   let body: string | undefined;
   if (options.body !== undefined) {
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);

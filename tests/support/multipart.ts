@@ -2,6 +2,7 @@
 // content types, bodies cut short. Sent to route handlers as real Requests.
 import { createHash, randomBytes } from 'node:crypto';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
+import { stampedAddress } from '@/lib/http/socket-address';
 import type { CallResult } from './http';
 import { randomIp, readResult } from './http';
 
@@ -47,7 +48,7 @@ export interface UploadOptions {
 export async function upload<T = any>(handler: Handler, options: UploadOptions): Promise<CallResult<T>> {
   const { body, contentType } = multipartBody(options.fields ?? {}, options.files ?? []);
   const bytes = options.truncateAt === undefined ? body : body.subarray(0, options.truncateAt);
-  const headers = new Headers({ 'content-type': contentType, [SOCKET_ADDRESS_HEADER]: randomIp(), ...options.headers });
+  const headers = new Headers({ 'content-type': contentType, [SOCKET_ADDRESS_HEADER]: stampedAddress(randomIp()), ...options.headers });
   if (options.token) headers.set('authorization', `Bearer ${options.token}`);
   const request = new Request('http://localhost:3000/api/upload', { method: 'POST', headers, body: new Uint8Array(bytes) });
   return readResult<T>(await handler(request, { params: Promise.resolve(options.params ?? {}) }));

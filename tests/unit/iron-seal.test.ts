@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { sealData, unsealData } from 'iron-session';
 import { describe, expect, test } from 'vitest';
 import { sealIronSession, unsealIronSession } from '@/lib/auth/iron-seal';
-import { readSessionCookie, sealSessionCookie, SESSION_COOKIE } from '@/lib/auth/session-cookie';
+import { readSessionCookie, sealSessionCookie, SESSION_COOKIE, sessionCookieName } from '@/lib/auth/session-cookie';
 import type { Config } from '@/lib/config';
 
 const PASSWORD = 'p'.repeat(16) + 'ä€𝄞'.repeat(4);
@@ -185,16 +185,18 @@ describe('the session cookie', () => {
 
   test('default: reads back its own cookie, and one iron-session sealed', async () => {
     const header = sealSessionCookie(cfg, 'a.b.c');
-    expect(header).toMatch(/^taskmarket_session=Fe26\.2\*[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=3600; Secure$/);
+    expect(header).toMatch(/^__Host-taskmarket_session=Fe26\.2\*[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=3600; Secure$/);
     expect(readSessionCookie(cfg, `other=1; ${header.split(';')[0]}`)).toBe('a.b.c');
     const theirs = await sealData({ token: 'x.y.z' }, { password: PASSWORD, ttl: TTL });
-    expect(readSessionCookie(cfg, `${SESSION_COOKIE}=${theirs}`)).toBe('x.y.z');
+    expect(readSessionCookie(cfg, `${sessionCookieName(cfg)}=${theirs}`)).toBe('x.y.z');
+    // In production a cookie without the __Host- prefix may have been set by a sibling subdomain.
+    expect(readSessionCookie(cfg, `${SESSION_COOKIE}=${theirs}`)).toBeUndefined();
   });
 
   test('error: no cookie, a cookie without a token, or a token that is not text reads as none', async () => {
     expect(readSessionCookie(cfg, null)).toBeUndefined();
-    expect(readSessionCookie(cfg, `${SESSION_COOKIE}=`)).toBeUndefined();
-    expect(readSessionCookie(cfg, `${SESSION_COOKIE}=${await sealData({ user: 1 }, { password: PASSWORD, ttl: TTL })}`)).toBeUndefined();
-    expect(readSessionCookie(cfg, `${SESSION_COOKIE}=${sealIronSession({ token: 42 }, PASSWORD, TTL)}`)).toBeUndefined();
+    expect(readSessionCookie(cfg, `${sessionCookieName(cfg)}=`)).toBeUndefined();
+    expect(readSessionCookie(cfg, `${sessionCookieName(cfg)}=${await sealData({ user: 1 }, { password: PASSWORD, ttl: TTL })}`)).toBeUndefined();
+    expect(readSessionCookie(cfg, `${sessionCookieName(cfg)}=${sealIronSession({ token: 42 }, PASSWORD, TTL)}`)).toBeUndefined();
   });
 });

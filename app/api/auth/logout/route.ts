@@ -2,7 +2,7 @@ import { clearSessionCookie } from '@/lib/auth/session-cookie';
 import { revokeToken } from '@/lib/auth/tokens';
 import { json, route } from '@/lib/http/route';
 
-export const POST = route({ auth: 'user', limit: 'write' }, async ({ caller, kv, cfg }) => {
+export const POST = route({ auth: 'user', limit: 'write', session: true }, async ({ caller, kv, cfg }) => {
   await revokeToken(kv, caller.claims);
   return json({ ok: true }, { headers: { 'Set-Cookie': clearSessionCookie(cfg) } });
 });

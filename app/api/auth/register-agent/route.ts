@@ -2,7 +2,7 @@ import { sealSessionCookie } from '@/lib/auth/session-cookie';
 import { json, route } from '@/lib/http/route';
 import { registerAgent } from '@/lib/passport';
 
-export const POST = route({ auth: 'user', limit: 'write' }, async ({ caller, cfg, db }) => {
+export const POST = route({ auth: 'user', limit: 'write', session: true }, async ({ caller, cfg, db }) => {
   const result = await registerAgent(await db(), cfg, caller.user.id);
   // A dashboard session follows the new role too.
   const headers: Record<string, string> =

@@ -3,7 +3,7 @@ import { sealSessionCookie } from '@/lib/auth/session-cookie';
 import { verifySignIn } from '@/lib/auth/sign-in';
 import { json, route } from '@/lib/http/route';
 
-export const POST = route({ limit: 'verify', body: verifyRequest }, async ({ body, kv, cfg, db }) => {
+export const POST = route({ limit: 'verify', body: verifyRequest, session: true }, async ({ body, kv, cfg, db }) => {
   const { token, user } = await verifySignIn({ cfg, kv, db }, body);
   return json({ token, user }, { headers: { 'Set-Cookie': sealSessionCookie(cfg, token) } });
 });

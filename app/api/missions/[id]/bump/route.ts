@@ -1,10 +1,12 @@
 import { jsonText, route } from '@/lib/http/route';
-import { bumpMission, viewerOf } from '@/lib/missions';
-import { withRequestBody } from '@/lib/uploads';
+import { readJsonStream } from '@/lib/http/validation';
+import { bumpMission, precheck, viewerOf } from '@/lib/missions';
 
-// Back to the top of the board, once an hour per mission; an optional `reward` tops it up.
-export const POST = route({ auth: 'user', limit: 'write' }, async ({ request, params, caller, cfg, db }) =>
-  withRequestBody(request.body, request.headers, async (body) =>
-    jsonText(await bumpMission(await db(), cfg, params.id!, viewerOf(caller), body, new Date())),
-  ),
-);
+// Back to the top of the board, once an hour per mission; an optional JSON `reward` tops it up.
+// The caller's right to bump is decided before the body is read (API.md §12.5).
+export const POST = route({ auth: 'user', limit: 'write' }, async ({ request, params, caller, cfg, db }) => {
+  const viewer = viewerOf(caller);
+  await precheck(await db(), cfg, 'bump', params.id!, viewer, new Date());
+  const input = (await readJsonStream(request.body, request.headers, 16 * 1024)) ?? {};
+  return jsonText(await bumpMission(await db(), cfg, params.id!, viewer, input, new Date()));
+});
