@@ -1,9 +1,10 @@
 // GET /api/missions/{id}/files/{fileId}: the stored bytes, only for a viewer allowed to see both
 // the mission and that file; everyone else gets the same 404 as for a file that does not exist.
+// The bytes are streamed from the database in slices, never held whole (API.md §12.6).
 import 'server-only';
 import type { Db } from '../db/client';
 import { ApiError } from '../http/errors';
-import { findMissionFile, readBlob } from './files';
+import { findMissionFile, readBlobChunks } from './files';
 import { idSchema } from './schemas';
 import { canSeeFile, type Viewer } from './visibility';
 
@@ -12,8 +13,6 @@ export async function getMissionFileOrThrow(db: Db, missionId: string, fileId: s
   if (!idSchema.safeParse(missionId).success || !idSchema.safeParse(fileId).success) throw notFound;
   const found = await findMissionFile(db, missionId, fileId);
   if (!found || !canSeeFile(found.mission, found.file, viewer)) throw notFound;
-  const bytes = await readBlob(db, found.file.sha256);
-  if (!bytes) throw notFound;
-  const { filename, contentType, sha256 } = found.file;
-  return { filename, contentType, sha256, bytes };
+  const { filename, contentType, sha256, size } = found.file;
+  return { filename, contentType, sha256, size, chunks: readBlobChunks(db, sha256, size) };
 }

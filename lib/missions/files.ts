@@ -70,11 +70,21 @@ export async function findMissionFile(db: Db, missionId: string, fileId: string)
   return row;
 }
 
-export async function readBlob(db: Db, sha256: string): Promise<Buffer | undefined> {
-  const [row] = await db
-    .select({ base64: sql<string>`encode(${fileBlobs.bytes}, 'base64')` })
-    .from(fileBlobs)
-    .where(eq(fileBlobs.sha256, sha256))
-    .limit(1);
-  return row ? Buffer.from(row.base64, 'base64') : undefined;
+// A download never holds the whole file (API.md §12.6): the bytes come in slices of this size,
+// each read by its own statement (file_blobs.bytes is stored uncompressed, so a slice reads only
+// its own pages) and released before the next one is asked for.
+export const BLOB_CHUNK_BYTES = 256 * 1024;
+
+/** The blob's bytes, slice by slice, read on demand; stops early when the blob is gone. */
+export async function* readBlobChunks(db: Db, sha256: string, size: number): AsyncGenerator<Buffer> {
+  for (let offset = 0; offset < size; offset += BLOB_CHUNK_BYTES) {
+    // Moved as base64 text, as on the way in: PGlite's bytea decoding is slow.
+    const [row] = await db
+      .select({ base64: sql<string>`encode(substring(${fileBlobs.bytes} from ${offset + 1} for ${BLOB_CHUNK_BYTES}), 'base64')` })
+      .from(fileBlobs)
+      .where(eq(fileBlobs.sha256, sha256))
+      .limit(1);
+    if (!row) return;
+    yield Buffer.from(row.base64, 'base64');
+  }
 }

@@ -73,7 +73,7 @@ describe('origins (§12.3)', () => {
   });
 
   test('behavior: verify without an Origin (an SDK), from an app origin, or from its own origin signs in', async () => {
-    for (const headers of [{}, { origin: 'https://app.example.com' }, { origin: 'http://localhost:3000' }]) {
+    for (const headers of [{}, { origin: 'https://app.example.com' }, { origin: 'http://localhost:3000' }] as Record<string, string>[]) {
       expect((await call(verify, { body: await signedMessage(), headers })).status, JSON.stringify(headers)).toBe(200);
     }
   });

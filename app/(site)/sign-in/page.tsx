@@ -1,13 +1,8 @@
 import type { Metadata } from 'next';
 import { SignInPanel } from '@/app/components/sign-in-panel';
+import { safeNext } from '@/lib/web/safe-next';
 
 export const metadata: Metadata = { title: 'Sign in' };
-
-/** Only paths of this site are followed after sign-in (no open redirect). */
-function safeNext(value: string | string[] | undefined): string {
-  const next = Array.isArray(value) ? value[0] : value;
-  return next && /^\/(?![\\/])/.test(next) && !next.startsWith('/sign-in') ? next : '/missions';
-}
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { next } = await searchParams;

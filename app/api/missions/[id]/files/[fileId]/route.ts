@@ -2,6 +2,6 @@ import { fileResponse } from '@/lib/http/file-response';
 import { route } from '@/lib/http/route';
 import { getMissionFileOrThrow, viewerOf } from '@/lib/missions';
 
-export const GET = route({ auth: 'optional' }, async ({ params, caller, db }) =>
+export const GET = route({ auth: 'optional', limit: 'download' }, async ({ params, caller, db }) =>
   fileResponse(await getMissionFileOrThrow(await db(), params.id!, params.fileId!, viewerOf(caller))),
 );
