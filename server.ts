@@ -16,6 +16,7 @@ async function main() {
     }
     throw error;
   }
+  for (const warning of cfg.warnings) console.warn(`warning: ${warning}`);
   const app = next({ dev: !cfg.production, port: cfg.port });
   const handle = app.getRequestHandler();
   await app.prepare();

@@ -112,6 +112,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (missing.length > 0) throw new ConfigError(`Invalid configuration — ${missing.join('; ')}`);
 
+  const warnings: string[] = [];
+  if (production && !sharedKv && e.SINGLE_INSTANCE) {
+    warnings.push('SINGLE_INSTANCE=1: nonces, rate limits and revocations live in this process only; run no second instance');
+  }
+  if (e.REGISTRAR_PRIVATE_KEY && !e.OPERATOR_PRIVATE_KEY) {
+    warnings.push('OPERATOR_PRIVATE_KEY is unset: the registrar key also sends payouts (release, refund, claimFor)');
+  }
+
   const siweDomains = [
     ...(e.SIWE_DOMAIN ?? `localhost:${e.PORT}`).split(','),
     // §16: a preview deployment admits its own hosts, and no other vercel.app host.
@@ -124,6 +132,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const devSecrets = production ? undefined : () => readOrCreateDevSecrets(dataDir);
   return {
     production,
+    /** Said once at start-up (server.ts, instrumentation): settings that work but deserve a look. */
+    warnings,
     chainId: e.BASE_CHAIN_ID ?? 31337,
     siweDomains,
     appOrigins: appOrigins(e.APP_ORIGINS, siweDomains),

@@ -1,12 +1,37 @@
-// Operator endpoints (cron sweep, admin) are authorized by a shared secret from the environment.
+// Operator endpoints (cron sweep, admin) are authorized by a shared secret from the environment,
+// compared in constant time. Guessing is bounded (API.md §12.7): past the limit of failures from
+// one IP, no comparison is made at all until the window ends.
 import { timingSafeEqual } from 'node:crypto';
+import type { Config } from '../config';
+import type { Kv } from '../kv';
 import { ApiError } from './errors';
 
+export type OperatorSecret = 'admin' | 'cron';
+
+const WINDOW_MS = 60_000;
+
 /** Requires `Authorization: Bearer <secret>`; an unset secret means the operation is disabled (404). */
-export function requireOperatorSecret(request: Request, secret: string | undefined): void {
+export async function requireOperator(request: Request, which: OperatorSecret, cfg: Config, kv: Kv, ip: string): Promise<void> {
+  const secret = which === 'admin' ? cfg.adminToken : cfg.cronSecret;
   if (!secret) throw new ApiError(404, 'Not found');
-  const presented = /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
-  const a = Buffer.from(presented);
-  const b = Buffer.from(secret);
-  if (a.length !== b.length || !timingSafeEqual(a, b)) throw new ApiError(401, 'Invalid operator credentials');
+  const key = `rl:operator-failures:${ip}`;
+  const max = cfg.limits.operatorFailuresPerMinute;
+  if (Number((await kv.get(key)) ?? 0) >= max) throw tooMany((await kv.hit(key, WINDOW_MS)).resetMs);
+  if (matches(request.headers.get('authorization'), secret)) return;
+  const { count, resetMs } = await kv.hit(key, WINDOW_MS);
+  if (count > max) throw tooMany(resetMs);
+  throw new ApiError(401, 'Invalid operator credentials');
 }
+
+function matches(authorization: string | null, secret: string): boolean {
+  const presented = Buffer.from(/^Bearer (.+)$/.exec(authorization ?? '')?.[1] ?? '');
+  const expected = Buffer.from(secret);
+  // timingSafeEqual needs equal lengths; comparing against itself keeps the time the same.
+  const same = timingSafeEqual(presented.length === expected.length ? presented : expected, expected);
+  return same && presented.length === expected.length;
+}
+
+const tooMany = (resetMs: number) => {
+  const seconds = String(Math.max(1, Math.ceil(resetMs / 1000)));
+  return new ApiError(429, 'Too many failed operator attempts', undefined, { 'Retry-After': seconds });
+};

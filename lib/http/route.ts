@@ -10,6 +10,7 @@ import { log } from '../log';
 import { type Caller, authenticate } from './auth-guard';
 import { clientIp } from './client-ip';
 import { ApiError, unavailableDependency } from './errors';
+import { type OperatorSecret, requireOperator } from './operator-auth';
 import { assertAllowedOrigin } from './origin';
 import { LIMITS, type LimitName, consume } from './rate-limit';
 import { readJson, validate } from './validation';
@@ -23,6 +24,8 @@ export interface RouteOptions {
   query?: z.ZodType;
   body?: z.ZodType;
   maxBodyBytes?: number;
+  /** Authorized by an operator secret (ADMIN_TOKEN or CRON_SECRET) instead of a user. */
+  operator?: OperatorSecret;
   /** The response sets or clears the session cookie: a present Origin must be allowed (API.md §12.3). */
   session?: true;
 }
@@ -55,6 +58,7 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
       const limit = options.limit ? LIMITS[options.limit] : undefined;
       if (limit?.scope === 'ip') limitHeaders = await consume(kv, cfg, options.limit!, ip);
       if (options.session) assertAllowedOrigin(request, cfg, 'allow');
+      if (options.operator) await requireOperator(request, options.operator, cfg, kv, ip);
 
       const caller = options.auth ? await authenticate(request, cfg, kv, getDb) : undefined;
       if (options.auth && options.auth !== 'optional') {

@@ -1,6 +1,7 @@
 // The mission endpoints' work, one function per action: read and validate the caller's input,
 // run the transition, answer the mission as the caller now sees it.
 import 'server-only';
+import type { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { ApiError } from '../http/errors';
@@ -66,8 +67,7 @@ export async function bumpMission(db: Db, cfg: Config, id: string, viewer: Viewe
 }
 
 /** The operator settles a DISPUTED mission one way or the other. */
-export async function resolveMission(db: Db, cfg: Config, id: string, input: unknown, now: Date) {
+export async function resolveMission(db: Db, cfg: Config, id: string, { outcome, note }: z.infer<typeof resolveSchema>, now: Date) {
   assertMissionId(id);
-  const { outcome, note } = validate(resolveSchema, input);
   return act(db, cfg, outcome === 'COMPLETED' ? 'resolveComplete' : 'resolveCancel', id, OPERATOR, { note }, now);
 }
