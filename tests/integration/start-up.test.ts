@@ -22,7 +22,7 @@ async function startServer(env: Record<string, string | undefined>): Promise<{ c
   const port = String(await freePort());
   return new Promise((resolve, reject) => {
     const child = spawn(join('node_modules', '.bin', 'tsx'), ['server.ts'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: port, ...env } as NodeJS.ProcessEnv,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: port, ...env } as unknown as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
