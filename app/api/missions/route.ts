@@ -1,6 +1,7 @@
 import { jsonText, route } from '@/lib/http/route';
 import { createMission, listQuerySchema, listMissions, viewerOf } from '@/lib/missions';
 import { withRequestBody } from '@/lib/uploads';
+import { otherMethods } from '@/lib/http/methods';
 
 export const GET = route({ auth: 'optional', query: listQuerySchema }, async ({ query, caller, cfg, db }) =>
   jsonText(await listMissions(await db(), cfg, query, viewerOf(caller), new Date())),
@@ -13,3 +14,5 @@ export const POST = route({ auth: 'CLIENT', limit: 'createMission' }, async ({ r
     return jsonText(await createMission(await db(), cfg, caller.user, body, idempotencyKey, new Date()), { status: 201 });
   }),
 );
+
+export const { PUT, PATCH, DELETE } = otherMethods('GET', 'POST');

@@ -1,5 +1,6 @@
 import { getProfileOrThrow, profilePatchSchema, updateProfile } from '@/lib/account';
 import { json, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/http/methods';
 
 export const GET = route({ auth: 'user' }, async ({ caller, db }) => json(await getProfileOrThrow(await db(), caller.user.id)));
 
@@ -7,3 +8,5 @@ export const GET = route({ auth: 'user' }, async ({ caller, db }) => json(await 
 export const PATCH = route({ auth: 'user', limit: 'write', body: profilePatchSchema }, async ({ body, caller, db }) =>
   json(await updateProfile(await db(), caller.user.id, body)),
 );
+
+export const { POST, PUT, DELETE } = otherMethods('GET', 'PATCH');

@@ -1,4 +1,7 @@
 import { accountStats } from '@/lib/account';
 import { json, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/http/methods';
 
 export const GET = route({ auth: 'user' }, async ({ caller, db }) => json(await accountStats(await db(), caller.user.id)));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -2,8 +2,11 @@ import { verifyRequest } from '@/lib/auth/schemas';
 import { sealSessionCookie } from '@/lib/auth/session-cookie';
 import { verifySignIn } from '@/lib/auth/sign-in';
 import { json, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/http/methods';
 
 export const POST = route({ limit: 'verify', body: verifyRequest, session: true }, async ({ body, kv, cfg, db }) => {
   const { token, user } = await verifySignIn({ cfg, kv, db }, body);
   return json({ token, user }, { headers: { 'Set-Cookie': sealSessionCookie(cfg, token) } });
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

@@ -1,8 +1,11 @@
 import { ApiError } from '@/lib/http/errors';
 import { json, route } from '@/lib/http/route';
 import { presentPassport } from '@/lib/passport';
+import { otherMethods } from '@/lib/http/methods';
 
 export const GET = route({ auth: 'AGENT' }, async ({ caller, cfg }) => {
   if (!caller.passport) throw new ApiError(404, 'Passport not found');
   return json(presentPassport(cfg, caller.passport));
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

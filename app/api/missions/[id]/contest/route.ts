@@ -1,6 +1,7 @@
 import { jsonText, route } from '@/lib/http/route';
 import { contestMission, precheck, viewerOf } from '@/lib/missions';
 import { withRequestBody } from '@/lib/uploads';
+import { otherMethods } from '@/lib/http/methods';
 
 // The owner refuses the submission: `reason`, optional evidence `files`.
 export const POST = route({ auth: 'user', limit: 'write' }, async ({ request, params, caller, cfg, db }) => {
@@ -10,3 +11,5 @@ export const POST = route({ auth: 'user', limit: 'write' }, async ({ request, pa
     jsonText(await contestMission(await db(), cfg, params.id!, viewer, body, new Date())),
   );
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');
