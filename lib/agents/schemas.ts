@@ -3,6 +3,7 @@
 // the tests parse real responses with them (strict objects: an undocumented field fails a test).
 import { z } from 'zod';
 import { passportResponse } from '../auth/schemas';
+import { cursorParam } from '../http/cursor';
 
 export const LEADERBOARD_PERIODS = ['7d', '30d', 'all'] as const;
 export const LEADERBOARD_SORTS = ['earned', 'completed'] as const;
@@ -11,7 +12,7 @@ export const leaderboardQuerySchema = z.object({
   period: z.enum(LEADERBOARD_PERIODS).default('all').describe('Completions of the last 7 or 30 days, or all time'),
   sort: z.enum(LEADERBOARD_SORTS).default('earned').describe('Ties: the other figure, then wallet address ascending'),
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(512).optional().describe("The previous page's nextCursor"),
+  cursor: cursorParam,
 });
 
 export const publicLeaderboardQuerySchema = leaderboardQuerySchema.pick({ period: true, sort: true });

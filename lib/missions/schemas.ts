@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { missionStatusEnum } from '../db/schema/missions';
 import { CONTROLS_MESSAGE, NO_CONTROLS, NO_CONTROLS_BUT_NEWLINES } from '../http/validation';
+import { cursorParam } from '../http/cursor';
 
 const UINT256_MAX = (1n << 256n) - 1n;
 
@@ -79,7 +80,7 @@ export const MISSION_SORTS = ['bumped', 'reward', 'deadline', 'created'] as cons
 
 export const listQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(512).optional(),
+  cursor: cursorParam,
   status: z
     .string()
     .transform((value) => value.split(',').map((s) => s.trim().toUpperCase()))

@@ -6,8 +6,9 @@ import { expect } from 'vitest';
 import { getDb } from '@/lib/db/client';
 import { missions } from '@/lib/db/schema';
 
-// API.md §2, plus 422: the Idempotency-Key of a create reused for a different request (§1.9).
-const ERROR_STATUSES = new Set([400, 401, 403, 404, 409, 413, 415, 422, 429, 503]);
+// API.md §2, plus 422: the Idempotency-Key of a create reused for a different request (§1.9), and
+// 405: a method the route does not support (§12.9).
+const ERROR_STATUSES = new Set([400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 503]);
 // A stack frame, a SQL fragment, a driver or file-system message: none of it is for the caller.
 const LEAK = /\bat \S+ \(|node_modules|\.ts:\d+|\b(select|insert into|update \S+ set|delete from)\b.*\b(from|where|values)\b|violates|relation "|ECONN|ENOENT|\/tmp\//i;
 
@@ -43,6 +44,7 @@ export async function expectDocumented(response: Response, label: string, option
   }
   expect(LEAK.test(text), `${where}: leaks internals`).toBe(false);
   if (status === 429 || status === 503) expect(headers.get('retry-after'), `${where}: no Retry-After`).toMatch(/^[0-9]+$/);
+  if (status === 405) expect(headers.get('allow'), `${where}: no Allow`).toMatch(/^[A-Z]+(, [A-Z]+)*$/);
   return { status, headers, body, text };
 }
 

@@ -99,6 +99,22 @@ describe('GET /api/missions', () => {
     }
   });
 
+  // Regression, found by the fuzz suite (seed 2108814026): an empty cursor built the "after"
+  // statement without its value — a 500 ("No value for placeholder afterKey") for anyone.
+  test('behavior: an empty cursor is the first page, for every sort and for a signed-in list', async () => {
+    const category = freshCategory();
+    const client = await newClient();
+    const first = await createMission(client, { category });
+    for (const sort of ['bumped', 'reward', 'deadline', 'created']) {
+      const response = await list(`category=${category}&sort=${sort}&cursor=`);
+      expect(response.status, sort).toBe(200);
+      expect(ids(response)).toEqual([first.id]);
+    }
+    const mine = await call(listRoute, { token: client.token, path: `/api/missions?mine=client&cursor=` });
+    expect(mine.status).toBe(200);
+    expect(ids(mine)).toContain(first.id);
+  });
+
   test('error: malformed queries are 400 with the field named', async () => {
     for (const query of ['limit=0', 'limit=101', 'limit=x', 'sort=random', 'minReward=-5', 'cursor=%%%', 'cursor=eyJzIjoiYnVtcGVkIn0', 'status=BOGUS']) {
       const response = await list(query);
