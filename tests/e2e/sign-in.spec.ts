@@ -1,6 +1,7 @@
 // Signing in with a wallet, and the three ways it goes wrong that people must understand: the
 // wallet on another network, a refused signature, an expired nonce.
 import { expect, test, type Page } from '@playwright/test';
+import { generatePrivateKey } from 'viem/accounts';
 import { ANVIL_KEYS } from '../../lib/chain/anvil-node';
 import { connectWallet, openDashboardAs } from './support/dashboard-user';
 import { screenshotPage } from './support/screenshots';
@@ -82,3 +83,25 @@ async function tabTo(page: Page, name: string): Promise<void> {
   }
   throw new Error(`${name} is not reachable with the Tab key`);
 }
+
+// API.md §12.4: `next=` leads only to a path of this site, however it is spelled.
+test('after signing in, next= is followed only to a path of this site', async ({ browser }) => {
+  const user = await openDashboardAs(browser, generatePrivateKey());
+  const { page } = user;
+  const origin = new URL(page.url() === 'about:blank' ? (await page.goto('/'), page.url()) : page.url()).origin;
+  for (const [next, landing] of [
+    ['/%09/evil.com', '/missions'],
+    ['//evil.com', '/missions'],
+    ['https://evil.com', '/missions'],
+    ['/earnings', '/earnings'],
+  ] as const) {
+    await page.goto(`/sign-in?next=${next}`);
+    await connectWallet(page);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === landing, { timeout: 15_000 });
+    expect(new URL(page.url()).origin, next).toBe(origin);
+    // Signed out from the page itself, so the browser sends its Origin as a real logout would.
+    expect(await page.evaluate(async () => (await fetch('/api/auth/logout', { method: 'POST' })).status)).toBe(200);
+  }
+  await user.context.close();
+});
