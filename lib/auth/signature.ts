@@ -13,7 +13,7 @@ import {
 } from 'viem';
 import { call } from 'viem/actions';
 import { DependencyDown } from '../http/errors';
-import { isRpcUnreachable } from '../chain/rpc-errors';
+import { isExecutionRevert } from '../chain/rpc-errors';
 import { recoverSigner } from './recover-address';
 
 export async function isValidSignature(
@@ -57,12 +57,13 @@ async function isValidContractSignature(
     );
     answer = result.data;
   } catch (error) {
-    // viem's own verifyMessage reads every failed call as "invalid"; an unreachable RPC is no
-    // verdict at all: 503, never a 200 and never a misleading 401.
-    if (isRpcUnreachable(error)) throw new DependencyDown('chain', error);
     // The validator reverts on a malformed signature, a failed factory call, or a wallet answer
-    // that is not a clean bytes4: no valid signature.
-    return false;
+    // that is not a clean bytes4: an executed call that said no, so no valid signature.
+    if (isExecutionRevert(error)) return false;
+    // viem's own verifyMessage reads every failed call as "invalid". An unreachable RPC, or a node
+    // that answered with a JSON-RPC error (rate limit, internal error, timeout), gave no verdict
+    // at all (API.md §12.15): 503, never a 200 and never a misleading 401.
+    throw new DependencyDown('chain', error);
   }
   // The validator answers one byte: 0x01 valid, 0x00 not.
   return answer === '0x01';

@@ -1,8 +1,9 @@
-// viem clients for the configured chain, created once per configuration. The registrar/operator
-// account manages its own nonces so concurrent sends from one instance do not collide.
+// viem clients for the configured chain, created once per configuration: one public client, and a
+// wallet client per backend key — the registrar (passport mints) and the operator (escrow release,
+// refund, claimFor), separate so a leaked or drained one does not take the other's job with it.
 import 'server-only';
-import { createPublicClient, createWalletClient, defineChain, http, type PublicClient, type WalletClient } from 'viem';
-import { nonceManager, privateKeyToAccount } from 'viem/accounts';
+import { createPublicClient, createWalletClient, defineChain, type Hex, http, type PublicClient, type Transport, type WalletClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { config } from '../config';
 
 function chainOf(id: number, rpcUrl: string) {
@@ -17,7 +18,10 @@ function chainOf(id: number, rpcUrl: string) {
 interface Clients {
   key: string;
   publicClient: PublicClient;
-  walletClient?: WalletClient;
+  /** Sends mints (REGISTRAR_PRIVATE_KEY). */
+  registrar?: WalletClient;
+  /** Sends release, refund and claimFor (OPERATOR_PRIVATE_KEY, else the registrar key). */
+  operator?: WalletClient;
 }
 
 const store = globalThis as unknown as { __taskmarketChain?: Clients };
@@ -25,18 +29,21 @@ const store = globalThis as unknown as { __taskmarketChain?: Clients };
 /** The chain clients, or undefined when no RPC_URL is configured. */
 export function getChainClients(): Clients | undefined {
   const cfg = config();
-  const { rpcUrl, registrarKey } = cfg.chain;
+  const { rpcUrl, registrarKey, operatorKey } = cfg.chain;
   if (!rpcUrl) return undefined;
-  // Keyed on the settings themselves: deriving the account's address costs a curve multiplication.
-  const key = `${cfg.chainId}|${rpcUrl}|${registrarKey ?? ''}`;
+  // Keyed on the settings themselves: deriving an account's address costs a curve multiplication.
+  const key = `${cfg.chainId}|${rpcUrl}|${registrarKey ?? ''}|${operatorKey ?? ''}`;
   if (store.__taskmarketChain?.key === key) return store.__taskmarketChain;
   const chain = chainOf(cfg.chainId, rpcUrl);
   // Short timeouts and no transport retries: a dead RPC must become a quick 503 or PENDING.
   const transport = http(rpcUrl, { timeout: 5_000, retryCount: 0 });
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 250 }) as PublicClient;
-  const walletClient = registrarKey
-    ? createWalletClient({ chain, transport, account: privateKeyToAccount(registrarKey, { nonceManager }) })
-    : undefined;
-  store.__taskmarketChain = { key, publicClient, walletClient };
+  // No per-process nonce manager: nonces come from the node under a lock shared by every
+  // instance (lib/chain/sender.ts), which a process-local counter would contradict.
+  const wallet = (privateKey: Hex | undefined) =>
+    privateKey ? (createWalletClient({ chain, transport: transport as Transport, account: privateKeyToAccount(privateKey) }) as WalletClient) : undefined;
+  const registrar = wallet(registrarKey);
+  const operator = operatorKey === registrarKey ? registrar : wallet(operatorKey);
+  store.__taskmarketChain = { key, publicClient, registrar, operator };
   return store.__taskmarketChain;
 }

@@ -1,5 +1,5 @@
 // Tells "the RPC could not be reached" apart from "the chain answered no" in viem's errors.
-import { BaseError } from 'viem';
+import { BaseError, ExecutionRevertedError, RpcRequestError } from 'viem';
 import { DependencyDown } from '../http/errors';
 
 const UNREACHABLE = new Set(['HttpRequestError', 'TimeoutError', 'WebSocketRequestError', 'SocketClosedError']);
@@ -8,6 +8,16 @@ export function isRpcUnreachable(error: unknown): boolean {
   if (error instanceof BaseError) return Boolean(error.walk((e) => UNREACHABLE.has((e as Error).name)));
   const text = String((error as Error | undefined)?.message ?? '');
   return /fetch failed|ECONNREFUSED|ETIMEDOUT|socket hang up/.test(text);
+}
+
+/**
+ * Whether a failed call was executed and reverted — the chain's own "no" — rather than a node
+ * that could not or would not run it. JSON-RPC code 3 is the standard revert (EIP-1474 nodes,
+ * anvil, geth); viem also recognises the "execution reverted" texts other nodes send.
+ */
+export function isExecutionRevert(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false;
+  return Boolean(error.walk((e) => e instanceof ExecutionRevertedError || (e instanceof RpcRequestError && e.code === 3)));
 }
 
 /** Runs a chain read; an unreachable RPC becomes a 503-bound DependencyDown instead of a 500. */

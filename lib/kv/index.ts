@@ -25,6 +25,8 @@ function guarded(kv: Kv, prefix: string): Kv {
     putCapped: (key, value, ttlMs, setKey, cap) => call(kv.putCapped(k(key), value, ttlMs, k(setKey), cap)),
     take: (key, setKey) => call(kv.take(k(key), k(setKey))),
     hit: (key, windowMs) => call(kv.hit(k(key), windowMs)),
+    acquire: (key, owner, ttlMs) => call(kv.acquire(k(key), owner, ttlMs)),
+    release: (key, owner) => call(kv.release(k(key), owner)),
     put: (key, value, ttlMs) => call(kv.put(k(key), value, ttlMs)),
     get: (key) => call(kv.get(k(key))),
     ping: () => call(kv.ping()),

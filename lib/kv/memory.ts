@@ -63,6 +63,14 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
       entries.set(key, { value: String(count), expiresAt });
       return { count, resetMs: expiresAt - now() };
     },
+    async acquire(key, owner, ttlMs) {
+      if (read(key)) return false;
+      entries.set(key, { value: owner, expiresAt: now() + ttlMs });
+      return true;
+    },
+    async release(key, owner) {
+      if (read(key)?.value === owner) entries.delete(key);
+    },
     async put(key, value, ttlMs) {
       entries.set(key, { value, expiresAt: now() + ttlMs });
     },

@@ -30,6 +30,14 @@ if ttl < 0 then
 end
 return {c, ttl}`;
 
+const ACQUIRE = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+return 0`;
+
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0`;
+
 export interface ScriptRunner {
   evalScript(script: string, keys: string[], args: string[]): Promise<unknown>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
@@ -51,6 +59,12 @@ export function createScriptedKv(runner: ScriptRunner): Kv {
     async hit(key, windowMs) {
       const [count, resetMs] = (await runner.evalScript(HIT, [key], [String(windowMs)])) as [number, number];
       return { count: Number(count), resetMs: Number(resetMs) };
+    },
+    async acquire(key, owner, ttlMs) {
+      return Number(await runner.evalScript(ACQUIRE, [key], [owner, String(ttlMs)])) === 1;
+    },
+    async release(key, owner) {
+      await runner.evalScript(RELEASE, [key], [owner]);
     },
     put: (key, value, ttlMs) => runner.set(key, value, ttlMs),
     get: (key) => runner.get(key),

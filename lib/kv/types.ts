@@ -11,6 +11,10 @@ export interface Kv {
   take(key: string, setKey: string): Promise<string | null>;
   /** Counts one hit in the fixed window `key` of `windowMs`; answers the count and the window's remaining ms. */
   hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /** Stores `owner` under `key` for `ttlMs` only if the key is free; answers whether it was (a lease). */
+  acquire(key: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Deletes `key` only while `owner` still holds it: an expired lease taken by another stays theirs. */
+  release(key: string, owner: string): Promise<void>;
   put(key: string, value: string, ttlMs: number): Promise<void>;
   get(key: string): Promise<string | null>;
   ping(): Promise<void>;

@@ -39,7 +39,7 @@ import {
 } from '../missions/schemas';
 import { healthReportSchema } from '../operations/health';
 import { publicConfigSchema, publicStatsSchema } from '../public/schemas';
-import { claimResponseSchema, earningsSchema } from '../settlements/schemas';
+import { claimResponseSchema, earningsSchema, settlementSchema } from '../settlements/schemas';
 import type { ApiRoute } from './types';
 
 const missionId = { id: idSchema };
@@ -103,6 +103,7 @@ export const API_ROUTES: ApiRoute[] = [
   // Operations (API.md §9)
   {
     method: 'get', path: '/api/health', tag: 'Operations', summary: 'Dependencies: database, KV, chain',
+    description: '`degraded` (still 200) while settlements wait as FAILED for the operator.',
     response: healthReportSchema, errors: [{ status: 503, description: 'The database or the KV is down', schema: healthReportSchema }],
   },
   { method: 'get', path: '/api/health/live', tag: 'Operations', summary: 'Liveness: answers without touching any dependency', response: liveness, static: true },
@@ -111,6 +112,11 @@ export const API_ROUTES: ApiRoute[] = [
   {
     method: 'post', path: '/api/admin/missions/{id}/resolve', tag: 'Operations', summary: 'Settle a DISPUTED mission (operator)',
     access: 'admin', params: missionId, body: resolveSchema, response: missionSchema, errors: [404, 409],
+  },
+  {
+    method: 'post', path: '/api/admin/settlements/{id}/retry', tag: 'Operations', summary: 'Send a FAILED settlement again (operator)',
+    description: 'A settlement that failed SETTLEMENT_MAX_ATTEMPTS times waits as FAILED (health: degraded). Reconciled from the chain first: never paid twice.',
+    access: 'admin', params: { id: idSchema }, response: settlementSchema, errors: [404, 409],
   },
   { method: 'get', path: '/api/openapi.json', tag: 'Operations', summary: 'This document', response: openApiDocument, static: true },
 ];

@@ -28,7 +28,7 @@ async function findByKey(db: Db, userId: string, key: string) {
 
 export async function claimEarnings(db: Db, cfg: Config, agent: { id: string; walletAddress: string }, idempotencyKey: string | null) {
   const clients = getChainClients();
-  if (!cfg.chain.escrow || !clients?.walletClient) {
+  if (!cfg.chain.escrow || !clients?.operator) {
     throw new ApiError(503, 'Payouts are not configured', undefined, { 'Retry-After': '3600' });
   }
   if (idempotencyKey) {

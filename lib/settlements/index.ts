@@ -3,3 +3,5 @@ export { claimEarnings } from './claim';
 export { getEarnings } from './earnings';
 export { enqueueRefund, enqueueRelease } from './enqueue';
 export { retryPendingSettlements, settleMission } from './sweep';
+export { retryFailedSettlement } from './retry';
+export { countFailedSettlements } from './queries';

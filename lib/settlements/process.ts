@@ -1,7 +1,9 @@
 // Carries one settlement to the chain and back: reconcile from the chain's own state first (a
 // task already released or refunded, a recorded transaction already mined or still waiting), and
 // only then sign, record and send. Run inline after a commit and by the sweep; a lease keeps two
-// workers off the same row.
+// workers off the same row. A settlement that keeps failing stops at SETTLEMENT_MAX_ATTEMPTS as
+// FAILED for the operator (API.md §12.14); an unreachable RPC or a transaction still waiting in the
+// mempool is not a failure and does not use up an attempt.
 import 'server-only';
 import type { Hex } from 'viem';
 import type { Config } from '../config';
@@ -9,7 +11,9 @@ import type { Db } from '../db/client';
 import type { Settlement } from '../db/schema';
 import { getChainClients } from '../chain/clients';
 import { TASK_STATE, claimForCall, claimedAmount, readTask, refundCall, releaseCall } from '../chain/escrow';
-import { lookupTransaction, sendRecorded } from '../chain/recorded-send';
+import { isRpcUnreachable } from '../chain/rpc-errors';
+import { lookupTransaction, sendSerialized } from '../chain/sender';
+import { unavailableDependency } from '../http/errors';
 import { log } from '../log';
 import { claimSettlement, findSettlement, markSettlement, recordSettlementTx, releaseSettlement } from './queries';
 
@@ -26,8 +30,13 @@ export async function processSettlement(db: Db, cfg: Config, id: string, waitMs:
   if (!row) return findSettlement(db, id);
   const clients = getChainClients();
   const escrow = cfg.chain.escrow;
-  if (!clients?.walletClient || !escrow) return releaseSettlement(db, id, 'chain not configured');
-  const { publicClient, walletClient } = clients;
+  if (!clients?.operator || !escrow) return releaseSettlement(db, id, 'chain not configured', { counted: false });
+  const { publicClient, operator } = clients;
+  // A failed attempt: FAILED once the attempts are used up, else back in the queue.
+  const failed = (lastError: string) =>
+    row.attempts >= cfg.chain.settlementMaxAttempts
+      ? markSettlement(db, id, 'FAILED', { lastError: `gave up after ${row.attempts} attempts: ${lastError}` })
+      : releaseSettlement(db, id, lastError);
   try {
     if (row.kind !== 'CLAIM') {
       const task = await readTask(publicClient, escrow, row.taskId!);
@@ -37,7 +46,7 @@ export async function processSettlement(db: Db, cfg: Config, id: string, waitMs:
     }
     if (row.txHash) {
       const earlier = await lookupTransaction(publicClient, row.txHash as Hex);
-      if (earlier.state === 'pending') return releaseSettlement(db, id, null);
+      if (earlier.state === 'pending') return releaseSettlement(db, id, null, { counted: false });
       if (earlier.state === 'mined' && row.kind === 'CLAIM') {
         return earlier.receipt.status === 'success'
           ? markSettlement(db, id, 'MINED', { amount: claimedAmount(earlier.receipt) })
@@ -45,17 +54,18 @@ export async function processSettlement(db: Db, cfg: Config, id: string, waitMs:
       }
       // A release/refund that reverted or never reached the node: the task is still open, send again.
     }
-    const hash = await sendRecorded(walletClient, { to: escrow, data: callOf(row) }, (h) => recordSettlementTx(db, id, h));
+    const hash = await sendSerialized(publicClient, operator, { to: escrow, data: callOf(row) }, (h) => recordSettlementTx(db, id, h));
     const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: waitMs, pollingInterval: 250 }).catch(() => undefined);
-    if (!receipt) return releaseSettlement(db, id, null);
+    if (!receipt) return releaseSettlement(db, id, null, { counted: false });
     if (receipt.status === 'success') {
       return markSettlement(db, id, 'MINED', row.kind === 'CLAIM' ? { amount: claimedAmount(receipt) } : {});
     }
     if (row.kind === 'CLAIM') return markSettlement(db, id, 'FAILED', { lastError: 'claim reverted' });
-    return releaseSettlement(db, id, 'transaction reverted');
+    return failed('transaction reverted');
   } catch (error) {
     const message = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message?.split('\n')[0];
     log.warn('settlement.send_failed', { id, kind: row.kind, message });
-    return releaseSettlement(db, id, message ?? 'send failed');
+    if (isRpcUnreachable(error) || unavailableDependency(error)) return releaseSettlement(db, id, message ?? 'unreachable', { counted: false });
+    return failed(message ?? 'send failed');
   }
 }

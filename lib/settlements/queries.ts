@@ -20,6 +20,11 @@ export async function findSettlement(db: Db, id: string) {
   return row!;
 }
 
+export async function findSettlementOrNone(db: Db, id: string) {
+  const [row] = await db.select().from(settlements).where(eq(settlements.id, id)).limit(1);
+  return row;
+}
+
 export async function listClaimableSettlements(db: Db, now: Date, limit: number): Promise<string[]> {
   const rows = await db.select({ id: settlements.id }).from(settlements).where(claimable(now)).orderBy(settlements.createdAt).limit(limit);
   return rows.map((row) => row.id);
@@ -44,7 +49,27 @@ export async function markSettlement(db: Db, id: string, status: 'MINED' | 'FAIL
   return row ?? findSettlement(db, id);
 }
 
-export async function releaseSettlement(db: Db, id: string, lastError: string | null) {
-  const [row] = await db.update(settlements).set({ lockedUntil: null, lastError }).where(eq(settlements.id, id)).returning();
+/** Back in the queue; `counted: false` gives the attempt back (an outage, a transaction still waiting). */
+export async function releaseSettlement(db: Db, id: string, lastError: string | null, { counted = true } = {}) {
+  const [row] = await db
+    .update(settlements)
+    .set({ lockedUntil: null, lastError, ...(!counted && { attempts: sql`${settlements.attempts} - 1` }) })
+    .where(eq(settlements.id, id))
+    .returning();
   return row!;
+}
+
+/** The operator's retry of a FAILED settlement: PENDING again with its attempts restored (API.md §12.14). */
+export async function reopenFailedSettlement(db: Db, id: string) {
+  const [row] = await db
+    .update(settlements)
+    .set({ status: 'PENDING', attempts: 0, lockedUntil: null })
+    .where(and(eq(settlements.id, id), eq(settlements.status, 'FAILED')))
+    .returning({ id: settlements.id });
+  return row;
+}
+
+export async function countFailedSettlements(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(settlements).where(eq(settlements.status, 'FAILED'));
+  return Number(row?.n ?? 0);
 }

@@ -27,3 +27,16 @@ export const claimResponseSchema = z.object({
   txHash: z.string().nullable(),
   status: z.enum(['PENDING', 'MINED', 'FAILED']),
 });
+
+/** A settlement as the operator sees it (API.md §12.14). */
+export const settlementSchema = z.object({
+  id: z.string().uuid(),
+  kind: z.enum(['RELEASE', 'REFUND', 'CLAIM']),
+  status: z.enum(['PENDING', 'MINED', 'FAILED']),
+  missionId: z.string().uuid().nullable(),
+  beneficiary: z.string(),
+  amount,
+  txHash: z.string().nullable(),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+});

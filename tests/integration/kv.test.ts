@@ -47,4 +47,23 @@ describe.each(drivers)('%s KV', (_name, open) => {
     await new Promise((r) => setTimeout(r, 400));
     expect((await kv.hit(`${p}h`, 300)).count).toBe(1);
   });
+
+  test('behavior: acquire grants a lease to one of 20 concurrent callers; release by the owner frees it', async () => {
+    const owners = Array.from({ length: 20 }, () => randomUUID());
+    const granted = await Promise.all(owners.map((owner) => kv.acquire(`${p}lock`, owner, 5_000)));
+    expect(granted.filter(Boolean)).toHaveLength(1);
+    const holder = owners[granted.indexOf(true)]!;
+    await kv.release(`${p}lock`, owners.find((o) => o !== holder)!);
+    expect(await kv.acquire(`${p}lock`, 'late', 5_000)).toBe(false);
+    await kv.release(`${p}lock`, holder);
+    expect(await kv.acquire(`${p}lock`, 'next', 5_000)).toBe(true);
+  });
+
+  test('behavior: an expired lease is free, and its old owner cannot release the new one', async () => {
+    expect(await kv.acquire(`${p}lease`, 'crashed', 150)).toBe(true);
+    await new Promise((r) => setTimeout(r, 250));
+    expect(await kv.acquire(`${p}lease`, 'next', 5_000)).toBe(true);
+    await kv.release(`${p}lease`, 'crashed');
+    expect(await kv.acquire(`${p}lease`, 'third', 5_000)).toBe(false);
+  });
 });

@@ -128,7 +128,7 @@ describe('GET /api/health', () => {
   test('behavior: reports database, KV and chain in the documented shape; liveness answers ok', async () => {
     const response = await call(healthRoute, { path: '/api/health' });
     expect(response.status).toBe(200);
-    expect(healthReportSchema.strict().parse(response.body)).toEqual({ status: 'ok', db: 'ok', kv: 'ok', chain: 'ok' });
+    expect(healthReportSchema.strict().parse(response.body)).toEqual({ status: 'ok', db: 'ok', kv: 'ok', chain: 'ok', settlements: { failed: 0 } });
     expect((doc.paths as Json)['/api/health'].get.responses['503'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/HealthResponse',
     });

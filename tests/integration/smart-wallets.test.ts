@@ -16,6 +16,7 @@ import { POST as verify } from '@/app/api/auth/verify/route';
 import { call } from '../support/http';
 import { setEnv, useTestEnvironment } from '../support/environment';
 import { workerRpcUrl } from '../support/ports';
+import { type ProxyAnswer, startRpcProxy } from '../support/rpc-proxy';
 import { walletOf } from '../support/chain';
 import { chainReader, deployTestContract, newDeployer } from '../support/test-contracts';
 import { newWallet, requestNonce, siweMessage } from '../support/wallets';
@@ -168,6 +169,43 @@ describe('the RPC during the contract-wallet check', () => {
       expect((await verifyAs(wallet.address, signedBy(wallet))).status).toBe(200);
     } finally {
       setEnv({ RPC_URL: workerRpcUrl() });
+    }
+  });
+
+  // API.md §12.15: only an executed call that returns or reverts decides 401.
+  test.each([
+    ['a rate limit (JSON-RPC -32005)', { error: { code: -32005, message: 'rate limit exceeded' } }],
+    ['an internal error (JSON-RPC -32603)', { error: { code: -32603, message: 'internal error' } }],
+    ['a server error (JSON-RPC -32000, not a revert)', { error: { code: -32000, message: 'header not found' } }],
+    ['HTTP 429', { httpStatus: 429 }],
+  ] as [string, ProxyAnswer][])('error: %s from the node during an ERC-1271 check is 503, not 401', async (_name, failure) => {
+    const owner = newWallet();
+    const wallet = await deployedWallet(owner);
+    const message = siweMessage(owner, await requestNonce(wallet.address), { address: wallet.address });
+    const signature = await owner.signMessage({ message });
+    const proxy = await startRpcProxy(workerRpcUrl(), (method) => (method === 'eth_call' ? failure : undefined));
+    setEnv({ RPC_URL: proxy.url });
+    try {
+      const response = await call(verify, { body: { message, signature } });
+      expect(response).toMatchObject({ status: 503, body: { details: ['chain unreachable'] } });
+      expect(response.headers.get('retry-after')).toBe('5');
+    } finally {
+      setEnv({ RPC_URL: workerRpcUrl() });
+      await proxy.close();
+    }
+  });
+
+  test('behavior: through the same proxy, a wallet that reverts or says no is still 401', async () => {
+    const owner = newWallet();
+    const wallet = await deployedWallet(owner);
+    const proxy = await startRpcProxy(workerRpcUrl(), () => undefined);
+    setEnv({ RPC_URL: proxy.url });
+    try {
+      expect((await verifyAs(wallet.address, signedBy(newWallet()))).status).toBe(401);
+      expect((await verifyAs(wallet.address, signedBy(owner))).status).toBe(200);
+    } finally {
+      setEnv({ RPC_URL: workerRpcUrl() });
+      await proxy.close();
     }
   });
 });

@@ -1,0 +1,8 @@
+import { otherMethods } from '@/lib/http/methods';
+import { json, route } from '@/lib/http/route';
+import { retryFailedSettlement } from '@/lib/settlements';
+
+// FAILED → PENDING and sent again, by the operator (ADMIN_TOKEN); answers the settlement.
+export const POST = route({ operator: 'admin' }, async ({ params, cfg, db }) => json(await retryFailedSettlement(await db(), cfg, params.id!)));
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');
