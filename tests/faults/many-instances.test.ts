@@ -134,3 +134,20 @@ describe('limits counted across two instances', () => {
     }
   });
 });
+
+// API.md §12.13: one sender per key across all instances — two instances minting at the same
+// instant each read the registrar's nonce under the shared lease, so both mints are mined and
+// neither is refused as "nonce too low" or replaced.
+describe('one registrar, two instances', () => {
+  test('behavior: agents registering on both instances at the same instant all get a minted passport', async () => {
+    const pair = await pairWith({ NONCE_RATE_LIMIT_PER_MINUTE: '10000', VERIFY_RATE_LIMIT_PER_MINUTE: '10000', MINT_WAIT_MS: '10000' });
+    const users = await Promise.all(Array.from({ length: 6 }, (_, i) => signIn(pair.both[i % 2]!, pair.both[i % 2]!)));
+    const replies = await Promise.all(
+      users.map(({ token }, i) => request(pair.both[i % 2]!, '/api/auth/register-agent', { token, method: 'POST' })),
+    );
+    replies.forEach(expectDocumentedShape);
+    expect(replies.map((r) => [r.status, r.body.passport?.status])).toEqual(Array(6).fill([200, 'MINTED']));
+    expect(new Set(replies.map((r) => r.body.passport.tokenId)).size).toBe(6);
+    expect(pair.a.logs() + pair.b.logs()).not.toMatch(/nonce too low|replacement transaction underpriced|already known/i);
+  });
+});
