@@ -28,8 +28,8 @@ async function act(db: Db, cfg: Config, choice: ActionChoice, id: string, viewer
 
 const fieldsOf = (body: RequestBody) => (body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields);
 
-/** Accept and approve take no input. */
-export const simpleAction = (db: Db, cfg: Config, action: Extract<Action, 'accept' | 'approve'>, id: string, viewer: Viewer, now: Date) =>
+/** Accept, approve and reopen take no input. */
+export const simpleAction = (db: Db, cfg: Config, action: Extract<Action, 'accept' | 'approve' | 'reopen'>, id: string, viewer: Viewer, now: Date) =>
   act(db, cfg, action, id, viewer, {}, now);
 
 // One URL, two rows of the table: the owner cancels, the assigned agent withdraws.

@@ -14,7 +14,8 @@ import { storeFiles } from './files';
 import * as ledger from './ledger';
 import { findMission, lockMission, type Mission, missionColumns } from './queries';
 import { idSchema } from './schemas';
-import { type Action, decide, TRANSITIONS, type Party } from './transitions';
+import { assertCapacity } from './capacity';
+import { type Action, decide, TRANSITIONS, type Party, type Transition } from './transitions';
 import { SYSTEM, type Viewer } from './visibility';
 
 export interface TransitionRequest extends ActionInput {
@@ -40,6 +41,7 @@ export async function applyTransition(
     if (action !== 'expire' && isReviewOver(mission, now)) mission = await write(tx, cfg, 'expire', mission, SYSTEM, {}, now);
     const decision = decide(action, mission, viewer, now, cfg.missions);
     if (!decision.ok) return decision;
+    if (decision.transition.effects.includes('assign') && viewer.kind === 'user') await assertCapacity(tx, viewer.id, cfg.missions.maxActive);
     await write(tx, cfg, action, mission, viewer, input, now);
     return undefined;
   });
@@ -116,7 +118,8 @@ async function write(
     }
   }
   if (transition.party === 'operator' && input.note) data.note = input.note;
-  await recordEvent(tx, { missionId: mission.id, clientId: mission.clientId, viewer, action, from: mission.status, to, data, now });
+  const event = (transition as Transition).event ?? action;
+  await recordEvent(tx, { missionId: mission.id, clientId: mission.clientId, viewer, action: event, from: mission.status, to, data, now });
   return updated;
 }
 

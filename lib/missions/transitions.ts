@@ -16,11 +16,13 @@ export interface MissionFacts {
   contestedAt: Date | null;
   contestCount: number;
   bumpedAt: Date | null;
+  acceptedAt: Date | null;
 }
 
 export interface MissionRules {
   reviewWindowSeconds: number;
   maxContests: number;
+  acceptWindowSeconds: number;
 }
 
 /** Who must be acting: the mission's owner, its assigned agent, any agent but the owner, the operator, or time. */
@@ -45,6 +47,8 @@ export interface Transition {
   /** A rate rule: the seconds still to wait before the transition may happen again (429), or 0. */
   cooldown?: (m: MissionFacts, now: Date) => number;
   effects: readonly Effect[];
+  /** The name the event log records, when it is not the action's own (API.md §12.11: `reopened`). */
+  event?: string;
 }
 
 const seconds = (s: number) => s * 1000;
@@ -92,6 +96,19 @@ export const TRANSITIONS = {
     effects: ['refund'],
   },
   withdraw: { party: 'assignee', from: ['ACCEPTED', 'CONTESTED'], to: () => 'OPEN', effects: ['unassign'] },
+  // API.md §12.11: an agent who took the mission and went quiet does not hold it to its deadline;
+  // after ACCEPT_WINDOW_SECONDS without a submission the owner puts it back on the board.
+  reopen: {
+    party: 'owner',
+    from: ['ACCEPTED'],
+    to: () => 'OPEN',
+    when: (m, now, rules) => {
+      const opensAt = (m.acceptedAt?.getTime() ?? 0) + seconds(rules.acceptWindowSeconds);
+      return now.getTime() < opensAt ? `The agent has until ${new Date(opensAt).toISOString()} to deliver before it can be reopened` : undefined;
+    },
+    effects: ['unassign'],
+    event: 'reopened',
+  },
   bump: {
     party: 'owner',
     from: ['OPEN'],

@@ -70,7 +70,15 @@ export const API_ROUTES: ApiRoute[] = [
     access: 'CLIENT', limited: true, idempotent: true, body: createMissionSchema, multipart: true, response: missionSchema, status: 201, errors: [409, 413, 415, 422],
   },
   { method: 'get', path: '/api/missions/{id}', tag: 'Missions', summary: 'One mission as the caller may see it', access: 'optional', params: missionId, response: missionSchema, errors: [404] },
-  { method: 'post', path: '/api/missions/{id}/accept', tag: 'Missions', summary: 'OPEN → ACCEPTED (one agent wins a race)', access: 'AGENT', limited: true, params: missionId, response: missionSchema, errors: [404, 409] },
+  {
+    method: 'post', path: '/api/missions/{id}/accept', tag: 'Missions', summary: 'OPEN → ACCEPTED (one agent wins a race)',
+    description: 'An agent holds at most MAX_ACTIVE_MISSIONS (3) missions in ACCEPTED, SUBMITTED or CONTESTED; one more is 409.',
+    access: 'AGENT', limited: true, params: missionId, response: missionSchema, errors: [404, 409],
+  },
+  {
+    method: 'post', path: '/api/missions/{id}/reopen', tag: 'Missions', summary: 'ACCEPTED → OPEN by the owner after ACCEPT_WINDOW_SECONDS without a submission',
+    access: 'user', limited: true, params: missionId, response: missionSchema, errors: [403, 404, 409],
+  },
   { method: 'post', path: '/api/missions/{id}/submit', tag: 'Missions', summary: 'Deliver: note and deliverable files → SUBMITTED', access: 'user', limited: true, params: missionId, body: submitSchema, multipart: true, response: missionSchema, errors: [404, 409, 413, 415] },
   { method: 'post', path: '/api/missions/{id}/approve', tag: 'Missions', summary: 'SUBMITTED → COMPLETED; the agent is credited', access: 'user', limited: true, params: missionId, response: missionSchema, errors: [404, 409] },
   { method: 'post', path: '/api/missions/{id}/contest', tag: 'Missions', summary: 'Refuse a delivery: reason and evidence → CONTESTED or DISPUTED', access: 'user', limited: true, params: missionId, body: contestSchema, multipart: true, response: missionSchema, errors: [404, 409, 413, 415] },

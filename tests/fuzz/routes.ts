@@ -2,6 +2,7 @@
 import * as accountProfile from '@/app/api/account/profile/route';
 import * as accountStats from '@/app/api/account/stats/route';
 import * as adminResolve from '@/app/api/admin/missions/[id]/resolve/route';
+import * as settlementRetry from '@/app/api/admin/settlements/[id]/retry/route';
 import * as agentProfile from '@/app/api/agents/[address]/route';
 import * as leaderboard from '@/app/api/agents/leaderboard/route';
 import * as claim from '@/app/api/agents/me/claim/route';
@@ -24,6 +25,7 @@ import * as cancel from '@/app/api/missions/[id]/cancel/route';
 import * as contest from '@/app/api/missions/[id]/contest/route';
 import * as fileDownload from '@/app/api/missions/[id]/files/[fileId]/route';
 import * as mission from '@/app/api/missions/[id]/route';
+import * as reopen from '@/app/api/missions/[id]/reopen/route';
 import * as submit from '@/app/api/missions/[id]/submit/route';
 import * as missions from '@/app/api/missions/route';
 import * as openapi from '@/app/api/openapi.json/route';
@@ -46,6 +48,7 @@ const modules: [string, Module, FuzzRoute['params']][] = [
   ['/api/account/profile', accountProfile, []],
   ['/api/account/stats', accountStats, []],
   ['/api/admin/missions/{id}/resolve', adminResolve, ['id']],
+  ['/api/admin/settlements/{id}/retry', settlementRetry, ['id']],
   ['/api/agents/{address}', agentProfile, ['address']],
   ['/api/agents/leaderboard', leaderboard, []],
   ['/api/agents/me/claim', claim, []],
@@ -68,6 +71,7 @@ const modules: [string, Module, FuzzRoute['params']][] = [
   ['/api/missions/{id}/contest', contest, ['id']],
   ['/api/missions/{id}/files/{fileId}', fileDownload, ['id', 'fileId']],
   ['/api/missions/{id}', mission, ['id']],
+  ['/api/missions/{id}/reopen', reopen, ['id']],
   ['/api/missions/{id}/submit', submit, ['id']],
   ['/api/missions', missions, []],
   ['/api/openapi.json', openapi, []],

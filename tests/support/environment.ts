@@ -56,6 +56,9 @@ export function useTestEnvironment(overrides: Record<string, string | undefined>
     TRUST_PROXY: '0',
     CRON_SECRET: 'test-cron-secret-0123456789abcdef',
     ADMIN_TOKEN: 'test-admin-token-0123456789abcdef',
+    // Suites share one agent across many missions for speed; tests/integration/agent-capacity.test.ts
+    // holds the default of 3 (API.md §12.10).
+    MAX_ACTIVE_MISSIONS: '1000',
     ...overrides,
   });
   afterAll(async () => {

@@ -143,7 +143,7 @@ export async function missionCountOf(clientId: string): Promise<number> {
 }
 
 /** Moves a mission's clock: sets its time columns as if the time had passed (no sleeping in tests). */
-export async function setTimes(id: string, times: Partial<Record<'deadline' | 'reviewDeadline' | 'contestedAt', Date>>) {
+export async function setTimes(id: string, times: Partial<Record<'deadline' | 'reviewDeadline' | 'contestedAt' | 'acceptedAt', Date>>) {
   await (await getDb()).update(missions).set(times).where(eq(missions.id, id));
 }
 

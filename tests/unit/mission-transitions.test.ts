@@ -5,7 +5,7 @@ import { type Action, decide, type MissionFacts, type MissionStatus, TRANSITIONS
 import { canSeeFile, canSeeMission, type Viewer } from '@/lib/missions/visibility';
 
 const NOW = new Date('2030-01-01T00:00:00Z');
-const rules = { reviewWindowSeconds: 3600, maxContests: 2 };
+const rules = { reviewWindowSeconds: 3600, maxContests: 2, acceptWindowSeconds: 7200 };
 const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
 
 const owner: Viewer = { kind: 'user', id: 'owner', role: 'CLIENT' };
@@ -25,6 +25,7 @@ function facts(status: MissionStatus, overrides: Partial<MissionFacts> = {}): Mi
     contestedAt: status === 'CONTESTED' ? at(-60) : null,
     contestCount: 0,
     bumpedAt: null,
+    acceptedAt: status === 'OPEN' ? null : at(-60),
     ...overrides,
   };
 }
@@ -38,6 +39,7 @@ const PARTY: Record<Action, Viewer> = {
   contest: owner,
   cancel: owner,
   withdraw: assignee,
+  reopen: owner,
   bump: owner,
   resolveComplete: { kind: 'operator' },
   resolveCancel: { kind: 'operator' },
@@ -45,6 +47,7 @@ const PARTY: Record<Action, Viewer> = {
 const TIMELY: Partial<Record<Action, Partial<MissionFacts>>> = {
   expire: { reviewDeadline: at(-1) },
   cancel: { deadline: at(-1), contestedAt: at(-3601) },
+  reopen: { acceptedAt: at(-7200) },
 };
 
 describe('decide: the transition table row by row', () => {
@@ -86,6 +89,16 @@ describe('decide: the transition table row by row', () => {
 });
 
 describe('decide: time rules', () => {
+  test('behavior: reopen waits ACCEPT_WINDOW_SECONDS after acceptance, to the second', () => {
+    expect(decide('reopen', facts('ACCEPTED', { acceptedAt: at(-7199) }), owner, NOW, rules)).toMatchObject({
+      ok: false,
+      status: 409,
+      message: `The agent has until ${at(1).toISOString()} to deliver before it can be reopened`,
+    });
+    expect(decide('reopen', facts('ACCEPTED', { acceptedAt: at(-7200) }), owner, NOW, rules)).toMatchObject({ ok: true, to: 'OPEN' });
+    expect(decide('reopen', facts('ACCEPTED', { acceptedAt: at(-7200) }), assignee, NOW, rules)).toMatchObject({ ok: false, status: 403 });
+  });
+
   test('error: accepting a mission whose deadline has passed is 409', () => {
     expect(decide('accept', facts('OPEN', { deadline: at(-1) }), otherAgent, NOW, rules)).toMatchObject({ ok: false, status: 409 });
   });
