@@ -2,21 +2,14 @@
 // socket address reaches the route handlers in a header no client can forge (lib/http/socket-address.ts).
 import { createServer } from 'node:http';
 import next from 'next';
-import { ConfigError, config } from './lib/config';
+import { config } from './lib/config';
+import { checkConfigAtStart } from './lib/start-up';
 import { stampSocketAddress } from './lib/http/socket-address';
 
 async function main() {
-  let cfg;
-  try {
-    cfg = config();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-  for (const warning of cfg.warnings) console.warn(`warning: ${warning}`);
+  // Before Next.js loads anything: a bad configuration stops here with its message.
+  checkConfigAtStart();
+  const cfg = config();
   const app = next({ dev: !cfg.production, port: cfg.port });
   const handle = app.getRequestHandler();
   await app.prepare();

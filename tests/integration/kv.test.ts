@@ -1,12 +1,16 @@
-// The KV contract, run against every driver available here: memory always, Redis with TEST_REDIS_URL.
+// The KV contract, run against every driver available here: memory always, Redis with TEST_REDIS_URL,
+// Vercel KV (over the Upstash REST stand-in) with TEST_KV=vercel.
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, inject, test } from 'vitest';
 import { createMemoryKv } from '@/lib/kv/memory';
 import { createRedisKv } from '@/lib/kv/redis';
+import { createVercelKv } from '@/lib/kv/vercel';
 import type { Kv } from '@/lib/kv/types';
 
 const drivers: [string, () => Kv][] = [['memory', () => createMemoryKv()]];
 if (process.env.TEST_REDIS_URL) drivers.push(['redis', () => createRedisKv(process.env.TEST_REDIS_URL!, () => {})]);
+const kvRest = inject('kvRest');
+if (kvRest) drivers.push(['vercel', () => createVercelKv(kvRest.url, kvRest.token)]);
 
 describe.each(drivers)('%s KV', (_name, open) => {
   const kv = open();

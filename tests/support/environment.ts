@@ -34,14 +34,17 @@ export function useTestEnvironment(overrides: Record<string, string | undefined>
   const dataDir = mkdtempSync(join(tmpdir(), 'taskmarket-test-'));
   const contracts = inject('contracts');
   const databases = inject('databaseUrls');
+  const kvRest = inject('kvRest');
   const databaseUrl = databases[Number(process.env.VITEST_POOL_ID ?? '0') % Math.max(1, databases.length)];
   if (!databaseUrl) cpSync(inject('pgliteTemplate'), join(dataDir, 'pglite'), { recursive: true });
   setEnv({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
-    REDIS_URL: process.env.TEST_REDIS_URL,
-    KV_REST_API_URL: undefined,
+    // TEST_KV=vercel: the Vercel KV driver over the Upstash REST stand-in; else Redis or memory.
+    REDIS_URL: kvRest ? undefined : process.env.TEST_REDIS_URL,
+    KV_REST_API_URL: kvRest?.url,
+    KV_REST_API_TOKEN: kvRest?.token,
     KV_PREFIX: `test:${randomUUID()}:`,
     JWT_SECRET: randomBytes(32).toString('hex'),
     SESSION_SECRET: randomBytes(32).toString('hex'),

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startLocalChain } from '../../lib/chain/local-chain';
 import { TEST_WORKERS } from '../../vitest.config';
+import { startUpstashBridge } from './upstash-bridge';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,6 +20,8 @@ declare module 'vitest' {
     rpcUrls: string[];
     /** This run's own PostgreSQL databases, one per worker (none when the suites run on PGlite). */
     databaseUrls: string[];
+    /** TEST_KV=vercel: the Upstash REST stand-in the suites reach through @vercel/kv. */
+    kvRest: { url: string; token: string } | null;
   }
 }
 
@@ -55,6 +58,8 @@ export default async function setup(project: TestProject) {
   const server = process.env.TEST_DATABASE_URL;
   const databases = server ? await Promise.all(Array.from({ length: TEST_WORKERS + 1 }, () => runDatabase(server))) : [];
   project.provide('databaseUrls', databases.map((database) => database.url));
+  const bridge = process.env.TEST_KV === 'vercel' ? await startUpstashBridge(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379') : undefined;
+  project.provide('kvRest', bridge ? { url: bridge.url, token: bridge.token } : null);
   const template = await migratedPgliteTemplate();
   project.provide('pgliteTemplate', template);
   const chains = await Promise.all(
@@ -68,5 +73,6 @@ export default async function setup(project: TestProject) {
     await Promise.all(chains.map((chain) => chain.stop()));
     rmSync(dirname(template), { recursive: true, force: true });
     await Promise.all(databases.map((database) => database.drop()));
+    await bridge?.close();
   };
 }

@@ -9,6 +9,7 @@ import type { LocalChain } from '@/lib/chain/local-chain';
 import { freePort, until } from './services';
 
 const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const NEXT = join(process.cwd(), 'node_modules', '.bin', 'next');
 const START_TIMEOUT_MS = 60_000;
 const LOG_LIMIT = 200_000;
 
@@ -32,11 +33,18 @@ async function answersLive(url: string): Promise<boolean> {
   }
 }
 
-export async function startInstance(env: Record<string, string>): Promise<Instance> {
+/**
+ * `server`: our entry, server.ts (self-hosted). `next start`: Next.js alone, as on Vercel, where no
+ * server.ts runs and only the platform's headers name the client.
+ */
+export type Entry = 'server' | 'next start';
+
+export async function startInstance(env: Record<string, string>, entry: Entry = 'server'): Promise<Instance> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'taskmarket-faults-instance-'));
+  const [command, args] = entry === 'server' ? [TSX, ['server.ts']] : [NEXT, ['start', '-p', String(port)]];
   // Only what a deployment would set: nothing of the test runner's own environment leaks in.
-  const child: ChildProcess = spawn(TSX, ['server.ts'], {
+  const child: ChildProcess = spawn(command, args, {
     cwd: process.cwd(),
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
