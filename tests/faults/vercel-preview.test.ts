@@ -1,0 +1,140 @@
+// A preview deployment as Vercel runs it (API.md §12.1, §16): `next start` with VERCEL=1 and no
+// server.ts, PostgreSQL, and the KV through @vercel/kv (Upstash's REST protocol, here the stand-in
+// over this machine's Redis). Sign-in works on the deployment's own host and on no other
+// vercel.app host; per-IP limits count by the platform's x-real-ip and nothing a client sends.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { Hex } from 'viem';
+import { createSiweMessage } from 'viem/siwe';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
+import { startUpstashBridge } from '../support/upstash-bridge';
+import { expectDocumentedShape, newAccount, request } from './support/client';
+import { CHAIN_ID, type Instance, loggedFailures, startInstance } from './support/instances';
+import { freshMachineDatabase } from './support/services';
+
+const PREVIEW = 'taskmarket-git-feature-acme.vercel.app';
+const BRANCH = 'taskmarket-git-feature.vercel.app';
+const MACHINE_REDIS = 'redis://127.0.0.1:6379';
+
+let bridge: Awaited<ReturnType<typeof startUpstashBridge>>;
+let database: Awaited<ReturnType<typeof freshMachineDatabase>>;
+let instance: Instance;
+
+function vercelEnv(overrides: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string | undefined> = {
+    VERCEL: '1',
+    VERCEL_ENV: 'preview',
+    VERCEL_URL: PREVIEW,
+    VERCEL_BRANCH_URL: BRANCH,
+    SIWE_DOMAIN: 'app.example.com',
+    BASE_CHAIN_ID: String(CHAIN_ID),
+    DATABASE_URL: database.url,
+    KV_REST_API_URL: bridge.url,
+    KV_REST_API_TOKEN: bridge.token,
+    KV_PREFIX: `vercel:${randomUUID()}:`,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    NONCE_RATE_LIMIT_PER_MINUTE: '3',
+    ...overrides,
+  };
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+beforeAll(async () => {
+  [bridge, database] = await Promise.all([startUpstashBridge(MACHINE_REDIS), freshMachineDatabase()]);
+  instance = await startInstance(vercelEnv(), 'next start');
+});
+
+afterAll(async () => {
+  if (instance) expect(loggedFailures(instance)).toEqual([]);
+  await instance?.stop();
+  await bridge?.close();
+  await database?.drop();
+});
+
+/** A nonce and a signed SIWE message for `domain`, sent from `ip` (the platform's x-real-ip). */
+async function signInAt(domain: string, ip: string) {
+  const account = newAccount();
+  const headers = { 'x-real-ip': ip, origin: `https://${domain}` };
+  const nonce = await request(instance, '/api/auth/nonce', { body: { address: account.address }, headers });
+  expect(nonce.status).toBe(200);
+  const message = createSiweMessage({
+    domain,
+    address: account.address,
+    statement: 'Sign in to taskmarket with your wallet.',
+    uri: `https://${domain}`,
+    version: '1',
+    chainId: CHAIN_ID,
+    nonce: nonce.body.nonce,
+    issuedAt: new Date(),
+  });
+  const signature: Hex = await account.signMessage({ message });
+  return request(instance, '/api/auth/verify', { body: { message, signature }, headers });
+}
+
+const ip = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+
+describe('a Vercel preview deployment', () => {
+  test('default: sign-in on the preview host and on its branch host succeeds, with the session cookie', async () => {
+    for (const host of [PREVIEW, BRANCH]) {
+      const reply = await signInAt(host, ip());
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      expect(reply.headers.get('set-cookie')).toMatch(/^__Host-taskmarket_session=/);
+    }
+  });
+
+  test('error: sign-in on another vercel.app host is refused', async () => {
+    const reply = await signInAt('taskmarket-git-evil-mallory.vercel.app', ip());
+    expectDocumentedShape(reply);
+    expect(reply.status).toBe(403); // its Origin is no app origin of this deployment
+    const account = newAccount();
+    const nonce = await request(instance, '/api/auth/nonce', { body: { address: account.address }, headers: { 'x-real-ip': ip() } });
+    const message = createSiweMessage({
+      domain: 'taskmarket-git-evil-mallory.vercel.app', address: account.address, uri: 'https://taskmarket-git-evil-mallory.vercel.app',
+      version: '1', chainId: CHAIN_ID, nonce: nonce.body.nonce, issuedAt: new Date(),
+    });
+    // Without an Origin (an SDK), the SIWE domain rule refuses it on its own.
+    const bySdk = await request(instance, '/api/auth/verify', { body: { message, signature: await account.signMessage({ message }) }, headers: { 'x-real-ip': ip() } });
+    expect(bySdk).toMatchObject({ status: 401, body: { error: 'Domain not allowed' } });
+  });
+
+  test('behavior: per-IP limits count by x-real-ip; our socket header and X-Forwarded-For change nothing', async () => {
+    const address = newAccount().address;
+    const from = (realIp: string, extra: Record<string, string> = {}) =>
+      request(instance, '/api/auth/nonce', { body: { address }, headers: { 'x-real-ip': realIp, ...extra } });
+    const a = ip();
+    const statuses = [];
+    for (let i = 0; i < 4; i += 1) {
+      // A forged socket header and X-Forwarded-For that differ every time: ignored on Vercel.
+      statuses.push((await from(a, { [SOCKET_ADDRESS_HEADER]: `10.0.0.${i}`, 'x-forwarded-for': `198.51.100.${i}` })).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect((await from(`${a.slice(0, -1)}${(Number(a.at(-1)) + 1) % 10}`)).status).toBe(200);
+  });
+
+  test('behavior: IPv6 clients of one /64 share a bucket here too', async () => {
+    const net = `2001:db8:${randomBytes(2).toString('hex')}:1`;
+    const statuses = [];
+    for (const host of ['::1', '::2', 'ffff::3', '::4']) {
+      statuses.push((await request(instance, '/api/auth/nonce', { body: { address: newAccount().address }, headers: { 'x-real-ip': `${net}:${host}`.replace(':::', '::') } })).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+});
+
+describe('start-up on Vercel', () => {
+  test.each([
+    ['DATABASE_URL', { DATABASE_URL: undefined }, 'DATABASE_URL is required on Vercel'],
+    ['a shared KV', { KV_REST_API_URL: undefined, KV_REST_API_TOKEN: undefined, SINGLE_INSTANCE: '1' }, 'REDIS_URL or KV_REST_API_URL + KV_REST_API_TOKEN is required on Vercel'],
+  ])('error: without %s next start stops with a message naming it', (_name, change, message) => {
+    const result = spawnSync(join('node_modules', '.bin', 'next'), ['start', '-p', '0'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', ...vercelEnv(change) },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(`${result.stdout}${result.stderr}`).toContain(message);
+  });
+});
