@@ -1,10 +1,9 @@
-// `npm run chain:deploy -- --rpc <url>`: deploys MockUSDC, Passport and TaskEscrow with
-// REGISTRAR_PRIVATE_KEY and prints their addresses as JSON on stdout (diagnostics go to stderr).
+// set the escrow (defaults: the deployer three times, and 1000).
 // A one-off operator tool, so it reads its own few environment variables rather than lib/config.
 import { parseArgs } from 'node:util';
 import { BaseError, createPublicClient, createWalletClient, defineChain, http, isAddress, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { deployContracts } from '../lib/chain/deploy';
+import { DEFAULT_MAX_FEE_BPS, deployContracts } from '../lib/chain/deploy';
 
 function fail(message: string): never {
   console.error(`chain:deploy: ${message}`);
@@ -16,6 +15,13 @@ function optionalAddress(name: string, fallback: Address): Address {
   if (value === undefined || value === '') return fallback;
   if (!isAddress(value)) fail(`${name} is not an address: ${value}`);
   return value;
+}
+
+function maxFeeBps(): number {
+  const value = process.env.MAX_FEE_BPS;
+  if (value === undefined || value === '') return DEFAULT_MAX_FEE_BPS;
+  if (!/^\d+$/.test(value) || Number(value) > 2000) fail(`MAX_FEE_BPS must be a whole number from 0 to 2000: ${value}`);
+  return Number(value);
 }
 
 async function main() {
@@ -34,15 +40,20 @@ async function main() {
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [values.rpc] } },
   });
+  const owner = optionalAddress('OWNER_ADDRESS', account.address);
+  const operator = optionalAddress('OPERATOR_ADDRESS', account.address);
   const deployed = await deployContracts({
     walletClient: createWalletClient({ chain, transport, account }),
     publicClient: createPublicClient({ chain, transport }),
     registrar: account.address,
-    operator: optionalAddress('OPERATOR_ADDRESS', account.address),
+    owner,
+    operator,
     feeRecipient: optionalAddress('FEE_RECIPIENT_ADDRESS', account.address),
+    maxFeeBps: maxFeeBps(),
   });
   console.error(`chain:deploy: deployed on chain ${chainId} from ${account.address}`);
-  process.stdout.write(`${JSON.stringify(deployed, null, 2)}\n`);
+  const printed = { ...deployed, owner: owner.toLowerCase(), operator: operator.toLowerCase() };
+  process.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -42,7 +42,7 @@ export function CreateMissionForm() {
   const [step, setStep] = useState<Step>('idle');
   const attempt = useRef<{ fingerprint: string; key: string } | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
-  const [funded, setFunded] = useState<{ ref: `0x${string}`; reward: bigint; taskId: number } | null>(null);
+  const [funded, setFunded] = useState<{ ref: `0x${string}`; reward: bigint; taskId: number; expiresAt: bigint } | null>(null);
   const escrow = config.contracts.escrow as Address | null;
   const tokenAddress = config.contracts.rewardToken?.address as Address | undefined;
   const walletMismatch = Boolean(escrow && wallet.address && wallet.address.toLowerCase() !== walletAddress);
@@ -56,15 +56,18 @@ export function CreateMissionForm() {
     if (Object.keys(checked.errors).length > 0) return focusFirstError(checked.errors);
     if (checked.reward === undefined || !checked.deadline) return;
     const reward = checked.reward;
+    // API.md §13: the task may not be reclaimable before the mission can be settled; computed
+    // here from the deadline, never typed by the user.
+    const expiresAt = BigInt(Math.ceil(checked.deadline.getTime() / 1000) + config.missions.expiresAfterDeadlineSeconds);
     try {
-      let task = funded && funded.reward === reward ? funded : null;
+      let task = funded && funded.reward === reward && funded.expiresAt >= expiresAt ? funded : null;
       if (escrow && !task) {
         if (!tokenAddress) throw new Error('The reward token is not configured; missions cannot be funded right now.');
         if (walletMismatch) throw new Error('The connected wallet is not the account you signed in with.');
         const client = await wallet.walletClient();
         const ref = randomRef();
-        const { taskId } = await fundNewTask(client, { escrow, token: tokenAddress }, reward, ref, setStep);
-        task = { ref, reward, taskId };
+        const { taskId } = await fundNewTask(client, { escrow, token: tokenAddress }, { reward, ref, expiresAt }, setStep);
+        task = { ref, reward, taskId, expiresAt };
         setFunded(task);
       }
       setStep('create');

@@ -3,15 +3,22 @@
 import type { Abi, Account, Address, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem';
 import { mockUsdcArtifact, passportArtifact, taskEscrowArtifact } from './artifacts';
 
+/** API.md §13: the fee ceiling a deployment gets unless MAX_FEE_BPS says otherwise. */
+export const DEFAULT_MAX_FEE_BPS = 1000;
+
 export interface DeployContractsOptions {
   /** Pays for and sends the deployments; must carry an account. */
   walletClient: WalletClient<Transport, Chain | undefined, Account>;
   publicClient: PublicClient;
   /** Receives DEFAULT_ADMIN_ROLE and REGISTRAR_ROLE on the passport. */
   registrar: Address;
+  /** May replace the operator and the fee recipient (two-step ownership): a multisig in production. */
+  owner: Address;
   /** The only address that may release or refund escrowed tasks. */
   operator: Address;
   feeRecipient: Address;
+  /** The escrow's fee ceiling, fixed for its life (≤ 2000). */
+  maxFeeBps: number;
 }
 
 export interface DeployedContracts {
@@ -46,8 +53,10 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
   const passport = await deployOne(options, 'Passport', passportArtifact, [options.registrar]);
   const escrow = await deployOne(options, 'TaskEscrow', taskEscrowArtifact, [
     rewardToken,
+    options.owner,
     options.operator,
     options.feeRecipient,
+    options.maxFeeBps,
   ]);
   return { passport, escrow, rewardToken };
 }

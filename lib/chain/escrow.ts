@@ -6,18 +6,20 @@ import { taskEscrowArtifact } from './artifacts';
 
 const abi = taskEscrowArtifact.abi;
 
-// TaskEscrow's TaskState enum.
-export const TASK_STATE = { None: 0, Open: 1, Released: 2, Refunded: 3 } as const;
+// TaskEscrow's State enum.
+export const TASK_STATE = { None: 0, Open: 1, Released: 2, Refunded: 3, Reclaimed: 4 } as const;
 
 export interface OnChainTask {
   client: Hex;
   amount: bigint;
   state: number;
+  /** Unix seconds from which the client may reclaim the task while it is still open. */
+  expiresAt: bigint;
 }
 
 export async function readTask(publicClient: PublicClient, escrow: Hex, taskId: bigint): Promise<OnChainTask> {
-  const [client, amount, state] = await publicClient.readContract({ address: escrow, abi, functionName: 'tasks', args: [taskId] });
-  return { client: client.toLowerCase() as Hex, amount, state };
+  const [client, amount, state, expiresAt] = await publicClient.readContract({ address: escrow, abi, functionName: 'tasks', args: [taskId] });
+  return { client: client.toLowerCase() as Hex, amount, state, expiresAt: BigInt(expiresAt) };
 }
 
 export async function readClaimable(publicClient: PublicClient, escrow: Hex, holder: Hex): Promise<bigint> {

@@ -5,12 +5,12 @@ import { createPublicClient, createWalletClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { ANVIL_KEYS, startAnvil } from './anvil-node';
-import { type DeployedContracts, deployContracts } from './deploy';
+import { DEFAULT_MAX_FEE_BPS, type DeployedContracts, deployContracts } from './deploy';
 
 export interface LocalChain {
   rpcUrl: string;
   chainId: number;
-  /** Anvil account 0: deployer, passport registrar, escrow operator and fee recipient. */
+  /** Anvil account 0: deployer, passport registrar, escrow owner, operator and fee recipient. */
   registrarKey: Hex;
   contracts: DeployedContracts;
   stop(): Promise<void>;
@@ -33,8 +33,10 @@ export async function startLocalChain(options: { port?: number; statePath?: stri
         walletClient: createWalletClient({ chain: foundry, transport, account }),
         publicClient,
         registrar: account.address,
+        owner: account.address,
         operator: account.address,
         feeRecipient: account.address,
+        maxFeeBps: DEFAULT_MAX_FEE_BPS,
       });
       if (options.recordFile) writeFileSync(options.recordFile, `${JSON.stringify(contracts, null, 2)}\n`);
     }

@@ -110,6 +110,8 @@ async function write(
       data.payout = await ledger.release(tx, updated, now);
     } else if (effect === 'refund') {
       await ledger.refund(tx, updated);
+    } else if (effect === 'reclaim') {
+      await ledger.reclaim(tx, updated);
     } else if (effect === 'bump' && updated.reward !== mission.reward) {
       await ledger.topUp(tx, updated, BigInt(mission.reward), BigInt(updated.reward));
       data.reward = { from: mission.reward, to: updated.reward };

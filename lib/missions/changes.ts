@@ -50,6 +50,7 @@ function changesOf(effect: Effect, m: Mission, viewer: Viewer, input: ActionInpu
     case 'release':
       return { completedAt: now };
     case 'refund':
+    case 'reclaim':
       return { cancelledAt: now };
   }
 }

@@ -28,7 +28,7 @@ export async function createMission(
 ): Promise<MissionJson> {
   const input = validate(createMissionSchema, body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields);
   checkDeadline(input.deadline, now);
-  await verifyFunding(cfg, user.walletAddress, input.onChainTaskId, input.reward);
+  await verifyFunding(cfg, user.walletAddress, input.onChainTaskId, input.reward, input.deadline);
   if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
     throw new ApiError(400, 'Validation failed', ['Idempotency-Key: 1–200 visible ASCII characters']);
   }

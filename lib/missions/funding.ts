@@ -1,6 +1,7 @@
 // The escrow's side of posting and bumping (API.md §5 Escrow): before a mission is written, its
 // on-chain task must exist, belong to the caller's wallet, hold at least the reward and still be
-// open; a raised reward must be covered by a top-up already on-chain. Without ESCROW_ADDRESS
+// open, and not expire before the mission can be settled; a raised reward must be covered by a
+// top-up already on-chain. Without ESCROW_ADDRESS
 // (bookkeeping mode) there is nothing to check.
 import 'server-only';
 import type { Hex } from 'viem';
@@ -9,6 +10,7 @@ import { getChainClients } from '../chain/clients';
 import { TASK_STATE, readTask } from '../chain/escrow';
 import { readChain } from '../chain/rpc-errors';
 import { ApiError, DependencyDown } from '../http/errors';
+import { earliestExpiresAt } from './escrow-expiry';
 
 const refuse = (detail: string) => new ApiError(400, 'Validation failed', [detail]);
 
@@ -19,7 +21,7 @@ async function taskOf(cfg: Config, taskId: number) {
   return readChain(() => readTask(clients.publicClient, escrow, BigInt(taskId)));
 }
 
-export async function verifyFunding(cfg: Config, wallet: string, taskId: number | undefined, reward: bigint): Promise<void> {
+export async function verifyFunding(cfg: Config, wallet: string, taskId: number | undefined, reward: bigint, deadline: Date): Promise<void> {
   if (!cfg.chain.escrow) return;
   if (taskId === undefined) throw refuse('onChainTaskId: required — fund the escrow with createTask first');
   const task = await taskOf(cfg, taskId);
@@ -27,7 +29,23 @@ export async function verifyFunding(cfg: Config, wallet: string, taskId: number 
   if (task.client !== (wallet.toLowerCase() as Hex)) throw refuse('onChainTaskId: the task was created by another wallet');
   if (task.state !== TASK_STATE.Open) throw refuse('onChainTaskId: the task is already released or refunded');
   if (task.amount < reward) throw refuse(`onChainTaskId: the task holds ${task.amount}, less than the reward`);
+  // API.md §13: the client must not be able to reclaim the reward while the work can still be
+  // delivered, reviewed and contested.
+  const earliest = earliestExpiresAt(deadline, expiryRules(cfg));
+  if (task.expiresAt < earliest) {
+    throw refuse(
+      `onChainTaskId: the task expires at ${task.expiresAt} (${iso(task.expiresAt)}); for this deadline it must not expire before ${earliest} (${iso(earliest)}) — call extend(${taskId}, ${earliest}) or fund a new task`,
+    );
+  }
 }
+
+const iso = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString();
+
+export const expiryRules = (cfg: Config) => ({
+  reviewWindowSeconds: cfg.missions.reviewWindowSeconds,
+  maxContests: cfg.missions.maxContests,
+  reclaimGraceSeconds: cfg.chain.reclaimGraceSeconds,
+});
 
 export async function verifyTopUp(cfg: Config, taskId: number | null, newReward: bigint): Promise<void> {
   if (!cfg.chain.escrow || taskId === null) return;

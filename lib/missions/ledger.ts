@@ -7,7 +7,8 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import { agentEarnings, type MissionRow } from '../db/schema';
-import { enqueueRefund, enqueueRelease } from '../settlements/enqueue';
+import { eq } from 'drizzle-orm';
+import { enqueueRefund, enqueueRelease, supersedeSettlements } from '../settlements/enqueue';
 
 type Funded = Pick<MissionRow, 'id' | 'clientId' | 'agentId' | 'reward' | 'feeBps' | 'onChainTaskId'>;
 
@@ -41,6 +42,16 @@ export async function release(tx: Db, mission: Funded, now: Date): Promise<Recor
   });
   await enqueueRelease(tx, mission, net);
   return { gross: reward.toString(), fee: fee.toString(), net: net.toString() };
+}
+
+/**
+ * Reclaimed on-chain by the client: whatever this mission still owed is void — the agent's unpaid
+ * credit and every settlement not yet mined (API.md §13). A mined release never gets here: the
+ * task would not have been open for the client to reclaim.
+ */
+export async function reclaim(tx: Db, mission: Funded): Promise<void> {
+  await tx.delete(agentEarnings).where(eq(agentEarnings.missionId, mission.id));
+  await supersedeSettlements(tx, mission.id);
 }
 
 /** CANCELLED: the reward goes back to the client (on-chain: the escrow refunds the task). */

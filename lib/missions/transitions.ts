@@ -36,7 +36,8 @@ export type Effect =
   | 'recordContest' // reason and evidence files
   | 'bump' // bumpedAt = now, bumpCount + 1, optional top-up
   | 'release' // reward less fee to the agent (ledger)
-  | 'refund'; // reward back to the client (ledger)
+  | 'refund' // reward back to the client (ledger)
+  | 'reclaim'; // the client took the escrow back on-chain: no payout or refund is owed any more
 
 export interface Transition {
   party: Party;
@@ -116,6 +117,16 @@ export const TRANSITIONS = {
     // API.md §4: once an hour per mission. Kept on the row, so only a bump that happened counts.
     cooldown: (m, now) => (m.bumpedAt ? Math.max(0, Math.ceil((m.bumpedAt.getTime() + 3_600_000 - now.getTime()) / 1000)) : 0),
     effects: ['bump'],
+  },
+  // API.md §13: the task's client reclaimed the expired escrow on-chain, which nobody can block.
+  // The chain is the truth: the mission ends CANCELLED, whatever it was, and nothing is sent for it
+  // (a COMPLETED mission whose release never got through loses its unpaid credit with it).
+  reclaim: {
+    party: 'system',
+    from: ['OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED'],
+    to: () => 'CANCELLED',
+    effects: ['reclaim'],
+    event: 'reclaimed',
   },
   resolveComplete: { party: 'operator', from: ['DISPUTED'], to: () => 'COMPLETED', effects: ['release'] },
   resolveCancel: { party: 'operator', from: ['DISPUTED'], to: () => 'CANCELLED', effects: ['refund'] },

@@ -3,12 +3,12 @@
 import 'server-only';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { settleExpiredMissions } from '../missions';
+import { settleExpiredMissions, settleReclaimedMissions } from '../missions';
 import { retryPendingPassports } from '../passport';
 import { retryPendingSettlements } from '../settlements';
 
 export async function runSweep(db: Db, cfg: Config, now = new Date()) {
-  const missions = await settleExpiredMissions(db, cfg, now);
+  const missions = { ...(await settleExpiredMissions(db, cfg, now)), ...(await settleReclaimedMissions(db, cfg, now)) };
   const passports = await retryPendingPassports(db, cfg);
   const settlements = await retryPendingSettlements(db, cfg);
   return { missions, passports, settlements };

@@ -4,6 +4,8 @@ import 'server-only';
 import packageJson from '../../package.json';
 import type { Config } from '../config';
 import { tokenMetadata } from '../chain/token-metadata';
+import { expiresAfterDeadlineSeconds } from '../missions/escrow-expiry';
+import { expiryRules } from '../missions/funding';
 import { ALLOWED_TYPES, UPLOAD_LIMITS } from '../uploads';
 import type { PublicConfig } from './schemas';
 
@@ -23,6 +25,8 @@ export async function publicConfig(cfg: Config): Promise<PublicConfig> {
       reviewWindowSeconds: cfg.missions.reviewWindowSeconds,
       maxContests: cfg.missions.maxContests,
       platformFeeBps: cfg.missions.feeBps,
+      reclaimGraceSeconds: cfg.chain.reclaimGraceSeconds,
+      expiresAfterDeadlineSeconds: expiresAfterDeadlineSeconds(expiryRules(cfg)),
     },
     version: packageJson.version,
   };

@@ -44,6 +44,12 @@ export const publicConfigSchema = z.strictObject({
     reviewWindowSeconds: z.number().int(),
     maxContests: z.number().int(),
     platformFeeBps: z.number().int(),
+    reclaimGraceSeconds: z.number().int(),
+    /** A funded task's expiresAt must be at least deadline + this many seconds (API.md §13). */
+    expiresAfterDeadlineSeconds: z
+      .number()
+      .int()
+      .describe('createTask expiresAt ≥ the deadline (unix seconds) + this: reviewWindowSeconds × (maxContests + 1) + reclaimGraceSeconds'),
   }),
   version: z.string(),
 });

@@ -2,7 +2,7 @@
 // COMPLETED → release(task, agent, fee), CANCELLED → refund(task). Only missions funded on-chain
 // have anything to settle; the unique (mission, kind) index makes a second row impossible.
 import 'server-only';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { type MissionRow, settlements, users } from '../db/schema';
 
@@ -36,4 +36,12 @@ export async function enqueueRefund(tx: Db, mission: Funded & { reward: string }
     taskId: BigInt(mission.onChainTaskId),
     amount: mission.reward,
   });
+}
+
+/** The mission's release or refund not yet mined will never be sent: its task was reclaimed. */
+export async function supersedeSettlements(tx: Db, missionId: string): Promise<void> {
+  await tx
+    .update(settlements)
+    .set({ status: 'SUPERSEDED', lockedUntil: null, lastError: 'the task was reclaimed by its client' })
+    .where(and(eq(settlements.missionId, missionId), inArray(settlements.status, ['PENDING', 'FAILED'])));
 }

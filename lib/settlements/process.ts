@@ -15,6 +15,7 @@ import { isRpcUnreachable } from '../chain/rpc-errors';
 import { lookupTransaction, sendSerialized } from '../chain/sender';
 import { unavailableDependency } from '../http/errors';
 import { log } from '../log';
+import { markReclaimed } from '../missions/reclaimed';
 import { claimSettlement, findSettlement, markSettlement, recordSettlementTx, releaseSettlement } from './queries';
 
 const LEASE_MARGIN_MS = 30_000;
@@ -42,6 +43,7 @@ export async function processSettlement(db: Db, cfg: Config, id: string, waitMs:
       const task = await readTask(publicClient, escrow, row.taskId!);
       const done = row.kind === 'RELEASE' ? TASK_STATE.Released : TASK_STATE.Refunded;
       if (task.state === done) return markSettlement(db, id, 'MINED');
+      if (task.state === TASK_STATE.Reclaimed) return reclaimedFirst(db, cfg, row, now);
       if (task.state !== TASK_STATE.Open) return markSettlement(db, id, 'FAILED', { lastError: `task is in state ${task.state}` });
     }
     if (row.txHash) {
@@ -68,4 +70,14 @@ export async function processSettlement(db: Db, cfg: Config, id: string, waitMs:
     if (isRpcUnreachable(error) || unavailableDependency(error)) return releaseSettlement(db, id, message ?? 'unreachable', { counted: false });
     return failed(message ?? 'send failed');
   }
+}
+
+/**
+ * The client reclaimed the task before this release or refund got through (API.md §13): nothing is
+ * sent. A release takes its mission with it — CANCELLED, the agent's unpaid credit void — so the
+ * books say what the chain did; a refund had nothing left to do.
+ */
+async function reclaimedFirst(db: Db, cfg: Config, row: Settlement, now: Date): Promise<Settlement> {
+  if (row.kind === 'RELEASE' && row.missionId) await markReclaimed(db, cfg, row.missionId, now);
+  return markSettlement(db, row.id, 'SUPERSEDED', { lastError: 'the task was reclaimed by its client' });
 }

@@ -34,7 +34,7 @@ export async function recordSettlementTx(db: Db, id: string, txHash: string): Pr
   await db.update(settlements).set({ txHash }).where(eq(settlements.id, id));
 }
 
-export async function markSettlement(db: Db, id: string, status: 'MINED' | 'FAILED', changes: { amount?: bigint; lastError?: string } = {}) {
+export async function markSettlement(db: Db, id: string, status: 'MINED' | 'FAILED' | 'SUPERSEDED', changes: { amount?: bigint; lastError?: string } = {}) {
   const [row] = await db
     .update(settlements)
     .set({

@@ -10,7 +10,7 @@ export const earningsEntrySchema = z.object({
   gross: amount.nullable(),
   fee: amount.nullable(),
   amount,
-  status: z.enum(['PENDING', 'MINED', 'FAILED']).nullable(),
+  status: z.enum(['PENDING', 'MINED', 'FAILED', 'SUPERSEDED']).nullable(),
   txHash: z.string().nullable(),
   at: z.string().datetime(),
 });
@@ -25,14 +25,14 @@ export const earningsSchema = z.object({
 export const claimResponseSchema = z.object({
   amount,
   txHash: z.string().nullable(),
-  status: z.enum(['PENDING', 'MINED', 'FAILED']),
+  status: z.enum(['PENDING', 'MINED', 'FAILED', 'SUPERSEDED']),
 });
 
 /** A settlement as the operator sees it (API.md §12.14). */
 export const settlementSchema = z.object({
   id: z.string().uuid(),
   kind: z.enum(['RELEASE', 'REFUND', 'CLAIM']),
-  status: z.enum(['PENDING', 'MINED', 'FAILED']),
+  status: z.enum(['PENDING', 'MINED', 'FAILED', 'SUPERSEDED']),
   missionId: z.string().uuid().nullable(),
   beneficiary: z.string(),
   amount,

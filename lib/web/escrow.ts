@@ -33,14 +33,14 @@ async function ensureAllowance(client: WalletClient, token: Address, escrow: Add
 export async function fundNewTask(
   client: WalletClient,
   contracts: { escrow: Address; token: Address },
-  reward: bigint,
-  ref: Hex,
+  task: { reward: bigint; ref: Hex; expiresAt: bigint },
   onStep: (step: FundingStep) => void,
 ): Promise<{ taskId: number; txHash: Hex }> {
+  const { reward, ref, expiresAt } = task;
   onStep('approve');
   await ensureAllowance(client, contracts.token, contracts.escrow, reward);
   onStep('fund');
-  const txHash = await writeContract(client, { address: contracts.escrow, abi: escrowAbi, functionName: 'createTask', args: [reward, ref] });
+  const txHash = await writeContract(client, { address: contracts.escrow, abi: escrowAbi, functionName: 'createTask', args: [reward, ref, expiresAt] });
   const receipt = await confirm(client, txHash, 'escrow');
   const [created] = parseEventLogs({ abi: escrowAbi, eventName: 'TaskCreated', logs: receipt.logs });
   if (!created) throw new Error('The escrow transaction did not report a task id.');

@@ -21,7 +21,7 @@ afterAll(async () => {
   await node?.stop();
 });
 
-const SCRIPT_VARIABLES = ['REGISTRAR_PRIVATE_KEY', 'OPERATOR_ADDRESS', 'FEE_RECIPIENT_ADDRESS'];
+const SCRIPT_VARIABLES = ['REGISTRAR_PRIVATE_KEY', 'OWNER_ADDRESS', 'OPERATOR_ADDRESS', 'FEE_RECIPIENT_ADDRESS', 'MAX_FEE_BPS'];
 
 /** Runs the script as `npm run chain:deploy` does; of its own variables, only `env`'s are set. */
 function deployScript(args: string[], env: Record<string, string>) {
@@ -31,7 +31,7 @@ function deployScript(args: string[], env: Record<string, string>) {
 }
 
 describe('chain:deploy script', () => {
-  test('prints only the three addresses as JSON, wired to the given operator and fee recipient', async () => {
+  test('defaults: prints the addresses, owner and operator as JSON; the deployer owns and operates, the fee ceiling is 1000', async () => {
     const registrar = privateKeyToAccount(ANVIL_KEYS[5]);
     const feeRecipient = privateKeyToAccount(ANVIL_KEYS[6]).address;
     const { stdout } = await deployScript(['--rpc', node.rpcUrl], {
@@ -39,10 +39,13 @@ describe('chain:deploy script', () => {
       FEE_RECIPIENT_ADDRESS: feeRecipient,
     });
     const deployed = JSON.parse(stdout) as Record<string, `0x${string}`>;
-    expect(Object.keys(deployed)).toEqual(['passport', 'escrow', 'rewardToken']);
+    expect(Object.keys(deployed)).toEqual(['passport', 'escrow', 'rewardToken', 'owner', 'operator']);
+    expect(deployed).toMatchObject({ owner: registrar.address.toLowerCase(), operator: registrar.address.toLowerCase() });
     const publicClient = createPublicClient({ chain: foundry, transport: http(node.rpcUrl) });
     const read = { address: deployed.escrow!, abi: taskEscrowArtifact.abi } as const;
     expect(await publicClient.readContract({ ...read, functionName: 'operator' })).toBe(registrar.address);
+    expect(await publicClient.readContract({ ...read, functionName: 'owner' })).toBe(registrar.address);
+    expect(await publicClient.readContract({ ...read, functionName: 'maxFeeBps' })).toBe(1000);
     expect(await publicClient.readContract({ ...read, functionName: 'feeRecipient' })).toBe(feeRecipient);
     expect(getAddress(await publicClient.readContract({ ...read, functionName: 'token' }))).toBe(
       getAddress(deployed.rewardToken!),
@@ -56,6 +59,33 @@ describe('chain:deploy script', () => {
         args: [role, registrar.address],
       }),
     ).toBe(true);
+  });
+
+  test('behavior: OWNER_ADDRESS, OPERATOR_ADDRESS and MAX_FEE_BPS set a separate owner (a multisig) and operator', async () => {
+    const owner = privateKeyToAccount(ANVIL_KEYS[7]).address;
+    const operator = privateKeyToAccount(ANVIL_KEYS[8]).address;
+    const { stdout } = await deployScript(['--rpc', node.rpcUrl], {
+      REGISTRAR_PRIVATE_KEY: ANVIL_KEYS[5],
+      OWNER_ADDRESS: owner,
+      OPERATOR_ADDRESS: operator,
+      MAX_FEE_BPS: '500',
+    });
+    const deployed = JSON.parse(stdout) as Record<string, `0x${string}`>;
+    expect(deployed).toMatchObject({ owner: owner.toLowerCase(), operator: operator.toLowerCase() });
+    const publicClient = createPublicClient({ chain: foundry, transport: http(node.rpcUrl) });
+    const read = { address: deployed.escrow!, abi: taskEscrowArtifact.abi } as const;
+    expect(await publicClient.readContract({ ...read, functionName: 'owner' })).toBe(owner);
+    expect(await publicClient.readContract({ ...read, functionName: 'operator' })).toBe(operator);
+    expect(await publicClient.readContract({ ...read, functionName: 'maxFeeBps' })).toBe(500);
+  });
+
+  test('error: a MAX_FEE_BPS above 2000 is refused before anything is deployed', async () => {
+    const failure = await deployScript(['--rpc', node.rpcUrl], { REGISTRAR_PRIVATE_KEY: ANVIL_KEYS[5], MAX_FEE_BPS: '2001' }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toContain('MAX_FEE_BPS must be a whole number from 0 to 2000');
   });
 
   test('refuses to run without REGISTRAR_PRIVATE_KEY and says so', async () => {

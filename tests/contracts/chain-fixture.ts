@@ -64,6 +64,8 @@ function connect(rpcUrl: string, deployed: DeployedContracts) {
     client: actor(ANVIL_KEYS[2]),
     agent: actor(ANVIL_KEYS[3]),
     stranger: actor(ANVIL_KEYS[4]),
+    /** The escrow's owner (a multisig in production): replaces the operator and fee recipient. */
+    owner: actor(ANVIL_KEYS[5]),
   };
 }
 
@@ -81,8 +83,10 @@ export function useContractsChain(): () => ChainContext {
       walletClient: createWalletClient({ chain: foundry, transport, account: deployer }),
       publicClient: createPublicClient({ chain: foundry, transport, pollingInterval: 50 }),
       registrar: deployer.address,
+      owner: privateKeyToAccount(ANVIL_KEYS[5]).address,
       operator: deployer.address,
       feeRecipient: privateKeyToAccount(ANVIL_KEYS[1]).address,
+      maxFeeBps: 1000,
     });
     context = connect(node.rpcUrl, deployed);
   });
@@ -109,9 +113,13 @@ const KNOWN_ERRORS = [...passportArtifact.abi, ...taskEscrowArtifact.abi, ...moc
 export function revertName(error: unknown): string | undefined {
   if (!(error instanceof BaseError)) return undefined;
   const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
-  if (!(reverted instanceof ContractFunctionRevertedError)) return undefined;
-  if (reverted.data) return reverted.data.errorName;
-  return reverted.raw ? decodeErrorResult({ abi: KNOWN_ERRORS, data: reverted.raw }).errorName : undefined;
+  if (reverted instanceof ContractFunctionRevertedError) {
+    if (reverted.data) return reverted.data.errorName;
+    return reverted.raw ? decodeErrorResult({ abi: KNOWN_ERRORS, data: reverted.raw }).errorName : undefined;
+  }
+  // A reverted deployment reports only the raw data, in the node's message.
+  const raw = /custom error (0x[0-9a-f]{8}): ?([0-9a-f]*)/i.exec(error.message);
+  return raw ? decodeErrorResult({ abi: KNOWN_ERRORS, data: `${raw[1]}${raw[2]}` as Hex }).errorName : undefined;
 }
 
 /** Expects the action to be refused by the contract with this custom error. */

@@ -18,10 +18,17 @@ export async function fund(ctx: ChainContext, who: Actor, amount: bigint) {
   await ctx.mined(who.token.write.approve([ctx.deployed.escrow, amount]));
 }
 
-/** Funds the client and opens a task for `reward`; answers the new task id. */
-export async function openTask(ctx: ChainContext, reward: bigint, who: Actor = ctx.client, ref = missionRef('m')) {
+/** An expiry `seconds` after the chain's latest block (anvil's clock can run ahead of ours). */
+export async function expiryIn(ctx: ChainContext, seconds: number): Promise<bigint> {
+  const block = await ctx.publicClient.getBlock();
+  return block.timestamp + BigInt(seconds);
+}
+
+/** Funds the client and opens a task for `reward`, expiring in a week; answers the new task id. */
+export async function openTask(ctx: ChainContext, reward: bigint, who: Actor = ctx.client, ref = missionRef('m'), expiresAt?: bigint) {
   await fund(ctx, who, reward);
-  const receipt = await ctx.mined(who.escrow.write.createTask([reward, ref]));
+  const expiry = expiresAt ?? (await expiryIn(ctx, 7 * 86_400));
+  const receipt = await ctx.mined(who.escrow.write.createTask([reward, ref, expiry]));
   const [created] = parseEventLogs({ abi: taskEscrowArtifact.abi, logs: receipt.logs, eventName: 'TaskCreated' });
   expect(created).toBeDefined();
   return created!.args.taskId;

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { decodeErrorResult, encodeFunctionData, getContract, parseAbi, type Abi, type Address, type Hex } from 'viem';
 import { taskEscrowArtifact } from '@/lib/chain/artifacts';
 import { useContractsChain, type ChainContext } from './chain-fixture';
-import { missionRef, USDC } from './escrow-steps';
+import { expiryIn, missionRef, USDC } from './escrow-steps';
 
 const chain = useContractsChain();
 
@@ -35,8 +35,10 @@ async function escrowWithReentrantToken(ctx: ChainContext, { tokenIsAgent }: { t
   const tokenAddress = await deploy(reentrantToken.abi, reentrantToken.bytecode, []);
   const escrowAddress = await deploy(taskEscrowArtifact.abi, taskEscrowArtifact.bytecode, [
     tokenAddress,
+    ctx.owner.address,
     ctx.operator.address,
     ctx.feeRecipient.address,
+    1_000,
   ]);
   const bind = (wallet: typeof ctx.client.walletClient) => ({
     token: getContract({ address: tokenAddress, abi: tokenAbi, client: { public: ctx.publicClient, wallet } }),
@@ -45,7 +47,7 @@ async function escrowWithReentrantToken(ctx: ChainContext, { tokenIsAgent }: { t
   const asClient = bind(ctx.client.walletClient);
   await ctx.mined(asClient.token.write.mint([ctx.client.address, 10n * USDC]));
   await ctx.mined(asClient.token.write.approve([escrowAddress, 10n * USDC]));
-  await ctx.mined(asClient.escrow.write.createTask([10n * USDC, missionRef('reentrancy')]));
+  await ctx.mined(asClient.escrow.write.createTask([10n * USDC, missionRef('reentrancy'), await expiryIn(ctx, 86_400)]));
   const agent: Address = tokenIsAgent ? tokenAddress : ctx.agent.address;
   await ctx.mined(bind(ctx.operator.walletClient).escrow.write.release([1n, agent, 1_000]));
   return { tokenAddress, escrowAddress, bind };

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { parseEventLogs } from 'viem';
 import { taskEscrowArtifact } from '@/lib/chain/artifacts';
 import { expectRevert, useContractsChain } from './chain-fixture';
-import { fund, missionRef, openTask, USDC } from './escrow-steps';
+import { expiryIn, fund, missionRef, openTask, USDC } from './escrow-steps';
 
 const chain = useContractsChain();
 const abi = taskEscrowArtifact.abi;
@@ -24,10 +24,11 @@ describe('TaskEscrow funding', () => {
     const { client, mined, deployed } = ctx;
     await fund(ctx, client, 10n * USDC);
     const ref = missionRef('mission-1');
-    const receipt = await mined(client.escrow.write.createTask([4n * USDC, ref]));
+    const expiresAt = await expiryIn(ctx, 86_400);
+    const receipt = await mined(client.escrow.write.createTask([4n * USDC, ref, expiresAt]));
     expect(await client.token.read.balanceOf([client.address])).toBe(6n * USDC);
     expect(await client.token.read.balanceOf([deployed.escrow])).toBe(4n * USDC);
-    expect(await client.escrow.read.tasks([1n])).toEqual([client.address, 4n * USDC, 1]);
+    expect(await client.escrow.read.tasks([1n])).toEqual([client.address, 4n * USDC, 1, expiresAt]);
     const [event] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'TaskCreated' });
     expect(event?.args).toEqual({ taskId: 1n, client: client.address, reward: 4n * USDC, ref });
   });
@@ -36,14 +37,17 @@ describe('TaskEscrow funding', () => {
     const ctx = chain();
     expect(await openTask(ctx, USDC)).toBe(1n);
     expect(await openTask(ctx, USDC, ctx.stranger)).toBe(2n);
-    expect(await ctx.client.escrow.read.tasks([3n])).toEqual(['0x0000000000000000000000000000000000000000', 0n, 0]);
+    expect(await ctx.client.escrow.read.tasks([3n])).toEqual(['0x0000000000000000000000000000000000000000', 0n, 0, 0n]);
   });
 
-  test('createTask refuses a zero reward and a reward the client has not approved', async () => {
+  test('createTask refuses a zero reward, a reward the client has not approved, and an expiry not in the future', async () => {
     const ctx = chain();
-    await expectRevert(ctx.client.escrow.write.createTask([0n, missionRef('z')]), 'ZeroAmount');
+    const later = await expiryIn(ctx, 3_600);
+    await expectRevert(ctx.client.escrow.write.createTask([0n, missionRef('z'), later]), 'ZeroAmount');
     await ctx.mined(ctx.client.token.write.mint([ctx.client.address, USDC]));
-    await expectRevert(ctx.client.escrow.write.createTask([USDC, missionRef('z')]), 'ERC20InsufficientAllowance');
+    await expectRevert(ctx.client.escrow.write.createTask([USDC, missionRef('z'), later]), 'ERC20InsufficientAllowance');
+    await ctx.mined(ctx.client.token.write.approve([ctx.deployed.escrow, USDC]));
+    await expectRevert(ctx.client.escrow.write.createTask([USDC, missionRef('z'), await expiryIn(ctx, 0)]), 'ExpiryNotInFuture');
   });
 
   test('topUp by the creator pulls the amount and raises the task amount', async () => {
@@ -53,7 +57,7 @@ describe('TaskEscrow funding', () => {
     const receipt = await ctx.mined(ctx.client.escrow.write.topUp([taskId, 3n * USDC]));
     expect(await ctx.client.token.read.balanceOf([ctx.client.address])).toBe(0n);
     expect(await ctx.client.token.read.balanceOf([ctx.deployed.escrow])).toBe(5n * USDC);
-    expect(await ctx.client.escrow.read.tasks([taskId])).toEqual([ctx.client.address, 5n * USDC, 1]);
+    expect((await ctx.client.escrow.read.tasks([taskId])).slice(0, 3)).toEqual([ctx.client.address, 5n * USDC, 1]);
     const [event] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'TaskToppedUp' });
     expect(event?.args).toEqual({ taskId, amount: 3n * USDC, newAmount: 5n * USDC });
   });
@@ -95,24 +99,26 @@ describe('TaskEscrow settlement', () => {
     // 2.5% of 1_000_001 is 25_000.025: the fee rounds down, the agent keeps the remainder.
     expect(await agent.escrow.read.claimable([agent.address])).toBe(975_001n);
     expect(await agent.escrow.read.claimable([feeRecipient.address])).toBe(25_000n);
-    expect(await agent.escrow.read.tasks([taskId])).toEqual([ctx.client.address, 1_000_001n, 2]);
+    expect((await agent.escrow.read.tasks([taskId])).slice(0, 3)).toEqual([ctx.client.address, 1_000_001n, 2]);
     const [event] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'TaskReleased' });
     expect(event?.args).toEqual({ taskId, agent: agent.address, agentAmount: 975_001n, fee: 25_000n });
     // Crediting moves no tokens; they stay in escrow until claimed.
     expect(await agent.token.read.balanceOf([agent.address])).toBe(0n);
   });
 
-  test('release accepts fees of 0 and 10000 bps and refuses 10001', async () => {
+  test('release accepts fees of 0 and maxFeeBps (1000) and refuses 1001 with FeeTooHigh', async () => {
     const ctx = chain();
     const { operator, agent, feeRecipient } = ctx;
     const first = await openTask(ctx, USDC);
     const second = await openTask(ctx, USDC);
     const third = await openTask(ctx, USDC);
     await ctx.mined(operator.escrow.write.release([first, agent.address, 0]));
-    await ctx.mined(operator.escrow.write.release([second, agent.address, 10_000]));
-    await expectRevert(operator.escrow.write.release([third, agent.address, 10_001]), 'FeeTooHigh');
-    expect(await agent.escrow.read.claimable([agent.address])).toBe(USDC);
-    expect(await agent.escrow.read.claimable([feeRecipient.address])).toBe(USDC);
+    await ctx.mined(operator.escrow.write.release([second, agent.address, 1_000]));
+    await expectRevert(operator.escrow.write.release([third, agent.address, 1_001]), 'FeeTooHigh');
+    await expectRevert(operator.escrow.write.release([third, agent.address, 10_000]), 'FeeTooHigh');
+    expect(await agent.escrow.read.maxFeeBps()).toBe(1_000);
+    expect(await agent.escrow.read.claimable([agent.address])).toBe(2n * USDC - USDC / 10n);
+    expect(await agent.escrow.read.claimable([feeRecipient.address])).toBe(USDC / 10n);
   });
 
   test('refund credits the client the whole amount', async () => {

@@ -15,13 +15,22 @@ async function mined(hash: Hex) {
   return receipt;
 }
 
+// Far enough out for any deadline a test sets (≤ 1 year) plus the review rounds and the reclaim
+// grace (API.md §13), and for the worker's chain clock that reclaim tests move forward.
+const LATE_EXPIRY_SECONDS = 1_000 * 86_400;
+
 /** Funds a new escrow task of `reward` from `wallet` on this worker's chain; answers its task id. */
-export async function fundTask(wallet: PrivateKeyAccount, reward: bigint): Promise<number> {
-  return fundTaskOn({ rpcUrl: workerRpcUrl(), ...contracts() }, wallet, reward);
+export async function fundTask(wallet: PrivateKeyAccount, reward: bigint, expiresAt?: bigint): Promise<number> {
+  return fundTaskOn({ rpcUrl: workerRpcUrl(), ...contracts() }, wallet, reward, expiresAt);
 }
 
 /** The same on any local chain: mint test USDC, approve the escrow, createTask. */
-export async function fundTaskOn(chain: { rpcUrl: string; escrow: Hex; rewardToken: Hex }, wallet: PrivateKeyAccount, reward: bigint): Promise<number> {
+export async function fundTaskOn(
+  chain: { rpcUrl: string; escrow: Hex; rewardToken: Hex },
+  wallet: PrivateKeyAccount,
+  reward: bigint,
+  expiresAt = BigInt(Math.floor(Date.now() / 1000) + LATE_EXPIRY_SECONDS),
+): Promise<number> {
   const transport = http(chain.rpcUrl);
   const reader = createPublicClient({ chain: foundry, transport });
   const mined = async (hash: Hex) => {
@@ -35,7 +44,7 @@ export async function fundTaskOn(chain: { rpcUrl: string; escrow: Hex; rewardTok
   await mined(await client.writeContract({ address: rewardToken, abi: mockUsdcArtifact.abi, functionName: 'mint', args: [wallet.address, reward] }));
   await mined(await client.writeContract({ address: rewardToken, abi: mockUsdcArtifact.abi, functionName: 'approve', args: [escrow, reward] }));
   const receipt = await mined(
-    await client.writeContract({ address: escrow, abi: taskEscrowArtifact.abi, functionName: 'createTask', args: [reward, keccak256(toHex(crypto.randomUUID()))] }),
+    await client.writeContract({ address: escrow, abi: taskEscrowArtifact.abi, functionName: 'createTask', args: [reward, keccak256(toHex(crypto.randomUUID())), expiresAt] }),
   );
   const [created] = parseEventLogs({ abi: taskEscrowArtifact.abi, eventName: 'TaskCreated', logs: receipt.logs });
   return Number(created!.args.taskId);
@@ -50,8 +59,19 @@ export async function topUpTask(wallet: PrivateKeyAccount, taskId: number, amoun
 }
 
 export async function taskOnChain(taskId: number) {
-  const [client, amount, state] = await publicClient().readContract({ address: contracts().escrow, abi: taskEscrowArtifact.abi, functionName: 'tasks', args: [BigInt(taskId)] });
-  return { client: client.toLowerCase(), amount, state };
+  const [client, amount, state, expiresAt] = await publicClient().readContract({ address: contracts().escrow, abi: taskEscrowArtifact.abi, functionName: 'tasks', args: [BigInt(taskId)] });
+  return { client: client.toLowerCase(), amount, state, expiresAt };
+}
+
+/** The client takes an expired task back (TaskEscrow.reclaim), from its own wallet. */
+export async function reclaimTask(wallet: PrivateKeyAccount, taskId: number): Promise<void> {
+  const { escrow } = contracts();
+  await mined(await walletOf(wallet).writeContract({ address: escrow, abi: taskEscrowArtifact.abi, functionName: 'reclaim', args: [BigInt(taskId)] }));
+}
+
+/** The chain's own clock, in unix seconds (tests move it with evm_increaseTime). */
+export async function chainNow(): Promise<bigint> {
+  return (await publicClient().getBlock()).timestamp;
 }
 
 export const claimableOnChain = (holder: string) =>

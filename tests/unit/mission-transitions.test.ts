@@ -40,6 +40,7 @@ const PARTY: Record<Action, Viewer> = {
   cancel: owner,
   withdraw: assignee,
   reopen: owner,
+  reclaim: { kind: 'system' },
   bump: owner,
   resolveComplete: { kind: 'operator' },
   resolveCancel: { kind: 'operator' },

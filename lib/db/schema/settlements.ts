@@ -8,7 +8,8 @@ import { missions } from './missions';
 import { users } from './users';
 
 export const settlementKindEnum = pgEnum('settlement_kind', ['RELEASE', 'REFUND', 'CLAIM']);
-export const settlementStatusEnum = pgEnum('settlement_status', ['PENDING', 'MINED', 'FAILED']);
+// SUPERSEDED: never to be sent — the task's client reclaimed it first (API.md §13).
+export const settlementStatusEnum = pgEnum('settlement_status', ['PENDING', 'MINED', 'FAILED', 'SUPERSEDED']);
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 

@@ -1,0 +1,149 @@
+// Escrow v2 on the server (API.md §13): a funded task must not expire before its mission can be
+// settled (create refuses it, naming the earliest acceptable expiresAt); when a client reclaims an
+// expired task on-chain the sweep ends its mission CANCELLED (event `reclaimed`) and sends nothing;
+// and a release still in flight when the task is reclaimed is never paid on top of the reclaim.
+import { eq } from 'drizzle-orm';
+import { createTestClient, http } from 'viem';
+import { generatePrivateKey } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { describe, expect, test } from 'vitest';
+import { POST as registerAgent } from '@/app/api/auth/register-agent/route';
+import { POST as sweepRoute } from '@/app/api/cron/sweep/route';
+import { POST as createRoute } from '@/app/api/missions/route';
+import { GET as publicConfigRoute } from '@/app/api/public/config/route';
+import { ANVIL_KEYS } from '@/lib/chain/anvil-node';
+import { getDb } from '@/lib/db/client';
+import { agentEarnings, settlements } from '@/lib/db/schema';
+import { call } from '../support/http';
+import { setEnv, useTestEnvironment } from '../support/environment';
+import { chainNow, claimableOnChain, fundTask, reclaimTask, taskOnChain } from '../support/escrow';
+import { act, eventsOf, missionInput, missionRow, ok, past, setTimes } from '../support/missions';
+import { workerRpcUrl } from '../support/ports';
+import { newWallet, signIn } from '../support/wallets';
+
+// A margin of 60 × (2 + 1) + 60 = 240 s between a deadline and the earliest expiry.
+const RULES = { REVIEW_WINDOW_SECONDS: '60', MAX_CONTESTS: '2', RECLAIM_GRACE_SECONDS: '60' };
+const MARGIN = 240;
+useTestEnvironment({ ...RULES, WRITE_RATE_LIMIT_PER_MINUTE: '100000', MINT_WAIT_MS: '3000' });
+
+const REWARD = 6_000_000n;
+const anvil = () => createTestClient({ chain: foundry, mode: 'anvil', transport: http(workerRpcUrl()) });
+const sweep = () => call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+const deadlineIn = (seconds: number) => new Date(Date.now() + seconds * 1000);
+const unix = (date: Date) => BigInt(Math.ceil(date.getTime() / 1000));
+
+/** The earliest acceptable expiry for `deadline`, and later if the chain's clock already runs ahead. */
+async function expiryFor(deadline: Date): Promise<bigint> {
+  const earliest = unix(deadline) + BigInt(MARGIN);
+  const chain = (await chainNow()) + 10n;
+  return earliest > chain ? earliest : chain;
+}
+
+/** Moves the chain past `expiresAt` (the worker's chain only ever moves forward). */
+async function expire(expiresAt: bigint) {
+  const ahead = Number(expiresAt - (await chainNow())) + 5;
+  if (ahead > 0) await anvil().increaseTime({ seconds: ahead });
+  await anvil().mine({ blocks: 1 });
+}
+
+async function fundedMission(deadline: Date, expiresAt: bigint) {
+  const wallet = newWallet();
+  const taskId = await fundTask(wallet, REWARD, expiresAt);
+  const client = await signIn(wallet);
+  const created = await call(createRoute, {
+    token: client.token,
+    body: missionInput({ reward: REWARD.toString(), onChainTaskId: taskId, deadline: deadline.toISOString() }),
+  });
+  return { wallet, client, taskId, created };
+}
+
+describe('create: the task must outlive the mission (§13)', () => {
+  test('error: an expiry before deadline + review rounds + grace is 400 naming the earliest acceptable expiresAt; at it, 201', async () => {
+    const deadline = deadlineIn(3_600);
+    const earliest = unix(deadline) + BigInt(MARGIN);
+    const early = await fundedMission(deadline, earliest - 1n);
+    expect(early.created.status).toBe(400);
+    expect(early.created.body.details).toEqual([expect.stringContaining(`must not expire before ${earliest}`)]);
+    const exact = await fundedMission(deadline, earliest);
+    expect(exact.created.status).toBe(201);
+  });
+
+  test('default: the public config says how far past the deadline a task must run', async () => {
+    const response = await call(publicConfigRoute, { path: '/api/public/config' });
+    expect(response.body.missions).toMatchObject({ reclaimGraceSeconds: 60, expiresAfterDeadlineSeconds: MARGIN });
+  });
+});
+
+describe('a task reclaimed on-chain (§13)', () => {
+  test('behavior: the sweep turns its OPEN mission CANCELLED with event reclaimed, and sends no refund', async () => {
+    const deadline = deadlineIn(120);
+    const expiresAt = await expiryFor(deadline);
+    const { wallet, client, taskId, created } = await fundedMission(deadline, expiresAt);
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    await expire(expiresAt);
+    await reclaimTask(wallet, taskId);
+    // The server's clock: the deadline is behind us by more than the margin.
+    await setTimes(id, { deadline: past(MARGIN + 60) });
+    await ok(sweep());
+    expect(await missionRow(id)).toMatchObject({ status: 'CANCELLED', cancelledAt: expect.any(Date) });
+    expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'reclaimed', fromStatus: 'OPEN', toStatus: 'CANCELLED', actor: 'SYSTEM' });
+    expect(await (await getDb()).select().from(settlements).where(eq(settlements.missionId, id))).toEqual([]);
+    expect(await claimableOnChain(client.user.walletAddress)).toBe(REWARD);
+    // A second sweep changes nothing.
+    await ok(sweep());
+    expect((await eventsOf(id)).filter((e) => e.action === 'reclaimed')).toHaveLength(1);
+  });
+
+  test('behavior: reclaimed while its release is in flight — the release is never sent, the mission ends CANCELLED, the agent is not credited twice or at all', async () => {
+    const deadline = deadlineIn(120);
+    const expiresAt = await expiryFor(deadline);
+    const { wallet, client, taskId, created } = await fundedMission(deadline, expiresAt);
+    const id = created.body.id as string;
+    const worker = await signIn();
+    const agentToken = (await call(registerAgent, { token: worker.token, method: 'POST' })).body.token as string;
+    const agent = { token: agentToken, id: worker.user.id, address: worker.user.walletAddress };
+    await ok(act('accept', agent, id));
+    await ok(act('submit', agent, id, { note: 'Done.' }));
+    // The release cannot get out (an operator key the escrow does not know), so it waits PENDING.
+    setEnv({ OPERATOR_PRIVATE_KEY: generatePrivateKey() });
+    try {
+      await ok(act('approve', { token: client.token, id: client.user.id, address: client.user.walletAddress }, id));
+    } finally {
+      setEnv({ OPERATOR_PRIVATE_KEY: ANVIL_KEYS[0] });
+    }
+    const release = async () => (await (await getDb()).select().from(settlements).where(eq(settlements.missionId, id)))[0]!;
+    expect(await release()).toMatchObject({ kind: 'RELEASE', status: 'PENDING' });
+    expect(await missionRow(id)).toMatchObject({ status: 'COMPLETED' });
+
+    await expire(expiresAt);
+    await reclaimTask(wallet, taskId);
+    await ok(sweep());
+
+    expect(await release()).toMatchObject({ status: 'SUPERSEDED', txHash: null });
+    expect(await missionRow(id)).toMatchObject({ status: 'CANCELLED' });
+    expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'reclaimed', fromStatus: 'COMPLETED', toStatus: 'CANCELLED' });
+    expect(await (await getDb()).select().from(agentEarnings).where(eq(agentEarnings.missionId, id))).toEqual([]);
+    expect((await taskOnChain(taskId)).state).toBe(4);
+    expect(await claimableOnChain(agent.address)).toBe(0n);
+    expect(await claimableOnChain(client.user.walletAddress)).toBe(REWARD);
+  });
+
+  test('behavior: a release mined first wins — the client can no longer reclaim and the mission stays COMPLETED', async () => {
+    const deadline = deadlineIn(120);
+    const expiresAt = await expiryFor(deadline);
+    const { wallet, client, taskId, created } = await fundedMission(deadline, expiresAt);
+    const id = created.body.id as string;
+    const worker = await signIn();
+    const agentToken = (await call(registerAgent, { token: worker.token, method: 'POST' })).body.token as string;
+    const agent = { token: agentToken, id: worker.user.id, address: worker.user.walletAddress };
+    await ok(act('accept', agent, id));
+    await ok(act('submit', agent, id, { note: 'Done.' }));
+    await ok(act('approve', { token: client.token, id: client.user.id, address: client.user.walletAddress }, id));
+    await expire(expiresAt);
+    await expect(reclaimTask(wallet, taskId)).rejects.toThrow();
+    await ok(sweep());
+    expect(await missionRow(id)).toMatchObject({ status: 'COMPLETED' });
+    expect(await claimableOnChain(agent.address)).toBe(REWARD);
+  });
+});
