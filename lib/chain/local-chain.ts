@@ -1,11 +1,15 @@
 // A local chain with our contracts, for `npm run dev`, benchmarks and tests: anvil started, and
 // the contracts deployed unless a previous deployment (recorded in `recordFile`) is still there.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createPublicClient, createWalletClient, http, type Hex } from 'viem';
+import { concat, createPublicClient, createWalletClient, http, keccak256, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { ANVIL_KEYS, startAnvil } from './anvil-node';
+import { mockUsdcArtifact, passportArtifact, taskEscrowArtifact } from './artifacts';
 import { DEFAULT_MAX_FEE_BPS, type DeployedContracts, deployContracts } from './deploy';
+
+// The compiled contracts a deployment was made from.
+const BUILD = keccak256(concat([mockUsdcArtifact.bytecode, passportArtifact.bytecode, taskEscrowArtifact.bytecode]));
 
 export interface LocalChain {
   rpcUrl: string;
@@ -23,10 +27,14 @@ export async function startLocalChain(options: { port?: number; statePath?: stri
   const transport = http(node.rpcUrl);
   const publicClient = createPublicClient({ chain: foundry, transport });
   try {
-    let contracts = options.recordFile && existsSync(options.recordFile)
-      ? (JSON.parse(readFileSync(options.recordFile, 'utf8')) as DeployedContracts)
+    const recorded = options.recordFile && existsSync(options.recordFile)
+      ? (JSON.parse(readFileSync(options.recordFile, 'utf8')) as DeployedContracts & { build?: string })
       : undefined;
-    // A recorded deployment counts only if the chain state still holds its code.
+    // A recorded deployment counts only if it is of today's contracts (a checkout that moved on,
+    // say to escrow v2, deploys afresh) and the chain state still holds its code.
+    let contracts: DeployedContracts | undefined = recorded?.build === BUILD
+      ? { passport: recorded.passport, escrow: recorded.escrow, rewardToken: recorded.rewardToken }
+      : undefined;
     if (contracts && !(await publicClient.getCode({ address: contracts.passport }))) contracts = undefined;
     if (!contracts) {
       contracts = await deployContracts({
@@ -38,7 +46,7 @@ export async function startLocalChain(options: { port?: number; statePath?: stri
         feeRecipient: account.address,
         maxFeeBps: DEFAULT_MAX_FEE_BPS,
       });
-      if (options.recordFile) writeFileSync(options.recordFile, `${JSON.stringify(contracts, null, 2)}\n`);
+      if (options.recordFile) writeFileSync(options.recordFile, `${JSON.stringify({ ...contracts, build: BUILD }, null, 2)}\n`);
     }
     return { rpcUrl: node.rpcUrl, chainId: foundry.id, registrarKey, contracts, stop: node.stop };
   } catch (error) {

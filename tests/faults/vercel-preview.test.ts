@@ -3,7 +3,7 @@
 // over this machine's Redis). Sign-in works on the deployment's own host and on no other
 // vercel.app host; per-IP limits count by the platform's x-real-ip and nothing a client sends.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Hex } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
@@ -42,9 +42,32 @@ function vercelEnv(overrides: Record<string, string | undefined> = {}): Record<s
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
+/** `npm run db:migrate` as a deployment's build step runs it, against this file's database. */
+function migrate(): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '--silent', 'db:migrate'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', DATABASE_URL: database.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+let migrations: { code: number | null; output: string }[] = [];
+
 beforeAll(async () => {
   [bridge, database] = await Promise.all([startUpstashBridge(MACHINE_REDIS), freshMachineDatabase()]);
-  instance = await startInstance(vercelEnv(), 'next start');
+  // Two build steps and an instance starting at once on an empty database: the advisory lock
+  // lets one migrate while the others wait and find nothing left to do.
+  [migrations, instance] = await Promise.all([Promise.all([migrate(), migrate()]), startInstance(vercelEnv(), 'next start')]);
+});
+
+test('behavior: npm run db:migrate run twice while an instance starts on an empty database: all succeed', () => {
+  expect(migrations.map((m) => m.code), migrations.map((m) => m.output).join('\n')).toEqual([0, 0]);
+  expect(migrations[0]!.output).toContain('the database is at the newest migration');
 });
 
 afterAll(async () => {
