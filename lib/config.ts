@@ -8,6 +8,8 @@ import { z } from 'zod';
 
 const intFrom = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 const optionalText = z.string().trim().min(1).optional().catch(undefined);
+// A switch: on only when said so ("1" or "true"); "0", "false" or empty leave it off.
+const flag = z.string().optional().transform((value) => value === '1' || value?.toLowerCase() === 'true');
 const hexAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
 
 const envSchema = z.object({
@@ -31,7 +33,7 @@ const envSchema = z.object({
   REWARD_TOKEN_ADDRESS: hexAddress.optional(),
   MINT_WAIT_MS: intFrom(10_000),
   TRUST_PROXY: intFrom(0),
-  VERCEL: optionalText,
+  VERCEL: flag,
   NONCE_MAX_LIVE: intFrom(100_000, 1),
   NONCE_TTL_SECONDS: intFrom(300, 1),
   NONCE_RATE_LIMIT_PER_MINUTE: intFrom(60, 1),
@@ -45,7 +47,7 @@ const envSchema = z.object({
   ADMIN_TOKEN: optionalText,
   // Wave 2 (API.md §12–16).
   APP_ORIGINS: optionalText,
-  SINGLE_INSTANCE: optionalText,
+  SINGLE_INSTANCE: flag,
   DOWNLOAD_RATE_LIMIT_PER_MINUTE: intFrom(120, 1),
   OPERATOR_RATE_LIMIT_PER_MINUTE: intFrom(10, 1),
   COMMENT_RATE_LIMIT_PER_MINUTE: intFrom(10, 1),
@@ -55,7 +57,7 @@ const envSchema = z.object({
   OPERATOR_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional(),
   SETTLEMENT_MAX_ATTEMPTS: intFrom(10, 1),
   RECLAIM_GRACE_SECONDS: intFrom(604_800),
-  WEBHOOK_ALLOW_PRIVATE: optionalText,
+  WEBHOOK_ALLOW_PRIVATE: flag,
   VERCEL_ENV: optionalText,
   VERCEL_URL: optionalText,
   VERCEL_BRANCH_URL: optionalText,
@@ -92,7 +94,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
   if (e.KV_REST_API_URL && !e.KV_REST_API_TOKEN) missing.push('KV_REST_API_TOKEN is required with KV_REST_API_URL');
-  const onVercel = Boolean(e.VERCEL);
+  const onVercel = e.VERCEL;
   const sharedKv = Boolean(e.REDIS_URL || (e.KV_REST_API_URL && e.KV_REST_API_TOKEN));
   if (production) {
     // §12.7: a short operator secret can be guessed; failures are also rate limited per IP.
@@ -162,7 +164,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     trustProxy: e.TRUST_PROXY,
     onVercel,
-    singleInstance: Boolean(e.SINGLE_INSTANCE) && !sharedKv,
+    singleInstance: e.SINGLE_INSTANCE && !sharedKv,
     nonces: { maxLive: e.NONCE_MAX_LIVE, ttlSeconds: e.NONCE_TTL_SECONDS, perMinute: e.NONCE_RATE_LIMIT_PER_MINUTE },
     limits: {
       verifyPerMinute: e.VERIFY_RATE_LIMIT_PER_MINUTE,
@@ -178,7 +180,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxActive: e.MAX_ACTIVE_MISSIONS,
       acceptWindowSeconds: e.ACCEPT_WINDOW_SECONDS,
     },
-    webhooks: { allowPrivate: Boolean(e.WEBHOOK_ALLOW_PRIVATE) },
+    webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE },
     port: e.PORT,
     cronSecret: e.CRON_SECRET,
     adminToken: e.ADMIN_TOKEN,

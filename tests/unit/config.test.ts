@@ -35,3 +35,43 @@ describe('loadConfig', () => {
     ]);
   });
 });
+
+describe('wave-2 settings (API.md §12, §16)', () => {
+  test('error: SINGLE_INSTANCE=0 is not a yes — production still needs a shared KV', () => {
+    expect(() => loadConfig({ ...production, REDIS_URL: undefined, SINGLE_INSTANCE: '0' })).toThrow(/REDIS_URL or KV_REST_API_URL/);
+    expect(loadConfig({ ...production, REDIS_URL: undefined, SINGLE_INSTANCE: 'true' }).singleInstance).toBe(true);
+  });
+
+  test('default: APP_ORIGINS is https:// plus each SIWE domain, and http:// too for localhost', () => {
+    expect(loadConfig({ ...production, SIWE_DOMAIN: 'app.example.com,localhost:3000' }).appOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:3000',
+      'https://localhost:3000',
+    ]);
+    expect(loadConfig({ ...production, APP_ORIGINS: 'https://a.example.com/, https://b.example.com' }).appOrigins).toEqual([
+      'https://a.example.com',
+      'https://b.example.com',
+    ]);
+  });
+
+  test('behavior: a preview deployment admits its own hosts as SIWE domains and app origins; a production deployment does not', () => {
+    const vercel = { ...production, VERCEL: '1', DATABASE_URL: 'postgres://db', VERCEL_URL: 'app-git-x-team.vercel.app', VERCEL_BRANCH_URL: 'app-git-x.vercel.app' };
+    const preview = loadConfig({ ...vercel, VERCEL_ENV: 'preview' });
+    expect(preview.siweDomains).toEqual(['app.example.com', 'app-git-x-team.vercel.app', 'app-git-x.vercel.app']);
+    expect(preview.appOrigins).toContain('https://app-git-x-team.vercel.app');
+    const live = loadConfig({ ...vercel, VERCEL_ENV: 'production' });
+    expect(live.siweDomains).toEqual(['app.example.com']);
+  });
+
+  test('error: on Vercel a missing DATABASE_URL or shared KV stops start-up, whatever SINGLE_INSTANCE says', () => {
+    const vercel = { ...production, VERCEL: '1' };
+    expect(() => loadConfig(vercel)).toThrow(/DATABASE_URL is required on Vercel/);
+    expect(() => loadConfig({ ...vercel, DATABASE_URL: 'postgres://db', REDIS_URL: undefined, SINGLE_INSTANCE: '1' })).toThrow(
+      /REDIS_URL or KV_REST_API_URL \+ KV_REST_API_TOKEN is required on Vercel/,
+    );
+  });
+
+  test('default: the development SIWE domain follows PORT', () => {
+    expect(loadConfig({ NODE_ENV: 'development', PORT: '4123', JWT_SECRET: 'x'.repeat(32), SESSION_SECRET: 'y'.repeat(32) }).siweDomains).toEqual(['localhost:4123']);
+  });
+});
