@@ -46,7 +46,8 @@ function vercelEnv(overrides: Record<string, string | undefined> = {}): Record<s
 function migrate(): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', '--silent', 'db:migrate'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', DATABASE_URL: database.url },
+      // The build step sees the deployment's environment, as Vercel gives it.
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', ...vercelEnv() },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
