@@ -7,6 +7,7 @@ import type { Db } from '../db/client';
 import { passports, users } from '../db/schema';
 import { addressSchema } from '../address';
 import { ApiError } from '../http/errors';
+import { ratingCountOf, ratingOf } from '../marketplace/ratings';
 import { presentPassport } from '../passport';
 import { agentFigures } from './figures';
 import type { AgentProfile, AgentStats } from './schemas';
@@ -34,6 +35,8 @@ export async function getAgentProfileOrThrow(db: Db, cfg: Config, rawAddress: st
       createdAt: users.createdAt,
       passport: { tokenId: passports.tokenId, status: passports.status, txHash: passports.txHash },
       ...agentFigures(users.id),
+      rating: ratingOf(users.id),
+      ratingCount: ratingCountOf(users.id),
     })
     .from(users)
     .leftJoin(passports, eq(passports.userId, users.id))
@@ -46,6 +49,8 @@ export async function getAgentProfileOrThrow(db: Db, cfg: Config, rawAddress: st
     bio: row.bio,
     passport: row.passport ? presentPassport(cfg, row.passport) : null,
     stats: presentStats(row),
+    rating: row.rating,
+    ratingCount: row.ratingCount,
     joinedAt: row.createdAt.toISOString(),
   };
 }

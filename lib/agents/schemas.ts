@@ -58,6 +58,9 @@ export const agentProfileSchema = z.strictObject({
   bio: z.string().nullable(),
   passport: passportResponse.nullable(),
   stats: agentStatsSchema,
+  /** Average of the owners' reviews (API.md §15), 2 decimals; null before the first. */
+  rating: z.number().min(1).max(5).nullable(),
+  ratingCount: z.number().int(),
   joinedAt: z.string(),
 });
 

@@ -18,6 +18,8 @@ export const LIMITS = {
   write: { scope: 'user', max: (c) => c.limits.writePerMinute, windowMs: 60_000 },
   createMission: { scope: 'user', max: () => 20, windowMs: 3_600_000 },
   claim: { scope: 'user', max: () => 5, windowMs: 60_000 },
+  // API.md §15: questions and answers are free text anyone signed in may post.
+  comment: { scope: 'user', max: (c) => c.limits.commentsPerMinute, windowMs: 60_000 },
   // §12.6: a download streams up to 10 MB out of the database; anonymous callers count by IP too.
   download: { scope: 'ip', max: (c) => c.limits.downloadPerMinute, windowMs: 60_000 },
 } satisfies Record<string, Limit>;

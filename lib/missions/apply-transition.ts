@@ -41,7 +41,10 @@ export async function applyTransition(
     if (action !== 'expire' && isReviewOver(mission, now)) mission = await write(tx, cfg, 'expire', mission, SYSTEM, {}, now);
     const decision = decide(action, mission, viewer, now, cfg.missions);
     if (!decision.ok) return decision;
-    if (decision.transition.effects.includes('assign') && viewer.kind === 'user') await assertCapacity(tx, viewer.id, cfg.missions.maxActive);
+    if (decision.transition.effects.includes('assign')) {
+      const agentId = input.assigneeId ?? (viewer.kind === 'user' ? viewer.id : undefined);
+      if (agentId) await assertCapacity(tx, agentId, cfg.missions.maxActive);
+    }
     await write(tx, cfg, action, mission, viewer, input, now);
     return undefined;
   });

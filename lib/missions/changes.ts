@@ -10,6 +10,8 @@ export interface ActionInput {
   reason?: string;
   /** Bump: the new reward, at least the current one. */
   reward?: bigint;
+  /** Assign: the applicant the owner chose (accept assigns the caller). */
+  assigneeId?: string;
 }
 
 type Changes = Partial<Omit<Mission, 'id' | 'status'>>;
@@ -26,9 +28,11 @@ const freshRounds = {
 
 function changesOf(effect: Effect, m: Mission, viewer: Viewer, input: ActionInput, now: Date, rules: MissionRules): Changes {
   switch (effect) {
-    case 'assign':
-      if (viewer.kind !== 'user') throw new Error('only a user can be assigned');
-      return { ...freshRounds, agentId: viewer.id, acceptedAt: now, assignment: m.assignment + 1 };
+    case 'assign': {
+      const agentId = input.assigneeId ?? (viewer.kind === 'user' ? viewer.id : undefined);
+      if (!agentId) throw new Error('only a user can be assigned');
+      return { ...freshRounds, agentId, acceptedAt: now, assignment: m.assignment + 1 };
+    }
     case 'unassign':
       return { ...freshRounds, agentId: null, acceptedAt: null };
     case 'recordSubmission':

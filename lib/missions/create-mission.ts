@@ -101,6 +101,7 @@ async function insertMission(
       feeBps: cfg.missions.feeBps,
       deadline: input.deadline,
       onChainTaskId: input.onChainTaskId ?? null,
+      assignmentMode: input.assignment,
       idempotencyKey: idempotency.key,
       idempotencyFingerprint: idempotency.fingerprint,
       listedAt: now,

@@ -54,7 +54,7 @@ export function missionJson(work: SQL): SQL<MissionJson> {
   const m = missions;
   return sql<MissionJson>`json_build_object(
     'id', ${m.id}, 'title', ${m.title}, 'description', ${m.description}, 'category', ${m.category}, 'tags', ${m.tags},
-    'reward', ${m.reward}::text, 'deadline', ${iso(m.deadline)}, 'status', ${m.status},
+    'reward', ${m.reward}::text, 'deadline', ${iso(m.deadline)}, 'status', ${m.status}, 'assignment', ${m.assignmentMode},
     'client', json_build_object('walletAddress', ${walletOf(m.clientId)}),
     'agent', case when ${m.agentId} is not null then json_build_object('walletAddress', ${walletOf(m.agentId)}) end,
     'onChainTaskId', ${m.onChainTaskId},

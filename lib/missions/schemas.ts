@@ -49,8 +49,11 @@ const categorySchema = z
 
 // Free text is stored and shown to others: no control characters (PostgreSQL refuses NUL in text
 // and jsonb, which would be a 500), line breaks and tabs only where the text has lines.
-const line = (max: number) => z.string().trim().max(max).regex(NO_CONTROLS, CONTROLS_MESSAGE);
-const lines = (max: number) => z.string().trim().max(max).regex(NO_CONTROLS_BUT_NEWLINES, CONTROLS_MESSAGE);
+export const line = (max: number) => z.string().trim().max(max).regex(NO_CONTROLS, CONTROLS_MESSAGE);
+export const lines = (max: number) => z.string().trim().max(max).regex(NO_CONTROLS_BUT_NEWLINES, CONTROLS_MESSAGE);
+
+export const ASSIGNMENT_MODES = ['FIRST_COME', 'APPLICATION'] as const;
+export const assignmentSchema = z.enum(ASSIGNMENT_MODES);
 
 // Strict objects: fields a client may not set (status, agent, client…) are a 400, not ignored.
 export const createMissionSchema = z.strictObject({
@@ -66,6 +69,8 @@ export const createMissionSchema = z.strictObject({
   deadline: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
   // Bookkeeping mode: optional; the escrow issue checks it against the chain.
   onChainTaskId: onChainTaskIdSchema.optional(),
+  // API.md §15: FIRST_COME (accept) or APPLICATION (apply, then the owner assigns).
+  assignment: assignmentSchema.default('FIRST_COME'),
 });
 
 export const submitSchema = z.strictObject({ note: lines(10_000).default('') });
@@ -117,6 +122,7 @@ export const missionSchema = z.object({
   reward: z.string(),
   deadline: z.string(),
   status: missionStatusSchema,
+  assignment: assignmentSchema,
   client: z.object({ walletAddress: z.string() }),
   agent: z.object({ walletAddress: z.string() }).nullable(),
   onChainTaskId: z.number().nullable(),

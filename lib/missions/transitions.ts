@@ -17,6 +17,7 @@ export interface MissionFacts {
   contestCount: number;
   bumpedAt: Date | null;
   acceptedAt: Date | null;
+  assignmentMode: 'FIRST_COME' | 'APPLICATION';
 }
 
 export interface MissionRules {
@@ -30,7 +31,7 @@ export type Party = 'owner' | 'assignee' | 'agent' | 'operator' | 'system';
 
 /** Side effects, carried out by apply-transition.ts in the same transaction as the state change. */
 export type Effect =
-  | 'assign' // agentId = caller, a new assignment
+  | 'assign' // agentId = the caller (accept) or the chosen applicant (assign), a new assignment
   | 'unassign' // the agent withdraws; submission and contest rounds start over
   | 'recordSubmission' // note and deliverable files, reviewDeadline = now + window
   | 'recordContest' // reason and evidence files
@@ -60,8 +61,23 @@ export const TRANSITIONS = {
     party: 'agent',
     from: ['OPEN'],
     to: () => 'ACCEPTED',
-    // Nobody can deliver a mission whose deadline is behind us.
-    when: (m, now) => (now >= m.deadline ? 'The mission deadline has passed' : undefined),
+    when: (m, now) => {
+      // API.md §15: on such a mission the owner picks the agent from the applications.
+      if (m.assignmentMode === 'APPLICATION') return 'This mission assigns its agent from applications: apply instead';
+      // Nobody can deliver a mission whose deadline is behind us.
+      return now >= m.deadline ? 'The mission deadline has passed' : undefined;
+    },
+    effects: ['assign'],
+  },
+  // API.md §15: the owner gives an APPLICATION mission to one of the agents who applied.
+  assign: {
+    party: 'owner',
+    from: ['OPEN'],
+    to: () => 'ACCEPTED',
+    when: (m, now) => {
+      if (m.assignmentMode !== 'APPLICATION') return 'This mission goes to the first agent to accept';
+      return now >= m.deadline ? 'The mission deadline has passed' : undefined;
+    },
     effects: ['assign'],
   },
   submit: { party: 'assignee', from: ['ACCEPTED', 'CONTESTED'], to: () => 'SUBMITTED', effects: ['recordSubmission'] },

@@ -37,6 +37,19 @@ import {
   resolveSchema,
   submitSchema,
 } from '../missions/schemas';
+import {
+  applicationListSchema,
+  applicationSchema,
+  applySchema,
+  assignSchema,
+  commentListSchema,
+  commentSchema,
+  commentViewSchema,
+  pageQuerySchema,
+  reviewPatchSchema,
+  reviewSchema,
+  reviewViewSchema,
+} from '../marketplace/schemas';
 import { healthReportSchema } from '../operations/health';
 import { publicConfigSchema, publicStatsSchema } from '../public/schemas';
 import { claimResponseSchema, earningsSchema, settlementSchema } from '../settlements/schemas';
@@ -74,6 +87,42 @@ export const API_ROUTES: ApiRoute[] = [
     method: 'post', path: '/api/missions/{id}/accept', tag: 'Missions', summary: 'OPEN → ACCEPTED (one agent wins a race)',
     description: 'An agent holds at most MAX_ACTIVE_MISSIONS (3) missions in ACCEPTED, SUBMITTED or CONTESTED; one more is 409.',
     access: 'AGENT', limited: true, params: missionId, response: missionSchema, errors: [404, 409],
+  },
+  {
+    method: 'post', path: '/api/missions/{id}/apply', tag: 'Marketplace', summary: 'Apply to an APPLICATION mission (AGENT; once per round, at most 50)',
+    access: 'AGENT', limited: true, params: missionId, body: applySchema, response: applicationSchema, status: 201, errors: [403, 404, 409],
+  },
+  {
+    method: 'get', path: '/api/missions/{id}/applications', tag: 'Marketplace', summary: "The current round's applications (the owner's), oldest first",
+    access: 'user', params: missionId, query: pageQuerySchema, response: applicationListSchema, errors: [403, 404],
+  },
+  {
+    method: 'post', path: '/api/missions/{id}/assign', tag: 'Marketplace', summary: 'OPEN → ACCEPTED for an agent who applied (the owner)',
+    access: 'user', limited: true, params: missionId, body: assignSchema, response: missionSchema, errors: [403, 404, 409],
+  },
+  {
+    method: 'post', path: '/api/missions/{id}/review', tag: 'Marketplace', summary: "Rate a COMPLETED mission's agent, once (the owner)",
+    access: 'user', limited: true, params: missionId, body: reviewSchema, response: reviewViewSchema, status: 201, errors: [403, 404, 409],
+  },
+  {
+    method: 'patch', path: '/api/missions/{id}/review', tag: 'Marketplace', summary: 'Edit the review within 24 hours of writing it',
+    access: 'user', limited: true, params: missionId, body: reviewPatchSchema, response: reviewViewSchema, errors: [403, 404, 409],
+  },
+  {
+    method: 'get', path: '/api/missions/{id}/comments', tag: 'Marketplace', summary: "Questions and answers: public while OPEN, the parties' afterwards",
+    access: 'optional', params: missionId, query: pageQuerySchema, response: commentListSchema, errors: [403, 404],
+  },
+  {
+    method: 'post', path: '/api/missions/{id}/comments', tag: 'Marketplace', summary: 'Ask or answer (10 a minute a user)',
+    access: 'user', limited: true, params: missionId, body: commentSchema, response: commentViewSchema, status: 201, errors: [403, 404],
+  },
+  {
+    method: 'get', path: '/api/admin/missions/{id}/comments', tag: 'Operations', summary: "A mission's conversation, for the operator",
+    access: 'admin', params: missionId, query: pageQuerySchema, response: commentListSchema, errors: [404],
+  },
+  {
+    method: 'post', path: '/api/admin/missions/{id}/comments', tag: 'Operations', summary: 'Write in a mission\'s conversation as the operator',
+    access: 'admin', params: missionId, body: commentSchema, response: commentViewSchema, status: 201, errors: [404],
   },
   {
     method: 'post', path: '/api/missions/{id}/reopen', tag: 'Missions', summary: 'ACCEPTED → OPEN by the owner after ACCEPT_WINDOW_SECONDS without a submission',

@@ -3,6 +3,12 @@ import * as accountProfile from '@/app/api/account/profile/route';
 import * as accountStats from '@/app/api/account/stats/route';
 import * as adminResolve from '@/app/api/admin/missions/[id]/resolve/route';
 import * as settlementRetry from '@/app/api/admin/settlements/[id]/retry/route';
+import * as adminComments from '@/app/api/admin/missions/[id]/comments/route';
+import * as apply from '@/app/api/missions/[id]/apply/route';
+import * as applications from '@/app/api/missions/[id]/applications/route';
+import * as assign from '@/app/api/missions/[id]/assign/route';
+import * as review from '@/app/api/missions/[id]/review/route';
+import * as comments from '@/app/api/missions/[id]/comments/route';
 import * as agentProfile from '@/app/api/agents/[address]/route';
 import * as leaderboard from '@/app/api/agents/leaderboard/route';
 import * as claim from '@/app/api/agents/me/claim/route';
@@ -49,6 +55,12 @@ const modules: [string, Module, FuzzRoute['params']][] = [
   ['/api/account/stats', accountStats, []],
   ['/api/admin/missions/{id}/resolve', adminResolve, ['id']],
   ['/api/admin/settlements/{id}/retry', settlementRetry, ['id']],
+  ['/api/admin/missions/{id}/comments', adminComments, ['id']],
+  ['/api/missions/{id}/apply', apply, ['id']],
+  ['/api/missions/{id}/applications', applications, ['id']],
+  ['/api/missions/{id}/assign', assign, ['id']],
+  ['/api/missions/{id}/review', review, ['id']],
+  ['/api/missions/{id}/comments', comments, ['id']],
   ['/api/agents/{address}', agentProfile, ['address']],
   ['/api/agents/leaderboard', leaderboard, []],
   ['/api/agents/me/claim', claim, []],

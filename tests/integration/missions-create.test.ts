@@ -25,6 +25,7 @@ describe('POST /api/missions', () => {
       reward: '25000000',
       deadline: new Date(input.deadline as string).toISOString(),
       status: 'OPEN',
+      assignment: 'FIRST_COME',
       client: { walletAddress: client.address },
       agent: null,
       onChainTaskId: null,

@@ -26,6 +26,7 @@ function facts(status: MissionStatus, overrides: Partial<MissionFacts> = {}): Mi
     contestCount: 0,
     bumpedAt: null,
     acceptedAt: status === 'OPEN' ? null : at(-60),
+    assignmentMode: 'FIRST_COME',
     ...overrides,
   };
 }
@@ -41,6 +42,7 @@ const PARTY: Record<Action, Viewer> = {
   withdraw: assignee,
   reopen: owner,
   reclaim: { kind: 'system' },
+  assign: owner,
   bump: owner,
   resolveComplete: { kind: 'operator' },
   resolveCancel: { kind: 'operator' },
@@ -49,6 +51,7 @@ const TIMELY: Partial<Record<Action, Partial<MissionFacts>>> = {
   expire: { reviewDeadline: at(-1) },
   cancel: { deadline: at(-1), contestedAt: at(-3601) },
   reopen: { acceptedAt: at(-7200) },
+  assign: { assignmentMode: 'APPLICATION' },
 };
 
 describe('decide: the transition table row by row', () => {
@@ -86,6 +89,15 @@ describe('decide: the transition table row by row', () => {
     expect(to('bump', 'OPEN')).toBe('OPEN');
     expect(to('resolveComplete', 'DISPUTED')).toBe('COMPLETED');
     expect(to('resolveCancel', 'DISPUTED')).toBe('CANCELLED');
+  });
+});
+
+describe('decide: assignment modes (API.md §15)', () => {
+  test('error: accept of an APPLICATION mission is 409; assign of a FIRST_COME one is 409', () => {
+    expect(decide('accept', facts('OPEN', { assignmentMode: 'APPLICATION' }), otherAgent, NOW, rules)).toMatchObject({ ok: false, status: 409 });
+    expect(decide('assign', facts('OPEN'), owner, NOW, rules)).toMatchObject({ ok: false, status: 409 });
+    expect(decide('assign', facts('OPEN', { assignmentMode: 'APPLICATION' }), owner, NOW, rules)).toMatchObject({ ok: true, to: 'ACCEPTED' });
+    expect(decide('assign', facts('OPEN', { assignmentMode: 'APPLICATION' }), otherAgent, NOW, rules)).toMatchObject({ ok: false, status: 403 });
   });
 });
 

@@ -2,3 +2,4 @@
 export * from './users';
 export * from './missions';
 export * from './settlements';
+export * from './marketplace';

@@ -28,6 +28,8 @@ export const missionStatusEnum = pgEnum('mission_status', [
 ]);
 export const missionFileKindEnum = pgEnum('mission_file_kind', ['ATTACHMENT', 'DELIVERABLE', 'EVIDENCE']);
 export const missionActorEnum = pgEnum('mission_actor', ['OWNER', 'AGENT', 'OPERATOR', 'SYSTEM']);
+// API.md §15: the first agent to accept wins, or the owner picks one from the applications.
+export const assignmentModeEnum = pgEnum('assignment_mode', ['FIRST_COME', 'APPLICATION']);
 
 export const missions = pgTable(
   'missions',
@@ -44,6 +46,7 @@ export const missions = pgTable(
     feeBps: integer('fee_bps').notNull(),
     deadline: at('deadline').notNull(),
     status: missionStatusEnum('status').notNull().default('OPEN'),
+    assignmentMode: assignmentModeEnum('assignment_mode').notNull().default('FIRST_COME'),
     onChainTaskId: bigint('on_chain_task_id', { mode: 'number' }).unique(),
     idempotencyKey: text('idempotency_key'),
     // What the keyed request asked for: the same key with another request is refused, not replayed.

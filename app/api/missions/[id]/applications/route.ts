@@ -1,0 +1,11 @@
+import { otherMethods } from '@/lib/http/methods';
+import { json, route } from '@/lib/http/route';
+import { listApplications, pageQuerySchema } from '@/lib/marketplace';
+import { viewerOf } from '@/lib/missions';
+
+// The owner reads the current round's applications, oldest first, a page at a time.
+export const GET = route({ auth: 'user', query: pageQuerySchema }, async ({ params, caller, query, db }) =>
+  json(await listApplications(await db(), params.id!, viewerOf(caller), query)),
+);
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -1,0 +1,16 @@
+import { otherMethods } from '@/lib/http/methods';
+import { json, route } from '@/lib/http/route';
+import { editReview, reviewMission, reviewPatchSchema, reviewSchema } from '@/lib/marketplace';
+import { viewerOf } from '@/lib/missions';
+
+// The owner rates the agent of a COMPLETED mission once (a second review is 409) …
+export const POST = route({ auth: 'user', limit: 'write', body: reviewSchema }, async ({ params, caller, body, db }) =>
+  json(await reviewMission(await db(), params.id!, viewerOf(caller), body, new Date()), { status: 201 }),
+);
+
+// … and may change it for 24 hours.
+export const PATCH = route({ auth: 'user', limit: 'write', body: reviewPatchSchema }, async ({ params, caller, body, db }) =>
+  json(await editReview(await db(), params.id!, viewerOf(caller), body, new Date())),
+);
+
+export const { GET, PUT, DELETE } = otherMethods('POST', 'PATCH');

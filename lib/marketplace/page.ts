@@ -1,0 +1,27 @@
+// Oldest-first keyset pages over (created_at, id), for applications and comments: the cursor is
+// the last item's instant and id; a tampered one is a 400 (API.md §1.6).
+import { and, asc, gt, or, eq, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import { decodeCursorPayload, encodeCursorPayload } from '../http/cursor';
+
+const keySchema = z.object({ t: z.iso.datetime(), i: z.guid() });
+
+export function afterCursor(cursor: string | undefined, createdAt: AnyPgColumn, id: AnyPgColumn): SQL | undefined {
+  if (!cursor) return undefined;
+  const key = decodeCursorPayload(cursor, keySchema);
+  const at = new Date(key.t);
+  return or(gt(createdAt, at), and(eq(createdAt, at), gt(id, key.i)));
+}
+
+export const pageOrder = (createdAt: AnyPgColumn, id: AnyPgColumn) => [asc(createdAt), asc(id)];
+
+/** The page of `limit` from `rows` (one more was read to know whether there is a next page). */
+export function pageOf<T extends { id: string; createdAt: Date }, V>(rows: T[], limit: number, present: (row: T) => V) {
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return {
+    items: items.map(present),
+    nextCursor: rows.length > limit && last ? encodeCursorPayload({ t: last.createdAt.toISOString(), i: last.id }) : null,
+  };
+}
