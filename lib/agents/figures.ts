@@ -11,10 +11,14 @@ import { agentEarnings, missionEvents, missions } from '../db/schema';
 // safe in a query with a join, which qualifies every column.
 type AgentRef = AnyPgColumn | SQL.Aliased | SQL;
 
-/** Missions ever assigned to the agent: one per mission, however often it was accepted again. */
+/**
+ * Missions ever assigned to the agent: one per mission, however often it was accepted again —
+ * taken by the agent (accept) or given by the owner from the applications (assign, API.md §15).
+ */
 export const acceptedBy = (agent: AgentRef) =>
   sql<number>`(select count(distinct ${missionEvents.missionId})::int from ${missionEvents}
-    where ${missionEvents.actorId} = ${agent} and ${missionEvents.action} = 'accept')`;
+    where (${missionEvents.actorId} = ${agent} and ${missionEvents.action} = 'accept')
+       or (${missionEvents.action} = 'assign' and ${missionEvents.data} ->> 'agentId' = (${agent})::text))`;
 
 /** One ledger credit per completed mission (the ledger's unique mission id guarantees it). */
 export const completedBy = (agent: AgentRef) =>

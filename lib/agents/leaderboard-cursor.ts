@@ -1,5 +1,5 @@
 // Opaque leaderboard cursors: the period and sort they belong to and the last entry's sort key
-// (earned, completed, wallet). Keyset, not offset: a page starts after that key whatever moved
+// (earned, completed, wallet; rating and its count for the rating sort). Keyset, not offset: a page starts after that key whatever moved
 // above it meanwhile. A tampered cursor, or one from another period or sort, is a 400.
 import { z } from 'zod';
 import { decodeCursorPayload, encodeCursorPayload } from '../http/cursor';
@@ -9,6 +9,8 @@ export interface LeaderboardKey {
   earned: string;
   completed: number;
   walletAddress: string;
+  rating: number | null;
+  ratingCount: number;
 }
 
 const cursorSchema = z.object({
@@ -17,14 +19,16 @@ const cursorSchema = z.object({
   // Compared as a PostgreSQL integer.
   c: z.number().int().nonnegative().max(2_147_483_647),
   w: z.string().regex(/^0x[0-9a-f]{40}$/),
+  r: z.number().min(1).max(5).nullable().default(null),
+  n: z.number().int().nonnegative().max(2_147_483_647).default(0),
 });
 
 export function encodeLeaderboardCursor(view: string, key: LeaderboardKey): string {
-  return encodeCursorPayload({ v: view, e: key.earned, c: key.completed, w: key.walletAddress });
+  return encodeCursorPayload({ v: view, e: key.earned, c: key.completed, w: key.walletAddress, r: key.rating, n: key.ratingCount });
 }
 
 export function decodeLeaderboardCursor(cursor: string, view: string): LeaderboardKey {
   const data = decodeCursorPayload(cursor, cursorSchema);
   if (data.v !== view) throw new ApiError(400, 'Validation failed', ['cursor: belongs to another period or sort']);
-  return { earned: data.e, completed: data.c, walletAddress: data.w };
+  return { earned: data.e, completed: data.c, walletAddress: data.w, rating: data.r, ratingCount: data.n };
 }

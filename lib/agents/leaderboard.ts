@@ -1,6 +1,7 @@
 // The agents' leaderboard (API.md §6): completions and earnings in a period from the ledger,
 // ranked in SQL with every tie broken — by earned, then completed (or the other way round), then
-// wallet address ascending — so ranks are unique and stable. Only the page's agents get the
+// wallet address ascending; by rating, then more ratings, unrated last (API.md §15) — so ranks are
+// unique and stable. Only the page's agents get the
 // all-time figures (success rate) and passport looked up.
 import 'server-only';
 import { and, asc, eq, gte, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
@@ -10,6 +11,7 @@ import { acceptedBy, completedBy } from './figures';
 import { rememberPage } from './leaderboard-cache';
 import { decodeLeaderboardCursor, encodeLeaderboardCursor, type LeaderboardKey } from './leaderboard-cursor';
 import type { LeaderboardEntry, LeaderboardQuery } from './schemas';
+import { ratingCountOf, ratingOf } from '../marketplace/ratings';
 import { successRate } from './success-rate';
 
 const PERIOD_DAYS = { '7d': 7, '30d': 30, all: undefined } as const;
@@ -41,9 +43,9 @@ async function rankAgents(db: Db, query: LeaderboardQuery, now: Date): Promise<L
       .where(since ? gte(agentEarnings.createdAt, since) : undefined)
       .groupBy(agentEarnings.agentId),
   );
-  const byEarned = query.sort === 'earned';
-  const [first, second] = byEarned ? [totals.earned, totals.completed] : [totals.completed, totals.earned];
-  const ranked = db.$with('ranked').as(
+  // Joined to users here, not later: a join makes Drizzle qualify the agent column the rating
+  // subqueries compare with (unqualified, it would bind to the reviews' own agent_id).
+  const rated = db.$with('rated').as(
     db
       .select({
         agentId: totals.agentId,
@@ -51,28 +53,47 @@ async function rankAgents(db: Db, query: LeaderboardQuery, now: Date): Promise<L
         earned: totals.earned,
         walletAddress: users.walletAddress,
         displayName: users.displayName,
-        rank: sql<number>`(row_number() over (order by ${first} desc, ${second} desc, ${users.walletAddress} asc))::int`.as('rank'),
+        // Unrated agents sort after every rated one: 0 is below any rating (1–5).
+        rating: sql<number>`coalesce(${ratingOf(totals.agentId)}, 0)`.as('rating'),
+        ratingCount: ratingCountOf(totals.agentId).as('rating_count'),
       })
       .from(totals)
       .innerJoin(users, and(eq(users.id, totals.agentId), eq(users.role, 'AGENT'))),
+  );
+  const order = ORDERS[query.sort](rated);
+  const ranked = db.$with('ranked').as(
+    db
+      .select({
+        agentId: rated.agentId,
+        completed: rated.completed,
+        earned: rated.earned,
+        rating: rated.rating,
+        ratingCount: rated.ratingCount,
+        walletAddress: rated.walletAddress,
+        displayName: rated.displayName,
+        rank: sql<number>`(row_number() over (order by ${order[0]} desc, ${order[1]} desc, ${rated.walletAddress} asc))::int`.as('rank'),
+      })
+      .from(rated),
   );
   const after = query.cursor ? decodeLeaderboardCursor(query.cursor, view) : undefined;
   const page = db.$with('page').as(
     db
       .select()
       .from(ranked)
-      .where(after ? afterKey(ranked, after, byEarned) : undefined)
+      .where(after ? afterKey(ORDERS[query.sort](ranked), ranked.walletAddress, keyValues(query.sort, after)) : undefined)
       .orderBy(ranked.rank)
       .limit(query.limit + 1),
   );
   const rows = await db
-    .with(totals, ranked, page)
+    .with(totals, rated, ranked, page)
     .select({
       rank: page.rank,
       walletAddress: page.walletAddress,
       displayName: page.displayName,
       completed: page.completed,
       earned: page.earned,
+      rating: page.rating,
+      ratingCount: page.ratingCount,
       completedAll: completedBy(page.agentId),
       accepted: acceptedBy(page.agentId),
       passportTokenId: passports.tokenId,
@@ -89,21 +110,34 @@ async function rankAgents(db: Db, query: LeaderboardQuery, now: Date): Promise<L
     earned: String(row.earned),
     successRate: successRate(row.completedAll, row.accepted),
     passportTokenId: row.passportTokenId,
+    rating: Number(row.rating) > 0 ? Number(row.rating) : null,
+    ratingCount: row.ratingCount,
   }));
   const last = items.at(-1);
   return { items, nextCursor: rows.length > query.limit && last ? encodeLeaderboardCursor(view, last) : null };
 }
 
-type Ranked = { earned: SQLWrapper; completed: SQLWrapper; walletAddress: SQLWrapper };
+type Figures = { earned: SQLWrapper; completed: SQLWrapper; rating: SQLWrapper; ratingCount: SQLWrapper };
 
-// The rows after `key` in (first desc, second desc, wallet asc) order: mixed directions, so the
-// row-value comparison `(a, b) < (x, y)` cannot express it; spelled out instead.
-function afterKey(r: Ranked, key: LeaderboardKey, byEarned: boolean): SQL {
+// Each sort's first and second key, both descending; the wallet address breaks what is left.
+const ORDERS: Record<LeaderboardQuery['sort'], (f: Figures) => [SQLWrapper, SQLWrapper]> = {
+  earned: (f) => [f.earned, f.completed],
+  completed: (f) => [f.completed, f.earned],
+  rating: (f) => [f.rating, f.ratingCount],
+};
+
+/** The cursor's values of the sort's two keys, typed as PostgreSQL compares them. */
+function keyValues(sort: LeaderboardQuery['sort'], key: LeaderboardKey): [SQL, SQL, string] {
   const earned = sql`${key.earned}::numeric`;
   const completed = sql`${key.completed}::int`;
-  const [first, firstKey, second, secondKey] = byEarned
-    ? [r.earned, earned, r.completed, completed]
-    : [r.completed, completed, r.earned, earned];
+  if (sort === 'earned') return [earned, completed, key.walletAddress];
+  if (sort === 'completed') return [completed, earned, key.walletAddress];
+  return [sql`${key.rating ?? 0}::float8`, sql`${key.ratingCount}::int`, key.walletAddress];
+}
+
+// The rows after the key in (first desc, second desc, wallet asc) order: mixed directions, so the
+// row-value comparison `(a, b) < (x, y)` cannot express it; spelled out instead.
+function afterKey([first, second]: [SQLWrapper, SQLWrapper], wallet: SQLWrapper, [firstKey, secondKey, walletKey]: [SQL, SQL, string]): SQL {
   return sql`(${first} < ${firstKey} or (${first} = ${firstKey} and (${second} < ${secondKey}
-    or (${second} = ${secondKey} and ${r.walletAddress} > ${key.walletAddress}))))`;
+    or (${second} = ${secondKey} and ${wallet} > ${walletKey}))))`;
 }

@@ -6,11 +6,14 @@ import { passportResponse } from '../auth/schemas';
 import { cursorParam } from '../http/cursor';
 
 export const LEADERBOARD_PERIODS = ['7d', '30d', 'all'] as const;
-export const LEADERBOARD_SORTS = ['earned', 'completed'] as const;
+export const LEADERBOARD_SORTS = ['earned', 'completed', 'rating'] as const;
 
 export const leaderboardQuerySchema = z.object({
   period: z.enum(LEADERBOARD_PERIODS).default('all').describe('Completions of the last 7 or 30 days, or all time'),
-  sort: z.enum(LEADERBOARD_SORTS).default('earned').describe('Ties: the other figure, then wallet address ascending'),
+  sort: z
+    .enum(LEADERBOARD_SORTS)
+    .default('earned')
+    .describe('Ties: the other figure (rating: more ratings first, unrated last), then wallet address ascending'),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: cursorParam,
 });
@@ -31,6 +34,9 @@ export const leaderboardEntrySchema = z.strictObject({
   earned: amount,
   successRate,
   passportTokenId: z.string().nullable(),
+  /** Average review (API.md §15), 2 decimals; null before the first. */
+  rating: z.number().min(1).max(5).nullable(),
+  ratingCount: z.number().int(),
 });
 
 export const leaderboardSchema = z.strictObject({

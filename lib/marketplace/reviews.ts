@@ -8,6 +8,7 @@ import { missionReviews, users } from '../db/schema';
 import { uniqueViolation } from '../db/unique-violation';
 import { ApiError } from '../http/errors';
 import { assertMissionId } from '../missions/apply-transition';
+import { recordEvent } from '../missions/events';
 import { findMission } from '../missions/queries';
 import { canSeeMission, isOwner, type Viewer } from '../missions/visibility';
 import type { ReviewView, reviewPatchSchema, reviewSchema } from './schemas';
@@ -26,14 +27,18 @@ async function ownedCompletedMission(db: Db, missionId: string, viewer: Viewer) 
 export async function reviewMission(db: Db, missionId: string, viewer: Viewer, input: z.infer<typeof reviewSchema>, now: Date): Promise<ReviewView> {
   const mission = await ownedCompletedMission(db, missionId, viewer);
   try {
-    await db.insert(missionReviews).values({
-      missionId,
-      clientId: mission.clientId,
-      agentId: mission.agentId,
-      rating: input.rating,
-      comment: input.comment ?? null,
-      createdAt: now,
-      updatedAt: now,
+    await db.transaction(async (tx) => {
+      await tx.insert(missionReviews).values({
+        missionId,
+        clientId: mission.clientId,
+        agentId: mission.agentId,
+        rating: input.rating,
+        comment: input.comment ?? null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      // In the mission's log too: rankings memoised on the log's last event see the new rating.
+      await recordEvent(tx, { missionId, clientId: mission.clientId, viewer, action: 'review', from: 'COMPLETED', to: 'COMPLETED', data: { rating: input.rating }, now });
     });
   } catch (error) {
     if (uniqueViolation(error) === 'mission_reviews_pkey') throw new ApiError(409, 'This mission has already been reviewed');
@@ -44,14 +49,17 @@ export async function reviewMission(db: Db, missionId: string, viewer: Viewer, i
 
 /** Changes the owner's review within 24 hours of writing it; after that it stands. */
 export async function editReview(db: Db, missionId: string, viewer: Viewer, patch: z.infer<typeof reviewPatchSchema>, now: Date): Promise<ReviewView> {
-  await ownedCompletedMission(db, missionId, viewer);
+  const mission = await ownedCompletedMission(db, missionId, viewer);
   const [existing] = await db.select({ createdAt: missionReviews.createdAt }).from(missionReviews).where(eq(missionReviews.missionId, missionId));
   if (!existing) throw new ApiError(404, 'This mission has no review yet');
   if (now.getTime() - existing.createdAt.getTime() > EDIT_WINDOW_MS) throw new ApiError(409, 'A review can only be edited within 24 hours of writing it');
-  await db
-    .update(missionReviews)
-    .set({ ...(patch.rating !== undefined && { rating: patch.rating }), ...(patch.comment !== undefined && { comment: patch.comment }), updatedAt: now })
-    .where(eq(missionReviews.missionId, missionId));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(missionReviews)
+      .set({ ...(patch.rating !== undefined && { rating: patch.rating }), ...(patch.comment !== undefined && { comment: patch.comment }), updatedAt: now })
+      .where(eq(missionReviews.missionId, missionId));
+    await recordEvent(tx, { missionId, clientId: mission.clientId, viewer, action: 'review-edit', from: 'COMPLETED', to: 'COMPLETED', data: patch, now });
+  });
   return readReview(db, missionId);
 }
 

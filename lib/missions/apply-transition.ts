@@ -120,6 +120,9 @@ async function write(
       data.reward = { from: mission.reward, to: updated.reward };
     } else if (effect === 'unassign') {
       data.agentId = mission.agentId;
+    } else if (effect === 'assign') {
+      // Who got the mission: the caller on accept, the owner's choice on assign (API.md §15).
+      data.agentId = updated.agentId;
     }
   }
   if (transition.party === 'operator' && input.note) data.note = input.note;

@@ -12,10 +12,13 @@ import { PATCH as editReviewRoute, POST as reviewRoute } from '@/app/api/mission
 import { getDb } from '@/lib/db/client';
 import { missionReviews } from '@/lib/db/schema';
 import { call } from '../support/http';
+import { isolatedDatabase } from '../support/isolated-database';
+import { GET as leaderboardRoute } from '@/app/api/agents/leaderboard/route';
 import { BOOKKEEPING, setEnv, useTestEnvironment } from '../support/environment';
 import { act, ADMIN, createMission, eventsOf, missionIn, missionRow, newAgent, newClient, ok, past, setTimes, type Party } from '../support/missions';
 
-useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000', MAX_ACTIVE_MISSIONS: '3', ACCEPT_WINDOW_SECONDS: '60' });
+// A database of its own: the rating leaderboard below ranks every agent in it.
+useTestEnvironment({ ...isolatedDatabase(), ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000', MAX_ACTIVE_MISSIONS: '3', ACCEPT_WINDOW_SECONDS: '60' });
 
 const apply = (agent: Party, id: string, pitch = 'I have labelled 10,000 such photos.') => call(applyRoute, { method: 'POST', token: agent.token, params: { id }, body: { pitch } });
 const assign = (owner: Party, id: string, agent: Party) => call(assignRoute, { method: 'POST', token: owner.token, params: { id }, body: { agent: agent.address } });
@@ -154,6 +157,33 @@ describe('reviews (§15)', () => {
     await (await getDb()).update(missionReviews).set({ createdAt: past(25 * 3600) }).where(eq(missionReviews.missionId, done.id));
     const late = await call(editReviewRoute, { method: 'PATCH', token: done.client.token, params: { id: done.id }, body: { rating: 5 } });
     expect(late).toMatchObject({ status: 409, body: { error: 'A review can only be edited within 24 hours of writing it' } });
+  });
+});
+
+describe('ratings on the leaderboard (§15)', () => {
+  test('behavior: sort=rating ranks by average, then more ratings, unrated last — across cursor pages too', async () => {
+    const [twice, once, unrated] = [await newAgent(), await newAgent(), await newAgent()];
+    for (const [agent, ratings] of [[twice, [5, 5]], [once, [5]], [unrated, [null]]] as const) {
+      for (const rating of ratings) {
+        const done = await missionIn('COMPLETED', { agent });
+        if (rating !== null) await ok(review(done.client, done.id, { rating }).then((r) => ({ ...r, status: r.status === 201 ? 200 : r.status })));
+      }
+    }
+    const board = await call(leaderboardRoute, { path: '/api/agents/leaderboard?sort=rating' });
+    const mine = board.body.items.filter((e: { walletAddress: string }) => [twice, once, unrated].some((a) => a.address === e.walletAddress));
+    expect(mine.map((e: { walletAddress: string; rating: number | null; ratingCount: number }) => [e.walletAddress, e.rating, e.ratingCount])).toEqual([
+      [twice.address, 5, 2],
+      [once.address, 5, 1],
+      [unrated.address, null, 0],
+    ]);
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { items: { walletAddress: string }[]; nextCursor: string | null } } = await call(leaderboardRoute, { path: `/api/agents/leaderboard?sort=rating&limit=1${cursor ? `&cursor=${cursor}` : ''}` });
+      walked.push(...page.body.items.map((e: { walletAddress: string }) => e.walletAddress));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(walked).toEqual(board.body.items.map((e: { walletAddress: string }) => e.walletAddress));
   });
 });
 
