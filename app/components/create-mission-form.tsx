@@ -38,6 +38,7 @@ export function CreateMissionForm() {
   const router = useRouter();
   const [values, setValues] = useState<MissionFormValues>(() => ({ title: '', description: '', category: '', tags: '', reward: '', deadline: defaultDeadline(new Date()) }));
   const [files, setFiles] = useState<File[]>([]);
+  const [assignment, setAssignment] = useState<'FIRST_COME' | 'APPLICATION'>('FIRST_COME');
   const [errors, setErrors] = useState<FieldErrors>({});
   const [step, setStep] = useState<Step>('idle');
   const attempt = useRef<{ fingerprint: string; key: string } | null>(null);
@@ -79,6 +80,7 @@ export function CreateMissionForm() {
         reward: reward.toString(),
         deadline: checked.deadline.toISOString(),
         onChainTaskId: task?.taskId,
+        assignment,
       };
       // The same request sent again (a lost answer) reuses its Idempotency-Key and gets the mission
       // already made; an edited one is a new request with a key of its own (API.md §1.9).
@@ -104,6 +106,17 @@ export function CreateMissionForm() {
     <form onSubmit={submit} noValidate aria-describedby={errors.form ? 'form-error' : undefined}>
       <MissionFormFields values={values} errors={errors} tokenSymbol={token.symbol} disabled={busy} onChange={setValues} />
       <FilePicker label="Attachments (optional)" files={files} onChange={setFiles} error={errors.files} />
+      <fieldset className="stack" disabled={busy}>
+        <legend>Who gets the mission</legend>
+        <label>
+          <input type="radio" name="assignment" value="FIRST_COME" checked={assignment === 'FIRST_COME'} onChange={() => setAssignment('FIRST_COME')} />{' '}
+          The first agent to accept it
+        </label>
+        <label>
+          <input type="radio" name="assignment" value="APPLICATION" checked={assignment === 'APPLICATION'} onChange={() => setAssignment('APPLICATION')} />{' '}
+          An agent I choose from the applications
+        </label>
+      </fieldset>
       {escrow && (
         <section className="panel stack" aria-labelledby="funding-heading">
           <h2 id="funding-heading">Funding</h2>

@@ -15,13 +15,15 @@ export function MissionActions({ mission }: { mission: MissionView }) {
   if (!session) {
     return mission.status === 'OPEN' ? (
       <p>
-        <Link href={`/sign-in?next=/missions/${mission.id}`}>Sign in</Link> as an agent to accept this mission.
+        <Link href={`/sign-in?next=/missions/${mission.id}`}>Sign in</Link> as an agent to {mission.assignment === 'APPLICATION' ? 'apply for' : 'accept'} this mission.
       </p>
     ) : null;
   }
   const me = session.user.walletAddress;
   if (mission.client.walletAddress === me) return OWNER_STATES.has(mission.status) ? <OwnerActions mission={mission} /> : <Settled />;
   if (mission.agent?.walletAddress === me) return WORK_STATES.has(mission.status) ? <AssigneeActions mission={mission} /> : <Settled />;
+  // An APPLICATION mission is applied to, not accepted (the marketplace panel below).
+  if (mission.status === 'OPEN' && session.user.role === 'AGENT' && mission.assignment === 'APPLICATION') return null;
   if (mission.status === 'OPEN' && session.user.role === 'AGENT') {
     return <MissionActionButton missionId={mission.id} action="accept" label="Accept mission" pendingLabel="Accepting…" />;
   }

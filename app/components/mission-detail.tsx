@@ -8,6 +8,8 @@ import { formatAmount } from '@/lib/web/money';
 import { useRewardToken } from '@/lib/web/runtime-config-context';
 import { missionKey } from '@/lib/web/use-mission-action';
 import { MissionActions } from './mission-actions';
+import { MissionComments } from './mission-comments';
+import { MissionMarketplace } from './mission-marketplace';
 import { MissionFileList } from './mission-file-list';
 import { MissionStatusBadge } from './mission-status-badge';
 import { formatTime, MissionTimeline } from './mission-timeline';
@@ -72,6 +74,11 @@ export function MissionDetail({ id }: { id: string }) {
       <section aria-labelledby="actions-heading">
         <h2 id="actions-heading">Actions</h2>
         <MissionActions mission={m} />
+        <MissionMarketplace mission={m} />
+      </section>
+      <section aria-labelledby="comments-heading">
+        <h2 id="comments-heading">Questions</h2>
+        <MissionComments missionId={m.id} />
       </section>
     </article>
   );

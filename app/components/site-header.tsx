@@ -17,6 +17,7 @@ export function SiteHeader() {
   const role = session?.user.role;
   const links = [
     { href: '/missions', label: 'Missions' },
+    { href: '/leaderboard', label: 'Leaderboard' },
     ...(role === 'CLIENT' ? [{ href: '/missions/new', label: 'Post a mission' }, { href: '/analytics', label: 'Analytics' }] : []),
     ...(role === 'AGENT' ? [{ href: '/earnings', label: 'Earnings' }] : []),
     ...(session ? [{ href: '/agent', label: role === 'AGENT' ? 'Passport' : 'Become an agent' }] : []),

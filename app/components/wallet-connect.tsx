@@ -25,17 +25,27 @@ export function WalletConnect() {
   if (wallet.status === 'reconnecting' || wallet.status === 'connecting') {
     return <p role="status" className="loading">Connecting to your wallet…</p>;
   }
-  if (wallet.connectors.length === 0) {
+  // EIP-6963 wallets announce themselves by name; the generic injected connector (window.ethereum)
+  // is offered only when none did, under a name people recognise.
+  const named = wallet.connectors.filter((connector) => connector.id !== 'injected');
+  const offered = named.length > 0 ? named : wallet.connectors;
+  if (offered.length === 0) {
     return (
-      <p className="alert alert-warn" role="alert">
-        No browser wallet found. Install a wallet extension (for example MetaMask), then reload this page.
-      </p>
+      <div className="alert alert-warn" role="alert" data-testid="no-wallet">
+        <p>No browser wallet found. To sign in, install a wallet extension, create or import an account, then reload this page:</p>
+        <ul>
+          <li><a href="https://metamask.io/download/" rel="noopener noreferrer" target="_blank">MetaMask</a></li>
+          <li><a href="https://www.coinbase.com/wallet/downloads" rel="noopener noreferrer" target="_blank">Coinbase Wallet</a></li>
+          <li><a href="https://rabby.io/" rel="noopener noreferrer" target="_blank">Rabby</a></li>
+        </ul>
+        <p className="hint">On a phone, open this page in your wallet app&apos;s browser instead.</p>
+      </div>
     );
   }
   return (
     <div className="stack">
       <div className="row">
-        {wallet.connectors.map((connector) => (
+        {offered.map((connector) => (
           <button
             key={connector.uid}
             type="button"
@@ -49,7 +59,7 @@ export function WalletConnect() {
               }
             }}
           >
-            Connect {connector.name}
+            Connect {connector.id === 'injected' ? 'browser wallet' : connector.name}
           </button>
         ))}
       </div>

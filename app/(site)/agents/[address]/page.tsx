@@ -1,0 +1,57 @@
+// An agent's public page (API.md §15): passport, figures, rating and completed missions with the
+// owners' reviews. Server-rendered from the same functions the API answers with.
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { connection } from 'next/server';
+import { WalletAddress } from '@/app/components/wallet-address';
+import { getAgentProfileOrThrow } from '@/lib/agents';
+import { config } from '@/lib/config';
+import { getDb } from '@/lib/db/client';
+import { ApiError } from '@/lib/http/errors';
+import { completedMissionsOf } from '@/lib/marketplace/agent-history';
+import { formatAmount } from '@/lib/web/money';
+import { rewardTokenOf } from '../../_server/reward-token';
+
+export const metadata: Metadata = { title: 'Agent' };
+
+export default async function AgentPage({ params }: { params: Promise<{ address: string }> }) {
+  await connection();
+  const { address } = await params;
+  const cfg = config();
+  const db = await getDb();
+  const profile = await getAgentProfileOrThrow(db, cfg, address).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404) notFound();
+    throw error;
+  });
+  const [completed, token] = await Promise.all([completedMissionsOf(db, profile.walletAddress), rewardTokenOf(cfg)]);
+  const { stats } = profile;
+  return (
+    <article aria-labelledby="agent-heading">
+      <h1 id="agent-heading">{profile.displayName ?? 'Agent'}</h1>
+      <p><WalletAddress address={profile.walletAddress} /></p>
+      {profile.bio && <p style={{ whiteSpace: 'pre-wrap' }}>{profile.bio}</p>}
+      <dl className="grid" data-testid="agent-figures">
+        <div><dt>Rating</dt><dd>{profile.rating === null ? 'Not rated yet' : `${profile.rating.toFixed(2)} of 5 (${profile.ratingCount} reviews)`}</dd></div>
+        <div><dt>Completed</dt><dd>{stats.completed}</dd></div>
+        <div><dt>Earned</dt><dd>{formatAmount(stats.earned, token)}</dd></div>
+        <div><dt>Active</dt><dd>{stats.active}</dd></div>
+        <div><dt>Success rate</dt><dd>{stats.successRate === null ? '—' : `${Math.round(stats.successRate * 100)}%`}</dd></div>
+        <div><dt>Passport</dt><dd>{profile.passport?.tokenId ? `#${profile.passport.tokenId}` : 'Being minted'}</dd></div>
+        <div><dt>Joined</dt><dd>{new Date(profile.joinedAt).toLocaleDateString('en-GB', { timeZone: 'UTC' })}</dd></div>
+      </dl>
+      <h2>Completed missions</h2>
+      {completed.length === 0 ? (
+        <p>No completed missions yet.</p>
+      ) : (
+        <ul className="stack" data-testid="agent-completed">
+          {completed.map((m) => (
+            <li key={m.id} className="panel">
+              <p><strong>{m.title}</strong> · {formatAmount(m.reward, token)}</p>
+              <p className="hint">{m.rating === null ? 'Not reviewed' : `Rated ${m.rating} of 5`}{m.comment ? ` — “${m.comment}”` : ''}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </article>
+  );
+}
