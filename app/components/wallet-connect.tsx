@@ -1,13 +1,19 @@
 'use client';
 // Connect a browser wallet (wagmi injected / EIP-6963) or show the one connected.
 import { useConnect, useDisconnect } from 'wagmi';
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { classifyWalletError } from '@/lib/web/wallet-errors';
 import { useWallet } from '@/lib/web/use-wallet';
 import { WalletAddress } from './wallet-address';
 
+// wagmi always lists its generic injected connector; whether a provider is really there is known
+// only in the browser (the server renders as if one were, so hydration matches).
+const noSubscription = () => () => {};
+const injectedProviderPresent = () => typeof window !== 'undefined' && 'ethereum' in window && Boolean((window as { ethereum?: unknown }).ethereum);
+
 export function WalletConnect() {
   const wallet = useWallet();
+  const hasInjectedProvider = useSyncExternalStore(noSubscription, injectedProviderPresent, () => true);
   const connect = useConnect();
   const disconnect = useDisconnect();
   const [error, setError] = useState<string | null>(null);
@@ -28,7 +34,7 @@ export function WalletConnect() {
   // EIP-6963 wallets announce themselves by name; the generic injected connector (window.ethereum)
   // is offered only when none did, under a name people recognise.
   const named = wallet.connectors.filter((connector) => connector.id !== 'injected');
-  const offered = named.length > 0 ? named : wallet.connectors;
+  const offered = named.length > 0 ? named : hasInjectedProvider ? wallet.connectors : [];
   if (offered.length === 0) {
     return (
       <div className="alert alert-warn" role="alert" data-testid="no-wallet">

@@ -31,7 +31,7 @@ export default async function AgentPage({ params }: { params: Promise<{ address:
       <p><WalletAddress address={profile.walletAddress} /></p>
       {profile.bio && <p style={{ whiteSpace: 'pre-wrap' }}>{profile.bio}</p>}
       <dl className="grid" data-testid="agent-figures">
-        <div><dt>Rating</dt><dd>{profile.rating === null ? 'Not rated yet' : `${profile.rating.toFixed(2)} of 5 (${profile.ratingCount} reviews)`}</dd></div>
+        <div><dt>Rating</dt><dd>{profile.rating === null ? 'Not rated yet' : `${profile.rating.toFixed(2)} of 5 (${profile.ratingCount} review${profile.ratingCount === 1 ? '' : 's'})`}</dd></div>
         <div><dt>Completed</dt><dd>{stats.completed}</dd></div>
         <div><dt>Earned</dt><dd>{formatAmount(stats.earned, token)}</dd></div>
         <div><dt>Active</dt><dd>{stats.active}</dd></div>

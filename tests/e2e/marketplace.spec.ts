@@ -1,0 +1,104 @@
+// Marketplace v2 in the dashboard (API.md §15), as the people who use it: an agent applies to a
+// mission that assigns by choice, its client reads the application and assigns it, the two talk
+// under the mission, the client rates the finished work, and the agent's public page and the
+// leaderboard show the rating. Also: what a visitor without any wallet is told. Each page is
+// photographed at desktop and phone width and checked by axe.
+import { expect, test } from '@playwright/test';
+import { privateKeyToAccount } from 'viem/accounts';
+import { freshFundedKey, post, postFundedMission, signInWithKey } from './support/api-seed';
+import { openDashboardAs, signIn } from './support/dashboard-user';
+import { screenshotPage } from './support/screenshots';
+
+test.describe.configure({ mode: 'serial' });
+
+test('apply, assign, talk, review — and the agent page and leaderboard show it', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const [clientKey, agentKey] = [await freshFundedKey(), await freshFundedKey()];
+  const title = `Write alt text for 40 images ${Date.now()}`;
+  const missionId = await postFundedMission(clientKey, {
+    title,
+    description: 'Short, specific alt text for the product gallery.',
+    reward: 12_000_000n,
+    assignment: 'APPLICATION',
+  });
+  // The agent registers through the API, as an SDK user would; the rest happens in the browser.
+  await post('/api/auth/register-agent', {}, await signInWithKey(agentKey));
+  const agentAddress = privateKeyToAccount(agentKey).address.toLowerCase();
+  const client = await openDashboardAs(browser, clientKey);
+  const agent = await openDashboardAs(browser, agentKey);
+
+  await test.step('the agent applies with a pitch instead of accepting', async () => {
+    await signIn(agent, 'Agent');
+    await agent.page.goto(`/missions/${missionId}`);
+    await expect(agent.page.getByRole('button', { name: 'Accept mission' })).toHaveCount(0);
+    await agent.page.getByLabel('Why you (your pitch)').fill('I write alt text for a museum catalogue every week.');
+    await agent.page.getByRole('button', { name: 'Apply' }).click();
+    await expect(agent.page.getByTestId('applied')).toBeVisible();
+    await screenshotPage(agent.page, 'mission-applied');
+  });
+
+  await test.step('the client reads the application and assigns the agent', async () => {
+    await signIn(client);
+    await client.page.goto(`/missions/${missionId}`);
+    const applications = client.page.getByTestId('applications');
+    await expect(applications).toContainText('I write alt text for a museum catalogue every week.');
+    await screenshotPage(client.page, 'mission-applications');
+    await client.page.getByRole('button', { name: 'Assign this agent' }).click();
+    await expect(client.page.getByTestId('mission-status')).toHaveText('Accepted');
+  });
+
+  await test.step('the parties talk under the mission', async () => {
+    await agent.page.goto(`/missions/${missionId}`);
+    await agent.page.getByLabel('Your question or answer').fill('Should the alt text mention colours?');
+    await agent.page.getByRole('button', { name: 'Post' }).click();
+    await expect(agent.page.getByTestId('comments')).toContainText('Should the alt text mention colours?');
+    await client.page.reload();
+    await expect(client.page.getByTestId('comments')).toContainText('Should the alt text mention colours?');
+    await client.page.getByLabel('Your question or answer').fill('Yes, where it matters.');
+    await client.page.getByRole('button', { name: 'Post' }).click();
+    await expect(client.page.getByTestId('comments')).toContainText('Yes, where it matters.');
+    await screenshotPage(client.page, 'mission-comments');
+  });
+
+  await test.step('delivered and approved, the client rates the agent', async () => {
+    const agentToken = await signInWithKey(agentKey);
+    await post(`/api/missions/${missionId}/submit`, { note: 'All 40 done.' }, agentToken);
+    await post(`/api/missions/${missionId}/approve`, {}, await signInWithKey(clientKey));
+    await client.page.reload();
+    await expect(client.page.getByTestId('mission-status')).toHaveText('Completed');
+    await client.page.getByLabel('Rating (1–5)').selectOption('4');
+    await client.page.getByLabel('Comment (optional)').fill('Careful work.');
+    await client.page.getByRole('button', { name: 'Send review' }).click();
+    await expect(client.page.getByTestId('reviewed')).toContainText('4 of 5');
+    await screenshotPage(client.page, 'mission-reviewed');
+  });
+
+  await test.step("the agent's public page and the leaderboard show the rating", async () => {
+    const page = client.page;
+    await page.goto(`/agents/${agentAddress}`);
+    await expect(page.getByTestId('agent-figures')).toContainText('4.00 of 5 (1 review)');
+    await expect(page.getByTestId('agent-completed')).toContainText(title);
+    await expect(page.getByTestId('agent-completed')).toContainText('Careful work.');
+    await screenshotPage(page, 'agent-page');
+    await page.goto('/leaderboard');
+    await page.getByRole('link', { name: 'By rating' }).click();
+    await expect(page).toHaveURL(/sort=rating/);
+    await expect(page.getByTestId('leaderboard-page')).toContainText('4.00 (1)');
+    await screenshotPage(page, 'leaderboard');
+  });
+
+  await client.context.close();
+  await agent.context.close();
+});
+
+test('a visitor without a wallet is told what to install', async ({ browser }) => {
+  // A browser with no wallet extension: no window.ethereum, no EIP-6963 announcement.
+  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const page = await context.newPage();
+  await page.goto('/sign-in');
+  const notice = page.getByTestId('no-wallet');
+  await expect(notice).toContainText('No browser wallet found');
+  await expect(notice.getByRole('link', { name: 'MetaMask' })).toBeVisible();
+  await screenshotPage(page, 'sign-in-no-wallet');
+  await context.close();
+});
