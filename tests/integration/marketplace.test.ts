@@ -1,7 +1,7 @@
 // Marketplace v2 through the routes (API.md §15): applications and assignment (capacity and races
 // included), reviews feeding the agent's rating, and comments' visibility by state and party.
 import { describe, expect, test } from 'vitest';
-import { POST as adminComment } from '@/app/api/admin/missions/[id]/comments/route';
+import { GET as adminCommentsList, POST as adminComment } from '@/app/api/admin/missions/[id]/comments/route';
 import { GET as agentProfile } from '@/app/api/agents/[address]/route';
 import { GET as applicationsRoute } from '@/app/api/missions/[id]/applications/route';
 import { POST as applyRoute } from '@/app/api/missions/[id]/apply/route';
@@ -210,11 +210,17 @@ describe('comments (§15)', () => {
     const byOperator = await call(adminComment, { method: 'POST', params: { id }, body: { body: 'Operator here.' }, headers: ADMIN });
     expect(byOperator).toMatchObject({ status: 201, body: { role: 'OPERATOR', author: null } });
     expect((await commentsOf(agent, id)).body.items).toHaveLength(3);
-    for (const status of ['SUBMITTED', 'COMPLETED', 'CANCELLED'] as const) {
+    for (const status of ['SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED', 'CANCELLED'] as const) {
       const m = await missionIn(status);
       expect((await commentsOf(stranger, m.id)).status, status).toBe(404);
+      expect((await comment(stranger, m.id)).status, status).toBe(404);
       expect((await comment(m.client, m.id)).status, status).toBe(201);
+      const operatorRead = await call(adminCommentsList, { params: { id: m.id }, headers: ADMIN, path: `/api/admin/missions/${m.id}/comments` });
+      expect(operatorRead.body.items.length, status).toBe(1);
+      if (status !== 'CANCELLED') expect((await comment(m.agent, m.id)).status, status).toBe(201);
     }
+    // A CANCELLED mission never accepted (straight from OPEN) is its owner's alone.
+    expect((await commentsOf((await missionIn('CANCELLED')).agent, (await missionIn('CANCELLED')).id)).status).toBe(404);
   });
 
   test('error: free text rules (no control characters, 1–2,000 characters), and 10 comments a minute a user', async () => {
