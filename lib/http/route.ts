@@ -6,7 +6,9 @@ import type { z } from 'zod';
 import { type Config, config } from '../config';
 import { type Db, getDb } from '../db/client';
 import { getKv, type Kv } from '../kv';
+import { after } from 'next/server';
 import { log } from '../log';
+import { deliverPending } from '../webhooks/deliver';
 import { type Caller, authenticate } from './auth-guard';
 import { clientIp } from './client-ip';
 import { ApiError, unavailableDependency } from './errors';
@@ -26,6 +28,8 @@ export interface RouteOptions {
   maxBodyBytes?: number;
   /** Authorized by an operator secret (ADMIN_TOKEN or CRON_SECRET) instead of a user. */
   operator?: OperatorSecret;
+  /** The change may have queued webhook deliveries: send them once the response is out (API.md §14). */
+  webhooks?: true;
   /** The response sets or clears the session cookie: a present Origin must be allowed (API.md §12.3). */
   session?: true;
 }
@@ -81,11 +85,28 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
 
       const response = await handler({ request, params, query, body, caller, ip, cfg, kv, db: getDb } as RouteContext<O>);
       for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
+      if (options.webhooks && response.ok) sendWebhooksAfterResponse(cfg);
       return response;
     } catch (error) {
       return errorResponse(error, request, limitHeaders);
     }
   };
+}
+
+// Next.js runs `after` work once the response has gone; outside a request (a test calling the
+// handler directly) there is no such moment, and the sweep sends what is queued.
+function sendWebhooksAfterResponse(cfg: Config): void {
+  try {
+    after(async () => {
+      try {
+        await deliverPending(await getDb(), cfg);
+      } catch (error) {
+        log.warn('webhooks.after_failed', { message: (error as Error).message });
+      }
+    });
+  } catch {
+    // Not inside a Next.js request.
+  }
 }
 
 type JsonInit = { status?: number; headers?: Record<string, string> };

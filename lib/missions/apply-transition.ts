@@ -6,6 +6,7 @@ import { and, eq, type SQL } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { missionContests, missions } from '../db/schema';
+import { emitTransition } from '../webhooks/transition-events';
 import { ApiError } from '../http/errors';
 import type { SpooledFile } from '../uploads';
 import { type ActionInput, planChanges } from './changes';
@@ -128,6 +129,7 @@ async function write(
   if (transition.party === 'operator' && input.note) data.note = input.note;
   const event = (transition as Transition).event ?? action;
   await recordEvent(tx, { missionId: mission.id, clientId: mission.clientId, viewer, action: event, from: mission.status, to, data, now });
+  await emitTransition(tx, action, to, mission, updated, now, data.payout as Record<string, string> | undefined);
   return updated;
 }
 

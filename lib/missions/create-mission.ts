@@ -14,6 +14,7 @@ import type { RequestBody } from '../uploads';
 import { recordEvent } from './events';
 import { storeFiles } from './files';
 import { fromForm } from './form-fields';
+import { emitCreated } from '../webhooks/outbox';
 import { verifyFunding } from './funding';
 import * as ledger from './ledger';
 import type { MissionJson } from './present';
@@ -112,5 +113,6 @@ async function insertMission(
   await ledger.fund(tx, mission!);
   const files = await storeFiles(tx, { missionId: mission!.id, kind: 'ATTACHMENT', assignment: 0, round: 0, uploaderId: clientId }, body.files, now);
   await recordEvent(tx, { missionId: mission!.id, clientId, viewer: { kind: 'user', id: clientId, role: 'CLIENT' }, action: 'create', from: null, to: 'OPEN', data: { files }, now });
+  await emitCreated(tx, mission!, now);
   return mission!.id;
 }

@@ -31,7 +31,7 @@ export const onChainTaskIdSchema = z.union([
 ]);
 
 // Tags are comma-separated in multipart forms, so a tag can never hold a comma.
-const tagSchema = z
+export const tagSchema = z
   .string()
   .trim()
   .toLowerCase()
@@ -39,7 +39,7 @@ const tagSchema = z
   .max(32)
   .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._+#-]*$/u, 'letters, digits, space and . _ + # - only');
 
-const categorySchema = z
+export const categorySchema = z
   .string()
   .trim()
   .toLowerCase()

@@ -51,6 +51,7 @@ import {
   reviewViewSchema,
 } from '../marketplace/schemas';
 import { healthReportSchema } from '../operations/health';
+import { createdWebhookSchema, createWebhookSchema, webhookDeliveryListSchema, webhookListSchema } from '../webhooks/schemas';
 import { publicConfigSchema, publicStatsSchema } from '../public/schemas';
 import { claimResponseSchema, earningsSchema, settlementSchema } from '../settlements/schemas';
 import type { ApiRoute } from './types';
@@ -174,6 +175,21 @@ export const API_ROUTES: ApiRoute[] = [
     method: 'post', path: '/api/admin/settlements/{id}/retry', tag: 'Operations', summary: 'Send a FAILED settlement again (operator)',
     description: 'A settlement that failed SETTLEMENT_MAX_ATTEMPTS times waits as FAILED (health: degraded). Reconciled from the chain first: never paid twice.',
     access: 'admin', params: { id: idSchema }, response: settlementSchema, errors: [404, 409],
+  },
+  // Webhooks (API.md §14)
+  {
+    method: 'post', path: '/api/webhooks', tag: 'Webhooks', summary: 'Add an endpoint; its signing secret is shown in this answer only',
+    description: 'Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature (v1,<base64 HMAC-SHA256>). At most 10 endpoints a user.',
+    access: 'user', limited: true, body: createWebhookSchema, response: createdWebhookSchema, status: 201, errors: [409],
+  },
+  { method: 'get', path: '/api/webhooks', tag: 'Webhooks', summary: "The caller's endpoints", access: 'user', response: webhookListSchema },
+  {
+    method: 'delete', path: '/api/webhooks/{id}', tag: 'Webhooks', summary: 'Remove an endpoint',
+    access: 'user', limited: true, params: { id: idSchema }, response: logoutResponse, errors: [404],
+  },
+  {
+    method: 'get', path: '/api/webhooks/{id}/deliveries', tag: 'Webhooks', summary: "An endpoint's deliveries, newest first",
+    access: 'user', params: { id: idSchema }, query: pageQuerySchema, response: webhookDeliveryListSchema, errors: [404],
   },
   { method: 'get', path: '/api/openapi.json', tag: 'Operations', summary: 'This document', response: openApiDocument, static: true },
 ];

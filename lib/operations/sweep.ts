@@ -6,10 +6,12 @@ import type { Db } from '../db/client';
 import { settleExpiredMissions, settleReclaimedMissions } from '../missions';
 import { retryPendingPassports } from '../passport';
 import { retryPendingSettlements } from '../settlements';
+import { deliverPending } from '../webhooks';
 
 export async function runSweep(db: Db, cfg: Config, now = new Date()) {
   const missions = { ...(await settleExpiredMissions(db, cfg, now)), ...(await settleReclaimedMissions(db, cfg, now)) };
   const passports = await retryPendingPassports(db, cfg);
   const settlements = await retryPendingSettlements(db, cfg);
-  return { missions, passports, settlements };
+  const webhooks = await deliverPending(db, cfg, now);
+  return { missions, passports, settlements, webhooks };
 }

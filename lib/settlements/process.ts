@@ -16,6 +16,7 @@ import { lookupTransaction, sendSerialized } from '../chain/sender';
 import { unavailableDependency } from '../http/errors';
 import { log } from '../log';
 import { markReclaimed } from '../missions/reclaimed';
+import { emitClaimPaid } from '../webhooks/outbox';
 import { claimSettlement, findSettlement, markSettlement, recordSettlementTx, releaseSettlement } from './queries';
 
 const LEASE_MARGIN_MS = 30_000;
@@ -51,7 +52,7 @@ export async function processSettlement(db: Db, cfg: Config, id: string, waitMs:
       if (earlier.state === 'pending') return releaseSettlement(db, id, null, { counted: false });
       if (earlier.state === 'mined' && row.kind === 'CLAIM') {
         return earlier.receipt.status === 'success'
-          ? markSettlement(db, id, 'MINED', { amount: claimedAmount(earlier.receipt) })
+          ? markSettlement(db, id, 'MINED', { amount: claimedAmount(earlier.receipt) }, claimPaid)
           : markSettlement(db, id, 'FAILED', { lastError: 'claim reverted' });
       }
       // A release/refund that reverted or never reached the node: the task is still open, send again.
@@ -60,7 +61,7 @@ export async function processSettlement(db: Db, cfg: Config, id: string, waitMs:
     const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: waitMs, pollingInterval: 250 }).catch(() => undefined);
     if (!receipt) return releaseSettlement(db, id, null, { counted: false });
     if (receipt.status === 'success') {
-      return markSettlement(db, id, 'MINED', row.kind === 'CLAIM' ? { amount: claimedAmount(receipt) } : {});
+      return row.kind === 'CLAIM' ? markSettlement(db, id, 'MINED', { amount: claimedAmount(receipt) }, claimPaid) : markSettlement(db, id, 'MINED');
     }
     if (row.kind === 'CLAIM') return markSettlement(db, id, 'FAILED', { lastError: 'claim reverted' });
     return failed('transaction reverted');
@@ -81,3 +82,6 @@ async function reclaimedFirst(db: Db, cfg: Config, row: Settlement, now: Date): 
   if (row.kind === 'RELEASE' && row.missionId) await markReclaimed(db, cfg, row.missionId, now);
   return markSettlement(db, row.id, 'SUPERSEDED', { lastError: 'the task was reclaimed by its client' });
 }
+
+/** API.md §14: the agent hears that the payout reached its wallet. */
+const claimPaid = (tx: Db, row: Settlement) => emitClaimPaid(tx, row.userId, { amount: row.amount, txHash: row.txHash }, new Date());

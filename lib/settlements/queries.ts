@@ -2,7 +2,7 @@
 import 'server-only';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { settlements } from '../db/schema';
+import { type Settlement, settlements } from '../db/schema';
 
 const claimable = (now: Date) => and(eq(settlements.status, 'PENDING'), or(isNull(settlements.lockedUntil), lt(settlements.lockedUntil, now)));
 
@@ -34,18 +34,29 @@ export async function recordSettlementTx(db: Db, id: string, txHash: string): Pr
   await db.update(settlements).set({ txHash }).where(eq(settlements.id, id));
 }
 
-export async function markSettlement(db: Db, id: string, status: 'MINED' | 'FAILED' | 'SUPERSEDED', changes: { amount?: bigint; lastError?: string } = {}) {
-  const [row] = await db
-    .update(settlements)
-    .set({
-      status,
-      lockedUntil: null,
-      lastError: changes.lastError ?? null,
-      minedAt: status === 'MINED' ? new Date() : null,
-      ...(changes.amount !== undefined && { amount: changes.amount.toString() }),
-    })
-    .where(and(eq(settlements.id, id), eq(settlements.status, 'PENDING')))
-    .returning();
+export async function markSettlement(
+  db: Db,
+  id: string,
+  status: 'MINED' | 'FAILED' | 'SUPERSEDED',
+  changes: { amount?: bigint; lastError?: string } = {},
+  also?: (tx: Db, row: Settlement) => Promise<void>,
+) {
+  const row = await db.transaction(async (tx) => {
+    const [marked] = await tx
+      .update(settlements)
+      .set({
+        status,
+        lockedUntil: null,
+        lastError: changes.lastError ?? null,
+        minedAt: status === 'MINED' ? new Date() : null,
+        ...(changes.amount !== undefined && { amount: changes.amount.toString() }),
+      })
+      .where(and(eq(settlements.id, id), eq(settlements.status, 'PENDING')))
+      .returning();
+    // What the change implies elsewhere (a webhook event) commits with it, or not at all.
+    if (marked && also) await also(tx, marked);
+    return marked;
+  });
   return row ?? findSettlement(db, id);
 }
 

@@ -9,6 +9,9 @@ import * as applications from '@/app/api/missions/[id]/applications/route';
 import * as assign from '@/app/api/missions/[id]/assign/route';
 import * as review from '@/app/api/missions/[id]/review/route';
 import * as comments from '@/app/api/missions/[id]/comments/route';
+import * as webhooks from '@/app/api/webhooks/route';
+import * as webhook from '@/app/api/webhooks/[id]/route';
+import * as webhookDeliveries from '@/app/api/webhooks/[id]/deliveries/route';
 import * as agentProfile from '@/app/api/agents/[address]/route';
 import * as leaderboard from '@/app/api/agents/leaderboard/route';
 import * as claim from '@/app/api/agents/me/claim/route';
@@ -61,6 +64,9 @@ const modules: [string, Module, FuzzRoute['params']][] = [
   ['/api/missions/{id}/assign', assign, ['id']],
   ['/api/missions/{id}/review', review, ['id']],
   ['/api/missions/{id}/comments', comments, ['id']],
+  ['/api/webhooks', webhooks, []],
+  ['/api/webhooks/{id}', webhook, ['id']],
+  ['/api/webhooks/{id}/deliveries', webhookDeliveries, ['id']],
   ['/api/agents/{address}', agentProfile, ['address']],
   ['/api/agents/leaderboard', leaderboard, []],
   ['/api/agents/me/claim', claim, []],

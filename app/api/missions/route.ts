@@ -8,7 +8,7 @@ export const GET = route({ auth: 'optional', query: listQuerySchema }, async ({ 
 );
 
 // JSON, or multipart with attachments; an Idempotency-Key replays the first answer (API.md §1.9).
-export const POST = route({ auth: 'CLIENT', limit: 'createMission' }, async ({ request, caller, cfg, db }) =>
+export const POST = route({ webhooks: true, auth: 'CLIENT', limit: 'createMission' }, async ({ request, caller, cfg, db }) =>
   withRequestBody(request.body, request.headers, async (body) => {
     const idempotencyKey = request.headers.get('idempotency-key');
     return jsonText(await createMission(await db(), cfg, caller.user, body, idempotencyKey, new Date()), { status: 201 });

@@ -3,3 +3,4 @@ export * from './users';
 export * from './missions';
 export * from './settlements';
 export * from './marketplace';
+export * from './webhooks';

@@ -1,0 +1,57 @@
+// Signed webhooks (API.md §14): a user's endpoints, and the outbox of deliveries — one row per
+// event and endpoint, written in the transaction of the change it reports, sent after the
+// response and by the sweep, retried with backoff until delivered or the endpoint is disabled.
+import { bigserial, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { missions } from './missions';
+import { users } from './users';
+
+const at = (name: string) => timestamp(name, { withTimezone: true });
+
+export const webhookDeliveryStatusEnum = pgEnum('webhook_delivery_status', ['PENDING', 'DELIVERED', 'FAILED']);
+
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id),
+    url: text('url').notNull(),
+    events: text('events').array().notNull(),
+    // mission.created only: { category?, tag?, minReward? }
+    filter: jsonb('filter').$type<{ category?: string; tag?: string; minReward?: string }>().notNull().default({}),
+    // The signing secret, sealed with a key derived from SESSION_SECRET (lib/webhooks/secrets.ts).
+    sealedSecret: text('sealed_secret').notNull(),
+    createdAt: at('created_at').notNull(),
+    // Set at the first failure of a streak, cleared by a success; 24 h of it disables the endpoint.
+    failingSince: at('failing_since'),
+    disabledAt: at('disabled_at'),
+    deletedAt: at('deleted_at'),
+  },
+  (t) => [index('webhook_endpoints_user_idx').on(t.userId)],
+);
+
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    // Also the webhook-id header: a receiver dedupes on it.
+    id: uuid('id').primaryKey().defaultRandom(),
+    // Insertion order: events of one change share an instant, and must still arrive in order.
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    endpointId: uuid('endpoint_id').notNull().references(() => webhookEndpoints.id),
+    event: text('event').notNull(),
+    missionId: uuid('mission_id').references(() => missions.id),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    status: webhookDeliveryStatusEnum('status').notNull().default('PENDING'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at').notNull(),
+    lockedUntil: at('locked_until'),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    createdAt: at('created_at').notNull(),
+    deliveredAt: at('delivered_at'),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
+    index('webhook_deliveries_order_idx').on(t.endpointId, t.missionId, t.seq),
+  ],
+);

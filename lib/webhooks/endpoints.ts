@@ -1,0 +1,101 @@
+// A user's webhook endpoints (API.md §14): add (the secret is shown once), list, remove, and the
+// recent deliveries of one. At most MAX_ENDPOINTS live endpoints a user.
+import 'server-only';
+import { and, count, desc, eq, isNull, lt, or } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { decodeCursorPayload, encodeCursorPayload } from '../http/cursor';
+import { ApiError } from '../http/errors';
+import { idSchema } from '../missions/schemas';
+import { type createWebhookSchema, MAX_ENDPOINTS, type WebhookEndpointView, type WebhookEvent } from './schemas';
+import { newWebhookSecret, sealSecret } from './secrets';
+import { checkWebhookUrl } from './url-guard';
+
+
+type Endpoint = typeof webhookEndpoints.$inferSelect;
+
+const present = (e: Endpoint): WebhookEndpointView => ({
+  id: e.id,
+  url: e.url,
+  events: e.events as WebhookEvent[],
+  filter: e.filter,
+  status: e.disabledAt ? 'DISABLED' : e.failingSince ? 'FAILING' : 'ACTIVE',
+  createdAt: e.createdAt.toISOString(),
+});
+
+const live = (userId: string) => and(eq(webhookEndpoints.userId, userId), isNull(webhookEndpoints.deletedAt));
+
+export async function addWebhook(db: Db, cfg: Config, userId: string, input: z.infer<typeof createWebhookSchema>, now: Date) {
+  const url = checkWebhookUrl(input.url, cfg.webhooks.allowPrivate);
+  const secret = newWebhookSecret();
+  const created = await db.transaction(async (tx) => {
+    // Counted under a lock on the user's endpoints, so concurrent adds cannot pass the cap together.
+    await tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(live(userId)).for('update');
+    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(webhookEndpoints).where(live(userId));
+    if (n >= MAX_ENDPOINTS) throw new ApiError(409, `At most ${MAX_ENDPOINTS} webhook endpoints a user; remove one first`);
+    const [row] = await tx
+      .insert(webhookEndpoints)
+      .values({ userId, url: url.toString(), events: input.events, filter: input.filter ?? {}, sealedSecret: sealSecret(cfg, secret), createdAt: now })
+      .returning();
+    return row!;
+  });
+  return { ...present(created), secret };
+}
+
+export async function listWebhooks(db: Db, userId: string) {
+  const rows = await db.select().from(webhookEndpoints).where(live(userId)).orderBy(webhookEndpoints.createdAt);
+  return { items: rows.map(present) };
+}
+
+async function ownEndpointOrThrow(db: Db, userId: string, id: string): Promise<Endpoint> {
+  const notFound = new ApiError(404, 'Webhook endpoint not found');
+  if (!idSchema.safeParse(id).success) throw notFound;
+  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), live(userId))).limit(1);
+  if (!row) throw notFound;
+  return row;
+}
+
+/** Removes the endpoint: nothing more is sent to it; its delivery history stays readable to no one. */
+export async function removeWebhook(db: Db, userId: string, id: string, now: Date) {
+  await ownEndpointOrThrow(db, userId, id);
+  await db.transaction(async (tx) => {
+    await tx.update(webhookEndpoints).set({ deletedAt: now }).where(eq(webhookEndpoints.id, id));
+    await tx
+      .update(webhookDeliveries)
+      .set({ status: 'FAILED', lastError: 'endpoint removed', lockedUntil: null })
+      .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, 'PENDING')));
+  });
+  return { ok: true as const };
+}
+
+const deliveryCursor = z.object({ t: z.iso.datetime(), i: z.guid() });
+
+/** The endpoint's deliveries, newest first. */
+export async function listDeliveries(db: Db, userId: string, id: string, query: { limit: number; cursor?: string }) {
+  await ownEndpointOrThrow(db, userId, id);
+  const d = webhookDeliveries;
+  const after = query.cursor ? decodeCursorPayload(query.cursor, deliveryCursor) : undefined;
+  const rows = await db
+    .select()
+    .from(d)
+    .where(and(eq(d.endpointId, id), after ? or(lt(d.createdAt, new Date(after.t)), and(eq(d.createdAt, new Date(after.t)), lt(d.id, after.i))) : undefined))
+    .orderBy(desc(d.createdAt), desc(d.id))
+    .limit(query.limit + 1);
+  const items = rows.slice(0, query.limit);
+  const last = items.at(-1);
+  return {
+    items: items.map((row) => ({
+      id: row.id,
+      event: row.event as WebhookEvent,
+      status: row.status,
+      attempts: row.attempts,
+      lastStatus: row.lastStatus,
+      lastError: row.lastError,
+      createdAt: row.createdAt.toISOString(),
+      deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    })),
+    nextCursor: rows.length > query.limit && last ? encodeCursorPayload({ t: last.createdAt.toISOString(), i: last.id }) : null,
+  };
+}

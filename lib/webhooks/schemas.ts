@@ -1,0 +1,59 @@
+// Request and response shapes of the webhook endpoints (API.md §14).
+import { z } from 'zod';
+import { categorySchema, tagSchema } from '../missions/schemas';
+
+export const WEBHOOK_EVENTS = [
+  'mission.created',
+  'mission.accepted',
+  'mission.submitted',
+  'mission.contested',
+  'mission.disputed',
+  'mission.completed',
+  'mission.cancelled',
+  'mission.reopened',
+  'earnings.released',
+  'claim.paid',
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export const MAX_ENDPOINTS = 10;
+
+export const createWebhookSchema = z.strictObject({
+  url: z.string().max(2048).url(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length).transform((events) => [...new Set(events)]),
+  filter: z
+    .strictObject({
+      category: categorySchema.optional(),
+      tag: tagSchema.optional(),
+      minReward: z.string().regex(/^[0-9]{1,78}$/, 'a decimal string of base units').optional(),
+    })
+    .optional()
+    .describe('mission.created only: category, tag and minimum reward the mission must match'),
+});
+
+export const webhookEndpointSchema = z.object({
+  id: z.string().uuid(),
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
+  filter: z.object({ category: z.string().optional(), tag: z.string().optional(), minReward: z.string().optional() }),
+  status: z.enum(['ACTIVE', 'FAILING', 'DISABLED']),
+  createdAt: z.string(),
+});
+export const createdWebhookSchema = webhookEndpointSchema.extend({
+  secret: z.string().describe('Shown once: verify webhook-signature with it (Standard Webhooks, whsec_…)'),
+});
+export const webhookListSchema = z.object({ items: z.array(webhookEndpointSchema) });
+
+export const webhookDeliverySchema = z.object({
+  id: z.string().uuid().describe('The webhook-id header'),
+  event: z.enum(WEBHOOK_EVENTS),
+  status: z.enum(['PENDING', 'DELIVERED', 'FAILED']),
+  attempts: z.number().int(),
+  lastStatus: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  deliveredAt: z.string().nullable(),
+});
+export const webhookDeliveryListSchema = z.object({ items: z.array(webhookDeliverySchema), nextCursor: z.string().nullable() });
+
+export type WebhookEndpointView = z.infer<typeof webhookEndpointSchema>;

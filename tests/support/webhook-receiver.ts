@@ -1,0 +1,36 @@
+// A real HTTP server on localhost standing in for a customer's webhook endpoint: it records what
+// it is sent and answers 200, or a chosen failure status while `failing`.
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export async function startWebhookReceiver() {
+  const received: Received[] = [];
+  let failWith: number | null = null;
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    if (failWith !== null) {
+      response.writeHead(failWith).end();
+      return;
+    }
+    received.push({ path: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+    response.writeHead(200).end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    /** Events received, as (type, mission id) in arrival order. */
+    events: () => received.map((r) => JSON.parse(r.body) as { type: string; data: { mission?: { id: string } } }),
+    fail(status: number | null) {
+      failWith = status;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
