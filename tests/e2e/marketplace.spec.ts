@@ -102,3 +102,21 @@ test('a visitor without a wallet is told what to install', async ({ browser }) =
   await screenshotPage(page, 'sign-in-no-wallet');
   await context.close();
 });
+
+test('a user adds a webhook endpoint, sees its secret once, its deliveries, and removes it', async ({ browser }) => {
+  const user = await openDashboardAs(browser, await freshFundedKey());
+  await signIn(user);
+  const { page } = user;
+  await page.getByRole('link', { name: 'Webhooks' }).click();
+  await page.getByLabel('HTTPS URL').fill('https://hooks.example.com/taskmarket');
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(page.getByTestId('webhook-secret')).toContainText('whsec_');
+  await expect(page.getByTestId('webhook-endpoints')).toContainText('https://hooks.example.com/taskmarket');
+  await expect(page.getByTestId('webhook-endpoints')).toContainText('No deliveries yet.');
+  await screenshotPage(page, 'webhooks');
+  await page.reload();
+  await expect(page.getByTestId('webhook-secret')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Remove endpoint' }).click();
+  await expect(page.getByText('No endpoints yet.')).toBeVisible();
+  await user.context.close();
+});
