@@ -23,8 +23,10 @@ function expect503(response: { status: number; body: any; headers: Headers }) {
 
 describe('dependency outages', () => {
   test('behavior: an unreachable KV gives 503 on nonce and verify, then recovers', async () => {
-    const previous = process.env.REDIS_URL;
-    setEnv({ REDIS_URL: DEAD_REDIS });
+    // Whichever shared KV this run uses (TEST_KV=vercel: the REST one) is pointed at nothing.
+    const setting = process.env.KV_REST_API_URL ? 'KV_REST_API_URL' : 'REDIS_URL';
+    const previous = process.env[setting];
+    setEnv({ [setting]: setting === 'REDIS_URL' ? DEAD_REDIS : 'http://127.0.0.1:9' });
     const wallet = newWallet();
     expect503(await call(nonce, { body: { address: wallet.address } }));
     const message = siweMessage(wallet, 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6');
@@ -32,7 +34,7 @@ describe('dependency outages', () => {
     const report = await call(health);
     expect(report.status).toBe(503);
     expect(report.body).toMatchObject({ status: 'unavailable', kv: 'down', db: 'ok' });
-    setEnv({ REDIS_URL: previous });
+    setEnv({ [setting]: previous });
     expect((await call(nonce, { body: { address: wallet.address } })).status).toBe(200);
     expect((await call(health)).body).toMatchObject({ status: 'ok', kv: 'ok', db: 'ok', chain: 'ok' });
   });
