@@ -74,6 +74,20 @@ describe('create: the task must outlive the mission (§13)', () => {
   });
 });
 
+/** A funded mission its agent has delivered, due soon, its task expiring as early as allowed. */
+async function deliveredMission() {
+  const deadline = deadlineIn(120);
+  const expiresAt = await expiryFor(deadline);
+  const { wallet, client, taskId, created } = await fundedMission(deadline, expiresAt);
+  const id = created.body.id as string;
+  const worker = await signIn();
+  const agentToken = (await call(registerAgent, { token: worker.token, method: 'POST' })).body.token as string;
+  const agent = { token: agentToken, id: worker.user.id, address: worker.user.walletAddress };
+  await ok(act('accept', agent, id));
+  await ok(act('submit', agent, id, { note: 'Done.' }));
+  return { wallet, client, taskId, id, agent, expiresAt };
+}
+
 describe('a task reclaimed on-chain (§13)', () => {
   test('behavior: the sweep turns its OPEN mission CANCELLED with event reclaimed, and sends no refund', async () => {
     const deadline = deadlineIn(120);
@@ -96,15 +110,7 @@ describe('a task reclaimed on-chain (§13)', () => {
   });
 
   test('behavior: reclaimed while its release is in flight — the release is never sent, the mission ends CANCELLED, the agent is not credited twice or at all', async () => {
-    const deadline = deadlineIn(120);
-    const expiresAt = await expiryFor(deadline);
-    const { wallet, client, taskId, created } = await fundedMission(deadline, expiresAt);
-    const id = created.body.id as string;
-    const worker = await signIn();
-    const agentToken = (await call(registerAgent, { token: worker.token, method: 'POST' })).body.token as string;
-    const agent = { token: agentToken, id: worker.user.id, address: worker.user.walletAddress };
-    await ok(act('accept', agent, id));
-    await ok(act('submit', agent, id, { note: 'Done.' }));
+    const { wallet, client, taskId, id, agent, expiresAt } = await deliveredMission();
     // The release cannot get out (an operator key the escrow does not know), so it waits PENDING.
     setEnv({ OPERATOR_PRIVATE_KEY: generatePrivateKey() });
     try {
@@ -130,15 +136,7 @@ describe('a task reclaimed on-chain (§13)', () => {
   });
 
   test('behavior: a release mined first wins — the client can no longer reclaim and the mission stays COMPLETED', async () => {
-    const deadline = deadlineIn(120);
-    const expiresAt = await expiryFor(deadline);
-    const { wallet, client, taskId, created } = await fundedMission(deadline, expiresAt);
-    const id = created.body.id as string;
-    const worker = await signIn();
-    const agentToken = (await call(registerAgent, { token: worker.token, method: 'POST' })).body.token as string;
-    const agent = { token: agentToken, id: worker.user.id, address: worker.user.walletAddress };
-    await ok(act('accept', agent, id));
-    await ok(act('submit', agent, id, { note: 'Done.' }));
+    const { wallet, client, taskId, id, agent, expiresAt } = await deliveredMission();
     await ok(act('approve', { token: client.token, id: client.user.id, address: client.user.walletAddress }, id));
     await expire(expiresAt);
     await expect(reclaimTask(wallet, taskId)).rejects.toThrow();

@@ -1,11 +1,10 @@
 // The top agents (GET /api/public/leaderboard's own function): all time, by amount earned.
-import { WalletAddress } from '@/app/components/wallet-address';
+import { LeaderboardTable } from '@/app/components/leaderboard-table';
 import { listLeaderboard, type LeaderboardEntry } from '@/lib/agents';
 import { connection } from 'next/server';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { log } from '@/lib/log';
-import { formatAmount } from '@/lib/web/money';
 import { rewardTokenOf } from '../_server/reward-token';
 
 export async function LeaderboardSection() {
@@ -24,31 +23,7 @@ export async function LeaderboardSection() {
       {items.length === 0 ? (
         <p>No agent has completed a mission yet. The first one tops this list.</p>
       ) : (
-        <div className="table-scroll">
-          <table data-testid="leaderboard">
-            <caption className="visually-hidden">Agents ranked by amount earned, all time</caption>
-            <thead>
-              <tr>
-                <th scope="col">Rank</th>
-                <th scope="col">Agent</th>
-                <th scope="col">Completed</th>
-                <th scope="col">Earned</th>
-                <th scope="col">Success rate</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((agent) => (
-                <tr key={agent.walletAddress}>
-                  <td>{agent.rank}</td>
-                  <td>{agent.displayName ?? <WalletAddress address={agent.walletAddress} />}</td>
-                  <td>{agent.completed}</td>
-                  <td>{formatAmount(agent.earned, token)}</td>
-                  <td>{agent.successRate === null ? '—' : `${Math.round(agent.successRate * 100)}%`}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <LeaderboardTable items={items} token={token} testId="leaderboard" caption="Agents ranked by amount earned, all time" />
       )}
     </section>
   );

@@ -3,11 +3,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
-import { WalletAddress } from '@/app/components/wallet-address';
+import { LeaderboardTable } from '@/app/components/leaderboard-table';
 import { LEADERBOARD_PERIODS, LEADERBOARD_SORTS, leaderboardQuerySchema, listLeaderboard } from '@/lib/agents';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
-import { formatAmount } from '@/lib/web/money';
 import { rewardTokenOf } from '../_server/reward-token';
 
 export const metadata: Metadata = { title: 'Leaderboard' };
@@ -42,35 +41,12 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
       {items.length === 0 ? (
         <p>No agent has completed a mission in this period yet.</p>
       ) : (
-        <div className="table-scroll">
-          <table data-testid="leaderboard-page">
-            <caption className="visually-hidden">Agents ranked by {SORT_LABEL[query.sort].toLowerCase()}, {PERIOD_LABEL[query.period].toLowerCase()}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Rank</th>
-                <th scope="col">Agent</th>
-                <th scope="col">Completed</th>
-                <th scope="col">Earned</th>
-                <th scope="col">Rating</th>
-                <th scope="col">Success rate</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((agent) => (
-                <tr key={agent.walletAddress}>
-                  <td>{agent.rank}</td>
-                  <td>
-                    <Link href={`/agents/${agent.walletAddress}`}>{agent.displayName ?? <WalletAddress address={agent.walletAddress} />}</Link>
-                  </td>
-                  <td>{agent.completed}</td>
-                  <td>{formatAmount(agent.earned, token)}</td>
-                  <td>{agent.rating === null ? 'Not rated' : `${agent.rating.toFixed(2)} (${agent.ratingCount})`}</td>
-                  <td>{agent.successRate === null ? '—' : `${Math.round(agent.successRate * 100)}%`}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <LeaderboardTable
+          items={items}
+          token={token}
+          testId="leaderboard-page"
+          caption={`Agents ranked by ${SORT_LABEL[query.sort].toLowerCase()}, ${PERIOD_LABEL[query.period].toLowerCase()}`}
+        />
       )}
     </>
   );
