@@ -11,7 +11,7 @@ import { ApiError } from '../http/errors';
 import { idSchema } from '../missions/schemas';
 import { type createWebhookSchema, MAX_ENDPOINTS, type WebhookEndpointView, type WebhookEvent } from './schemas';
 import { newWebhookSecret, sealSecret } from './secrets';
-import { checkWebhookUrl } from './url-guard';
+import { checkWebhookTarget } from './url-guard';
 
 
 type Endpoint = typeof webhookEndpoints.$inferSelect;
@@ -28,7 +28,7 @@ const present = (e: Endpoint): WebhookEndpointView => ({
 const live = (userId: string) => and(eq(webhookEndpoints.userId, userId), isNull(webhookEndpoints.deletedAt));
 
 export async function addWebhook(db: Db, cfg: Config, userId: string, input: z.infer<typeof createWebhookSchema>, now: Date) {
-  const url = checkWebhookUrl(input.url, cfg.webhooks.allowPrivate);
+  const url = await checkWebhookTarget(input.url, cfg.webhooks.allowPrivate);
   const secret = newWebhookSecret();
   const created = await db.transaction(async (tx) => {
     // Counted under a lock on the user's endpoints, so concurrent adds cannot pass the cap together.

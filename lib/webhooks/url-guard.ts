@@ -37,6 +37,18 @@ export function checkWebhookUrl(raw: string, allowPrivate: boolean): URL {
   return url;
 }
 
+/**
+ * At registration: a name that already resolves to an internal address is refused now (400);
+ * one that does not resolve yet is accepted — every delivery resolves and checks it again.
+ */
+export async function checkWebhookTarget(raw: string, allowPrivate: boolean): Promise<URL> {
+  const url = checkWebhookUrl(raw, allowPrivate);
+  if (allowPrivate || isIP(url.hostname.replace(/^\[|\]$/g, ''))) return url;
+  const addresses = await lookup(url.hostname, { all: true, verbatim: true }).catch(() => []);
+  if (addresses.some((entry) => isInternalAddress(entry.address))) throw refuse('url: resolves to a loopback, private or link-local address');
+  return url;
+}
+
 /** The address to connect to for `url`, resolved now; throws when every address is internal. */
 export async function resolveTarget(url: URL, allowPrivate: boolean): Promise<{ address: string; family: number }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
