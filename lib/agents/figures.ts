@@ -14,11 +14,17 @@ type AgentRef = AnyPgColumn | SQL.Aliased | SQL;
 /**
  * Missions ever assigned to the agent: one per mission, however often it was accepted again —
  * taken by the agent (accept) or given by the owner from the applications (assign, API.md §15).
+ * Two index lookups (mission_events_accepts_idx, mission_events_assigns_idx), not an OR that
+ * neither index could serve.
  */
 export const acceptedBy = (agent: AgentRef) =>
-  sql<number>`(select count(distinct ${missionEvents.missionId})::int from ${missionEvents}
-    where (${missionEvents.actorId} = ${agent} and ${missionEvents.action} = 'accept')
-       or (${missionEvents.action} = 'assign' and ${missionEvents.data} ->> 'agentId' = (${agent})::text))`;
+  sql<number>`(select count(distinct taken.mission_id)::int from (
+    select ${missionEvents.missionId} as mission_id from ${missionEvents}
+      where ${missionEvents.actorId} = ${agent} and ${missionEvents.action} = 'accept'
+    union all
+    select ${missionEvents.missionId} from ${missionEvents}
+      where (${missionEvents.data} ->> 'agentId') = (${agent})::text and ${missionEvents.action} = 'assign'
+  ) as taken)`;
 
 /** One ledger credit per completed mission (the ledger's unique mission id guarantees it). */
 export const completedBy = (agent: AgentRef) =>

@@ -11,7 +11,7 @@ import { acceptedBy, completedBy } from './figures';
 import { rememberPage } from './leaderboard-cache';
 import { decodeLeaderboardCursor, encodeLeaderboardCursor, type LeaderboardKey } from './leaderboard-cursor';
 import type { LeaderboardEntry, LeaderboardQuery } from './schemas';
-import { ratingCountOf, ratingOf } from '../marketplace/ratings';
+import { ratingsByAgent } from '../marketplace/ratings';
 import { successRate } from './success-rate';
 
 const PERIOD_DAYS = { '7d': 7, '30d': 30, all: undefined } as const;
@@ -43,8 +43,8 @@ async function rankAgents(db: Db, query: LeaderboardQuery, now: Date): Promise<L
       .where(since ? gte(agentEarnings.createdAt, since) : undefined)
       .groupBy(agentEarnings.agentId),
   );
-  // Joined to users here, not later: a join makes Drizzle qualify the agent column the rating
-  // subqueries compare with (unqualified, it would bind to the reviews' own agent_id).
+  // Every ranked agent's rating, from one grouped pass over the reviews (not a subquery per agent).
+  const ratings = ratingsByAgent(db);
   const rated = db.$with('rated').as(
     db
       .select({
@@ -54,11 +54,12 @@ async function rankAgents(db: Db, query: LeaderboardQuery, now: Date): Promise<L
         walletAddress: users.walletAddress,
         displayName: users.displayName,
         // Unrated agents sort after every rated one: 0 is below any rating (1–5).
-        rating: sql<number>`coalesce(${ratingOf(totals.agentId)}, 0)`.as('rating'),
-        ratingCount: ratingCountOf(totals.agentId).as('rating_count'),
+        rating: sql<number>`coalesce(${ratings.rating}, 0)`.as('rating'),
+        ratingCount: sql<number>`coalesce(${ratings.ratingCount}, 0)`.as('rating_count'),
       })
       .from(totals)
-      .innerJoin(users, and(eq(users.id, totals.agentId), eq(users.role, 'AGENT'))),
+      .innerJoin(users, and(eq(users.id, totals.agentId), eq(users.role, 'AGENT')))
+      .leftJoin(ratings, eq(ratings.agentId, totals.agentId)),
   );
   const order = ORDERS[query.sort](rated);
   const ranked = db.$with('ranked').as(
@@ -85,7 +86,7 @@ async function rankAgents(db: Db, query: LeaderboardQuery, now: Date): Promise<L
       .limit(query.limit + 1),
   );
   const rows = await db
-    .with(totals, rated, ranked, page)
+    .with(totals, ratings, rated, ranked, page)
     .select({
       rank: page.rank,
       walletAddress: page.walletAddress,

@@ -29,7 +29,7 @@ async function enqueue(tx: Db, event: WebhookEvent, missionId: string | null, pa
     insert into ${webhookDeliveries} (endpoint_id, event, mission_id, payload, next_attempt_at, created_at)
     select ${e.id}, ${event}, ${missionId}, ${JSON.stringify(payload)}::jsonb, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
     from ${e}
-    where ${e.disabledAt} is null and ${e.deletedAt} is null and ${event} = any(${e.events}) and ${audience}`);
+    where ${e.disabledAt} is null and ${e.deletedAt} is null and ${e.events} @> array[${event}]::text[] and ${audience}`);
 }
 
 /** A transition's event to the mission's client and agent (and `agentOnly` events to the agent alone). */

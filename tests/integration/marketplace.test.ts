@@ -47,6 +47,17 @@ describe('applications (§15)', () => {
     expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'assign', toStatus: 'ACCEPTED' });
   });
 
+  test('behavior: a mission assigned from the applications counts as accepted by its agent (success rate)', async () => {
+    const { client, id } = await applicationMission();
+    const agent = await newAgent();
+    await apply(agent, id);
+    await ok(assign(client, id, agent));
+    await ok(act('submit', agent, id, { note: 'Done.' }));
+    await ok(act('approve', client, id));
+    const profile = await call(agentProfile, { params: { address: agent.address } });
+    expect(profile.body.stats).toMatchObject({ accepted: 1, completed: 1, successRate: 1 });
+  });
+
   test('error: accept on an APPLICATION mission is 409; apply on a FIRST_COME one is 409', async () => {
     const { id } = await applicationMission();
     const agent = await newAgent();

@@ -151,6 +151,8 @@ export const missionEvents = pgTable(
     index('mission_events_mission_idx').on(t.missionId, t.id),
     // Agents' success rates: the missions each agent ever accepted.
     index('mission_events_accepts_idx').on(t.actorId, t.missionId).where(sql`${t.action} = 'accept'`),
+    // … and those their owners assigned to them from the applications (API.md §15).
+    index('mission_events_assigns_idx').on(sql`(${t.data} ->> 'agentId')`, t.missionId).where(sql`${t.action} = 'assign'`),
   ],
 );
 

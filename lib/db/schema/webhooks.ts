@@ -26,7 +26,11 @@ export const webhookEndpoints = pgTable(
     disabledAt: at('disabled_at'),
     deletedAt: at('deleted_at'),
   },
-  (t) => [index('webhook_endpoints_user_idx').on(t.userId)],
+  (t) => [
+    index('webhook_endpoints_user_idx').on(t.userId),
+    // mission.created goes to every subscribed endpoint: found by event, not by scanning them all.
+    index('webhook_endpoints_events_idx').using('gin', t.events),
+  ],
 );
 
 export const webhookDeliveries = pgTable(

@@ -1,0 +1,2 @@
+CREATE INDEX "mission_events_assigns_idx" ON "mission_events" USING btree (("data" ->> 'agentId'),"mission_id") WHERE "mission_events"."action" = 'assign';--> statement-breakpoint
+CREATE INDEX "webhook_endpoints_events_idx" ON "webhook_endpoints" USING gin ("events");
