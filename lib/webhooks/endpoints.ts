@@ -5,7 +5,7 @@ import { and, count, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { users, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { decodeCursorPayload, encodeCursorPayload } from '../http/cursor';
 import { ApiError } from '../http/errors';
 import { idSchema } from '../missions/schemas';
@@ -31,8 +31,9 @@ export async function addWebhook(db: Db, cfg: Config, userId: string, input: z.i
   const url = await checkWebhookTarget(input.url, cfg.webhooks.allowPrivate);
   const secret = newWebhookSecret();
   const created = await db.transaction(async (tx) => {
-    // Counted under a lock on the user's endpoints, so concurrent adds cannot pass the cap together.
-    await tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(live(userId)).for('update');
+    // Counted under a lock on the user's row (there may be no endpoint rows yet to lock), so
+    // concurrent adds queue and cannot pass the cap together.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
     const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(webhookEndpoints).where(live(userId));
     if (n >= MAX_ENDPOINTS) throw new ApiError(409, `At most ${MAX_ENDPOINTS} webhook endpoints a user; remove one first`);
     const [row] = await tx

@@ -153,4 +153,11 @@ describe('webhooks', () => {
     expect((await add(client, { events: ['mission.created'] })).status).toBe(201);
     expect((await add(client, { events: ['mission.nope'] })).status).toBe(400);
   });
+
+  test('behavior: twelve adds at once by one user — exactly ten endpoints', async () => {
+    const client = await newClient();
+    const results = await Promise.all(Array.from({ length: 12 }, () => add(client, { events: ['mission.created'] })));
+    expect(results.map((r) => r.status).sort()).toEqual([...Array(10).fill(201), 409, 409]);
+    expect((await call(listRoute, { token: client.token })).body.items).toHaveLength(10);
+  });
 });
