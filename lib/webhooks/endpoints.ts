@@ -1,12 +1,12 @@
 // A user's webhook endpoints (API.md §14): add (the secret is shown once), list, remove, and the
 // recent deliveries of one. At most MAX_ENDPOINTS live endpoints a user.
 import 'server-only';
-import { and, count, desc, eq, isNull, lt, or } from 'drizzle-orm';
-import { z } from 'zod';
+import { and, count, eq, isNull } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { users, webhookDeliveries, webhookEndpoints } from '../db/schema';
-import { decodeCursorPayload, encodeCursorPayload } from '../http/cursor';
+import { afterCursor, pageOf, pageOrder } from '../http/created-pages';
 import { ApiError } from '../http/errors';
 import { idSchema } from '../missions/schemas';
 import { type createWebhookSchema, MAX_ENDPOINTS, type WebhookEndpointView, type WebhookEvent } from './schemas';
@@ -71,32 +71,24 @@ export async function removeWebhook(db: Db, userId: string, id: string, now: Dat
   return { ok: true as const };
 }
 
-const deliveryCursor = z.object({ t: z.iso.datetime(), i: z.guid() });
-
 /** The endpoint's deliveries, newest first. */
 export async function listDeliveries(db: Db, userId: string, id: string, query: { limit: number; cursor?: string }) {
   await ownEndpointOrThrow(db, userId, id);
   const d = webhookDeliveries;
-  const after = query.cursor ? decodeCursorPayload(query.cursor, deliveryCursor) : undefined;
   const rows = await db
     .select()
     .from(d)
-    .where(and(eq(d.endpointId, id), after ? or(lt(d.createdAt, new Date(after.t)), and(eq(d.createdAt, new Date(after.t)), lt(d.id, after.i))) : undefined))
-    .orderBy(desc(d.createdAt), desc(d.id))
+    .where(and(eq(d.endpointId, id), afterCursor(query.cursor, d.createdAt, d.id, 'newest')))
+    .orderBy(...pageOrder(d.createdAt, d.id, 'newest'))
     .limit(query.limit + 1);
-  const items = rows.slice(0, query.limit);
-  const last = items.at(-1);
-  return {
-    items: items.map((row) => ({
-      id: row.id,
-      event: row.event as WebhookEvent,
-      status: row.status,
-      attempts: row.attempts,
-      lastStatus: row.lastStatus,
-      lastError: row.lastError,
-      createdAt: row.createdAt.toISOString(),
-      deliveredAt: row.deliveredAt?.toISOString() ?? null,
-    })),
-    nextCursor: rows.length > query.limit && last ? encodeCursorPayload({ t: last.createdAt.toISOString(), i: last.id }) : null,
-  };
+  return pageOf(rows, query.limit, (row) => ({
+    id: row.id,
+    event: row.event as WebhookEvent,
+    status: row.status,
+    attempts: row.attempts,
+    lastStatus: row.lastStatus,
+    lastError: row.lastError,
+    createdAt: row.createdAt.toISOString(),
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+  }));
 }

@@ -154,6 +154,22 @@ describe('webhooks', () => {
     expect((await add(client, { events: ['mission.nope'] })).status).toBe(400);
   });
 
+  test('behavior: deliveries page newest first; an empty cursor is the first page, a tampered one 400', async () => {
+    const client = await newClient();
+    const endpoint = await add(client, { events: ['mission.cancelled'] });
+    const id = endpoint.body.id as string;
+    for (let i = 0; i < 3; i += 1) await ok(act('cancel', client, (await createMission(client)).id));
+    const page = (query: string) => call(deliveriesRoute, { token: client.token, params: { id }, path: `/api/webhooks/${id}/deliveries${query}` });
+    const first = await page('?limit=2&cursor=');
+    expect(first.body.items).toHaveLength(2);
+    const second = await page(`?limit=2&cursor=${first.body.nextCursor}`);
+    expect(second.body).toMatchObject({ items: [expect.anything()], nextCursor: null });
+    const times = [...first.body.items, ...second.body.items].map((d: { createdAt: string }) => d.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect((await page('?cursor=bm9wZQ')).status).toBe(400);
+    expect((await page('?limit=0')).status).toBe(400);
+  });
+
   test('behavior: twelve adds at once by one user — exactly ten endpoints', async () => {
     const client = await newClient();
     const results = await Promise.all(Array.from({ length: 12 }, () => add(client, { events: ['mission.created'] })));
