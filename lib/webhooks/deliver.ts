@@ -25,13 +25,24 @@ const MAX_ROUNDS = 20;
 /** Seconds before attempt n + 1: 10 s doubling to an hour, ± 20 % so retries do not stampede. */
 export const backoffSeconds = (attempts: number, random = Math.random) => Math.min(3_600, 10 * 2 ** Math.max(0, attempts - 1)) * (0.8 + 0.4 * random());
 
+/**
+ * One run sends for at most RUN_BUDGET_MS of wall time, and stops trying an endpoint for the rest
+ * of the run at its first failure: an endpoint that never answers costs one timeout a run, not
+ * one per queued event, and cannot hold up everyone else's deliveries.
+ */
+const RUN_BUDGET_MS = 20_000;
+
 export async function deliverPending(db: Db, cfg: Config, now = new Date()): Promise<{ delivered: number; failed: number }> {
   let delivered = 0;
   let failed = 0;
+  const started = Date.now();
+  const failing = new Set<string>();
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
-    const due = await dueDeliveries(db, now);
+    const due = (await dueDeliveries(db, now)).filter((row) => !failing.has(row.endpointId));
     if (due.length === 0) break;
     for (const row of due) {
+      if (Date.now() - started > RUN_BUDGET_MS) return { delivered, failed };
+      if (failing.has(row.endpointId)) continue;
       const claimed = await claim(db, row.id, now);
       if (!claimed) continue;
       const outcome = await send(cfg, row);
@@ -40,6 +51,7 @@ export async function deliverPending(db: Db, cfg: Config, now = new Date()): Pro
         await markDelivered(db, row, outcome.status, now);
       } else {
         failed += 1;
+        failing.add(row.endpointId);
         await markFailed(db, row, outcome, now);
       }
     }

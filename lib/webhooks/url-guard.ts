@@ -44,7 +44,7 @@ export function checkWebhookUrl(raw: string, allowPrivate: boolean): URL {
 export async function checkWebhookTarget(raw: string, allowPrivate: boolean): Promise<URL> {
   const url = checkWebhookUrl(raw, allowPrivate);
   if (allowPrivate || isIP(url.hostname.replace(/^\[|\]$/g, ''))) return url;
-  const addresses = await lookup(url.hostname, { all: true, verbatim: true }).catch(() => []);
+  const addresses = await resolveAll(url.hostname).catch(() => []);
   if (addresses.some((entry) => isInternalAddress(entry.address))) throw refuse('url: resolves to a loopback, private or link-local address');
   return url;
 }
@@ -52,11 +52,22 @@ export async function checkWebhookTarget(raw: string, allowPrivate: boolean): Pr
 /** The address to connect to for `url`, resolved now; throws when every address is internal. */
 export async function resolveTarget(url: URL, allowPrivate: boolean): Promise<{ address: string; family: number }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
+  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolveAll(host);
   const usable = allowPrivate ? addresses : addresses.filter((entry) => !isInternalAddress(entry.address));
   // Any internal answer is a sign of rebinding or a misconfiguration: refuse the lot.
   if (usable.length === 0 || usable.length !== addresses.length) throw new Error('the URL resolves to an internal address');
   return usable[0]!;
+}
+
+// A slow resolver (a name an attacker controls) must not hold a request or a delivery run.
+const LOOKUP_TIMEOUT_MS = 2_000;
+
+function resolveAll(host: string) {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('DNS lookup timed out')), LOOKUP_TIMEOUT_MS);
+  });
+  return Promise.race([lookup(host, { all: true, verbatim: true }), timeout]).finally(() => clearTimeout(timer));
 }
 
 const refuse = (detail: string) => new ApiError(400, 'Validation failed', [detail]);

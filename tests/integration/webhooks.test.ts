@@ -170,6 +170,34 @@ describe('webhooks', () => {
     expect((await page('?limit=0')).status).toBe(400);
   });
 
+  test('behavior: an endpoint that never answers costs one timeout a run, and the others are still served', async () => {
+    const { createServer } = await import('node:http');
+    let asked = 0;
+    const silent = createServer(() => {
+      asked += 1; // takes the request, never answers
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = await newClient();
+      const port = (silent.address() as { port: number }).port;
+      await add(client, { url: `http://127.0.0.1:${port}/never`, events: ['mission.cancelled'] });
+      await add(client, { url: `${receiver.url}?party=healthy`, events: ['mission.cancelled'] });
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        const { id } = await createMission(client);
+        await ok(act('cancel', client, id));
+        ids.push(id);
+      }
+      await deliverPending(await getDb(), config());
+      // Three events queued for the silent endpoint: it was tried once (one timeout), not three times.
+      expect(asked).toBe(1);
+      for (const id of ids) expect(receiver.received.some((r) => r.path.endsWith('party=healthy') && r.body.includes(id))).toBe(true);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
   test('behavior: twelve adds at once by one user — exactly ten endpoints', async () => {
     const client = await newClient();
     const results = await Promise.all(Array.from({ length: 12 }, () => add(client, { events: ['mission.created'] })));
