@@ -10,7 +10,7 @@ import { freePort } from './support/free-port';
 import { ensureFreshBuild } from './support/production-build';
 
 export default async function globalSetup() {
-  ensureFreshBuild();
+  await ensureFreshBuild();
   const chain = await startLocalChain({ port: await freePort() });
   const dataDir = mkdtempSync(join(tmpdir(), 'taskmarket-e2e-'));
   let server;

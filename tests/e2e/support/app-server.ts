@@ -15,7 +15,7 @@ export interface AppServer {
 // Settings a developer's shell may carry that would point the server elsewhere.
 const INHERITED_OUT = ['DATABASE_URL', 'REDIS_URL', 'KV_REST_API_URL', 'KV_REST_API_TOKEN', 'TRUST_PROXY', 'PLATFORM_FEE_BPS'];
 
-export async function startAppServer(port: number, chain: LocalChain, dataDir: string): Promise<AppServer> {
+export async function startAppServer(port: number, chain: LocalChain, dataDir: string, overrides: Record<string, string> = {}): Promise<AppServer> {
   const env: NodeJS.ProcessEnv = { NODE_ENV: 'production' };
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !INHERITED_OUT.includes(name)) env[name] = value;
   Object.assign(env, {
@@ -34,6 +34,7 @@ export async function startAppServer(port: number, chain: LocalChain, dataDir: s
     PASSPORT_ADDRESS: chain.contracts.passport,
     ESCROW_ADDRESS: chain.contracts.escrow,
     REWARD_TOKEN_ADDRESS: chain.contracts.rewardToken,
+    ...overrides,
   });
   const logFile = join(dataDir, 'server.log');
   const log = createWriteStream(logFile);

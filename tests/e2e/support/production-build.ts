@@ -1,7 +1,7 @@
 // A production build for the e2e server: `npm run build` when .next/BUILD_ID is missing or older
 // than any source the build reads, so a run never tests yesterday's pages.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SOURCES = ['app', 'lib', 'contracts/out', 'next.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];
@@ -15,7 +15,33 @@ function newestMtime(path: string): number {
   return newest;
 }
 
-export function ensureFreshBuild(): void {
+const LOCK = '.next-build.lock';
+
+/** Runs `build` alone: suites started side by side (e2e, the SDK's) wait for one another's build. */
+async function underBuildLock(build: () => void): Promise<void> {
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch {
+      // A lock older than the slowest build is a crashed run's.
+      const held = statSync(LOCK, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > 15 * 60_000) rmdirSync(LOCK);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+  try {
+    build();
+  } finally {
+    rmdirSync(LOCK);
+  }
+}
+
+export function ensureFreshBuild(): Promise<void> {
+  return underBuildLock(buildIfStale);
+}
+
+function buildIfStale(): void {
   const buildId = join('.next', 'BUILD_ID');
   const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
   const changedAt = Math.max(...SOURCES.map(newestMtime));
