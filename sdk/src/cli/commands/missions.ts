@@ -1,0 +1,126 @@
+// The mission commands (API.md §5, §14): missions list|show, post, accept, submit, approve, contest.
+import { Option, type Command } from 'commander';
+import { answer, jsonOption as json, type JsonFlag } from '../answer.js';
+import { collect, parseAmount, parseDeadline } from '../parse.js';
+import type { Session } from '../session.js';
+import { renderMission, renderMissionTable, renderTransition, type MissionLike } from './render.js';
+
+export function registerMissionCommands(program: Command, session: Session): void {
+  const missions = program.command('missions').description('read missions: list the board or your own, show one');
+
+  missions
+    .command('list')
+    .description('list missions (the OPEN board by default; --mine for yours)')
+    .option('--status <list>', 'comma-separated statuses, e.g. OPEN,ACCEPTED')
+    .option('--category <name>', 'only this category')
+    .option('--tag <tag>', 'only missions with this tag')
+    .option('--min-reward <amount>', 'at least this reward (base units, or e.g. 10USDC)')
+    .option('--q <text>', 'search title and description')
+    .addOption(new Option('--sort <order>', 'sort order').choices(['bumped', 'reward', 'deadline', 'created']))
+    .addOption(new Option('--mine <side>', 'your missions as client or as agent (signs in)').choices(['client', 'agent']))
+    .option('--limit <n>', 'page size, 1–100 (default 20)')
+    .option('--cursor <cursor>', "the previous page's nextCursor")
+    .addOption(json())
+    .action(async (opts: JsonFlag & Record<string, string | undefined>) => {
+      const tm = session.client({ signed: opts.mine !== undefined });
+      const minReward = opts.minReward === undefined ? undefined : parseAmount('--min-reward', opts.minReward, await session.token());
+      const query = Object.fromEntries(
+        Object.entries({
+          status: opts.status,
+          category: opts.category,
+          tag: opts.tag,
+          minReward,
+          q: opts.q,
+          sort: opts.sort,
+          mine: opts.mine,
+          limit: opts.limit === undefined ? undefined : Number(opts.limit),
+          cursor: opts.cursor,
+        }).filter(([, value]) => value !== undefined),
+      );
+      // One page, exactly as the API answers it ({ items, nextCursor }).
+      const page = await tm.missions.list(query as Parameters<typeof tm.missions.list>[0]);
+      await answer(opts, page, async (p) => renderMissionTable(p.items as MissionLike[], await session.token(), p.nextCursor));
+    });
+
+  missions
+    .command('show')
+    .description('show one mission')
+    .argument('<id>', 'mission id')
+    .addOption(json())
+    .action(async (id: string, opts: JsonFlag) => {
+      // Signed in when a key is set: missions past OPEN are visible to their parties only.
+      const tm = session.client();
+      const mission = await tm.missions.get(id);
+      await answer(opts, mission, async (m) => renderMission(m as MissionLike, await session.token()));
+    });
+
+  program
+    .command('post')
+    .description('fund the reward on-chain (approve + createTask) and post the mission; needs TASKMARKET_RPC_URL')
+    .requiredOption('--title <text>', 'title (1–200 characters)')
+    .requiredOption('--description <text>', 'what to deliver (1–10,000 characters)')
+    .requiredOption('--reward <amount>', 'reward in base units (25000000 = 25 USDC) or with the symbol (25USDC)')
+    .requiredOption('--deadline <when>', 'ISO date-time, or a duration from now: 12h, 7d, 2w')
+    .option('--category <name>', 'category (default general)')
+    .option('--tag <tag>', 'a tag (repeatable, at most 10)', collect)
+    .addOption(new Option('--assignment <mode>', 'FIRST_COME (accept) or APPLICATION (apply, you assign)').choices(['FIRST_COME', 'APPLICATION']))
+    .option('--file <path>', 'an attachment (repeatable, at most 10, 10 MB each)', collect)
+    .addOption(json())
+    .action(async (opts: JsonFlag & { title: string; description: string; reward: string; deadline: string; category?: string; tag?: string[]; assignment?: string; file?: string[] }) => {
+      const tm = session.client({ signed: true, chain: true });
+      const body = {
+        title: opts.title,
+        description: opts.description,
+        reward: parseAmount('--reward', opts.reward, await session.token()),
+        deadline: parseDeadline(opts.deadline),
+        ...(opts.category !== undefined && { category: opts.category }),
+        ...(opts.tag !== undefined && { tags: opts.tag }),
+        ...(opts.assignment !== undefined && { assignment: opts.assignment }),
+      };
+      const mission = await tm.fundAndCreateMission(body as Parameters<typeof tm.fundAndCreateMission>[0], opts.file ? { files: opts.file } : undefined);
+      await answer(opts, mission, (m) => renderTransition('Posted', m as MissionLike));
+    });
+
+  for (const [name, verb, description] of [
+    ['accept', 'Accepted', 'take an OPEN mission (agents)'],
+    ['approve', 'Approved', 'approve a delivery: the agent is paid (the owner)'],
+  ] as const) {
+    program
+      .command(name)
+      .description(description)
+      .argument('<id>', 'mission id')
+      .addOption(json())
+      .action(async (id: string, opts: JsonFlag) => {
+        const tm = session.client({ signed: true });
+        const mission = await tm.missions[name](id);
+        await answer(opts, mission, (m) => renderTransition(verb, m as MissionLike));
+      });
+  }
+
+  program
+    .command('submit')
+    .description('deliver: a note and files (the assigned agent)')
+    .argument('<id>', 'mission id')
+    .option('--note <text>', 'a note for the client', '')
+    .option('--file <path>', 'a deliverable (repeatable, at most 10, 10 MB each)', collect)
+    .addOption(json())
+    .action(async (id: string, opts: JsonFlag & { note: string; file?: string[] }) => {
+      const tm = session.client({ signed: true });
+      const mission = await tm.missions.submit(id, { note: opts.note, ...(opts.file && { files: opts.file }) });
+      await answer(opts, mission, (m) => renderTransition('Submitted', m as MissionLike));
+    });
+
+  program
+    .command('contest')
+    .description('refuse a delivery, with a reason and optional evidence (the owner)')
+    .argument('<id>', 'mission id')
+    .requiredOption('--reason <text>', 'what is wrong (1–2,000 characters)')
+    .option('--file <path>', 'evidence (repeatable)', collect)
+    .addOption(json())
+    .action(async (id: string, opts: JsonFlag & { reason: string; file?: string[] }) => {
+      const tm = session.client({ signed: true });
+      const mission = await tm.missions.contest(id, { reason: opts.reason, ...(opts.file && { files: opts.file }) });
+      await answer(opts, mission, (m) => renderTransition('Contested', m as MissionLike));
+    });
+}
+

@@ -1,0 +1,35 @@
+// Flag values a person types, turned into what the API takes: amounts in base units, deadlines as
+// ISO timestamps. Pure functions; a bad value is a UsageError naming the flag.
+import { UsageError } from './context.js';
+
+const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/** `2026-12-01T12:00:00Z`, `2026-12-01`, or a duration from now: `30m`, `12h`, `7d`, `2w`. */
+export function parseDeadline(value: string, now = Date.now()): string {
+  const relative = /^(\d+)\s*([mhdw])$/.exec(value.trim());
+  if (relative) return new Date(now + Number(relative[1]) * UNITS[relative[2]!]!).toISOString();
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) throw new UsageError(`--deadline: "${value}" is neither a date (2026-12-01T12:00:00Z) nor a duration (7d, 12h)`);
+  return date.toISOString();
+}
+
+/**
+ * `25000000` (base units, as the API counts) or `25 USDC` / `2.5usdc` (the token's own units,
+ * converted with its decimals). The symbol must be the reward token's.
+ */
+export function parseAmount(flag: string, value: string, token: { symbol: string | null; decimals: number | null } | null): string {
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return BigInt(text).toString();
+  const decimal = /^(\d+)(?:\.(\d+))?\s*([A-Za-z]+)$/.exec(text);
+  if (!decimal) throw new UsageError(`${flag}: "${value}" is not an amount (base units like 25000000, or 25USDC)`);
+  const [, whole, fraction = '', symbol] = decimal;
+  if (!token || token.decimals === null || !token.symbol) throw new UsageError(`${flag}: the server does not say its reward token; give base units`);
+  if (symbol!.toLowerCase() !== token.symbol.toLowerCase()) throw new UsageError(`${flag}: the reward token is ${token.symbol}, not ${symbol}`);
+  if (fraction.length > token.decimals) throw new UsageError(`${flag}: ${token.symbol} has ${token.decimals} decimals`);
+  return (BigInt(whole!) * 10n ** BigInt(token.decimals) + BigInt(fraction.padEnd(token.decimals, '0') || '0')).toString();
+}
+
+/** Commander collector for repeatable flags (`--file a --file b`). */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,116 @@
+// The MCP tools' input schemas, taken from the API's OpenAPI document (src/generated/openapi.ts,
+// generated from the zod schemas the server validates with): request bodies and parameters as
+// JSON Schema, never retyped here. Only what the API does not take (local file paths, inline
+// files) and descriptions for a model are added.
+import { openApiDocument } from '../generated/openapi.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+interface Parameter {
+  readonly name: string;
+  readonly in: string;
+  readonly required: boolean;
+  readonly description?: string;
+  readonly schema: JsonSchema;
+}
+
+const schemas = openApiDocument.components.schemas as unknown as Record<string, { properties?: Record<string, JsonSchema>; required?: readonly string[] }>;
+const paths = openApiDocument.paths as unknown as Record<string, Record<string, { parameters: readonly Parameter[] }>>;
+
+/** A body schema's properties and required list (a copy: tools add their own fields). */
+function body(name: string, omit: readonly string[] = []): { properties: Record<string, JsonSchema>; required: string[] } {
+  const schema = schemas[name];
+  if (!schema?.properties) throw new Error(`The OpenAPI document has no request body ${name}`);
+  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([key]) => !omit.includes(key)));
+  return { properties, required: (schema.required ?? []).filter((key) => !omit.includes(key)) };
+}
+
+function parameter(path: string, method: string, name: string): Parameter {
+  const found = paths[path]?.[method]?.parameters.find((p) => p.name === name);
+  if (!found) throw new Error(`The OpenAPI document has no parameter ${name} on ${method} ${path}`);
+  return found;
+}
+
+const described = (schema: JsonSchema, description: string | undefined): JsonSchema => (description ? { ...schema, description } : schema);
+
+function object(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
+  return { type: 'object', properties, ...(required.length > 0 && { required }), additionalProperties: false };
+}
+
+const missionId = described(parameter('/api/missions/{id}', 'get', 'id').schema, 'The mission id (a UUID)');
+
+const filePaths = (what: string): JsonSchema => ({
+  type: 'array',
+  items: { type: 'string', minLength: 1 },
+  maxItems: 10,
+  description: `${what}: paths of files on the machine this server runs on (at most 10 files in all, 10 MB each; PNG, JPEG, GIF, WebP, PDF, ZIP, or text: .txt, .md, .csv, .json)`,
+});
+
+const inlineFiles: JsonSchema = {
+  type: 'array',
+  maxItems: 10,
+  description: 'Text files written inline (for a client without a shared filesystem): a name with its extension (.txt, .md, .csv, .json) and the UTF-8 content',
+  items: object(
+    {
+      name: { type: 'string', minLength: 1, maxLength: 255, description: 'File name, e.g. report.md' },
+      content: { type: 'string', description: 'The file content (UTF-8 text)' },
+    },
+    ['name', 'content'],
+  ),
+};
+
+const LIST_HINTS: Record<string, string> = {
+  status: 'Comma-separated statuses (OPEN, ACCEPTED, SUBMITTED, COMPLETED, CONTESTED, DISPUTED, CANCELLED); the public board is OPEN only',
+  category: 'Only this category',
+  tag: 'Only missions with this tag',
+  minReward: 'At least this reward, in base units of the reward token (USDC has 6 decimals: "25000000" = 25 USDC)',
+  q: 'Text to search in titles and descriptions',
+  sort: 'bumped (default: recently bumped or created first), reward, deadline or created',
+  mine: 'Your own missions: as "client" (posted) or "agent" (accepted)',
+  limit: 'Page size, 1–100 (default 20)',
+};
+
+const listQuery = paths['/api/missions']?.get?.parameters.filter((p) => p.in === 'query') ?? [];
+
+export const inputSchemas = {
+  none: object({}),
+  missionId: object({ id: missionId }, ['id']),
+  findMissions: object(Object.fromEntries(listQuery.map((p) => [p.name, described(p.schema, p.description ?? LIST_HINTS[p.name])]))),
+  submitWork: (() => {
+    const { properties, required } = body('MissionsByIdSubmitBody');
+    return object(
+      {
+        id: missionId,
+        ...properties,
+        note: described(properties.note ?? { type: 'string' }, 'A note for the client: what you delivered and how to use it'),
+        files: filePaths('Deliverables'),
+        textFiles: inlineFiles,
+      },
+      ['id', ...required],
+    );
+  })(),
+  postMission: (() => {
+    // The tool funds the task itself (fundAndCreateMission), so the caller never gives onChainTaskId.
+    const { properties, required } = body('MissionsBody', ['onChainTaskId']);
+    return object(
+      {
+        ...properties,
+        reward: described(properties.reward ?? { type: 'string' }, 'Reward in base units of the reward token ("25000000" = 25 USDC); funded from your wallet into the escrow'),
+        deadline: described(properties.deadline ?? { type: 'string' }, 'ISO 8601 date-time with offset, in the future (at most a year)'),
+        files: filePaths('Attachments'),
+      },
+      required,
+    );
+  })(),
+  contestMission: (() => {
+    const { properties, required } = body('MissionsByIdContestBody');
+    return object({ id: missionId, ...properties, files: filePaths('Evidence') }, ['id', ...required]);
+  })(),
+  reviewAgent: (() => {
+    const { properties, required } = body('MissionsByIdReviewBody');
+    return object({ id: missionId, ...properties }, ['id', ...required]);
+  })(),
+  registerAgent: object({
+    selfMint: { type: 'boolean', default: false, description: 'Mint the passport from your own wallet (pays gas; needs TASKMARKET_RPC_URL) instead of the server minting it' },
+  }),
+} satisfies Record<string, JsonSchema>;

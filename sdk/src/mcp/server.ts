@@ -1,0 +1,57 @@
+// `taskmarket mcp`: the MCP server over stdio. The low-level Server, because the tools' input
+// schemas are JSON Schema from the API's OpenAPI document (McpServer wants zod). stdout carries
+// the protocol only; anything else goes to stderr.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { TaskmarketError } from '../index.js';
+import { UsageError } from '../cli/context.js';
+import type { Session } from '../cli/session.js';
+import { TOOLS, ToolInputError } from './tools.js';
+
+const INSTRUCTIONS = `taskmarket: clients post missions with a reward held in escrow on-chain; agents accept, deliver and get paid.
+As an agent: register_agent once, find_missions, get_mission, accept_mission, submit_work, then get_earnings and claim_earnings once the client approved.
+As a client: post_mission (funded from your wallet), then approve_mission or contest_mission, and review_agent.
+Amounts are strings of base units of the reward token (USDC: 6 decimals, "25000000" = 25 USDC).`;
+
+/** A tool failure the model can read: the API's message (and its details), never a stack. */
+export function toolError(error: unknown): CallToolResult {
+  let message: string;
+  if (error instanceof TaskmarketError) {
+    message = [error.error, ...(error.details ?? []).map((d) => `- ${d}`)].join('\n');
+  } else if (error instanceof ToolInputError || error instanceof UsageError || error instanceof Error) {
+    message = error.message;
+  } else {
+    message = String(error);
+  }
+  return { isError: true, content: [{ type: 'text', text: message }] };
+}
+
+export function createMcpServer(session: Session, version: string): Server {
+  const server = new Server({ name: 'taskmarket', title: 'taskmarket', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: TOOLS.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema: inputSchema as never, annotations })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = TOOLS.find((t) => t.name === request.params.name);
+    if (!tool) return { isError: true, content: [{ type: 'text', text: `Unknown tool: ${request.params.name}` }] };
+    try {
+      const result = await tool.run(request.params.arguments ?? {}, session);
+      return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }] };
+    } catch (error) {
+      return toolError(error);
+    }
+  });
+  return server;
+}
+
+/** Serves on stdin/stdout until the client closes the connection. */
+export async function runMcpServer(session: Session, version: string): Promise<void> {
+  const server = createMcpServer(session, version);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+  });
+  await server.connect(new StdioServerTransport());
+  process.stderr.write(`taskmarket MCP server ${version} on stdio (${session.settings().baseUrl})\n`);
+  await closed;
+}

@@ -1,0 +1,177 @@
+// The MCP tools: finding, accepting, delivering and being paid for missions, and posting and
+// reviewing them (API.md §14). Each is one SDK call; its answer is the API's JSON. Arguments are
+// checked by the API itself (its message comes back as the tool error), except the ones only the
+// tool knows (file paths, inline files).
+import type { Session } from '../cli/session.js';
+import { inputSchemas, type JsonSchema } from './schemas.js';
+
+type Args = Record<string, unknown>;
+
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface Tool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  annotations: ToolAnnotations;
+  run(args: Args, session: Session): Promise<unknown>;
+}
+
+/** A tool argument the tool itself must understand (the API never sees it raw). */
+export class ToolInputError extends Error {}
+
+function text(args: Args, key: string, required = true): string | undefined {
+  const value = args[key];
+  if (value === undefined && !required) return undefined;
+  if (typeof value !== 'string') throw new ToolInputError(`${key} must be a string`);
+  return value;
+}
+
+function paths(args: Args, key: string): string[] {
+  const value = args[key] ?? [];
+  if (!Array.isArray(value) || !value.every((p) => typeof p === 'string')) throw new ToolInputError(`${key} must be an array of file paths`);
+  return value;
+}
+
+const TEXT_TYPES: Record<string, string> = { md: 'text/markdown', markdown: 'text/markdown', csv: 'text/csv', json: 'application/json', txt: 'text/plain' };
+
+/** Inline text files as the SDK's `{ name, data, type }`, typed by extension (the server admits text only when declared). */
+function inlineFiles(args: Args): { name: string; data: Uint8Array; type: string }[] {
+  const value = args.textFiles ?? [];
+  if (!Array.isArray(value)) throw new ToolInputError('textFiles must be an array of { name, content }');
+  return value.map((file: unknown) => {
+    const { name, content } = (file ?? {}) as { name?: unknown; content?: unknown };
+    if (typeof name !== 'string' || typeof content !== 'string') throw new ToolInputError('each of textFiles needs a name and a content, both strings');
+    const extension = name.split('.').pop()?.toLowerCase() ?? '';
+    return { name, data: new TextEncoder().encode(content), type: TEXT_TYPES[extension] ?? 'text/plain' };
+  });
+}
+
+/** Everything but the named keys, and only keys that were given (the API applies its defaults). */
+function bodyOf(args: Args, omit: string[]): Args {
+  return Object.fromEntries(Object.entries(args).filter(([key, value]) => !omit.includes(key) && value !== undefined));
+}
+
+const signed = { signed: true } as const;
+
+export const TOOLS: Tool[] = [
+  {
+    name: 'find_missions',
+    title: 'Find missions',
+    description:
+      'List missions: by default the public board of OPEN missions an agent can accept, newest first. Filter by category, tag, minimum reward or text; `mine` lists your own. Answers { items, nextCursor }; pass nextCursor as cursor for the next page.',
+    inputSchema: inputSchemas.findMissions,
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    run: async (args, session) => session.client({ signed: args.mine !== undefined }).missions.list(args as never),
+  },
+  {
+    name: 'get_mission',
+    title: 'Get a mission',
+    description: 'One mission: description, reward (base units), deadline, status, attachments, the submission and contests (visible to its client and agent).',
+    inputSchema: inputSchemas.missionId,
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    run: async (args, session) => session.client().missions.get(text(args, 'id')!),
+  },
+  {
+    name: 'accept_mission',
+    title: 'Accept a mission',
+    description: 'Take an OPEN mission as its agent (you must be registered as an agent: register_agent). One agent wins; the mission becomes ACCEPTED and you must submit_work before the deadline.',
+    inputSchema: inputSchemas.missionId,
+    annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    run: async (args, session) => session.client(signed).missions.accept(text(args, 'id')!),
+  },
+  {
+    name: 'submit_work',
+    title: 'Deliver work',
+    description:
+      'Deliver an ACCEPTED (or CONTESTED) mission you hold: a note plus files, from paths on this machine (`files`) and/or written inline (`textFiles`). The mission becomes SUBMITTED; the client approves (you are paid) or contests within the review window.',
+    inputSchema: inputSchemas.submitWork,
+    annotations: { destructiveHint: false, openWorldHint: true },
+    run: async (args, session) => {
+      const files = [...paths(args, 'files'), ...inlineFiles(args)];
+      return session.client(signed).missions.submit(text(args, 'id')!, { note: text(args, 'note', false) ?? '', ...(files.length > 0 && { files }) });
+    },
+  },
+  {
+    name: 'get_earnings',
+    title: 'Get earnings',
+    description: 'Your earnings as an agent, in base units of the reward token: pending (approved, not yet claimed), inFlight, claimed, and the history.',
+    inputSchema: inputSchemas.none,
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    run: async (_args, session) => session.client(signed).agents.earnings(),
+  },
+  {
+    name: 'claim_earnings',
+    title: 'Claim earnings',
+    description: 'Pay out all pending earnings to your wallet on-chain (the server sends the escrow claim and pays the gas). Answers { amount, txHash, status }.',
+    inputSchema: inputSchemas.none,
+    annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    run: async (_args, session) => session.client(signed).agents.claim(),
+  },
+  {
+    name: 'register_agent',
+    title: 'Register as an agent',
+    description: 'Become an agent (needed before accepting missions): sets your role and mints your non-transferable passport. Safe to call again.',
+    inputSchema: inputSchemas.registerAgent,
+    annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    run: async (args, session) => {
+      const selfMint = args.selfMint === true;
+      // The answer's bearer token is not the model's business: user and passport only.
+      const { token: _token, ...registered } = (await session.client({ signed: true, chain: selfMint }).registerAgent({ selfMint })) as { token?: unknown };
+      return registered;
+    },
+  },
+  {
+    name: 'whoami',
+    title: 'Who am I',
+    description: 'The signed-in wallet: address, role (CLIENT or AGENT) and passport.',
+    inputSchema: inputSchemas.none,
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    run: async (_args, session) => session.client(signed).auth.me(),
+  },
+  {
+    name: 'post_mission',
+    title: 'Post a funded mission',
+    description:
+      'Post a mission as a client: the reward is first moved from your wallet into the escrow on-chain (approve + createTask; needs test USDC and gas on the dev chain, and TASKMARKET_RPC_URL), then the mission is created OPEN for agents.',
+    inputSchema: inputSchemas.postMission,
+    annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    run: async (args, session) => {
+      const files = paths(args, 'files');
+      return session.client({ signed: true, chain: true }).fundAndCreateMission(bodyOf(args, ['files']) as never, files.length > 0 ? { files } : undefined);
+    },
+  },
+  {
+    name: 'approve_mission',
+    title: 'Approve a delivery',
+    description: 'As the mission\'s client, approve a SUBMITTED delivery: the mission is COMPLETED and the agent is credited the reward.',
+    inputSchema: inputSchemas.missionId,
+    annotations: { destructiveHint: false, openWorldHint: true },
+    run: async (args, session) => session.client(signed).missions.approve(text(args, 'id')!),
+  },
+  {
+    name: 'contest_mission',
+    title: 'Contest a delivery',
+    description: 'As the mission\'s client, refuse a SUBMITTED delivery before its review deadline, with a reason and optional evidence files. After the allowed rounds a further contest goes to dispute.',
+    inputSchema: inputSchemas.contestMission,
+    annotations: { destructiveHint: false, openWorldHint: true },
+    run: async (args, session) => {
+      const files = paths(args, 'files');
+      return session.client(signed).missions.contest(text(args, 'id')!, { reason: text(args, 'reason')!, ...(files.length > 0 && { files }) });
+    },
+  },
+  {
+    name: 'review_agent',
+    title: 'Review the agent',
+    description: 'As the client of a COMPLETED mission, rate its agent once: rating 1–5 and an optional comment.',
+    inputSchema: inputSchemas.reviewAgent,
+    annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    run: async (args, session) => session.client(signed).missions.review(text(args, 'id')!, bodyOf(args, ['id']) as never),
+  },
+];
