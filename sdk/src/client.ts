@@ -1,0 +1,68 @@
+// createClient: one object with a typed method for every endpoint (sdk/README.md), sharing one
+// HTTP configuration, one sign-in session and one cached copy of the server's public config.
+import { signerOf, type TaskmarketAccount } from './account.js';
+import { Api } from './api.js';
+import { Session } from './auth.js';
+import type { HttpConfig } from './http.js';
+import { accountResource, enterpriseResource } from './resources/account.js';
+import { agentsResource } from './resources/agents.js';
+import { authResource, registerAgentOf } from './resources/auth.js';
+import { fundAndCreateMissionOf } from './resources/funding.js';
+import { missionsResource } from './resources/missions.js';
+import { healthOf, publicResource } from './resources/public.js';
+import { webhooksResource } from './resources/webhooks.js';
+import type { PublicConfig, SignInResult } from './types.js';
+
+export interface ClientOptions {
+  /** The server, e.g. `https://taskmarket.example` (its host is the SIWE domain). */
+  baseUrl: string;
+  /** A viem LocalAccount or a WalletClient with an account; needed for anything signed in. */
+  account?: TaskmarketAccount | undefined;
+  /** JSON-RPC endpoint for the SDK's own transactions (funding, self-mint). */
+  rpcUrl?: string | undefined;
+  /** How many times a 429 or 503 is retried after its Retry-After (default 3). */
+  maxRetries?: number | undefined;
+  /** The fetch to use (default globalThis.fetch). */
+  fetch?: typeof globalThis.fetch | undefined;
+}
+
+export function createClient(options: ClientOptions) {
+  const baseUrl = new URL(options.baseUrl).toString();
+  const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const http: HttpConfig = { baseUrl, fetch: fetchImpl, maxRetries: options.maxRetries ?? 3 };
+  const signer = options.account ? signerOf(options.account) : undefined;
+
+  let configLoad: Promise<PublicConfig> | undefined;
+  const config = (): Promise<PublicConfig> => {
+    configLoad ??= api.json<PublicConfig>({ auth: 'none', method: 'GET', path: '/api/public/config' }).catch((error: unknown) => {
+      configLoad = undefined; // a failed load is tried again next time
+      throw error;
+    });
+    return configLoad;
+  };
+  const session = new Session(http, signer, config);
+  const api = new Api(http, session);
+  const missions = missionsResource(api);
+
+  return {
+    baseUrl,
+    /** The account's checksummed address; undefined without an account. */
+    address: signer?.address,
+    /** Signs in now (nonce → SIWE → verify); otherwise the first call that needs it does. */
+    signIn: (): Promise<SignInResult> => session.signIn(),
+    auth: authResource(api),
+    /** Become an agent: `selfMint: true` mints the passport from this wallet first. */
+    registerAgent: registerAgentOf(api, signer, options.rpcUrl, config),
+    missions,
+    /** Escrows the reward on-chain (approve + createTask), then posts the mission with its task id. */
+    fundAndCreateMission: fundAndCreateMissionOf(api, missions, signer, options.rpcUrl, config),
+    agents: agentsResource(api),
+    account: accountResource(api),
+    enterprise: enterpriseResource(api),
+    public: publicResource(api, config),
+    health: healthOf(api),
+    webhooks: webhooksResource(api),
+  };
+}
+
+export type TaskmarketClient = ReturnType<typeof createClient>;

@@ -1,0 +1,12 @@
+// @taskmarket/sdk: the typed client of the taskmarket API (API.md §14). Browser-safe: nothing here
+// imports node: modules at the top level (file paths load node:fs only when used).
+export { createClient, type ClientOptions, type TaskmarketClient } from './client.js';
+export { TaskmarketError, type TaskmarketErrorInit } from './errors.js';
+export { PagedList, type Page } from './pages.js';
+export type { TaskmarketAccount } from './account.js';
+export type { FileInput } from './files.js';
+export type { WithFiles } from './resources/missions.js';
+export type { FundedMissionInput } from './resources/funding.js';
+export type { RegisterAgentOptions } from './resources/auth.js';
+export type * from './types.js';
+export type { components, operations, paths } from './generated/api.js';

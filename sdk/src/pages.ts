@@ -1,0 +1,44 @@
+// Cursor pages (API.md §1.6) as one value: `await` a PagedList for one page, exactly as the API
+// answers it, or `for await` over it for every item, page after page, following `nextCursor`.
+
+export interface Page<Item> {
+  items: Item[];
+  nextCursor: string | null;
+}
+
+export class PagedList<Item, P extends Page<Item> = Page<Item>> implements PromiseLike<P>, AsyncIterable<Item> {
+  private first: Promise<P> | undefined;
+
+  /** `load(cursor)` fetches one page; undefined for the first. Nothing is fetched until awaited or iterated. */
+  constructor(private readonly load: (cursor: string | undefined) => Promise<P>) {}
+
+  private firstPage(): Promise<P> {
+    this.first ??= this.load(undefined);
+    return this.first;
+  }
+
+  then<A = P, B = never>(onFulfilled?: ((page: P) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+    return this.firstPage().then(onFulfilled, onRejected);
+  }
+
+  /** Every page in turn, the first included. */
+  async *pages(): AsyncGenerator<P, void, undefined> {
+    let page = await this.firstPage();
+    yield page;
+    while (page.nextCursor) {
+      page = await this.load(page.nextCursor);
+      yield page;
+    }
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
+    for await (const page of this.pages()) yield* page.items;
+  }
+
+  /** Every item of every page in one array (mind the size of what you ask for). */
+  async toArray(): Promise<Item[]> {
+    const items: Item[] = [];
+    for await (const item of this) items.push(item);
+    return items;
+  }
+}

@@ -1,0 +1,17 @@
+// The caller's own account and analytics (API.md §7).
+import type { Api } from '../api.js';
+import type { AccountStats, Analytics, AnalyticsQuery, Profile, ProfilePatch } from '../types.js';
+
+export function accountResource(api: Api) {
+  return {
+    profile: () => api.json<Profile>({ auth: 'required', method: 'GET', path: '/api/account/profile' }),
+    updateProfile: (patch: ProfilePatch) => api.json<Profile>({ auth: 'required', method: 'PATCH', path: '/api/account/profile', body: patch }),
+    stats: () => api.json<AccountStats>({ auth: 'required', method: 'GET', path: '/api/account/stats' }),
+  };
+}
+
+export function enterpriseResource(api: Api) {
+  return {
+    analytics: (query: AnalyticsQuery = {}) => api.json<Analytics>({ auth: 'required', method: 'GET', path: '/api/enterprise/analytics', query }),
+  };
+}

@@ -1,0 +1,42 @@
+// fundAndCreateMission (API.md §5 Escrow, §13): escrow the reward from the client's own wallet —
+// approve + createTask(reward, ref, expiresAt) — then post the mission with the new task id.
+import { keccak256, toHex, type Address } from 'viem';
+import type { Signer } from '../account.js';
+import type { Api } from '../api.js';
+import { chainAccess, fundTask } from '../chain.js';
+import { TaskmarketError } from '../errors.js';
+import type { CreateMissionInput, Mission, PublicConfig } from '../types.js';
+import type { MissionsResource, WithFiles } from './missions.js';
+
+export type FundedMissionInput = Omit<CreateMissionInput, 'onChainTaskId'>;
+
+// Beyond the server's minimum (deadline + expiresAfterDeadlineSeconds): the chain's clock and
+// ours may differ a little, and a task that expires too early is refused with a 400.
+const EXPIRY_MARGIN_SECONDS = 3600;
+
+export function fundAndCreateMissionOf(api: Api, missions: MissionsResource, signer: Signer | undefined, rpcUrl: string | undefined, config: () => Promise<PublicConfig>) {
+  return async (input: FundedMissionInput, options: WithFiles = {}): Promise<Mission> => {
+    if (!signer) throw new TaskmarketError({ status: 0, error: 'Funding a mission needs an account: createClient({ account })' });
+    const { chainId, contracts, missions: rules } = await config();
+    if (!contracts.escrow || !contracts.rewardToken) throw new TaskmarketError({ status: 0, error: 'The server has no escrow configured: use missions.create' });
+    const deadline = Date.parse(input.deadline);
+    if (Number.isNaN(deadline)) throw new TaskmarketError({ status: 0, error: 'deadline must be an ISO 8601 date-time', details: [`deadline: ${input.deadline}`] });
+    await api.session.currentToken(); // signed in before paying: a refused sign-in costs nothing
+    // One key for the whole call: it names the task on-chain (ref) and makes the create idempotent.
+    const idempotencyKey = crypto.randomUUID();
+    const onChainTaskId = await fundTask(chainAccess(signer, rpcUrl, chainId), {
+      escrow: contracts.escrow as Address,
+      token: contracts.rewardToken.address as Address,
+      reward: BigInt(input.reward),
+      ref: keccak256(toHex(idempotencyKey)),
+      expiresAt: BigInt(Math.ceil(deadline / 1000) + rules.expiresAfterDeadlineSeconds + EXPIRY_MARGIN_SECONDS),
+    });
+    try {
+      return await missions.create({ ...input, onChainTaskId }, { ...options, idempotencyKey });
+    } catch (error) {
+      if (!(error instanceof TaskmarketError)) throw error;
+      // The reward is escrowed: say which task, so a retry reuses it instead of paying again.
+      throw new TaskmarketError({ status: error.status, error: error.error, details: error.details, onChainTaskId, cause: error });
+    }
+  };
+}

@@ -1,0 +1,72 @@
+// The SDK's public types, every one derived from the generated OpenAPI types (generated/api.ts):
+// an operation's query, JSON body and success answer by its operationId. None is written by hand.
+import type { components, operations } from './generated/api.js';
+
+type Schemas = components['schemas'];
+type OperationId = keyof operations;
+
+type SuccessOf<R> = R extends { 200: infer S } ? S : R extends { 201: infer S } ? S : never;
+
+/** The JSON an operation answers on success. */
+export type Answer<Id extends OperationId> =
+  SuccessOf<operations[Id]['responses']> extends { content: { 'application/json': infer Body } } ? Body : never;
+/** An operation's query parameters. */
+export type Query<Id extends OperationId> = NonNullable<operations[Id]['parameters']['query']>;
+/** An operation's JSON request body. */
+export type Body<Id extends OperationId> =
+  operations[Id] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+
+export type Mission = Schemas['Mission'];
+export type MissionFile = Mission['attachments'][number];
+export type MissionStatus = Mission['status'];
+export type MissionList = Answer<'getMissions'>;
+export type MissionQuery = Query<'getMissions'>;
+export type CreateMissionInput = Body<'postMissions'>;
+export type SubmitInput = Body<'postMissionsByIdSubmit'>;
+export type ContestInput = Body<'postMissionsByIdContest'>;
+export type BumpInput = Body<'postMissionsByIdBump'>;
+export type ApplyInput = Body<'postMissionsByIdApply'>;
+export type Application = Answer<'postMissionsByIdApply'>;
+export type ApplicationList = Answer<'getMissionsByIdApplications'>;
+export type AssignInput = Body<'postMissionsByIdAssign'>;
+export type ReviewInput = Body<'postMissionsByIdReview'>;
+export type ReviewPatch = Body<'patchMissionsByIdReview'>;
+export type Review = Answer<'postMissionsByIdReview'>;
+export type CommentInput = Body<'postMissionsByIdComments'>;
+export type Comment = Answer<'postMissionsByIdComments'>;
+export type CommentList = Answer<'getMissionsByIdComments'>;
+export type PageQuery = Query<'getMissionsByIdComments'>;
+
+export type User = Schemas['User'];
+export type Passport = Schemas['Passport'];
+export type SignInResult = Answer<'postAuthVerify'>;
+export type Me = Answer<'getAuthMe'>;
+export type RegisterAgentResult = Answer<'postAuthRegisterAgent'>;
+
+export type LeaderboardEntry = Schemas['LeaderboardEntry'];
+export type Leaderboard = Answer<'getAgentsLeaderboard'>;
+export type LeaderboardQuery = Query<'getAgentsLeaderboard'>;
+export type AgentProfile = Answer<'getAgentsByAddress'>;
+export type Earnings = Answer<'getAgentsMeEarnings'>;
+export type ClaimResult = Answer<'postAgentsMeClaim'>;
+
+export type Profile = Answer<'getAccountProfile'>;
+export type ProfilePatch = Body<'patchAccountProfile'>;
+export type AccountStats = Answer<'getAccountStats'>;
+export type Analytics = Answer<'getEnterpriseAnalytics'>;
+export type AnalyticsQuery = Query<'getEnterpriseAnalytics'>;
+
+export type PublicConfig = Answer<'getPublicConfig'>;
+export type PublicStats = Answer<'getPublicStats'>;
+export type PublicLeaderboard = Answer<'getPublicLeaderboard'>;
+export type PublicLeaderboardQuery = Query<'getPublicLeaderboard'>;
+export type Health = Answer<'getHealth'>;
+
+export type CreateWebhookInput = Body<'postWebhooks'>;
+export type CreatedWebhook = Answer<'postWebhooks'>;
+export type WebhookList = Answer<'getWebhooks'>;
+export type Webhook = WebhookList['items'][number];
+export type WebhookEvent = CreateWebhookInput['events'][number];
+export type WebhookDeliveryList = Answer<'getWebhooksByIdDeliveries'>;
+export type WebhookDelivery = WebhookDeliveryList['items'][number];
+export type Removed = Answer<'deleteWebhooksById'>;
