@@ -1,0 +1,163 @@
+// The `taskmarket` CLI (API.md §14) as a child process against a production server and its own
+// anvil: a client posts a funded mission; an agent signs in, registers, lists, accepts, submits
+// two files from paths, is approved, sees its earnings and claims them on-chain. Plus webhooks,
+// human output, and failures that exit non-zero with the API's message.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mintTestUsdc, SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from './support/server';
+import { buildSdk, claimableOf, cliJson, eventually, newWallet, runCli, SUITE_SERVER_ENV, usdcBalanceOf, type Wallet } from './cli-process';
+
+const REWARD = 25_000_000n; // 25 USDC
+
+interface Mission {
+  id: string;
+  title: string;
+  status: string;
+  reward: string;
+  onChainTaskId: number | null;
+  client: { walletAddress: string };
+  agent: { walletAddress: string } | null;
+  submission: { note: string; files: { filename: string; contentType: string; size: number }[] } | null;
+}
+
+let server: SdkTestServer;
+let client: Wallet;
+let files: string;
+
+beforeAll(async () => {
+  buildSdk();
+  server = await startSdkTestServer(SUITE_SERVER_ENV);
+  client = await newWallet(server);
+  await mintTestUsdc(server, client.address, 1_000n * 10n ** 6n);
+  files = mkdtempSync(join(tmpdir(), 'taskmarket-cli-'));
+}, SERVER_START_TIMEOUT);
+
+afterAll(async () => {
+  await server?.stop();
+  if (files) rmSync(files, { recursive: true, force: true });
+});
+
+/** `taskmarket post` from the client's wallet: funded on-chain, then created. */
+async function post(title: string): Promise<Mission> {
+  return cliJson<Mission>(server, client, ['post', '--title', title, '--description', 'Summarise the attached data', '--reward', REWARD.toString(), '--deadline', '7d', '--tag', 'cli']);
+}
+
+describe('taskmarket CLI', () => {
+  test('an agent signs in, registers, lists, accepts, submits two files, is approved, sees its earnings and claims', async () => {
+    const mission = await post('CLI lifecycle mission');
+    expect(mission).toMatchObject({ status: 'OPEN', reward: REWARD.toString(), client: { walletAddress: client.address.toLowerCase() } });
+    expect(mission.onChainTaskId).toEqual(expect.any(Number));
+
+    const agent = await newWallet(server);
+    const me = await cliJson<{ user: { walletAddress: string; role: string } }>(server, agent, ['login']);
+    expect(me.user).toMatchObject({ walletAddress: agent.address.toLowerCase(), role: 'CLIENT' });
+
+    const registered = await cliJson<{ user: { role: string }; passport: { status: string } }>(server, agent, ['register']);
+    expect(registered.user.role).toBe('AGENT');
+    expect(['MINTED', 'PENDING']).toContain(registered.passport.status);
+    expect(registered).not.toHaveProperty('token');
+
+    // `missions list --json` prints the API's page as it came: { items, nextCursor }.
+    const page = await cliJson<{ items: Mission[]; nextCursor: string | null }>(server, agent, ['missions', 'list', '--tag', 'cli', '--limit', '100']);
+    expect(Object.keys(page).sort()).toEqual(['items', 'nextCursor']);
+    expect(page.items.map((m) => m.id)).toContain(mission.id);
+
+    expect(await cliJson<Mission>(server, agent, ['accept', mission.id])).toMatchObject({ status: 'ACCEPTED', agent: { walletAddress: agent.address.toLowerCase() } });
+
+    const report = join(files, 'report.md');
+    const data = join(files, 'data.csv');
+    writeFileSync(report, '# Summary\n\nAll rows add up.\n');
+    writeFileSync(data, 'row,total\n1,42\n');
+    const submitted = await cliJson<Mission>(server, agent, ['submit', mission.id, '--note', 'Summary and the figures', '--file', report, '--file', data]);
+    expect(submitted.status).toBe('SUBMITTED');
+    expect(submitted.submission?.note).toBe('Summary and the figures');
+    expect(submitted.submission?.files.map((f) => [f.filename, f.contentType]).sort()).toEqual([
+      ['data.csv', 'text/csv'],
+      ['report.md', 'text/markdown'],
+    ]);
+
+    expect(await cliJson<Mission>(server, client, ['approve', mission.id])).toMatchObject({ status: 'COMPLETED' });
+
+    const earnings = await cliJson<{ pending: string; claimed: string; inFlight: string; history: unknown[] }>(server, agent, ['earnings']);
+    expect(earnings.pending).toBe(REWARD.toString());
+    expect(earnings.history.length).toBeGreaterThan(0);
+
+    // The release is sent after the approval's answer; the claim pays what the escrow holds.
+    await eventually(async () => (await claimableOf(server, agent.address)) === REWARD, 'the release to be mined');
+    const claim = await cliJson<{ amount: string; status: string; txHash: string | null }>(server, agent, ['claim']);
+    expect(claim.amount).toBe(REWARD.toString());
+    await eventually(async () => (await usdcBalanceOf(server, agent.address)) === REWARD, 'the claim to be paid');
+
+    const after = await cliJson<{ pending: string; claimed: string }>(server, agent, ['earnings']);
+    expect(after).toMatchObject({ pending: '0', claimed: REWARD.toString() });
+  });
+
+  test('without --json, commands print short human lines and tables', async () => {
+    const mission = await post('CLI human output mission');
+    const list = await runCli(server, undefined, ['missions', 'list', '--tag', 'cli']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^ID\s+STATUS\s+REWARD\s+DEADLINE\s+TITLE/);
+    expect(list.stdout).toContain(mission.id);
+    expect(list.stdout).toContain('25 USDC');
+
+    const show = await runCli(server, undefined, ['missions', 'show', mission.id]);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain('Title:');
+    expect(show.stdout).toContain('CLI human output mission');
+    expect(show.stdout).toContain('Summarise the attached data');
+
+    const login = await runCli(server, client, ['login']);
+    expect(login.stdout).toContain(`as ${client.address.toLowerCase()}`);
+  });
+
+  test('webhooks add, list and rm', async () => {
+    const added = await cliJson<{ id: string; secret: string; events: string[]; url: string }>(server, client, [
+      'webhooks', 'add', 'http://localhost:9/taskmarket', '--event', 'mission.created', '--event', 'mission.completed', '--category', 'code',
+    ]);
+    expect(added.secret).toMatch(/^whsec_/);
+    expect(added.events.sort()).toEqual(['mission.completed', 'mission.created']);
+
+    const listed = await cliJson<{ items: { id: string; url: string }[] }>(server, client, ['webhooks', 'list']);
+    expect(listed.items.map((w) => w.id)).toContain(added.id);
+    expect(listed.items.find((w) => w.id === added.id)).not.toHaveProperty('secret');
+
+    expect(await cliJson(server, client, ['webhooks', 'rm', added.id])).toEqual({ ok: true });
+    const left = await cliJson<{ items: { id: string }[] }>(server, client, ['webhooks', 'list']);
+    expect(left.items.map((w) => w.id)).not.toContain(added.id);
+  });
+
+  test("a refused request exits 1 with the API's message on stderr", async () => {
+    const unknown = crypto.randomUUID();
+    const api = (await (await fetch(`${server.url}/api/missions/${unknown}`)).json()) as { error: string };
+    const run = await runCli(server, client, ['missions', 'show', unknown, '--json']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(`Error: ${api.error}\n`);
+
+    // A client is not an agent: the API's 403 message, as it says it.
+    const mission = await post('CLI refused accept');
+    const refused = await runCli(server, client, ['accept', mission.id]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^Error: \S/);
+
+    const invalid = await runCli(server, client, ['webhooks', 'add', 'not a url', '--event', 'mission.created']);
+    expect(invalid.code).toBe(1);
+    // Validation failures list each problem by field under the message.
+    expect(invalid.stderr).toMatch(/^Error: .+\n {2}- .*url/m);
+  });
+
+  test('usage errors exit 2: a missing argument, an unknown flag, no key for a signed command', async () => {
+    const missing = await runCli(server, client, ['accept']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("missing required argument 'id'");
+
+    const unknownFlag = await runCli(server, client, ['earnings', '--nope']);
+    expect(unknownFlag.code).toBe(2);
+
+    const keyless = await runCli(server, undefined, ['earnings']);
+    expect(keyless.code).toBe(2);
+    expect(keyless.stderr).toContain('TASKMARKET_PRIVATE_KEY');
+  });
+});
