@@ -1,0 +1,158 @@
+// `taskmarket mcp` (API.md §14): the MCP SDK's own Client over stdio spawns the built bin, lists the
+// tools (input schemas from the API's OpenAPI document), and an agent finds → accepts → submits →
+// (the client approves, through its own MCP connection) → claims, all through tool calls. Tool
+// errors carry the API's message.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mintTestUsdc, SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from './support/server';
+import { buildSdk, claimableOf, CLI, cliEnv, eventually, newWallet, runCli, SUITE_SERVER_ENV, usdcBalanceOf, type Wallet } from './cli-process';
+
+const REWARD = 30_000_000n; // 30 USDC
+
+let server: SdkTestServer;
+let clientWallet: Wallet;
+let agentWallet: Wallet;
+let files: string;
+const connections: Client[] = [];
+
+/** An MCP client connected to `taskmarket mcp` running with `wallet`'s key. */
+async function connect(wallet: Wallet): Promise<Client> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env: cliEnv(server, wallet), stderr: 'pipe' });
+  const client = new Client({ name: 'taskmarket-mcp-test', version: '1.0.0' });
+  await client.connect(transport);
+  connections.push(client);
+  return client;
+}
+
+interface ToolText {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolText> {
+  return (await client.callTool({ name, arguments: args })) as ToolText;
+}
+
+/** A tool's answer parsed, failing the test with the tool's error text when it failed. */
+async function callJson<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
+  const result = await call(client, name, args);
+  if (result.isError) throw new Error(`${name} failed: ${result.content[0]?.text}`);
+  return JSON.parse(result.content[0]!.text) as T;
+}
+
+beforeAll(async () => {
+  buildSdk();
+  server = await startSdkTestServer(SUITE_SERVER_ENV);
+  clientWallet = await newWallet(server);
+  agentWallet = await newWallet(server);
+  await mintTestUsdc(server, clientWallet.address, 1_000n * 10n ** 6n);
+  files = mkdtempSync(join(tmpdir(), 'taskmarket-mcp-'));
+}, SERVER_START_TIMEOUT);
+
+afterAll(async () => {
+  await Promise.all(connections.map((c) => c.close()));
+  await server?.stop();
+  if (files) rmSync(files, { recursive: true, force: true });
+});
+
+describe('taskmarket mcp', () => {
+  test('lists its tools with input schemas from the API schemas', async () => {
+    const agent = await connect(agentWallet);
+    const { tools } = await agent.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect([...byName.keys()].sort()).toEqual(
+      [
+        'accept_mission', 'approve_mission', 'claim_earnings', 'contest_mission', 'find_missions', 'get_earnings',
+        'get_mission', 'post_mission', 'register_agent', 'review_agent', 'submit_work', 'whoami',
+      ].sort(),
+    );
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.description?.length).toBeGreaterThan(20);
+    }
+    // The server's own rules, carried over: the sort choices, the title and note limits, the rating range.
+    const find = byName.get('find_missions')!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(find.sort?.enum).toEqual(['bumped', 'reward', 'deadline', 'created']);
+    expect(find.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+    const post = byName.get('post_mission')!.inputSchema;
+    expect(post.required).toEqual(['title', 'description', 'reward', 'deadline']);
+    expect((post.properties as Record<string, Record<string, unknown>>).title).toMatchObject({ minLength: 1, maxLength: 200 });
+    expect(post.properties).not.toHaveProperty('onChainTaskId');
+    const submit = byName.get('submit_work')!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(submit.note).toMatchObject({ type: 'string', maxLength: 10_000 });
+    expect(submit.id).toMatchObject({ type: 'string', format: 'uuid' });
+    const review = byName.get('review_agent')!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(review.rating).toMatchObject({ type: 'integer', minimum: 1, maximum: 5 });
+    expect(byName.get('find_missions')!.annotations?.readOnlyHint).toBe(true);
+  });
+
+  test('find → accept → submit → (the client approves) → claim, through tool calls', async () => {
+    const client = await connect(clientWallet);
+    const agent = await connect(agentWallet);
+
+    const deadline = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    const posted = await callJson<{ id: string; status: string; onChainTaskId: number }>(client, 'post_mission', {
+      title: 'MCP lifecycle mission',
+      description: 'Write a haiku about escrow',
+      reward: REWARD.toString(),
+      deadline,
+      tags: ['mcp'],
+    });
+    expect(posted.status).toBe('OPEN');
+    expect(posted.onChainTaskId).toEqual(expect.any(Number));
+
+    expect(await callJson(agent, 'register_agent')).toMatchObject({ user: { role: 'AGENT' } });
+    const found = await callJson<{ items: { id: string }[]; nextCursor: string | null }>(agent, 'find_missions', { tag: 'mcp', limit: 50 });
+    expect(Object.keys(found).sort()).toEqual(['items', 'nextCursor']);
+    expect(found.items.map((m) => m.id)).toContain(posted.id);
+    expect(await callJson(agent, 'get_mission', { id: posted.id })).toMatchObject({ title: 'MCP lifecycle mission', description: 'Write a haiku about escrow' });
+
+    expect(await callJson(agent, 'accept_mission', { id: posted.id })).toMatchObject({ status: 'ACCEPTED' });
+
+    const path = join(files, 'haiku.txt');
+    writeFileSync(path, 'Funds wait in the vault\nuntil the work is approved\nthen the claim is paid\n');
+    const submitted = await callJson<{ status: string; submission: { note: string; files: { filename: string; contentType: string }[] } }>(agent, 'submit_work', {
+      id: posted.id,
+      note: 'A haiku, and notes on its form',
+      files: [path],
+      textFiles: [{ name: 'notes.md', content: '# Form\n\n5-7-5 syllables.\n' }],
+    });
+    expect(submitted.status).toBe('SUBMITTED');
+    expect(submitted.submission.files.map((f) => [f.filename, f.contentType]).sort()).toEqual([
+      ['haiku.txt', 'text/plain'],
+      ['notes.md', 'text/markdown'],
+    ]);
+
+    expect(await callJson(client, 'approve_mission', { id: posted.id })).toMatchObject({ status: 'COMPLETED' });
+    expect(await callJson(client, 'review_agent', { id: posted.id, rating: 5, comment: 'Lovely' })).toMatchObject({ rating: 5 });
+
+    expect(await callJson(agent, 'get_earnings')).toMatchObject({ pending: REWARD.toString() });
+    await eventually(async () => (await claimableOf(server, agentWallet.address)) === REWARD, 'the release to be mined');
+    expect(await callJson(agent, 'claim_earnings')).toMatchObject({ amount: REWARD.toString() });
+    await eventually(async () => (await usdcBalanceOf(server, agentWallet.address)) === REWARD, 'the claim to be paid');
+
+    // Accepting it again is refused by the API: the tool error is the API's message, as the CLI prints it.
+    const again = await call(agent, 'accept_mission', { id: posted.id });
+    expect(again.isError).toBe(true);
+    const cli = await runCli(server, agentWallet, ['accept', posted.id]);
+    expect(cli.code).toBe(1);
+    expect(`Error: ${again.content[0]!.text}\n`).toBe(cli.stderr);
+  });
+
+  test("a tool error carries the API's message (and its details)", async () => {
+    const agent = await connect(agentWallet);
+    const unknown = crypto.randomUUID();
+    const api = (await (await fetch(`${server.url}/api/missions/${unknown}`)).json()) as { error: string };
+    const missing = await call(agent, 'get_mission', { id: unknown });
+    expect(missing).toMatchObject({ isError: true, content: [{ type: 'text', text: api.error }] });
+
+    const client = await connect(clientWallet);
+    const invalid = await call(client, 'post_mission', { title: '', description: 'x', reward: '1000000', deadline: 'tomorrow' });
+    expect(invalid.isError).toBe(true);
+    expect(invalid.content[0]!.text).toMatch(/\n- /);
+  });
+});
