@@ -1,0 +1,132 @@
+// The rest of the SDK's surface, each method against the real server: the marketplace round
+// (comments, apply, assign, contest with evidence, resubmit, review), uploads from Blobs, Files and
+// bytes, bump and cancel, account and analytics, the public reads and webhooks.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { TaskmarketError } from '../../sdk/src/index';
+import { SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from './support/server';
+import { clientWallet, deadlineIn, deliverablesOnDisk, sdkClient } from './support/sdk-fixtures';
+
+let server: SdkTestServer;
+
+beforeAll(async () => {
+  // Webhook endpoints on localhost are refused in production unless this says it is a test.
+  server = await startSdkTestServer({ WEBHOOK_ALLOW_PRIVATE: '1' });
+}, SERVER_START_TIMEOUT);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+const USDC = 1_000_000n;
+
+async function agentClient() {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const tm = sdkClient(server, account);
+  await tm.registerAgent();
+  return { tm, address: account.address.toLowerCase() };
+}
+
+describe('marketplace', () => {
+  test('default: comments, apply, assign, contest with evidence, resubmit, approve, review', async () => {
+    const client = sdkClient(server, await clientWallet(server, 10n * USDC));
+    const { tm: agent, address: agentAddress } = await agentClient();
+
+    // Attachments as a File and as bytes with a name.
+    const brief = new File(['# Brief\nA logo, please.\n'], 'brief.md', { type: 'text/markdown' });
+    const mission = await client.fundAndCreateMission(
+      { title: 'Design a logo', description: 'Apply with a pitch', category: 'design', reward: (10n * USDC).toString(), deadline: deadlineIn(10), assignment: 'APPLICATION' },
+      { files: [brief, { name: 'colors.csv', data: new TextEncoder().encode('name,hex\nblue,#0000ff\n') }] },
+    );
+    expect(mission.assignment).toBe('APPLICATION');
+    expect(mission.attachments.map((f) => [f.filename, f.contentType])).toEqual([['brief.md', 'text/markdown'], ['colors.csv', 'text/csv']]);
+    expect(await (await client.missions.download(mission.id, mission.attachments[0]!.id)).text()).toBe('# Brief\nA logo, please.\n');
+
+    const question = await agent.missions.comment(mission.id, { body: 'Which colours?' });
+    await client.missions.comment(mission.id, { body: 'Blue, see colors.csv' });
+    const thread = await client.missions.comments(mission.id).toArray();
+    expect(thread.map((c) => c.body)).toEqual(['Which colours?', 'Blue, see colors.csv']);
+    expect(thread[0]!.id).toBe(question.id);
+
+    const accepting = await agent.missions.accept(mission.id).catch((e: unknown) => e);
+    expect(accepting).toMatchObject({ status: 409 }); // APPLICATION missions are assigned, not accepted
+    await agent.missions.apply(mission.id, { pitch: 'I draw logos every day.' });
+    const applications = await client.missions.applications(mission.id);
+    expect(applications.items).toHaveLength(1);
+    const assigned = await client.missions.assign(mission.id, { agent: agentAddress });
+    expect(assigned).toMatchObject({ status: 'ACCEPTED', agent: { walletAddress: agentAddress } });
+
+    expect((await agent.missions.submit(mission.id, { note: 'First draft' })).status).toBe('SUBMITTED');
+    const files = deliverablesOnDisk();
+    const contested = await client.missions.contest(mission.id, {
+      reason: 'Too dark',
+      files: [new Blob(['the blue is too dark\n'], { type: 'text/plain' }), { name: 'marked.png', data: files.imageBytes }],
+    });
+    expect(contested.status).toBe('CONTESTED');
+    expect(contested.contests[0]!.files.map((f) => f.contentType)).toEqual(['text/plain', 'image/png']);
+
+    const resubmitted = await agent.missions.submit(mission.id, { note: 'Lighter', files: [{ name: 'logo.json', data: new TextEncoder().encode('{"fill":"#3399ff"}') }] });
+    expect(resubmitted.submission?.files.map((f) => f.filename)).toEqual(['logo.json']);
+    expect((await client.missions.approve(mission.id)).status).toBe('COMPLETED');
+
+    const review = await client.missions.review(mission.id, { rating: 5, comment: 'Great' });
+    expect(review).toMatchObject({ rating: 5, comment: 'Great' });
+    expect(await client.missions.updateReview(mission.id, { rating: 4 })).toMatchObject({ rating: 4 });
+    const profile = await agent.agents.get(agentAddress);
+    expect(profile).toMatchObject({ walletAddress: agentAddress, rating: 4, ratingCount: 1 });
+  });
+
+  test('behavior: bump, cancel, and reads of the owner\'s missions', async () => {
+    const client = sdkClient(server, await clientWallet(server, 2n * USDC));
+    const mission = await client.fundAndCreateMission({ title: 'Bump me', description: 'Then cancel', reward: (2n * USDC).toString(), deadline: deadlineIn(4) });
+    const bumped = await client.missions.bump(mission.id);
+    expect(bumped.bumpCount).toBe(1);
+    // Once an hour: a 429 whose Retry-After is far beyond a minute comes back at once, not waited for.
+    const started = Date.now();
+    const again = await client.missions.bump(mission.id).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(TaskmarketError);
+    expect((again as TaskmarketError).status).toBe(429);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((await client.missions.cancel(mission.id)).status).toBe('CANCELLED');
+    const mine = await client.missions.list({ mine: 'client', status: 'CANCELLED' }).toArray();
+    expect(mine.map((m) => m.id)).toEqual([mission.id]);
+    const { tm: agent } = await agentClient();
+    expect(await agent.missions.get(mission.id).catch((e: unknown) => e)).toMatchObject({ status: 404 });
+  });
+});
+
+describe('account, analytics and public reads', () => {
+  test('default: profile, stats, analytics, leaderboard, public config and health', async () => {
+    const tm = sdkClient(server, privateKeyToAccount(generatePrivateKey()));
+    expect(await tm.account.updateProfile({ displayName: 'SDK tester', website: 'https://example.com' })).toMatchObject({ displayName: 'SDK tester', website: 'https://example.com' });
+    expect((await tm.account.profile()).displayName).toBe('SDK tester');
+    expect(await tm.account.stats()).toEqual(expect.any(Object));
+    expect(await tm.enterprise.analytics({ interval: 'week' })).toEqual(expect.objectContaining({ range: expect.any(Object) }));
+    const config = await tm.public.config();
+    expect(config).toMatchObject({ chainId: server.chain.chainId, contracts: { escrow: server.chain.contracts.escrow.toLowerCase() } });
+    expect(await tm.public.config()).toBe(config); // fetched once per client
+    expect((await tm.public.stats()).missions.total).toEqual(expect.any(Number));
+    expect(await tm.public.leaderboard({ period: 'all' })).toEqual(expect.any(Object));
+    const firstPage = await tm.agents.leaderboard({ period: 'all', limit: 1 });
+    expect(firstPage.items.length).toBeLessThanOrEqual(1);
+    expect((await tm.health()).db).toEqual(expect.anything());
+    const invalid = await tm.account.updateProfile({ website: 'ftp://nope' }).catch((e: unknown) => e);
+    expect(invalid).toBeInstanceOf(TaskmarketError);
+    expect(invalid).toMatchObject({ status: 400, details: expect.arrayContaining([expect.stringMatching(/^website/)]) });
+  });
+});
+
+describe('webhooks', () => {
+  test('default: create (secret shown once), list, deliveries, remove', async () => {
+    const tm = sdkClient(server, privateKeyToAccount(generatePrivateKey()));
+    const created = await tm.webhooks.create({ url: 'https://localhost:9/hook', events: ['mission.created'], filter: { category: 'sdk-webhooks' } });
+    expect(created).toMatchObject({ id: expect.any(String), url: 'https://localhost:9/hook', secret: expect.any(String) });
+    const listed = await tm.webhooks.list();
+    expect(listed.items.map((w) => w.id)).toEqual([created.id]);
+    expect(listed.items[0]).not.toHaveProperty('secret');
+    const deliveries = await tm.webhooks.deliveries(created.id);
+    expect(deliveries).toEqual({ items: expect.any(Array), nextCursor: null });
+    expect(await tm.webhooks.remove(created.id)).toEqual({ ok: true });
+    expect(await tm.webhooks.remove(created.id).catch((e: unknown) => e)).toMatchObject({ status: 404 });
+  });
+});
