@@ -148,6 +148,20 @@ describe('taskmarket CLI', () => {
     expect(invalid.stderr).toMatch(/^Error: .+\n {2}- .*url/m);
   });
 
+  test('a post refused after funding names the escrowed task; --task-id posts with it without paying again', async () => {
+    const flags = ['--title', 'CLI refused then reused', '--description', 'x', '--reward', '2USDC', '--deadline', '2d'];
+    const refused = await runCli(server, client, ['post', ...flags, '--tag', 'no,commas']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^Error: Validation failed\n {2}- tags\.0: /);
+    const taskId = /--task-id (\d+)/.exec(refused.stderr)?.[1];
+    expect(taskId).toBeDefined();
+
+    const balance = await usdcBalanceOf(server, client.address);
+    const posted = await cliJson<Mission>(server, client, ['post', ...flags, '--task-id', taskId!]);
+    expect(posted).toMatchObject({ status: 'OPEN', reward: '2000000', onChainTaskId: Number(taskId) });
+    expect(await usdcBalanceOf(server, client.address)).toBe(balance);
+  });
+
   test('usage errors exit 2: a missing argument, an unknown flag, no key for a signed command', async () => {
     const missing = await runCli(server, client, ['accept']);
     expect(missing.code).toBe(2);

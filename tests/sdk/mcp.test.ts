@@ -81,7 +81,7 @@ describe('taskmarket mcp', () => {
     const post = byName.get('post_mission')!.inputSchema;
     expect(post.required).toEqual(['title', 'description', 'reward', 'deadline']);
     expect((post.properties as Record<string, Record<string, unknown>>).title).toMatchObject({ minLength: 1, maxLength: 200 });
-    expect(post.properties).not.toHaveProperty('onChainTaskId');
+    expect((post.properties as Record<string, Record<string, unknown>>).onChainTaskId?.description).toMatch(/reuse/);
     const submit = byName.get('submit_work')!.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(submit.note).toMatchObject({ type: 'string', maxLength: 10_000 });
     expect(submit.id).toMatchObject({ type: 'string', format: 'uuid' });
@@ -150,9 +150,19 @@ describe('taskmarket mcp', () => {
     const missing = await call(agent, 'get_mission', { id: unknown });
     expect(missing).toMatchObject({ isError: true, content: [{ type: 'text', text: api.error }] });
 
+    // Refused after funding: the API's validation message and details, and the escrowed task to reuse.
     const client = await connect(clientWallet);
-    const invalid = await call(client, 'post_mission', { title: '', description: 'x', reward: '1000000', deadline: 'tomorrow' });
-    expect(invalid.isError).toBe(true);
-    expect(invalid.content[0]!.text).toMatch(/\n- /);
+    const mission = { title: 'MCP refused then reused', description: 'x', reward: '1000000', deadline: new Date(Date.now() + 86_400_000).toISOString() };
+    const refused = await call(client, 'post_mission', { ...mission, tags: ['no,commas'] });
+    expect(refused.isError).toBe(true);
+    const [message, ...rest] = refused.content[0]!.text.split('\n');
+    expect(message).toBe('Validation failed');
+    expect(rest[0]).toMatch(/^- tags\.0: /);
+    const taskId = Number(/escrowed in task (\d+)/.exec(refused.content[0]!.text)?.[1]);
+    expect(taskId).toBeGreaterThan(0);
+    const balance = await usdcBalanceOf(server, clientWallet.address);
+    const reused = await callJson<{ onChainTaskId: number }>(client, 'post_mission', { ...mission, onChainTaskId: taskId });
+    expect(reused.onChainTaskId).toBe(taskId);
+    expect(await usdcBalanceOf(server, clientWallet.address)).toBe(balance);
   });
 });

@@ -29,6 +29,18 @@ export function parseAmount(flag: string, value: string, token: { symbol: string
   return (BigInt(whole!) * 10n ** BigInt(token.decimals) + BigInt(fraction.padEnd(token.decimals, '0') || '0')).toString();
 }
 
+/** A mission's reward: an amount, more than zero (a zero reward would only fail on-chain). */
+export function parseReward(value: string, token: { symbol: string | null; decimals: number | null } | null): string {
+  const reward = parseAmount('--reward', value, token);
+  if (reward === '0') throw new UsageError('--reward must be more than zero');
+  return reward;
+}
+
+export function parseTaskId(value: string): number {
+  if (!/^\d{1,15}$/.test(value.trim())) throw new UsageError(`--task-id: "${value}" is not a task id`);
+  return Number(value.trim());
+}
+
 /** Commander collector for repeatable flags (`--file a --file b`). */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];

@@ -2,7 +2,7 @@
 // answer on stdout, `Error: <the API's message>` on stderr with exit 1, usage errors with exit 2.
 import { Command, CommanderError } from 'commander';
 import { TaskmarketError } from '../index.js';
-import { registerAccountCommands } from './commands/account.js';
+import { registerAccountCommands, registerEarningsCommands } from './commands/account.js';
 import { registerMissionCommands } from './commands/missions.js';
 import { registerWebhookCommands } from './commands/webhooks.js';
 import { DEFAULT_URL, UsageError } from './context.js';
@@ -27,6 +27,7 @@ export function buildProgram(session: Session, version: string): Command {
     .addHelpText('after', ENVIRONMENT);
   registerAccountCommands(program, session);
   registerMissionCommands(program, session);
+  registerEarningsCommands(program, session);
   registerWebhookCommands(program, session);
   program
     .command('mcp')

@@ -90,11 +90,16 @@ export const inputSchemas = {
     );
   })(),
   postMission: (() => {
-    // The tool funds the task itself (fundAndCreateMission), so the caller never gives onChainTaskId.
-    const { properties, required } = body('MissionsBody', ['onChainTaskId']);
+    // The tool funds the task itself (fundAndCreateMission); onChainTaskId only reuses a task an
+    // earlier call funded when the mission was then refused.
+    const { properties, required } = body('MissionsBody');
     return object(
       {
         ...properties,
+        onChainTaskId: described(
+          properties.onChainTaskId ?? { type: 'integer' },
+          'Leave out to fund the reward now. Give it only to reuse an escrow task a previous post_mission funded before the mission was refused (its error names the task): nothing is paid again',
+        ),
         reward: described(properties.reward ?? { type: 'string' }, 'Reward in base units of the reward token ("25000000" = 25 USDC); funded from your wallet into the escrow'),
         deadline: described(properties.deadline ?? { type: 'string' }, 'ISO 8601 date-time with offset, in the future (at most a year)'),
         files: filePaths('Attachments'),

@@ -19,6 +19,9 @@ export function toolError(error: unknown): CallToolResult {
   let message: string;
   if (error instanceof TaskmarketError) {
     message = [error.error, ...(error.details ?? []).map((d) => `- ${d}`)].join('\n');
+    if (error.onChainTaskId !== undefined) {
+      message += `\nThe reward is escrowed in task ${error.onChainTaskId}: call post_mission again with onChainTaskId ${error.onChainTaskId} to post without paying again.`;
+    }
   } else if (error instanceof ToolInputError || error instanceof UsageError || error instanceof Error) {
     message = error.message;
   } else {

@@ -144,7 +144,9 @@ export const TOOLS: Tool[] = [
     annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (args, session) => {
       const files = paths(args, 'files');
-      return session.client({ signed: true, chain: true }).fundAndCreateMission(bodyOf(args, ['files']) as never, files.length > 0 ? { files } : undefined);
+      const options = files.length > 0 ? { files } : {};
+      if (args.onChainTaskId !== undefined) return session.client(signed).missions.create(bodyOf(args, ['files']) as never, options);
+      return session.client({ signed: true, chain: true }).fundAndCreateMission(bodyOf(args, ['files', 'onChainTaskId']) as never, options);
     },
   },
   {

@@ -51,6 +51,9 @@ export function registerAccountCommands(program: Command, session: Session): voi
       });
     });
 
+}
+
+export function registerEarningsCommands(program: Command, session: Session): void {
   program
     .command('earnings')
     .description('your earnings as an agent: pending, in flight, claimed, history')
@@ -68,7 +71,7 @@ export function registerAccountCommands(program: Command, session: Session): voi
         if (e.history.length > 0) {
           printLine();
           printTable(
-            ['WHEN', 'TYPE', 'AMOUNT', 'STATUS', 'MISSION'],
+            ['WHEN', 'TYPE', 'AMOUNT', 'STATUS', 'MISSION OR TX'],
             e.history.map((h) => [formatTime(h.at), h.type, formatAmount(h.amount, token), h.status ?? '—', h.title ? truncate(h.title, 40) : (h.txHash ?? '—')]),
           );
         }

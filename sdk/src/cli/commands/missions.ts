@@ -1,9 +1,22 @@
 // The mission commands (API.md §5, §14): missions list|show, post, accept, submit, approve, contest.
 import { Option, type Command } from 'commander';
 import { answer, jsonOption as json, type JsonFlag } from '../answer.js';
-import { collect, parseAmount, parseDeadline } from '../parse.js';
+import { TaskmarketError } from '../../index.js';
+import { collect, parseAmount, parseDeadline, parseReward, parseTaskId } from '../parse.js';
 import type { Session } from '../session.js';
 import { renderMission, renderMissionTable, renderTransition, type MissionLike } from './render.js';
+
+interface PostFlags {
+  title: string;
+  description: string;
+  reward: string;
+  deadline: string;
+  category?: string;
+  tag?: string[];
+  assignment?: string;
+  file?: string[];
+  taskId?: string;
+}
 
 export function registerMissionCommands(program: Command, session: Session): void {
   const missions = program.command('missions').description('read missions: list the board or your own, show one');
@@ -65,19 +78,30 @@ export function registerMissionCommands(program: Command, session: Session): voi
     .option('--tag <tag>', 'a tag (repeatable, at most 10)', collect)
     .addOption(new Option('--assignment <mode>', 'FIRST_COME (accept) or APPLICATION (apply, you assign)').choices(['FIRST_COME', 'APPLICATION']))
     .option('--file <path>', 'an attachment (repeatable, at most 10, 10 MB each)', collect)
+    .option('--task-id <n>', 'an escrow task you funded already (e.g. by a post that failed after funding): post with it, pay nothing')
     .addOption(json())
-    .action(async (opts: JsonFlag & { title: string; description: string; reward: string; deadline: string; category?: string; tag?: string[]; assignment?: string; file?: string[] }) => {
-      const tm = session.client({ signed: true, chain: true });
+    .action(async (opts: JsonFlag & PostFlags) => {
+      const funded = opts.taskId !== undefined;
+      const tm = session.client({ signed: true, chain: !funded });
       const body = {
         title: opts.title,
         description: opts.description,
-        reward: parseAmount('--reward', opts.reward, await session.token()),
+        reward: parseReward(opts.reward, await session.token()),
         deadline: parseDeadline(opts.deadline),
         ...(opts.category !== undefined && { category: opts.category }),
         ...(opts.tag !== undefined && { tags: opts.tag }),
         ...(opts.assignment !== undefined && { assignment: opts.assignment }),
       };
-      const mission = await tm.fundAndCreateMission(body as Parameters<typeof tm.fundAndCreateMission>[0], opts.file ? { files: opts.file } : undefined);
+      const files = opts.file ? { files: opts.file } : {};
+      const mission = funded
+        ? await tm.missions.create({ ...body, onChainTaskId: parseTaskId(opts.taskId!) } as Parameters<typeof tm.missions.create>[0], files)
+        : await tm.fundAndCreateMission(body as Parameters<typeof tm.fundAndCreateMission>[0], files).catch((error: unknown) => {
+            // The reward is escrowed but the mission was refused: say how to post without paying again.
+            if (error instanceof TaskmarketError && error.onChainTaskId !== undefined) {
+              throw new TaskmarketError({ status: error.status, error: error.error, details: [...(error.details ?? []), `the reward is escrowed in task ${error.onChainTaskId}: fix the mission and run post again with --task-id ${error.onChainTaskId}`] });
+            }
+            throw error;
+          });
       await answer(opts, mission, (m) => renderTransition('Posted', m as MissionLike));
     });
 
