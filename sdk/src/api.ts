@@ -5,8 +5,11 @@ import type { Session } from './auth.js';
 import { TaskmarketError } from './errors.js';
 import { jsonOf, send, type HttpConfig, type HttpRequest } from './http.js';
 
-/** `none`: never a token; `optional`: a token when the client has an account; `required`: always. */
-export type AuthMode = 'none' | 'optional' | 'required';
+/**
+ * `none`: never a token; `optional`: a token when the client has an account (public endpoints that
+ * show a signed-in caller more); `required`: always; `{ secret }`: an operator secret instead of a user.
+ */
+export type AuthMode = 'none' | 'optional' | 'required' | { secret: string };
 
 export type ApiRequest = Omit<HttpRequest, 'token'> & { auth: AuthMode };
 
@@ -18,6 +21,7 @@ export class Api {
 
   async response(request: ApiRequest): Promise<Response> {
     const { auth, ...rest } = request;
+    if (typeof auth === 'object') return send(this.http, { ...rest, token: auth.secret });
     if (auth === 'none' || (auth === 'optional' && !this.session.canSignIn)) return send(this.http, rest);
     const token = await this.session.currentToken();
     try {

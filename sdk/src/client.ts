@@ -9,7 +9,8 @@ import { agentsResource } from './resources/agents.js';
 import { authResource, registerAgentOf } from './resources/auth.js';
 import { fundAndCreateMissionOf } from './resources/funding.js';
 import { missionsResource } from './resources/missions.js';
-import { healthOf, publicResource } from './resources/public.js';
+import { operatorResource } from './resources/operator.js';
+import { healthOf, livenessOf, openApiOf, publicResource } from './resources/public.js';
 import { webhooksResource } from './resources/webhooks.js';
 import type { PublicConfig, SignInResult } from './types.js';
 
@@ -24,6 +25,10 @@ export interface ClientOptions {
   maxRetries?: number | undefined;
   /** The fetch to use (default globalThis.fetch). */
   fetch?: typeof globalThis.fetch | undefined;
+  /** ADMIN_TOKEN, for `operator.*` (operations scripts only). */
+  adminToken?: string | undefined;
+  /** CRON_SECRET, for `operator.sweep()`. */
+  cronSecret?: string | undefined;
 }
 
 export function createClient(options: ClientOptions) {
@@ -61,7 +66,11 @@ export function createClient(options: ClientOptions) {
     enterprise: enterpriseResource(api),
     public: publicResource(api, config),
     health: healthOf(api),
+    liveness: livenessOf(api),
+    openApi: openApiOf(api),
     webhooks: webhooksResource(api),
+    /** ADMIN_TOKEN / CRON_SECRET endpoints, for operations scripts. */
+    operator: operatorResource(api, { adminToken: options.adminToken, cronSecret: options.cronSecret }),
   };
 }
 

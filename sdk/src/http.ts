@@ -105,3 +105,13 @@ export async function jsonOf<T>(response: Response): Promise<T> {
     throw new TaskmarketError({ status: response.status, error: 'The server answered something other than JSON', cause });
   }
 }
+
+/** A fresh Idempotency-Key, a v4 UUID (crypto.randomUUID exists only in secure contexts in browsers). */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40; // RFC 9562: version 4
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80; // RFC 9562: variant 10
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -70,3 +70,9 @@ export type WebhookEvent = CreateWebhookInput['events'][number];
 export type WebhookDeliveryList = Answer<'getWebhooksByIdDeliveries'>;
 export type WebhookDelivery = WebhookDeliveryList['items'][number];
 export type Removed = Answer<'deleteWebhooksById'>;
+
+export type ResolveInput = Body<'postAdminMissionsByIdResolve'>;
+export type Settlement = Answer<'postAdminSettlementsByIdRetry'>;
+export type SweepReport = Answer<'postCronSweep'>;
+export type Liveness = Answer<'getHealthLive'>;
+export type OpenApiDocument = Answer<'getOpenapiJson'>;

@@ -4,9 +4,11 @@
 // accept, deliver files from paths, approval by a client who funded with fundAndCreateMission,
 // earnings and the on-chain claim. The chain is read directly only to check outcomes.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createWalletClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
 import { createHash } from 'node:crypto';
-import { TaskmarketError, type Mission } from '../../sdk/src/index';
+import { createClient, TaskmarketError, type Mission } from '../../sdk/src/index';
 import { SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from './support/server';
 import {
   claimableOf,
@@ -58,6 +60,15 @@ describe('sign-in', () => {
     expect(user.walletAddress).toBe(wallet.address.toLowerCase());
     expect(user.walletAddress).not.toBe(owner.address.toLowerCase());
     expect((await tm.auth.me()).user.walletAddress).toBe(wallet.address.toLowerCase());
+  });
+
+  test('behavior: a viem WalletClient signs in and funds a mission over its own transport (no rpcUrl)', async () => {
+    const account = await clientWallet(server, 2n * USDC);
+    const wallet = createWalletClient({ account, chain: { ...foundry, id: server.chain.chainId }, transport: http(server.chain.rpcUrl) });
+    const tm = createClient({ baseUrl: server.url, account: wallet });
+    expect((await tm.signIn()).user.walletAddress).toBe(account.address.toLowerCase());
+    const mission = await tm.fundAndCreateMission({ title: 'From a WalletClient', description: 'Funded', reward: (2n * USDC).toString(), deadline: deadlineIn(2) });
+    expect((await escrowTask(server, mission.onChainTaskId!))[1]).toBe(2n * USDC);
   });
 
   test('error: without an account, signing in is a TaskmarketError', async () => {
@@ -190,6 +201,15 @@ describe('errors', () => {
     const error = await stranger.missions.cancel(mission.id).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TaskmarketError);
     expect((error as TaskmarketError).status).toBe(403);
+  });
+
+  test('error: fundAndCreateMission refuses what the server would refuse before paying anything', async () => {
+    const account = await clientWallet(server, USDC);
+    const tm = sdkClient(server, account);
+    const error = await tm.fundAndCreateMission({ title: 'Too late', description: 'Past deadline', reward: USDC.toString(), deadline: new Date(Date.now() - 60_000).toISOString() }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TaskmarketError);
+    expect(error).toMatchObject({ status: 0, details: ['deadline: must be in the future'] });
+    expect(await usdcBalance(server, account.address)).toBe(USDC);
   });
 
   test('error: an unreachable server is a TaskmarketError with status 0', async () => {

@@ -8,10 +8,12 @@ import { SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from './
 import { clientWallet, deadlineIn, deliverablesOnDisk, sdkClient } from './support/sdk-fixtures';
 
 let server: SdkTestServer;
+const ADMIN_TOKEN = `admin-${'a'.repeat(40)}`;
+const CRON_SECRET = `cron-${'c'.repeat(40)}`;
 
 beforeAll(async () => {
   // Webhook endpoints on localhost are refused in production unless this says it is a test.
-  server = await startSdkTestServer({ WEBHOOK_ALLOW_PRIVATE: '1' });
+  server = await startSdkTestServer({ WEBHOOK_ALLOW_PRIVATE: '1', ADMIN_TOKEN, CRON_SECRET });
 }, SERVER_START_TIMEOUT);
 
 afterAll(async () => {
@@ -128,5 +130,42 @@ describe('webhooks', () => {
     expect(deliveries).toEqual({ items: expect.any(Array), nextCursor: null });
     expect(await tm.webhooks.remove(created.id)).toEqual({ ok: true });
     expect(await tm.webhooks.remove(created.id).catch((e: unknown) => e)).toMatchObject({ status: 404 });
+  });
+});
+
+describe('operator', () => {
+  test('default: a dispute resolved with ADMIN_TOKEN, the conversation read and written, the sweep run with CRON_SECRET', async () => {
+    const client = sdkClient(server, await clientWallet(server, USDC));
+    const { tm: agent } = await agentClient();
+    const mission = await client.fundAndCreateMission({ title: 'Disputed', description: 'Three rounds', reward: USDC.toString(), deadline: deadlineIn(6) });
+    await agent.missions.accept(mission.id);
+    let state = '';
+    for (let round = 1; round <= 3; round++) {
+      await agent.missions.submit(mission.id, { note: `Round ${round}` });
+      state = (await client.missions.contest(mission.id, { reason: `Not yet (${round})` })).status;
+    }
+    expect(state).toBe('DISPUTED'); // MAX_CONTESTS (2) rounds, then a dispute
+
+    const operator = sdkClient(server, undefined, { adminToken: ADMIN_TOKEN, cronSecret: CRON_SECRET });
+    await operator.operator.comment(mission.id, { body: 'Looking into it' });
+    expect((await operator.operator.comments(mission.id).toArray()).map((c) => c.body)).toContain('Looking into it');
+    expect(await operator.operator.resolve(mission.id, { outcome: 'CANCELLED', note: 'Refunded' })).toMatchObject({ id: mission.id, status: 'CANCELLED' });
+    expect(await operator.operator.sweep()).toEqual(expect.any(Object));
+    expect(await operator.operator.retrySettlement(crypto.randomUUID()).catch((e: unknown) => e)).toMatchObject({ status: 404 });
+  });
+
+  test('error: operator calls without the secret fail before any request; a wrong secret is the API\'s refusal', async () => {
+    const noSecret = await sdkClient(server, undefined).operator.sweep().catch((e: unknown) => e);
+    expect(noSecret).toMatchObject({ status: 0, error: expect.stringMatching(/cronSecret/) });
+    const wrong = await sdkClient(server, undefined, { adminToken: 'x'.repeat(40) }).operator.retrySettlement(crypto.randomUUID()).catch((e: unknown) => e);
+    expect(wrong).toBeInstanceOf(TaskmarketError);
+    expect([401, 403]).toContain((wrong as TaskmarketError).status);
+  });
+
+  test('default: the served OpenAPI document and liveness', async () => {
+    const tm = sdkClient(server, undefined);
+    expect(await tm.liveness()).toEqual({ ok: true });
+    const document = await tm.openApi();
+    expect(document).toMatchObject({ openapi: '3.1.0' });
   });
 });

@@ -1,6 +1,7 @@
 // Agents (API.md §6): the leaderboard and public profiles, and the signed-in agent's passport,
 // earnings and claim.
 import { segment, type Api } from '../api.js';
+import { newIdempotencyKey } from '../http.js';
 import { PagedList } from '../pages.js';
 import type { AgentProfile, ClaimResult, Earnings, Leaderboard, LeaderboardEntry, LeaderboardQuery, Passport } from '../types.js';
 
@@ -14,7 +15,7 @@ export function agentsResource(api: Api) {
     earnings: () => api.json<Earnings>({ auth: 'required', method: 'GET', path: '/api/agents/me/earnings' }),
     /** Pays out every pending earning on-chain; an Idempotency-Key makes a retried call pay once. */
     claim: (options: { idempotencyKey?: string } = {}) =>
-      api.json<ClaimResult>({ auth: 'required', method: 'POST', path: '/api/agents/me/claim', idempotencyKey: options.idempotencyKey ?? crypto.randomUUID() }),
+      api.json<ClaimResult>({ auth: 'required', method: 'POST', path: '/api/agents/me/claim', idempotencyKey: options.idempotencyKey ?? newIdempotencyKey() }),
   };
 }
 

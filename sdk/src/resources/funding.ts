@@ -5,6 +5,7 @@ import type { Signer } from '../account.js';
 import type { Api } from '../api.js';
 import { chainAccess, fundTask } from '../chain.js';
 import { TaskmarketError } from '../errors.js';
+import { newIdempotencyKey } from '../http.js';
 import type { CreateMissionInput, Mission, PublicConfig } from '../types.js';
 import type { MissionsResource, WithFiles } from './missions.js';
 
@@ -19,11 +20,17 @@ export function fundAndCreateMissionOf(api: Api, missions: MissionsResource, sig
     if (!signer) throw new TaskmarketError({ status: 0, error: 'Funding a mission needs an account: createClient({ account })' });
     const { chainId, contracts, missions: rules } = await config();
     if (!contracts.escrow || !contracts.rewardToken) throw new TaskmarketError({ status: 0, error: 'The server has no escrow configured: use missions.create' });
+    // What can be checked before paying is checked here: the server would refuse it after the
+    // reward is escrowed, and the escrow gives it back only at expiresAt.
+    const problems: string[] = [];
+    if (!/^[0-9]{1,78}$/.test(input.reward) || BigInt(input.reward) === 0n) problems.push('reward: must be a positive string of decimal digits (base units)');
     const deadline = Date.parse(input.deadline);
-    if (Number.isNaN(deadline)) throw new TaskmarketError({ status: 0, error: 'deadline must be an ISO 8601 date-time', details: [`deadline: ${input.deadline}`] });
+    if (Number.isNaN(deadline)) problems.push('deadline: must be an ISO 8601 date-time');
+    else if (deadline <= Date.now()) problems.push('deadline: must be in the future');
+    if (problems.length > 0) throw new TaskmarketError({ status: 0, error: 'Not funded: the mission would be refused', details: problems });
     await api.session.currentToken(); // signed in before paying: a refused sign-in costs nothing
     // One key for the whole call: it names the task on-chain (ref) and makes the create idempotent.
-    const idempotencyKey = crypto.randomUUID();
+    const idempotencyKey = newIdempotencyKey();
     const onChainTaskId = await fundTask(chainAccess(signer, rpcUrl, chainId), {
       escrow: contracts.escrow as Address,
       token: contracts.rewardToken.address as Address,

@@ -2,6 +2,7 @@
 // downloads. Bodies go as JSON, or as multipart when files come along.
 import { segment, type Api } from '../api.js';
 import { toFormData, type FileInput, type FormFields } from '../files.js';
+import { newIdempotencyKey } from '../http.js';
 import { PagedList } from '../pages.js';
 import type {
   Application,
@@ -56,7 +57,7 @@ export function missionsResource(api: Api) {
         method: 'POST',
         path: '/api/missions',
         body: await bodyOf(body, options.files),
-        idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
+        idempotencyKey: options.idempotencyKey ?? newIdempotencyKey(),
       });
     },
     accept: (id: string) => post(id, 'accept'),

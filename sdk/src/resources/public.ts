@@ -1,6 +1,6 @@
 // What anyone may read (API.md §8, §9): configuration, totals, the top of the leaderboard, health.
 import type { Api } from '../api.js';
-import type { Health, PublicConfig, PublicLeaderboard, PublicLeaderboardQuery, PublicStats } from '../types.js';
+import type { Health, Liveness, OpenApiDocument, PublicConfig, PublicLeaderboard, PublicLeaderboardQuery, PublicStats } from '../types.js';
 
 export function publicResource(api: Api, config: () => Promise<PublicConfig>) {
   return {
@@ -12,3 +12,6 @@ export function publicResource(api: Api, config: () => Promise<PublicConfig>) {
 }
 
 export const healthOf = (api: Api) => () => api.json<Health>({ auth: 'none', method: 'GET', path: '/api/health' });
+export const livenessOf = (api: Api) => () => api.json<Liveness>({ auth: 'none', method: 'GET', path: '/api/health/live' });
+/** The OpenAPI document the server serves (the SDK's own types were generated from it). */
+export const openApiOf = (api: Api) => () => api.json<OpenApiDocument>({ auth: 'none', method: 'GET', path: '/api/openapi.json' });
