@@ -29,7 +29,9 @@ const MAX_RETRY_DELAY_SECONDS = 60;
 const fallbackDelay = (attempt: number) => Math.min(2 ** attempt, 8);
 
 export function urlOf(config: HttpConfig, path: string, query?: Record<string, QueryValue>): string {
-  const url = new URL(path, config.baseUrl);
+  // Under the base URL's own path, if it has one (https://example.com/taskmarket/ + /api/…).
+  const base = new URL(config.baseUrl);
+  const url = new URL(`${base.pathname.replace(/\/+$/, '')}${path}`, base);
   for (const [name, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
   }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { tokenExpiry } from '../../sdk/src/auth';
 import { toFile, toFormData } from '../../sdk/src/files';
-import { errorOf, retryAfterSeconds, send } from '../../sdk/src/http';
+import { errorOf, retryAfterSeconds, send, urlOf } from '../../sdk/src/http';
 import { PagedList } from '../../sdk/src/pages';
 import { TaskmarketError } from '../../sdk/src/errors';
 
@@ -20,6 +20,17 @@ describe('retryAfterSeconds', () => {
   test('error: absent or unreadable is undefined', () => {
     expect(retryAfterSeconds(null)).toBeUndefined();
     expect(retryAfterSeconds('soon')).toBeUndefined();
+  });
+});
+
+describe('urlOf', () => {
+  const config = (baseUrl: string) => ({ baseUrl, fetch, maxRetries: 0 });
+  test('default: the path on the base URL, query values as text, absent ones left out', () => {
+    expect(urlOf(config('http://api.test'), '/api/missions', { limit: 2, q: 'a b', cursor: undefined, mine: null })).toBe('http://api.test/api/missions?limit=2&q=a+b');
+  });
+  test('behavior: a base URL with a path keeps it', () => {
+    expect(urlOf(config('https://example.com/taskmarket/'), '/api/health')).toBe('https://example.com/taskmarket/api/health');
+    expect(urlOf(config('https://example.com/taskmarket'), '/api/health')).toBe('https://example.com/taskmarket/api/health');
   });
 });
 
