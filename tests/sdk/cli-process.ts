@@ -71,6 +71,8 @@ export const claimableOf = (server: SdkTestServer, holder: Address) =>
 export const usdcBalanceOf = (server: SdkTestServer, holder: Address) =>
   reader(server).readContract({ address: server.chain.contracts.rewardToken as Address, abi: mockUsdcArtifact.abi, functionName: 'balanceOf', args: [holder] });
 
+export const ethBalanceOf = (server: SdkTestServer, holder: Address) => reader(server).getBalance({ address: holder });
+
 /** Polls `check` until it holds (settlements are sent after the response). */
 export async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mintTestUsdc, SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from './support/server';
-import { buildSdk, claimableOf, cliJson, eventually, newWallet, runCli, SUITE_SERVER_ENV, usdcBalanceOf, type Wallet } from './cli-process';
+import { parseEther } from 'viem';
+import { buildSdk, claimableOf, cliJson, ethBalanceOf, eventually, newWallet, runCli, SUITE_SERVER_ENV, usdcBalanceOf, type Wallet } from './cli-process';
 
 const REWARD = 25_000_000n; // 25 USDC
 
@@ -102,6 +103,12 @@ describe('taskmarket CLI', () => {
     expect(list.stdout).toContain(mission.id);
     expect(list.stdout).toContain('25 USDC');
 
+    // Amounts in the token's units: 25USDC is 25000000 base units.
+    const atLeast25 = await cliJson<{ items: { id: string }[] }>(server, undefined, ['missions', 'list', '--tag', 'cli', '--min-reward', '25USDC']);
+    expect(atLeast25.items.map((m) => m.id)).toContain(mission.id);
+    const above25 = await cliJson<{ items: { id: string }[] }>(server, undefined, ['missions', 'list', '--tag', 'cli', '--min-reward', '25.000001USDC']);
+    expect(above25.items.map((m) => m.id)).not.toContain(mission.id);
+
     const show = await runCli(server, undefined, ['missions', 'show', mission.id]);
     expect(show.code).toBe(0);
     expect(show.stdout).toContain('Title:');
@@ -110,6 +117,31 @@ describe('taskmarket CLI', () => {
 
     const login = await runCli(server, client, ['login']);
     expect(login.stdout).toContain(`as ${client.address.toLowerCase()}`);
+  });
+
+  test('register --self-mint mints from the agent\'s own wallet; contest sends the reason and evidence; --mine lists the agent\'s', async () => {
+    const agent = await newWallet(server);
+    const registered = await cliJson<{ user: { role: string }; passport: { status: string; tokenId: string | null } }>(server, agent, ['register', '--self-mint']);
+    expect(registered).toMatchObject({ user: { role: 'AGENT' }, passport: { status: 'MINTED' } });
+    expect(registered.passport.tokenId).not.toBeNull();
+    // The wallet paid the mint's gas: it holds less than the 10 ETH it was given.
+    expect(await ethBalanceOf(server, agent.address)).toBeLessThan(parseEther('10'));
+
+    const mission = await post('CLI contested mission');
+    await cliJson(server, agent, ['accept', mission.id]);
+    const delivery = join(files, 'draft.txt');
+    writeFileSync(delivery, 'a first draft\n');
+    await cliJson(server, agent, ['submit', mission.id, '--file', delivery]);
+    const evidence = join(files, 'evidence.json');
+    writeFileSync(evidence, JSON.stringify({ missing: ['totals'] }));
+    const contested = await cliJson<{ status: string; contests: { reason: string; files: { filename: string }[] }[] }>(server, client, [
+      'contest', mission.id, '--reason', 'The totals are missing', '--file', evidence,
+    ]);
+    expect(contested.status).toBe('CONTESTED');
+    expect(contested.contests[0]).toMatchObject({ reason: 'The totals are missing', files: [{ filename: 'evidence.json' }] });
+
+    const mine = await cliJson<{ items: { id: string; status: string }[] }>(server, agent, ['missions', 'list', '--mine', 'agent', '--status', 'CONTESTED']);
+    expect(mine.items.map((m) => [m.id, m.status])).toEqual([[mission.id, 'CONTESTED']]);
   });
 
   test('webhooks add, list and rm', async () => {
