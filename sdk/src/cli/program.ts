@@ -33,6 +33,7 @@ export function buildProgram(session: Session, version: string): Command {
     .command('mcp')
     .description('run the MCP server over stdio (for AI clients); see docs/agents.md')
     .action(async () => {
+      session.settings(); // a malformed key is a usage error before the protocol starts, not a hang
       const { runMcpServer } = await import('../mcp/server.js');
       await runMcpServer(session, version);
     });
