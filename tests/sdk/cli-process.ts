@@ -49,7 +49,9 @@ export interface CliRun {
 
 export function runCli(server: SdkTestServer, wallet: Wallet | undefined, args: string[]): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: cliEnv(server, wallet), cwd: ROOT, timeout: 120_000 }, (error, stdout, stderr) => {
+    // Next's types make NODE_ENV a required key of ProcessEnv; the CLI neither needs nor gets it.
+    const env = cliEnv(server, wallet) as unknown as NodeJS.ProcessEnv;
+    execFile(process.execPath, [CLI, ...args], { env, cwd: ROOT, timeout: 120_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });

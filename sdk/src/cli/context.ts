@@ -17,7 +17,10 @@ export interface Settings {
   rpcUrl?: string;
 }
 
-export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+/** The environment as the CLI reads it (a plain record: tests pass their own). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export function readSettings(env: Env = process.env): Settings {
   const key = env.TASKMARKET_PRIVATE_KEY?.trim();
   if (key !== undefined && key !== '' && !/^0x[0-9a-fA-F]{64}$/.test(key)) {
     throw new UsageError('TASKMARKET_PRIVATE_KEY must be a 0x-prefixed 32-byte hex private key');

@@ -5,7 +5,7 @@ import { TaskmarketError } from '../index.js';
 import { registerAccountCommands, registerEarningsCommands } from './commands/account.js';
 import { registerMissionCommands } from './commands/missions.js';
 import { registerWebhookCommands } from './commands/webhooks.js';
-import { DEFAULT_URL, UsageError } from './context.js';
+import { DEFAULT_URL, UsageError, type Env } from './context.js';
 import { EXIT_FAILURE, EXIT_USAGE, printError } from './output.js';
 import { createSession, type Session } from './session.js';
 
@@ -47,7 +47,7 @@ export function buildProgram(session: Session, version: string): Command {
 }
 
 /** Runs one invocation; answers the exit code. */
-export async function main(argv: string[], version: string, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function main(argv: string[], version: string, env: Env = process.env): Promise<number> {
   const program = buildProgram(createSession(env), version);
   try {
     await program.parseAsync(argv);

@@ -1,6 +1,6 @@
 // What a command gets to work with: the client (built on first use, from the environment) and the
 // reward token's symbol and decimals for human output (asked of the server once, only when shown).
-import { clientFor, readSettings, requireNeeds, type Client, type Settings } from './context.js';
+import { clientFor, readSettings, requireNeeds, type Client, type Env, type Settings } from './context.js';
 
 export type Token = { symbol: string | null; decimals: number | null } | null;
 
@@ -12,7 +12,7 @@ export interface Session {
   token(): Promise<Token>;
 }
 
-export function createSession(env: NodeJS.ProcessEnv = process.env): Session {
+export function createSession(env: Env = process.env): Session {
   let settings: Settings | undefined;
   let client: Client | undefined;
   let token: Promise<Token> | undefined;
