@@ -2,7 +2,9 @@
 // tools (input schemas from the API's OpenAPI document), and an agent finds → accepts → submits →
 // (the client approves, through its own MCP connection) → claims, all through tool calls. Tool
 // errors carry the API's message.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -141,6 +143,20 @@ describe('taskmarket mcp', () => {
     const cli = await runCli(server, agentWallet, ['accept', posted.id]);
     expect(cli.code).toBe(1);
     expect(`Error: ${again.content[0]!.text}\n`).toBe(cli.stderr);
+  });
+
+  test('stdout carries the protocol only (the first line answers initialize; logs go to stderr), and the server exits 0 when stdin ends', async () => {
+    const child = spawn(process.execPath, [CLI, 'mcp'], { env: cliEnv(server, agentWallet) as unknown as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`);
+    const first = JSON.parse((await lines.next()).value as string) as { jsonrpc: string; id: number; result: { serverInfo: { name: string }; capabilities: { tools?: object } } };
+    expect(first).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'taskmarket' }, capabilities: { tools: {} } } });
+    child.stdin.end();
+    const exitCode = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(exitCode).toBe(0);
+    expect(stderr).toContain('taskmarket MCP server');
   });
 
   test("a tool error carries the API's message (and its details)", async () => {

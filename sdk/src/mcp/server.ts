@@ -53,6 +53,8 @@ export async function runMcpServer(session: Session, version: string): Promise<v
   const server = createMcpServer(session, version);
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
+    // The stdio transport does not watch for the end of stdin: a client that goes away closes us.
+    process.stdin.once('end', () => void server.close());
   });
   await server.connect(new StdioServerTransport());
   process.stderr.write(`taskmarket MCP server ${version} on stdio (${session.settings().baseUrl})\n`);
