@@ -21,9 +21,10 @@ let agentWallet: Wallet;
 let files: string;
 const connections: Client[] = [];
 
-/** An MCP client connected to `taskmarket mcp` running with `wallet`'s key. */
-async function connect(wallet: Wallet): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env: cliEnv(server, wallet), stderr: 'pipe' });
+/** An MCP client connected to `taskmarket mcp` running with `wallet`'s key (and the chain's RPC URL unless `chain: false`). */
+async function connect(wallet: Wallet, { chain = true } = {}): Promise<Client> {
+  const { TASKMARKET_RPC_URL: _rpc, ...offChain } = cliEnv(server, wallet);
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env: chain ? cliEnv(server, wallet) : offChain, stderr: 'pipe' });
   const client = new Client({ name: 'taskmarket-mcp-test', version: '1.0.0' });
   await client.connect(transport);
   connections.push(client);
@@ -177,8 +178,14 @@ describe('taskmarket mcp', () => {
     const taskId = Number(/escrowed in task (\d+)/.exec(refused.content[0]!.text)?.[1]);
     expect(taskId).toBeGreaterThan(0);
     const balance = await usdcBalanceOf(server, clientWallet.address);
-    const reused = await callJson<{ onChainTaskId: number }>(client, 'post_mission', { ...mission, onChainTaskId: taskId });
+    const reused = await callJson<{ id: string; onChainTaskId: number }>(client, 'post_mission', { ...mission, onChainTaskId: taskId });
     expect(reused.onChainTaskId).toBe(taskId);
     expect(await usdcBalanceOf(server, clientWallet.address)).toBe(balance);
+
+    // Without TASKMARKET_RPC_URL nothing can be funded, and the tool says why; reads still work.
+    const offChain = await connect(clientWallet, { chain: false });
+    const unfunded = await call(offChain, 'post_mission', mission);
+    expect(unfunded).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('TASKMARKET_RPC_URL is not set') }] });
+    expect(await callJson(offChain, 'get_mission', { id: reused.id })).toMatchObject({ id: reused.id });
   });
 });
