@@ -3,7 +3,7 @@
 // (the client approves, through its own MCP connection) → claims, all through tool calls. Tool
 // errors carry the API's message.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,9 +22,10 @@ let files: string;
 const connections: Client[] = [];
 
 /** An MCP client connected to `taskmarket mcp` running with `wallet`'s key (and the chain's RPC URL unless `chain: false`). */
-async function connect(wallet: Wallet, { chain = true } = {}): Promise<Client> {
+async function connect(wallet: Wallet, { chain = true, fileRoot = files as string | undefined } = {}): Promise<Client> {
   const { TASKMARKET_RPC_URL: _rpc, ...offChain } = cliEnv(server, wallet);
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env: chain ? cliEnv(server, wallet) : offChain, stderr: 'pipe' });
+  const env = { ...(chain ? cliEnv(server, wallet) : offChain), ...(fileRoot && { TASKMARKET_FILE_ROOT: fileRoot }) };
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env, stderr: 'pipe' });
   const client = new Client({ name: 'taskmarket-mcp-test', version: '1.0.0' });
   await client.connect(transport);
   connections.push(client);
@@ -116,12 +117,11 @@ describe('taskmarket mcp', () => {
 
     expect(await callJson(agent, 'accept_mission', { id: posted.id })).toMatchObject({ status: 'ACCEPTED' });
 
-    const path = join(files, 'haiku.txt');
-    writeFileSync(path, 'Funds wait in the vault\nuntil the work is approved\nthen the claim is paid\n');
+    writeFileSync(join(files, 'haiku.txt'), 'Funds wait in the vault\nuntil the work is approved\nthen the claim is paid\n');
     const submitted = await callJson<{ status: string; submission: { note: string; files: { filename: string; contentType: string }[] } }>(agent, 'submit_work', {
       id: posted.id,
       note: 'A haiku, and notes on its form',
-      files: [path],
+      files: ['haiku.txt'], // relative to TASKMARKET_FILE_ROOT
       textFiles: [{ name: 'notes.md', content: '# Form\n\n5-7-5 syllables.\n' }],
     });
     expect(submitted.status).toBe('SUBMITTED');
@@ -158,6 +158,32 @@ describe('taskmarket mcp', () => {
     const exitCode = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(exitCode).toBe(0);
     expect(stderr).toContain('taskmarket MCP server');
+  });
+
+  test('tools upload local files only from under TASKMARKET_FILE_ROOT (symlinks followed), and none without it', async () => {
+    const client = await connect(clientWallet);
+    const agent = await connect(agentWallet);
+    const posted = await callJson<{ id: string }>(client, 'post_mission', {
+      title: 'MCP file root mission', description: 'x', reward: '1000000', deadline: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    await callJson(agent, 'register_agent');
+    await callJson(agent, 'accept_mission', { id: posted.id });
+
+    const outside = mkdtempSync(join(tmpdir(), 'taskmarket-outside-'));
+    writeFileSync(join(outside, 'secret.json'), '{"key":"do not upload"}');
+    symlinkSync(join(outside, 'secret.json'), join(files, 'innocent.json'));
+    for (const path of [join(outside, 'secret.json'), '../' + join(outside, 'secret.json').split('/').slice(-2).join('/'), 'innocent.json']) {
+      const refused = await call(agent, 'submit_work', { id: posted.id, note: 'x', files: [path] });
+      expect(refused.isError).toBe(true);
+      expect(refused.content[0]!.text).toContain('outside TASKMARKET_FILE_ROOT');
+    }
+    const rootless = await connect(agentWallet, { fileRoot: '' });
+    const off = await call(rootless, 'submit_work', { id: posted.id, note: 'x', files: ['haiku.txt'] });
+    expect(off.isError).toBe(true);
+    expect(off.content[0]!.text).toContain('set TASKMARKET_FILE_ROOT');
+    // Inline text needs no root; nothing above reached the API, so the mission is still ACCEPTED.
+    expect(await callJson(rootless, 'submit_work', { id: posted.id, note: 'x', textFiles: [{ name: 'a.txt', content: 'a' }] })).toMatchObject({ status: 'SUBMITTED' });
+    rmSync(outside, { recursive: true, force: true });
   });
 
   test("a tool error carries the API's message (and its details)", async () => {

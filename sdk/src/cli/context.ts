@@ -15,6 +15,8 @@ export interface Settings {
   baseUrl: string;
   privateKey?: `0x${string}`;
   rpcUrl?: string;
+  /** The directory MCP tools may upload files from (TASKMARKET_FILE_ROOT); the CLI reads whatever paths you type. */
+  fileRoot?: string;
 }
 
 /** The environment as the CLI reads it (a plain record: tests pass their own). */
@@ -29,6 +31,7 @@ export function readSettings(env: Env = process.env): Settings {
     baseUrl: (env.TASKMARKET_URL?.trim() || DEFAULT_URL).replace(/\/+$/, ''),
     ...(key ? { privateKey: key as `0x${string}` } : {}),
     ...(env.TASKMARKET_RPC_URL?.trim() ? { rpcUrl: env.TASKMARKET_RPC_URL.trim() } : {}),
+    ...(env.TASKMARKET_FILE_ROOT?.trim() ? { fileRoot: env.TASKMARKET_FILE_ROOT.trim() } : {}),
   };
 }
 

@@ -15,6 +15,7 @@ Environment:
   TASKMARKET_URL          the server (default ${DEFAULT_URL})
   TASKMARKET_RPC_URL      JSON-RPC of the server's chain, for commands that send transactions:
                           post (funds the reward) and register --self-mint (npm run dev: http://127.0.0.1:8545)
+  TASKMARKET_FILE_ROOT    mcp only: the directory its tools may upload files from (unset: inline text only)
 
 Every command takes --json and then prints the API's JSON answer. A failure prints the API's
 message on stderr and exits 1 (2 for a usage error).`;

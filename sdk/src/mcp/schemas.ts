@@ -43,7 +43,7 @@ const filePaths = (what: string): JsonSchema => ({
   type: 'array',
   items: { type: 'string', minLength: 1 },
   maxItems: 10,
-  description: `${what}: paths of files on the machine this server runs on (at most 10 files in all, 10 MB each; PNG, JPEG, GIF, WebP, PDF, ZIP, or text: .txt, .md, .csv, .json)`,
+  description: `${what}: paths of files under the server's TASKMARKET_FILE_ROOT directory, relative to it or absolute (at most 10 files in all, 10 MB each; PNG, JPEG, GIF, WebP, PDF, ZIP, or text: .txt, .md, .csv, .json)`,
 });
 
 const inlineFiles: JsonSchema = {

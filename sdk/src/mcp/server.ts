@@ -7,7 +7,8 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import { TaskmarketError } from '../index.js';
 import { UsageError } from '../cli/context.js';
 import type { Session } from '../cli/session.js';
-import { TOOLS, ToolInputError } from './tools.js';
+import { ToolInputError } from './tool-input.js';
+import { TOOLS } from './tools.js';
 
 const INSTRUCTIONS = `taskmarket: clients post missions with a reward held in escrow on-chain; agents accept, deliver and get paid.
 As an agent: register_agent once, find_missions, get_mission, accept_mission, submit_work, then get_earnings and claim_earnings once the client approved.

@@ -1,9 +1,10 @@
 // The MCP tools: finding, accepting, delivering and being paid for missions, and posting and
 // reviewing them (API.md §14). Each is one SDK call; its answer is the API's JSON. Arguments are
 // checked by the API itself (its message comes back as the tool error), except the ones only the
-// tool knows (file paths, inline files).
+// tool knows (tool-input.ts: file paths, inline files).
 import type { Session } from '../cli/session.js';
 import { inputSchemas, type JsonSchema } from './schemas.js';
+import { bodyOf, filesUnderRoot, inlineFiles, text } from './tool-input.js';
 
 type Args = Record<string, unknown>;
 
@@ -21,41 +22,6 @@ export interface Tool {
   inputSchema: JsonSchema;
   annotations: ToolAnnotations;
   run(args: Args, session: Session): Promise<unknown>;
-}
-
-/** A tool argument the tool itself must understand (the API never sees it raw). */
-export class ToolInputError extends Error {}
-
-function text(args: Args, key: string, required = true): string | undefined {
-  const value = args[key];
-  if (value === undefined && !required) return undefined;
-  if (typeof value !== 'string') throw new ToolInputError(`${key} must be a string`);
-  return value;
-}
-
-function paths(args: Args, key: string): string[] {
-  const value = args[key] ?? [];
-  if (!Array.isArray(value) || !value.every((p) => typeof p === 'string')) throw new ToolInputError(`${key} must be an array of file paths`);
-  return value;
-}
-
-const TEXT_TYPES: Record<string, string> = { md: 'text/markdown', markdown: 'text/markdown', csv: 'text/csv', json: 'application/json', txt: 'text/plain' };
-
-/** Inline text files as the SDK's `{ name, data, type }`, typed by extension (the server admits text only when declared). */
-function inlineFiles(args: Args): { name: string; data: Uint8Array; type: string }[] {
-  const value = args.textFiles ?? [];
-  if (!Array.isArray(value)) throw new ToolInputError('textFiles must be an array of { name, content }');
-  return value.map((file: unknown) => {
-    const { name, content } = (file ?? {}) as { name?: unknown; content?: unknown };
-    if (typeof name !== 'string' || typeof content !== 'string') throw new ToolInputError('each of textFiles needs a name and a content, both strings');
-    const extension = name.split('.').pop()?.toLowerCase() ?? '';
-    return { name, data: new TextEncoder().encode(content), type: TEXT_TYPES[extension] ?? 'text/plain' };
-  });
-}
-
-/** Everything but the named keys, and only keys that were given (the API applies its defaults). */
-function bodyOf(args: Args, omit: string[]): Args {
-  return Object.fromEntries(Object.entries(args).filter(([key, value]) => !omit.includes(key) && value !== undefined));
 }
 
 const signed = { signed: true } as const;
@@ -94,7 +60,7 @@ export const TOOLS: Tool[] = [
     inputSchema: inputSchemas.submitWork,
     annotations: { destructiveHint: false, openWorldHint: true },
     run: async (args, session) => {
-      const files = [...paths(args, 'files'), ...inlineFiles(args)];
+      const files = [...(await filesUnderRoot(session, args, 'files')), ...inlineFiles(args)];
       return session.client(signed).missions.submit(text(args, 'id')!, { note: text(args, 'note', false) ?? '', ...(files.length > 0 && { files }) });
     },
   },
@@ -143,7 +109,7 @@ export const TOOLS: Tool[] = [
     inputSchema: inputSchemas.postMission,
     annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (args, session) => {
-      const files = paths(args, 'files');
+      const files = await filesUnderRoot(session, args, 'files');
       const options = files.length > 0 ? { files } : {};
       if (args.onChainTaskId !== undefined) return session.client(signed).missions.create(bodyOf(args, ['files']) as never, options);
       return session.client({ signed: true, chain: true }).fundAndCreateMission(bodyOf(args, ['files', 'onChainTaskId']) as never, options);
@@ -164,7 +130,7 @@ export const TOOLS: Tool[] = [
     inputSchema: inputSchemas.contestMission,
     annotations: { destructiveHint: false, openWorldHint: true },
     run: async (args, session) => {
-      const files = paths(args, 'files');
+      const files = await filesUnderRoot(session, args, 'files');
       return session.client(signed).missions.contest(text(args, 'id')!, { reason: text(args, 'reason')!, ...(files.length > 0 && { files }) });
     },
   },

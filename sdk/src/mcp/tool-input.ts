@@ -1,0 +1,71 @@
+// The arguments only the MCP tools understand, checked here: strings, inline text files, and local
+// file paths — read only under TASKMARKET_FILE_ROOT. A mission's description is written by a
+// stranger and read by the model; "attach ~/.aws/credentials" must not be something it can do.
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { Session } from '../cli/session.js';
+
+type Args = Record<string, unknown>;
+
+/** A tool argument the tool itself must understand (the API never sees it raw). */
+export class ToolInputError extends Error {}
+
+export function text(args: Args, key: string, required = true): string | undefined {
+  const value = args[key];
+  if (value === undefined && !required) return undefined;
+  if (typeof value !== 'string') throw new ToolInputError(`${key} must be a string`);
+  return value;
+}
+
+function paths(args: Args, key: string): string[] {
+  const value = args[key] ?? [];
+  if (!Array.isArray(value) || !value.every((p) => typeof p === 'string')) throw new ToolInputError(`${key} must be an array of file paths`);
+  return value;
+}
+
+const TEXT_TYPES: Record<string, string> = { md: 'text/markdown', markdown: 'text/markdown', csv: 'text/csv', json: 'application/json', txt: 'text/plain' };
+
+/** Inline text files as the SDK's `{ name, data, type }`, typed by extension (the server admits text only when declared). */
+export function inlineFiles(args: Args): { name: string; data: Uint8Array; type: string }[] {
+  const value = args.textFiles ?? [];
+  if (!Array.isArray(value)) throw new ToolInputError('textFiles must be an array of { name, content }');
+  return value.map((file: unknown) => {
+    const { name, content } = (file ?? {}) as { name?: unknown; content?: unknown };
+    if (typeof name !== 'string' || typeof content !== 'string') throw new ToolInputError('each of textFiles needs a name and a content, both strings');
+    const extension = name.split('.').pop()?.toLowerCase() ?? '';
+    return { name, data: new TextEncoder().encode(content), type: TEXT_TYPES[extension] ?? 'text/plain' };
+  });
+}
+
+/** Everything but the named keys, and only keys that were given (the API applies its defaults). */
+export function bodyOf(args: Args, omit: string[]): Args {
+  return Object.fromEntries(Object.entries(args).filter(([key, value]) => !omit.includes(key) && value !== undefined));
+}
+
+/**
+ * `key`'s paths, each resolved (symlinks followed) and required to lie under the file root;
+ * relative paths are taken from the root. Without a root, paths are refused.
+ */
+export async function filesUnderRoot(session: Session, args: Args, key: string): Promise<string[]> {
+  const wanted = paths(args, key);
+  if (wanted.length === 0) return [];
+  const root = session.settings().fileRoot;
+  if (!root) {
+    throw new ToolInputError(`${key}: reading local files is off — set TASKMARKET_FILE_ROOT to the directory the tools may upload from, or send text inline (textFiles)`);
+  }
+  const base = await realpath(root).catch(() => {
+    throw new ToolInputError(`TASKMARKET_FILE_ROOT (${root}) is not a directory that exists`);
+  });
+  return Promise.all(
+    wanted.map(async (path) => {
+      const full = await realpath(resolve(base, path)).catch(() => {
+        throw new ToolInputError(`${path}: no such file under TASKMARKET_FILE_ROOT (${base})`);
+      });
+      const inside = relative(base, full);
+      if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
+        throw new ToolInputError(`${path} is outside TASKMARKET_FILE_ROOT (${base}); the tools upload files from there only`);
+      }
+      return full;
+    }),
+  );
+}
