@@ -70,7 +70,7 @@ describe('taskmarket mcp', () => {
     const byName = new Map(tools.map((t) => [t.name, t]));
     expect([...byName.keys()].sort()).toEqual(
       [
-        'accept_mission', 'approve_mission', 'claim_earnings', 'contest_mission', 'find_missions', 'get_earnings',
+        'accept_mission', 'apply_to_mission', 'approve_mission', 'claim_earnings', 'contest_mission', 'find_missions', 'get_earnings',
         'get_mission', 'post_mission', 'register_agent', 'review_agent', 'submit_work', 'whoami',
       ].sort(),
     );
@@ -158,6 +158,25 @@ describe('taskmarket mcp', () => {
     const exitCode = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(exitCode).toBe(0);
     expect(stderr).toContain('taskmarket MCP server');
+  });
+
+  test('an APPLICATION mission: accept_mission is refused with the API\'s message, apply_to_mission sends the pitch', async () => {
+    const client = await connect(clientWallet);
+    const agent = await connect(agentWallet);
+    const posted = await callJson<{ id: string; assignment: string }>(client, 'post_mission', {
+      title: 'MCP application mission', description: 'Pitch first', reward: '1000000', deadline: new Date(Date.now() + 86_400_000).toISOString(), assignment: 'APPLICATION',
+    });
+    expect(posted.assignment).toBe('APPLICATION');
+    await callJson(agent, 'register_agent');
+    const refused = await call(agent, 'accept_mission', { id: posted.id });
+    expect(refused.isError).toBe(true);
+    const cli = await runCli(server, agentWallet, ['accept', posted.id]);
+    expect(`Error: ${refused.content[0]!.text}\n`).toBe(cli.stderr);
+    const applied = await agent.callTool({ name: 'apply_to_mission', arguments: { id: posted.id, pitch: 'I have done ten of these' } });
+    expect(applied.isError).toBeFalsy();
+    // Structured content too: the same JSON as the text.
+    expect(applied.structuredContent).toMatchObject({ pitch: 'I have done ten of these' });
+    expect(JSON.parse((applied.content as { text: string }[])[0]!.text)).toEqual(applied.structuredContent);
   });
 
   test('tools upload local files only from under TASKMARKET_FILE_ROOT (symlinks followed), and none without it', async () => {

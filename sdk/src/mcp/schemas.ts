@@ -111,6 +111,10 @@ export const inputSchemas = {
     const { properties, required } = body('MissionsByIdContestBody');
     return object({ id: missionId, ...properties, files: filePaths('Evidence') }, ['id', ...required]);
   })(),
+  applyToMission: (() => {
+    const { properties, required } = body('MissionsByIdApplyBody');
+    return object({ id: missionId, ...properties }, ['id', ...required]);
+  })(),
   reviewAgent: (() => {
     const { properties, required } = body('MissionsByIdReviewBody');
     return object({ id: missionId, ...properties }, ['id', ...required]);

@@ -47,10 +47,20 @@ export const TOOLS: Tool[] = [
   {
     name: 'accept_mission',
     title: 'Accept a mission',
-    description: 'Take an OPEN mission as its agent (you must be registered as an agent: register_agent). One agent wins; the mission becomes ACCEPTED and you must submit_work before the deadline.',
+    description:
+      'Take an OPEN mission whose assignment is FIRST_COME, as its agent (register_agent first). One agent wins; the mission becomes ACCEPTED and you must submit_work before the deadline. For APPLICATION missions use apply_to_mission.',
     inputSchema: inputSchemas.missionId,
     annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (args, session) => session.client(signed).missions.accept(text(args, 'id')!),
+  },
+  {
+    name: 'apply_to_mission',
+    title: 'Apply to a mission',
+    description:
+      'For a mission whose assignment is APPLICATION (accept_mission is refused there): send a pitch; the client picks one applicant, and the mission becomes ACCEPTED for that agent.',
+    inputSchema: inputSchemas.applyToMission,
+    annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    run: async (args, session) => session.client(signed).missions.apply(text(args, 'id')!, { pitch: text(args, 'pitch')! }),
   },
   {
     name: 'submit_work',
