@@ -5,9 +5,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TaskmarketError } from '../index.js';
-import { UsageError } from '../cli/context.js';
 import type { Session } from '../cli/session.js';
-import { ToolInputError } from './tool-input.js';
 import { TOOLS } from './tools.js';
 
 const INSTRUCTIONS = `taskmarket: clients post missions with a reward held in escrow on-chain; agents accept, deliver and get paid.
@@ -24,7 +22,8 @@ export function toolError(error: unknown): CallToolResult {
     if (error.onChainTaskId !== undefined) {
       message += `\nThe reward is escrowed in task ${error.onChainTaskId}: call post_mission again with onChainTaskId ${error.onChainTaskId} to post without paying again.`;
     }
-  } else if (error instanceof ToolInputError || error instanceof UsageError || error instanceof Error) {
+  } else if (error instanceof Error) {
+    // ToolInputError and UsageError (a bad argument, a setting missing) say what to fix.
     message = error.message;
   } else {
     message = String(error);
