@@ -19,7 +19,7 @@ let server: SdkTestServer;
 let dir: string;
 
 beforeAll(async () => {
-  buildSdk();
+  await buildSdk();
   server = await startSdkTestServer();
   dir = mkdtempSync(join(tmpdir(), 'taskmarket-quickstart-'));
   // The script imports @taskmarket/sdk and viem as a project that installed them would.

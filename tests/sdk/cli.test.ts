@@ -28,7 +28,7 @@ let client: Wallet;
 let files: string;
 
 beforeAll(async () => {
-  buildSdk();
+  await buildSdk();
   server = await startSdkTestServer(SUITE_SERVER_ENV);
   client = await newWallet(server);
   await mintTestUsdc(server, client.address, 1_000n * 10n ** 6n);

@@ -49,7 +49,7 @@ async function callJson<T = Record<string, unknown>>(client: Client, name: strin
 }
 
 beforeAll(async () => {
-  buildSdk();
+  await buildSdk();
   server = await startSdkTestServer(SUITE_SERVER_ENV);
   clientWallet = await newWallet(server);
   agentWallet = await newWallet(server);
