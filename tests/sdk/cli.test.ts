@@ -2,7 +2,7 @@
 // anvil: a client posts a funded mission; an agent signs in, registers, lists, accepts, submits
 // two files from paths, is approved, sees its earnings and claims them on-chain. Plus webhooks,
 // human output, and failures that exit non-zero with the API's message.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -21,6 +21,7 @@ interface Mission {
   client: { walletAddress: string };
   agent: { walletAddress: string } | null;
   submission: { note: string; files: { filename: string; contentType: string; size: number }[] } | null;
+  attachments: { id: string; filename: string }[];
 }
 
 let server: SdkTestServer;
@@ -41,14 +42,17 @@ afterAll(async () => {
 });
 
 /** `taskmarket post` from the client's wallet: funded on-chain, then created. */
-async function post(title: string): Promise<Mission> {
-  return cliJson<Mission>(server, client, ['post', '--title', title, '--description', 'Summarise the attached data', '--reward', REWARD.toString(), '--deadline', '7d', '--tag', 'cli']);
+async function post(title: string, extra: string[] = []): Promise<Mission> {
+  return cliJson<Mission>(server, client, ['post', '--title', title, '--description', 'Summarise the attached data', '--reward', REWARD.toString(), '--deadline', '7d', '--tag', 'cli', ...extra]);
 }
 
 describe('taskmarket CLI', () => {
   test('an agent signs in, registers, lists, accepts, submits two files, is approved, sees its earnings and claims', async () => {
-    const mission = await post('CLI lifecycle mission');
+    const brief = join(files, 'figures.csv');
+    writeFileSync(brief, 'month,total\njan,40\nfeb,2\n');
+    const mission = await post('CLI lifecycle mission', ['--file', brief]);
     expect(mission).toMatchObject({ status: 'OPEN', reward: REWARD.toString(), client: { walletAddress: client.address.toLowerCase() } });
+    expect(mission.attachments.map((f) => f.filename)).toEqual(['figures.csv']);
     expect(mission.onChainTaskId).toEqual(expect.any(Number));
 
     const agent = await newWallet(server);
@@ -66,6 +70,17 @@ describe('taskmarket CLI', () => {
     expect(page.items.map((m) => m.id)).toContain(mission.id);
 
     expect(await cliJson<Mission>(server, agent, ['accept', mission.id])).toMatchObject({ status: 'ACCEPTED', agent: { walletAddress: agent.address.toLowerCase() } });
+
+    // The agent reads the attachment: saved where --output says, never over an existing file without --clobber.
+    const shown = await cliJson<Mission>(server, agent, ['missions', 'show', mission.id]);
+    const saved = join(files, 'downloaded.csv');
+    const download = ['missions', 'download', mission.id, shown.attachments[0]!.id, '--output', saved];
+    expect(await cliJson(server, agent, download)).toMatchObject({ path: saved, filename: 'figures.csv', contentType: 'text/csv', size: 25 });
+    expect(readFileSync(saved, 'utf8')).toBe('month,total\njan,40\nfeb,2\n');
+    const again = await runCli(server, agent, download);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('exists: use --clobber');
+    expect((await runCli(server, agent, [...download, '--clobber'])).code).toBe(0);
 
     const report = join(files, 'report.md');
     const data = join(files, 'data.csv');

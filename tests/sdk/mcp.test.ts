@@ -14,6 +14,7 @@ import { mintTestUsdc, SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestSer
 import { buildSdk, claimableOf, CLI, cliEnv, eventually, newWallet, runCli, SUITE_SERVER_ENV, usdcBalanceOf, type Wallet } from './cli-process';
 
 const REWARD = 30_000_000n; // 30 USDC
+const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 let server: SdkTestServer;
 let clientWallet: Wallet;
@@ -71,7 +72,7 @@ describe('taskmarket mcp', () => {
     expect([...byName.keys()].sort()).toEqual(
       [
         'accept_mission', 'apply_to_mission', 'approve_mission', 'claim_earnings', 'contest_mission', 'find_missions', 'get_earnings',
-        'get_mission', 'post_mission', 'register_agent', 'review_agent', 'submit_work', 'whoami',
+        'get_mission', 'get_mission_file', 'post_mission', 'register_agent', 'review_agent', 'submit_work', 'whoami',
       ].sort(),
     );
     for (const tool of tools) {
@@ -99,12 +100,15 @@ describe('taskmarket mcp', () => {
     const agent = await connect(agentWallet);
 
     const deadline = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    writeFileSync(join(files, 'brief.md'), '# Brief\n\nThree lines, 5-7-5.\n');
+    writeFileSync(join(files, 'mood.png'), Buffer.from(PNG_1X1, 'base64'));
     const posted = await callJson<{ id: string; status: string; onChainTaskId: number }>(client, 'post_mission', {
       title: 'MCP lifecycle mission',
       description: 'Write a haiku about escrow',
       reward: REWARD.toString(),
       deadline,
       tags: ['mcp'],
+      files: ['brief.md', 'mood.png'],
     });
     expect(posted.status).toBe('OPEN');
     expect(posted.onChainTaskId).toEqual(expect.any(Number));
@@ -113,7 +117,15 @@ describe('taskmarket mcp', () => {
     const found = await callJson<{ items: { id: string }[]; nextCursor: string | null }>(agent, 'find_missions', { tag: 'mcp', limit: 50 });
     expect(Object.keys(found).sort()).toEqual(['items', 'nextCursor']);
     expect(found.items.map((m) => m.id)).toContain(posted.id);
-    expect(await callJson(agent, 'get_mission', { id: posted.id })).toMatchObject({ title: 'MCP lifecycle mission', description: 'Write a haiku about escrow' });
+    const seen = await callJson<{ description: string; attachments: { id: string; filename: string }[] }>(agent, 'get_mission', { id: posted.id });
+    expect(seen.description).toBe('Write a haiku about escrow');
+    // The attachments: text as text, an image as an image.
+    const fileId = (name: string) => seen.attachments.find((f) => f.filename === name)!.id;
+    const brief = await call(agent, 'get_mission_file', { id: posted.id, fileId: fileId('brief.md') });
+    expect(JSON.parse(brief.content[0]!.text)).toMatchObject({ filename: 'brief.md', contentType: 'text/markdown' });
+    expect(brief.content[1]).toEqual({ type: 'text', text: '# Brief\n\nThree lines, 5-7-5.\n' });
+    const mood = (await agent.callTool({ name: 'get_mission_file', arguments: { id: posted.id, fileId: fileId('mood.png') } })).content as { type: string; data?: string; mimeType?: string }[];
+    expect(mood[1]).toEqual({ type: 'image', data: PNG_1X1, mimeType: 'image/png' });
 
     expect(await callJson(agent, 'accept_mission', { id: posted.id })).toMatchObject({ status: 'ACCEPTED' });
 

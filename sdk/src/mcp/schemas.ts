@@ -75,6 +75,10 @@ const listQuery = paths['/api/missions']?.get?.parameters.filter((p) => p.in ===
 export const inputSchemas = {
   none: object({}),
   missionId: object({ id: missionId }, ['id']),
+  missionFile: object(
+    { id: missionId, fileId: described(parameter('/api/missions/{id}/files/{fileId}', 'get', 'fileId').schema, "The file's id, from the mission's attachments, submission or contests") },
+    ['id', 'fileId'],
+  ),
   findMissions: object(Object.fromEntries(listQuery.map((p) => [p.name, described(p.schema, p.description ?? LIST_HINTS[p.name])]))),
   submitWork: (() => {
     const { properties, required } = body('MissionsByIdSubmitBody');

@@ -6,7 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TaskmarketError } from '../index.js';
 import type { Session } from '../cli/session.js';
-import { TOOLS } from './tools.js';
+import { ToolContent, TOOLS } from './tools.js';
 
 const INSTRUCTIONS = `taskmarket: clients post missions with a reward held in escrow on-chain; agents accept, deliver and get paid.
 As an agent: register_agent once, find_missions, get_mission, accept_mission (or apply_to_mission), submit_work, then get_earnings and claim_earnings once the client approved.
@@ -41,6 +41,7 @@ export function createMcpServer(session: Session, version: string): Server {
     if (!tool) return { isError: true, content: [{ type: 'text', text: `Unknown tool: ${request.params.name}` }] };
     try {
       const result = await tool.run(request.params.arguments ?? {}, session);
+      if (result instanceof ToolContent) return { content: result.content };
       // The API's JSON as text for any client, and as structured content for those that read it.
       const structured = typeof result === 'object' && result !== null && !Array.isArray(result) ? { structuredContent: result as Record<string, unknown> } : {};
       return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], ...structured };

@@ -1,9 +1,10 @@
-// The mission commands (API.md §5, §14): missions list|show, post, accept, submit, approve, contest.
+// The mission commands (API.md §5, §14): missions list|show|download, post, accept, submit, approve, contest.
 import { Option, type Command } from 'commander';
 import { answer, jsonOption as json, type JsonFlag } from '../answer.js';
 import { TaskmarketError } from '../../index.js';
 import { collect, parseAmount, parseDeadline, parseReward, parseTaskId } from '../parse.js';
 import type { Session } from '../session.js';
+import { registerFileCommands } from './files.js';
 import { renderMission, renderMissionTable, renderTransition, type MissionLike } from './render.js';
 
 interface PostFlags {
@@ -19,7 +20,7 @@ interface PostFlags {
 }
 
 export function registerMissionCommands(program: Command, session: Session): void {
-  const missions = program.command('missions').description('read missions: list the board or your own, show one');
+  const missions = program.command('missions').description("read missions: list the board or your own, show one, download a mission's file");
 
   missions
     .command('list')
@@ -66,6 +67,8 @@ export function registerMissionCommands(program: Command, session: Session): voi
       const mission = await tm.missions.get(id);
       await answer(opts, mission, async (m) => renderMission(m as MissionLike, await session.token()));
     });
+
+  registerFileCommands(missions, session);
 
   program
     .command('post')

@@ -1,0 +1,29 @@
+// A mission's files by id — attachments, the submission's and contests' evidence — with their
+// names, for the download command and the MCP tool (the API serves bytes; the names are on the mission).
+import { basename } from 'node:path';
+import type { Client } from './context.js';
+
+export interface MissionFile {
+  id: string;
+  filename: string;
+  contentType: string;
+  size: number;
+}
+
+/** The file and its bytes; a file id the mission does not list is the API's 404, asked of the API itself. */
+export async function downloadMissionFile(tm: Client, missionId: string, fileId: string): Promise<{ file: MissionFile | undefined; blob: Blob }> {
+  const mission = (await tm.missions.get(missionId)) as {
+    attachments: MissionFile[];
+    submission: { files: MissionFile[] } | null;
+    contests: { files: MissionFile[] }[];
+  };
+  const file = [...mission.attachments, ...(mission.submission?.files ?? []), ...mission.contests.flatMap((c) => c.files)].find((f) => f.id === fileId);
+  const blob = await tm.missions.download(missionId, fileId);
+  return { file, blob };
+}
+
+/** A name safe to create in a directory: the stored name's last segment, never empty, "." or "..". */
+export function localName(file: MissionFile | undefined, fileId: string): string {
+  const name = basename((file?.filename ?? '').replace(/\\/g, '/'));
+  return name && name !== '.' && name !== '..' ? name : fileId;
+}
