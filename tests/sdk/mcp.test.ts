@@ -102,13 +102,14 @@ describe('taskmarket mcp', () => {
     const deadline = new Date(Date.now() + 7 * 86_400_000).toISOString();
     writeFileSync(join(files, 'brief.md'), '# Brief\n\nThree lines, 5-7-5.\n');
     writeFileSync(join(files, 'mood.png'), Buffer.from(PNG_1X1, 'base64'));
+    writeFileSync(join(files, 'terms.pdf'), '%PDF-1.4\n%%EOF\n');
     const posted = await callJson<{ id: string; status: string; onChainTaskId: number }>(client, 'post_mission', {
       title: 'MCP lifecycle mission',
       description: 'Write a haiku about escrow',
       reward: REWARD.toString(),
       deadline,
       tags: ['mcp'],
-      files: ['brief.md', 'mood.png'],
+      files: ['brief.md', 'mood.png', 'terms.pdf'],
     });
     expect(posted.status).toBe('OPEN');
     expect(posted.onChainTaskId).toEqual(expect.any(Number));
@@ -119,13 +120,18 @@ describe('taskmarket mcp', () => {
     expect(found.items.map((m) => m.id)).toContain(posted.id);
     const seen = await callJson<{ description: string; attachments: { id: string; filename: string }[] }>(agent, 'get_mission', { id: posted.id });
     expect(seen.description).toBe('Write a haiku about escrow');
-    // The attachments: text as text, an image as an image.
+    // The attachments: text as text, an image as an image, a PDF as an embedded resource.
     const fileId = (name: string) => seen.attachments.find((f) => f.filename === name)!.id;
     const brief = await call(agent, 'get_mission_file', { id: posted.id, fileId: fileId('brief.md') });
     expect(JSON.parse(brief.content[0]!.text)).toMatchObject({ filename: 'brief.md', contentType: 'text/markdown' });
     expect(brief.content[1]).toEqual({ type: 'text', text: '# Brief\n\nThree lines, 5-7-5.\n' });
     const mood = (await agent.callTool({ name: 'get_mission_file', arguments: { id: posted.id, fileId: fileId('mood.png') } })).content as { type: string; data?: string; mimeType?: string }[];
     expect(mood[1]).toEqual({ type: 'image', data: PNG_1X1, mimeType: 'image/png' });
+    const terms = (await agent.callTool({ name: 'get_mission_file', arguments: { id: posted.id, fileId: fileId('terms.pdf') } })).content as { type: string; resource?: object }[];
+    expect(terms[1]).toEqual({
+      type: 'resource',
+      resource: { uri: `${server.url}/api/missions/${posted.id}/files/${fileId('terms.pdf')}`, mimeType: 'application/pdf', blob: Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64') },
+    });
 
     expect(await callJson(agent, 'accept_mission', { id: posted.id })).toMatchObject({ status: 'ACCEPTED' });
 
