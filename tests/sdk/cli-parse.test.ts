@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { UsageError } from '../../sdk/src/cli/context';
 import { formatAmount, formatTime } from '../../sdk/src/cli/output';
-import { parseAmount, parseDeadline, parseReward, parseTaskId } from '../../sdk/src/cli/parse';
+import { parseAmount, parseDeadline, parseLimit, parseReward, parseTaskId } from '../../sdk/src/cli/parse';
 import { readSettings } from '../../sdk/src/cli/context';
 
 const USDC = { symbol: 'USDC', decimals: 6 };
@@ -44,6 +44,11 @@ describe('parseDeadline', () => {
   test('error: neither a date nor a duration', () => {
     expect(() => parseDeadline('next week', now)).toThrow(UsageError);
   });
+});
+
+test('parseLimit takes page sizes from 1 to 100', () => {
+  expect(parseLimit('100')).toBe(100);
+  for (const bad of ['0', '101', 'abc', '2.5']) expect(() => parseLimit(bad)).toThrow(UsageError);
 });
 
 test('parseTaskId takes decimal task ids only', () => {

@@ -175,7 +175,7 @@ describe('taskmarket CLI', () => {
     expect(left.items.map((w) => w.id)).not.toContain(added.id);
   });
 
-  test("a refused request exits 1 with the API's message on stderr", async () => {
+  test("a refused request exits 1 with the API's message on stderr; so does a server that cannot be reached", async () => {
     const unknown = crypto.randomUUID();
     const api = (await (await fetch(`${server.url}/api/missions/${unknown}`)).json()) as { error: string };
     const run = await runCli(server, client, ['missions', 'show', unknown, '--json']);
@@ -186,13 +186,16 @@ describe('taskmarket CLI', () => {
     // A client is not an agent: the API's 403 message, as it says it.
     const mission = await post('CLI refused accept');
     const refused = await runCli(server, client, ['accept', mission.id]);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^Error: \S/);
+    expect(refused).toMatchObject({ code: 1, stdout: '', stderr: 'Error: Agent role required\n' });
 
+    // Validation failures list each problem by field under the message.
     const invalid = await runCli(server, client, ['webhooks', 'add', 'not a url', '--event', 'mission.created']);
     expect(invalid.code).toBe(1);
-    // Validation failures list each problem by field under the message.
-    expect(invalid.stderr).toMatch(/^Error: .+\n {2}- .*url/m);
+    expect(invalid.stderr).toMatch(/^Error: Validation failed\n {2}- url: /);
+
+    const unreachable = await runCli({ ...server, url: 'http://127.0.0.1:9' }, client, ['missions', 'list']);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(/^Error: Could not reach http:\/\/127\.0\.0\.1:9/);
   });
 
   test('a post refused after funding names the escrowed task; --task-id posts with it without paying again', async () => {
@@ -209,13 +212,16 @@ describe('taskmarket CLI', () => {
     expect(await usdcBalanceOf(server, client.address)).toBe(balance);
   });
 
-  test('usage errors exit 2: a missing argument, an unknown flag, no key for a signed command', async () => {
+  test('usage errors exit 2: a missing argument, an unknown flag, a bad flag value, no key for a signed command', async () => {
     const missing = await runCli(server, client, ['accept']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("missing required argument 'id'");
 
     const unknownFlag = await runCli(server, client, ['earnings', '--nope']);
     expect(unknownFlag.code).toBe(2);
+
+    const badLimit = await runCli(server, undefined, ['missions', 'list', '--limit', 'abc']);
+    expect(badLimit).toMatchObject({ code: 2, stderr: 'Error: --limit: "abc" is not a page size from 1 to 100\n' });
 
     const keyless = await runCli(server, undefined, ['earnings']);
     expect(keyless.code).toBe(2);

@@ -2,10 +2,22 @@
 import { Option, type Command } from 'commander';
 import { answer, jsonOption as json, type JsonFlag } from '../answer.js';
 import { TaskmarketError } from '../../index.js';
-import { collect, parseAmount, parseDeadline, parseReward, parseTaskId } from '../parse.js';
+import { collect, parseAmount, parseDeadline, parseLimit, parseReward, parseTaskId } from '../parse.js';
 import type { Session } from '../session.js';
 import { registerFileCommands } from './files.js';
 import { renderMission, renderMissionTable, renderTransition, type MissionLike } from './render.js';
+
+interface ListFlags {
+  status?: string;
+  category?: string;
+  tag?: string;
+  minReward?: string;
+  q?: string;
+  sort?: string;
+  mine?: string;
+  limit?: number;
+  cursor?: string;
+}
 
 interface PostFlags {
   title: string;
@@ -32,10 +44,10 @@ export function registerMissionCommands(program: Command, session: Session): voi
     .option('--q <text>', 'search title and description')
     .addOption(new Option('--sort <order>', 'sort order').choices(['bumped', 'reward', 'deadline', 'created']))
     .addOption(new Option('--mine <side>', 'your missions as client or as agent (signs in)').choices(['client', 'agent']))
-    .option('--limit <n>', 'page size, 1–100 (default 20)')
+    .option('--limit <n>', 'page size, 1–100 (default 20)', parseLimit)
     .option('--cursor <cursor>', "the previous page's nextCursor")
     .addOption(json())
-    .action(async (opts: JsonFlag & Record<string, string | undefined>) => {
+    .action(async (opts: JsonFlag & ListFlags) => {
       const tm = session.client({ signed: opts.mine !== undefined });
       const minReward = opts.minReward === undefined ? undefined : parseAmount('--min-reward', opts.minReward, await session.token());
       const query = Object.fromEntries(
@@ -47,7 +59,7 @@ export function registerMissionCommands(program: Command, session: Session): voi
           q: opts.q,
           sort: opts.sort,
           mine: opts.mine,
-          limit: opts.limit === undefined ? undefined : Number(opts.limit),
+          limit: opts.limit,
           cursor: opts.cursor,
         }).filter(([, value]) => value !== undefined),
       );
