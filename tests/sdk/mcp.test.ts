@@ -93,6 +93,7 @@ describe('taskmarket mcp', () => {
     const review = byName.get('review_agent')!.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(review.rating).toMatchObject({ type: 'integer', minimum: 1, maximum: 5 });
     expect(byName.get('find_missions')!.annotations?.readOnlyHint).toBe(true);
+    expect(await callJson(agent, 'whoami')).toMatchObject({ user: { walletAddress: agentWallet.address.toLowerCase() } });
   });
 
   test('find → accept → submit → (the client approves) → claim, through tool calls', async () => {
@@ -197,7 +198,7 @@ describe('taskmarket mcp', () => {
     expect(JSON.parse((applied.content as { text: string }[])[0]!.text)).toEqual(applied.structuredContent);
   });
 
-  test('tools upload local files only from under TASKMARKET_FILE_ROOT (symlinks followed), and none without it', async () => {
+  test('tools upload local files only from under TASKMARKET_FILE_ROOT (symlinks followed), and none without it; contest_mission sends evidence from it', async () => {
     const client = await connect(clientWallet);
     const agent = await connect(agentWallet);
     const posted = await callJson<{ id: string }>(client, 'post_mission', {
@@ -220,6 +221,12 @@ describe('taskmarket mcp', () => {
     expect(off.content[0]!.text).toContain('set TASKMARKET_FILE_ROOT');
     // Inline text needs no root; nothing above reached the API, so the mission is still ACCEPTED.
     expect(await callJson(rootless, 'submit_work', { id: posted.id, note: 'x', textFiles: [{ name: 'a.txt', content: 'a' }] })).toMatchObject({ status: 'SUBMITTED' });
+    // The client's evidence comes from its root too.
+    writeFileSync(join(files, 'evidence.md'), 'One line, not three.\n');
+    const contested = await callJson<{ status: string; contests: { reason: string; files: { filename: string }[] }[] }>(client, 'contest_mission', {
+      id: posted.id, reason: 'Not a haiku', files: ['evidence.md'],
+    });
+    expect(contested).toMatchObject({ status: 'CONTESTED', contests: [{ reason: 'Not a haiku', files: [{ filename: 'evidence.md' }] }] });
     rmSync(outside, { recursive: true, force: true });
   });
 
