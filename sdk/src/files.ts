@@ -23,7 +23,9 @@ const declaredType = (name: string) => DECLARED_BY_EXTENSION[name.split('.').pop
 
 async function fromPath(path: string): Promise<File> {
   try {
-    const { openAsBlob } = await import('node:fs');
+    const { openAsBlob, promises } = await import('node:fs');
+    // openAsBlob's own error for a missing file says only "Unable to open file as blob".
+    await promises.access(path);
     const name = baseName(path);
     // openAsBlob reads lazily: a large file is streamed into the request, not held in memory.
     const blob = await openAsBlob(path, { type: declaredType(name) });

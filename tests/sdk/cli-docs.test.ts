@@ -11,7 +11,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ANVIL_KEYS } from '../../lib/chain/anvil-node';
 import { mintTestUsdc, SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from './support/server';
-import { buildSdk, usdcBalanceOf } from './cli-process';
+import { usdcBalanceOf } from './cli-process';
+import { buildSdk } from './support/sdk-build';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -1,11 +1,7 @@
 // Shared by the CLI and MCP suites: the built `taskmarket` bin (sdk/dist/cli.js) run as a child
 // process with nothing but the TASKMARKET_* settings it documents, and wallets whose private keys
 // the tests hold (the CLI reads a key, not an account object).
-import { execFile, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createPublicClient, createTestClient, http, parseEther, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -15,47 +11,6 @@ import type { SdkTestServer } from './support/server';
 
 export const CLI = fileURLToPath(new URL('../../sdk/dist/cli.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-const SDK = join(ROOT, 'sdk');
-// One build at a time across the suites' workers, and none when nothing changed since the last:
-// a build rewrites sdk/dist under a CLI another worker may be starting.
-const LOCK = join(tmpdir(), `taskmarket-sdk-build-${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}`);
-const STAMP = `${LOCK}.stamp`;
-
-function newestMtime(path: string): number {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(path).map((entry) => newestMtime(join(path, entry))));
-}
-
-const sdkIsFresh = () =>
-  existsSync(CLI) && newestMtime(STAMP) > Math.max(...['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json'].map((p) => newestMtime(join(SDK, p))));
-
-/** `npm run build -w @taskmarket/sdk` unless sdk/dist is newer than its sources: the suites run what an installed package would run. */
-export async function buildSdk(): Promise<void> {
-  for (;;) {
-    try {
-      mkdirSync(LOCK);
-      break;
-    } catch {
-      const held = statSync(LOCK, { throwIfNoEntry: false });
-      if (held && Date.now() - held.mtimeMs > 5 * 60_000) rmSync(LOCK, { recursive: true, force: true }); // a crashed run's
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  try {
-    if (sdkIsFresh()) return;
-    const startedAt = new Date();
-    const built = spawnSync('npm', ['run', 'build', '-w', '@taskmarket/sdk'], { cwd: ROOT, encoding: 'utf8' });
-    if (built.status !== 0) throw new Error(`SDK build failed:\n${built.stdout}\n${built.stderr}`);
-    // Stamped with the start: a source saved during the build makes the next run build again.
-    writeFileSync(STAMP, '');
-    utimesSync(STAMP, startedAt, startedAt);
-  } finally {
-    rmSync(LOCK, { recursive: true, force: true });
-  }
-}
 
 export interface Wallet {
   key: Hex;

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mintTestUsdc, SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from './support/server';
 import { parseEther } from 'viem';
-import { buildSdk, claimableOf, cliJson, ethBalanceOf, eventually, newWallet, runCli, SUITE_SERVER_ENV, usdcBalanceOf, type Wallet } from './cli-process';
+import { buildSdk } from './support/sdk-build';
+import { claimableOf, cliJson, ethBalanceOf, eventually, newWallet, runCli, SUITE_SERVER_ENV, usdcBalanceOf, type Wallet } from './cli-process';
 
 const REWARD = 25_000_000n; // 25 USDC
 

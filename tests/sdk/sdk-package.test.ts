@@ -3,13 +3,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { buildSdk } from './support/sdk-build';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-beforeAll(() => {
-  const built = spawnSync('npm', ['run', 'build', '-w', '@taskmarket/sdk'], { cwd: ROOT, encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`SDK build failed:\n${built.stdout}\n${built.stderr}`);
-}, 180_000);
+beforeAll(buildSdk, 180_000);
 
 describe('package', () => {
   test('default: plain Node imports the built ESM through the package exports', () => {

@@ -1,44 +1,16 @@
 // A production build for the e2e server: `npm run build` when .next/BUILD_ID is missing or older
 // than any source the build reads, so a run never tests yesterday's pages.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { exclusively } from '../../support/exclusively';
+import { newestMtime } from '../../support/newest-mtime';
 
 const SOURCES = ['app', 'lib', 'contracts/out', 'next.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];
 
-function newestMtime(path: string): number {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
-  return newest;
-}
-
-const LOCK = '.next-build.lock';
-
-/** Runs `build` alone: suites started side by side (e2e, the SDK's) wait for one another's build. */
-async function underBuildLock(build: () => void): Promise<void> {
-  for (;;) {
-    try {
-      mkdirSync(LOCK);
-      break;
-    } catch {
-      // A lock older than the slowest build is a crashed run's.
-      const held = statSync(LOCK, { throwIfNoEntry: false });
-      if (held && Date.now() - held.mtimeMs > 15 * 60_000) rmdirSync(LOCK);
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  }
-  try {
-    build();
-  } finally {
-    rmdirSync(LOCK);
-  }
-}
-
+/** Runs the build alone: suites started side by side (e2e, the SDK's) wait for one another's build. */
 export function ensureFreshBuild(): Promise<void> {
-  return underBuildLock(buildIfStale);
+  return exclusively('.next-build.lock', 15 * 60_000, buildIfStale);
 }
 
 function buildIfStale(): void {
