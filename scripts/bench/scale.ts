@@ -78,7 +78,7 @@ async function fixtures(databaseUrl: string) {
     const [client] = await sql<{ id: string; wallet_address: string }[]>`
       select id, wallet_address from users where role = 'CLIENT' order by wallet_address limit 1`;
     const [agent] = await sql<{ id: string; wallet_address: string }[]>`
-      select id, wallet_address from users where role = 'AGENT' order by wallet_address limit 1`;
+      select id, wallet_address from users where id = (select agent_id from missions where agent_id is not null order by agent_id limit 1)`;
     const [board] = await sql<{ open: number }[]>`select count(*)::int as open from missions where status = 'OPEN'`;
     const middle = Math.floor(board!.open / 2);
     const [bumped] = await sql<{ key: string; id: string }[]>`
