@@ -70,17 +70,52 @@ function planOf(notice: string): { sql: string; plan: string } {
   return { sql: text.slice(from).replace(/\s+/g, ' ').trim(), plan: lines.slice(start).join('\n').trimEnd() };
 }
 
-export async function writePlans(databaseUrl: string, size: string, f: Fixtures, terms: { common: string; rare: string }): Promise<void> {
-  const notices: string[] = [];
+/** One connection, its statements prepared as the app prepares them (lib/db/client.ts), so the plan cache behaves as it does there. */
+function appDb(databaseUrl: string, notices: string[] = []) {
   const sql = postgres(databaseUrl, { max: 1, onnotice: (notice) => notices.push(String(notice.message)) });
-  // Prepared as the app prepares them (lib/db/client.ts), so the plan cache behaves as it does there.
   const prepared = new Proxy(sql, {
     get: (target, property, receiver) =>
       property === 'unsafe'
         ? (query: string, params?: unknown[], options?: object) => target.unsafe(query, params as never, { ...options, prepare: true })
         : Reflect.get(target, property, receiver),
   });
-  const db = drizzle(prepared, { schema }) as unknown as Db;
+  return { sql, db: drizzle(prepared, { schema }) as unknown as Db };
+}
+
+export interface ShapeTime {
+  name: string;
+  median: number;
+  p95: number;
+}
+
+/**
+ * Each shape's listMissions call timed one at a time on one connection (ms): what a page costs
+ * the database and the round trip, without autocannon's 20 connections queueing on a busy machine.
+ */
+export async function timeShapes(databaseUrl: string, f: Fixtures, terms: { common: string; rare: string }, runs = 200): Promise<ShapeTime[]> {
+  const { sql, db } = appDb(databaseUrl);
+  const times: ShapeTime[] = [];
+  try {
+    for (const shape of shapes(f, terms)) {
+      const query = listQuerySchema.parse(Object.fromEntries(new URLSearchParams(shape.query)));
+      const took: number[] = [];
+      for (let run = 0; run < runs + 10; run++) {
+        const started = performance.now();
+        await listMissions(db, {} as Config, query, shape.viewer, new Date());
+        if (run >= 10) took.push(performance.now() - started);
+      }
+      took.sort((a, b) => a - b);
+      times.push({ name: shape.name, median: took[Math.floor(runs / 2)]!, p95: took[Math.floor(runs * 0.95)]! });
+    }
+  } finally {
+    await sql.end();
+  }
+  return times;
+}
+
+export async function writePlans(databaseUrl: string, size: string, f: Fixtures, terms: { common: string; rare: string }): Promise<void> {
+  const notices: string[] = [];
+  const { sql, db } = appDb(databaseUrl, notices);
   const sections: string[] = [];
   const seqScans: string[] = [];
   try {
@@ -116,7 +151,7 @@ function writeSection(size: string, sections: string[]): void {
   const body = [
     heading,
     '',
-    `Written by \`npm run bench:scale\` (\`SCALE_PLANS=only SCALE_SIZES=${size}\` for the plans alone) on ` +
+    `Written by \`npm run bench:scale\` (\`SCALE_STEPS=plans SCALE_SIZES=${size}\` for the plans alone) on ` +
       `${new Date().toISOString().slice(0, 10)}, on the machine above, from the ${size.toUpperCase()}-mission database ` +
       'the scale table measured. Each shape is `listMissions` itself, its statements prepared as the app prepares them, ' +
       `run ${RUNS} times on one connection; PostgreSQL's \`auto_explain\` (ANALYZE, BUFFERS) reports the last run, so ` +

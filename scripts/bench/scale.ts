@@ -1,13 +1,15 @@
 // `npm run bench:scale`: the mission list and its search on 10k, 100k and 1M missions (issue #16).
-// For each size a database seeded in FULL's proportions (scripts/bench/seed.ts), a production
-// instance, and autocannon on the list's main shapes; the table gives p50/p99/req/s per size and
-// each 1M figure against the 10k one (target: within 25 %). Then EXPLAIN (ANALYZE, BUFFERS) of
+// For each size a database seeded in FULL's proportions (scripts/bench/seed.ts) and a production
+// instance, all running at once; autocannon on the list's main shapes, the sizes back to back in
+// each; the table gives p50/p99/req/s per size and each 1M figure against the 10k one (target:
+// within 25 %), as ranges over the rounds. Then EXPLAIN (ANALYZE, BUFFERS) of
 // every list statement shape at the largest size, as the app runs it, written into
 // docs/performance.md; a sequential scan on missions fails the run.
 //
-// SCALE_SECONDS (default 10) and SCALE_CONNECTIONS (default 20) tune the run, SCALE_SIZES=10k,1m
-// picks sizes, SCALE_REUSE=1 keeps databases already seeded at their size (taskmarket_scale_<size>),
-// SCALE_PLANS=only skips the measurement and SCALE_PLANS=0 the plans.
+// SCALE_SECONDS (default 10), SCALE_CONNECTIONS (default 20) and SCALE_ROUNDS (default 2) tune the
+// run, SCALE_SIZES=10k,1m picks sizes, SCALE_REUSE=1 keeps databases already seeded at their size (taskmarket_scale_<size>),
+// SCALE_STEPS=http,statements,plans picks the steps: the HTTP measurement, the table of each list
+// shape's time per page (one call at a time, at each size), and the plans.
 import { randomBytes } from 'node:crypto';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
@@ -16,7 +18,7 @@ import { issueToken } from '../../lib/auth/tokens';
 import type { Config } from '../../lib/config';
 import { encodeCursor } from '../../lib/missions/cursor';
 import { type Measurement, measure, type Scenario } from './measure';
-import { writePlans } from './scale-plans';
+import { type ShapeTime, timeShapes, writePlans } from './scale-plans';
 import { scaledSize, seed } from './seed';
 import { ensureBuild, startInstance } from './server';
 
@@ -24,10 +26,11 @@ const seconds = Number(process.env.SCALE_SECONDS ?? 10);
 const connections = Number(process.env.SCALE_CONNECTIONS ?? 20);
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const PORT = 4100;
+const PORT = 4100; // and up, one port a size
 const SIZES: Record<string, number> = { '10k': 10_000, '100k': 100_000, '1m': 1_000_000 };
 const chosenSizes = (process.env.SCALE_SIZES ?? '10k,100k,1m').split(',').map((s) => s.trim().toLowerCase());
-const plans = process.env.SCALE_PLANS ?? '1';
+const steps = new Set((process.env.SCALE_STEPS ?? 'http,statements,plans').split(',').map((s) => s.trim()));
+const rounds = Number(process.env.SCALE_ROUNDS ?? 2);
 
 // An OPEN mission's number in its title at every size: a search term with exactly one match.
 const RARE_TERM = '4321';
@@ -108,70 +111,135 @@ function scenarios(f: Awaited<ReturnType<typeof fixtures>>, clientToken: string)
     { name: 'deep page (cursor half-way down the board)', path: `/api/missions?cursor=${f.deepCursor}` },
     { name: `q=${COMMON_TERM} (common: 1 mission in 5)`, path: `/api/missions?q=${COMMON_TERM}` },
     { name: `q=${RARE_TERM} (rare: 1 match)`, path: `/api/missions?q=${RARE_TERM}` },
+    // Between the two: too rare for the first window, too common for the index of matches alone.
+    { name: 'tag=tag7 (middling: 1 mission in 50)', path: '/api/missions?tag=tag7' },
   ];
 }
 
-async function measureSize(size: string): Promise<Measurement[]> {
+interface SizedInstance {
+  size: string;
+  url: string;
+  scenarios: Scenario[];
+  stop(): Promise<void>;
+}
+
+/** A production instance on the database of one size, with that size's scenarios. */
+async function startSize(size: string, port: number): Promise<SizedInstance> {
   const databaseUrl = await scaleDatabase(size);
   const f = await fixtures(databaseUrl);
   const jwtSecret = randomBytes(32).toString('hex');
   const clientToken = issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, { id: f.client.id, walletAddress: f.client.wallet_address, role: 'CLIENT' });
-  const instance = await startInstance(PORT, {
+  const instance = await startInstance(port, {
     JWT_SECRET: jwtSecret,
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
     KV_PREFIX: `scale:${size}:${Date.now()}:`,
     BASE_CHAIN_ID: '31337',
-    SIWE_DOMAIN: `localhost:${PORT}`,
+    SIWE_DOMAIN: `localhost:${port}`,
     NONCE_RATE_LIMIT_PER_MINUTE: '100000000',
     VERIFY_RATE_LIMIT_PER_MINUTE: '100000000',
     WRITE_RATE_LIMIT_PER_MINUTE: '100000000',
   });
-  try {
-    const rows: Measurement[] = [];
-    console.log(`measuring ${size} …`);
-    for (const scenario of scenarios(f, clientToken)) {
-      // A warm-up for the JIT, the connection pool, the prepared statements and the buffer cache.
-      await measure(instance.url, scenario, 2, connections);
-      const row = await measure(instance.url, scenario, seconds, connections);
-      if (row.non2xx > 0) throw new Error(`${size} ${scenario.name}: ${row.non2xx} non-2xx answers`);
-      console.log(`  ${scenario.name}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms`);
-      rows.push(row);
-    }
-    return rows;
-  } finally {
-    await instance.stop();
-  }
+  return { size, url: instance.url, scenarios: scenarios(f, clientToken), stop: instance.stop };
 }
 
-/** The scale table: each size's figures, and the largest size's against the smallest's. */
-function report(sizes: string[], results: Measurement[][]): string {
+/**
+ * Every scenario on every size, the sizes back to back within each scenario, so the machine's
+ * load (shared, and it drifts) weighs on the sizes alike; `rounds` times over. [size][scenario][round].
+ */
+async function measureSizes(instances: SizedInstance[], rounds: number): Promise<Measurement[][][]> {
+  const results = instances.map((instance) => instance.scenarios.map((): Measurement[] => []));
+  const count = instances[0]!.scenarios.length;
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < count; i++) {
+      for (const [z, instance] of instances.entries()) {
+        const scenario = instance.scenarios[i]!;
+        // A warm-up for the JIT, the connection pool, the prepared statements and the buffer cache.
+        await measure(instance.url, scenario, 2, connections);
+        const row = await measure(instance.url, scenario, seconds, connections);
+        if (row.non2xx > 0) throw new Error(`${instance.size} ${scenario.name}: ${row.non2xx} non-2xx answers`);
+        console.log(`  round ${round + 1}, ${instance.size}, ${scenario.name}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms`);
+        results[z]![i]!.push(row);
+      }
+    }
+  }
+  return results;
+}
+
+const range = (values: number[], digits = 0) => {
+  const [low, high] = [Math.min(...values), Math.max(...values)].map((v) => v.toFixed(digits));
+  return low === high ? low! : `${low}–${high}`;
+};
+
+/** The scale table: each size's figures (ranges over the rounds), and the largest size's against the smallest's. */
+function report(sizes: string[], results: Measurement[][][]): string {
   const first = sizes[0]!;
   const last = sizes.at(-1)!;
-  const head = ['endpoint', ...sizes.map((s) => `${s} p50 / p99 ms, req/s`), `${last} vs ${first} (p50, p99, req/s)`, 'within 25 %'];
+  const head = ['endpoint', ...sizes.map((s) => `${s}: p50 / p99 ms, req/s`), `${last} vs ${first}: p50, p99, req/s`, 'within 25 %'];
   const lines = [`| ${head.join(' | ')} |`, `|---|${sizes.map(() => '---:|').join('')}---:|---|`];
-  const pct = (a: number, b: number) => `${a >= b ? '+' : '−'}${Math.abs((a / b - 1) * 100).toFixed(0)} %`;
-  results[0]!.forEach((row, i) => {
-    const cells = results.map((r) => `${r[i]!.p50} / ${r[i]!.p99}, ${r[i]!.rps.toFixed(0)}`);
-    const a = results[0]![i]!;
-    const b = results.at(-1)![i]!;
+  const signed = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(0)}`;
+  const change = (pairs: [number, number][]) => {
+    const changes = pairs.map(([a, b]) => (b / a - 1) * 100);
+    const [low, high] = [Math.min(...changes), Math.max(...changes)].map(signed);
+    return `${low === high ? low : `${low} to ${high}`} %`;
+  };
+  results[0]!.forEach((rounds, i) => {
+    const cells = results.map((bySize) => {
+      const r = bySize[i]!;
+      return `${range(r.map((m) => m.p50))} / ${range(r.map((m) => m.p99))}, ${range(r.map((m) => m.rps))}`;
+    });
+    const pairs = rounds.map((a, round) => [a, results.at(-1)![i]![round]!] as const);
     // Latency may not grow, nor throughput fall, by more than 25 %; getting faster is fine.
-    const met = b.p50 <= a.p50 * 1.25 && b.p99 <= a.p99 * 1.25 && b.rps >= a.rps * 0.75;
-    lines.push(`| ${row.name} | ${cells.join(' | ')} | ${pct(b.p50, a.p50)}, ${pct(b.p99, a.p99)}, ${pct(b.rps, a.rps)} | ${met ? 'met' : 'missed'} |`);
+    const met = pairs.filter(([a, b]) => b.p50 <= a.p50 * 1.25 && b.p99 <= a.p99 * 1.25 && b.rps >= a.rps * 0.75).length;
+    const vs = [
+      change(pairs.map(([a, b]) => [a.p50, b.p50])),
+      change(pairs.map(([a, b]) => [a.p99, b.p99])),
+      change(pairs.map(([a, b]) => [a.rps, b.rps])),
+    ];
+    lines.push(`| ${rounds[0]!.name} | ${cells.join(' | ')} | ${vs.join(', ')} | met in ${met} of ${pairs.length} rounds |`);
+  });
+  return lines.join('\n');
+}
+
+/** The statement table: each shape's time per page at each size, and the largest size's against the smallest's. */
+function statementReport(sizes: string[], times: ShapeTime[][]): string {
+  const lines = [
+    `| list shape | ${sizes.map((s) => `${s}: median / p95 ms`).join(' | ')} | ${sizes.at(-1)} vs ${sizes[0]} (median) |`,
+    `|---|${sizes.map(() => '---:|').join('')}---:|`,
+  ];
+  times[0]!.forEach((first, i) => {
+    const last = times.at(-1)![i]!;
+    const change = (last.median / first.median - 1) * 100;
+    const cells = times.map((t) => `${t[i]!.median.toFixed(2)} / ${t[i]!.p95.toFixed(2)}`);
+    lines.push(`| ${first.name} | ${cells.join(' | ')} | ${change >= 0 ? '+' : '−'}${Math.abs(change).toFixed(0)} % |`);
   });
   return lines.join('\n');
 }
 
 async function main() {
   const sizes = chosenSizes;
-  if (plans !== 'only') {
+  if (steps.has('http')) {
     ensureBuild();
-    const results: Measurement[][] = [];
-    for (const size of sizes) results.push(await measureSize(size));
-    console.log(`\n${new Date().toISOString().slice(0, 10)}, ${seconds}s per endpoint after a 2 s warm-up, ${connections} connections, Node ${process.version}\n`);
-    console.log(report(sizes, results));
+    const instances: SizedInstance[] = [];
+    try {
+      for (const [i, size] of sizes.entries()) instances.push(await startSize(size, PORT + i));
+      const results = await measureSizes(instances, rounds);
+      console.log(`\n${new Date().toISOString().slice(0, 10)}, ${rounds} rounds, ${seconds} s per endpoint after a 2 s warm-up, ${connections} connections, Node ${process.version}\n`);
+      console.log(report(sizes, results));
+    } finally {
+      for (const instance of instances) await instance.stop();
+    }
   }
-  if (plans !== '0') {
+  if (steps.has('statements')) {
+    const times: ShapeTime[][] = [];
+    for (const size of sizes) {
+      const databaseUrl = await scaleDatabase(size, true);
+      times.push(await timeShapes(databaseUrl, await fixtures(databaseUrl), { common: COMMON_TERM, rare: RARE_TERM }));
+    }
+    console.log(`\nlistMissions one call at a time on one connection, median / p95 ms over 200 calls\n`);
+    console.log(statementReport(sizes, times));
+  }
+  if (steps.has('plans')) {
     const size = sizes.at(-1)!;
     // Seeded a moment ago by the measurement, or by an earlier run.
     const databaseUrl = await scaleDatabase(size, true);
