@@ -9,9 +9,10 @@
 // statistics' most common ones at 0.5 %: at 1M missions it walked the whole board for a word on one
 // mission (1.3 s; docs/performance.md, "Query plans"), and a generic plan knows no word at all. So
 // the statement tries them in turn, each bounded by what the previous one found:
-//   1. the board's next WINDOW × limit rows, walked in order and tested: a term on one mission in
-//      ten or more fills the page here, and nothing else runs; when they hold a match or more the
-//      term is not rare, and the walk goes on to WIDER × limit rows (one mission in fifty);
+//   1. the board's next ten pages' worth of rows, walked in order and tested: a term on one mission
+//      in ten or more fills the page here, and nothing else runs; when they hold a match the term
+//      is not rare, and the walk goes on to fifty pages (one mission in fifty), and when those hold
+//      a quarter of a page, to 250 (one in 250): STAGES;
 //   2. else the matches past the walked rows from the GIN index alone, at most RARE + 1 of them
 //      (OFFSET 0 keeps the other conditions out of that scan, and `unestimated` keeps a common
 //      term's statistics from making it a sequential scan): if that is all of them, sorted;
@@ -22,8 +23,13 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { missions } from '../db/schema';
 
-const WINDOW = 10;
-const WIDER = 50;
+// The walk's stages, in pages: the first always, each next one only when the rows walked so far
+// hold at least `least` matches a page (none: any match), which says the walk is worth going on.
+const STAGES = [
+  { pages: 10, least: 0 },
+  { pages: 50, least: 1 / 100 },
+  { pages: 250, least: 1 / 4 },
+];
 const RARE = 1000;
 
 /**
@@ -33,34 +39,46 @@ const RARE = 1000;
  */
 export function matchedPageIds(sort: { column: PgColumn; direction: 'asc' | 'desc' }, ordered: SQL, matched: SQL, unestimated: SQL): SQL {
   const limit = sql`${sql.placeholder('limit')}::int`;
-  const pages = (n: number) => sql`${limit} * ${sql.raw(String(n))}`;
+  const n = (value: number) => sql.raw(String(value));
   const dir = sql.raw(sort.direction);
   const op = sql.raw(sort.direction === 'desc' ? '<' : '>');
   const order = sql`order by ${sort.column} ${dir}, ${missions.id} ${dir}`;
-  const inWindow = sql`(select count(*) from in_window)`;
-  const found = sql`(${inWindow} + (select count(*) from in_wider))`;
-  const past = sql`${found} < ${limit} and exists (select from window_end)
-    and (${sort.column}, ${missions.id}) ${op} (select * from window_end)`;
-  const walked = (rows: SQL) => sql`select ${missions.id}, ${sort.column}, ${missions.search}, ${missions.tags} from ${missions} where ${ordered} ${order} ${rows}`;
+  const foundBefore = (stage: number) =>
+    sql.join(STAGES.slice(0, stage).map((_, i) => sql`(select count(*) from walk_${n(i)})`), sql` + `);
+  // Whether stage i runs: the page is not full yet, and the stages before found enough to go on.
+  const runs = (i: number) =>
+    i === 0 ? sql`true` : sql`${foundBefore(i)} < ${limit} and ${foundBefore(i)} >= greatest(1, ${limit} * ${n(STAGES[i]!.least)})`;
+  // The last row of the first `pages` pages, from the index alone (no row is read).
+  const rowAt = (pages: SQL) => sql`(select ${sort.column}, ${missions.id} from ${missions} where ${ordered} ${order}
+    offset ${limit} * ${pages} - 1 limit 1)`;
+  const walks = STAGES.map(({ pages }, i) => {
+    const from = i === 0 ? 0 : STAGES[i - 1]!.pages;
+    const after = i === 0 ? sql`` : sql`and (${sort.column}, ${missions.id}) ${op} ${rowAt(n(from))}`;
+    return sql`walk_${n(i)} as materialized (
+      select ${missions.id} from (
+        select ${missions.id}, ${sort.column}, ${missions.search}, ${missions.tags} from ${missions}
+        where ${ordered} ${after} ${order} limit ${limit} * ${n(pages - from)}
+      ) as ${missions} where ${runs(i)} and ${matched} ${order} limit ${limit})`;
+  });
+  // The last row walked: that of the last stage that ran (each runs only if the one before did).
+  const walkedPages = sql`case ${sql.join(
+    STAGES.map((_, i) => STAGES.length - 1 - i).map((i) => (i === 0 ? sql`else ${n(STAGES[0]!.pages)}` : sql`when ${runs(i)} then ${n(STAGES[i]!.pages)}`)),
+    sql` `,
+  )} end`;
+  const found = foundBefore(STAGES.length);
+  const past = sql`${found} < ${limit} and exists (select from walk_end)
+    and (${sort.column}, ${missions.id}) ${op} (select * from walk_end)`;
   // Each subquery's rows are named "missions", so the conditions read them as written.
-  return sql`with in_window as materialized (
-      select ${missions.id} from (${walked(sql`limit ${pages(WINDOW)}`)}) as ${missions} where ${matched} ${order} limit ${limit}),
-    in_wider as materialized (
-      select ${missions.id} from (${walked(sql`offset ${pages(WINDOW)} limit ${pages(WIDER - WINDOW)}`)}) as ${missions}
-      where ${inWindow} > 0 and ${inWindow} < ${limit} and ${matched} ${order} limit ${limit}),
-    window_end as materialized (
-      select ${sort.column}, ${missions.id} from ${missions} where ${ordered} ${order}
-      offset case when ${inWindow} > 0 then ${pages(WIDER)} else ${pages(WINDOW)} end - 1 limit 1),
+  return sql`with ${sql.join(walks, sql`, `)},
+    walk_end as materialized ${rowAt(walkedPages)},
     beyond as materialized (
       select ${missions.id}, ${sort.column} from (select * from ${missions} where ${unestimated} offset 0) as ${missions}
-      where ${past} and ${ordered} limit ${sql.raw(String(RARE + 1))})
-    select ${missions.id} from in_window as ${missions}
+      where ${past} and ${ordered} limit ${n(RARE + 1)})
+    ${sql.join(STAGES.map((_, i) => sql`select ${missions.id} from walk_${n(i)} as ${missions}`), sql` union all `)}
     union all
-    select ${missions.id} from in_wider as ${missions}
-    union all
-    (select ${missions.id} from beyond as ${missions} where (select count(*) from beyond) <= ${sql.raw(String(RARE))} ${order} limit ${limit})
+    (select ${missions.id} from beyond as ${missions} where (select count(*) from beyond) <= ${n(RARE)} ${order} limit ${limit})
     union all
     (select ${missions.id} from ${missions}
-      where (select count(*) from beyond) > ${sql.raw(String(RARE))} and ${past} and ${ordered} and coalesce(${matched}, false)
+      where (select count(*) from beyond) > ${n(RARE)} and ${past} and ${ordered} and coalesce(${matched}, false)
       ${order} limit ${limit})`;
 }

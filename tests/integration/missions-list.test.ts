@@ -108,12 +108,13 @@ describe('GET /api/missions', () => {
     const client = await newClient();
     const database = await db();
     // 1,100 OPEN missions, newest first by g: "common" on every other one, "sparse" on one in 12,
-    // "middling" on one in 40, "older" (and the tag "old") on all but the newest 30, so none of
+    // "middling" on one in 40, "scarce" on one in 100, "older" (and the tag "old") on all but the newest 30, so none of
     // them is in the first window.
     await database.execute(sql`insert into missions (client_id, title, description, category, tags, reward, fee_bps, deadline,
         status, listed_at, created_at, updated_at)
       select ${client.id}, 'Job ' || g || case when g % 2 = 0 then ' common' else '' end || case when g % 40 = 0 then ' middling' else '' end
-               || case when g % 12 = 1 then ' sparse' else '' end || case when g > 30 then ' older' else '' end,
+               || case when g % 12 = 1 then ' sparse' else '' end || case when g % 100 = 7 then ' scarce' else '' end
+               || case when g > 30 then ' older' else '' end,
              'A mission.', ${category}, case when g > 30 then array['old'] else array['new'] end, (100 + g % 7)::numeric, 250,
              now() + interval '30 days', 'OPEN', now() - g * interval '1 minute', now(), now()
       from generate_series(1, 1100) g`);
@@ -122,7 +123,8 @@ describe('GET /api/missions', () => {
     const first = (all: string[], n: number) => all.slice(0, n);
     expect(await walk(`category=${category}&q=common`, 2).then((seen) => first(seen, 6))).toEqual(first(await expected(sql`title like '% common%'`), 6));
     expect(await walk(`category=${category}&q=middling`, 2)).toEqual(await expected(sql`title like '% middling%'`));
-    expect((await walk(`category=${category}&q=sparse`, 5)).slice(0, 40)).toEqual(first(await expected(sql`title like '% sparse%'`), 40));
+    expect((await walk(`category=${category}&q=sparse`, 8)).slice(0, 48)).toEqual(first(await expected(sql`title like '% sparse%'`), 48));
+    expect(await walk(`category=${category}&q=scarce`, 4)).toEqual(await expected(sql`title like '% scarce%'`));
     const older = await expected(sql`title like '% older'`);
     expect((await walk(`category=${category}&q=older`, 1)).slice(0, 50)).toEqual(first(older, 50));
     expect((await walk(`category=${category}&q=older`, 3)).slice(0, 150)).toEqual(first(older, 150));
