@@ -144,15 +144,19 @@ async function startSize(size: string, port: number): Promise<SizedInstance> {
 }
 
 /**
- * Every scenario on every size, the sizes back to back within each scenario, so the machine's
- * load (shared, and it drifts) weighs on the sizes alike; `rounds` times over. [size][scenario][round].
+ * Every scenario on every size, the sizes back to back within each scenario (in reverse every
+ * other round), so the machine's load (shared, and it drifts) weighs on the sizes alike; `rounds`
+ * times over. [size][scenario][round].
  */
 async function measureSizes(instances: SizedInstance[], rounds: number): Promise<Measurement[][][]> {
   const results = instances.map((instance) => instance.scenarios.map((): Measurement[] => []));
   const count = instances[0]!.scenarios.length;
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < count; i++) {
-      for (const [z, instance] of instances.entries()) {
+      // Odd rounds take the sizes in reverse, so none is always measured first.
+      const order = instances.map((_, z) => (round % 2 === 0 ? z : instances.length - 1 - z));
+      for (const z of order) {
+        const instance = instances[z]!;
         const scenario = instance.scenarios[i]!;
         // A warm-up for the JIT, the connection pool, the prepared statements and the buffer cache.
         await measure(instance.url, scenario, 2, connections);
