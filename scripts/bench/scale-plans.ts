@@ -145,19 +145,30 @@ export async function writePlans(databaseUrl: string, size: string, f: Fixtures,
   console.log(`plans of ${sections.length} shapes written to ${DOC}; no sequential scan on missions`);
 }
 
+/** Greedy line breaks at 100 characters, as the rest of the document is written. */
+const wrap = (text: string, width = 100) =>
+  text.split(' ').reduce((lines, word) => {
+    const last = lines.at(-1)!;
+    if (last && last.length + 1 + word.length > width) lines.push(word);
+    else lines[lines.length - 1] = last ? `${last} ${word}` : word;
+    return lines;
+  }, ['']).join('\n');
+
 /** Replaces the plans section of docs/performance.md, or puts it after the scale section. */
 function writeSection(size: string, sections: string[]): void {
   const heading = `## Query plans at ${size.toUpperCase()} missions`;
   const body = [
     heading,
     '',
-    `Written by \`npm run bench:scale\` (\`SCALE_STEPS=plans SCALE_SIZES=${size}\` for the plans alone) on ` +
+    wrap(
+      `Written by \`npm run bench:scale\` (\`SCALE_STEPS=plans SCALE_SIZES=${size}\` for the plans alone) on ` +
       `${new Date().toISOString().slice(0, 10)}, on the machine above, from the ${size.toUpperCase()}-mission database ` +
       'the scale table measured. Each shape is `listMissions` itself, its statements prepared as the app prepares them, ' +
       `run ${RUNS} times on one connection; PostgreSQL's \`auto_explain\` (ANALYZE, BUFFERS) reports the last run, so ` +
       'the plan shown is the one the plan cache settled on. The select list (the mission JSON, lib/missions/present.ts) ' +
       'is the same in every statement and left out; the search shapes run in the order shown on the same connection. ' +
       'The run fails if any plan has a sequential scan on missions.',
+    ),
     '',
     ...sections.flatMap((s) => [s, '']),
   ].join('\n');
