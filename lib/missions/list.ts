@@ -12,6 +12,7 @@ import { missions } from '../db/schema';
 import { ApiError } from '../http/errors';
 import type { JsonText } from '../http/route';
 import { decodeCursor, encodeCursor, type Sort } from './cursor';
+import { matchedPageIds } from './matched-page';
 import { missionJson } from './present';
 import type { ListQuery, MissionList } from './schemas';
 import { settle } from './views';
@@ -57,6 +58,12 @@ const FILTERS = {
   q: () => sql`${missions.search} @@ websearch_to_tsquery('english', ${p('q')})`,
 } satisfies Record<string, () => SQL>;
 type Filter = keyof typeof FILTERS;
+// The filters only a GIN index serves, which no index reads in a sort's order; each also with its
+// value in a subquery, so the planner cannot estimate it from the statistics (matched-page.ts).
+const MATCHED: Partial<Record<Filter, () => SQL>> = {
+  tag: () => sql`${missions.tags} @> (select array[${p('tag')}::text])`,
+  q: () => sql`${missions.search} @@ (select websearch_to_tsquery('english', ${p('q')}))`,
+};
 
 /** What a list statement's SQL depends on; the values of the filters and the cursor do not count. */
 interface Shape {
@@ -76,15 +83,20 @@ const listStatement = builtOnce(
     const spec = SORTS[sort];
     const order = spec.direction === 'desc' ? desc : asc;
     const op = sql.raw(spec.direction === 'desc' ? '<' : '>');
-    const conditions = [
+    const conditions = (gin: boolean) => filters.filter((filter) => (filter in MATCHED) === gin).map((filter) => FILTERS[filter]());
+    const ordered = and(
       mine ? eq(mine === 'client' ? missions.clientId : missions.agentId, p('viewer')) : eq(missions.status, 'OPEN'),
-      ...filters.map((filter) => FILTERS[filter]()),
+      ...conditions(false),
       after ? sql`(${spec.column}, ${missions.id}) ${op} (${p('afterKey')}::${sql.raw(spec.cast)}, ${p('afterId')}::uuid)` : undefined,
-    ];
+    )!;
+    const matched = and(...conditions(true));
+    // A user's own list is short and its index walk is bounded by it; the board is not (matched-page.ts).
+    const unestimated = and(...filters.flatMap((filter) => MATCHED[filter]?.() ?? []))!;
+    const page = matched && !mine ? sql`${missions.id} = any(array(${matchedPageIds(spec, ordered, matched, unestimated)}))` : undefined;
     return db
       .select({ view: missionJson(anonymous ? ANONYMOUS_SEES_WORK : canSeeWork), key: cursorKey(spec), id: missions.id })
       .from(missions)
-      .where(and(...conditions))
+      .where(and(ordered, matched, page))
       .orderBy(order(spec.column), order(missions.id))
       .limit(p('limit'))
       .prepare(`missions_list ${shapeKey(shape)}`);

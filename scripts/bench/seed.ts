@@ -11,6 +11,12 @@ export interface SeedSize {
 
 export const FULL: SeedSize = { clients: 2_000, agents: 5_000, missions: 100_000 };
 
+/**
+ * FULL's proportions at another number of missions (`npm run bench:scale`): 50 missions a client
+ * and 20 an agent, so a user's own lists (`mine`) hold as many missions at 10k as at 1M.
+ */
+export const scaledSize = (missions: number): SeedSize => ({ clients: missions / 50, agents: missions / 20, missions });
+
 export async function seed(databaseUrl: string, size: SeedSize = FULL): Promise<{ clientWallet: string }> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   try {
@@ -28,7 +34,7 @@ export async function seed(databaseUrl: string, size: SeedSize = FULL): Promise<
     await sql`
       with c as (select id, row_number() over (order by id) as n from users where role = 'CLIENT'),
            a as (select id, row_number() over (order by id) as n from users where role = 'AGENT'),
-           g as (select g, now() - ((g * 7919) % 525600) * interval '1 minute' as created from generate_series(1, ${size.missions}) g)
+           g as (select g, now() - ((g::bigint * 7919) % 525600) * interval '1 minute' as created from generate_series(1, ${size.missions}) g)
       insert into missions (client_id, agent_id, title, description, category, tags, reward, fee_bps, deadline, status,
                             listed_at, created_at, updated_at, accepted_at, completed_at, cancelled_at)
       select c.id,

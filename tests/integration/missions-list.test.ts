@@ -16,6 +16,8 @@ useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
 // PostgreSQL) never show up in its pages.
 const freshCategory = () => `cat-${randomBytes(6).toString('hex')}`;
 const list = (query: string, party?: Party) => call(listRoute, { token: party?.token, path: `/api/missions?${query}` });
+// PGlite answers { rows }, postgres.js the rows themselves.
+const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 const ids = (response: { body: { items: { id: string }[] } }) => response.body.items.map((m) => m.id);
 
 async function walk(query: string, limit: number, between?: (page: number) => Promise<void>) {
@@ -97,6 +99,41 @@ describe('GET /api/missions', () => {
       if (sort === 'bumped' || sort === 'created') expect(seen.filter((id) => inserted.includes(id))).toEqual([]);
       for (const id of inserted) await ok(act('cancel', other, id));
     }
+  });
+
+  // lib/missions/matched-page.ts reads a searched board in three steps (a window of ten pages, then
+  // the index of matches when they are few, then the walk on); each step must give the same page.
+  test('behavior: search and tag pages are the matches in order, whether they are common, few, or all past the first ten pages', async () => {
+    const category = freshCategory();
+    const client = await newClient();
+    const database = await db();
+    // 1,100 OPEN missions, newest first by g: "common" on every other one, "sparse" on one in 12,
+    // "middling" on one in 40, "scarce" on one in 100, "older" (and the tag "old") on all but the newest 30, so none of
+    // them is in the first window.
+    await database.execute(sql`insert into missions (client_id, title, description, category, tags, reward, fee_bps, deadline,
+        status, listed_at, created_at, updated_at)
+      select ${client.id}, 'Job ' || g || case when g % 2 = 0 then ' common' else '' end || case when g % 40 = 0 then ' middling' else '' end
+               || case when g % 12 = 1 then ' sparse' else '' end || case when g % 100 = 7 then ' scarce' else '' end
+               || case when g > 30 then ' older' else '' end,
+             'A mission.', ${category}, case when g > 30 then array['old'] else array['new'] end, (100 + g % 7)::numeric, 250,
+             now() + interval '30 days', 'OPEN', now() - g * interval '1 minute', now(), now()
+      from generate_series(1, 1100) g`);
+    const expected = async (where: ReturnType<typeof sql>, order = sql`listed_at desc, id desc`) =>
+      rowsOf<{ id: string }>(await database.execute(sql`select id from missions where category = ${category} and ${where} order by ${order}`)).map((r) => r.id);
+    const first = (all: string[], n: number) => all.slice(0, n);
+    expect(await walk(`category=${category}&q=common`, 2).then((seen) => first(seen, 6))).toEqual(first(await expected(sql`title like '% common%'`), 6));
+    expect(await walk(`category=${category}&q=middling`, 2)).toEqual(await expected(sql`title like '% middling%'`));
+    expect((await walk(`category=${category}&q=sparse`, 8)).slice(0, 48)).toEqual(first(await expected(sql`title like '% sparse%'`), 48));
+    expect(await walk(`category=${category}&q=scarce`, 4)).toEqual(await expected(sql`title like '% scarce%'`));
+    const older = await expected(sql`title like '% older'`);
+    expect((await walk(`category=${category}&q=older`, 1)).slice(0, 50)).toEqual(first(older, 50));
+    expect((await walk(`category=${category}&q=older`, 3)).slice(0, 150)).toEqual(first(older, 150));
+    const byReward = await expected(sql`'old' = any(tags)`, sql`reward desc, id desc`);
+    expect((await walk(`category=${category}&tag=old&sort=reward`, 2)).slice(0, 100)).toEqual(first(byReward, 100));
+    expect(await walk(`category=${category}&tag=old&q=middling&sort=created`, 5)).toEqual(
+      await expected(sql`'old' = any(tags) and title like '% middling%'`, sql`created_at desc, id desc`),
+    );
+    expect(ids(await list(`category=${category}&q=zebra`))).toEqual([]);
   });
 
   // Regression, found by the fuzz suite (seed 2108814026): an empty cursor built the "after"
