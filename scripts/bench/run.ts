@@ -2,7 +2,8 @@
 // Prints each endpoint's throughput as a ratio to an empty route handler and, for nonce, verify, me
 // and the mission list, to its own floor route (scripts/bench/bench-routes.ts), all measured in the
 // same run, with p50/p99. It builds the app with the floor routes into .next-bench/bench
-// (BENCH_REUSE_BUILD=1 reuses that build). BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 20) tune the run;
+// (BENCH_REUSE_BUILD=1 reuses that build). An endpoint with a floor is measured in BENCH_FLOOR_ROUNDS
+// (default 2) rounds alternating with it. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 20) tune the run;
 // BENCH_ONLY=text keeps the scenarios whose name contains it, BENCH_REUSE=1 keeps an already seeded
 // database, and BENCH_PROFILE=dir writes the instance's V8 CPU profile there (scripts/bench/profile.ts reads it).
 import { randomBytes } from 'node:crypto';
@@ -19,6 +20,7 @@ import { freshDatabase, startInstance } from './server';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const floorRounds = Number(process.env.BENCH_FLOOR_ROUNDS ?? 2);
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PORT = 3900;
@@ -71,7 +73,7 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
     const [{ token: agentToken, user: agentUser }] = await presignedVerifies(base, 1, { domain: DOMAIN }).then((b) => Promise.all(b.map((body) => post(base, '/api/auth/verify', JSON.parse(body)))));
     const agent = await post(base, '/api/auth/register-agent', undefined, agentToken);
     const only = process.env.BENCH_ONLY;
-    const verifyBodies = only && !'POST /api/auth/verify'.includes(only) ? [] : await presignedVerifies(base, Number(process.env.BENCH_VERIFIES ?? 3000), { domain: DOMAIN });
+    const verifyBodies = only && !'POST /api/auth/verify'.includes(only) ? [] : await presignedVerifies(base, Number(process.env.BENCH_VERIFIES ?? 10000), { domain: DOMAIN });
     const address = privateKeyToAccount(generatePrivateKey()).address;
     if (!reuse) console.log('seeding 100,000 missions, 5,000 agents …');
     const { clientWallet } = reuse || (await seed(databaseUrl));
@@ -110,8 +112,8 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
       { name: 'GET /api/enterprise/analytics (a year, weekly)', path: `/api/enterprise/analytics?from=${yearAgo()}&interval=week`, headers: client },
     ];
     const chosen = only ? scenarios.filter((s) => s.name.includes(only)) : scenarios;
-    const table = await measureAgainstEmpty(base, chosen, seconds, connections);
-    console.log(`\n${seconds}s per endpoint, ${connections} connections, Node ${process.version}\n`);
+    const table = await measureAgainstEmpty(base, chosen, seconds, connections, floorRounds);
+    console.log(`\n${new Date().toISOString().slice(0, 10)}, ${seconds}s per endpoint, ${floorRounds} rounds alternating with the floor where there is one, ${connections} connections, Node ${process.version}\n`);
     console.log(table);
   } finally {
     await instance.stop();
