@@ -6,6 +6,8 @@ import { measure, type Scenario } from './measure';
 
 export interface Side {
   base: string;
+  /** The instance's CPU clock (Instance.cpuMicros): with it, CPU per request is reported too. */
+  cpuMicros?: () => number;
   /** Built fresh for each repeat: verify bodies are consumed. */
   scenario: () => Promise<Scenario> | Scenario;
 }
@@ -23,11 +25,14 @@ export interface Compared {
   a: number[];
   b: number[];
   ratios: number[];
+  /** The instance's CPU per request answered, µs, when both sides have a CPU clock. */
+  aCpu: number[];
+  bCpu: number[];
   target?: number;
 }
 
 export async function compare(comparisons: Comparison[], repeats: number, seconds: number, connections: number): Promise<Compared[]> {
-  const results: Compared[] = comparisons.map(({ name, target }) => ({ name, a: [], b: [], ratios: [], target }));
+  const results: Compared[] = comparisons.map(({ name, target }) => ({ name, a: [], b: [], ratios: [], aCpu: [], bCpu: [], target }));
   // A short warm-up of every side first (JIT, connection pools, prepared statements), not counted.
   for (const { a, b } of comparisons) for (const side of [a, b]) await measure(side.base, await side.scenario(), 2, connections);
   for (let round = 0; round < repeats; round++) {
@@ -35,21 +40,27 @@ export async function compare(comparisons: Comparison[], repeats: number, second
       // Alternate which side goes first, so neither always runs on a warmer (or busier) machine.
       const order = round % 2 === 0 ? [a, b] : [b, a];
       const [first, second] = [await measureSide(order[0]!, seconds, connections), await measureSide(order[1]!, seconds, connections)];
-      const [ra, rb] = round % 2 === 0 ? [first, second] : [second, first];
-      results[i]!.a.push(ra);
-      results[i]!.b.push(rb);
-      results[i]!.ratios.push(ra / rb);
-      console.error(`  ${name}, round ${round + 1}: ${ra.toFixed(0)} / ${rb.toFixed(0)} req/s = ${(ra / rb).toFixed(2)}×`);
+      const [ma, mb] = round % 2 === 0 ? [first, second] : [second, first];
+      const [ra, rb] = [ma.rps, mb.rps];
+      const r = results[i]!;
+      r.a.push(ra);
+      r.b.push(rb);
+      r.ratios.push(ra / rb);
+      if (ma.cpu !== undefined && mb.cpu !== undefined) r.aCpu.push(ma.cpu), r.bCpu.push(mb.cpu);
+      const cpu = ma.cpu !== undefined && mb.cpu !== undefined ? `, CPU ${ma.cpu.toFixed(0)} / ${mb.cpu.toFixed(0)} µs/req` : '';
+      console.error(`  ${name}, round ${round + 1}: ${ra.toFixed(0)} / ${rb.toFixed(0)} req/s = ${(ra / rb).toFixed(2)}×${cpu}`);
     }
   }
   return results;
 }
 
-async function measureSide(side: Side, seconds: number, connections: number): Promise<number> {
+async function measureSide(side: Side, seconds: number, connections: number): Promise<{ rps: number; cpu?: number }> {
   const scenario = await side.scenario();
+  const before = side.cpuMicros?.();
   const result = await measure(side.base, scenario, seconds, connections);
+  const after = side.cpuMicros?.();
   if (result.non2xx > 0) throw new Error(`${scenario.name}: ${result.non2xx} answers were not 2xx`);
-  return result.rps;
+  return { rps: result.rps, cpu: before === undefined ? undefined : (after! - before) / result.total };
 }
 
 const range = (values: number[], digits: number, unit = '') => {
@@ -57,12 +68,26 @@ const range = (values: number[], digits: number, unit = '') => {
   return low.toFixed(digits) === high.toFixed(digits) ? `${low.toFixed(digits)}${unit}` : `${low.toFixed(digits)}–${high.toFixed(digits)}${unit}`;
 };
 
-/** The table: each side's req/s and the ratio as ranges over the repeats, and the target. */
+const median = (values: number[]) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/**
+ * The table: each side's req/s and the ratio as ranges over the repeats (median ratio first), the
+ * instance CPU per request where measured, and the target.
+ */
 export function comparisonTable(results: Compared[], header: [string, string, string]): string {
-  const lines = [`| endpoint | ${header[0]} | ${header[1]} | ${header[2]} | target |`, '|---|---:|---:|---:|---:|'];
+  const cpu = results.some((r) => r.aCpu.length > 0);
+  const lines = [
+    `| endpoint | ${header[0]} | ${header[1]} | ${header[2]} (median; range) |${cpu ? ' instance CPU µs/req (a; b) |' : ''} target |`,
+    `|---|---:|---:|---:|${cpu ? '---:|' : ''}---:|`,
+  ];
   for (const r of results) {
-    const target = r.target ? `≥ ${r.target}×${Math.min(...r.ratios) >= r.target ? '' : Math.max(...r.ratios) >= r.target ? ' (not in every run)' : ' (missed)'}` : '';
-    lines.push(`| ${r.name} | ${range(r.a, 0)} | ${range(r.b, 0)} | ${range(r.ratios, 2, '×')} | ${target} |`);
+    const target = r.target ? `≥ ${r.target}×${Math.min(...r.ratios) >= r.target ? '' : median(r.ratios) >= r.target ? ' (median; not every round)' : ' (missed)'}` : '';
+    const cpuCell = cpu ? ` ${r.aCpu.length ? `${range(r.aCpu, 0)}; ${range(r.bCpu, 0)}` : ''} |` : '';
+    lines.push(`| ${r.name} | ${range(r.a, 0)} | ${range(r.b, 0)} | ${median(r.ratios).toFixed(2)}× (${range(r.ratios, 2, '×')}) |${cpuCell} ${target} |`);
   }
   return lines.join('\n');
 }

@@ -2,8 +2,8 @@
 // against the library swapped back in. Each variant is the app built with one module rewritten
 // (app-build.ts, into .next-bench/<variant>); ours is the benchmark build. Both run at once on the
 // same seeded PostgreSQL and Redis, and each endpoint is measured alternately on the two
-// (compare.ts). BENCH_ONLY=text keeps the variants whose name contains it; BENCH_REPEATS (default
-// 3), BENCH_SECONDS (8), BENCH_CONNECTIONS (20) tune it; BENCH_REUSE_BUILD=1 reuses the builds.
+// (compare.ts), with each instance's CPU per request. BENCH_ONLY=text keeps the variants whose name contains it; BENCH_REPEATS (default
+// 4), BENCH_SECONDS (8), BENCH_CONNECTIONS (20) tune it; BENCH_REUSE_BUILD=1 reuses the builds.
 import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { issueToken } from '../../lib/auth/tokens';
@@ -11,14 +11,13 @@ import type { Config } from '../../lib/config';
 import { buildBenchApp, replaceOnce, type BenchBuild } from './app-build';
 import { buildBenchRoutes } from './bench-routes';
 import { compare, comparisonTable, type Comparison } from './compare';
-import type { Scenario } from './measure';
 import { seededWallet } from './seed';
 import { startInstance } from './server';
-import { presignedVerifies, sessionCookie } from './sign-ins';
+import { presignedVerifies, sessionCookie, verifyPool } from './sign-ins';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const repeats = Number(process.env.BENCH_REPEATS ?? 3);
+const repeats = Number(process.env.BENCH_REPEATS ?? 4);
 const OURS_PORT = 3910;
 const VARIANT_PORT = 3911;
 const variantFile = (name: string) => () => readFileSync(`scripts/bench/library-variants/${name}`, 'utf8');
@@ -33,16 +32,14 @@ interface Variant {
   endpoints: (ours: string, variant: string) => Promise<Comparison[]>;
 }
 
-const verifyOn = (base: string, domain: string, count: number) => async (): Promise<Scenario> => ({
-  name: `POST /api/auth/verify on ${base}`,
-  method: 'POST',
-  path: '/api/auth/verify',
-  bodies: await presignedVerifies(base, count, { domain }),
-});
-
-const VERIFIES = Number(process.env.BENCH_VERIFIES ?? 6000);
+// Enough single-use bodies for a round at well above either side's rate; leftovers carry over.
+const VERIFIES = Number(process.env.BENCH_VERIFIES ?? 3000);
 const verifyComparison = (name: string) => async (ours: string, variant: string): Promise<Comparison[]> => [
-  { name, a: { base: ours, scenario: verifyOn(ours, `localhost:${OURS_PORT}`, VERIFIES) }, b: { base: variant, scenario: verifyOn(variant, `localhost:${VARIANT_PORT}`, VERIFIES) } },
+  {
+    name,
+    a: { base: ours, scenario: verifyPool('POST /api/auth/verify', ours, '/api/auth/verify', VERIFIES, { noncePath: '/api/auth/nonce', domain: `localhost:${OURS_PORT}` }) },
+    b: { base: variant, scenario: verifyPool('POST /api/auth/verify', variant, '/api/auth/verify', VERIFIES, { noncePath: '/api/auth/nonce', domain: `localhost:${VARIANT_PORT}` }) },
+  },
 ];
 
 const VARIANTS: Variant[] = [
@@ -171,7 +168,13 @@ async function main() {
       console.error(`${variant.name} …`);
       const instance = await startInstance(VARIANT_PORT, env(VARIANT_PORT, variantDirs[i]!));
       try {
-        const results = await compare(await variant.endpoints(ours.url, instance.url), repeats, seconds, connections);
+        // Both instances' CPU per request too: on a machine shared with other work it moves less than req/s.
+        const comparisons = (await variant.endpoints(ours.url, instance.url)).map((c) => ({
+          ...c,
+          a: { ...c.a, cpuMicros: ours.cpuMicros },
+          b: { ...c.b, cpuMicros: instance.cpuMicros },
+        }));
+        const results = await compare(comparisons, repeats, seconds, connections);
         sections.push(`### ${variant.name}\n\n${comparisonTable(results, ['ours req/s', 'library req/s', 'ours/library'])}`);
       } finally {
         await instance.stop();

@@ -23,6 +23,8 @@ export interface Measurement {
   p50: number;
   p99: number;
   non2xx: number;
+  /** Requests answered. */
+  total: number;
   target?: number;
   /** With a floor: the floor's req/s and this endpoint's ratio to it, one per round. */
   floorRps?: number[];
@@ -31,6 +33,9 @@ export interface Measurement {
 
 // Where each scenario's single-use bodies have got to, so a second measurement takes fresh ones.
 const used = new WeakMap<Scenario, number>();
+
+/** How many of the scenario's single-use bodies no measurement has taken yet. */
+export const unusedBodies = (scenario: Scenario): number => (scenario.bodies?.length ?? 0) - (used.get(scenario) ?? 0);
 
 export async function measure(base: string, scenario: Scenario, seconds: number, connections: number): Promise<Measurement> {
   const bodies = scenario.bodies;
@@ -54,6 +59,7 @@ export async function measure(base: string, scenario: Scenario, seconds: number,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
+    total: result.requests.total,
     target: scenario.target,
   };
 }

@@ -8,7 +8,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { buildBenchRoutes } from './bench-routes';
 import { compare, comparisonTable } from './compare';
 import { freshDatabase, startInstance } from './server';
-import { presignedVerifies, sessionCookie } from './sign-ins';
+import { presignedVerifies, sessionCookie, verifyPool } from './sign-ins';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -37,28 +37,29 @@ async function main() {
     const ours = { noncePath: '/api/auth/nonce', domain: DOMAIN };
     const peer = { noncePath: '/api/bench-peer/nonce', domain: DOMAIN };
     // Enough single-use bodies for a whole measurement at well above either side's rate.
-    const verifies = Number(process.env.BENCH_VERIFIES ?? 6000);
+    const verifies = Number(process.env.BENCH_VERIFIES ?? 3000);
     console.error('signing in once on each side for the cookies …');
     const ourCookie = await sessionCookie(base, '/api/auth/verify', (await presignedVerifies(base, 1, ours))[0]!);
     const peerCookie = await sessionCookie(base, '/api/bench-peer/verify', (await presignedVerifies(base, 1, peer))[0]!);
+    const cpu = instance.cpuMicros;
     const results = await compare(
       [
         {
           name: 'POST nonce',
-          a: { base, scenario: () => ({ name: 'ours: POST /api/auth/nonce', method: 'POST', path: '/api/auth/nonce', body: nonceBody }) },
-          b: { base, scenario: () => ({ name: 'peer: POST /api/bench-peer/nonce', method: 'POST', path: '/api/bench-peer/nonce', body: nonceBody }) },
+          a: { base, cpuMicros: cpu, scenario: () => ({ name: 'ours: POST /api/auth/nonce', method: 'POST', path: '/api/auth/nonce', body: nonceBody }) },
+          b: { base, cpuMicros: cpu, scenario: () => ({ name: 'peer: POST /api/bench-peer/nonce', method: 'POST', path: '/api/bench-peer/nonce', body: nonceBody }) },
           target: 1.2,
         },
         {
           name: 'POST verify',
-          a: { base, scenario: async () => ({ name: 'ours: POST /api/auth/verify', method: 'POST', path: '/api/auth/verify', bodies: await presignedVerifies(base, verifies, ours) }) },
-          b: { base, scenario: async () => ({ name: 'peer: POST /api/bench-peer/verify', method: 'POST', path: '/api/bench-peer/verify', bodies: await presignedVerifies(base, verifies / 3, peer) }) },
+          a: { base, cpuMicros: cpu, scenario: verifyPool('ours: POST /api/auth/verify', base, '/api/auth/verify', verifies, ours) },
+          b: { base, cpuMicros: cpu, scenario: verifyPool('peer: POST /api/bench-peer/verify', base, '/api/bench-peer/verify', verifies / 3, peer) },
           target: 2.5,
         },
         {
           name: 'GET me (session cookie)',
-          a: { base, scenario: () => ({ name: 'ours: GET /api/auth/me', path: '/api/auth/me', headers: { cookie: ourCookie } }) },
-          b: { base, scenario: () => ({ name: 'peer: GET /api/bench-peer/me', path: '/api/bench-peer/me', headers: { cookie: peerCookie } }) },
+          a: { base, cpuMicros: cpu, scenario: () => ({ name: 'ours: GET /api/auth/me', path: '/api/auth/me', headers: { cookie: ourCookie } }) },
+          b: { base, cpuMicros: cpu, scenario: () => ({ name: 'peer: GET /api/bench-peer/me', path: '/api/bench-peer/me', headers: { cookie: peerCookie } }) },
           target: 1.2,
         },
       ],

@@ -2,6 +2,7 @@
 // route, signed by a few wallets, each body good for one verify.
 import { createSiweMessage } from 'viem/siwe';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { unusedBodies } from './measure';
 
 export const post = async (base: string, path: string, body?: unknown, token?: string): Promise<any> => {
   const response = await fetch(base + path, {
@@ -36,4 +37,17 @@ export async function sessionCookie(base: string, verifyPath: string, body: stri
   const cookie = response.headers.getSetCookie()[0];
   if (!cookie) throw new Error(`${verifyPath} set no cookie`);
   return cookie.split(';')[0]!;
+}
+
+/**
+ * A verify scenario whose single-use bodies are topped up before each measurement, so a round
+ * never runs out and none are signed in vain (measure.ts takes each body once, across rounds).
+ */
+export function verifyPool(name: string, base: string, path: string, perRound: number, options: { noncePath: string; domain: string }) {
+  const scenario = { name, method: 'POST' as const, path, bodies: [] as string[] };
+  return async () => {
+    const missing = perRound - unusedBodies(scenario);
+    if (missing > 0) scenario.bodies.push(...(await presignedVerifies(base, missing, options)));
+    return scenario;
+  };
 }
