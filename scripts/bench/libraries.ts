@@ -66,38 +66,6 @@ const VARIANTS: Variant[] = [
     },
   },
   {
-    name: 'token signing: jose SignJWT (ours: lib/auth/jwt-hs256.ts)',
-    build: {
-      name: 'lib-jose-sign',
-      rewrites: {
-        'next.config.ts': skipTypeCheck,
-        'lib/auth/tokens.ts': (s) => {
-          s = replaceOnce(s, "import { jwtVerify } from 'jose';", "import { SignJWT, jwtVerify } from 'jose';");
-          s = replaceOnce(s, "import { signHs256 } from './jwt-hs256';\n", '');
-          const from = s.indexOf('/** Signed synchronously');
-          const to = s.indexOf('const INVALID');
-          return `${s.slice(0, from)}export async function issueToken(cfg: Config, user: { id: string; walletAddress: string; role: 'CLIENT' | 'AGENT' }, now = new Date()): Promise<string> {
-  const iat = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ addr: user.walletAddress, role: user.role })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(user.id)
-    .setIssuer(TOKEN_ISSUER)
-    .setAudience(TOKEN_AUDIENCE)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + cfg.jwtTtlSeconds)
-    .setJti(randomUUID())
-    .sign(await keyOf(cfg.jwtSecret));
-}
-
-${s.slice(to)}`;
-        },
-        'lib/auth/sign-in.ts': (s) => replaceOnce(s, 'token: issueToken(', 'token: await issueToken('),
-        'lib/passport/register.ts': (s) => replaceOnce(s, 'token: issueToken(', 'token: await issueToken('),
-      },
-    },
-    endpoints: verifyComparison('POST /api/auth/verify (signs a token)'),
-  },
-  {
     name: 'SIWE parsing: @spruceid/siwe-parser alone (ours: lib/auth/siwe-canonical.ts in front of it)',
     build: {
       name: 'lib-siwe-parser',
@@ -147,7 +115,7 @@ async function main() {
   const sql = postgres(seeded.databaseUrl, { max: 1 });
   const [client] = await sql<{ id: string }[]>`select id from users where wallet_address = ${seeded.clientWallet}`;
   await sql.end();
-  clientHeaders = { authorization: `Bearer ${issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, { id: client!.id, walletAddress: seeded.clientWallet, role: 'CLIENT' })}` };
+  clientHeaders = { authorization: `Bearer ${await issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, { id: client!.id, walletAddress: seeded.clientWallet, role: 'CLIENT' })}` };
 
   const env = (port: number, distDir: string) => ({
     NEXT_DIST_DIR: distDir,

@@ -33,7 +33,7 @@ async function tokenFor(databaseUrl: string, jwtSecret: string, wallet: string):
   const sql = postgres(databaseUrl, { max: 1 });
   const [user] = await sql<{ id: string; role: 'CLIENT' | 'AGENT' }[]>`select id, role from users where wallet_address = ${wallet}`;
   await sql.end();
-  return issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, { id: user!.id, walletAddress: wallet, role: user!.role });
+  return await issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, { id: user!.id, walletAddress: wallet, role: user!.role });
 }
 
 async function main() {
