@@ -33,7 +33,7 @@ interface Variant {
 }
 
 // Enough single-use bodies for a round at well above either side's rate; leftovers carry over.
-const VERIFIES = Number(process.env.BENCH_VERIFIES ?? 3000);
+const VERIFIES = Number(process.env.BENCH_VERIFIES ?? 8000);
 const verifyComparison = (name: string) => async (ours: string, variant: string): Promise<Comparison[]> => [
   {
     name,

@@ -37,7 +37,7 @@ async function main() {
     const ours = { noncePath: '/api/auth/nonce', domain: DOMAIN };
     const peer = { noncePath: '/api/bench-peer/nonce', domain: DOMAIN };
     // Enough single-use bodies for a whole measurement at well above either side's rate.
-    const verifies = Number(process.env.BENCH_VERIFIES ?? 3000);
+    const verifies = Number(process.env.BENCH_VERIFIES ?? 6000);
     console.error('signing in once on each side for the cookies …');
     const ourCookie = await sessionCookie(base, '/api/auth/verify', (await presignedVerifies(base, 1, ours))[0]!);
     const peerCookie = await sessionCookie(base, '/api/bench-peer/verify', (await presignedVerifies(base, 1, peer))[0]!);

@@ -1,2 +1,0 @@
-import { getKv } from '@/lib/kv';
-export const GET = async () => { await getKv().get('floor'); return Response.json({ ok: true }, { headers: { 'Cache-Control': 'no-store' } }); };
