@@ -40,6 +40,7 @@ export const unusedBodies = (scenario: Scenario): number => (scenario.bodies?.le
 export async function measure(base: string, scenario: Scenario, seconds: number, connections: number): Promise<Measurement> {
   const bodies = scenario.bodies;
   let next = used.get(scenario) ?? 0;
+  if (bodies && next >= bodies.length) throw new Error(`${scenario.name}: its ${bodies.length} single-use bodies are all used (raise BENCH_VERIFIES)`);
   const result = await autocannon({
     url: base + scenario.path,
     method: scenario.method ?? 'GET',

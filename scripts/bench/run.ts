@@ -73,7 +73,7 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
     const [{ token: agentToken, user: agentUser }] = await presignedVerifies(base, 1, { domain: DOMAIN }).then((b) => Promise.all(b.map((body) => post(base, '/api/auth/verify', JSON.parse(body)))));
     const agent = await post(base, '/api/auth/register-agent', undefined, agentToken);
     const only = process.env.BENCH_ONLY;
-    const verifyBodies = only && !'POST /api/auth/verify'.includes(only) ? [] : await presignedVerifies(base, Number(process.env.BENCH_VERIFIES ?? 10000), { domain: DOMAIN });
+    const verifyBodies = only && !'POST /api/auth/verify'.includes(only) ? [] : await presignedVerifies(base, Number(process.env.BENCH_VERIFIES ?? 25000), { domain: DOMAIN });
     const address = privateKeyToAccount(generatePrivateKey()).address;
     if (!reuse) console.log('seeding 100,000 missions, 5,000 agents …');
     const { clientWallet } = reuse || (await seed(databaseUrl));
