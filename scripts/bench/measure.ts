@@ -11,6 +11,8 @@ export interface Scenario {
   body?: string;
   /** Per-request bodies (each used once), for requests that consume something, like a nonce. */
   bodies?: string[];
+  /** Run before each measurement of the scenario: tops up `bodies`, say (nonces expire in minutes). */
+  prepare?: () => Promise<void>;
   /** Its own floor: a route doing only the I/O this endpoint cannot skip (scripts/bench/bench-routes.ts). */
   floor?: Scenario;
   /** The ratio to its own floor this scenario should reach (issue #16). */
@@ -38,6 +40,7 @@ const used = new WeakMap<Scenario, number>();
 export const unusedBodies = (scenario: Scenario): number => (scenario.bodies?.length ?? 0) - (used.get(scenario) ?? 0);
 
 export async function measure(base: string, scenario: Scenario, seconds: number, connections: number): Promise<Measurement> {
+  await scenario.prepare?.();
   const bodies = scenario.bodies;
   let next = used.get(scenario) ?? 0;
   if (bodies && next >= bodies.length) throw new Error(`${scenario.name}: its ${bodies.length} single-use bodies are all used (raise BENCH_VERIFIES)`);

@@ -2,7 +2,7 @@
 // route, signed by a few wallets, each body good for one verify.
 import { createSiweMessage } from 'viem/siwe';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { unusedBodies } from './measure';
+import { type Scenario, unusedBodies } from './measure';
 
 export const post = async (base: string, path: string, body?: unknown, token?: string): Promise<any> => {
   const response = await fetch(base + path, {
@@ -46,8 +46,13 @@ export async function sessionCookie(base: string, verifyPath: string, body: stri
 export function verifyPool(name: string, base: string, path: string, perRound: number, options: { noncePath: string; domain: string }) {
   const scenario = { name, method: 'POST' as const, path, bodies: [] as string[] };
   return async () => {
-    const missing = perRound - unusedBodies(scenario);
-    if (missing > 0) scenario.bodies.push(...(await presignedVerifies(base, missing, options)));
+    await topUp(scenario, base, perRound, options);
     return scenario;
   };
+}
+
+/** Signs enough fresh bodies that `perRound` are unused (nonces live five minutes: sign just before). */
+export async function topUp(scenario: Scenario & { bodies: string[] }, base: string, perRound: number, options: { noncePath: string; domain: string }) {
+  const missing = perRound - unusedBodies(scenario);
+  if (missing > 0) scenario.bodies.push(...(await presignedVerifies(base, missing, options)));
 }
