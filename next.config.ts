@@ -6,6 +6,8 @@ const nextConfig: NextConfig = {
   // Migrations are applied at start from drizzle/; serverless bundles must carry them.
   outputFileTracingIncludes: { '/api/**/*': ['./drizzle/**/*'] },
   poweredByHeader: false,
+  // Benchmarks build variants of the app side by side (scripts/bench/app-build.ts); `.next` otherwise.
+  distDir: process.env.NEXT_DIST_DIR || '.next',
 };
 
 export default nextConfig;

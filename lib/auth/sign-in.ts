@@ -46,5 +46,5 @@ export async function verifySignIn(
   if (!valid) throw refuse('Invalid signature');
 
   const user = await upsertUserByAddress(await deps.db(), address);
-  return { token: issueToken(cfg, user, now), user };
+  return { token: await issueToken(cfg, user, now), user };
 }

@@ -2,12 +2,11 @@
 // in the shared KV so a logout on one instance holds on all.
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { jwtVerify } from 'jose';
+import { SignJWT, jwtVerify } from 'jose';
 import { z } from 'zod';
 import type { Config } from '../config';
 import { ApiError } from '../http/errors';
 import type { Kv } from '../kv';
-import { signHs256 } from './jwt-hs256';
 
 export const TOKEN_ISSUER = 'taskmarket';
 export const TOKEN_AUDIENCE = 'taskmarket-api';
@@ -22,8 +21,8 @@ const claimsSchema = z.object({
 });
 export type TokenClaims = z.infer<typeof claimsSchema>;
 
-// One imported HMAC key per secret, for verifying: handing jose raw bytes would import the key again
-// on every call.
+// One imported HMAC key per secret, for signing and verifying: handing jose raw bytes would import
+// the key again on every call.
 const keys = new Map<string, Promise<CryptoKey>>();
 const keyOf = (secret: string): Promise<CryptoKey> => {
   let key = keys.get(secret);
@@ -34,19 +33,21 @@ const keyOf = (secret: string): Promise<CryptoKey> => {
   return key;
 };
 
-/** Signed synchronously (jwt-hs256.ts); the claims in the order jose's SignJWT wrote them. */
-export function issueToken(cfg: Config, user: { id: string; walletAddress: string; role: 'CLIENT' | 'AGENT' }, now = new Date()): string {
+/**
+ * Signed by jose. A hand-written synchronous HMAC signer measured no faster end to end (verify
+ * 1.04× median over four rounds, docs/performance.md), so the library signs.
+ */
+export async function issueToken(cfg: Config, user: { id: string; walletAddress: string; role: 'CLIENT' | 'AGENT' }, now = new Date()): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
-  return signHs256(cfg.jwtSecret, {
-    addr: user.walletAddress,
-    role: user.role,
-    sub: user.id,
-    iss: TOKEN_ISSUER,
-    aud: TOKEN_AUDIENCE,
-    iat,
-    exp: iat + cfg.jwtTtlSeconds,
-    jti: randomUUID(),
-  });
+  return new SignJWT({ addr: user.walletAddress, role: user.role })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(user.id)
+    .setIssuer(TOKEN_ISSUER)
+    .setAudience(TOKEN_AUDIENCE)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + cfg.jwtTtlSeconds)
+    .setJti(randomUUID())
+    .sign(await keyOf(cfg.jwtSecret));
 }
 
 const INVALID = 'Invalid or expired token';

@@ -16,7 +16,7 @@ export async function registerAgent(db: Db, cfg: Config, userId: string) {
     return promoted;
   });
   const passport = await settlePassport(db, cfg, user.id, cfg.chain.mintWaitMs);
-  return { token: issueToken(cfg, user), user, passport: presentPassport(cfg, passport) };
+  return { token: await issueToken(cfg, user), user, passport: presentPassport(cfg, passport) };
 }
 
 /** The sweep's part: retries every PENDING passport whose claim is free. Answers how many it minted. */

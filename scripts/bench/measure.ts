@@ -1,4 +1,5 @@
-// One autocannon measurement and the report table: throughput as a ratio to the empty route
+// One autocannon measurement and the report table: throughput as a ratio to the empty route and,
+// where a scenario names one, to its own floor (the route doing only its unavoidable I/O), both
 // measured in the same run, with p50 and p99 latency.
 import autocannon from 'autocannon';
 
@@ -10,7 +11,11 @@ export interface Scenario {
   body?: string;
   /** Per-request bodies (each used once), for requests that consume something, like a nonce. */
   bodies?: string[];
-  /** The ratio this scenario should reach, from the issue texts. */
+  /** Run before each measurement of the scenario: tops up `bodies`, say (nonces expire in minutes). */
+  prepare?: () => Promise<void>;
+  /** Its own floor: a route doing only the I/O this endpoint cannot skip (scripts/bench/bench-routes.ts). */
+  floor?: Scenario;
+  /** The ratio to its own floor this scenario should reach (issue #16). */
   target?: number;
 }
 
@@ -20,12 +25,25 @@ export interface Measurement {
   p50: number;
   p99: number;
   non2xx: number;
+  /** Requests answered. */
+  total: number;
   target?: number;
+  /** With a floor: the floor's req/s and this endpoint's ratio to it, one per round. */
+  floorRps?: number[];
+  floorRatios?: number[];
 }
 
+// Where each scenario's single-use bodies have got to, so a second measurement takes fresh ones.
+const used = new WeakMap<Scenario, number>();
+
+/** How many of the scenario's single-use bodies no measurement has taken yet. */
+export const unusedBodies = (scenario: Scenario): number => (scenario.bodies?.length ?? 0) - (used.get(scenario) ?? 0);
+
 export async function measure(base: string, scenario: Scenario, seconds: number, connections: number): Promise<Measurement> {
+  await scenario.prepare?.();
   const bodies = scenario.bodies;
-  let next = 0;
+  let next = used.get(scenario) ?? 0;
+  if (bodies && next >= bodies.length) throw new Error(`${scenario.name}: its ${bodies.length} single-use bodies are all used (raise BENCH_VERIFIES)`);
   const result = await autocannon({
     url: base + scenario.path,
     method: scenario.method ?? 'GET',
@@ -34,40 +52,74 @@ export async function measure(base: string, scenario: Scenario, seconds: number,
     connections,
     duration: seconds,
     ...(bodies && {
-      amount: bodies.length,
+      amount: bodies.length - next,
       requests: [{ setupRequest: (request: any) => ({ ...request, body: bodies[next++ % bodies.length] }) }],
     }),
   });
+  if (bodies) used.set(scenario, next);
   return {
     name: scenario.name,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
+    total: result.requests.total,
     target: scenario.target,
   };
 }
 
+const range = (values: number[], digits: number) => {
+  const [low, high] = [Math.min(...values), Math.max(...values)];
+  return low.toFixed(digits) === high.toFixed(digits) ? low.toFixed(digits) : `${low.toFixed(digits)}–${high.toFixed(digits)}`;
+};
+
 export function report(baseline: Measurement, rows: Measurement[]): string {
   const lines = [
-    '| endpoint | req/s | ratio to empty route | target | p50 ms | p99 ms | non-2xx |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| endpoint | req/s | ratio to empty route | ratio to own floor (floor req/s) | target | p50 ms | p99 ms | non-2xx |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const row of [baseline, ...rows]) {
-    const ratio = row.rps / baseline.rps;
-    const target = row.target ? `≥ ${row.target}×${ratio >= row.target ? '' : ' (missed)'}` : '';
-    lines.push(`| ${row.name} | ${row.rps.toFixed(0)} | ${ratio.toFixed(2)}× | ${target} | ${row.p50} | ${row.p99} | ${row.non2xx} |`);
+    const ratios = row.floorRatios;
+    const floor = ratios ? `${range(ratios, 2)}× (${range(row.floorRps!, 0)})` : '';
+    const target = row.target && ratios ? `≥ ${row.target}×${Math.min(...ratios) >= row.target ? '' : Math.max(...ratios) >= row.target ? ' (not every round)' : ' (missed)'}` : '';
+    lines.push(`| ${row.name} | ${row.rps.toFixed(0)} | ${(row.rps / baseline.rps).toFixed(2)}× | ${floor} | ${target} | ${row.p50} | ${row.p99} | ${row.non2xx} |`);
   }
   return lines.join('\n');
 }
 
-const EMPTY: Scenario = { name: 'GET /api/health/live (empty route)', path: '/api/health/live' };
+export const EMPTY: Scenario = { name: 'GET /api/health/live (empty route)', path: '/api/health/live' };
 
-/** The empty route (after a warm-up for JIT and connection pools), then each scenario; the report table. */
-export async function measureAgainstEmpty(base: string, scenarios: Scenario[], seconds: number, connections: number): Promise<string> {
+/**
+ * The empty route (after a warm-up for JIT and connection pools), then each scenario. One with a
+ * floor is measured in `floorRounds` rounds alternating with its floor (floor first, then the
+ * endpoint first, …), each round's ratio kept: the machine's noise moves both alike. The endpoint's
+ * req/s and latencies shown are its last round's.
+ */
+export async function measureAgainstEmpty(base: string, scenarios: Scenario[], seconds: number, connections: number, floorRounds = 2): Promise<string> {
   await measure(base, EMPTY, 3, connections);
   const baseline = await measure(base, EMPTY, seconds, connections);
-  const rows = [];
-  for (const scenario of scenarios) rows.push(await measure(base, scenario, seconds, connections));
+  const rows: Measurement[] = [];
+  for (const scenario of scenarios) {
+    if (!scenario.floor) {
+      rows.push(await measure(base, scenario, seconds, connections));
+      continue;
+    }
+    const floorRps: number[] = [];
+    const floorRatios: number[] = [];
+    let last: Measurement | undefined;
+    for (let round = 0; round < floorRounds; round++) {
+      let floor: Measurement;
+      if (round % 2 === 0) {
+        floor = await measure(base, scenario.floor, seconds, connections);
+        last = await measure(base, scenario, seconds, connections);
+      } else {
+        last = await measure(base, scenario, seconds, connections);
+        floor = await measure(base, scenario.floor, seconds, connections);
+      }
+      floorRps.push(floor.rps);
+      floorRatios.push(last.rps / floor.rps);
+    }
+    rows.push({ ...last!, floorRps, floorRatios });
+  }
   return report(baseline, rows);
 }

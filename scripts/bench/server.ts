@@ -2,7 +2,7 @@
 // none, PostgreSQL database of its own, a Redis key prefix of its own, and a local chain.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function ensureBuild(): void {
@@ -25,7 +25,17 @@ export async function freshDatabase(adminUrl: string, name: string): Promise<str
 
 export interface Instance {
   url: string;
+  /** CPU time the instance's process has used so far (user + system, all threads), in µs. */
+  cpuMicros(): number;
   stop(): Promise<void>;
+}
+
+// /proc/<pid>/stat: utime and stime (fields 14 and 15) in clock ticks, 100 a second on Linux.
+const TICK_MICROS = 10_000;
+function cpuMicrosOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MICROS;
 }
 
 export async function startInstance(port: number, env: Record<string, string>): Promise<Instance> {
@@ -55,6 +65,7 @@ export async function startInstance(port: number, env: Record<string, string>): 
   }
   return {
     url,
+    cpuMicros: () => cpuMicrosOf(child.pid!),
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');

@@ -61,10 +61,10 @@ export async function applyCredential(headers: Headers, c: Credential, users: Re
     case 'none':
       return;
     case 'bearer':
-      headers.set('authorization', `Bearer ${issueToken(cfg, users[c.as]!)}`);
+      headers.set('authorization', `Bearer ${await issueToken(cfg, users[c.as]!)}`);
       return;
     case 'cookie':
-      headers.set('cookie', sealSessionCookie(cfg, issueToken(cfg, users[c.as]!)).split(';')[0]!);
+      headers.set('cookie', sealSessionCookie(cfg, await issueToken(cfg, users[c.as]!)).split(';')[0]!);
       if (c.origin) headers.set('origin', c.origin);
       return;
     case 'forged-token':

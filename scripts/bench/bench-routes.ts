@@ -1,0 +1,122 @@
+// The throw-away route handlers of the benchmark build (scripts/bench/app-build.ts): the floors —
+// routes doing only the unavoidable I/O of an endpoint — and the peer, the SIWE stack as its
+// libraries' documentation shows it. One build carries both, for bench, bench:floors and bench:peer.
+import { buildBenchApp } from './app-build';
+
+const ok = `Response.json({ ok: true }, { headers: { 'Cache-Control': 'no-store' } })`;
+const DB = `import { sql } from 'drizzle-orm';\nimport { getDb } from '@/lib/db/client';`;
+const KV = `import { getKv } from '@/lib/kv';`;
+
+/** What Next.js and single round trips cost (bench:floors). */
+const GENERIC_FLOORS: Record<string, string> = {
+  'bench-floor/post-body': `export const POST = async (request: Request) => { await request.json(); return ${ok}; };`,
+  'bench-floor/kv': `${KV}\nexport const GET = async () => { await getKv().get('floor'); return ${ok}; };`,
+  'bench-floor/db': `${DB}\nexport const GET = async () => { await (await getDb()).execute(sql\`select 1\`); return ${ok}; };`,
+  // A page of 20 missions is about 14 KB of JSON: what answering that much costs.
+  'bench-floor/page': `const page = JSON.stringify({ items: Array.from({ length: 20 }, (_, i) => ({ id: i, text: 'x'.repeat(700) })), nextCursor: null });\nexport const GET = async () => new Response(page, { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });`,
+  'bench-floor/kv-and-db': `${DB}\n${KV}\nexport const GET = async () => { await Promise.all([getKv().get('floor'), getDb().then((db) => db.execute(sql\`select 1\`))]); return ${ok}; };`,
+};
+
+/**
+ * Each endpoint's own floor: the I/O no implementation of it can skip, and nothing else (no
+ * validation, no crypto, no rate limit). docs/performance.md defines them in words.
+ */
+const ENDPOINT_FLOORS: Record<string, string> = {
+  // nonce: a POST with a small JSON body, and the nonce stored with its life (one KV write).
+  'bench-floor/nonce': `import { randomBytes } from 'node:crypto';\n${KV}
+export const POST = async (request: Request) => {
+  const { address } = (await request.json()) as { address: string };
+  const nonce = randomBytes(16).toString('hex');
+  await getKv().put(\`floor:nonce:\${nonce}\`, address, 300_000);
+  return Response.json({ nonce }, { headers: { 'Cache-Control': 'no-store' } });
+};`,
+  // me: the caller named by the Authorization header (here the user's id itself, no token to
+  // check), the revocation read (KV) and the user's row (database), together.
+  'bench-floor/me': `${DB}\n${KV}
+export const GET = async (request: Request) => {
+  const id = (request.headers.get('authorization') ?? '').slice('Bearer '.length);
+  const [revoked, rows] = await Promise.all([
+    getKv().get(\`floor:revoked:\${id}\`),
+    getDb().then((db) => db.execute(sql\`select id, wallet_address, role, display_name from users where id = \${id}\`)),
+  ]);
+  return Response.json({ revoked, user: (rows as unknown as unknown[])[0] ?? null }, { headers: { 'Cache-Control': 'no-store' } });
+};`,
+  // verify: a POST with a SIWE-sized body, the nonce taken out of the KV (one atomic take), then
+  // the signer's row read (database). No parse, no signature check, no token.
+  'bench-floor/verify': `${DB}\n${KV}
+export const POST = async (request: Request) => {
+  const { address } = (await request.json()) as { address: string };
+  await getKv().take(\`floor:nonce:\${Math.random()}\`, 'floor:live');
+  const rows = await (await getDb()).execute(sql\`select id, wallet_address, role from users where wallet_address = \${address}\`);
+  return Response.json({ user: (rows as unknown as unknown[])[0] ?? null }, { headers: { 'Cache-Control': 'no-store' } });
+};`,
+  // mission list: one database read of ~14 KB (a page of 20 missions), answered.
+  'bench-floor/db-page': `${DB}\nexport const GET = async () => { const rows = (await (await getDb()).execute(sql\`select repeat('x', 14000) as page\`)) as unknown as { page: string }[]; return new Response(JSON.stringify(rows[0]!.page), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } }); };`,
+};
+
+/**
+ * The peer: nonce, verify and me as the libraries' documentation shows them — siwe's
+ * generateNonce and SiweMessage.verify, the nonce in Redis with a TTL (ioredis), a Drizzle upsert
+ * of the user, and an iron-session cookie read back by `me` with the user's row.
+ */
+const PEER: Record<string, string> = {
+  'bench-peer/peer.ts': `import { Redis } from 'ioredis';
+import type { SessionOptions } from 'iron-session';
+const store = globalThis as unknown as { __peerRedis?: Redis };
+export const redis = () => (store.__peerRedis ??= new Redis(process.env.REDIS_URL!));
+export const noncePrefix = \`\${process.env.KV_PREFIX ?? ''}peer:nonce:\`;
+export interface PeerSession { userId?: string; address?: string }
+export const sessionOptions: SessionOptions = { password: process.env.SESSION_SECRET!, cookieName: 'peer_session', ttl: 3600 };`,
+  'bench-peer/nonce': `import { generateNonce } from 'siwe';
+import { noncePrefix, redis } from '../peer';
+export async function POST(request: Request) {
+  await request.json();
+  const nonce = generateNonce();
+  await redis().set(noncePrefix + nonce, '1', 'EX', 300);
+  return Response.json({ nonce });
+}`,
+  'bench-peer/verify': `import { cookies } from 'next/headers';
+import { getIronSession } from 'iron-session';
+import { SiweMessage } from 'siwe';
+import { getDb } from '@/lib/db/client';
+import { users } from '@/lib/db/schema';
+import { type PeerSession, noncePrefix, redis, sessionOptions } from '../peer';
+export async function POST(request: Request) {
+  const { message, signature } = (await request.json()) as { message: string; signature: string };
+  try {
+    const siwe = new SiweMessage(message);
+    if (!(await redis().getdel(noncePrefix + siwe.nonce))) return Response.json({ error: 'Invalid nonce' }, { status: 401 });
+    const { data } = await siwe.verify({ signature, domain: process.env.SIWE_DOMAIN, nonce: siwe.nonce });
+    const db = await getDb();
+    const [user] = await db
+      .insert(users)
+      .values({ walletAddress: data.address.toLowerCase() })
+      .onConflictDoUpdate({ target: users.walletAddress, set: { updatedAt: new Date() } })
+      .returning({ id: users.id, walletAddress: users.walletAddress, role: users.role });
+    const session = await getIronSession<PeerSession>(await cookies(), sessionOptions);
+    session.userId = user!.id;
+    session.address = user!.walletAddress;
+    await session.save();
+    return Response.json({ user });
+  } catch {
+    return Response.json({ error: 'Invalid sign-in' }, { status: 401 });
+  }
+}`,
+  'bench-peer/me': `import { eq } from 'drizzle-orm';
+import { cookies } from 'next/headers';
+import { getIronSession } from 'iron-session';
+import { getDb } from '@/lib/db/client';
+import { users } from '@/lib/db/schema';
+import { type PeerSession, sessionOptions } from '../peer';
+export async function GET() {
+  const session = await getIronSession<PeerSession>(await cookies(), sessionOptions);
+  if (!session.userId) return Response.json({ error: 'Unauthorized' }, { status: 401 });
+  const db = await getDb();
+  const [user] = await db.select({ id: users.id, walletAddress: users.walletAddress, role: users.role }).from(users).where(eq(users.id, session.userId));
+  if (!user) return Response.json({ error: 'Unauthorized' }, { status: 401 });
+  return Response.json({ user });
+}`,
+};
+
+/** The benchmark build: the app with every floor and the peer; its distDir. */
+export const buildBenchRoutes = () => buildBenchApp({ name: 'bench', routes: { ...GENERIC_FLOORS, ...ENDPOINT_FLOORS, ...PEER } });

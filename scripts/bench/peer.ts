@@ -1,0 +1,80 @@
+// `npm run bench:peer`: our nonce, verify and me against the SIWE stack as its libraries' own
+// documentation shows it (siwe's SiweMessage.verify, iron-session, the nonce in Redis, a Drizzle
+// upsert — scripts/bench/bench-routes.ts), both in the same instance on the same PostgreSQL and
+// Redis, with requests of the same shape, measured alternately (compare.ts). BENCH_REPEATS
+// (default 3), BENCH_SECONDS (8) and BENCH_CONNECTIONS (20) tune it; BENCH_REUSE_BUILD=1 reuses
+// the benchmark build.
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { buildBenchRoutes } from './bench-routes';
+import { compare, comparisonTable } from './compare';
+import { freshDatabase, startInstance } from './server';
+import { presignedVerifies, sessionCookie, verifyPool } from './sign-ins';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const repeats = Number(process.env.BENCH_REPEATS ?? 3);
+const PORT = 3902;
+const DOMAIN = `localhost:${PORT}`;
+
+async function main() {
+  const distDir = buildBenchRoutes();
+  const databaseUrl = await freshDatabase(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'taskmarket_bench_peer');
+  const instance = await startInstance(PORT, {
+    NEXT_DIST_DIR: distDir,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    KV_PREFIX: `bench-peer:${Date.now()}:`,
+    SIWE_DOMAIN: DOMAIN,
+    BASE_CHAIN_ID: '31337',
+    // The benchmark measures cost, not the limits: every request comes from 127.0.0.1.
+    NONCE_RATE_LIMIT_PER_MINUTE: '100000000',
+    VERIFY_RATE_LIMIT_PER_MINUTE: '100000000',
+  });
+  try {
+    const base = instance.url;
+    const address = privateKeyToAccount(generatePrivateKey()).address;
+    const nonceBody = JSON.stringify({ address });
+    const ours = { noncePath: '/api/auth/nonce', domain: DOMAIN };
+    const peer = { noncePath: '/api/bench-peer/nonce', domain: DOMAIN };
+    // Enough single-use bodies for a whole measurement at well above either side's rate.
+    const verifies = Number(process.env.BENCH_VERIFIES ?? 6000);
+    console.error('signing in once on each side for the cookies …');
+    const ourCookie = await sessionCookie(base, '/api/auth/verify', (await presignedVerifies(base, 1, ours))[0]!);
+    const peerCookie = await sessionCookie(base, '/api/bench-peer/verify', (await presignedVerifies(base, 1, peer))[0]!);
+    const cpu = instance.cpuMicros;
+    const results = await compare(
+      [
+        {
+          name: 'POST nonce',
+          a: { base, cpuMicros: cpu, scenario: () => ({ name: 'ours: POST /api/auth/nonce', method: 'POST', path: '/api/auth/nonce', body: nonceBody }) },
+          b: { base, cpuMicros: cpu, scenario: () => ({ name: 'peer: POST /api/bench-peer/nonce', method: 'POST', path: '/api/bench-peer/nonce', body: nonceBody }) },
+          target: 1.2,
+        },
+        {
+          name: 'POST verify',
+          a: { base, cpuMicros: cpu, scenario: verifyPool('ours: POST /api/auth/verify', base, '/api/auth/verify', verifies, ours) },
+          b: { base, cpuMicros: cpu, scenario: verifyPool('peer: POST /api/bench-peer/verify', base, '/api/bench-peer/verify', verifies / 3, peer) },
+          target: 2.5,
+        },
+        {
+          name: 'GET me (session cookie)',
+          a: { base, cpuMicros: cpu, scenario: () => ({ name: 'ours: GET /api/auth/me', path: '/api/auth/me', headers: { cookie: ourCookie } }) },
+          b: { base, cpuMicros: cpu, scenario: () => ({ name: 'peer: GET /api/bench-peer/me', path: '/api/bench-peer/me', headers: { cookie: peerCookie } }) },
+          target: 1.2,
+        },
+      ],
+      repeats,
+      seconds,
+      connections,
+    );
+    console.log(`\n${new Date().toISOString().slice(0, 10)}, ${repeats} alternating rounds of ${seconds}s, ${connections} connections, Node ${process.version}\n`);
+    console.log(comparisonTable(results, ['ours req/s', 'peer req/s', 'ours/peer']));
+  } finally {
+    await instance.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

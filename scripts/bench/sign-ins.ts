@@ -1,0 +1,58 @@
+// Sign-in requests prepared ahead of a measurement: SIWE messages over fresh nonces from a nonce
+// route, signed by a few wallets, each body good for one verify.
+import { createSiweMessage } from 'viem/siwe';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { type Scenario, unusedBodies } from './measure';
+
+export const post = async (base: string, path: string, body?: unknown, token?: string): Promise<any> => {
+  const response = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+};
+
+const wallets = Array.from({ length: 50 }, () => privateKeyToAccount(generatePrivateKey()));
+
+/** `count` verify bodies over nonces from `noncePath` (POST { address }), for messages to `domain`. */
+export async function presignedVerifies(base: string, count: number, { noncePath = '/api/auth/nonce', domain = new URL(base).host } = {}): Promise<string[]> {
+  const one = async (i: number) => {
+    const wallet = wallets[i % wallets.length]!;
+    const { nonce } = await post(base, noncePath, { address: wallet.address });
+    const message = createSiweMessage({ domain, address: wallet.address, uri: `http://${domain}`, version: '1', chainId: 31337, nonce, issuedAt: new Date() });
+    return JSON.stringify({ message, signature: await wallet.signMessage({ message }) });
+  };
+  const bodies: string[] = [];
+  // A few nonce requests in flight at once: preparing is not what is measured.
+  for (let i = 0; i < count; i += 16) bodies.push(...(await Promise.all(Array.from({ length: Math.min(16, count - i) }, (_, j) => one(i + j)))));
+  return bodies;
+}
+
+/** Signs in once through `verifyPath` with the first body and answers the session cookie it set (name=value). */
+export async function sessionCookie(base: string, verifyPath: string, body: string): Promise<string> {
+  const response = await fetch(base + verifyPath, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  if (!response.ok) throw new Error(`${verifyPath}: ${response.status} ${await response.text()}`);
+  const cookie = response.headers.getSetCookie()[0];
+  if (!cookie) throw new Error(`${verifyPath} set no cookie`);
+  return cookie.split(';')[0]!;
+}
+
+/**
+ * A verify scenario whose single-use bodies are topped up before each measurement, so a round
+ * never runs out and none are signed in vain (measure.ts takes each body once, across rounds).
+ */
+export function verifyPool(name: string, base: string, path: string, perRound: number, options: { noncePath: string; domain: string }) {
+  const scenario = { name, method: 'POST' as const, path, bodies: [] as string[] };
+  return async () => {
+    await topUp(scenario, base, perRound, options);
+    return scenario;
+  };
+}
+
+/** Signs enough fresh bodies that `perRound` are unused (nonces live five minutes: sign just before). */
+export async function topUp(scenario: Scenario & { bodies: string[] }, base: string, perRound: number, options: { noncePath: string; domain: string }) {
+  const missing = perRound - unusedBodies(scenario);
+  if (missing > 0) scenario.bodies.push(...(await presignedVerifies(base, missing, options)));
+}
