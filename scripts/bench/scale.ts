@@ -128,7 +128,7 @@ async function startSize(size: string, port: number): Promise<SizedInstance> {
   const databaseUrl = await scaleDatabase(size);
   const f = await fixtures(databaseUrl);
   const jwtSecret = randomBytes(32).toString('hex');
-  const clientToken = issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, { id: f.client.id, walletAddress: f.client.wallet_address, role: 'CLIENT' });
+  const clientToken = await issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, { id: f.client.id, walletAddress: f.client.wallet_address, role: 'CLIENT' });
   const instance = await startInstance(port, {
     JWT_SECRET: jwtSecret,
     DATABASE_URL: databaseUrl,
