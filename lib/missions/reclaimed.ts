@@ -10,7 +10,7 @@ import { missions } from '../db/schema';
 import { getChainClients } from '../chain/clients';
 import { readTask, TASK_STATE } from '../chain/escrow';
 import { readChain } from '../chain/rpc-errors';
-import { ApiError } from '../http/errors';
+import { ApiError, DependencyDown } from '../http/errors';
 import { applyTransition } from './apply-transition';
 import { expiresAfterDeadlineSeconds } from './escrow-expiry';
 import { expiryRules } from './funding';
@@ -32,7 +32,15 @@ export async function settleReclaimedMissions(db: Db, cfg: Config, now: Date): P
     .limit(PER_RUN);
   let reclaimed = 0;
   for (const { id, taskId } of due) {
-    const task = await readChain(() => readTask(clients.publicClient, escrow, BigInt(taskId!)));
+    let task;
+    try {
+      task = await readChain(() => readTask(clients.publicClient, escrow, BigInt(taskId!)));
+    } catch (error) {
+      // The RPC is down: the next run looks again. The sweep's other work (expired review
+      // windows, webhooks, what the sweep sends once the chain is back) must not wait for it.
+      if (error instanceof DependencyDown) break;
+      throw error;
+    }
     if (task.state === TASK_STATE.Reclaimed && (await markReclaimed(db, cfg, id, now))) reclaimed += 1;
   }
   return { reclaimed };

@@ -109,6 +109,25 @@ describe('a task reclaimed on-chain (§13)', () => {
     expect((await eventsOf(id)).filter((e) => e.action === 'reclaimed')).toHaveLength(1);
   });
 
+  test('behavior: with the RPC down the sweep still answers 200 and finishes its other work; the reclaim is noticed once the chain is back', async () => {
+    const deadline = deadlineIn(120);
+    const expiresAt = await expiryFor(deadline);
+    const { wallet, taskId, created } = await fundedMission(deadline, expiresAt);
+    const id = created.body.id as string;
+    await expire(expiresAt);
+    await reclaimTask(wallet, taskId);
+    await setTimes(id, { deadline: past(MARGIN + 60) });
+    setEnv({ RPC_URL: 'http://127.0.0.1:9' });
+    try {
+      expect((await sweep()).status).toBe(200);
+      expect(await missionRow(id)).toMatchObject({ status: 'OPEN' });
+    } finally {
+      setEnv({ RPC_URL: workerRpcUrl() });
+    }
+    await ok(sweep());
+    expect(await missionRow(id)).toMatchObject({ status: 'CANCELLED' });
+  });
+
   test('behavior: reclaimed while its release is in flight — the release is never sent, the mission ends CANCELLED, the agent is not credited twice or at all', async () => {
     const { wallet, client, taskId, id, agent, expiresAt } = await deliveredMission();
     // The release cannot get out (an operator key the escrow does not know), so it waits PENDING.
