@@ -41,13 +41,15 @@ function decodeBase64url(text: string): Buffer | undefined {
 /** iron-session's `sealData(data, { password, ttl })`: ttl in seconds, 0 for a seal that never expires. */
 export function sealIronSession(data: Record<string, unknown>, password: string, ttlSeconds: number, now = Date.now()): string {
   if (password.length < MIN_PASSWORD_LENGTH) throw new Error(`Password string too short (min ${MIN_PASSWORD_LENGTH} characters required)`);
-  const encryptionSalt = randomBytes(SALT_BYTES).toString('hex');
-  const iv = randomBytes(IV_BYTES);
+  // One draw for both salts and the IV: each draw is a call into OpenSSL's generator.
+  const random = randomBytes(2 * SALT_BYTES + IV_BYTES);
+  const encryptionSalt = random.subarray(0, SALT_BYTES).toString('hex');
+  const macSalt = random.subarray(SALT_BYTES, 2 * SALT_BYTES).toString('hex');
+  const iv = random.subarray(2 * SALT_BYTES);
   const cipher = createCipheriv('aes-256-cbc', deriveKey(password, encryptionSalt), iv);
   const encrypted = Buffer.concat([cipher.update(JSON.stringify(data), 'utf8'), cipher.final()]);
   const expiration = ttlSeconds ? String(now + ttlSeconds * 1000) : '';
   const macBase = `${MAC_PREFIX}*${PASSWORD_ID}*${encryptionSalt}*${iv.toString('base64url')}*${encrypted.toString('base64url')}*${expiration}`;
-  const macSalt = randomBytes(SALT_BYTES).toString('hex');
   return `${macBase}*${macSalt}*${hmacDigest(password, macSalt, macBase)}~${SESSION_VERSION}`;
 }
 

@@ -7,7 +7,8 @@ import { processStamp, SOCKET_ADDRESS_HEADER, setProcessStamp } from './client-i
 
 /** The header value server.ts writes for `address` in this process. */
 export function stampedAddress(address: string): string {
-  setProcessStamp(randomBytes(16).toString('hex'));
+  // Drawn once per process: a random draw per request cost more than the rest of the stamping.
+  if (!processStamp()) setProcessStamp(randomBytes(16).toString('hex'));
   return `${processStamp()} ${address}`;
 }
 
