@@ -44,7 +44,7 @@ export async function measure(base: string, scenario: Scenario, seconds: number,
   const bodies = scenario.bodies;
   let next = used.get(scenario) ?? 0;
   if (bodies && next >= bodies.length) throw new Error(`${scenario.name}: its ${bodies.length} single-use bodies are all used (raise BENCH_VERIFIES)`);
-  const result = await autocannon({
+  const options = {
     url: base + scenario.path,
     method: scenario.method ?? 'GET',
     headers: { 'content-type': 'application/json', ...scenario.headers },
@@ -52,14 +52,24 @@ export async function measure(base: string, scenario: Scenario, seconds: number,
     connections,
     duration: seconds,
     ...(bodies && {
+      // With `amount` autocannon ignores `duration`: the run is stopped after `seconds` below.
       amount: bodies.length - next,
       requests: [{ setupRequest: (request: any) => ({ ...request, body: bodies[next++ % bodies.length] }) }],
     }),
+  } as autocannon.Options;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(options, (error, done) => (error ? reject(error) : resolve(done)));
+    if (bodies) setTimeout(() => instance.stop(), seconds * 1000);
   });
   if (bodies) used.set(scenario, next);
+  // A run that ran out of single-use bodies early measured the pool, not the endpoint.
+  if (bodies && result.duration < seconds * 0.97) {
+    throw new Error(`${scenario.name}: its single-use bodies ran out after ${result.duration}s of ${seconds}s (raise BENCH_VERIFIES)`);
+  }
   return {
     name: scenario.name,
-    rps: result.requests.average,
+    // Per-second samples' mean; a stopped run's last second is partial, so there the total over the time.
+    rps: bodies ? result.requests.total / result.duration : result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
