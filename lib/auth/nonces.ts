@@ -5,19 +5,35 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../config';
 import { ApiError } from '../http/errors';
 import type { Kv } from '../kv';
+import type { PendingCharge } from '../http/rate-limit';
 
 const LIVE_SET = 'nonces:live';
 const keyOf = (nonce: string) => `nonce:${nonce}`;
 
-export async function issueNonce(kv: Kv, cfg: Config, address: string): Promise<string> {
+/** A new nonce bound to `address`; with `charge`, the rate limit's hit is counted in the same KV step. */
+export async function issueNonce(kv: Kv, cfg: Config, address: string, charge?: PendingCharge): Promise<string> {
   // 128 bits as hex: alphanumeric, as EIP-4361 requires (≥ 8 alphanumeric characters).
   const nonce = randomBytes(16).toString('hex');
-  const stored = await kv.putCapped(keyOf(nonce), address, cfg.nonces.ttlSeconds * 1000, LIVE_SET, cfg.nonces.maxLive);
+  const ttlMs = cfg.nonces.ttlSeconds * 1000;
+  let stored: boolean;
+  if (charge) {
+    const counted = await kv.hitThenPutCapped(charge, keyOf(nonce), address, ttlMs, LIVE_SET, cfg.nonces.maxLive);
+    charge.settle(counted.hit);
+    stored = counted.stored;
+  } else {
+    stored = await kv.putCapped(keyOf(nonce), address, ttlMs, LIVE_SET, cfg.nonces.maxLive);
+  }
   if (!stored) throw new ApiError(503, 'Nonce storage full, try again shortly', undefined, { 'Retry-After': '30' });
   return nonce;
 }
 
-/** Takes the nonce out of the store in one atomic step: whatever happens next, it is gone. Answers its address. */
-export async function takeNonce(kv: Kv, nonce: string): Promise<string | null> {
-  return kv.take(keyOf(nonce), LIVE_SET);
+/**
+ * Takes the nonce out of the store in one atomic step: whatever happens next, it is gone. Answers
+ * its address. With `charge`, the rate limit's hit is counted in the same step (past the limit: 429, nonce kept).
+ */
+export async function takeNonce(kv: Kv, nonce: string, charge?: PendingCharge): Promise<string | null> {
+  if (!charge) return kv.take(keyOf(nonce), LIVE_SET);
+  const { hit, value } = await kv.hitThenTake(charge, keyOf(nonce), LIVE_SET);
+  charge.settle(hit);
+  return value;
 }

@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { ApiError } from '../http/errors';
 import type { Kv } from '../kv';
+import type { PendingCharge } from '../http/rate-limit';
 import { getChainClients } from '../chain/clients';
 import { upsertUserByAddress, type UserSummary } from '../users/queries';
 import { isAllowedDomain } from './domain';
@@ -19,7 +20,7 @@ const FUTURE_ISSUE_TOLERANCE_MS = 5 * 60_000;
 const refuse = (message: string) => new ApiError(401, message);
 
 export async function verifySignIn(
-  deps: { cfg: Config; kv: Kv; db: () => Promise<Db> },
+  deps: { cfg: Config; kv: Kv; db: () => Promise<Db>; charge?: PendingCharge },
   input: { message: string; signature: Hex },
   now = new Date(),
 ): Promise<{ token: string; user: UserSummary }> {
@@ -27,7 +28,7 @@ export async function verifySignIn(
   const fields = parseSiweMessage(input.message);
 
   // Step 2: the nonce leaves the store before any check, so a failed or racing attempt burns it.
-  const boundAddress = await takeNonce(kv, fields.nonce);
+  const boundAddress = await takeNonce(kv, fields.nonce, deps.charge);
   if (boundAddress === null) throw refuse('Nonce expired or unknown');
   const address = fields.address.toLowerCase();
   if (boundAddress !== address) throw refuse('Nonce was issued to another address');

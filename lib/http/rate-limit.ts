@@ -1,6 +1,6 @@
 // Fixed-window rate limits kept in the shared KV, so every instance counts the same hits.
 import type { Config } from '../config';
-import type { Kv } from '../kv';
+import type { Charge, Hit, Kv } from '../kv';
 import { ApiError } from './errors';
 
 export interface Limit {
@@ -8,13 +8,19 @@ export interface Limit {
   scope: 'ip' | 'user';
   max: (cfg: Config) => number;
   windowMs: number;
+  /**
+   * Counted by the handler's own KV step, in the same script as its work (one round trip instead
+   * of two), after the small JSON body is read; a request refused before that step is counted by
+   * the route wrapper. Only for per-IP limits on public routes with a small body (nonce, verify).
+   */
+  withWork?: true;
 }
 
 // API.md §4. A route names one limit; the specific ones replace `write` where they apply. The
 // bump's once-an-hour is a rule of the mission itself (its bumpedAt), in lib/missions/transitions.ts.
 export const LIMITS = {
-  nonce: { scope: 'ip', max: (c) => c.nonces.perMinute, windowMs: 60_000 },
-  verify: { scope: 'ip', max: (c) => c.limits.verifyPerMinute, windowMs: 60_000 },
+  nonce: { scope: 'ip', max: (c) => c.nonces.perMinute, windowMs: 60_000, withWork: true },
+  verify: { scope: 'ip', max: (c) => c.limits.verifyPerMinute, windowMs: 60_000, withWork: true },
   write: { scope: 'user', max: (c) => c.limits.writePerMinute, windowMs: 60_000 },
   createMission: { scope: 'user', max: () => 20, windowMs: 3_600_000 },
   claim: { scope: 'user', max: () => 5, windowMs: 60_000 },
@@ -26,17 +32,49 @@ export const LIMITS = {
 
 export type LimitName = keyof typeof LIMITS;
 
-/** Counts one request against `name` for `subject`; throws 429 past the limit. Answers the RateLimit-* headers. */
-export async function consume(kv: Kv, cfg: Config, name: LimitName, subject: string): Promise<Record<string, string>> {
+/** The hit one request makes against `name` for `subject`. */
+export function chargeOf(cfg: Config, name: LimitName, subject: string): Charge {
   const limit: Limit = LIMITS[name];
-  const max = limit.max(cfg);
-  const { count, resetMs } = await kv.hit(`rl:${name}:${subject}`, limit.windowMs);
+  return { key: `rl:${name}:${subject}`, windowMs: limit.windowMs, max: limit.max(cfg) };
+}
+
+/** The RateLimit-* headers of a counted hit; throws 429 past the limit. */
+export function verdict(charge: Charge, { count, resetMs }: Hit): Record<string, string> {
   const reset = Math.max(1, Math.ceil(resetMs / 1000));
   const headers = {
-    'RateLimit-Limit': String(max),
-    'RateLimit-Remaining': String(Math.max(0, max - count)),
+    'RateLimit-Limit': String(charge.max),
+    'RateLimit-Remaining': String(Math.max(0, charge.max - count)),
     'RateLimit-Reset': String(reset),
   };
-  if (count > max) throw new ApiError(429, 'Too many requests', undefined, { ...headers, 'Retry-After': String(reset) });
+  if (count > charge.max) throw new ApiError(429, 'Too many requests', undefined, { ...headers, 'Retry-After': String(reset) });
   return headers;
+}
+
+/** Counts one request against `name` for `subject`; throws 429 past the limit. Answers the RateLimit-* headers. */
+export async function consume(kv: Kv, cfg: Config, name: LimitName, subject: string): Promise<Record<string, string>> {
+  const charge = chargeOf(cfg, name, subject);
+  return verdict(charge, await kv.hit(charge.key, charge.windowMs));
+}
+
+/** A request's hit against a `withWork` limit: the handler's KV step counts it and settles it here. */
+export class PendingCharge implements Charge {
+  readonly key: string;
+  readonly windowMs: number;
+  readonly max: number;
+  /** Set once the hit is counted: the RateLimit-* headers (also past the limit). */
+  headers: Record<string, string> | undefined;
+
+  constructor(cfg: Config, name: LimitName, subject: string) {
+    ({ key: this.key, windowMs: this.windowMs, max: this.max } = chargeOf(cfg, name, subject));
+  }
+
+  /** The count the KV step answered; throws 429 past the limit (the step did not do its work). */
+  settle(hit: Hit): void {
+    try {
+      this.headers = verdict(this, hit);
+    } catch (error) {
+      this.headers = (error as ApiError).headers;
+      throw error;
+    }
+  }
 }

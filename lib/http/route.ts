@@ -14,7 +14,7 @@ import { clientIp } from './client-ip';
 import { ApiError, unavailableDependency } from './errors';
 import { type OperatorSecret, requireOperator } from './operator-auth';
 import { assertAllowedOrigin } from './origin';
-import { LIMITS, type LimitName, consume } from './rate-limit';
+import { LIMITS, type LimitName, PendingCharge, consume } from './rate-limit';
 import { readJson, validate } from './validation';
 
 type Role = 'CLIENT' | 'AGENT';
@@ -43,6 +43,8 @@ export interface RouteContext<O extends RouteOptions> {
   body: Infer<O['body']>;
   caller: O['auth'] extends 'user' | Role ? Caller : Caller | undefined;
   ip: string;
+  /** The request's hit against a `withWork` limit, for the handler's KV step to count (rate-limit.ts). */
+  charge: PendingCharge | undefined;
   cfg: Config;
   kv: Kv;
   db: () => Promise<Db>;
@@ -55,12 +57,14 @@ const DEFAULT_MAX_BODY = 16 * 1024;
 export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteContext<O>) => Promise<Response>) {
   return async (request: Request, next?: NextContext): Promise<Response> => {
     let limitHeaders: Record<string, string> = {};
+    let charge: PendingCharge | undefined;
     try {
       const cfg = config();
       const kv = getKv();
       const ip = clientIp(request.headers, cfg.trustProxy, cfg.onVercel);
       const limit = options.limit ? LIMITS[options.limit] : undefined;
-      if (limit?.scope === 'ip') limitHeaders = await consume(kv, cfg, options.limit!, ip);
+      if (limit?.scope === 'ip' && 'withWork' in limit) charge = new PendingCharge(cfg, options.limit!, ip);
+      else if (limit?.scope === 'ip') limitHeaders = await consume(kv, cfg, options.limit!, ip);
       if (options.session) assertAllowedOrigin(request, cfg, 'allow');
       if (options.operator) await requireOperator(request, options.operator, cfg, kv, ip);
 
@@ -83,14 +87,29 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
         Object.entries((await next?.params) ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value.join('/') : value]),
       );
 
-      const response = await handler({ request, params, query, body, caller, ip, cfg, kv, db: getDb } as RouteContext<O>);
+      const response = await handler({ request, params, query, body, caller, ip, charge, cfg, kv, db: getDb } as RouteContext<O>);
+      if (charge) limitHeaders = charge.headers ?? (await consume(kv, cfg, options.limit!, ip));
       for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
       if (options.webhooks && response.ok) sendWebhooksAfterResponse(cfg);
       return response;
     } catch (error) {
-      return errorResponse(error, request, limitHeaders);
+      return errorResponse(await countedRefusal(error, charge), request, charge?.headers ?? limitHeaders);
     }
   };
+}
+
+/**
+ * Every request counts against its limit: one refused before its handler's KV step counted the hit
+ * (a malformed body, say) is counted now, and past the limit the answer is 429 instead.
+ */
+async function countedRefusal(error: unknown, charge: PendingCharge | undefined): Promise<unknown> {
+  if (!charge || charge.headers) return error;
+  try {
+    charge.settle(await getKv().hit(charge.key, charge.windowMs));
+    return error;
+  } catch (refusal) {
+    return refusal;
+  }
 }
 
 // Next.js runs `after` work once the response has gone; outside a request (a test calling the

@@ -10,7 +10,7 @@ import { createRedisKv } from './redis';
 import type { Kv } from './types';
 import { createVercelKv } from './vercel';
 
-export type { Kv } from './types';
+export type { Charge, Hit, Kv } from './types';
 
 function guarded(kv: Kv, prefix: string): Kv {
   const call = async <T>(operation: Promise<T>): Promise<T> => {
@@ -25,6 +25,9 @@ function guarded(kv: Kv, prefix: string): Kv {
     putCapped: (key, value, ttlMs, setKey, cap) => call(kv.putCapped(k(key), value, ttlMs, k(setKey), cap)),
     take: (key, setKey) => call(kv.take(k(key), k(setKey))),
     hit: (key, windowMs) => call(kv.hit(k(key), windowMs)),
+    hitThenPutCapped: (charge, key, value, ttlMs, setKey, cap) =>
+      call(kv.hitThenPutCapped({ ...charge, key: k(charge.key) }, k(key), value, ttlMs, k(setKey), cap)),
+    hitThenTake: (charge, key, setKey) => call(kv.hitThenTake({ ...charge, key: k(charge.key) }, k(key), k(setKey))),
     acquire: (key, owner, ttlMs) => call(kv.acquire(k(key), owner, ttlMs)),
     release: (key, owner) => call(kv.release(k(key), owner)),
     put: (key, value, ttlMs) => call(kv.put(k(key), value, ttlMs)),

@@ -41,27 +41,41 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
   }, 60_000);
   sweep.unref();
 
+  // The operations the scripted drivers run as one script, synchronous here so that the
+  // combined ones (hitThen…) are one step too: nothing else runs between the hit and the work.
+  const putCapped = (key: string, value: string, ttlMs: number, setKey: string, cap: number) => {
+    const members = liveSet(setKey);
+    if (members.size >= cap) return false;
+    const expiresAt = now() + ttlMs;
+    entries.set(key, { value, expiresAt });
+    members.set(key, expiresAt);
+    return true;
+  };
+  const take = (key: string, setKey: string) => {
+    const entry = read(key);
+    entries.delete(key);
+    sets.get(setKey)?.delete(key);
+    return entry?.value ?? null;
+  };
+  const hit = (key: string, windowMs: number) => {
+    const entry = read(key);
+    const count = entry ? Number(entry.value) + 1 : 1;
+    const expiresAt = entry?.expiresAt ?? now() + windowMs;
+    entries.set(key, { value: String(count), expiresAt });
+    return { count, resetMs: expiresAt - now() };
+  };
+
   return {
-    async putCapped(key, value, ttlMs, setKey, cap) {
-      const members = liveSet(setKey);
-      if (members.size >= cap) return false;
-      const expiresAt = now() + ttlMs;
-      entries.set(key, { value, expiresAt });
-      members.set(key, expiresAt);
-      return true;
+    putCapped: async (...args) => putCapped(...args),
+    take: async (key, setKey) => take(key, setKey),
+    hit: async (key, windowMs) => hit(key, windowMs),
+    async hitThenPutCapped(charge, key, value, ttlMs, setKey, cap) {
+      const counted = hit(charge.key, charge.windowMs);
+      return { hit: counted, stored: counted.count <= charge.max && putCapped(key, value, ttlMs, setKey, cap) };
     },
-    async take(key, setKey) {
-      const entry = read(key);
-      entries.delete(key);
-      sets.get(setKey)?.delete(key);
-      return entry?.value ?? null;
-    },
-    async hit(key, windowMs) {
-      const entry = read(key);
-      const count = entry ? Number(entry.value) + 1 : 1;
-      const expiresAt = entry?.expiresAt ?? now() + windowMs;
-      entries.set(key, { value: String(count), expiresAt });
-      return { count, resetMs: expiresAt - now() };
+    async hitThenTake(charge, key, setKey) {
+      const counted = hit(charge.key, charge.windowMs);
+      return { hit: counted, value: counted.count <= charge.max ? take(key, setKey) : null };
     },
     async acquire(key, owner, ttlMs) {
       if (read(key)) return false;

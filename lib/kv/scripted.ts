@@ -2,33 +2,54 @@
 // each operation is one atomic server-side step.
 import type { Kv } from './types';
 
+// Each operation is a Lua function, so the limit's hit and the work it guards can run as one
+// script: one round trip instead of two for nonce and verify (hitThen… below).
 // Server time (TIME), not the caller's clock: instances with skewed clocks still agree on expiry.
-const PUT_CAPPED = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), KEYS[1])
-redis.call('PEXPIRE', KEYS[2], ARGV[2])
-return 1`;
+const PUT_CAPPED_FN = `
+local function put_capped(key, value, ttl, set, cap)
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  redis.call('ZREMRANGEBYSCORE', set, '-inf', now)
+  if redis.call('ZCARD', set) >= tonumber(cap) then return 0 end
+  redis.call('SET', key, value, 'PX', ttl)
+  redis.call('ZADD', set, now + tonumber(ttl), key)
+  redis.call('PEXPIRE', set, ttl)
+  return 1
+end`;
 
-const TAKE = `
-local v = redis.call('GET', KEYS[1])
-if v then
-  redis.call('DEL', KEYS[1])
-  redis.call('ZREM', KEYS[2], KEYS[1])
-end
-return v`;
+const TAKE_FN = `
+local function take(key, set)
+  local v = redis.call('GET', key)
+  if v then
+    redis.call('DEL', key)
+    redis.call('ZREM', set, key)
+  end
+  return v
+end`;
 
-const HIT = `
-local c = redis.call('INCR', KEYS[1])
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
-end
-return {c, ttl}`;
+const HIT_FN = `
+local function hit(key, window)
+  local c = redis.call('INCR', key)
+  local ttl = redis.call('PTTL', key)
+  if ttl < 0 then
+    redis.call('PEXPIRE', key, window)
+    ttl = tonumber(window)
+  end
+  return c, ttl
+end`;
+
+const PUT_CAPPED = `${PUT_CAPPED_FN}\nreturn put_capped(KEYS[1], ARGV[1], ARGV[2], KEYS[2], ARGV[3])`;
+const TAKE = `${TAKE_FN}\nreturn take(KEYS[1], KEYS[2])`;
+const HIT = `${HIT_FN}\nlocal c, ttl = hit(KEYS[1], ARGV[1])\nreturn {c, ttl}`;
+// Past the limit the work is not done; a nil value is written as false (nil would end the array).
+const HIT_THEN_PUT_CAPPED = `${HIT_FN}${PUT_CAPPED_FN}
+local c, ttl = hit(KEYS[1], ARGV[1])
+if c > tonumber(ARGV[2]) then return {c, ttl, 0} end
+return {c, ttl, put_capped(KEYS[2], ARGV[3], ARGV[4], KEYS[3], ARGV[5])}`;
+const HIT_THEN_TAKE = `${HIT_FN}${TAKE_FN}
+local c, ttl = hit(KEYS[1], ARGV[1])
+if c > tonumber(ARGV[2]) then return {c, ttl, false} end
+return {c, ttl, take(KEYS[2], KEYS[3]) or false}`;
 
 const ACQUIRE = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
@@ -59,6 +80,22 @@ export function createScriptedKv(runner: ScriptRunner): Kv {
     async hit(key, windowMs) {
       const [count, resetMs] = (await runner.evalScript(HIT, [key], [String(windowMs)])) as [number, number];
       return { count: Number(count), resetMs: Number(resetMs) };
+    },
+    async hitThenPutCapped(charge, key, value, ttlMs, setKey, cap) {
+      const [count, resetMs, stored] = (await runner.evalScript(
+        HIT_THEN_PUT_CAPPED,
+        [charge.key, key, setKey],
+        [String(charge.windowMs), String(charge.max), value, String(ttlMs), String(cap)],
+      )) as [number, number, number];
+      return { hit: { count: Number(count), resetMs: Number(resetMs) }, stored: Number(stored) === 1 };
+    },
+    async hitThenTake(charge, key, setKey) {
+      const [count, resetMs, value] = (await runner.evalScript(
+        HIT_THEN_TAKE,
+        [charge.key, key, setKey],
+        [String(charge.windowMs), String(charge.max)],
+      )) as [number, number, unknown];
+      return { hit: { count: Number(count), resetMs: Number(resetMs) }, value: typeof value === 'string' ? value : null };
     },
     async acquire(key, owner, ttlMs) {
       return Number(await runner.evalScript(ACQUIRE, [key], [owner, String(ttlMs)])) === 1;

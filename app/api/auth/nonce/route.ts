@@ -3,8 +3,8 @@ import { nonceRequest } from '@/lib/auth/schemas';
 import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
 
-export const POST = route({ limit: 'nonce', body: nonceRequest }, async ({ body, kv, cfg }) => {
-  const nonce = await issueNonce(kv, cfg, body.address);
+export const POST = route({ limit: 'nonce', body: nonceRequest }, async ({ body, kv, cfg, charge }) => {
+  const nonce = await issueNonce(kv, cfg, body.address, charge);
   return json({ nonce });
 });
 

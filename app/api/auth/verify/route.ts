@@ -4,8 +4,8 @@ import { verifySignIn } from '@/lib/auth/sign-in';
 import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
 
-export const POST = route({ limit: 'verify', body: verifyRequest, session: true }, async ({ body, kv, cfg, db }) => {
-  const { token, user } = await verifySignIn({ cfg, kv, db }, body);
+export const POST = route({ limit: 'verify', body: verifyRequest, session: true }, async ({ body, kv, cfg, db, charge }) => {
+  const { token, user } = await verifySignIn({ cfg, kv, db, charge }, body);
   return json({ token, user }, { headers: { 'Set-Cookie': sealSessionCookie(cfg, token) } });
 });
 
