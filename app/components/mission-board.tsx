@@ -51,7 +51,10 @@ export function MissionBoard() {
         </h2>
         {query.isPending && <LoadingMessage label="Loading missions" />}
         {query.isError && <ErrorAlert error={query.error} title="Could not load missions" onRetry={() => void query.refetch()} />}
-        {query.data && query.data.items.length === 0 && <p>No missions match these filters.</p>}
+        {/* A searched page may be empty and not the last: each request reads a bounded stretch of the board. */}
+        {query.data && query.data.items.length === 0 && (
+          <p>{query.data.nextCursor ? 'No matches on this page; the search goes on on the next page.' : 'No missions match these filters.'}</p>
+        )}
         {query.data && query.data.items.length > 0 && (
           <ul className={styles.list} data-testid="mission-list">
             {query.data.items.map((m) => (

@@ -93,10 +93,12 @@ const listStatement = builtOnce(
     // A user's own list is short and its index walk is bounded by it; the board is not (matched-page.ts).
     const unestimated = and(...filters.flatMap((filter) => MATCHED[filter]?.() ?? []))!;
     const page = matched && !mine ? sql`${missions.id} = any(array(${matchedPageIds(spec, ordered, matched, unestimated)}))` : undefined;
+    // The page's ids are matches but for one where a bounded walk stopped: `hit` tells it apart.
+    const hit = page ? sql<boolean>`coalesce(${matched}, false)` : sql<boolean>`true`;
     return db
-      .select({ view: missionJson(anonymous ? ANONYMOUS_SEES_WORK : canSeeWork), key: cursorKey(spec), id: missions.id })
+      .select({ view: missionJson(anonymous ? ANONYMOUS_SEES_WORK : canSeeWork), key: cursorKey(spec), id: missions.id, hit })
       .from(missions)
-      .where(and(ordered, matched, page))
+      .where(and(ordered, page ?? matched))
       .orderBy(order(spec.column), order(missions.id))
       .limit(p('limit'))
       .prepare(`missions_list ${shapeKey(shape)}`);
@@ -126,9 +128,13 @@ export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer
   }
   const shape = { sort: query.sort, mine: query.mine, filters, after: query.cursor !== undefined, anonymous: viewer.kind === 'anonymous' };
   const rows = await listStatement(db, shape).execute(values);
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  const nextCursor = rows.length > query.limit && last ? encodeCursor(query.sort, last.key, last.id) : null;
+  // A row that is no match is where the walk stopped short of a full page (matched-page.ts): the
+  // page is the matches before it, and the next page starts after it.
+  const stop = rows.findIndex((row) => !row.hit);
+  const matches = stop < 0 ? rows : rows.slice(0, stop);
+  const page = matches.slice(0, query.limit);
+  const last = matches.length > query.limit ? page.at(-1) : stop < 0 ? undefined : rows[stop];
+  const nextCursor = last ? encodeCursor(query.sort, last.key, last.id) : null;
   return `{"items":[${page.map((row) => row.view).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}` as JsonText<MissionList>;
 }
 

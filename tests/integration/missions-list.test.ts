@@ -136,6 +136,46 @@ describe('GET /api/missions', () => {
     expect(ids(await list(`category=${category}&q=zebra`))).toEqual([]);
   });
 
+  // matched-page.ts: with more than 1,000 matches ahead, the walk on reads at most 100 pages' worth
+  // of rows (2,100 at limit=20) past the stages; a page it cannot fill ends at the last row it read
+  // that is no match, with a cursor. Unbounded, a word on 1,000+ missions with the farthest
+  // deadlines made every such request read the whole board before them.
+  test('behavior: a term on over 1,000 missions far down the board pages in bounded steps: short and empty pages with a cursor, every match once and in order', async () => {
+    const category = freshCategory();
+    const client = await newClient();
+    const database = await db();
+    const word = `zq${randomBytes(5).toString('hex')}`;
+    // 8,810 OPEN missions in the order g of both sorts below (deadline soonest first, listed newest
+    // first), the word on g = 1,000, on 2,309–2,311 and on the 1,010 from 7,801 on: as if one
+    // client funded those with the farthest deadlines.
+    await database.execute(sql`insert into missions (client_id, title, description, category, tags, reward, fee_bps, deadline,
+        status, listed_at, created_at, updated_at)
+      select ${client.id}, 'Job ' || g || case when g = 1000 or g between 2309 and 2311 or g > 7800 then ' ' || ${word} else '' end,
+             'A mission.', ${category}, array['any'], 100, 250, now() + interval '200 days' + g * interval '1 minute', 'OPEN',
+             now() - g * interval '1 minute', now(), now()
+      from generate_series(1, 8810) g`);
+    for (const [sort, order] of [['deadline', sql`deadline asc, id asc`], ['bumped', sql`listed_at desc, id desc`]] as const) {
+      const expected = rowsOf<{ id: string }>(
+        await database.execute(sql`select id from missions where category = ${category} and title like ${`% ${word}`} order by ${order}`),
+      ).map((r) => r.id);
+      const pages: string[][] = [];
+      let cursor: string | null = null;
+      do {
+        const response = await list(`category=${category}&q=${word}&sort=${sort}&limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(response.status).toBe(200);
+        pages.push(ids(response));
+        cursor = response.body.nextCursor;
+      } while (cursor && pages.length < 100);
+      expect(cursor, sort).toBeNull();
+      expect(pages.flat(), sort).toEqual(expected);
+      // 1. Rows 1–210 (ten pages) hold no match, so the walk on reads 211–2,310: g = 1,000 and a
+      //    cursor at 2,308, the last row read that is no match (2,309 and 2,310 wait for the next page).
+      // 2. 2,309–3,358 (fifty pages, as the first ten hold matches), then 3,359–5,458: 2,309–2,311.
+      // 3. 5,459–7,768: no match, an empty page and a cursor. 4. The 1,010, twenty at a time.
+      expect(pages.map((page) => page.length), sort).toEqual([1, 3, 0, ...Array<number>(50).fill(20), 10]);
+    }
+  });
+
   // Regression, found by the fuzz suite (seed 2108814026): an empty cursor built the "after"
   // statement without its value — a 500 ("No value for placeholder afterKey") for anyone.
   test('behavior: an empty cursor is the first page, for every sort and for a signed-in list', async () => {

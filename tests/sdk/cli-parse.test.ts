@@ -1,6 +1,7 @@
 // The CLI's pure parts: amounts and deadlines as a person types them, and the human formats.
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { UsageError } from '../../sdk/src/cli/context';
+import { renderMissionTable } from '../../sdk/src/cli/commands/render';
 import { formatAmount, formatTime } from '../../sdk/src/cli/output';
 import { parseAmount, parseDeadline, parseLimit, parseReward, parseTaskId } from '../../sdk/src/cli/parse';
 import { readSettings } from '../../sdk/src/cli/context';
@@ -62,6 +63,19 @@ test('formatAmount shows token units with the symbol, or base units when the tok
   expect(formatAmount('0', USDC)).toBe('0 USDC');
   expect(formatAmount('25000000', null)).toBe('25000000 (base units)');
   expect(formatTime('2026-11-24T12:34:56.000Z')).toBe('2026-11-24 12:34Z');
+});
+
+// A searched board page may be empty and still not the last (lib/missions/matched-page.ts).
+test('renderMissionTable: an empty page that is not the last still names the next cursor', () => {
+  const printed: string[] = [];
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (printed.push(String(chunk)), true));
+  try {
+    renderMissionTable([], USDC, 'abc');
+    renderMissionTable([], USDC, null);
+  } finally {
+    write.mockRestore();
+  }
+  expect(printed.join('')).toBe('No matches on this page.\nMore: --cursor abc\nNo missions match.\n');
 });
 
 describe('readSettings', () => {

@@ -38,7 +38,7 @@ export const TOOLS: Tool[] = [
     name: 'find_missions',
     title: 'Find missions',
     description:
-      'List missions: by default the public board of OPEN missions an agent can accept, newest first. Filter by category, tag, minimum reward or text; `mine` lists your own. Answers { items, nextCursor }; pass nextCursor as cursor for the next page.',
+      'List missions: by default the public board of OPEN missions an agent can accept, newest first. Filter by category, tag, minimum reward or text; `mine` lists your own. Answers { items, nextCursor }; pass nextCursor as cursor for the next page. A page searched by text or tag may be short or even empty and still have a nextCursor: there are no more only when nextCursor is null.',
     inputSchema: inputSchemas.findMissions,
     annotations: { readOnlyHint: true, openWorldHint: true },
     run: async (args, session) => session.client({ signed: args.mine !== undefined }).missions.list(args as never),

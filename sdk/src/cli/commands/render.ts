@@ -28,7 +28,8 @@ export interface MissionLike {
 
 export function renderMissionTable(items: readonly MissionLike[], token: Token, nextCursor: string | null): void {
   if (items.length === 0) {
-    printLine('No missions match.');
+    // A searched page may be empty and not the last: each request reads a bounded stretch of the board.
+    printLine(nextCursor ? `No matches on this page.\nMore: --cursor ${nextCursor}` : 'No missions match.');
     return;
   }
   printTable(
