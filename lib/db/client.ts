@@ -20,10 +20,18 @@ interface Connection {
 
 const MIGRATIONS = { migrationsFolder: join(process.cwd(), 'drizzle') };
 
+// PostgreSQL cancels a statement of the app's connections that runs longer than this (SQLSTATE
+// 57014, answered 503 like an unreachable database): a backstop for a cost nothing else bounds,
+// so one request cannot hold a connection, and a core, for minutes. Our statements take
+// milliseconds — the searched board's walks are bounded (lib/missions/matched-page.ts) — so none
+// comes near it. postgres.js sends a DATABASE_URL's query parameters as connection parameters
+// after this one: `?statement_timeout=…` there replaces it.
+const STATEMENT_TIMEOUT_MS = 5_000;
+
 async function openPostgres(url: string): Promise<Connection> {
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
-  const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+  await migratePostgres(url);
   const client = postgres(url, {
     max: 10,
     connect_timeout: 5,
@@ -34,23 +42,31 @@ async function openPostgres(url: string): Promise<Connection> {
     // and after it, long after the database is back. At most 1 s keeps both prompt.
     backoff: (failures: number) => Math.min(0.05 * 2 ** failures, 1),
     onnotice: () => {},
+    connection: { statement_timeout: STATEMENT_TIMEOUT_MS },
   });
   const db = drizzle(preparing(client), { schema });
-  try {
-    // Many instances may start at once: one migrates while the others wait on the lock.
-    const lock = await client.reserve();
-    try {
-      await lock`select pg_advisory_lock(7406251)`;
-      await migrate(db, MIGRATIONS);
-    } finally {
-      await lock`select pg_advisory_unlock(7406251)`.catch(() => {});
-      lock.release();
-    }
-  } catch (error) {
-    await client.end({ timeout: 1 }).catch(() => {});
-    throw error;
-  }
   return { key: url, db: db as unknown as Db, close: () => client.end({ timeout: 5 }) };
+}
+
+/**
+ * The migrations, on a connection of their own without the statement timeout: a migration may
+ * rightly take longer (an index on a large table), and so may the wait for the lock while another
+ * instance runs one. Many instances may start at once: one migrates while the others wait.
+ */
+async function migratePostgres(url: string): Promise<void> {
+  const { default: postgres } = await import('postgres');
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+  const client = postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} });
+  try {
+    // Whatever the URL asks for: this session's statements run to the end. One connection, so the
+    // setting, the lock and the migrations share a session; ending it releases the lock.
+    await client`set statement_timeout = 0`;
+    await client`select pg_advisory_lock(7406251)`;
+    await migrate(drizzle(client), MIGRATIONS);
+  } finally {
+    await client.end({ timeout: 1 }).catch(() => {});
+  }
 }
 
 type Sql = import('postgres').Sql;

@@ -25,11 +25,13 @@ export class DependencyDown extends Error {
 }
 
 // Network-level failures (Node, postgres.js, ioredis) and PostgreSQL's "connection exception"
-// (08xxx), shutdown (57P0x) and "too many connections" states: transient by nature.
+// (08xxx), shutdown (57P0x) and "too many connections" states: transient by nature. So is a
+// statement cancelled (57014) by the statement timeout (lib/db/client.ts): the database did not
+// answer in time, and nothing of the statement was kept.
 const TRANSIENT_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH',
   'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', 'NR_CLOSED',
-  '57P01', '57P02', '57P03', '53300',
+  '57P01', '57P02', '57P03', '53300', '57014',
 ]);
 
 function isTransient(error: unknown, depth = 0): boolean {
