@@ -92,7 +92,7 @@ const listStatement = builtOnce(
     const matched = and(...conditions(true));
     // A user's own list is short and its index walk is bounded by it; the board is not (matched-page.ts).
     const unestimated = and(...filters.flatMap((filter) => MATCHED[filter]?.() ?? []))!;
-    const page = matched && !mine ? sql`${missions.id} = any(array(${matchedPageIds(spec, ordered, matched, unestimated)}))` : undefined;
+    const page = matched && !mine ? sql`${missions.id} = any(array(${matchedPageIds(spec, ordered, unestimated)}))` : undefined;
     // The page's ids are matches but for one where a bounded walk stopped: `hit` tells it apart.
     const hit = page ? sql<boolean>`coalesce(${matched}, false)` : sql<boolean>`true`;
     return db

@@ -14,8 +14,8 @@
 //      is not rare, and the walk goes on to fifty pages (one mission in fifty), and when those hold
 //      a quarter of a page, to 250 (one in 250): STAGES;
 //   2. else the matches past the walked rows from the GIN index alone, at most RARE + 1 of them
-//      (OFFSET 0 keeps the other conditions out of that scan, and `unestimated` keeps a common
-//      term's statistics from making it a sequential scan): if that is all of them, sorted;
+//      (OFFSET 0 keeps the other conditions out of that scan, and the term's value in a subquery
+//      keeps a common term's statistics from making it a sequential scan): if that is all of them, sorted;
 //   3. else, with more than RARE matches known to lie ahead, the walk on from there, which finds a
 //      page within about limit × board / RARE rows when the matches are spread out — but nothing
 //      says they are: RARE + 1 missions funded with one word and the farthest deadlines all lie at
@@ -27,6 +27,12 @@
 //      that is not the last. Matches read after that row come on the next page, so each is
 //      answered once and in order; the row being no match is how list.ts tells it from the items.
 // The page ids feed `id = any(…)` of the list statement, which orders and limits them.
+//
+// The term and the page size reach the statement only through subqueries, so a custom plan knows
+// no more than the generic one and PostgreSQL's plan cache keeps the generic plan: no planning per
+// call. With the values visible, a custom plan read `limit × 10` rows where the generic one guessed
+// 10 % of the board, and at 1M missions the cache re-planned the statement on every call (0.5–1 ms,
+// most of a rare word's page; docs/performance.md, "Scale").
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { missions } from '../db/schema';
@@ -47,12 +53,12 @@ const WALK_ON = 100;
 
 /**
  * The ids of the page as a subquery: `ordered` are the conditions the sort's index serves (scope,
- * the other filters, the cursor), `matched` the GIN-served ones, and `unestimated` the same with
- * their values in subqueries. One of the ids may be of a row that is no match: where the walk
- * stopped short of a full page (see above).
+ * the other filters, the cursor), `matched` the GIN-served ones with their values in subqueries
+ * (see above). One of the ids may be of a row that is no match: where the walk stopped short of a
+ * full page.
  */
-export function matchedPageIds(sort: { column: PgColumn; direction: 'asc' | 'desc' }, ordered: SQL, matched: SQL, unestimated: SQL): SQL {
-  const limit = sql`${sql.placeholder('limit')}::int`;
+export function matchedPageIds(sort: { column: PgColumn; direction: 'asc' | 'desc' }, ordered: SQL, matched: SQL): SQL {
+  const limit = sql`(select ${sql.placeholder('limit')}::int)`;
   const n = (value: number) => sql.raw(String(value));
   const dir = sql.raw(sort.direction);
   const op = sql.raw(sort.direction === 'desc' ? '<' : '>');
@@ -93,7 +99,7 @@ export function matchedPageIds(sort: { column: PgColumn; direction: 'asc' | 'des
   return sql`with ${sql.join(walks, sql`, `)},
     walk_end as materialized ${rowAt(walkedPages)},
     beyond as materialized (
-      select ${missions.id}, ${sort.column} from (select * from ${missions} where ${unestimated} offset 0) as ${missions}
+      select ${missions.id}, ${sort.column} from (select * from ${missions} where ${matched} offset 0) as ${missions}
       where ${found} < ${limit} and exists (select from walk_end) ${pastEnd} and ${ordered} limit ${n(RARE + 1)}),
     ${walk('walk_on', many, pastEnd, n(WALK_ON))},
     walk_stop as materialized (
