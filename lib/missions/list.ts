@@ -13,7 +13,7 @@ import { ApiError } from '../http/errors';
 import type { JsonText } from '../http/route';
 import { decodeCursor, encodeCursor, type Sort } from './cursor';
 import { matchedPageIds } from './matched-page';
-import { missionJson } from './present';
+import { listedJson, missionJson } from './present';
 import type { ListQuery, MissionList } from './schemas';
 import { settle } from './views';
 import { ANONYMOUS_SEES_WORK, canSeeWork, type Viewer, viewerValues } from './visibility';
@@ -93,8 +93,10 @@ const listStatement = builtOnce(
     // A user's own list is short and its index walk is bounded by it; the board is not (matched-page.ts).
     const unestimated = and(...filters.flatMap((filter) => MATCHED[filter]?.() ?? []))!;
     const page = matched && !mine ? sql`${missions.id} = any(array(${matchedPageIds(spec, ordered, matched, unestimated)}))` : undefined;
+    // The board reads the views the database stored (present.ts: listedJson); `mine` lists build theirs.
+    const view = mine ? missionJson(anonymous ? ANONYMOUS_SEES_WORK : canSeeWork) : listedJson(anonymous ? undefined : canSeeWork);
     return db
-      .select({ view: missionJson(anonymous ? ANONYMOUS_SEES_WORK : canSeeWork), key: cursorKey(spec), id: missions.id })
+      .select({ view, key: cursorKey(spec), id: missions.id })
       .from(missions)
       .where(and(ordered, matched, page))
       .orderBy(order(spec.column), order(missions.id))
