@@ -18,6 +18,7 @@ import { emitCreated } from '../webhooks/outbox';
 import { verifyFunding } from './funding';
 import * as ledger from './ledger';
 import type { MissionJson } from './present';
+import { missionColumns } from './queries';
 import { createMissionSchema, type CreateMissionInput } from './schemas';
 import { getMissionOrThrow } from './views';
 
@@ -109,7 +110,7 @@ async function insertMission(
       createdAt: now,
       updatedAt: now,
     })
-    .returning();
+    .returning(missionColumns);
   await ledger.fund(tx, mission!);
   const files = await storeFiles(tx, { missionId: mission!.id, kind: 'ATTACHMENT', assignment: 0, round: 0, uploaderId: clientId }, body.files, now);
   await recordEvent(tx, { missionId: mission!.id, clientId, viewer: { kind: 'user', id: clientId, role: 'CLIENT' }, action: 'create', from: null, to: 'OPEN', data: { files }, now });

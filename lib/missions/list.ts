@@ -13,7 +13,7 @@ import { ApiError } from '../http/errors';
 import type { JsonText } from '../http/route';
 import { decodeCursor, encodeCursor, type Sort } from './cursor';
 import { matchedPageIds } from './matched-page';
-import { missionJson } from './present';
+import { listedJson, missionJson } from './present';
 import type { ListQuery, MissionList } from './schemas';
 import { settle } from './views';
 import { ANONYMOUS_SEES_WORK, canSeeWork, type Viewer, viewerValues } from './visibility';
@@ -95,8 +95,10 @@ const listStatement = builtOnce(
     const page = matched && !mine ? sql`${missions.id} = any(array(${matchedPageIds(spec, ordered, unestimated)}))` : undefined;
     // The page's ids are matches but for one where a bounded walk stopped: `hit` tells it apart.
     const hit = page ? sql<boolean>`coalesce(${matched}, false)` : sql<boolean>`true`;
+    // The board reads the views the database stored (present.ts: listedJson); `mine` lists build theirs.
+    const view = mine ? missionJson(anonymous ? ANONYMOUS_SEES_WORK : canSeeWork) : listedJson(anonymous ? undefined : canSeeWork);
     return db
-      .select({ view: missionJson(anonymous ? ANONYMOUS_SEES_WORK : canSeeWork), key: cursorKey(spec), id: missions.id, hit })
+      .select({ view, key: cursorKey(spec), id: missions.id, hit })
       .from(missions)
       .where(and(ordered, page ?? matched))
       .orderBy(order(spec.column), order(missions.id))

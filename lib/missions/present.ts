@@ -4,6 +4,8 @@
 // trip, the row decoding, a Date per timestamp and a re-serialisation — most of a list's cost
 // (docs/performance.md). Money is a decimal string, times are UTC ISO strings as toISOString
 // writes them, and the submission and the contests are shown only to those who may see the work.
+// What an anonymous viewer sees of an OPEN mission is also stored, in missions.listing, by a trigger
+// whose SQL scripts/db-listing.ts renders from missionJson: a change here needs a new migration.
 import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type MissionFileKind, missionContests, missionFiles, missions, users } from '../db/schema';
@@ -65,4 +67,13 @@ export function missionJson(work: SQL): SQL<MissionJson> {
     'createdAt', ${iso(m.createdAt)}, 'updatedAt', ${iso(m.updatedAt)}, 'acceptedAt', ${iso(m.acceptedAt)},
     'submittedAt', ${iso(m.submittedAt)}, 'completedAt', ${iso(m.completedAt)}, 'cancelledAt', ${iso(m.cancelledAt)}
   )::text`;
+}
+
+/**
+ * missionJson of an OPEN mission on the board, read from missions.listing (the view without the
+ * work, kept by the database) wherever `work` does not hold; written afresh only where it does —
+ * the owner, who still sees the contests of an agent who withdrew. No `work`: an anonymous viewer.
+ */
+export function listedJson(work?: SQL): SQL<MissionJson> {
+  return work ? sql<MissionJson>`case when ${work} then ${missionJson(work)} else ${missions.listing} end` : sql<MissionJson>`${missions.listing}`;
 }

@@ -36,7 +36,9 @@ async function upgradeKeepsRows(migrate: Migrate, query: Query) {
       ('22222222-2222-4222-8222-222222222222', '0x2222222222222222222222222222222222222222', 'AGENT')`);
     await query(`insert into missions (id, client_id, agent_id, title, description, category, reward, fee_bps, deadline, status, listed_at, created_at, updated_at, accepted_at)
       values ('33333333-3333-4333-8333-333333333333', '11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222',
-        'Label photos', 'Boxes around products.', 'data', 25000000, 0, now() + interval '7 days', 'ACCEPTED', now(), now(), now(), now())`);
+        'Label photos', 'Boxes around products.', 'data', 25000000, 0, now() + interval '7 days', 'ACCEPTED', now(), now(), now(), now()),
+      ('44444444-4444-4444-8444-444444444444', '11111111-1111-4111-8111-111111111111', null,
+        'Transcribe audio', 'Ten minutes of speech.', 'audio', 5000000, 0, now() + interval '7 days', 'OPEN', now(), now(), now(), null)`);
     await query(`insert into settlements (kind, mission_id, user_id, beneficiary, task_id, amount, status)
       values ('RELEASE', '33333333-3333-4333-8333-333333333333', '22222222-2222-4222-8222-222222222222', '0x2222222222222222222222222222222222222222', 7, 25000000, 'FAILED')`);
 
@@ -46,8 +48,14 @@ async function upgradeKeepsRows(migrate: Migrate, query: Query) {
       { wallet_address: '0x1111111111111111111111111111111111111111', role: 'CLIENT' },
       { wallet_address: '0x2222222222222222222222222222222222222222', role: 'AGENT' },
     ]);
-    expect(await query(`select title, status, assignment_mode from missions`)).toEqual([
+    expect(await query(`select title, status, assignment_mode from missions order by title`)).toEqual([
       { title: 'Label photos', status: 'ACCEPTED', assignment_mode: 'FIRST_COME' },
+      { title: 'Transcribe audio', status: 'OPEN', assignment_mode: 'FIRST_COME' },
+    ]);
+    // The board's stored view is written for the OPEN mission that was already there, and only for it.
+    expect(await query(`select title, listing::json ->> 'title' as listed, listing::json -> 'client' ->> 'walletAddress' as client from missions order by title`)).toEqual([
+      { title: 'Label photos', listed: null, client: null },
+      { title: 'Transcribe audio', listed: 'Transcribe audio', client: '0x1111111111111111111111111111111111111111' },
     ]);
     expect(await query(`select kind, status, amount::text as amount from settlements`)).toEqual([{ kind: 'RELEASE', status: 'FAILED', amount: '25000000' }]);
     // The new tables are there, empty, and take rows.

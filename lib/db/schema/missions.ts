@@ -68,6 +68,10 @@ export const missions = pgTable(
     submittedAt: at('submitted_at'),
     completedAt: at('completed_at'),
     cancelledAt: at('cancelled_at'),
+    // The mission as the public board shows it (missionJson(ANONYMOUS_SEES_WORK), JSON text) while
+    // OPEN, null otherwise. Written only by the database's own trigger in the same statement as
+    // every change to the row or its attachments (drizzle/ via scripts/db-listing.ts), never by code.
+    listing: text('listing'),
     search: tsvector('search')
       .notNull()
       .generatedAlwaysAs(sql`to_tsvector('english', title || ' ' || description)`),

@@ -153,15 +153,15 @@ async function settleExpired(db: Db, cfg: Config, mine: 'client' | 'agent', user
   for (const { id } of due) await settle(db, cfg, id, now);
 }
 
-// Every column but the search vector, with both parties' wallets.
-const { search: _search, ...missionColumns } = getTableColumns(missions);
+// Every column but the search vector and the stored board view, with both parties' wallets.
+const { search: _search, listing: _listing, ...missionColumns } = getTableColumns(missions);
 const walletOf = (id: PgColumn) => sql`(select ${users.walletAddress} from ${users} where ${users.id} = ${id})`;
 const rowColumns = {
   ...missionColumns,
   clientWallet: sql<string>`${walletOf(missions.clientId)}`.mapWith(String),
   agentWallet: sql<string | null>`${walletOf(missions.agentId)}`,
 };
-type Row = Omit<typeof missions.$inferSelect, 'search'> & { clientWallet: string; agentWallet: string | null };
+type Row = Omit<typeof missions.$inferSelect, 'search' | 'listing'> & { clientWallet: string; agentWallet: string | null };
 type FileRow = typeof missionFiles.$inferSelect;
 type ContestRow = typeof missionContests.$inferSelect;
 
