@@ -93,6 +93,12 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
         path: '/api/bench-floor/verify',
         body: JSON.stringify({ ...sampleVerify, address: agentUser.walletAddress }),
       },
+      verifyCrypto: {
+        name: 'floor: verify floor + hash, recovery, token, seal',
+        method: 'POST',
+        path: '/api/bench-floor/verify-crypto',
+        body: JSON.stringify({ ...sampleVerify, address: agentUser.walletAddress }),
+      },
       me: { name: 'floor: GET + bearer + KV read + DB read', path: '/api/bench-floor/me', headers: { authorization: `Bearer ${agentUser.id}` } },
       list: { name: 'floor: GET + one DB read of 14 KB, answered', path: '/api/bench-floor/db-page' },
     } satisfies Record<string, Scenario>;
@@ -110,6 +116,8 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
         floor: floors.verify,
         target: 0.75,
       },
+      // Not an endpoint: what the floor plus verify's unavoidable crypto reaches, against the floor.
+      { ...floors.verifyCrypto, name: 'verify floor with its crypto (bound for any verify)', floor: floors.verify },
       { name: 'GET /api/auth/me', path: '/api/auth/me', headers: { authorization: `Bearer ${agent.token}` }, floor: floors.me, target: 0.85 },
       { name: 'POST /api/auth/register-agent (again)', method: 'POST', path: '/api/auth/register-agent', headers: { authorization: `Bearer ${agent.token}` } },
       { name: 'GET /api/health', path: '/api/health' },
