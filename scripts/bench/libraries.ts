@@ -33,7 +33,8 @@ interface Variant {
 }
 
 // Enough single-use bodies for a round at well above either side's rate; leftovers carry over.
-const VERIFIES = Number(process.env.BENCH_VERIFIES ?? 8000);
+// Single-use verify bodies a round: enough for 2,000 req/s (measure.ts refuses a round that runs out).
+const VERIFIES = Number(process.env.BENCH_VERIFIES ?? seconds * 2000);
 const verifyComparison = (name: string) => async (ours: string, variant: string): Promise<Comparison[]> => [
   {
     name,
