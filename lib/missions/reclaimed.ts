@@ -2,11 +2,15 @@
 // sweep notices and ends the mission CANCELLED (event `reclaimed`) with nothing sent for it. A task
 // can only be reclaimed after deadline + expiresAfterDeadlineSeconds (create refuses an earlier
 // expiry), so only unsettled funded missions past that point are looked at, a bounded few a run.
+// A due task its client never reclaims stays due for good, so the few are taken in turn, from
+// where the last run stopped (a cursor in the shared KV), round and round: oldest first on every
+// run, 25 such tasks would hide every later one from the sweep.
 import 'server-only';
-import { and, asc, inArray, isNotNull, lte } from 'drizzle-orm';
+import { and, asc, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { missions } from '../db/schema';
+import type { Kv } from '../kv';
 import { getChainClients } from '../chain/clients';
 import { readTask, TASK_STATE } from '../chain/escrow';
 import { readChain } from '../chain/rpc-errors';
@@ -19,19 +23,60 @@ import { SYSTEM } from './visibility';
 const PER_RUN = 25;
 const UNSETTLED = ['OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED'] as const;
 
-export async function settleReclaimedMissions(db: Db, cfg: Config, now: Date): Promise<{ reclaimed: number }> {
+const CURSOR = 'sweep:reclaim-cursor';
+const CURSOR_TTL_MS = 7 * 86_400_000;
+
+/** Where a run stopped: the (deadline, id) of the last mission it looked at. */
+interface Position {
+  key: string;
+  id: string;
+}
+
+function dueAfter(db: Db, reclaimableFrom: Date, after: Position | undefined, limit: number) {
+  return db
+    .select({
+      id: missions.id,
+      taskId: missions.onChainTaskId,
+      // Exact (microseconds), so the next run starts right after this row.
+      key: sql<string>`to_char(${missions.deadline} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    })
+    .from(missions)
+    .where(
+      and(
+        isNotNull(missions.onChainTaskId),
+        inArray(missions.status, [...UNSETTLED]),
+        lte(missions.deadline, reclaimableFrom),
+        after ? sql`(${missions.deadline}, ${missions.id}) > (${after.key}::timestamptz, ${after.id}::uuid)` : undefined,
+      ),
+    )
+    .orderBy(asc(missions.deadline), asc(missions.id))
+    .limit(limit);
+}
+
+function positionOf(saved: string | null): Position | undefined {
+  try {
+    const value = saved ? (JSON.parse(saved) as Partial<Position>) : undefined;
+    return typeof value?.key === 'string' && typeof value.id === 'string' ? { key: value.key, id: value.id } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function settleReclaimedMissions(db: Db, kv: Kv, cfg: Config, now: Date): Promise<{ reclaimed: number }> {
   const clients = getChainClients();
   const escrow = cfg.chain.escrow;
   if (!clients || !escrow) return { reclaimed: 0 };
   const reclaimableFrom = new Date(now.getTime() - expiresAfterDeadlineSeconds(expiryRules(cfg)) * 1000);
-  const due = await db
-    .select({ id: missions.id, taskId: missions.onChainTaskId })
-    .from(missions)
-    .where(and(isNotNull(missions.onChainTaskId), inArray(missions.status, [...UNSETTLED]), lte(missions.deadline, reclaimableFrom)))
-    .orderBy(asc(missions.deadline))
-    .limit(PER_RUN);
+  const after = positionOf(await kv.get(CURSOR));
+  const due = await dueAfter(db, reclaimableFrom, after, PER_RUN);
+  // Past the last due mission the turn starts again from the oldest.
+  if (after && due.length < PER_RUN) {
+    const seen = new Set(due.map((row) => row.id));
+    due.push(...(await dueAfter(db, reclaimableFrom, undefined, PER_RUN - due.length)).filter((row) => !seen.has(row.id)));
+  }
   let reclaimed = 0;
-  for (const { id, taskId } of due) {
+  let last: Position | undefined;
+  for (const { id, taskId, key } of due) {
     let task;
     try {
       task = await readChain(() => readTask(clients.publicClient, escrow, BigInt(taskId!)));
@@ -42,7 +87,9 @@ export async function settleReclaimedMissions(db: Db, cfg: Config, now: Date): P
       throw error;
     }
     if (task.state === TASK_STATE.Reclaimed && (await markReclaimed(db, cfg, id, now))) reclaimed += 1;
+    last = { key, id };
   }
+  if (last) await kv.put(CURSOR, JSON.stringify(last), CURSOR_TTL_MS);
   return { reclaimed };
 }
 

@@ -2,7 +2,7 @@
 // settled (create refuses it, naming the earliest acceptable expiresAt); when a client reclaims an
 // expired task on-chain the sweep ends its mission CANCELLED (event `reclaimed`) and sends nothing;
 // and a release still in flight when the task is reclaimed is never paid on top of the reclaim.
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { createTestClient, http } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
 import { foundry } from 'viem/chains';
@@ -13,7 +13,7 @@ import { POST as createRoute } from '@/app/api/missions/route';
 import { GET as publicConfigRoute } from '@/app/api/public/config/route';
 import { ANVIL_KEYS } from '@/lib/chain/anvil-node';
 import { getDb } from '@/lib/db/client';
-import { agentEarnings, settlements } from '@/lib/db/schema';
+import { agentEarnings, missions, settlements } from '@/lib/db/schema';
 import { call } from '../support/http';
 import { setEnv, useTestEnvironment } from '../support/environment';
 import { chainNow, claimableOnChain, fundTask, reclaimTask, taskOnChain } from '../support/escrow';
@@ -29,6 +29,13 @@ useTestEnvironment({ ...RULES, WRITE_RATE_LIMIT_PER_MINUTE: '100000', MINT_WAIT_
 const REWARD = 6_000_000n;
 const anvil = () => createTestClient({ chain: foundry, mode: 'anvil', transport: http(workerRpcUrl()) });
 const sweep = () => call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+/**
+ * Sweeps until the mission's reclaim is noticed: a run looks at 25 due missions, in turn, and other
+ * tests leave due missions in this worker's database. Bounded; the caller asserts the outcome.
+ */
+async function sweepUntilCancelled(id: string) {
+  for (let run = 0; run < 20 && (await missionRow(id)).status !== 'CANCELLED'; run++) await ok(sweep());
+}
 const deadlineIn = (seconds: number) => new Date(Date.now() + seconds * 1000);
 const unix = (date: Date) => BigInt(Math.ceil(date.getTime() / 1000));
 
@@ -89,6 +96,36 @@ async function deliveredMission() {
 }
 
 describe('a task reclaimed on-chain (§13)', () => {
+  test('behavior: a reclaim behind more due tasks than one run looks at is still noticed — the runs take them in turn', async () => {
+    const deadline = deadlineIn(120);
+    const expiresAt = await expiryFor(deadline);
+    const { wallet, taskId, created } = await fundedMission(deadline, expiresAt);
+    const id = created.body.id as string;
+    await expire(expiresAt);
+    await reclaimTask(wallet, taskId);
+    await setTimes(id, { deadline: past(MARGIN + 60) });
+    // Forty due missions ahead of it, older, whose tasks nobody reclaims (no such task on-chain):
+    // they stay due on every run, and a sweep taking the oldest 25 each time would never reach it.
+    const row = await missionRow(id);
+    const older = past(MARGIN + 3_600);
+    const fillers = await (await getDb()).insert(missions).values(
+      Array.from({ length: 40 }, (_, i) => ({
+        clientId: row.clientId, title: `Never reclaimed ${i}`, description: 'Due, not reclaimed.', category: row.category,
+        reward: row.reward, feeBps: row.feeBps, deadline: older, listedAt: older, createdAt: older, updatedAt: older,
+        onChainTaskId: 9_000_000_000 + Math.floor(Math.random() * 1_000_000_000),
+      })),
+    ).returning({ id: missions.id });
+    try {
+      // However many due missions other tests left in this database: within a bounded number of runs.
+      await sweepUntilCancelled(id);
+      expect(await missionRow(id)).toMatchObject({ status: 'CANCELLED' });
+      expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'reclaimed', toStatus: 'CANCELLED' });
+    } finally {
+      // Settled, so they are no one else's due missions.
+      await (await getDb()).update(missions).set({ status: 'CANCELLED' }).where(inArray(missions.id, fillers.map((f) => f.id)));
+    }
+  });
+
   test('behavior: the sweep turns its OPEN mission CANCELLED with event reclaimed, and sends no refund', async () => {
     const deadline = deadlineIn(120);
     const expiresAt = await expiryFor(deadline);
@@ -99,7 +136,7 @@ describe('a task reclaimed on-chain (§13)', () => {
     await reclaimTask(wallet, taskId);
     // The server's clock: the deadline is behind us by more than the margin.
     await setTimes(id, { deadline: past(MARGIN + 60) });
-    await ok(sweep());
+    await sweepUntilCancelled(id);
     expect(await missionRow(id)).toMatchObject({ status: 'CANCELLED', cancelledAt: expect.any(Date) });
     expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'reclaimed', fromStatus: 'OPEN', toStatus: 'CANCELLED', actor: 'SYSTEM' });
     expect(await (await getDb()).select().from(settlements).where(eq(settlements.missionId, id))).toEqual([]);
@@ -124,7 +161,7 @@ describe('a task reclaimed on-chain (§13)', () => {
     } finally {
       setEnv({ RPC_URL: workerRpcUrl() });
     }
-    await ok(sweep());
+    await sweepUntilCancelled(id);
     expect(await missionRow(id)).toMatchObject({ status: 'CANCELLED' });
   });
 
