@@ -95,15 +95,22 @@ async function deliveredMission() {
   return { wallet, client, taskId, id, agent, expiresAt };
 }
 
+/** An OPEN funded mission whose client reclaimed its expired task, its deadline past the margin on the server's clock. */
+async function reclaimedOpenMission() {
+  const deadline = deadlineIn(120);
+  const expiresAt = await expiryFor(deadline);
+  const { wallet, client, taskId, created } = await fundedMission(deadline, expiresAt);
+  expect(created.status).toBe(201);
+  const id = created.body.id as string;
+  await expire(expiresAt);
+  await reclaimTask(wallet, taskId);
+  await setTimes(id, { deadline: past(MARGIN + 60) });
+  return { client, id };
+}
+
 describe('a task reclaimed on-chain (§13)', () => {
   test('behavior: a reclaim behind more due tasks than one run looks at is still noticed — the runs take them in turn', async () => {
-    const deadline = deadlineIn(120);
-    const expiresAt = await expiryFor(deadline);
-    const { wallet, taskId, created } = await fundedMission(deadline, expiresAt);
-    const id = created.body.id as string;
-    await expire(expiresAt);
-    await reclaimTask(wallet, taskId);
-    await setTimes(id, { deadline: past(MARGIN + 60) });
+    const { id } = await reclaimedOpenMission();
     // Forty due missions ahead of it, older, whose tasks nobody reclaims (no such task on-chain):
     // they stay due on every run, and a sweep taking the oldest 25 each time would never reach it.
     const row = await missionRow(id);
@@ -127,15 +134,7 @@ describe('a task reclaimed on-chain (§13)', () => {
   });
 
   test('behavior: the sweep turns its OPEN mission CANCELLED with event reclaimed, and sends no refund', async () => {
-    const deadline = deadlineIn(120);
-    const expiresAt = await expiryFor(deadline);
-    const { wallet, client, taskId, created } = await fundedMission(deadline, expiresAt);
-    expect(created.status).toBe(201);
-    const id = created.body.id as string;
-    await expire(expiresAt);
-    await reclaimTask(wallet, taskId);
-    // The server's clock: the deadline is behind us by more than the margin.
-    await setTimes(id, { deadline: past(MARGIN + 60) });
+    const { client, id } = await reclaimedOpenMission();
     await sweepUntilCancelled(id);
     expect(await missionRow(id)).toMatchObject({ status: 'CANCELLED', cancelledAt: expect.any(Date) });
     expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'reclaimed', fromStatus: 'OPEN', toStatus: 'CANCELLED', actor: 'SYSTEM' });
@@ -147,13 +146,7 @@ describe('a task reclaimed on-chain (§13)', () => {
   });
 
   test('behavior: with the RPC down the sweep still answers 200 and finishes its other work; the reclaim is noticed once the chain is back', async () => {
-    const deadline = deadlineIn(120);
-    const expiresAt = await expiryFor(deadline);
-    const { wallet, taskId, created } = await fundedMission(deadline, expiresAt);
-    const id = created.body.id as string;
-    await expire(expiresAt);
-    await reclaimTask(wallet, taskId);
-    await setTimes(id, { deadline: past(MARGIN + 60) });
+    const { id } = await reclaimedOpenMission();
     setEnv({ RPC_URL: 'http://127.0.0.1:9' });
     try {
       expect((await sweep()).status).toBe(200);
