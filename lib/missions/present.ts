@@ -22,7 +22,7 @@ function files(kind: MissionFileKind, where: SQL = sql``): SQL {
   const f = missionFiles;
   return sql`coalesce((select json_agg(json_build_object(
       'id', ${f.id}, 'filename', ${f.filename}, 'contentType', ${f.contentType}, 'size', ${f.size}, 'sha256', ${f.sha256}
-    ) order by ${f.createdAt}, ${f.position})
+    ) order by ${f.createdAt}, ${f.position}, ${f.id})
     from ${f} where ${f.missionId} = ${missions.id} and ${f.kind} = ${sql.raw(`'${kind}'`)} ${where}), '[]'::json)`;
 }
 

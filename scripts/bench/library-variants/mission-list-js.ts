@@ -185,7 +185,7 @@ async function presentMissions(db: Db, rows: Row[], viewer: Viewer): Promise<Mis
   const ids = rows.map((m) => m.id);
   const working = rows.filter((m) => seesWork(m, viewer)).map((m) => m.id);
   const [files, contests] = await Promise.all([
-    db.select().from(missionFiles).where(inArray(missionFiles.missionId, ids)).orderBy(missionFiles.createdAt, missionFiles.position),
+    db.select().from(missionFiles).where(inArray(missionFiles.missionId, ids)).orderBy(missionFiles.createdAt, missionFiles.position, missionFiles.id),
     working.length ? db.select().from(missionContests).where(inArray(missionContests.missionId, working)).orderBy(missionContests.round) : [],
   ]);
   const filesOf = groupBy(files, (f) => f.missionId);
