@@ -4,7 +4,7 @@
 // balance first, so no retry can pay the same earnings twice.
 import 'server-only';
 import { and, eq } from 'drizzle-orm';
-import type { Hex } from 'viem';
+import type { Hex, PublicClient } from 'viem';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { type Settlement, settlements } from '../db/schema';
@@ -50,5 +50,29 @@ export async function claimEarnings(db: Db, cfg: Config, agent: { id: string; wa
     if (constraint === 'settlements_claim_in_flight_idx') throw new ApiError(409, 'A claim is already in flight');
     throw error;
   }
-  return presentClaim(await processSettlement(db, cfg, row!.id, cfg.chain.mintWaitMs));
+  return presentClaim(await processSettlement(db, cfg, (await withBalanceNow(db, clients.publicClient, escrow, row!, claimable)).id, cfg.chain.mintWaitMs));
+}
+
+/**
+ * The claim row is the agent's one claim in flight (the unique index), so any claim before it has
+ * been mined or has failed: the balance read now is what this claim pays. The one read before the
+ * row may be stale — a concurrent claim mined in between — and answering it would report a payout
+ * of nothing and count those earnings as claimed twice. Nothing left: the row goes, and 409.
+ */
+async function withBalanceNow(db: Db, publicClient: PublicClient, escrow: Hex, row: Settlement, readBefore: bigint): Promise<Settlement> {
+  const drop = () => db.delete(settlements).where(eq(settlements.id, row.id));
+  let claimable: bigint;
+  try {
+    claimable = await readChain(() => readClaimable(publicClient, escrow, row.beneficiary as Hex));
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+  if (claimable === 0n) {
+    await drop();
+    throw new ApiError(409, 'Nothing to claim');
+  }
+  if (claimable === readBefore) return row;
+  const [updated] = await db.update(settlements).set({ amount: claimable.toString() }).where(eq(settlements.id, row.id)).returning();
+  return updated!;
 }

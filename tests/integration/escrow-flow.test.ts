@@ -84,6 +84,8 @@ describe('funded missions', () => {
     expect(results.every((r) => [200, 409, 429].includes(r.status))).toBe(true);
     expect(await tokenBalance(worker.address)).toBe(balance + claimable);
     expect(await claimableOnChain(worker.address)).toBe(0n);
+    // The books agree with the chain: what was paid counts as claimed once.
+    expect((await call(earningsRoute, { token: worker.token })).body).toMatchObject({ claimed: claimable.toString(), inFlight: '0' });
   });
 
   test('behavior: a claim retried with the same Idempotency-Key answers the first result', async () => {
