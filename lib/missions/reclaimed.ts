@@ -53,10 +53,17 @@ function dueAfter(db: Db, reclaimableFrom: Date, after: Position | undefined, li
     .limit(limit);
 }
 
+// What dueAfter's key and a uuid look like: anything else would fail its cast in PostgreSQL and
+// stop every sweep until the cursor expired, so it counts as no cursor (start from the oldest).
+const KEY = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 function positionOf(saved: string | null): Position | undefined {
   try {
     const value = saved ? (JSON.parse(saved) as Partial<Position>) : undefined;
-    return typeof value?.key === 'string' && typeof value.id === 'string' ? { key: value.key, id: value.id } : undefined;
+    return typeof value?.key === 'string' && KEY.test(value.key) && !Number.isNaN(Date.parse(value.key)) && typeof value.id === 'string' && UUID.test(value.id)
+      ? { key: value.key, id: value.id }
+      : undefined;
   } catch {
     return undefined;
   }

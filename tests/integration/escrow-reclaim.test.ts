@@ -13,6 +13,7 @@ import { POST as createRoute } from '@/app/api/missions/route';
 import { GET as publicConfigRoute } from '@/app/api/public/config/route';
 import { ANVIL_KEYS } from '@/lib/chain/anvil-node';
 import { getDb } from '@/lib/db/client';
+import { getKv } from '@/lib/kv';
 import { agentEarnings, missions, settlements } from '@/lib/db/schema';
 import { call } from '../support/http';
 import { setEnv, useTestEnvironment } from '../support/environment';
@@ -123,6 +124,9 @@ describe('a task reclaimed on-chain (§13)', () => {
       })),
     ).returning({ id: missions.id });
     try {
+      // A cursor that is not one (a stray write, a format from another version) starts the turn over.
+      await getKv().put('sweep:reclaim-cursor', JSON.stringify({ key: "2024-01-01'; --", id: 'x' }), 60_000);
+      expect((await sweep()).status).toBe(200);
       // However many due missions other tests left in this database: within a bounded number of runs.
       await sweepUntilCancelled(id);
       expect(await missionRow(id)).toMatchObject({ status: 'CANCELLED' });
