@@ -6,6 +6,16 @@ const nextConfig: NextConfig = {
   // Migrations are applied at start from drizzle/; serverless bundles must carry them.
   outputFileTracingIncludes: { '/api/**/*': ['./drizzle/**/*'] },
   poweredByHeader: false,
+  // RFC 8414 / RFC 9728 discovery lives at the origin's root, and the App Router does not route
+  // dot-folders: the documents are served by API routes under these names (API.md §17).
+  async rewrites() {
+    return [
+      { source: '/.well-known/oauth-authorization-server', destination: '/api/oauth/metadata/authorization-server' },
+      { source: '/.well-known/oauth-authorization-server/:path*', destination: '/api/oauth/metadata/authorization-server' },
+      { source: '/.well-known/oauth-protected-resource', destination: '/api/oauth/metadata/protected-resource' },
+      { source: '/.well-known/oauth-protected-resource/:path*', destination: '/api/oauth/metadata/protected-resource' },
+    ];
+  },
   // Benchmarks build variants of the app side by side (scripts/bench/app-build.ts); `.next` otherwise.
   distDir: process.env.NEXT_DIST_DIR || '.next',
 };

@@ -61,6 +61,9 @@ const envSchema = z.object({
   VERCEL_ENV: optionalText,
   VERCEL_URL: optionalText,
   VERCEL_BRANCH_URL: optionalText,
+  // Wave 3 (API.md §17).
+  OAUTH_REGISTRATIONS_PER_HOUR: intFrom(20, 1),
+  OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: intFrom(60, 1),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -172,6 +175,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       downloadPerMinute: e.DOWNLOAD_RATE_LIMIT_PER_MINUTE,
       operatorFailuresPerMinute: e.OPERATOR_RATE_LIMIT_PER_MINUTE,
       commentsPerMinute: e.COMMENT_RATE_LIMIT_PER_MINUTE,
+      registrationsPerHour: e.OAUTH_REGISTRATIONS_PER_HOUR,
+      tokenPerMinute: e.OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE,
     },
     missions: {
       reviewWindowSeconds: e.REVIEW_WINDOW_SECONDS,

@@ -1,12 +1,15 @@
-// Who is calling: a Bearer JWT (SDK, integrations) or the dashboard's session cookie, both
-// resolved to the same user, whose current role is read from the database, not the token, in one
-// query with the user's passport.
+// Who is calling: a Bearer JWT (a wallet sign-in, or an OAuth client's access token), a personal
+// access token (tm_…), or the dashboard's session cookie — all resolved to the same user, whose
+// current role is read from the database, not the token, in one query with the user's passport.
+// A delegated credential (OAuth or tm_) also brings its scopes (API.md §17).
 import 'server-only';
 import type { Config } from '../config';
 import { readSessionCookie } from '../auth/session-cookie';
 import { isRevoked, readToken, type TokenClaims } from '../auth/tokens';
 import type { Db } from '../db/client';
 import type { Kv } from '../kv';
+import { findPersonalToken, touchGrant } from '../oauth/grants';
+import { parseScopes, type Scope } from '../oauth/scopes';
 import { findUserWithPassport, type PassportSummary, type UserSummary } from '../users/queries';
 import { ApiError } from './errors';
 import { assertAllowedOrigin } from './origin';
@@ -14,18 +17,26 @@ import { assertAllowedOrigin } from './origin';
 export interface Caller {
   user: UserSummary;
   passport: PassportSummary | null;
-  claims: TokenClaims;
-  via: 'bearer' | 'cookie';
+  via: 'bearer' | 'cookie' | 'personal-token';
+  /** The JWT's claims (a sign-in or an OAuth access token); none for a personal access token. */
+  claims?: TokenClaims;
+  /** The grant a delegated credential belongs to, and what it may do; undefined for a wallet sign-in. */
+  grant?: { id: string; scopes: Scope[] };
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const JWT = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;
+const PERSONAL_TOKEN = /^Bearer (tm_[A-Za-z0-9_-]{43})$/;
+const INVALID = 'Invalid or expired token';
 
 export async function authenticate(request: Request, cfg: Config, kv: Kv, db: () => Promise<Db>): Promise<Caller | undefined> {
   const authorization = request.headers.get('authorization');
   let token: string | undefined;
   let via: Caller['via'] = 'bearer';
   if (authorization !== null) {
-    const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/.exec(authorization.trim());
+    const personal = PERSONAL_TOKEN.exec(authorization.trim());
+    if (personal) return personalTokenCaller(await db(), personal[1]!);
+    const match = JWT.exec(authorization.trim());
     if (!match) throw new ApiError(401, 'Malformed Authorization header');
     token = match[1];
   } else {
@@ -37,8 +48,20 @@ export async function authenticate(request: Request, cfg: Config, kv: Kv, db: ()
   // A cookie rides along on cross-site requests; a bearer token does not (API.md §1.7, §12.3).
   if (via === 'cookie' && !SAFE_METHODS.has(request.method)) assertAllowedOrigin(request, cfg, 'refuse');
   // Independent round trips, run together: the revocation list (KV) and the current role (database).
-  const [revoked, found] = await Promise.all([isRevoked(kv, claims), db().then((handle) => findUserWithPassport(handle, claims.sub))]);
+  const [revoked, found] = await Promise.all([
+    isRevoked(kv, claims),
+    db().then((handle) => Promise.all([findUserWithPassport(handle, claims.sub), claims.gid && touchGrant(handle, claims.gid)])),
+  ]);
   if (revoked) throw new ApiError(401, 'Token revoked');
-  if (!found) throw new ApiError(401, 'Invalid or expired token');
-  return { ...found, claims, via };
+  if (!found[0]) throw new ApiError(401, INVALID);
+  const grant = claims.gid ? { id: claims.gid, scopes: parseScopes(claims.scope ?? '') ?? [] } : undefined;
+  return { ...found[0], via, claims, ...(grant && { grant }) };
+}
+
+async function personalTokenCaller(db: Db, token: string): Promise<Caller> {
+  const grant = await findPersonalToken(db, token, new Date());
+  if (!grant) throw new ApiError(401, INVALID);
+  const [found] = await Promise.all([findUserWithPassport(db, grant.userId), touchGrant(db, grant.id)]);
+  if (!found) throw new ApiError(401, INVALID);
+  return { ...found, via: 'personal-token', grant: { id: grant.id, scopes: grant.scopes } };
 }

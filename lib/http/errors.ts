@@ -13,6 +13,22 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * An OAuth endpoint's refusal (RFC 6749 §5.2, RFC 7591 §3.2.2): answered `{ error: code,
+ * error_description }`, the shape OAuth clients parse, instead of `{ error, details? }`.
+ */
+export class OAuthError extends ApiError {
+  constructor(
+    status: number,
+    readonly code: string,
+    description: string,
+    headers?: Record<string, string>,
+  ) {
+    super(status, description, undefined, headers);
+    this.name = 'OAuthError';
+  }
+}
+
 /** A dependency we cannot reach right now; answered 503 with Retry-After, never 500. */
 export class DependencyDown extends Error {
   constructor(

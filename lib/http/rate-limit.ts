@@ -28,6 +28,10 @@ export const LIMITS = {
   comment: { scope: 'user', max: (c) => c.limits.commentsPerMinute, windowMs: 60_000 },
   // §12.6: a download streams up to 10 MB out of the database; anonymous callers count by IP too.
   download: { scope: 'ip', max: (c) => c.limits.downloadPerMinute, windowMs: 60_000 },
+  // API.md §17: registration is anonymous by design; an IP registers at most this many clients an hour.
+  register: { scope: 'ip', max: (c) => c.limits.registrationsPerHour, windowMs: 3_600_000 },
+  // The token endpoint: codes and refresh tokens are unguessable, but each try costs a KV and a database call.
+  token: { scope: 'ip', max: (c) => c.limits.tokenPerMinute, windowMs: 60_000 },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

@@ -11,11 +11,13 @@ import { log } from '../log';
 import { deliverPending } from '../webhooks/deliver';
 import { type Caller, authenticate } from './auth-guard';
 import { clientIp } from './client-ip';
-import { ApiError, unavailableDependency } from './errors';
+import { ApiError, OAuthError, unavailableDependency } from './errors';
 import { type OperatorSecret, requireOperator } from './operator-auth';
 import { assertAllowedOrigin } from './origin';
 import { LIMITS, type LimitName, PendingCharge, consume } from './rate-limit';
-import { readJson, validate } from './validation';
+import { readForm, readJson, validate } from './validation';
+import { bearerChallenge } from '../oauth/metadata';
+import { requireScope, type ScopeRule } from '../oauth/scopes';
 
 type Role = 'CLIENT' | 'AGENT';
 
@@ -25,7 +27,14 @@ export interface RouteOptions {
   limit?: LimitName;
   query?: z.ZodType;
   body?: z.ZodType;
+  /** An `application/x-www-form-urlencoded` body instead of JSON (OAuth's token endpoint, the consent form). */
+  form?: true;
   maxBodyBytes?: number;
+  /**
+   * What a delegated credential (an OAuth access token or a tm_ personal token) must hold to call an
+   * authenticated route; a wallet sign-in may do everything. Unset: a wallet sign-in only (API.md §17).
+   */
+  scope?: ScopeRule;
   /** Authorized by an operator secret (ADMIN_TOKEN or CRON_SECRET) instead of a user. */
   operator?: OperatorSecret;
   /** The change may have queued webhook deliveries: send them once the response is out (API.md §14). */
@@ -68,20 +77,26 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
       if (options.session) assertAllowedOrigin(request, cfg, 'allow');
       if (options.operator) await requireOperator(request, options.operator, cfg, kv, ip);
 
-      const caller = options.auth ? await authenticate(request, cfg, kv, getDb) : undefined;
+      // RFC 6750 §2.3 / OAuth 2.1: a token in a URL ends up in logs and Referer headers.
+      if (request.url.includes('access_token=') && new URL(request.url).searchParams.has('access_token')) {
+        throw new ApiError(400, 'Access tokens are not accepted in the query string; send Authorization: Bearer');
+      }
+      const caller = options.auth ? await challenged(cfg, authenticate(request, cfg, kv, getDb)) : undefined;
       if (options.auth && options.auth !== 'optional') {
-        if (!caller) throw new ApiError(401, 'Authentication required');
+        if (!caller) throw new ApiError(401, 'Authentication required', undefined, { 'WWW-Authenticate': bearerChallenge(cfg) });
         if (options.auth !== 'user' && caller.user.role !== options.auth) {
           throw new ApiError(403, `${options.auth === 'AGENT' ? 'Agent' : 'Client'} role required`);
         }
       }
+      if (caller) requireScope(caller.grant?.scopes, options.scope ?? 'session');
       if (limit?.scope === 'user' && caller) limitHeaders = await consume(kv, cfg, options.limit!, caller.user.id);
 
       const query = options.query
         ? validate(options.query, Object.fromEntries(new URL(request.url).searchParams))
         : undefined;
+      const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
       const body = options.body
-        ? validate(options.body, await readJson(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY))
+        ? validate(options.body, options.form ? await readForm(request, maxBody) : await readJson(request, maxBody))
         : undefined;
       const params = Object.fromEntries(
         Object.entries((await next?.params) ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value.join('/') : value]),
@@ -96,6 +111,18 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
       return errorResponse(await countedRefusal(error, charge), request, charge?.headers ?? limitHeaders);
     }
   };
+}
+
+/** A refused credential's 401 tells an OAuth client where to authorize (RFC 6750 §3, RFC 9728 §5.1). */
+async function challenged<T>(cfg: Config, authentication: Promise<T>): Promise<T> {
+  try {
+    return await authentication;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      throw new ApiError(401, error.message, error.details, { 'WWW-Authenticate': bearerChallenge(cfg, ', error="invalid_token"') });
+    }
+    throw error;
+  }
 }
 
 /**
@@ -145,6 +172,9 @@ export function jsonText(text: string, init: JsonInit = {}): Response {
 }
 
 export function errorResponse(error: unknown, request: Request, headers: Record<string, string> = {}): Response {
+  if (error instanceof OAuthError) {
+    return json({ error: error.code, error_description: error.message }, { status: error.status, headers: { ...headers, ...error.headers } });
+  }
   if (error instanceof ApiError) {
     const body = error.details?.length ? { error: error.message, details: error.details } : { error: error.message };
     return json(body, { status: error.status, headers: { ...headers, ...error.headers } });

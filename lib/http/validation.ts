@@ -78,6 +78,21 @@ export async function readJsonStream(
   return parseJsonText(text);
 }
 
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
+
+/** A form body as a record; a key given twice is kept as an array, for the schema to refuse. */
+export async function readForm(request: Request, maxBytes: number): Promise<Record<string, string | string[]>> {
+  if (!FORM_TYPE.test(request.headers.get('content-type') ?? '')) {
+    throw new ApiError(415, 'Content-Type must be application/x-www-form-urlencoded');
+  }
+  const form: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(await readText(request, maxBytes))) {
+    const seen = form[key];
+    form[key] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return form;
+}
+
 const unsupportedType = () => new ApiError(415, 'Content-Type must be application/json');
 
 export function parseJsonText(text: string): unknown {

@@ -9,14 +9,14 @@ import { listClaimablePassports, ensurePassportRow } from './queries';
 import { presentPassport } from './present';
 import { settlePassport } from './settle';
 
-export async function registerAgent(db: Db, cfg: Config, userId: string) {
+export async function registerAgent(db: Db, cfg: Config, userId: string, delegation?: { grantId: string; scope: string }) {
   const user: UserSummary = await db.transaction(async (tx) => {
     const promoted = await promoteToAgent(tx, userId);
     await ensurePassportRow(tx, promoted);
     return promoted;
   });
   const passport = await settlePassport(db, cfg, user.id, cfg.chain.mintWaitMs);
-  return { token: await issueToken(cfg, user), user, passport: presentPassport(cfg, passport) };
+  return { token: await issueToken(cfg, user, new Date(), delegation), user, passport: presentPassport(cfg, passport) };
 }
 
 /** The sweep's part: retries every PENDING passport whose claim is free. Answers how many it minted. */

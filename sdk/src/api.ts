@@ -27,7 +27,7 @@ export class Api {
     try {
       return await send(this.http, { ...rest, token });
     } catch (error) {
-      if (!(error instanceof TaskmarketError) || error.status !== 401) throw error;
+      if (!(error instanceof TaskmarketError) || error.status !== 401 || !this.session.canRenew) throw error;
       this.session.discard(token);
       return send(this.http, { ...rest, token: await this.session.currentToken() });
     }

@@ -32,14 +32,23 @@ export class Session {
     private readonly http: HttpConfig,
     private readonly signer: Signer | undefined,
     private readonly config: () => Promise<PublicConfig>,
+    /** A personal access token (tm_…) or an OAuth access token, used as it is: never renewed here. */
+    private readonly fixedToken?: string,
   ) {}
 
+  /** Whether calls can carry a token: an account to sign in with, or a fixed token. */
   get canSignIn(): boolean {
+    return this.signer !== undefined || this.fixedToken !== undefined;
+  }
+
+  /** Whether a refused token can be replaced by signing in again. */
+  get canRenew(): boolean {
     return this.signer !== undefined;
   }
 
   /** A token that is not about to expire, signing in first when there is none. */
   async currentToken(): Promise<string> {
+    if (this.fixedToken !== undefined) return this.fixedToken;
     if (this.token && (this.expiresAt === undefined || Date.now() < this.expiresAt - EXPIRY_MARGIN_MS)) return this.token;
     return (await this.signIn()).token;
   }

@@ -19,6 +19,11 @@ export interface ClientOptions {
   baseUrl: string;
   /** A viem LocalAccount or a WalletClient with an account; needed for anything signed in. */
   account?: TaskmarketAccount | undefined;
+  /**
+   * Instead of an account: a personal access token (`tm_…`, made in the dashboard or with
+   * POST /api/tokens) or an OAuth access token, sent as it is. It cannot sign transactions.
+   */
+  token?: string | undefined;
   /** JSON-RPC endpoint for the SDK's own transactions (funding, self-mint). */
   rpcUrl?: string | undefined;
   /** How many times a 429 or 503 is retried after its Retry-After (default 3). */
@@ -45,7 +50,7 @@ export function createClient(options: ClientOptions) {
     });
     return configLoad;
   };
-  const session = new Session(http, signer, config);
+  const session = new Session(http, signer, config, options.token);
   const api = new Api(http, session);
   const missions = missionsResource(api);
 

@@ -3,12 +3,12 @@ import { createMission, listQuerySchema, listMissions, viewerOf } from '@/lib/mi
 import { withRequestBody } from '@/lib/uploads';
 import { otherMethods } from '@/lib/http/methods';
 
-export const GET = route({ auth: 'optional', query: listQuerySchema }, async ({ query, caller, cfg, db }) =>
+export const GET = route({ auth: 'optional', scope: 'missions:read', query: listQuerySchema }, async ({ query, caller, cfg, db }) =>
   jsonText(await listMissions(await db(), cfg, query, viewerOf(caller), new Date())),
 );
 
 // JSON, or multipart with attachments; an Idempotency-Key replays the first answer (API.md §1.9).
-export const POST = route({ webhooks: true, auth: 'CLIENT', limit: 'createMission' }, async ({ request, caller, cfg, db }) =>
+export const POST = route({ webhooks: true, auth: 'CLIENT', scope: 'missions:post', limit: 'createMission' }, async ({ request, caller, cfg, db }) =>
   withRequestBody(request.body, request.headers, async (body) => {
     const idempotencyKey = request.headers.get('idempotency-key');
     return jsonText(await createMission(await db(), cfg, caller.user, body, idempotencyKey, new Date()), { status: 201 });

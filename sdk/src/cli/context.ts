@@ -14,6 +14,8 @@ export class UsageError extends Error {}
 export interface Settings {
   baseUrl: string;
   privateKey?: `0x${string}`;
+  /** A personal access token (TASKMARKET_TOKEN) instead of the key: no signing, only its scopes. */
+  token?: string;
   rpcUrl?: string;
   /** The directory MCP tools may upload files from (TASKMARKET_FILE_ROOT); the CLI reads whatever paths you type. */
   fileRoot?: string;
@@ -30,6 +32,7 @@ export function readSettings(env: Env = process.env): Settings {
   return {
     baseUrl: (env.TASKMARKET_URL?.trim() || DEFAULT_URL).replace(/\/+$/, ''),
     ...(key ? { privateKey: key as `0x${string}` } : {}),
+    ...(env.TASKMARKET_TOKEN?.trim() ? { token: env.TASKMARKET_TOKEN.trim() } : {}),
     ...(env.TASKMARKET_RPC_URL?.trim() ? { rpcUrl: env.TASKMARKET_RPC_URL.trim() } : {}),
     ...(env.TASKMARKET_FILE_ROOT?.trim() ? { fileRoot: env.TASKMARKET_FILE_ROOT.trim() } : {}),
   };
@@ -40,8 +43,8 @@ export function readSettings(env: Env = process.env): Settings {
  * self-minting) need the RPC URL too. Public reads work without either.
  */
 export function requireNeeds(settings: Settings, needs: { signed?: boolean; chain?: boolean }): void {
-  if (needs.signed && !settings.privateKey) {
-    throw new UsageError('TASKMARKET_PRIVATE_KEY is not set: this command signs in with your wallet key');
+  if (needs.signed && !settings.privateKey && !settings.token) {
+    throw new UsageError('Neither TASKMARKET_PRIVATE_KEY nor TASKMARKET_TOKEN is set: this command signs in with your wallet key or a personal access token');
   }
   if (needs.chain && !settings.rpcUrl) {
     throw new UsageError('TASKMARKET_RPC_URL is not set: this command sends a transaction (e.g. http://127.0.0.1:8545 for `npm run dev`)');
@@ -51,7 +54,7 @@ export function requireNeeds(settings: Settings, needs: { signed?: boolean; chai
 export function clientFor(settings: Settings): Client {
   return createClient({
     baseUrl: settings.baseUrl,
-    ...(settings.privateKey ? { account: privateKeyToAccount(settings.privateKey) } : {}),
+    ...(settings.privateKey ? { account: privateKeyToAccount(settings.privateKey) } : { token: settings.token }),
     ...(settings.rpcUrl ? { rpcUrl: settings.rpcUrl } : {}),
   });
 }

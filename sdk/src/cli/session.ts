@@ -10,6 +10,8 @@ export interface Session {
   client(needs?: { signed?: boolean; chain?: boolean }): Client;
   /** The reward token for display; null when the server cannot say. */
   token(): Promise<Token>;
+  /** Set when the tools run on the taskmarket server itself (remote MCP): no local files, no wallet. */
+  readonly remote?: true;
 }
 
 export function createSession(env: Env = process.env): Session {

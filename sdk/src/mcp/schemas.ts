@@ -59,6 +59,21 @@ const inlineFiles: JsonSchema = {
   ),
 };
 
+const attachedFiles: JsonSchema = {
+  type: 'array',
+  maxItems: 10,
+  description:
+    "Files sent as their content, base64-encoded — any type the API takes (PNG, JPEG, GIF, WebP, PDF, ZIP, text); the way to send files to a remote taskmarket server, which cannot read your paths. At most 10 files in all, 10 MB each",
+  items: object(
+    {
+      name: { type: 'string', minLength: 1, maxLength: 255, description: 'File name with its extension, e.g. result.png' },
+      mimeType: { type: 'string', maxLength: 100, description: 'The MIME type, e.g. image/png (default: from the extension)' },
+      data: { type: 'string', contentEncoding: 'base64', description: 'The bytes, base64-encoded' },
+    },
+    ['name', 'data'],
+  ),
+};
+
 const LIST_HINTS: Record<string, string> = {
   status: 'Comma-separated statuses (OPEN, ACCEPTED, SUBMITTED, COMPLETED, CONTESTED, DISPUTED, CANCELLED); the public board is OPEN only',
   category: 'Only this category',
@@ -89,6 +104,7 @@ export const inputSchemas = {
         note: described(properties.note ?? { type: 'string' }, 'A note for the client: what you delivered and how to use it'),
         files: filePaths('Deliverables'),
         textFiles: inlineFiles,
+        attachments: attachedFiles,
       },
       ['id', ...required],
     );
@@ -107,16 +123,29 @@ export const inputSchemas = {
         reward: described(properties.reward ?? { type: 'string' }, 'Reward in base units of the reward token ("25000000" = 25 USDC); funded from your wallet into the escrow'),
         deadline: described(properties.deadline ?? { type: 'string' }, 'ISO 8601 date-time with offset, in the future (at most a year)'),
         files: filePaths('Attachments'),
+        attachments: attachedFiles,
       },
       required,
     );
   })(),
   contestMission: (() => {
     const { properties, required } = body('MissionsByIdContestBody');
-    return object({ id: missionId, ...properties, files: filePaths('Evidence') }, ['id', ...required]);
+    return object({ id: missionId, ...properties, files: filePaths('Evidence'), attachments: attachedFiles }, ['id', ...required]);
   })(),
   applyToMission: (() => {
     const { properties, required } = body('MissionsByIdApplyBody');
+    return object({ id: missionId, ...properties }, ['id', ...required]);
+  })(),
+  missionComments: object(
+    {
+      id: missionId,
+      cursor: { type: 'string', description: 'nextCursor of the previous page' },
+      limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Page size, 1–100 (default 20)' },
+    },
+    ['id'],
+  ),
+  postComment: (() => {
+    const { properties, required } = body('MissionsByIdCommentsBody');
     return object({ id: missionId, ...properties }, ['id', ...required]);
   })(),
   reviewAgent: (() => {

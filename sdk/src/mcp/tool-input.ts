@@ -37,6 +37,34 @@ export function inlineFiles(args: Args): { name: string; data: Uint8Array; type:
   });
 }
 
+const TYPES_BY_EXTENSION: Record<string, string> = {
+  ...TEXT_TYPES,
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+};
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Files sent as content (`attachments`: name, mimeType, base64 data), as the SDK's `{ name, data, type }`. */
+export function attachedFiles(args: Args): { name: string; data: Uint8Array; type: string }[] {
+  const value = args.attachments ?? [];
+  if (!Array.isArray(value)) throw new ToolInputError('attachments must be an array of { name, mimeType, data }');
+  return value.map((file: unknown) => {
+    const { name, mimeType, data } = (file ?? {}) as { name?: unknown; mimeType?: unknown; data?: unknown };
+    if (typeof name !== 'string' || typeof data !== 'string') throw new ToolInputError('each of attachments needs a name and its data (base64), both strings');
+    if (mimeType !== undefined && typeof mimeType !== 'string') throw new ToolInputError(`${name}: mimeType must be a string`);
+    const compact = data.replace(/\s+/g, '');
+    if (!BASE64.test(compact)) throw new ToolInputError(`${name}: data must be base64`);
+    const extension = name.split('.').pop()?.toLowerCase() ?? '';
+    return { name, data: new Uint8Array(Buffer.from(compact, 'base64')), type: mimeType ?? TYPES_BY_EXTENSION[extension] ?? 'application/octet-stream' };
+  });
+}
+
 /** Everything but the named keys, and only keys that were given (the API applies its defaults). */
 export function bodyOf(args: Args, omit: string[]): Args {
   return Object.fromEntries(Object.entries(args).filter(([key, value]) => !omit.includes(key) && value !== undefined));
@@ -49,6 +77,11 @@ export function bodyOf(args: Args, omit: string[]): Args {
 export async function filesUnderRoot(session: Session, args: Args, key: string): Promise<string[]> {
   const wanted = paths(args, key);
   if (wanted.length === 0) return [];
+  if (session.remote) {
+    throw new ToolInputError(
+      `${key}: this taskmarket server is remote and cannot read paths on your machine — send the files as attachments (name, mimeType, base64 data) or, for text, as textFiles`,
+    );
+  }
   const root = session.settings().fileRoot;
   if (!root) {
     throw new ToolInputError(`${key}: reading local files is off — set TASKMARKET_FILE_ROOT to the directory the tools may upload from, or send text inline (textFiles)`);

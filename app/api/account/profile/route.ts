@@ -2,7 +2,7 @@ import { getProfileOrThrow, profilePatchSchema, updateProfile } from '@/lib/acco
 import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
 
-export const GET = route({ auth: 'user' }, async ({ caller, db }) => json(await getProfileOrThrow(await db(), caller.user.id)));
+export const GET = route({ auth: 'user', scope: 'any' }, async ({ caller, db }) => json(await getProfileOrThrow(await db(), caller.user.id)));
 
 // Strict: role, walletAddress, id and unknown fields are a 400, never silently dropped.
 export const PATCH = route({ auth: 'user', limit: 'write', body: profilePatchSchema }, async ({ body, caller, db }) =>

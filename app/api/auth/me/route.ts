@@ -2,6 +2,6 @@ import { presentMe } from '@/lib/auth/me';
 import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
 
-export const GET = route({ auth: 'user' }, async ({ caller, cfg }) => json(presentMe(cfg, caller)));
+export const GET = route({ auth: 'user', scope: 'any' }, async ({ caller, cfg }) => json(presentMe(cfg, caller)));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -3,8 +3,10 @@ import { json, route } from '@/lib/http/route';
 import { registerAgent } from '@/lib/passport';
 import { otherMethods } from '@/lib/http/methods';
 
-export const POST = route({ auth: 'user', limit: 'write', session: true }, async ({ caller, cfg, db }) => {
-  const result = await registerAgent(await db(), cfg, caller.user.id);
+export const POST = route({ auth: 'user', scope: 'missions:work', limit: 'write', session: true }, async ({ caller, cfg, db }) => {
+  // A delegated caller's new token keeps its grant and scopes: registering never widens access.
+  const delegation = caller.grant && { grantId: caller.grant.id, scope: caller.grant.scopes.join(' ') };
+  const result = await registerAgent(await db(), cfg, caller.user.id, delegation);
   // A dashboard session follows the new role too.
   const headers: Record<string, string> =
     caller.via === 'cookie' ? { 'Set-Cookie': sealSessionCookie(cfg, result.token) } : {};

@@ -3,7 +3,7 @@ import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
 
 // The caller's own missions only: the client id is the WHERE clause of every aggregate.
-export const GET = route({ auth: 'CLIENT', query: analyticsQuerySchema }, async ({ query, caller, db }) => {
+export const GET = route({ auth: 'CLIENT', scope: 'missions:read', query: analyticsQuerySchema }, async ({ query, caller, db }) => {
   const range = resolveRange(query, new Date());
   return json(await clientAnalytics(await db(), caller.user.id, range));
 });

@@ -3,7 +3,7 @@ import { getMissionOrThrow, viewerOf } from '@/lib/missions';
 import { otherMethods } from '@/lib/http/methods';
 
 // OPEN missions are public; any other is the owner's and the assigned agent's only (404 to the rest).
-export const GET = route({ auth: 'optional' }, async ({ params, caller, cfg, db }) =>
+export const GET = route({ auth: 'optional', scope: 'missions:read' }, async ({ params, caller, cfg, db }) =>
   jsonText(await getMissionOrThrow(await db(), cfg, params.id!, viewerOf(caller), new Date())),
 );
 

@@ -3,7 +3,7 @@ import { json, route } from '@/lib/http/route';
 import { removeWebhook } from '@/lib/webhooks';
 
 // Removes one of the caller's endpoints; nothing more is sent to it.
-export const DELETE = route({ auth: 'user', limit: 'write' }, async ({ caller, params, db }) =>
+export const DELETE = route({ auth: 'user', scope: 'webhooks', limit: 'write' }, async ({ caller, params, db }) =>
   json(await removeWebhook(await db(), caller.user.id, params.id!, new Date())),
 );
 

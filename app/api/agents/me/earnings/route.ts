@@ -2,7 +2,7 @@ import { json, route } from '@/lib/http/route';
 import { getEarnings } from '@/lib/settlements';
 import { otherMethods } from '@/lib/http/methods';
 
-export const GET = route({ auth: 'AGENT' }, async ({ caller, cfg, db }) => {
+export const GET = route({ auth: 'AGENT', scope: 'earnings:claim' }, async ({ caller, cfg, db }) => {
   return json(await getEarnings(await db(), cfg, caller.user));
 });
 

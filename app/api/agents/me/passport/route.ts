@@ -3,7 +3,7 @@ import { json, route } from '@/lib/http/route';
 import { presentPassport } from '@/lib/passport';
 import { otherMethods } from '@/lib/http/methods';
 
-export const GET = route({ auth: 'AGENT' }, async ({ caller, cfg }) => {
+export const GET = route({ auth: 'AGENT', scope: 'any' }, async ({ caller, cfg }) => {
   if (!caller.passport) throw new ApiError(404, 'Passport not found');
   return json(presentPassport(cfg, caller.passport));
 });

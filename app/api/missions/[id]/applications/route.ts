@@ -4,7 +4,7 @@ import { listApplications, pageQuerySchema } from '@/lib/marketplace';
 import { viewerOf } from '@/lib/missions';
 
 // The owner reads the current round's applications, oldest first, a page at a time.
-export const GET = route({ auth: 'user', query: pageQuerySchema }, async ({ params, caller, query, db }) =>
+export const GET = route({ auth: 'user', scope: 'missions:read', query: pageQuerySchema }, async ({ params, caller, query, db }) =>
   json(await listApplications(await db(), params.id!, viewerOf(caller), query)),
 );
 

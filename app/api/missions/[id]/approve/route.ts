@@ -3,7 +3,7 @@ import { simpleAction, viewerOf } from '@/lib/missions';
 import { otherMethods } from '@/lib/http/methods';
 
 // SUBMITTED → COMPLETED by the owner: the agent is credited the reward less the fee.
-export const POST = route({ webhooks: true, auth: 'user', limit: 'write' }, async ({ params, caller, cfg, db }) =>
+export const POST = route({ webhooks: true, auth: 'user', scope: 'missions:post', limit: 'write' }, async ({ params, caller, cfg, db }) =>
   jsonText(await simpleAction(await db(), cfg, 'approve', params.id!, viewerOf(caller), new Date())),
 );
 

@@ -5,7 +5,7 @@ import { otherMethods } from '@/lib/http/methods';
 
 // Back to the top of the board, once an hour per mission; an optional JSON `reward` tops it up.
 // The caller's right to bump is decided before the body is read (API.md §12.5).
-export const POST = route({ auth: 'user', limit: 'write' }, async ({ request, params, caller, cfg, db }) => {
+export const POST = route({ auth: 'user', scope: 'missions:post', limit: 'write' }, async ({ request, params, caller, cfg, db }) => {
   const viewer = viewerOf(caller);
   await precheck(await db(), cfg, 'bump', params.id!, viewer, new Date());
   const input = (await readJsonStream(request.body, request.headers, 16 * 1024)) ?? {};

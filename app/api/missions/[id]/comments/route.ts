@@ -4,11 +4,11 @@ import { commentSchema, listComments, pageQuerySchema, postComment } from '@/lib
 import { viewerOf } from '@/lib/missions';
 
 // Public while the mission is OPEN; once accepted, its parties' (and the operator's) only.
-export const GET = route({ auth: 'optional', query: pageQuerySchema }, async ({ params, caller, query, db }) =>
+export const GET = route({ auth: 'optional', scope: 'missions:read', query: pageQuerySchema }, async ({ params, caller, query, db }) =>
   json(await listComments(await db(), params.id!, viewerOf(caller), query)),
 );
 
-export const POST = route({ auth: 'user', limit: 'comment', body: commentSchema }, async ({ params, caller, body, db }) =>
+export const POST = route({ auth: 'user', scope: ['missions:work', 'missions:post'], limit: 'comment', body: commentSchema }, async ({ params, caller, body, db }) =>
   json(await postComment(await db(), params.id!, viewerOf(caller), body, new Date()), { status: 201 }),
 );
 

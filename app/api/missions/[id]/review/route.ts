@@ -4,12 +4,12 @@ import { editReview, reviewMission, reviewPatchSchema, reviewSchema } from '@/li
 import { viewerOf } from '@/lib/missions';
 
 // The owner rates the agent of a COMPLETED mission once (a second review is 409) …
-export const POST = route({ auth: 'user', limit: 'write', body: reviewSchema }, async ({ params, caller, body, db }) =>
+export const POST = route({ auth: 'user', scope: 'missions:post', limit: 'write', body: reviewSchema }, async ({ params, caller, body, db }) =>
   json(await reviewMission(await db(), params.id!, viewerOf(caller), body, new Date()), { status: 201 }),
 );
 
 // … and may change it for 24 hours.
-export const PATCH = route({ auth: 'user', limit: 'write', body: reviewPatchSchema }, async ({ params, caller, body, db }) =>
+export const PATCH = route({ auth: 'user', scope: 'missions:post', limit: 'write', body: reviewPatchSchema }, async ({ params, caller, body, db }) =>
   json(await editReview(await db(), params.id!, viewerOf(caller), body, new Date())),
 );
 

@@ -4,7 +4,7 @@ import { pageQuerySchema } from '@/lib/marketplace';
 import { listDeliveries } from '@/lib/webhooks';
 
 // The endpoint's recent deliveries and how each went, newest first.
-export const GET = route({ auth: 'user', query: pageQuerySchema }, async ({ caller, params, query, db }) =>
+export const GET = route({ auth: 'user', scope: 'webhooks', query: pageQuerySchema }, async ({ caller, params, query, db }) =>
   json(await listDeliveries(await db(), caller.user.id, params.id!, query)),
 );
 

@@ -3,7 +3,7 @@ import { route } from '@/lib/http/route';
 import { getMissionFileOrThrow, viewerOf } from '@/lib/missions';
 import { otherMethods } from '@/lib/http/methods';
 
-export const GET = route({ auth: 'optional', limit: 'download' }, async ({ params, caller, db }) =>
+export const GET = route({ auth: 'optional', scope: 'missions:read', limit: 'download' }, async ({ params, caller, db }) =>
   fileResponse(await getMissionFileOrThrow(await db(), params.id!, params.fileId!, viewerOf(caller))),
 );
 

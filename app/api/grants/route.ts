@@ -1,0 +1,8 @@
+import { json, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/http/methods';
+import { listGrants } from '@/lib/oauth/grants';
+
+// The OAuth apps the caller connected (Connected apps in the dashboard).
+export const GET = route({ auth: 'user' }, async ({ caller, db }) => json({ items: await listGrants(await db(), caller.user.id, 'OAUTH', new Date()) }));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -1,0 +1,14 @@
+import { route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/http/methods';
+import { decideAuthorization } from '@/lib/oauth/consent';
+import { formBody } from '@/lib/oauth/form';
+import { issuerOf } from '@/lib/oauth/metadata';
+
+// The consent form's POST (the page is app/(site)/oauth/authorize): a wallet sign-in's session
+// cookie (its Origin checked by the auth guard), the one-time form token, then a 303 to the client.
+export const POST = route({ auth: 'user', scope: 'session', limit: 'write', form: true, body: formBody }, async ({ body, caller, cfg, kv, db }) => {
+  const location = await decideAuthorization(await db(), kv, issuerOf(cfg), caller.user.id, body);
+  return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
+});
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

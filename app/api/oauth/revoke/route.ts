@@ -1,0 +1,16 @@
+import { json, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/http/methods';
+import { authenticateClient } from '@/lib/oauth/clients';
+import { formBody, parseForm } from '@/lib/oauth/form';
+import { revocationRequestSchema, revokeClientToken } from '@/lib/oauth/revocation';
+
+// RFC 7009: the client gives up a token; its grant ends on every instance.
+export const POST = route({ limit: 'token', form: true, body: formBody }, async ({ request, body, cfg, kv, db }) => {
+  const form = parseForm(revocationRequestSchema, body);
+  const handle = await db();
+  const client = await authenticateClient(handle, request.headers.get('authorization'), form);
+  await revokeClientToken(handle, kv, cfg, client, form.token, new Date());
+  return json({});
+});
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

@@ -1,0 +1,18 @@
+// The remote MCP endpoint's own rules (API.md §17): a bearer credential only, never the dashboard's
+// cookie, and a bounded message.
+import type { Caller } from '../http/auth-guard';
+import { ApiError } from '../http/errors';
+import { UPLOAD_LIMITS } from '../uploads/limits';
+
+/**
+ * A JSON-RPC message is held in memory whole (unlike a multipart upload, which is streamed), so one
+ * carries files of one upload's largest file in all, base64-encoded (4/3), plus room for the rest.
+ */
+export const MCP_MAX_BODY_BYTES = Math.ceil((UPLOAD_LIMITS.maxFileBytes * 4) / 3) + 256 * 1024;
+
+/** The caller's bearer credential, passed on to the API calls the tools make. */
+export function requireBearer(request: Request, caller: Caller): string {
+  const authorization = request.headers.get('authorization');
+  if (caller.via === 'cookie' || !authorization) throw new ApiError(401, 'MCP needs Authorization: Bearer (an OAuth access token or a personal access token)');
+  return authorization.slice('Bearer '.length).trim();
+}

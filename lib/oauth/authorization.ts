@@ -1,0 +1,167 @@
+// The authorization request (OAuth 2.1 §4.1, API.md §17): which of its problems may be sent back to
+// the client's redirect URI and which must be shown on our page instead (an unknown client or a
+// redirect URI it did not register — never redirect there, or we are an open redirector), the
+// one-time consent form token, and the single-use, 60-second authorization code with its PKCE
+// challenge (S256 only).
+import 'server-only';
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { OAuthError } from '../http/errors';
+import type { Kv } from '../kv';
+import { findClient, type OAuthClient } from './clients';
+import { type Scope, formatScopes, parseScopes } from './scopes';
+
+/** Scopes granted when a client asks for none: what an agent needs to find, deliver and be paid. */
+export const DEFAULT_SCOPES: Scope[] = ['missions:read', 'missions:work', 'earnings:claim'];
+export const CODE_TTL_MS = 60_000;
+const CONSENT_TTL_MS = 10 * 60_000;
+const PKCE = /^[A-Za-z0-9._~-]{43,128}$/;
+
+const text = (max: number) => z.string().min(1).max(max);
+
+export const authorizationQuerySchema = z.object({
+  response_type: z.string().max(50).optional(),
+  client_id: text(100),
+  redirect_uri: text(2000).optional(),
+  scope: z.string().max(500).optional(),
+  state: z.string().max(1000).optional(),
+  code_challenge: z.string().max(200).optional(),
+  code_challenge_method: z.string().max(20).optional(),
+  resource: z.string().max(2000).optional(),
+});
+export type AuthorizationQuery = z.infer<typeof authorizationQuerySchema>;
+
+export interface AuthorizationRequest {
+  client: Pick<OAuthClient, 'id' | 'name' | 'clientUri'>;
+  redirectUri: string;
+  scopes: Scope[];
+  state: string | undefined;
+  codeChallenge: string;
+  resource: string | undefined;
+}
+
+/** A problem shown on our page: the client cannot be trusted with a redirect. */
+export class UnsafeAuthorizationRequest extends Error {}
+/** A problem reported to the client at its redirect URI (RFC 6749 §4.1.2.1). */
+export class RedirectableError extends Error {
+  constructor(
+    readonly redirectUri: string,
+    readonly code: string,
+    description: string,
+    readonly state: string | undefined,
+  ) {
+    super(description);
+  }
+}
+
+/** The resource server's identifier (RFC 8707/9728): the MCP endpoint. The origin itself is accepted too. */
+export const resourceOf = (issuer: string) => `${issuer}/api/mcp`;
+
+export function acceptsResource(issuer: string, resource: string | undefined): boolean {
+  return resource === undefined || [resourceOf(issuer), issuer, `${issuer}/`].includes(resource);
+}
+
+export async function checkAuthorizationRequest(db: Db, issuer: string, raw: Record<string, string | string[] | undefined>): Promise<AuthorizationRequest> {
+  // A parameter given twice is ambiguous (RFC 6749 §3.1): refused.
+  const duplicated = Object.keys(raw).find((key) => Array.isArray(raw[key]));
+  const parsed = authorizationQuerySchema.safeParse(Object.fromEntries(Object.entries(raw).filter(([, v]) => typeof v === 'string')));
+  const clientId = typeof raw.client_id === 'string' ? raw.client_id : undefined;
+  const client = clientId ? await findClient(db, clientId) : undefined;
+  if (!client) throw new UnsafeAuthorizationRequest('This application is not registered with taskmarket (unknown client_id).');
+  const askedRedirect = typeof raw.redirect_uri === 'string' ? raw.redirect_uri : undefined;
+  // Exact string match against a registered URI (OAuth 2.1 §4.1.1); none given is fine only when there is one.
+  const redirectUri = askedRedirect ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
+  if (!redirectUri || !client.redirectUris.includes(redirectUri) || Array.isArray(raw.redirect_uri)) {
+    throw new UnsafeAuthorizationRequest('The redirect_uri does not match one this application registered.');
+  }
+  const state = typeof raw.state === 'string' ? raw.state : undefined;
+  const refuse = (code: string, description: string) => new RedirectableError(redirectUri, code, description, state);
+  if (duplicated) throw refuse('invalid_request', `${duplicated} given more than once`);
+  if (!parsed.success) throw refuse('invalid_request', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  const query = parsed.data;
+  if (query.response_type !== 'code') throw refuse('unsupported_response_type', 'response_type must be code');
+  if (!query.code_challenge || !PKCE.test(query.code_challenge)) throw refuse('invalid_request', 'code_challenge (PKCE) is required');
+  if (query.code_challenge_method !== 'S256') throw refuse('invalid_request', 'code_challenge_method must be S256');
+  if (!acceptsResource(issuer, query.resource)) throw refuse('invalid_target', 'resource is not this server');
+  const scopes = query.scope === undefined || query.scope.trim() === '' ? DEFAULT_SCOPES : parseScopes(query.scope);
+  if (!scopes || scopes.length === 0) throw refuse('invalid_scope', 'Unknown scope');
+  return {
+    client: { id: client.id, name: client.name, clientUri: client.clientUri },
+    redirectUri,
+    scopes,
+    state,
+    codeChallenge: query.code_challenge,
+    resource: query.resource,
+  };
+}
+
+/** Where the browser goes with the answer: the redirect URI plus code or error, state and iss (RFC 9207). */
+export function redirectWith(redirectUri: string, params: Record<string, string | undefined>): string {
+  const url = new URL(redirectUri);
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value);
+  return url.toString();
+}
+
+// What the consent form token and the code are bound to: this user, this client, these terms.
+const fingerprint = (userId: string, request: AuthorizationRequest) =>
+  createHash('sha256')
+    .update(JSON.stringify([userId, request.client.id, request.redirectUri, formatScopes(request.scopes), request.codeChallenge, request.state ?? '', request.resource ?? '']))
+    .digest('base64url');
+
+const consentKey = (token: string) => `consent:${token}`;
+const consentSet = (userId: string) => `consents:${userId}`;
+
+/** A one-time token for the consent form: the POST must carry it, for this user and these terms. */
+export async function issueConsentToken(kv: Kv, userId: string, request: AuthorizationRequest): Promise<string> {
+  const token = randomBytes(24).toString('base64url');
+  const stored = await kv.putCapped(consentKey(token), fingerprint(userId, request), CONSENT_TTL_MS, consentSet(userId), 50);
+  if (!stored) throw new OAuthError(429, 'temporarily_unavailable', 'Too many consent pages open; try again in a few minutes');
+  return token;
+}
+
+/** Takes the form token (one use); false when it is unknown, used, expired or for other terms. */
+export async function takeConsentToken(kv: Kv, userId: string, token: string, request: AuthorizationRequest): Promise<boolean> {
+  if (!/^[A-Za-z0-9_-]{32}$/.test(token)) return false;
+  return (await kv.take(consentKey(token), consentSet(userId))) === fingerprint(userId, request);
+}
+
+export interface CodeGrant {
+  userId: string;
+  clientId: string;
+  redirectUri: string;
+  scopes: Scope[];
+  codeChallenge: string;
+}
+
+// The code names its user so its live set is theirs: a flood of consents fills one user's set only.
+const codeKey = (code: string) => `oauth-code:${createHash('sha256').update(code).digest('base64url')}`;
+const codeSet = (userId: string) => `oauth-codes:${userId}`;
+const CODE = /^([0-9a-f-]{36})\.[A-Za-z0-9_-]{43}$/;
+
+export async function issueCode(kv: Kv, grant: CodeGrant): Promise<string> {
+  const code = `${grant.userId}.${randomBytes(32).toString('base64url')}`;
+  const stored = await kv.putCapped(codeKey(code), JSON.stringify(grant), CODE_TTL_MS, codeSet(grant.userId), 20);
+  if (!stored) throw new OAuthError(429, 'temporarily_unavailable', 'Too many authorizations at once; try again in a minute');
+  return code;
+}
+
+/** Takes the code (single use: at most one caller ever sees it); undefined when unknown, used or expired. */
+export async function takeCode(kv: Kv, code: string): Promise<CodeGrant | undefined> {
+  const userId = CODE.exec(code)?.[1];
+  if (!userId) return undefined;
+  const value = await kv.take(codeKey(code), codeSet(userId));
+  return value ? (JSON.parse(value) as CodeGrant) : undefined;
+}
+
+/** PKCE S256 (RFC 7636 §4.6): BASE64URL(SHA256(verifier)) equals the challenge. */
+export function verifierMatches(verifier: string, challenge: string): boolean {
+  if (!PKCE.test(verifier)) return false;
+  return createHash('sha256').update(verifier).digest('base64url') === challenge;
+}
+
+// A code presented twice may have been stolen: the grant made with it is revoked (RFC 6749 §4.1.2).
+const usedCodeKey = (code: string) => `oauth-code-used:${createHash('sha256').update(code).digest('base64url')}`;
+
+export const rememberUsedCode = (kv: Kv, code: string, grantId: string) => kv.put(usedCodeKey(code), grantId, 10 * 60_000);
+export const grantOfUsedCode = (kv: Kv, code: string) => kv.get(usedCodeKey(code));

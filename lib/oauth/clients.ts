@@ -1,0 +1,157 @@
+// OAuth clients (RFC 7591 dynamic registration, API.md §17): what a registration may say, the
+// redirect-URI rules, looking a client up and authenticating it at the token endpoint, and
+// forgetting registrations nobody used for 30 days.
+import 'server-only';
+import { timingSafeEqual } from 'node:crypto';
+import { OAuthClientMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { eq, lt } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { oauthClients } from '../db/schema';
+import { OAuthError } from '../http/errors';
+import { describeIssues, NO_CONTROLS } from '../http/validation';
+import { hashSecret, newSecret } from './grants';
+
+export const CLIENT_UNUSED_DAYS = 30;
+const MAX_REDIRECT_URIS = 5;
+const MAX_URI_LENGTH = 2000;
+const AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic'] as const;
+type AuthMethod = (typeof AUTH_METHODS)[number];
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+// Schemes that are not a place to send a browser with a code (RFC 8252 §7.1 allows private-use
+// schemes such as com.example.app: for native clients; these are not that).
+const REFUSED_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'about:', 'blob:', 'ftp:', 'ws:', 'wss:', 'mailto:']);
+
+/** Why `uri` cannot be a redirect URI, or undefined when it can (OAuth 2.1 §2.3.1, RFC 8252). */
+export function redirectUriProblem(uri: string): string | undefined {
+  if (uri.length > MAX_URI_LENGTH) return `longer than ${MAX_URI_LENGTH} characters`;
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return 'not an absolute URL';
+  }
+  if (url.hash || uri.includes('#')) return 'must not contain a fragment';
+  if (url.username || url.password) return 'must not contain credentials';
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:') return LOOPBACK.has(url.hostname) ? undefined : 'http is allowed only for loopback (localhost, 127.0.0.1, [::1])';
+  if (REFUSED_SCHEMES.has(url.protocol)) return `the ${url.protocol} scheme is not allowed`;
+  return undefined;
+}
+
+export interface RegisteredClient {
+  client_id: string;
+  client_secret?: string;
+  client_id_issued_at: number;
+  client_secret_expires_at?: number;
+  client_name: string;
+  redirect_uris: string[];
+  grant_types: string[];
+  response_types: string[];
+  token_endpoint_auth_method: AuthMethod;
+  client_uri?: string;
+}
+
+const invalidMetadata = (description: string) => new OAuthError(400, 'invalid_client_metadata', description);
+
+/** Registers a client from its metadata (RFC 7591 §2); refuses anything we would not honour. */
+export async function registerClient(db: Db, input: unknown, now: Date): Promise<RegisteredClient> {
+  const parsed = OAuthClientMetadataSchema.safeParse(input);
+  if (!parsed.success) {
+    const issues = describeIssues(parsed.error);
+    const code = issues.some((i) => i.startsWith('redirect_uris')) ? 'invalid_redirect_uri' : 'invalid_client_metadata';
+    throw new OAuthError(400, code, issues.join('; '));
+  }
+  const meta = parsed.data;
+  if (meta.redirect_uris.length === 0 || meta.redirect_uris.length > MAX_REDIRECT_URIS) {
+    throw new OAuthError(400, 'invalid_redirect_uri', `redirect_uris: between 1 and ${MAX_REDIRECT_URIS} URIs`);
+  }
+  for (const uri of meta.redirect_uris) {
+    const problem = redirectUriProblem(uri);
+    if (problem) throw new OAuthError(400, 'invalid_redirect_uri', `redirect_uris: ${uri}: ${problem}`);
+  }
+  const grantTypes = meta.grant_types ?? ['authorization_code', 'refresh_token'];
+  if (!grantTypes.includes('authorization_code') || grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
+    throw invalidMetadata('grant_types: authorization_code (and refresh_token) only');
+  }
+  const responseTypes = meta.response_types ?? ['code'];
+  if (responseTypes.some((r) => r !== 'code')) throw invalidMetadata('response_types: code only');
+  // RFC 7591 §2: the default is client_secret_basic.
+  const method = (meta.token_endpoint_auth_method ?? 'client_secret_basic') as AuthMethod;
+  if (!AUTH_METHODS.includes(method)) throw invalidMetadata(`token_endpoint_auth_method: one of ${AUTH_METHODS.join(', ')}`);
+  const name = (meta.client_name ?? new URL(meta.redirect_uris[0]!).host).trim();
+  if (name.length === 0 || name.length > 100 || !NO_CONTROLS.test(name)) throw invalidMetadata('client_name: 1–100 characters, no control characters');
+  if (meta.client_uri && meta.client_uri.length > MAX_URI_LENGTH) throw invalidMetadata('client_uri: too long');
+
+  const clientId = newSecret('tmc_');
+  const secret = method === 'none' ? undefined : newSecret('tms_');
+  await db.insert(oauthClients).values({
+    id: clientId,
+    name,
+    redirectUris: meta.redirect_uris,
+    authMethod: method,
+    secretHash: secret ? hashSecret(secret) : null,
+    clientUri: meta.client_uri ?? null,
+    createdAt: now,
+    lastUsedAt: now,
+  });
+  return {
+    client_id: clientId,
+    ...(secret && { client_secret: secret, client_secret_expires_at: 0 }),
+    client_id_issued_at: Math.floor(now.getTime() / 1000),
+    client_name: name,
+    redirect_uris: meta.redirect_uris,
+    grant_types: grantTypes,
+    response_types: responseTypes,
+    token_endpoint_auth_method: method,
+    ...(meta.client_uri && { client_uri: meta.client_uri }),
+  };
+}
+
+export type OAuthClient = typeof oauthClients.$inferSelect;
+
+export async function findClient(db: Db, clientId: string): Promise<OAuthClient | undefined> {
+  if (clientId.length > 100) return undefined;
+  const [row] = await db.select().from(oauthClients).where(eq(oauthClients.id, clientId)).limit(1);
+  return row;
+}
+
+/**
+ * The client a token request comes from (RFC 6749 §2.3): its id in the body or in Basic auth,
+ * and its secret checked when it registered with one. A public client proves itself with PKCE.
+ */
+export async function authenticateClient(db: Db, authorization: string | null, body: { client_id?: string; client_secret?: string }): Promise<OAuthClient> {
+  let id = body.client_id;
+  let secret = body.client_secret;
+  let basic = false;
+  if (authorization?.startsWith('Basic ')) {
+    const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw invalidClient();
+    id = decodeURIComponent(decoded.slice(0, colon));
+    secret = decodeURIComponent(decoded.slice(colon + 1));
+    basic = true;
+  }
+  if (!id) throw invalidClient();
+  const client = await findClient(db, id);
+  if (!client) throw invalidClient();
+  if (client.authMethod === 'none') return client;
+  if (!secret || !client.secretHash || (client.authMethod === 'client_secret_basic') !== basic) throw invalidClient();
+  const given = Buffer.from(hashSecret(secret));
+  const stored = Buffer.from(client.secretHash);
+  if (given.length !== stored.length || !timingSafeEqual(given, stored)) throw invalidClient();
+  return client;
+}
+
+const invalidClient = () => new OAuthError(401, 'invalid_client', 'Client authentication failed', { 'WWW-Authenticate': 'Basic realm="taskmarket"' });
+
+export async function touchClient(db: Db, clientId: string, now: Date): Promise<void> {
+  await db.update(oauthClients).set({ lastUsedAt: now }).where(eq(oauthClients.id, clientId));
+}
+
+/** The sweep's part: registrations nobody used for CLIENT_UNUSED_DAYS are deleted. */
+export async function deleteUnusedClients(db: Db, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - CLIENT_UNUSED_DAYS * 86_400_000);
+  const deleted = await db.delete(oauthClients).where(lt(oauthClients.lastUsedAt, cutoff)).returning({ id: oauthClients.id });
+  return deleted.length;
+}

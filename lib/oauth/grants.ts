@@ -1,0 +1,146 @@
+// Grants (API.md §17): what a user allowed a client (OAUTH) or made for a headless agent (TOKEN,
+// a personal access token shown once and stored hashed). Listing, last use and revocation — a
+// revocation is marked in the shared KV first, so every instance refuses the grant's access tokens
+// at once, then recorded in the database, which refresh and personal tokens are checked against.
+import 'server-only';
+import { createHash, randomBytes } from 'node:crypto';
+import { and, count, desc, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { grants, users } from '../db/schema';
+import { ApiError } from '../http/errors';
+import type { Kv } from '../kv';
+import { grantRevokedKey } from '../auth/tokens';
+import type { Scope } from './scopes';
+
+export const MAX_PERSONAL_TOKENS = 20;
+
+/** SHA-256, base64url: tokens are high-entropy random strings, so a plain hash is enough to store. */
+export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('base64url');
+
+/** A fresh random secret with a recognisable prefix: 32 bytes, 43 base64url characters. */
+export const newSecret = (prefix: string) => `${prefix}${randomBytes(32).toString('base64url')}`;
+
+const live = (now: Date) => and(isNull(grants.revokedAt), or(isNull(grants.expiresAt), gt(grants.expiresAt, now)));
+
+export async function findPersonalToken(db: Db, token: string, now: Date): Promise<{ id: string; userId: string; scopes: Scope[] } | undefined> {
+  const [row] = await db
+    .select({ id: grants.id, userId: grants.userId, scopes: grants.scopes })
+    .from(grants)
+    .where(and(eq(grants.tokenHash, hashSecret(token)), eq(grants.kind, 'TOKEN'), live(now)))
+    .limit(1);
+  return row ? { ...row, scopes: row.scopes as Scope[] } : undefined;
+}
+
+// "Last used" to the minute: at most one write a minute per grant and instance, not one per request.
+const TOUCH_EVERY_MS = 60_000;
+const touched = new Map<string, number>();
+
+export async function touchGrant(db: Db, grantId: string, now = Date.now()): Promise<void> {
+  if (now - (touched.get(grantId) ?? 0) < TOUCH_EVERY_MS) return;
+  if (touched.size > 10_000) touched.clear();
+  touched.set(grantId, now);
+  await db
+    .update(grants)
+    .set({ lastUsedAt: new Date(now) })
+    .where(and(eq(grants.id, grantId), or(isNull(grants.lastUsedAt), lt(grants.lastUsedAt, new Date(now - TOUCH_EVERY_MS)))));
+}
+
+export async function createPersonalToken(
+  db: Db,
+  userId: string,
+  input: { name: string; scopes: Scope[]; expiresIn: number },
+  now: Date,
+): Promise<{ token: string; grant: GrantView }> {
+  const token = newSecret('tm_');
+  const row = await db.transaction(async (tx) => {
+    // The user's row serialises concurrent creations, so the cap holds under a race.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    const [{ n }] = (await tx
+      .select({ n: count() })
+      .from(grants)
+      .where(and(eq(grants.userId, userId), eq(grants.kind, 'TOKEN'), live(now)))) as [{ n: number }];
+    if (n >= MAX_PERSONAL_TOKENS) throw new ApiError(409, `At most ${MAX_PERSONAL_TOKENS} personal access tokens; revoke one first`);
+    const [created] = await tx
+      .insert(grants)
+      .values({
+        userId,
+        kind: 'TOKEN',
+        name: input.name,
+        scopes: input.scopes,
+        tokenHash: hashSecret(token),
+        tokenHint: token.slice(0, 7),
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + input.expiresIn * 1000),
+      })
+      .returning();
+    return created!;
+  });
+  return { token, grant: presentGrant(row) };
+}
+
+export async function createOAuthGrant(db: Db, userId: string, client: { id: string; name: string }, scopes: Scope[], now: Date): Promise<string> {
+  const [row] = await db
+    .insert(grants)
+    .values({ userId, kind: 'OAUTH', clientId: client.id, name: client.name, scopes, createdAt: now, lastUsedAt: now })
+    .returning({ id: grants.id });
+  return row!.id;
+}
+
+/** The grant behind a refresh or an access token, while it stands. */
+export async function findLiveGrant(db: Db, grantId: string, now: Date) {
+  const [row] = await db.select().from(grants).where(and(eq(grants.id, grantId), live(now))).limit(1);
+  return row;
+}
+
+type GrantRow = typeof grants.$inferSelect;
+
+export function presentGrant(row: GrantRow) {
+  return {
+    id: row.id,
+    kind: row.kind === 'OAUTH' ? ('oauth' as const) : ('token' as const),
+    name: row.name,
+    clientId: row.clientId,
+    scopes: row.scopes,
+    tokenHint: row.tokenHint,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+  };
+}
+export type GrantView = ReturnType<typeof presentGrant>;
+
+/** The user's standing grants and tokens, newest first. */
+export async function listGrants(db: Db, userId: string, kind: GrantRow['kind'] | undefined, now: Date): Promise<GrantView[]> {
+  const rows = await db
+    .select()
+    .from(grants)
+    .where(and(eq(grants.userId, userId), kind ? eq(grants.kind, kind) : undefined, live(now)))
+    .orderBy(desc(grants.createdAt), desc(grants.id))
+    .limit(500);
+  return rows.map(presentGrant);
+}
+
+/**
+ * Revokes the user's grant (the owner is in the WHERE clause: someone else's id is 404). The KV mark
+ * comes first and outlives every access token issued under the grant.
+ */
+export async function revokeGrant(db: Db, kv: Kv, cfg: Config, userId: string, grantId: string, kind: GrantRow['kind'] | undefined, now: Date): Promise<void> {
+  const [row] = await db
+    .select({ id: grants.id })
+    .from(grants)
+    .where(and(eq(grants.id, grantId), eq(grants.userId, userId), kind ? eq(grants.kind, kind) : undefined, isNull(grants.revokedAt)))
+    .limit(1);
+  if (!row) throw new ApiError(404, kind === 'TOKEN' ? 'Token not found' : 'Grant not found');
+  await markGrantRevoked(kv, cfg, grantId);
+  await db.update(grants).set({ revokedAt: now }).where(and(eq(grants.id, grantId), isNull(grants.revokedAt)));
+}
+
+/** Refuses the grant's access tokens on every instance (they live at most JWT_TTL_SECONDS). */
+export async function markGrantRevoked(kv: Kv, cfg: Config, grantId: string): Promise<void> {
+  await kv.put(grantRevokedKey(grantId), '1', (cfg.jwtTtlSeconds + 60) * 1000);
+}
+
+export const revokeGrantNow = (db: Db, grantId: string, now: Date) =>
+  db.update(grants).set({ revokedAt: now }).where(and(eq(grants.id, grantId), isNull(grants.revokedAt)));
+

@@ -1,0 +1,50 @@
+// Request and response shapes of /api/tokens and /api/grants (API.md §17).
+import { z } from 'zod';
+import { CONTROLS_MESSAGE, NO_CONTROLS } from '../http/validation';
+import { ApiError } from '../http/errors';
+import { SCOPES } from './scopes';
+
+const DAY = 86_400;
+
+export const createTokenSchema = z.strictObject({
+  name: z.string().trim().min(1).max(100).regex(NO_CONTROLS, CONTROLS_MESSAGE).describe('What the token is for, shown in Connected apps'),
+  scopes: z
+    .array(z.enum(SCOPES))
+    .min(1)
+    .max(SCOPES.length)
+    .refine((scopes) => new Set(scopes).size === scopes.length, 'each scope once')
+    .describe('What the token may do'),
+  expiresIn: z
+    .number()
+    .int()
+    .min(3600)
+    .max(365 * DAY)
+    .default(90 * DAY)
+    .describe('Seconds until the token stops working: 1 hour to 365 days (default 90 days)'),
+});
+
+export const grantSchema = z.object({
+  id: z.uuid(),
+  kind: z.enum(['oauth', 'token']),
+  name: z.string(),
+  clientId: z.string().nullable(),
+  scopes: z.array(z.string()),
+  tokenHint: z.string().nullable().describe('The first characters of a personal access token, to recognise it'),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+});
+
+export const createdTokenSchema = z.object({
+  token: z.string().describe('Shown once: only its hash is stored'),
+  grant: grantSchema,
+});
+
+export const grantListSchema = z.object({ items: z.array(grantSchema) });
+
+/** A grant or token id from the path: not a UUID is simply not one of yours (404). */
+export function grantIdParams(params: Record<string, string>): { id: string } {
+  const id = z.uuid().safeParse(params.id);
+  if (!id.success) throw new ApiError(404, 'Not found');
+  return { id: id.data };
+}

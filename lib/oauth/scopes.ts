@@ -1,0 +1,43 @@
+// What a delegated token may do (API.md §17): the five scopes, how they are written in a scope
+// string, and the check every route makes. A wallet sign-in (SIWE) carries no scope list: it may
+// do everything its user may.
+import { ApiError } from '../http/errors';
+
+export const SCOPES = ['missions:read', 'missions:work', 'missions:post', 'earnings:claim', 'webhooks'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  'missions:read': 'Read missions, their files and your account figures',
+  'missions:work': 'Apply to, accept, deliver and comment on missions as an agent',
+  'missions:post': 'Create missions, approve, contest or review deliveries, pick applicants',
+  'earnings:claim': 'See your earnings and pay them out to your wallet',
+  webhooks: 'Add, list and remove your webhooks',
+};
+
+const KNOWN = new Set<string>(SCOPES);
+
+export const isScope = (value: string): value is Scope => KNOWN.has(value);
+
+/** A space-separated scope string (RFC 6749 §3.3); undefined when any part is not a scope. */
+export function parseScopes(text: string): Scope[] | undefined {
+  const parts = text.split(' ').filter(Boolean);
+  if (!parts.every(isScope)) return undefined;
+  return SCOPES.filter((scope) => parts.includes(scope));
+}
+
+export const formatScopes = (scopes: readonly Scope[]): string => scopes.join(' ');
+
+/**
+ * What a route asks of a delegated token: one of these scopes, `any` (the caller's own identity),
+ * or `session` (a wallet sign-in only — managing tokens and grants, the profile).
+ */
+export type ScopeRule = Scope | readonly Scope[] | 'any' | 'session';
+
+/** Throws 403 naming the missing scope when `granted` (undefined: a wallet sign-in) does not allow `rule`. */
+export function requireScope(granted: readonly Scope[] | undefined, rule: ScopeRule): void {
+  if (granted === undefined || rule === 'any') return;
+  if (rule === 'session') throw new ApiError(403, 'This needs a wallet sign-in; a delegated token cannot do it');
+  const wanted = typeof rule === 'string' ? [rule] : rule;
+  if (wanted.some((scope) => granted.includes(scope))) return;
+  throw new ApiError(403, `Token lacks the ${wanted.join(' or ')} scope`, [`required scope: ${wanted.join(' or ')}`]);
+}

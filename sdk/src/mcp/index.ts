@@ -1,0 +1,7 @@
+// The MCP server as a library: the one set of tools, served over stdio by `taskmarket mcp` and over
+// Streamable HTTP by the taskmarket server itself (/api/mcp, API.md §17).
+export { createMcpServer, toolError } from './server.js';
+export { TOOLS, type Tool } from './tools.js';
+export { ToolInputError } from './tool-input.js';
+export type { Session } from '../cli/session.js';
+export type { Settings, Client } from '../cli/context.js';
