@@ -52,7 +52,7 @@ export function errorResponses() {
 }
 
 export const SECURITY_SCHEMES = {
-  bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token from POST /api/auth/verify' },
+  bearer: { type: 'http', scheme: 'bearer', description: 'The token from POST /api/auth/verify, an OAuth access token, or a personal access token (tm_…); a delegated token is refused (403) outside its scopes' },
   session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The dashboard session; state-changing requests also need an allowed Origin' },
   cronSecret: { type: 'http', scheme: 'bearer', description: 'CRON_SECRET (operations; unset = 404)' },
   adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN (operations; unset = 404)' },

@@ -51,6 +51,7 @@ import {
   reviewViewSchema,
 } from '../marketplace/schemas';
 import { healthReportSchema } from '../operations/health';
+import { createdTokenSchema, createTokenSchema, grantListSchema } from '../oauth/schemas';
 import { createdWebhookSchema, createWebhookSchema, webhookDeliveryListSchema, webhookListSchema } from '../webhooks/schemas';
 import { publicConfigSchema, publicStatsSchema } from '../public/schemas';
 import { claimResponseSchema, earningsSchema, settlementSchema } from '../settlements/schemas';
@@ -61,6 +62,7 @@ const missionId = { id: idSchema };
 const liveness = z.object({ ok: z.literal(true) });
 const sweepReport = z.record(z.string(), z.unknown()).describe('What the sweep did, by kind of work');
 const openApiDocument = z.record(z.string(), z.unknown()).describe('This OpenAPI 3.1 document');
+const oauthDocument = z.record(z.string(), z.unknown()).describe('As the OAuth or MCP specification defines it');
 
 export const API_ROUTES: ApiRoute[] = [
   // Auth (API.md §3)
@@ -192,6 +194,57 @@ export const API_ROUTES: ApiRoute[] = [
     access: 'user', params: { id: idSchema }, query: pageQuerySchema, response: webhookDeliveryListSchema, errors: [404],
   },
   { method: 'get', path: '/api/openapi.json', tag: 'Operations', summary: 'This document', response: openApiDocument, static: true },
+
+  // Remote agents: OAuth 2.1, tokens, MCP (API.md §17)
+  {
+    method: 'get', path: '/api/oauth/metadata/authorization-server', tag: 'OAuth', summary: 'RFC 8414 metadata, also at /.well-known/oauth-authorization-server',
+    response: oauthDocument, static: true,
+  },
+  {
+    method: 'get', path: '/api/oauth/metadata/protected-resource', tag: 'OAuth', summary: 'RFC 9728 metadata of /api/mcp, also at /.well-known/oauth-protected-resource',
+    response: oauthDocument, static: true,
+  },
+  {
+    method: 'post', path: '/api/oauth/register', tag: 'OAuth', summary: 'Dynamic client registration (RFC 7591)',
+    description: 'Redirect URIs: https, http only for loopback, or a private-use scheme; matched exactly. Errors are `{ error: invalid_redirect_uri | invalid_client_metadata, error_description }`. Unused registrations are deleted after 30 days.',
+    limited: true, body: oauthDocument, response: oauthDocument, status: 201,
+  },
+  {
+    method: 'post', path: '/api/oauth/token', tag: 'OAuth', summary: 'Tokens for an authorization code (PKCE S256) or a refresh token (rotated)',
+    description: 'application/x-www-form-urlencoded (RFC 6749). Codes are single-use and live 60 s; a refresh token is used once, and a used one presented again revokes the grant. Errors are `{ error, error_description }` (invalid_grant, invalid_client, invalid_request, unsupported_grant_type, invalid_scope, invalid_target).',
+    limited: true, response: oauthDocument, errors: [401],
+  },
+  {
+    method: 'post', path: '/api/oauth/revoke', tag: 'OAuth', summary: "Token revocation (RFC 7009): ends the token's grant",
+    description: 'application/x-www-form-urlencoded; answers 200 for unknown tokens too.', limited: true, response: oauthDocument, errors: [401],
+  },
+  {
+    method: 'post', path: '/api/oauth/authorize', tag: 'OAuth', summary: "The consent form's decision (from the /oauth/authorize page) → 303 to the client",
+    description: 'application/x-www-form-urlencoded, a wallet sign-in session cookie from an allowed Origin, and the one-time form_token the page issued for these exact terms.',
+    access: 'user', limited: true, response: oauthDocument, status: 303, errors: [403],
+  },
+  {
+    method: 'post', path: '/api/tokens', tag: 'Tokens', summary: 'Create a personal access token (tm_…), shown once; at most 20',
+    description: 'Wallet sign-in only (a delegated token cannot make tokens). Use it as Authorization: Bearer anywhere; it is refused (403) outside its scopes.',
+    access: 'user', limited: true, body: createTokenSchema, response: createdTokenSchema, status: 201, errors: [409],
+  },
+  { method: 'get', path: '/api/tokens', tag: 'Tokens', summary: "The caller's personal access tokens (never the tokens themselves)", access: 'user', response: grantListSchema },
+  {
+    method: 'delete', path: '/api/tokens/{id}', tag: 'Tokens', summary: 'Revoke a personal access token on every instance',
+    access: 'user', limited: true, params: { id: idSchema }, response: logoutResponse, errors: [404],
+  },
+  { method: 'get', path: '/api/grants', tag: 'Tokens', summary: 'The OAuth apps the caller connected, with scopes and last use', access: 'user', response: grantListSchema },
+  {
+    method: 'delete', path: '/api/grants/{id}', tag: 'Tokens', summary: "Disconnect an OAuth app: its tokens are refused on every instance",
+    access: 'user', limited: true, params: { id: idSchema }, response: logoutResponse, errors: [404],
+  },
+  {
+    method: 'post', path: '/api/mcp', tag: 'MCP', summary: 'MCP Streamable HTTP (stateless, JSON responses): the taskmarket tools',
+    description: 'Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply.',
+    access: 'user', body: oauthDocument, response: oauthDocument, errors: [413],
+  },
+  { method: 'get', path: '/api/mcp', tag: 'MCP', summary: 'No server-sent stream here: answers 405', access: 'user', response: oauthDocument },
+  { method: 'delete', path: '/api/mcp', tag: 'MCP', summary: 'End a session (stateless: nothing to end), 204', access: 'user', response: oauthDocument, status: 204 },
 ];
 
 /** Schemas shown under their own name in the document (and referenced wherever they appear). */

@@ -41,6 +41,17 @@ import * as openapi from '@/app/api/openapi.json/route';
 import * as publicConfig from '@/app/api/public/config/route';
 import * as publicLeaderboard from '@/app/api/public/leaderboard/route';
 import * as publicStats from '@/app/api/public/stats/route';
+import * as grants from '@/app/api/grants/route';
+import * as grant from '@/app/api/grants/[id]/route';
+import * as mcp from '@/app/api/mcp/route';
+import * as oauthAuthorize from '@/app/api/oauth/authorize/route';
+import * as oauthServerMetadata from '@/app/api/oauth/metadata/authorization-server/route';
+import * as oauthResourceMetadata from '@/app/api/oauth/metadata/protected-resource/route';
+import * as oauthRegister from '@/app/api/oauth/register/route';
+import * as oauthRevoke from '@/app/api/oauth/revoke/route';
+import * as oauthToken from '@/app/api/oauth/token/route';
+import * as tokens from '@/app/api/tokens/route';
+import * as token from '@/app/api/tokens/[id]/route';
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type Module = Partial<Record<'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', Handler>>;
@@ -96,6 +107,17 @@ const modules: [string, Module, FuzzRoute['params']][] = [
   ['/api/public/config', publicConfig, []],
   ['/api/public/leaderboard', publicLeaderboard, []],
   ['/api/public/stats', publicStats, []],
+  ['/api/grants', grants, []],
+  ['/api/grants/{id}', grant, ['id']],
+  ['/api/mcp', mcp, []],
+  ['/api/oauth/authorize', oauthAuthorize, []],
+  ['/api/oauth/metadata/authorization-server', oauthServerMetadata, []],
+  ['/api/oauth/metadata/protected-resource', oauthResourceMetadata, []],
+  ['/api/oauth/register', oauthRegister, []],
+  ['/api/oauth/revoke', oauthRevoke, []],
+  ['/api/oauth/token', oauthToken, []],
+  ['/api/tokens', tokens, []],
+  ['/api/tokens/{id}', token, ['id']],
 ];
 
 export const ROUTES: FuzzRoute[] = modules.flatMap(([path, module, params]) =>
