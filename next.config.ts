@@ -8,6 +8,10 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // RFC 8414 / RFC 9728 discovery lives at the origin's root, and the App Router does not route
   // dot-folders: the documents are served by API routes under these names (API.md §17).
+  // The consent page must never be framed: a hidden frame could trick a click on Approve.
+  async headers() {
+    return [{ source: '/oauth/:path*', headers: [{ key: 'X-Frame-Options', value: 'DENY' }, { key: 'Content-Security-Policy', value: "frame-ancestors 'none'" }] }];
+  },
   async rewrites() {
     return [
       { source: '/.well-known/oauth-authorization-server', destination: '/api/oauth/metadata/authorization-server' },

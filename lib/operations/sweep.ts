@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Kv } from '../kv';
 import { settleExpiredMissions, settleReclaimedMissions } from '../missions';
+import { deleteUnusedClients } from '../oauth/clients';
 import { retryPendingPassports } from '../passport';
 import { retryPendingSettlements } from '../settlements';
 import { deliverPending } from '../webhooks';
@@ -14,5 +15,7 @@ export async function runSweep(db: Db, kv: Kv, cfg: Config, now = new Date()) {
   const passports = await retryPendingPassports(db, cfg);
   const settlements = await retryPendingSettlements(db, cfg);
   const webhooks = await deliverPending(db, cfg, now);
-  return { missions, passports, settlements, webhooks };
+  // API.md §17: anonymous registrations cost a row each; unused for 30 days, they go.
+  const oauthClients = { deleted: await deleteUnusedClients(db, now) };
+  return { missions, passports, settlements, webhooks, oauthClients };
 }
