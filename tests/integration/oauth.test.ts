@@ -1,0 +1,327 @@
+// OAuth 2.1 for remote agents (API.md §17) through the real endpoints: discovery, dynamic
+// registration and its abuse, the authorization code with PKCE and consent CSRF, refresh rotation
+// and reuse, and revocation — each refusal a clear 4xx that creates nothing.
+import { count, eq } from 'drizzle-orm';
+import { describe, expect, test } from 'vitest';
+import { GET as me } from '@/app/api/auth/me/route';
+import { DELETE as revokeGrantRoute } from '@/app/api/grants/[id]/route';
+import { GET as grantsRoute } from '@/app/api/grants/route';
+import { POST as mcpRoute } from '@/app/api/mcp/route';
+import { GET as serverMetadata } from '@/app/api/oauth/metadata/authorization-server/route';
+import { GET as resourceMetadata } from '@/app/api/oauth/metadata/protected-resource/route';
+import { POST as registerRoute } from '@/app/api/oauth/register/route';
+import { POST as revokeRoute } from '@/app/api/oauth/revoke/route';
+import { POST as tokenRoute } from '@/app/api/oauth/token/route';
+import { getDb } from '@/lib/db/client';
+import { grants, oauthClients } from '@/lib/db/schema';
+import { call } from '../support/http';
+import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
+import {
+  approve,
+  authorizeParams,
+  callForm,
+  connect,
+  consentFormToken,
+  exchange,
+  ORIGIN,
+  pkce,
+  postConsent,
+  REDIRECT_URI,
+  registerClient,
+} from '../support/oauth';
+import { signIn } from '../support/wallets';
+
+useTestEnvironment({ ...BOOKKEEPING, OAUTH_REGISTRATIONS_PER_HOUR: '5', WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
+
+const ISSUER = 'https://app.example.com';
+const clientCount = async () => (await (await getDb()).select({ n: count() }).from(oauthClients))[0]!.n;
+const grantCount = async (userId: string) => (await (await getDb()).select({ n: count() }).from(grants).where(eq(grants.userId, userId)))[0]!.n;
+
+describe('discovery', () => {
+  test('default: the authorization server metadata names our endpoints, S256 only', async () => {
+    const { status, body } = await call(serverMetadata);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      issuer: ISSUER,
+      authorization_endpoint: `${ISSUER}/oauth/authorize`,
+      token_endpoint: `${ISSUER}/api/oauth/token`,
+      registration_endpoint: `${ISSUER}/api/oauth/register`,
+      code_challenge_methods_supported: ['S256'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      scopes_supported: ['missions:read', 'missions:work', 'missions:post', 'earnings:claim', 'webhooks'],
+    });
+  });
+
+  test('default: the protected resource is /api/mcp, authorized by this server', async () => {
+    expect((await call(resourceMetadata)).body).toMatchObject({ resource: `${ISSUER}/api/mcp`, authorization_servers: [ISSUER] });
+  });
+
+  test('behavior: /api/mcp without a token is 401 naming the resource metadata (RFC 9728)', async () => {
+    const answer = await call(mcpRoute, { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${ISSUER}/.well-known/oauth-protected-resource/api/mcp"`);
+  });
+
+  test('error: a token in the query string is refused, not used', async () => {
+    const { tokens } = await connect();
+    const answer = await call(me, { path: `/api/auth/me?access_token=${tokens.access_token}` });
+    expect(answer).toMatchObject({ status: 400, body: { error: expect.stringContaining('query string') } });
+  });
+});
+
+describe('dynamic client registration', () => {
+  test('default: a public client is registered without a secret', async () => {
+    const client = await registerClient();
+    expect(client).toMatchObject({ client_id: expect.stringMatching(/^tmc_/), redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', client_name: 'Test Agent' });
+    expect(client.client_secret).toBeUndefined();
+  });
+
+  test.each([
+    ['http://evil.example/cb', 'http is allowed only for loopback'],
+    ['javascript:alert(1)', 'javascript'],
+    ['https://app.example/cb#fragment', 'fragment'],
+    ['data:text/html,hi', 'data'],
+    ['file:///etc/passwd', 'file:'],
+    ['not a url', 'URL'],
+  ])('error: redirect URI %s is refused and nothing is registered', async (uri, why) => {
+    const before = await clientCount();
+    const answer = await call(registerRoute, { body: { client_name: 'x', redirect_uris: [uri], token_endpoint_auth_method: 'none' } });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: 'invalid_redirect_uri', error_description: expect.stringContaining(why) });
+    expect(await clientCount()).toBe(before);
+  });
+
+  test('error: grant types other than the code flow are refused', async () => {
+    const answer = await call(registerRoute, { body: { redirect_uris: [REDIRECT_URI], grant_types: ['client_credentials'] } });
+    expect(answer).toMatchObject({ status: 400, body: { error: 'invalid_client_metadata' } });
+  });
+
+  test('behavior: registrations from one IP are limited, and the refused one creates nothing', async () => {
+    const ip = '10.200.0.1';
+    const body = { client_name: 'flood', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' };
+    for (let i = 0; i < 5; i += 1) expect((await call(registerRoute, { body, ip })).status).toBe(201);
+    const before = await clientCount();
+    const refused = await call(registerRoute, { body, ip });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await clientCount()).toBe(before);
+  });
+
+  test('behavior: a confidential client must present its secret at the token endpoint', async () => {
+    const client = await registerClient({ token_endpoint_auth_method: 'client_secret_basic' });
+    expect(client.client_secret).toMatch(/^tms_/);
+    const user = await signIn();
+    const { verifier, challenge } = pkce();
+    const code = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
+    const fields = { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI };
+    const wrong = await exchange(fields, { headers: { authorization: `Basic ${Buffer.from(`${client.client_id}:tms_wrong`).toString('base64')}` } });
+    expect(wrong).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+  });
+});
+
+describe('authorization code with PKCE', () => {
+  test('default: approve → code → tokens that act for the user within their scopes', async () => {
+    const { user, tokens } = await connect('missions:read');
+    expect(tokens).toMatchObject({ token_type: 'Bearer', scope: 'missions:read', refresh_token: expect.stringMatching(/^tmr_/) });
+    expect(await call(me, { token: tokens.access_token })).toMatchObject({ status: 200, body: { user: { id: user.user.id } } });
+    const listed = await call(grantsRoute, { token: user.token });
+    expect(listed.body.items).toEqual([expect.objectContaining({ kind: 'oauth', name: 'Test Agent', scopes: ['missions:read'] })]);
+  });
+
+  test('behavior: the redirect carries state and iss (RFC 9207)', async () => {
+    const user = await signIn();
+    const client = await registerClient();
+    const location = await approve(user, authorizeParams(client.client_id, pkce().challenge));
+    expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_URI);
+    expect(location.searchParams.get('state')).toBe('st-123');
+    expect(location.searchParams.get('iss')).toBe(ISSUER);
+  });
+
+  test('behavior: deny sends access_denied back with the state, and grants nothing', async () => {
+    const user = await signIn();
+    const client = await registerClient();
+    const params = authorizeParams(client.client_id, pkce().challenge);
+    const answer = await postConsent(user, { ...params, form_token: await consentFormToken(user, params), decision: 'deny' });
+    const location = new URL(answer.headers.get('location')!);
+    expect(location.searchParams.get('error')).toBe('access_denied');
+    expect(location.searchParams.get('state')).toBe('st-123');
+    expect(location.searchParams.get('code')).toBeNull();
+    expect(await grantCount(user.user.id)).toBe(0);
+  });
+
+  test('error: an unknown client or an unregistered redirect URI is answered here, never redirected to', async () => {
+    const user = await signIn();
+    const client = await registerClient();
+    for (const params of [
+      authorizeParams('tmc_unknown', pkce().challenge),
+      authorizeParams(client.client_id, pkce().challenge, { redirect_uri: 'https://evil.example/steal' }),
+      authorizeParams(client.client_id, pkce().challenge, { redirect_uri: `${REDIRECT_URI}/../evil` }),
+    ]) {
+      const answer = await postConsent(user, { ...params, form_token: 'x'.repeat(32), decision: 'approve' });
+      expect(answer.status).toBe(400);
+      expect(answer.headers.get('location')).toBeNull();
+    }
+  });
+
+  test('error: PKCE is required and S256 only; the error goes back to the client', async () => {
+    const user = await signIn();
+    const client = await registerClient();
+    for (const extra of [{ code_challenge: '' }, { code_challenge_method: 'plain' }]) {
+      const params = authorizeParams(client.client_id, pkce().challenge, extra);
+      const answer = await postConsent(user, { ...params, form_token: 'x'.repeat(32), decision: 'approve' });
+      expect(answer.status).toBe(303);
+      const location = new URL(answer.headers.get('location')!);
+      expect(location.searchParams.get('error')).toBe('invalid_request');
+      expect(location.searchParams.get('code')).toBeNull();
+    }
+  });
+
+  test('error: consent CSRF — a foreign Origin, a missing, reused or mismatched form token, or another user', async () => {
+    const user = await signIn();
+    const other = await signIn();
+    const client = await registerClient();
+    const params = authorizeParams(client.client_id, pkce().challenge);
+    const formToken = await consentFormToken(user, params);
+    expect((await postConsent(user, { ...params, form_token: formToken, decision: 'approve' }, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await postConsent(user, { ...params, decision: 'approve' })).status).toBe(403);
+    const widened = { ...params, scope: 'missions:read missions:post' };
+    expect((await postConsent(user, { ...widened, form_token: await consentFormToken(user, params), decision: 'approve' })).status).toBe(403);
+    expect((await postConsent(other, { ...params, form_token: await consentFormToken(user, params), decision: 'approve' })).status).toBe(403);
+    expect((await postConsent(user, { ...params, form_token: formToken, decision: 'approve' })).status).toBe(303);
+    expect((await postConsent(user, { ...params, form_token: formToken, decision: 'approve' })).status).toBe(403);
+    expect(await grantCount(other.user.id)).toBe(0);
+  });
+
+  test('error: a wrong verifier fails and uses up the code', async () => {
+    const user = await signIn();
+    const client = await registerClient();
+    const { verifier, challenge } = pkce();
+    const code = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
+    const base = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: client.client_id };
+    expect(await exchange({ ...base, code_verifier: pkce().verifier })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await exchange({ ...base, code_verifier: verifier })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await grantCount(user.user.id)).toBe(0);
+  });
+
+  test('error: a replayed code is refused and revokes what the first use granted', async () => {
+    const user = await signIn();
+    const client = await registerClient();
+    const { verifier, challenge } = pkce();
+    const code = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
+    const fields = { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id };
+    const first = await exchange(fields);
+    expect(first.status).toBe(200);
+    expect(await exchange(fields)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect((await call(me, { token: first.body.access_token })).status).toBe(401);
+  });
+
+  test('error: a code is bound to its client and its redirect URI', async () => {
+    const user = await signIn();
+    const client = await registerClient();
+    const thief = await registerClient();
+    const { verifier, challenge } = pkce();
+    const code = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
+    expect(
+      await exchange({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: thief.client_id }),
+    ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    const second = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
+    expect(
+      await exchange({ grant_type: 'authorization_code', code: second, code_verifier: verifier, redirect_uri: 'http://127.0.0.1:9/other', client_id: client.client_id }),
+    ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+
+  test('error: an unknown grant type, a repeated parameter and a JSON body are refused', async () => {
+    expect(await exchange({ grant_type: 'password', username: 'a', password: 'b' })).toMatchObject({ status: 400, body: { error: 'unsupported_grant_type' } });
+    const repeated = await call(tokenRoute, {
+      method: 'POST',
+      body: 'grant_type=refresh_token&refresh_token=a&refresh_token=b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(repeated).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'refresh_token given more than once' } });
+    const json = await call(tokenRoute, { body: { grant_type: 'refresh_token', refresh_token: 'x' } });
+    expect(json.status).toBe(415);
+  });
+
+  test(
+    'behavior: a code expires 60 seconds after it was issued',
+    async () => {
+      const user = await signIn();
+      const client = await registerClient();
+      const { verifier, challenge } = pkce();
+      const code = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
+      await new Promise((resolve) => setTimeout(resolve, 61_000));
+      const fields = { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id };
+      expect(await exchange(fields)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    },
+    90_000,
+  );
+});
+
+describe('refresh tokens', () => {
+  const refresh = (clientId: string, refreshToken: string, extra: Record<string, string> = {}) =>
+    exchange({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, ...extra });
+
+  test('default: a refresh rotates both tokens; reusing the old one revokes the grant (OAuth 2.1 §4.3.1)', async () => {
+    const { client, tokens } = await connect();
+    const rotated = await refresh(client.client_id, tokens.refresh_token);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.refresh_token).not.toBe(tokens.refresh_token);
+    expect((await call(me, { token: rotated.body.access_token })).status).toBe(200);
+    expect(await refresh(client.client_id, tokens.refresh_token)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect((await call(me, { token: rotated.body.access_token })).status).toBe(401);
+    expect(await refresh(client.client_id, rotated.body.refresh_token)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+
+  test('behavior: of two concurrent refreshes with one token, one wins', async () => {
+    const { client, tokens } = await connect();
+    const answers = await Promise.all([refresh(client.client_id, tokens.refresh_token), refresh(client.client_id, tokens.refresh_token)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+  });
+
+  test('behavior: a refresh may narrow the scopes, never widen them', async () => {
+    const { client, tokens } = await connect('missions:read missions:work');
+    const narrowed = await refresh(client.client_id, tokens.refresh_token, { scope: 'missions:read' });
+    expect(narrowed).toMatchObject({ status: 200, body: { scope: 'missions:read' } });
+    expect(await refresh(client.client_id, narrowed.body.refresh_token, { scope: 'missions:read webhooks' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_scope' },
+    });
+  });
+
+  test('error: another client cannot use the refresh token', async () => {
+    const { tokens } = await connect();
+    const other = await registerClient();
+    expect(await refresh(other.client_id, tokens.refresh_token)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+});
+
+describe('revocation', () => {
+  test('default: disconnecting in Connected apps refuses the access and refresh tokens at once', async () => {
+    const { user, client, tokens } = await connect();
+    const [grant] = (await call(grantsRoute, { token: user.token })).body.items;
+    const revoked = await call(revokeGrantRoute, { method: 'DELETE', cookie: user.cookie, headers: { origin: ORIGIN }, params: { id: grant.id } });
+    expect(revoked.status).toBe(200);
+    expect((await call(me, { token: tokens.access_token })).status).toBe(401);
+    expect(await exchange({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
+    expect((await call(grantsRoute, { token: user.token })).body.items).toEqual([]);
+  });
+
+  test('error: another user cannot revoke my grant; a delegated token cannot revoke grants', async () => {
+    const { user, tokens } = await connect();
+    const [grant] = (await call(grantsRoute, { token: user.token })).body.items;
+    const stranger = await signIn();
+    expect((await call(revokeGrantRoute, { method: 'DELETE', token: stranger.token, params: { id: grant.id } })).status).toBe(404);
+    expect((await call(revokeGrantRoute, { method: 'DELETE', token: tokens.access_token, params: { id: grant.id } })).status).toBe(403);
+    expect((await call(me, { token: tokens.access_token })).status).toBe(200);
+  });
+
+  test('behavior: the client revokes its own refresh token (RFC 7009), ending the grant', async () => {
+    const { client, tokens } = await connect();
+    expect((await callForm(revokeRoute, { token: tokens.refresh_token, client_id: client.client_id })).status).toBe(200);
+    expect((await call(me, { token: tokens.access_token })).status).toBe(401);
+    expect((await callForm(revokeRoute, { token: 'tmr_unknown', client_id: client.client_id })).status).toBe(200);
+  });
+});

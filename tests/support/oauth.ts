@@ -1,0 +1,95 @@
+// OAuth fixtures through the real endpoints: a registered client, a user's consent (the form token
+// is issued as the authorize page issues it), the code exchange with PKCE, and personal tokens.
+import { createHash, randomBytes } from 'node:crypto';
+import { POST as authorizeRoute } from '@/app/api/oauth/authorize/route';
+import { POST as registerRoute } from '@/app/api/oauth/register/route';
+import { POST as tokenRoute } from '@/app/api/oauth/token/route';
+import { POST as tokensRoute } from '@/app/api/tokens/route';
+import { config } from '@/lib/config';
+import { getDb } from '@/lib/db/client';
+import { getKv } from '@/lib/kv';
+import { checkAuthorizationRequest, issueConsentToken } from '@/lib/oauth/authorization';
+import { issuerOf } from '@/lib/oauth/metadata';
+import { call, type CallOptions } from './http';
+import { signIn } from './wallets';
+
+export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+export const ORIGIN = 'https://app.example.com';
+
+type Handler = Parameters<typeof call>[0];
+
+/** A form POST as an OAuth client (or the consent page's browser) sends it. */
+export function callForm(handler: Handler, fields: Record<string, string>, options: CallOptions = {}) {
+  return call(handler, {
+    method: 'POST',
+    ...options,
+    body: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...options.headers },
+  });
+}
+
+export async function registerClient(metadata: Record<string, unknown> = {}) {
+  const response = await call(registerRoute, {
+    body: { client_name: 'Test Agent', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', ...metadata },
+  });
+  if (response.status !== 201) throw new Error(`register: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body as { client_id: string; client_secret?: string };
+}
+
+export function pkce() {
+  const verifier = randomBytes(48).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export type User = Awaited<ReturnType<typeof signIn>>;
+
+/** The authorize request's parameters, as the client puts them in the URL. */
+export function authorizeParams(clientId: string, challenge: string, extra: Record<string, string> = {}) {
+  return {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    scope: 'missions:read missions:work earnings:claim',
+    state: 'st-123',
+    ...extra,
+  };
+}
+
+/** What the authorize page does for a signed-in user: check the request, issue the form token. */
+export async function consentFormToken(user: User, params: Record<string, string>) {
+  const request = await checkAuthorizationRequest(await getDb(), issuerOf(config()), params);
+  return issueConsentToken(getKv(), user.user.id, request);
+}
+
+/** The consent form's POST from the browser: cookie, same-site Origin, the form token, a decision. */
+export function postConsent(user: User, fields: Record<string, string>, headers: Record<string, string> = { origin: ORIGIN }) {
+  return callForm(authorizeRoute, fields, { cookie: user.cookie, headers });
+}
+
+export async function approve(user: User, params: Record<string, string>) {
+  const formToken = await consentFormToken(user, params);
+  const answer = await postConsent(user, { ...params, form_token: formToken, decision: 'approve' });
+  if (answer.status !== 303) throw new Error(`consent: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return new URL(answer.headers.get('location')!);
+}
+
+export const exchange = (fields: Record<string, string>, options: CallOptions = {}) => callForm(tokenRoute, fields, options);
+
+/** A user connected to a fresh client with `scope`: their tokens as the client holds them. */
+export async function connect(scope = 'missions:read missions:work earnings:claim', user?: User) {
+  const who = user ?? (await signIn());
+  const client = await registerClient();
+  const { verifier, challenge } = pkce();
+  const location = await approve(who, authorizeParams(client.client_id, challenge, { scope }));
+  const answer = await exchange({ grant_type: 'authorization_code', code: location.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id });
+  if (answer.status !== 200) throw new Error(`token: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return { user: who, client, tokens: answer.body as { access_token: string; refresh_token: string; scope: string; expires_in: number } };
+}
+
+export async function personalToken(user: User, scopes: string[], name = 'headless agent') {
+  const answer = await call(tokensRoute, { method: 'POST', token: user.token, body: { name, scopes } });
+  if (answer.status !== 201) throw new Error(`tokens: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body as { token: string; grant: { id: string } };
+}
