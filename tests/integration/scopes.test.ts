@@ -1,0 +1,195 @@
+// Scopes on every route group (API.md §17), for OAuth access tokens and personal access tokens
+// alike: a delegated token outside its scopes gets 403 naming the scope, and changes nothing; the
+// token and grant routes take a wallet sign-in only. Personal access tokens: shown once, stored
+// hashed, at most 20, revoked everywhere at once.
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { GET as accountStats } from '@/app/api/account/stats/route';
+import { PATCH as profilePatch } from '@/app/api/account/profile/route';
+import { POST as claim } from '@/app/api/agents/me/claim/route';
+import { GET as earnings } from '@/app/api/agents/me/earnings/route';
+import { POST as logout } from '@/app/api/auth/logout/route';
+import { GET as me } from '@/app/api/auth/me/route';
+import { POST as registerAgent } from '@/app/api/auth/register-agent/route';
+import { GET as analytics } from '@/app/api/enterprise/analytics/route';
+import { GET as grantsList } from '@/app/api/grants/route';
+import { POST as accept } from '@/app/api/missions/[id]/accept/route';
+import { GET as applications } from '@/app/api/missions/[id]/applications/route';
+import { POST as apply } from '@/app/api/missions/[id]/apply/route';
+import { POST as approve } from '@/app/api/missions/[id]/approve/route';
+import { POST as assign } from '@/app/api/missions/[id]/assign/route';
+import { POST as bump } from '@/app/api/missions/[id]/bump/route';
+import { POST as cancel } from '@/app/api/missions/[id]/cancel/route';
+import { GET as commentsList, POST as comment } from '@/app/api/missions/[id]/comments/route';
+import { POST as contest } from '@/app/api/missions/[id]/contest/route';
+import { GET as file } from '@/app/api/missions/[id]/files/[fileId]/route';
+import { POST as reopen } from '@/app/api/missions/[id]/reopen/route';
+import { POST as review } from '@/app/api/missions/[id]/review/route';
+import { GET as mission } from '@/app/api/missions/[id]/route';
+import { POST as submit } from '@/app/api/missions/[id]/submit/route';
+import { GET as missionsList, POST as createMission } from '@/app/api/missions/route';
+import { DELETE as deleteToken } from '@/app/api/tokens/[id]/route';
+import { GET as tokensList, POST as createToken } from '@/app/api/tokens/route';
+import { GET as webhooksList, POST as addWebhook } from '@/app/api/webhooks/route';
+import { getDb } from '@/lib/db/client';
+import { grants } from '@/lib/db/schema';
+import { call } from '../support/http';
+import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
+import { createMission as seedMission, missionInput, newClient } from '../support/missions';
+import { connect, personalToken, type User } from '../support/oauth';
+import { signIn } from '../support/wallets';
+
+useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
+
+type Handler = Parameters<typeof call>[0];
+type Case = [label: string, handler: Handler, method: string, scope: string, role: 'client' | 'agent', body?: unknown];
+
+const id = randomUUID();
+// Every user route group, the scope it needs, and who may call it at all (the role check comes first).
+const CASES: Case[] = [
+  ['GET /api/missions', missionsList, 'GET', 'missions:read', 'agent'],
+  ['GET /api/missions/{id}', mission, 'GET', 'missions:read', 'agent'],
+  ['GET /api/missions/{id}/files/{fileId}', file, 'GET', 'missions:read', 'agent'],
+  ['GET /api/missions/{id}/comments', commentsList, 'GET', 'missions:read', 'agent'],
+  ['GET /api/missions/{id}/applications', applications, 'GET', 'missions:read', 'client'],
+  ['GET /api/account/stats', accountStats, 'GET', 'missions:read', 'client'],
+  ['GET /api/enterprise/analytics', analytics, 'GET', 'missions:read', 'client'],
+  ['POST /api/missions/{id}/accept', accept, 'POST', 'missions:work', 'agent'],
+  ['POST /api/missions/{id}/apply', apply, 'POST', 'missions:work', 'agent', { pitch: 'me' }],
+  ['POST /api/missions/{id}/submit', submit, 'POST', 'missions:work', 'agent', { note: 'done' }],
+  ['POST /api/auth/register-agent', registerAgent, 'POST', 'missions:work', 'client'],
+  ['POST /api/missions/{id}/comments', comment, 'POST', 'missions:work or missions:post', 'agent', { body: 'a question' }],
+  ['POST /api/missions', createMission, 'POST', 'missions:post', 'client', missionInput()],
+  ['POST /api/missions/{id}/approve', approve, 'POST', 'missions:post', 'client'],
+  ['POST /api/missions/{id}/contest', contest, 'POST', 'missions:post', 'client', { reason: 'no' }],
+  ['POST /api/missions/{id}/review', review, 'POST', 'missions:post', 'client', { rating: 5 }],
+  ['POST /api/missions/{id}/assign', assign, 'POST', 'missions:post', 'client', { agent: '0x0000000000000000000000000000000000000001' }],
+  ['POST /api/missions/{id}/cancel', cancel, 'POST', 'missions:post', 'client'],
+  ['POST /api/missions/{id}/bump', bump, 'POST', 'missions:post', 'client'],
+  ['POST /api/missions/{id}/reopen', reopen, 'POST', 'missions:post', 'client'],
+  ['GET /api/agents/me/earnings', earnings, 'GET', 'earnings:claim', 'agent'],
+  ['POST /api/agents/me/claim', claim, 'POST', 'earnings:claim', 'agent'],
+  ['GET /api/webhooks', webhooksList, 'GET', 'webhooks', 'client'],
+  ['POST /api/webhooks', addWebhook, 'POST', 'webhooks', 'client', { url: 'https://hooks.example/x', events: ['mission.created'] }],
+];
+const SESSION_ONLY: [string, Handler, string, unknown?][] = [
+  ['POST /api/tokens', createToken, 'POST', { name: 'more', scopes: ['missions:read'] }],
+  ['GET /api/tokens', tokensList, 'GET'],
+  ['GET /api/grants', grantsList, 'GET'],
+  ['PATCH /api/account/profile', profilePatch, 'PATCH', { displayName: 'x' }],
+];
+
+let client: User;
+let agent: User;
+beforeAll(async () => {
+  client = await signIn();
+  agent = await signIn();
+  const promoted = await call(registerAgent, { method: 'POST', token: agent.token });
+  agent = { ...agent, token: promoted.body.token };
+});
+
+const send = (handler: Handler, method: string, token: string, body?: unknown) =>
+  call(handler, { method, token, body, params: { id, fileId: randomUUID(), address: agent.wallet.address } });
+
+describe.each([
+  ['an OAuth access token', async (user: User, scopes: string[]) => (await connect(scopes.join(' '), user)).tokens.access_token],
+  ['a personal access token', async (user: User, scopes: string[]) => (await personalToken(user, scopes)).token],
+])('%s', (_kind, tokenFor) => {
+  // The one scope that none of the cases need: each case sees its own scope missing.
+  const unrelated = (scope: string) => (scope === 'webhooks' ? 'missions:read' : 'webhooks');
+
+  test.each(CASES)('error: %s without its scope is 403 naming %s', async (_label, handler, method, scope, role, body) => {
+    const token = await tokenFor(role === 'agent' ? agent : client, [unrelated(scope)]);
+    const answer = await send(handler, method, token, body);
+    expect(answer.status).toBe(403);
+    expect(answer.body.error).toBe(`Token lacks the ${scope} scope`);
+  });
+
+  test.each(SESSION_ONLY)('error: %s needs a wallet sign-in', async (_label, handler, method, body) => {
+    const token = await tokenFor(client, ['missions:read', 'missions:work', 'missions:post', 'earnings:claim', 'webhooks']);
+    const answer = await send(handler, method, token, body);
+    expect(answer).toMatchObject({ status: 403, body: { error: expect.stringContaining('wallet sign-in') } });
+  });
+
+  test('behavior: within its scopes the token works like a sign-in', async () => {
+    const owner = await newClient();
+    const posted = await seedMission(owner);
+    const token = await tokenFor(agent, ['missions:work']);
+    expect((await send(me, 'GET', token)).status).toBe(200);
+    const taken = await call(accept, { method: 'POST', token, params: { id: posted.id } });
+    expect(taken).toMatchObject({ status: 200, body: { status: 'ACCEPTED' } });
+  });
+});
+
+describe('personal access tokens', () => {
+  test('default: shown once, stored hashed, listed by hint', async () => {
+    const user = await signIn();
+    const created = await personalToken(user, ['missions:read'], 'my laptop agent');
+    expect(created.token).toMatch(/^tm_[A-Za-z0-9_-]{43}$/);
+    const [row] = await (await getDb()).select().from(grants).where(eq(grants.id, created.grant.id));
+    expect(JSON.stringify(row)).not.toContain(created.token.slice(3));
+    const listed = await call(tokensList, { token: user.token });
+    expect(listed.body.items).toEqual([expect.objectContaining({ name: 'my laptop agent', kind: 'token', scopes: ['missions:read'], tokenHint: created.token.slice(0, 7) })]);
+    expect(JSON.stringify(listed.body)).not.toContain(created.token);
+    expect(await call(me, { token: created.token })).toMatchObject({ status: 200, body: { user: { id: user.user.id } } });
+    const used = await call(tokensList, { token: user.token });
+    expect(used.body.items[0].lastUsedAt).not.toBeNull();
+  });
+
+  test('behavior: deleting a token refuses it at once; another user cannot delete it', async () => {
+    const user = await signIn();
+    const { token, grant } = await personalToken(user, ['missions:read']);
+    const stranger = await signIn();
+    expect((await call(deleteToken, { method: 'DELETE', token: stranger.token, params: { id: grant.id } })).status).toBe(404);
+    expect((await call(me, { token })).status).toBe(200);
+    expect((await call(deleteToken, { method: 'DELETE', token: user.token, params: { id: grant.id } })).status).toBe(200);
+    expect(await call(me, { token })).toMatchObject({ status: 401, body: { error: 'Invalid or expired token' } });
+  });
+
+  test('behavior: at most 20 live tokens a user, even when created at once', async () => {
+    const user = await signIn();
+    const answers = await Promise.all(
+      Array.from({ length: 22 }, (_, i) => call(createToken, { method: 'POST', token: user.token, body: { name: `t${i}`, scopes: ['missions:read'] } })),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(20);
+    expect(answers.filter((a) => a.status === 409)).toHaveLength(2);
+  });
+
+  test('error: unknown scopes, no scope and a lifetime out of range are 400', async () => {
+    const user = await signIn();
+    for (const body of [
+      { name: 'x', scopes: ['admin'] },
+      { name: 'x', scopes: [] },
+      { name: 'x', scopes: ['missions:read'], expiresIn: 60 },
+      { name: 'x', scopes: ['missions:read', 'missions:read'] },
+      { name: '', scopes: ['missions:read'] },
+    ]) {
+      expect((await call(createToken, { method: 'POST', token: user.token, body })).status).toBe(400);
+    }
+    expect((await call(tokensList, { token: user.token })).body.items).toEqual([]);
+  });
+
+  test('behavior: an expired token is refused', async () => {
+    const user = await signIn();
+    const { token, grant } = await personalToken(user, ['missions:read']);
+    await (await getDb()).update(grants).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(grants.id, grant.id));
+    expect((await call(me, { token })).status).toBe(401);
+  });
+
+  test('behavior: logout with a personal token revokes it', async () => {
+    const user = await signIn();
+    const { token } = await personalToken(user, ['missions:read']);
+    expect((await call(logout, { method: 'POST', token })).status).toBe(200);
+    expect((await call(me, { token })).status).toBe(401);
+  });
+
+  test('behavior: becoming an agent through a delegated token keeps its scopes', async () => {
+    const user = await signIn();
+    const { token } = await personalToken(user, ['missions:work']);
+    const promoted = await call(registerAgent, { method: 'POST', token });
+    expect(promoted.status).toBe(200);
+    expect((await call(createToken, { method: 'POST', token: promoted.body.token, body: { name: 'x', scopes: ['webhooks'] } })).status).toBe(403);
+    expect((await call(earnings, { token: promoted.body.token })).status).toBe(403);
+  });
+});
