@@ -39,5 +39,5 @@ export function requireScope(granted: readonly Scope[] | undefined, rule: ScopeR
   if (rule === 'session') throw new ApiError(403, 'This needs a wallet sign-in; a delegated token cannot do it');
   const wanted = typeof rule === 'string' ? [rule] : rule;
   if (wanted.some((scope) => granted.includes(scope))) return;
-  throw new ApiError(403, `Token lacks the ${wanted.join(' or ')} scope`, [`required scope: ${wanted.join(' or ')}`]);
+  throw new ApiError(403, `Token lacks the ${wanted.join(' or ')} scope`);
 }

@@ -166,7 +166,7 @@ describe('authorization code with PKCE', () => {
   test('error: PKCE is required and S256 only; the error goes back to the client', async () => {
     const user = await signIn();
     const client = await registerClient();
-    for (const extra of [{ code_challenge: '' }, { code_challenge_method: 'plain' }]) {
+    for (const extra of [{ code_challenge: '' }, { code_challenge_method: 'plain' }] as Record<string, string>[]) {
       const params = authorizeParams(client.client_id, pkce().challenge, extra);
       const answer = await postConsent(user, { ...params, form_token: 'x'.repeat(32), decision: 'approve' });
       expect(answer.status).toBe(303);
