@@ -15,6 +15,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export interface Wallet {
   key: Hex;
   address: Address;
+  /** A personal access token the CLI uses instead of the key (TASKMARKET_TOKEN). */
+  token?: string;
 }
 
 /** A fresh wallet with 10 ETH for gas on the suite's chain. */
@@ -31,7 +33,7 @@ export function cliEnv(server: SdkTestServer, wallet?: Wallet): Record<string, s
     PATH: process.env.PATH ?? '',
     TASKMARKET_URL: server.url,
     TASKMARKET_RPC_URL: server.chain.rpcUrl,
-    ...(wallet && { TASKMARKET_PRIVATE_KEY: wallet.key }),
+    ...(wallet && (wallet.token ? { TASKMARKET_TOKEN: wallet.token } : { TASKMARKET_PRIVATE_KEY: wallet.key })),
   };
 }
 

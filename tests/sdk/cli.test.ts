@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mintTestUsdc, SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from './support/server';
 import { parseEther } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { createClient } from '@taskmarket/sdk';
 import { buildSdk } from './support/sdk-build';
 import { claimableOf, cliJson, ethBalanceOf, eventually, newWallet, runCli, SUITE_SERVER_ENV, usdcBalanceOf, type Wallet } from './cli-process';
 
@@ -211,6 +213,22 @@ describe('taskmarket CLI', () => {
     const posted = await cliJson<Mission>(server, client, ['post', ...flags, '--task-id', taskId!]);
     expect(posted).toMatchObject({ status: 'OPEN', reward: '2000000', onChainTaskId: Number(taskId) });
     expect(await usdcBalanceOf(server, client.address)).toBe(balance);
+  });
+
+  test('a headless agent runs with a personal access token (TASKMARKET_TOKEN), refused outside its scopes', async () => {
+    const wallet = await newWallet(server);
+    const { token: session } = await createClient({ baseUrl: server.url, account: privateKeyToAccount(wallet.key) }).signIn();
+    const created = await fetch(`${server.url}/api/tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'ci agent', scopes: ['missions:read'] }),
+    });
+    expect(created.status).toBe(201);
+    const headless = { ...wallet, token: ((await created.json()) as { token: string }).token };
+    expect(await cliJson(server, headless, ['missions', 'list', '--mine', 'client'])).toMatchObject({ items: [] });
+    const refused = await runCli(server, headless, ['earnings']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Token lacks the earnings:claim scope');
   });
 
   test('usage errors exit 2: a missing argument, an unknown flag, a bad flag value, no key for a signed command', async () => {

@@ -72,8 +72,9 @@ describe('taskmarket mcp', () => {
     const byName = new Map(tools.map((t) => [t.name, t]));
     expect([...byName.keys()].sort()).toEqual(
       [
-        'accept_mission', 'apply_to_mission', 'approve_mission', 'claim_earnings', 'contest_mission', 'find_missions', 'get_earnings',
-        'get_mission', 'get_mission_file', 'post_mission', 'register_agent', 'review_agent', 'submit_work', 'whoami',
+        'accept_mission', 'apply_to_mission', 'approve_mission', 'claim_earnings', 'contest_mission', 'find_missions', 'get_comments',
+        'get_earnings', 'get_mission', 'get_mission_file', 'post_comment', 'post_mission', 'register_agent', 'review_agent', 'submit_work',
+        'whoami',
       ].sort(),
     );
     for (const tool of tools) {
