@@ -1,4 +1,4 @@
-// What `GET /api/auth/me` answers (API.md §3), and what the dashboard's server components start from.
+// What `GET /api/auth/me` answers (docs/api.md#auth), and what the dashboard's server components start from.
 import type { Config } from '../config';
 import type { Caller } from '../http/auth-guard';
 import { presentPassport } from '../passport/present';

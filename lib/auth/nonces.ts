@@ -1,4 +1,4 @@
-// The nonce rules (API.md §3): ≥ 96 bits from a CSPRNG, alphanumeric, bound to one lowercase
+// The nonce rules (docs/api.md#sign-in): ≥ 96 bits from a CSPRNG, alphanumeric, bound to one lowercase
 // address, five minutes of life, one use, and at most NONCE_MAX_LIVE alive across all instances.
 import 'server-only';
 import { randomBytes } from 'node:crypto';

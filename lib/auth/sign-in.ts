@@ -1,4 +1,4 @@
-// Sign-In with Ethereum (API.md §3, verify): strict parse, nonce taken out before anything else
+// Sign-In with Ethereum (docs/api.md#sign-in, verify): strict parse, nonce taken out before anything else
 // is checked, then chain, domain, time window and signature, then the user and their token.
 import 'server-only';
 import { getAddress, type Hex } from 'viem';
@@ -39,7 +39,7 @@ export async function verifySignIn(
   if (fields.notBefore && fields.notBefore.getTime() > now.getTime()) throw refuse('Message not yet valid');
   if (fields.issuedAt.getTime() > now.getTime() + FUTURE_ISSUE_TOLERANCE_MS) throw refuse('Message issued in the future');
 
-  // The check runs on the checksum form of the address (API.md §1.3).
+  // The check runs on the checksum form of the address (docs/api.md#conventions).
   const valid = await isValidSignature(
     { address: getAddress(address), message: input.message, signature: input.signature },
     getChainClients()?.publicClient,

@@ -1,4 +1,4 @@
-// Access tokens: HS256 JWTs signed with JWT_SECRET (API.md §3 Token), and their revocation list
+// Access tokens: HS256 JWTs signed with JWT_SECRET (docs/api.md#session-tokens), and their revocation list
 // in the shared KV so a logout on one instance holds on all.
 import 'server-only';
 import { randomUUID } from 'node:crypto';

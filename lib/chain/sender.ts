@@ -1,5 +1,5 @@
 // Sends a backend transaction so that a crash or a second instance can never repeat or collide
-// with it (API.md §12.13): one sender per key across all instances (a lease in the shared KV),
+// with it (docs/api.md#settlements): one sender per key across all instances (a lease in the shared KV),
 // the nonce read from the node under that lease, and the hash written down before it leaves.
 import 'server-only';
 import { randomUUID } from 'node:crypto';

@@ -34,7 +34,7 @@ export async function authenticate(request: Request, cfg: Config, kv: Kv, db: ()
   }
   if (!token) return undefined;
   const claims = await readToken(cfg, token);
-  // A cookie rides along on cross-site requests; a bearer token does not (API.md §1.7, §12.3).
+  // A cookie rides along on cross-site requests; a bearer token does not (docs/api.md#origins).
   if (via === 'cookie' && !SAFE_METHODS.has(request.method)) assertAllowedOrigin(request, cfg, 'refuse');
   // Independent round trips, run together: the revocation list (KV) and the current role (database).
   const [revoked, found] = await Promise.all([isRevoked(kv, claims), db().then((handle) => findUserWithPassport(handle, claims.sub))]);

@@ -1,4 +1,4 @@
-// Opaque pagination cursors (API.md §1.6): a small JSON payload as base64url, so clients cannot
+// Opaque pagination cursors (docs/api.md#pagination): a small JSON payload as base64url, so clients cannot
 // rely on its shape. Each list validates the payload with its own schema; a tampered one is a 400.
 import { z } from 'zod';
 import { ApiError } from './errors';

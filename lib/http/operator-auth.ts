@@ -1,5 +1,5 @@
 // Operator endpoints (cron sweep, admin) are authorized by a shared secret from the environment,
-// compared in constant time. Guessing is bounded (API.md §12.7): past the limit of failures from
+// compared in constant time. Guessing is bounded (docs/api.md#operator-secrets): past the limit of failures from
 // one IP, no comparison is made at all until the window ends.
 import { timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config';

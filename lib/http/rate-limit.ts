@@ -16,7 +16,7 @@ export interface Limit {
   withWork?: true;
 }
 
-// API.md §4. A route names one limit; the specific ones replace `write` where they apply. The
+// docs/api.md#limits. A route names one limit; the specific ones replace `write` where they apply. The
 // bump's once-an-hour is a rule of the mission itself (its bumpedAt), in lib/missions/transitions.ts.
 export const LIMITS = {
   nonce: { scope: 'ip', max: (c) => c.nonces.perMinute, windowMs: 60_000, withWork: true },
@@ -24,9 +24,9 @@ export const LIMITS = {
   write: { scope: 'user', max: (c) => c.limits.writePerMinute, windowMs: 60_000 },
   createMission: { scope: 'user', max: () => 20, windowMs: 3_600_000 },
   claim: { scope: 'user', max: () => 5, windowMs: 60_000 },
-  // API.md §15: questions and answers are free text anyone signed in may post.
+  // docs/api.md#comments: questions and answers are free text anyone signed in may post.
   comment: { scope: 'user', max: (c) => c.limits.commentsPerMinute, windowMs: 60_000 },
-  // §12.6: a download streams up to 10 MB out of the database; anonymous callers count by IP too.
+  // docs/api.md#files: a download streams up to 10 MB out of the database; anonymous callers count by IP too.
   download: { scope: 'ip', max: (c) => c.limits.downloadPerMinute, windowMs: 60_000 },
 } satisfies Record<string, Limit>;
 

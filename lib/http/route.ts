@@ -1,6 +1,6 @@
 // The route wrapper: the cross-cutting work of every endpoint, done once — rate limits,
 // authentication and roles, query and body validation, and the mapping of every failure to
-// `{ error, details? }` (API.md §2). Handlers receive plain validated values.
+// `{ error, details? }` (docs/api.md#errors). Handlers receive plain validated values.
 import 'server-only';
 import type { z } from 'zod';
 import { type Config, config } from '../config';
@@ -28,9 +28,9 @@ export interface RouteOptions {
   maxBodyBytes?: number;
   /** Authorized by an operator secret (ADMIN_TOKEN or CRON_SECRET) instead of a user. */
   operator?: OperatorSecret;
-  /** The change may have queued webhook deliveries: send them once the response is out (API.md §14). */
+  /** The change may have queued webhook deliveries: send them once the response is out (docs/api.md#webhooks). */
   webhooks?: true;
-  /** The response sets or clears the session cookie: a present Origin must be allowed (API.md §12.3). */
+  /** The response sets or clears the session cookie: a present Origin must be allowed (docs/api.md#origins). */
   session?: true;
 }
 

@@ -1,4 +1,4 @@
-// Applications (API.md §15): on an APPLICATION mission agents apply with a pitch — once each, at
+// Applications (docs/api.md#applications): on an APPLICATION mission agents apply with a pitch — once each, at
 // most 50 a round, OPEN only — the owner reads them and assigns one agent, which is the mission's
 // transition to ACCEPTED (one winner under races, the agent-capacity rule applied). A mission
 // reopened or withdrawn from takes a fresh round: its `assignment` count names the round.

@@ -55,7 +55,7 @@ export async function contestMission(db: Db, cfg: Config, id: string, viewer: Vi
   return act(db, cfg, 'contest', id, viewer, { reason, files: body.files }, now);
 }
 
-/** `input`: the JSON body, `{}` when none was sent (API.md §12.5: bump takes JSON only). */
+/** `input`: the JSON body, `{}` when none was sent (docs/api.md#uploads: bump takes JSON only). */
 export async function bumpMission(db: Db, cfg: Config, id: string, viewer: Viewer, input: unknown, now: Date) {
   assertMissionId(id);
   const { reward } = validate(bumpSchema, input);

@@ -54,7 +54,7 @@ export async function applyTransition(
 
 function refusalError(refusal: { status: number; message: string; retryAfter?: number }): ApiError {
   if (refusal.retryAfter === undefined) return new ApiError(refusal.status, refusal.message);
-  // A rate rule answers like the rate limiter does (API.md §1.8).
+  // A rate rule answers like the rate limiter does (docs/api.md#limits).
   const reset = String(refusal.retryAfter);
   return new ApiError(429, refusal.message, undefined, {
     'Retry-After': reset, 'RateLimit-Limit': '1', 'RateLimit-Remaining': '0', 'RateLimit-Reset': reset,
@@ -122,7 +122,7 @@ async function write(
     } else if (effect === 'unassign') {
       data.agentId = mission.agentId;
     } else if (effect === 'assign') {
-      // Who got the mission: the caller on accept, the owner's choice on assign (API.md §15).
+      // Who got the mission: the caller on accept, the owner's choice on assign (docs/api.md#applications).
       data.agentId = updated.agentId;
     }
   }

@@ -1,5 +1,5 @@
 // POST /api/missions: validate, then insert the OPEN mission with its attachments, its funding
-// (ledger) and its first event in one transaction. An Idempotency-Key (API.md §1.9) makes a
+// (ledger) and its first event in one transaction. An Idempotency-Key (docs/api.md#idempotency) makes a
 // retried request answer the mission it already created instead of posting a second one.
 import 'server-only';
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Missions (API.md §5): the public face the routes, the sweep and later the pages use.
+// Missions (docs/api.md#missions): the public face the routes, the sweep and later the pages use.
 export { createMission } from './create-mission';
 export { bumpMission, cancelMission, contestMission, precheck, resolveMission, simpleAction, submitMission } from './actions';
 export { getMissionOrThrow } from './views';

@@ -1,4 +1,4 @@
-// API.md §13: a client may reclaim an expired escrow task on-chain without asking anyone. The
+// docs/api.md#escrow: a client may reclaim an expired escrow task on-chain without asking anyone. The
 // sweep notices and ends the mission CANCELLED (event `reclaimed`) with nothing sent for it. A task
 // can only be reclaimed after deadline + expiresAfterDeadlineSeconds (create refuses an earlier
 // expiry), so only unsettled funded missions past that point are looked at, a bounded few a run.

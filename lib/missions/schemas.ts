@@ -1,4 +1,4 @@
-// The request and response shapes of the mission endpoints (API.md §5): the single source for
+// The request and response shapes of the mission endpoints (docs/api.md#missions): the single source for
 // validation, the TypeScript types and, later, the OpenAPI document. Rules that need the clock
 // (deadline in the future) are checked where `now` is known, in create-mission.ts.
 import { z } from 'zod';
@@ -10,10 +10,10 @@ const UINT256_MAX = (1n << 256n) - 1n;
 
 export const missionStatusSchema = z.enum(missionStatusEnum.enumValues);
 
-/** Mission and file ids: any UUID-shaped string; anything else is a 404, never a 500 (API.md §1.4). */
+/** Mission and file ids: any UUID-shaped string; anything else is a 404, never a 500 (docs/api.md#conventions). */
 export const idSchema = z.guid();
 
-/** A token amount in base units: a decimal string, positive, within uint256 (API.md §1.5). */
+/** A token amount in base units: a decimal string, positive, within uint256 (docs/api.md#conventions). */
 export const rewardSchema = z
   .string()
   .regex(/^[0-9]{1,78}$/, 'must be a string of decimal digits (base units)')
@@ -69,7 +69,7 @@ export const createMissionSchema = z.strictObject({
   deadline: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
   // Bookkeeping mode: optional; the escrow issue checks it against the chain.
   onChainTaskId: onChainTaskIdSchema.optional(),
-  // API.md §15: FIRST_COME (accept) or APPLICATION (apply, then the owner assigns).
+  // docs/api.md#applications: FIRST_COME (accept) or APPLICATION (apply, then the owner assigns).
   assignment: assignmentSchema.default('FIRST_COME'),
 });
 

@@ -1,4 +1,4 @@
-// The periodic sweep (API.md §9): everything that time or a failed call left unfinished.
+// The periodic sweep (docs/api.md#sweep): everything that time or a failed call left unfinished.
 // Safe to run concurrently: each item is claimed by a conditional write before it is worked on.
 import 'server-only';
 import type { Config } from '../config';

@@ -1,4 +1,4 @@
-// An agent's earnings (API.md §6), in base units. With the escrow, pending is what the contract
+// An agent's earnings (docs/api.md#earnings), in base units. With the escrow, pending is what the contract
 // holds for the agent (less a claim already on its way) plus releases not yet mined; without it,
 // the ledger of completed missions is all there is, and nothing can be claimed.
 import 'server-only';

@@ -2,7 +2,7 @@
 // task already released or refunded, a recorded transaction already mined or still waiting), and
 // only then sign, record and send. Run inline after a commit and by the sweep; a lease keeps two
 // workers off the same row. A settlement that keeps failing stops at SETTLEMENT_MAX_ATTEMPTS as
-// FAILED for the operator (API.md §12.14); an unreachable RPC or a transaction still waiting in the
+// FAILED for the operator (docs/api.md#settlements); an unreachable RPC or a transaction still waiting in the
 // mempool is not a failure and does not use up an attempt.
 import 'server-only';
 import type { Hex } from 'viem';
@@ -74,7 +74,7 @@ export async function processSettlement(db: Db, cfg: Config, id: string, waitMs:
 }
 
 /**
- * The client reclaimed the task before this release or refund got through (API.md §13): nothing is
+ * The client reclaimed the task before this release or refund got through (docs/api.md#escrow): nothing is
  * sent. A release takes its mission with it — CANCELLED, the agent's unpaid credit void — so the
  * books say what the chain did; a refund had nothing left to do.
  */
@@ -83,5 +83,5 @@ async function reclaimedFirst(db: Db, cfg: Config, row: Settlement, now: Date): 
   return markSettlement(db, row.id, 'SUPERSEDED', { lastError: 'the task was reclaimed by its client' });
 }
 
-/** API.md §14: the agent hears that the payout reached its wallet. */
+/** docs/api.md#webhooks: the agent hears that the payout reached its wallet. */
 const claimPaid = (tx: Db, row: Settlement) => emitClaimPaid(tx, row.userId, { amount: row.amount, txHash: row.txHash }, new Date());

@@ -1,4 +1,4 @@
-// The operator's retry of a settlement that gave up (API.md §12.14): FAILED → PENDING with fresh
+// The operator's retry of a settlement that gave up (docs/api.md#settlements): FAILED → PENDING with fresh
 // attempts, then carried on at once. Reconciling from the chain comes first, so a retry of a
 // transfer that did go through records it instead of paying again.
 import 'server-only';

@@ -1,5 +1,5 @@
 // The body of an endpoint that takes JSON, or multipart/form-data when files come along
-// (API.md §5): read within the limits of API.md §4, files spooled and checked, the spool removed
+// (docs/api.md#missions): read within the limits of docs/api.md#uploads, files spooled and checked, the spool removed
 // whatever happens. Takes the raw stream and the headers, never the Request.
 import 'server-only';
 import { ApiError } from '../http/errors';
@@ -24,7 +24,7 @@ export async function withRequestBody<T>(
   const contentType = headers.get('content-type') ?? '';
   const contentLength = headers.get('content-length');
   if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) {
-    // §12.2: JSON or multipart, nothing else (415). Nothing sent is an empty object.
+    // docs/api.md#conventions: JSON or multipart, nothing else (415). Nothing sent is an empty object.
     const fields = (await readJsonStream(stream, headers, UPLOAD_LIMITS.maxJsonBytes)) ?? {};
     return use({ fields, files: [], multipart: false });
   }

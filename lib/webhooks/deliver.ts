@@ -1,4 +1,4 @@
-// Sends the outbox (API.md §14): each due delivery signed with Standard Webhooks (webhook-id,
+// Sends the outbox (docs/api.md#webhooks): each due delivery signed with Standard Webhooks (webhook-id,
 // webhook-timestamp, webhook-signature), to an address checked at send time, with a short
 // timeout and no redirects. Events of one mission reach an endpoint in order: a delivery waits
 // while an earlier one of its mission to that endpoint is pending. Failures back off

@@ -1,4 +1,4 @@
-// A user's webhook endpoints (API.md §14): add (the secret is shown once), list, remove, and the
+// A user's webhook endpoints (docs/api.md#webhooks): add (the secret is shown once), list, remove, and the
 // recent deliveries of one. At most MAX_ENDPOINTS live endpoints a user.
 import 'server-only';
 import { and, count, eq, isNull } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// Marketplace v2 in the dashboard (API.md §15), as the people who use it: an agent applies to a
+// Marketplace v2 in the dashboard (docs/api.md#applications), as the people who use it: an agent applies to a
 // mission that assigns by choice, its client reads the application and assigns it, the two talk
 // under the mission, the client rates the finished work, and the agent's public page and the
 // leaderboard show the rating. Also: what a visitor without any wallet is told. Each page is

@@ -1,4 +1,4 @@
-// PostgreSQL crashed and restarted under load (API.md §2, 503): verify and authenticated reads answer
+// PostgreSQL crashed and restarted under load (docs/api.md#errors, 503): verify and authenticated reads answer
 // 503 while it is down, nothing a 200 confirmed is lost, and both instances recover by themselves.
 // The PostgreSQL is this file's own server, so nothing else on the machine loses its database.
 import { afterAll, beforeAll, expect, test } from 'vitest';

@@ -1,4 +1,4 @@
-// Redis killed under load (API.md §2, 503): nonce and verify answer 503 — never a 500, and never a
+// Redis killed under load (docs/api.md#errors, 503): nonce and verify answer 503 — never a 500, and never a
 // quiet fallback to per-instance memory — and both instances recover by themselves once Redis is back.
 // The Redis is this file's own server, so nothing else on the machine loses its KV.
 import { afterAll, beforeAll, expect, test } from 'vitest';

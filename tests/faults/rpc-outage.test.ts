@@ -1,4 +1,4 @@
-// The chain's RPC down (API.md §3 register-agent, §9 sweep): becoming an agent still succeeds with a
+// The chain's RPC down (docs/api.md#becoming-an-agent, #sweep): becoming an agent still succeeds with a
 // PENDING passport, and once the chain is back — the same anvil, restarted from its saved state —
 // the sweep, run by both instances at once, mints the passport exactly once.
 import { mkdtempSync, rmSync } from 'node:fs';

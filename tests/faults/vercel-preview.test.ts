@@ -1,4 +1,4 @@
-// A preview deployment as Vercel runs it (API.md §12.1, §16): `next start` with VERCEL=1 and no
+// A preview deployment as Vercel runs it (docs/api.md#client-ip, #vercel): `next start` with VERCEL=1 and no
 // server.ts, PostgreSQL, and the KV through @vercel/kv (Upstash's REST protocol, here the stand-in
 // over this machine's Redis). Sign-in works on the deployment's own host and on no other
 // vercel.app host; per-IP limits count by the platform's x-real-ip and nothing a client sends.

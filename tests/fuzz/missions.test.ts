@@ -109,7 +109,7 @@ beforeAll(async () => {
 
 afterAll(printStatusCounts);
 
-// --- the transition table, as the oracle for a request that succeeded (API.md §5) ---
+// --- the transition table, as the oracle for a request that succeeded (docs/api.md#mission-states) ---
 
 type Who = 'owner' | 'assignee' | 'otherAgent' | 'otherClient';
 type Action = 'accept' | 'submit' | 'approve' | 'contest' | 'cancel' | 'bump' | 'resolve';
@@ -128,7 +128,7 @@ function allowed(action: Action, from: Status, who: Who | 'operator' | undefined
   return undefined;
 }
 
-// Cookie-authenticated writes need an Origin of an allowed domain (API.md §1.7): these are not.
+// Cookie-authenticated writes need an Origin of an allowed domain (docs/api.md#origins): these are not.
 const FOREIGN_ORIGINS = new Set([undefined, 'https://evilapp.example.com', 'https://app.example.com.evil.io', 'null', 'http://localhost:3001']);
 
 function speaker(c: Credential): Who | 'operator' | undefined {

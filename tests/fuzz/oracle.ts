@@ -1,13 +1,13 @@
-// What every answer of the API must be, whatever it was sent (API.md §1–2), and the data a refused
+// What every answer of the API must be, whatever it was sent (docs/api.md#conventions, #errors), and the data a refused
 // request must leave as it was: never a 5xx; an error is `{ error, details? }` and nothing else,
-// as JSON, with a status of the §2 table; a 429 says when to come back; no internals leak.
+// as JSON, with a status of the table of docs/api.md#errors; a 429 says when to come back; no internals leak.
 import { eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { getDb } from '@/lib/db/client';
 import { missions } from '@/lib/db/schema';
 
-// API.md §2, plus 422: the Idempotency-Key of a create reused for a different request (§1.9), and
-// 405: a method the route does not support (§12.9).
+// docs/api.md#errors, plus 422: the Idempotency-Key of a create reused for a different request (docs/api.md#idempotency), and
+// 405: a method the route does not support (docs/api.md#conventions).
 const ERROR_STATUSES = new Set([400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 503]);
 // A stack frame, a SQL fragment, a driver or file-system message: none of it is for the caller.
 const LEAK = /\bat \S+ \(|node_modules|\.ts:\d+|\b(select|insert into|update \S+ set|delete from)\b.*\b(from|where|values)\b|violates|relation "|ECONN|ENOENT|\/tmp\//i;
@@ -31,7 +31,7 @@ export async function expectDocumented(response: Response, label: string, option
     expect(type, where).toMatch(/^application\/json\b/);
     return { status, headers, body: JSON.parse(text), text };
   }
-  expect(ERROR_STATUSES.has(status), `${where}: not a status of API.md §2`).toBe(true);
+  expect(ERROR_STATUSES.has(status), `${where}: not a status of docs/api.md#errors`).toBe(true);
   expect(type, where).toMatch(/^application\/json\b/);
   let body: unknown;
   expect(() => (body = JSON.parse(text)), where).not.toThrow();

@@ -37,7 +37,7 @@ export type Credential =
   | { kind: 'authorization'; value: string }
   | { kind: 'operator'; secret: 'cron' | 'admin' };
 
-// Pages of an allowed domain (API.md §1.7), and pages that are not.
+// Pages of an allowed domain (docs/api.md#origins), and pages that are not.
 const ORIGINS = ['https://app.example.com', 'http://localhost:3000', 'https://pr-12.app.example.com', 'https://evilapp.example.com', 'https://app.example.com.evil.io', 'null', 'http://localhost:3001', 'https://app.example.com:444'];
 
 /** Credentials for a case, speaking as one of the parties `names` (operator secrets `operatorWeight` times as often as usual). */

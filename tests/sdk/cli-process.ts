@@ -80,7 +80,7 @@ export async function eventually(check: () => Promise<boolean>, what: string, ti
 
 /** The server's settings the CLI and MCP suites share. */
 export const SUITE_SERVER_ENV = {
-  // A localhost receiver is a fine webhook URL in tests (API.md §14).
+  // A localhost receiver is a fine webhook URL in tests (docs/api.md#webhooks).
   WEBHOOK_ALLOW_PRIVATE: '1',
   // Every CLI invocation signs in once (nonce + verify) from the same IP: a suite makes more than
   // the default 30 verifies a minute, which the SDK would wait out (Retry-After) rather than fail.

@@ -1,4 +1,4 @@
-// The `taskmarket` CLI (API.md §14) as a child process against a production server and its own
+// The `taskmarket` CLI (docs/api.md#sdk-and-cli) as a child process against a production server and its own
 // anvil: a client posts a funded mission; an agent signs in, registers, lists, accepts, submits
 // two files from paths, is approved, sees its earnings and claims them on-chain. Plus webhooks,
 // human output, and failures that exit non-zero with the API's message.

@@ -1,4 +1,4 @@
-// `taskmarket mcp` (API.md §14): the MCP SDK's own Client over stdio spawns the built bin, lists the
+// `taskmarket mcp` (docs/api.md#mcp): the MCP SDK's own Client over stdio spawns the built bin, lists the
 // tools (input schemas from the API's OpenAPI document), and an agent finds → accepts → submits →
 // (the client approves, through its own MCP connection) → claims, all through tool calls. Tool
 // errors carry the API's message.

@@ -92,7 +92,7 @@ describe('decide: the transition table row by row', () => {
   });
 });
 
-describe('decide: assignment modes (API.md §15)', () => {
+describe('decide: assignment modes (docs/api.md#applications)', () => {
   test('error: accept of an APPLICATION mission is 409; assign of a FIRST_COME one is 409', () => {
     expect(decide('accept', facts('OPEN', { assignmentMode: 'APPLICATION' }), otherAgent, NOW, rules)).toMatchObject({ ok: false, status: 409 });
     expect(decide('assign', facts('OPEN'), owner, NOW, rules)).toMatchObject({ ok: false, status: 409 });

@@ -1,4 +1,4 @@
-// Access tokens as issueToken signs them (with jose): the header and claims API.md §3 names, and
+// Access tokens as issueToken signs them (with jose): the header and claims docs/api.md#session-tokens names, and
 // jose's jwtVerify (with readToken's options) accepts what issueToken signs.
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, test } from 'vitest';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { checkWebhookTarget, checkWebhookUrl, isInternalAddress } from '@/lib/webhooks/url-guard';
 
-describe('webhook address rules (API.md §14)', () => {
+describe('webhook address rules (docs/api.md#webhooks)', () => {
   test.each([
     '127.0.0.1', '10.0.0.8', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0',
     '::1', '::', 'fd12:3456::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', 'not-an-address',

@@ -7,7 +7,7 @@ export const GET = route({ auth: 'optional', query: listQuerySchema }, async ({ 
   jsonText(await listMissions(await db(), cfg, query, viewerOf(caller), new Date())),
 );
 
-// JSON, or multipart with attachments; an Idempotency-Key replays the first answer (API.md §1.9).
+// JSON, or multipart with attachments; an Idempotency-Key replays the first answer (docs/api.md#idempotency).
 export const POST = route({ webhooks: true, auth: 'CLIENT', limit: 'createMission' }, async ({ request, caller, cfg, db }) =>
   withRequestBody(request.body, request.headers, async (body) => {
     const idempotencyKey = request.headers.get('idempotency-key');

@@ -2,7 +2,7 @@
 // selects the rows (with the parties' wallets) and their files, and JavaScript presents them, as
 // before the database wrote the views (git show c950afc^:lib/missions/present.ts). Copied over
 // lib/missions/list.ts in a throw-away build only; production never imports this file.
-// GET /api/missions: filters, sorts and keyset pagination (API.md §5). Public callers see OPEN
+// GET /api/missions: filters, sorts and keyset pagination (docs/api.md#listing). Public callers see OPEN
 // missions; `mine` lists the caller's own as client or agent, after settling their expired
 // review windows so no SUBMITTED past its deadline is listed. Every sort is (key, id), backed by
 // an index, so a page costs the same at the 1st and the 5,000th and new missions never shift it.
@@ -124,7 +124,7 @@ export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer
   return JSON.stringify({ items, nextCursor }) as JsonText<MissionList>;
 }
 
-// Without `mine` the list is the public board: OPEN missions only (API.md §5).
+// Without `mine` the list is the public board: OPEN missions only (docs/api.md#listing).
 function checkScope(query: ListQuery, viewer: Viewer): void {
   if (query.mine && viewer.kind !== 'user') throw new ApiError(401, 'Authentication required');
   if (!query.mine && query.status && query.status.some((s) => s !== 'OPEN')) {

@@ -42,7 +42,7 @@ export async function seedFundedMissions(key: Hex, tag: string, count: number): 
   for (let i = 1; i <= count; i++) {
     const reward = BigInt(i) * 1_000_000n;
     const ref = `0x${randomBytes(32).toString('hex')}` as Hex;
-    // Past the deadline (7 days) with room for every review round and the reclaim grace (API.md §13).
+    // Past the deadline (7 days) with room for every review round and the reclaim grace (docs/api.md#escrow).
     const expiresAt = BigInt(Math.floor(Date.now() / 1000) + 60 * 86_400);
     const receipt = await send(wallet.writeContract({ address: e2e.escrow, abi: taskEscrowArtifact.abi, functionName: 'createTask', args: [reward, ref, expiresAt] }));
     const [created] = parseEventLogs({ abi: taskEscrowArtifact.abi, eventName: 'TaskCreated', logs: receipt.logs });

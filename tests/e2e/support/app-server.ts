@@ -27,7 +27,7 @@ export async function startAppServer(port: number, chain: LocalChain, dataDir: s
     BASE_CHAIN_ID: String(chain.chainId),
     SIWE_DOMAIN: `localhost:${port}`,
     DATA_DIR: dataDir,
-    // One server, memory KV: the e2e suite drives a single instance (API.md §12.8).
+    // One server, memory KV: the e2e suite drives a single instance (docs/api.md#configuration).
     SINGLE_INSTANCE: '1',
     RPC_URL: chain.rpcUrl,
     REGISTRAR_PRIVATE_KEY: chain.registrarKey,

@@ -38,7 +38,7 @@ export async function request(
   return { status: response.status, body, headers: response.headers };
 }
 
-/** API.md §2: every error is `{ error: string, details?: string[] }` — and a 503 also says when to retry. */
+/** docs/api.md#errors: every error is `{ error: string, details?: string[] }` — and a 503 also says when to retry. */
 export function expectDocumentedShape(reply: Reply): void {
   if (reply.status < 400) return;
   expect(reply.body).toEqual(

@@ -1,4 +1,4 @@
-// An agent's public page (API.md §15): passport, figures, rating and completed missions with the
+// An agent's public page (docs/api.md#directory): passport, figures, rating and completed missions with the
 // owners' reviews. Server-rendered from the same functions the API answers with.
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
