@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { passports, users } from '../db/schema';
 import { addressSchema } from '../address';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { ratingCountOf, ratingOf } from '../marketplace/ratings';
 import { presentPassport } from '../passport';
 import { agentFigures } from './figures';

@@ -4,9 +4,8 @@ import 'server-only';
 import { getAddress, type Hex } from 'viem';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { ApiError } from '../http/errors';
-import type { Kv } from '../kv';
-import type { PendingCharge } from '../http/rate-limit';
+import { ApiError } from '../errors';
+import type { CountedCharge, Kv } from '../kv';
 import { getChainClients } from '../chain/clients';
 import { upsertUserByAddress, type UserSummary } from '../users/queries';
 import { isAllowedDomain } from './domain';
@@ -20,7 +19,7 @@ const FUTURE_ISSUE_TOLERANCE_MS = 5 * 60_000;
 const refuse = (message: string) => new ApiError(401, message);
 
 export async function verifySignIn(
-  deps: { cfg: Config; kv: Kv; db: () => Promise<Db>; charge?: PendingCharge },
+  deps: { cfg: Config; kv: Kv; db: () => Promise<Db>; charge?: CountedCharge },
   input: { message: string; signature: Hex },
   now = new Date(),
 ): Promise<{ token: string; user: UserSummary }> {

@@ -12,7 +12,7 @@ import {
   type PublicClient,
 } from 'viem';
 import { call } from 'viem/actions';
-import { DependencyDown } from '../http/errors';
+import { DependencyDown } from '../errors';
 import { isExecutionRevert } from '../chain/rpc-errors';
 import { recoverSigner } from './recover-address';
 

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { z } from 'zod';
 import type { Config } from '../config';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { Kv } from '../kv';
 
 export const TOKEN_ISSUER = 'taskmarket';

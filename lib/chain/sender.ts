@@ -4,7 +4,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { type Hex, keccak256, type PublicClient, type WalletClient } from 'viem';
-import { DependencyDown } from '../http/errors';
+import { DependencyDown } from '../errors';
 import { getKv } from '../kv';
 
 // Longer than a send takes (estimate, fees, broadcast: a few RPC calls of ≤ 5 s each); a holder

@@ -8,7 +8,7 @@ import { isRevoked, readToken, type TokenClaims } from '../auth/tokens';
 import type { Db } from '../db/client';
 import type { Kv } from '../kv';
 import { findUserWithPassport, type PassportSummary, type UserSummary } from '../users/queries';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 import { assertAllowedOrigin } from './origin';
 
 export interface Caller {

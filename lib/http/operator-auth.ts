@@ -4,7 +4,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config';
 import type { Kv } from '../kv';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 export type OperatorSecret = 'admin' | 'cron';
 

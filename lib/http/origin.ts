@@ -2,7 +2,7 @@
 // request's own origin or exactly one of APP_ORIGINS. A cookie rides along on cross-site requests
 // and a browser always sends Origin on them, so a foreign or opaque ("null") Origin is refused.
 import type { Config } from '../config';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 export type MissingOrigin = 'allow' | 'refuse';
 

@@ -1,7 +1,7 @@
 // Fixed-window rate limits kept in the shared KV, so every instance counts the same hits.
 import type { Config } from '../config';
-import type { Charge, Hit, Kv } from '../kv';
-import { ApiError } from './errors';
+import type { Charge, CountedCharge, Hit, Kv } from '../kv';
+import { ApiError } from '../errors';
 
 export interface Limit {
   /** What the window counts per: the client IP, or the authenticated user. */
@@ -57,7 +57,7 @@ export async function consume(kv: Kv, cfg: Config, name: LimitName, subject: str
 }
 
 /** A request's hit against a `withWork` limit: the handler's KV step counts it and settles it here. */
-export class PendingCharge implements Charge {
+export class PendingCharge implements CountedCharge {
   readonly key: string;
   readonly windowMs: number;
   readonly max: number;

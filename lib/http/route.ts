@@ -8,10 +8,9 @@ import { type Db, getDb } from '../db/client';
 import { getKv, type Kv } from '../kv';
 import { after } from 'next/server';
 import { log } from '../log';
-import { deliverPending } from '../webhooks/deliver';
 import { type Caller, authenticate } from './auth-guard';
 import { clientIp } from './client-ip';
-import { ApiError, unavailableDependency } from './errors';
+import { ApiError, unavailableDependency } from '../errors';
 import { type OperatorSecret, requireOperator } from './operator-auth';
 import { assertAllowedOrigin } from './origin';
 import { LIMITS, type LimitName, PendingCharge, consume } from './rate-limit';
@@ -28,11 +27,14 @@ export interface RouteOptions {
   maxBodyBytes?: number;
   /** Authorized by an operator secret (ADMIN_TOKEN or CRON_SECRET) instead of a user. */
   operator?: OperatorSecret;
-  /** The change may have queued webhook deliveries: send them once the response is out (docs/api.md#webhooks). */
-  webhooks?: true;
+  /** Work for once a successful response is out, such as sending the webhooks the change queued. */
+  after?: AfterResponse;
   /** The response sets or clears the session cookie: a present Origin must be allowed (docs/api.md#origins). */
   session?: true;
 }
+
+/** After-response work: it runs once the answer has gone, and its failure is its own, never the request's. */
+export type AfterResponse = (cfg: Config) => Promise<void>;
 
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
@@ -90,7 +92,7 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
       const response = await handler({ request, params, query, body, caller, ip, charge, cfg, kv, db: getDb } as RouteContext<O>);
       if (charge) limitHeaders = charge.headers ?? (await consume(kv, cfg, options.limit!, ip));
       for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
-      if (options.webhooks && response.ok) sendWebhooksAfterResponse(cfg);
+      if (options.after && response.ok) runAfterResponse(options.after, cfg);
       return response;
     } catch (error) {
       return errorResponse(await countedRefusal(error, charge), request, charge?.headers ?? limitHeaders);
@@ -113,16 +115,10 @@ async function countedRefusal(error: unknown, charge: PendingCharge | undefined)
 }
 
 // Next.js runs `after` work once the response has gone; outside a request (a test calling the
-// handler directly) there is no such moment, and the sweep sends what is queued.
-function sendWebhooksAfterResponse(cfg: Config): void {
+// handler directly) there is no such moment, and the sweep finishes what was left.
+function runAfterResponse(work: AfterResponse, cfg: Config): void {
   try {
-    after(async () => {
-      try {
-        await deliverPending(await getDb(), cfg);
-      } catch (error) {
-        log.warn('webhooks.after_failed', { message: (error as Error).message });
-      }
-    });
+    after(() => work(cfg));
   } catch {
     // Not inside a Next.js request.
   }

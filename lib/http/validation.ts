@@ -1,6 +1,6 @@
 // Request parsing: bounded JSON bodies and zod validation that names every problem by field.
 import type { z } from 'zod';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 // Text that people read and PostgreSQL stores: no control characters (text columns and jsonb
 // cannot hold NUL at all), except line breaks and tabs where the field is multi-line, and no

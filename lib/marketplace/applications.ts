@@ -9,7 +9,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { missionApplications, users } from '../db/schema';
 import { uniqueViolation } from '../db/unique-violation';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { applyTransition, assertMissionId, precheckTransition } from '../missions/apply-transition';
 import { findMission, lockMission, type Mission } from '../missions/queries';
 import { getMissionOrThrow } from '../missions/views';

@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { missionComments, users } from '../db/schema';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { assertMissionId } from '../missions/apply-transition';
 import { findMission, type Mission } from '../missions/queries';
 import { canSeeMission, isAssignee, isOwner, type Viewer } from '../missions/visibility';

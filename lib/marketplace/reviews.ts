@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { missionReviews, users } from '../db/schema';
 import { uniqueViolation } from '../db/unique-violation';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { assertMissionId } from '../missions/apply-transition';
 import { recordEvent } from '../missions/events';
 import { findMission } from '../missions/queries';

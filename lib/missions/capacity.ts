@@ -6,7 +6,7 @@ import 'server-only';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { missions, users } from '../db/schema';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 
 const ACTIVE = ['ACCEPTED', 'SUBMITTED', 'CONTESTED'] as const;
 

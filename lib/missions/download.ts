@@ -3,9 +3,9 @@
 // The bytes are streamed from the database in slices, never held whole (docs/api.md#files).
 import 'server-only';
 import type { Db } from '../db/client';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { findMissionFile, readBlobChunks } from './files';
-import { idSchema } from './schemas';
+import { idSchema } from '../fields';
 import { canSeeFile, type Viewer } from './visibility';
 
 export async function getMissionFileOrThrow(db: Db, missionId: string, fileId: string, viewer: Viewer) {

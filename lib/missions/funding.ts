@@ -9,7 +9,7 @@ import type { Config } from '../config';
 import { getChainClients } from '../chain/clients';
 import { TASK_STATE, readTask } from '../chain/escrow';
 import { readChain } from '../chain/rpc-errors';
-import { ApiError, DependencyDown } from '../http/errors';
+import { ApiError, DependencyDown } from '../errors';
 import { earliestExpiresAt } from './escrow-expiry';
 
 const refuse = (detail: string) => new ApiError(400, 'Validation failed', [detail]);

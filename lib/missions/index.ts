@@ -5,6 +5,6 @@ export { getMissionOrThrow } from './views';
 export { getMissionFileOrThrow } from './download';
 export { listMissions } from './list';
 export { settleExpiredMissions } from './settle';
-export { markReclaimed, settleReclaimedMissions } from './reclaimed';
+export { markReclaimed, reactToSettlement, settleReclaimedMissions } from './reclaimed';
 export { viewerOf } from './viewer';
 export * from './schemas';

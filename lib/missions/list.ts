@@ -9,7 +9,7 @@ import type { Config } from '../config';
 import { arrayLiteral } from '../db/array-literal';
 import type { Db } from '../db/client';
 import { missions } from '../db/schema';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { JsonText } from '../http/route';
 import { decodeCursor, encodeCursor, type Sort } from './cursor';
 import { matchedPageIds } from './matched-page';

@@ -5,13 +5,11 @@ import { z } from 'zod';
 import { missionStatusEnum } from '../db/schema/missions';
 import { CONTROLS_MESSAGE, NO_CONTROLS, NO_CONTROLS_BUT_NEWLINES } from '../http/validation';
 import { cursorParam } from '../http/cursor';
+import { categorySchema, tagSchema } from '../fields';
 
 const UINT256_MAX = (1n << 256n) - 1n;
 
 export const missionStatusSchema = z.enum(missionStatusEnum.enumValues);
-
-/** Mission and file ids: any UUID-shaped string; anything else is a 404, never a 500 (docs/api.md#conventions). */
-export const idSchema = z.guid();
 
 /** A token amount in base units: a decimal string, positive, within uint256 (docs/api.md#conventions). */
 export const rewardSchema = z
@@ -29,23 +27,6 @@ export const onChainTaskIdSchema = z.union([
     .transform(Number)
     .refine(Number.isSafeInteger, 'is too large'),
 ]);
-
-// Tags are comma-separated in multipart forms, so a tag can never hold a comma.
-export const tagSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .min(1)
-  .max(32)
-  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._+#-]*$/u, 'letters, digits, space and . _ + # - only');
-
-export const categorySchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .min(1)
-  .max(50)
-  .regex(/^[\p{L}\p{N}][\p{L}\p{N} _-]*$/u, 'letters, digits, space, _ and - only');
 
 // Free text is stored and shown to others: no control characters (PostgreSQL refuses NUL in text
 // and jsonb, which would be a 500), line breaks and tabs only where the text has lines.

@@ -30,13 +30,13 @@ import {
   bumpSchema,
   contestSchema,
   createMissionSchema,
-  idSchema,
   listQuerySchema,
   missionListSchema,
   missionSchema,
   resolveSchema,
   submitSchema,
 } from '../missions/schemas';
+import { idSchema } from '../fields';
 import {
   applicationListSchema,
   applicationSchema,

@@ -4,7 +4,7 @@ import 'server-only';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Kv } from '../kv';
-import { settleExpiredMissions, settleReclaimedMissions } from '../missions';
+import { reactToSettlement, settleExpiredMissions, settleReclaimedMissions } from '../missions';
 import { retryPendingPassports } from '../passport';
 import { retryPendingSettlements } from '../settlements';
 import { deliverPending } from '../webhooks';
@@ -12,7 +12,7 @@ import { deliverPending } from '../webhooks';
 export async function runSweep(db: Db, kv: Kv, cfg: Config, now = new Date()) {
   const missions = { ...(await settleExpiredMissions(db, cfg, now)), ...(await settleReclaimedMissions(db, kv, cfg, now)) };
   const passports = await retryPendingPassports(db, cfg);
-  const settlements = await retryPendingSettlements(db, cfg);
+  const settlements = await retryPendingSettlements(db, cfg, reactToSettlement);
   const webhooks = await deliverPending(db, cfg, now);
   return { missions, passports, settlements, webhooks };
 }

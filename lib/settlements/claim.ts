@@ -9,7 +9,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { type Settlement, settlements } from '../db/schema';
 import { uniqueViolation } from '../db/unique-violation';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { getChainClients } from '../chain/clients';
 import { readClaimable } from '../chain/escrow';
 import { readChain } from '../chain/rpc-errors';

@@ -9,7 +9,7 @@ import type { Db } from '../db/client';
 import { agentEarnings, missions, settlements } from '../db/schema';
 import { getChainClients } from '../chain/clients';
 import { readClaimable } from '../chain/escrow';
-import { DependencyDown } from '../http/errors';
+import { DependencyDown } from '../errors';
 import { readChain } from '../chain/rpc-errors';
 
 const HISTORY_LIMIT = 50;

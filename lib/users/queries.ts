@@ -1,7 +1,7 @@
 // User rows: created at first sign-in, keyed by the lowercase wallet address.
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { Db } from '../db/client';
 import { type Passport, passports, users } from '../db/schema';
 import { builtOnce } from '../db/prepared';

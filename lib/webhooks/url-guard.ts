@@ -6,7 +6,7 @@
 import 'server-only';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 
 const internal = new BlockList();
 for (const [network, prefix] of [

@@ -8,7 +8,7 @@ import { createSiweMessage } from 'viem/siwe';
 import { describe, expect, test } from 'vitest';
 import { matchCanonicalSiwe, type SiweParts } from '@/lib/auth/siwe-canonical';
 import { parseSiweMessage } from '@/lib/auth/siwe-message';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { PCHARS, renderSiwe, STATEMENT_CHARS, type SiweTextFields } from '../support/siwe-grammar';
 
 const RUNS = Math.max(100, Number(process.env.SIWE_EQUIVALENCE_RUNS ?? 6000) || 6000);

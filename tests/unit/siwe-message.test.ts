@@ -1,6 +1,6 @@
 import { createSiweMessage } from 'viem/siwe';
 import { describe, expect, test } from 'vitest';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { MAX_MESSAGE_LENGTH, parseSiweMessage } from '@/lib/auth/siwe-message';
 
 const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';

@@ -1,6 +1,7 @@
 import { jsonText, route } from '@/lib/http/route';
+import { sendQueuedWebhooks } from '@/lib/webhooks';
 import { createMission, listQuerySchema, listMissions, viewerOf } from '@/lib/missions';
-import { withRequestBody } from '@/lib/uploads';
+import { withRequestBody } from '@/lib/http/request-body';
 import { otherMethods } from '@/lib/http/methods';
 
 export const GET = route({ auth: 'optional', query: listQuerySchema }, async ({ query, caller, cfg, db }) =>
@@ -8,7 +9,7 @@ export const GET = route({ auth: 'optional', query: listQuerySchema }, async ({ 
 );
 
 // JSON, or multipart with attachments; an Idempotency-Key replays the first answer (docs/api.md#idempotency).
-export const POST = route({ webhooks: true, auth: 'CLIENT', limit: 'createMission' }, async ({ request, caller, cfg, db }) =>
+export const POST = route({ after: sendQueuedWebhooks, auth: 'CLIENT', limit: 'createMission' }, async ({ request, caller, cfg, db }) =>
   withRequestBody(request.body, request.headers, async (body) => {
     const idempotencyKey = request.headers.get('idempotency-key');
     return jsonText(await createMission(await db(), cfg, caller.user, body, idempotencyKey, new Date()), { status: 201 });

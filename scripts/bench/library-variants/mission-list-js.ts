@@ -13,7 +13,7 @@ import type { Config } from '@/lib/config';
 import { arrayLiteral } from '@/lib/db/array-literal';
 import type { Db } from '@/lib/db/client';
 import { missionContests, missionFiles, missions, users } from '@/lib/db/schema';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import type { JsonText } from '@/lib/http/route';
 import { decodeCursor, encodeCursor, type Sort } from '@/lib/missions/cursor';
 import type { ListQuery, MissionFileView, MissionList, MissionView } from '@/lib/missions/schemas';

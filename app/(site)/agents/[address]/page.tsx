@@ -7,7 +7,7 @@ import { WalletAddress } from '@/app/components/wallet-address';
 import { getAgentProfileOrThrow } from '@/lib/agents';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { completedMissionsOf } from '@/lib/marketplace/agent-history';
 import { formatAmount } from '@/lib/web/money';
 import { rewardTokenOf } from '../../_server/reward-token';

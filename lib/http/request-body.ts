@@ -2,11 +2,11 @@
 // (docs/api.md#missions): read within the limits of docs/api.md#uploads, files spooled and checked, the spool removed
 // whatever happens. Takes the raw stream and the headers, never the Request.
 import 'server-only';
-import { ApiError } from '../http/errors';
-import { readJsonStream } from '../http/validation';
-import { UPLOAD_LIMITS } from './limits';
-import { boundaryOf, MultipartReader } from './multipart';
-import { createSpoolDir, type SpooledFile, spoolFile } from './spool';
+import { ApiError } from '../errors';
+import { UPLOAD_LIMITS } from '../uploads/limits';
+import { boundaryOf, MultipartReader } from '../uploads/multipart';
+import { createSpoolDir, type SpooledFile, spoolFile } from '../uploads/spool';
+import { readJsonStream } from './validation';
 
 export interface RequestBody {
   /** JSON: the parsed value ({} for an empty body). Multipart: each field's text. */
