@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Holds task rewards in one ERC-20 until the operator releases them to an agent or refunds the
 // client — or, once a task has expired unsettled, until its client reclaims it, which nobody can
-// block (docs/api.md#escrow). Payouts are pull payments: release, refund and reclaim only credit, claim
+// block (API.md §13). Payouts are pull payments: release, refund and reclaim only credit, claim
 // moves the tokens. The owner (two-step) can replace a leaked operator key; the fee is capped for
 // the contract's life, so not even the owner and the operator together can take more.
 pragma solidity 0.8.28;
