@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { type Abi, getContract, type Hex, parseAbi, parseEventLogs } from 'viem';
 import { taskEscrowArtifact } from '@/lib/chain/artifacts';
-import { type ChainContext, expectRevert, useContractsChain } from './chain-fixture';
-import { expiryIn, missionRef, openTask, USDC } from './escrow-steps';
+import { type ChainContext, expectRevert, useContractsChain } from '../support/contracts/chain-fixture';
+import { expiryIn, missionRef, openTask, USDC } from '../support/contracts/escrow-steps';
 
 const chain = useContractsChain();
 const abi = taskEscrowArtifact.abi;

@@ -5,9 +5,9 @@
 // photographed at desktop and phone width and checked by axe.
 import { expect, test } from '@playwright/test';
 import { privateKeyToAccount } from 'viem/accounts';
-import { freshFundedKey, post, postFundedMission, signInWithKey } from './support/api-seed';
-import { openDashboardAs, signIn } from './support/dashboard-user';
-import { screenshotPage } from './support/screenshots';
+import { freshFundedKey, post, postFundedMission, signInWithKey } from '../support/e2e/api-seed';
+import { openDashboardAs, signIn } from '../support/e2e/dashboard-user';
+import { screenshotPage } from '../support/e2e/screenshots';
 
 test.describe.configure({ mode: 'serial' });
 

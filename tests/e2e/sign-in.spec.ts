@@ -3,8 +3,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { generatePrivateKey } from 'viem/accounts';
 import { ANVIL_KEYS } from '../../lib/chain/anvil-node';
-import { connectWallet, openDashboardAs } from './support/dashboard-user';
-import { screenshotPage } from './support/screenshots';
+import { connectWallet, openDashboardAs } from '../support/e2e/dashboard-user';
+import { screenshotPage } from '../support/e2e/screenshots';
 
 test('signing in and out works with the keyboard alone', async ({ browser }) => {
   const user = await openDashboardAs(browser, ANVIL_KEYS[3]);

@@ -3,9 +3,10 @@
 // Every request comes from 127.0.0.1, so each limit scenario runs on a pair of its own (its own KV prefix).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startLocalChain, type LocalChain } from '@/lib/chain/local-chain';
-import { expectDocumentedShape, newAccount, request, requestNonce, signIn, signedMessage, siweMessage, verify } from './support/client';
-import { loggedFailures, productionEnv, startPair, type Pair } from './support/instances';
-import { freePort, freshMachineDatabase } from './support/services';
+import { expectDocumentedShape, newAccount, request, requestNonce, signIn, signedMessage, siweMessage, verify } from '../support/faults/client';
+import { loggedFailures, productionEnv, startPair, type Pair } from '../support/faults/instances';
+import { freePort } from '@/lib/chain/anvil-node';
+import { freshMachineDatabase } from '../support/faults/services';
 import { fundTaskOn } from '../support/escrow';
 
 const MACHINE_REDIS = 'redis://127.0.0.1:6379';

@@ -9,9 +9,10 @@ import { createPublicClient, http, type Hex } from 'viem';
 import { foundry } from 'viem/chains';
 import { passportArtifact } from '@/lib/chain/artifacts';
 import { startLocalChain, type LocalChain } from '@/lib/chain/local-chain';
-import { expectDocumentedShape, request, signIn, sweep } from './support/client';
-import { loggedFailures, productionEnv, startPair, type Pair } from './support/instances';
-import { freePort, freshMachineDatabase } from './support/services';
+import { expectDocumentedShape, request, signIn, sweep } from '../support/faults/client';
+import { loggedFailures, productionEnv, startPair, type Pair } from '../support/faults/instances';
+import { freePort } from '@/lib/chain/anvil-node';
+import { freshMachineDatabase } from '../support/faults/services';
 
 const MACHINE_REDIS = 'redis://127.0.0.1:6379';
 

@@ -10,9 +10,9 @@ import { createSiweMessage } from 'viem/siwe';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
 import { startUpstashBridge } from '../support/upstash-bridge';
-import { expectDocumentedShape, newAccount, request } from './support/client';
-import { CHAIN_ID, type Instance, loggedFailures, startInstance } from './support/instances';
-import { freshMachineDatabase } from './support/services';
+import { expectDocumentedShape, newAccount, request } from '../support/faults/client';
+import { CHAIN_ID, type Instance, loggedFailures, startInstance } from '../support/faults/instances';
+import { freshMachineDatabase } from '../support/faults/services';
 
 const PREVIEW = 'taskmarket-git-feature-acme.vercel.app';
 const BRANCH = 'taskmarket-git-feature.vercel.app';

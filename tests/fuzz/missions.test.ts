@@ -20,11 +20,11 @@ import { call } from '../support/http';
 import { isolatedDatabase } from '../support/isolated-database';
 import { missionInput, routes } from '../support/missions';
 import { png, upload } from '../support/multipart';
-import { applyMutation, encodeMultipart, FIELDS, jsonText, multipart, type MultipartCase, oneFieldMutated, rawBody, text } from './arbitraries';
-import * as bodies from './bodies';
-import { casesFor, runs, timeoutFor } from './budget';
-import { countStatus, expectDocumented, missionCountOf, printStatusCounts, stateOf } from './oracle';
-import { applyCredential, type Credential, type Handler, newUser, send, trySet } from './parties';
+import { applyMutation, encodeMultipart, FIELDS, jsonText, multipart, type MultipartCase, oneFieldMutated, rawBody, text } from '../support/fuzz/arbitraries';
+import * as bodies from '../support/fuzz/bodies';
+import { casesFor, runs, timeoutFor } from '../support/fuzz/budget';
+import { countStatus, expectDocumented, missionCountOf, printStatusCounts, stateOf } from '../support/fuzz/oracle';
+import { applyCredential, type Credential, type Handler, newUser, send, trySet } from '../support/fuzz/parties';
 
 // A database of its own: in bookkeeping mode creates link any onChainTaskId unchecked, and on the
 // worker's shared database they would collide with tasks later files fund on the worker's anvil.

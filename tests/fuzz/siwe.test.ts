@@ -17,9 +17,9 @@ import { stampedAddress } from '@/lib/http/socket-address';
 import { TEST_CHAIN_ID, useTestEnvironment } from '../support/environment';
 import { call } from '../support/http';
 import { requestNonce, siweMessage } from '../support/wallets';
-import { text } from './arbitraries';
-import { casesFor, runs, timeoutFor } from './budget';
-import { countStatus, expectDocumented, printStatusCounts, stateOf } from './oracle';
+import { text } from '../support/fuzz/arbitraries';
+import { casesFor, runs, timeoutFor } from '../support/fuzz/budget';
+import { countStatus, expectDocumented, printStatusCounts, stateOf } from '../support/fuzz/oracle';
 import { PCHARS, renderSiwe, STATEMENT_CHARS, type SiweTextFields } from '../support/siwe-grammar';
 
 useTestEnvironment({ NONCE_RATE_LIMIT_PER_MINUTE: '100000000', VERIFY_RATE_LIMIT_PER_MINUTE: '100000000' });

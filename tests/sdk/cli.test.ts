@@ -6,10 +6,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mintTestUsdc, SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from './support/server';
+import { mintTestUsdc, SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from '../support/sdk/server';
 import { parseEther } from 'viem';
-import { buildSdk } from './support/sdk-build';
-import { claimableOf, cliJson, ethBalanceOf, eventually, newWallet, runCli, SUITE_SERVER_ENV, usdcBalanceOf, type Wallet } from './cli-process';
+import { buildSdk } from '../support/sdk/sdk-build';
+import { claimableOf, cliJson, ethBalanceOf, eventually, newWallet, runCli, SUITE_SERVER_ENV, usdcBalanceOf, type Wallet } from '../support/sdk/cli-process';
 
 const REWARD = 25_000_000n; // 25 USDC
 

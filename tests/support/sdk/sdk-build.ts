@@ -7,8 +7,8 @@ import { existsSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exclusively } from '../../support/exclusively';
-import { newestMtime } from '../../support/newest-mtime';
+import { exclusively } from '../exclusively';
+import { newestMtime } from '../newest-mtime';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const SDK = join(ROOT, 'sdk');

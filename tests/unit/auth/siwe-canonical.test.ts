@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { matchCanonicalSiwe, type SiweParts } from '@/lib/auth/siwe-canonical';
 import { parseSiweMessage } from '@/lib/auth/siwe-message';
 import { ApiError } from '@/lib/errors';
-import { PCHARS, renderSiwe, STATEMENT_CHARS, type SiweTextFields } from '../support/siwe-grammar';
+import { PCHARS, renderSiwe, STATEMENT_CHARS, type SiweTextFields } from '../../support/siwe-grammar';
 
 const RUNS = Math.max(100, Number(process.env.SIWE_EQUIVALENCE_RUNS ?? 6000) || 6000);
 

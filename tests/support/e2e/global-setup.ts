@@ -4,10 +4,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalChain } from '../../lib/chain/local-chain';
-import { startAppServer } from './support/app-server';
-import { freePort } from './support/free-port';
-import { ensureFreshBuild } from './support/production-build';
+import { startLocalChain } from '../../../lib/chain/local-chain';
+import { startAppServer } from '../app-server';
+import { freePort } from '../../../lib/chain/anvil-node';
+import { ensureFreshBuild } from '../production-build';
 
 export default async function globalSetup() {
   await ensureFreshBuild();

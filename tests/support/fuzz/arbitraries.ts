@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { SignJWT } from 'jose';
 import { sealData } from 'iron-session';
 import { encodeCursorPayload } from '@/lib/http/cursor';
-import { pdf, png } from '../support/multipart';
+import { pdf, png } from '../multipart';
 
 // --- text ---
 

@@ -2,7 +2,7 @@
 // the OpenAPI document the server serves today: a schema change without regenerating fails here.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { GENERATE_COMMAND, generateSdkFiles } from '../../scripts/sdk-generate';
+import { GENERATE_COMMAND, generateSdkFiles } from '../../../scripts/sdk-generate';
 
 describe('sdk generated sources', () => {
   test('default: the committed files match the OpenAPI document', async () => {

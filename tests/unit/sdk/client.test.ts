@@ -4,11 +4,11 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { tokenExpiry } from '../../sdk/src/auth';
-import { toFile, toFormData } from '../../sdk/src/files';
-import { errorOf, retryAfterSeconds, send, urlOf } from '../../sdk/src/http';
-import { PagedList } from '../../sdk/src/pages';
-import { TaskmarketError } from '../../sdk/src/errors';
+import { tokenExpiry } from '../../../sdk/src/auth';
+import { toFile, toFormData } from '../../../sdk/src/files';
+import { errorOf, retryAfterSeconds, send, urlOf } from '../../../sdk/src/http';
+import { PagedList } from '../../../sdk/src/pages';
+import { TaskmarketError } from '../../../sdk/src/errors';
 
 describe('retryAfterSeconds', () => {
   test('default: delta-seconds', () => expect(retryAfterSeconds('3')).toBe(3));
@@ -142,7 +142,7 @@ describe('files', () => {
 
 describe('browser safety', () => {
   test('default: no library module imports a node: module at the top level', () => {
-    const root = new URL('../../sdk/src/', import.meta.url).pathname;
+    const root = new URL('../../../sdk/src/', import.meta.url).pathname;
     const library = (dir: string): string[] =>
       readdirSync(dir).flatMap((name) => {
         const path = join(dir, name);

@@ -11,9 +11,9 @@ import { foundry } from 'viem/chains';
 import { inject } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { startLocalChain, type LocalChain } from '../../../lib/chain/local-chain';
-import { startAppServer } from '../../e2e/support/app-server';
-import { freePort } from '../../e2e/support/free-port';
-import { ensureFreshBuild } from '../../e2e/support/production-build';
+import { startAppServer } from '../app-server';
+import { freePort } from '../../../lib/chain/anvil-node';
+import { ensureFreshBuild } from '../production-build';
 
 export interface SdkTestServer {
   /** The server's base URL, e.g. http://localhost:41234 (SIWE domain localhost:41234). */

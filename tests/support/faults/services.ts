@@ -1,24 +1,17 @@
 // Real Redis and PostgreSQL servers owned by one fault test, on free ports, which the test stops
 // and starts at will — the machine's shared services (and every other test run using them) are
-// never touched. Also: free ports, and fresh databases on the machine's PostgreSQL for tests that
+// never touched. Also: fresh databases on the machine's PostgreSQL for tests that
 // do not stop it.
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '@/lib/chain/anvil-node';
 
 const run = promisify(execFile);
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Polls `probe` every 100 ms until it answers true; throws after `timeoutMs`. */
 export async function until(what: string, probe: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {

@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { createPublicClient, createTestClient, http, parseEther, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { taskEscrowArtifact, mockUsdcArtifact } from '../../lib/chain/artifacts';
-import type { SdkTestServer } from './support/server';
+import { taskEscrowArtifact, mockUsdcArtifact } from '../../../lib/chain/artifacts';
+import type { SdkTestServer } from './server';
 
 export const CLI = fileURLToPath(new URL('../../sdk/dist/cli.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -3,8 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { exclusively } from '../../support/exclusively';
-import { newestMtime } from '../../support/newest-mtime';
+import { exclusively } from './exclusively';
+import { newestMtime } from './newest-mtime';
 
 const SOURCES = ['app', 'lib', 'contracts/out', 'next.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];
 

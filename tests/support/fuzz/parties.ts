@@ -9,8 +9,8 @@ import { issueToken } from '@/lib/auth/tokens';
 import { config } from '@/lib/config';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
 import { stampedAddress } from '@/lib/http/socket-address';
-import { call } from '../support/http';
-import { signIn } from '../support/wallets';
+import { call } from '../http';
+import { signIn } from '../wallets';
 import { badAuthorization, forgedCookie, forgedToken } from './arbitraries';
 
 export interface User {

@@ -1,7 +1,7 @@
-// bench:libraries variant of lib/missions/list.ts — the mission view built the library way: Drizzle
-// selects the rows (with the parties' wallets) and their files, and JavaScript presents them, as
-// before the database wrote the views (git show c950afc^:lib/missions/present.ts). Copied over
-// lib/missions/list.ts in a throw-away build only; production never imports this file.
+// The JS mission-view oracle: lib/missions/list.ts built the library way — Drizzle selects the rows
+// (with the parties' wallets) and their files, and JavaScript presents them, as before the database
+// wrote the views (git show c950afc^:lib/missions/present.ts). The view tests hold the database's
+// pages against it; bench:libraries copies it over lib/missions/list.ts in a throw-away build.
 // GET /api/missions: filters, sorts and keyset pagination (docs/api.md#listing). Public callers see OPEN
 // missions; `mine` lists the caller's own as client or agent, after settling their expired
 // review windows so no SUBMITTED past its deadline is listed. Every sort is (key, id), backed by
