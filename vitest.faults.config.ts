@@ -9,7 +9,7 @@ export default mergeConfig(
   defineConfig({
     test: {
       include: ['tests/faults/**/*.test.ts'],
-      globalSetup: ['tests/faults/support/global-setup.ts'],
+      globalSetup: ['tests/support/faults/global-setup.ts'],
       maxWorkers: 1,
       fileParallelism: false,
       testTimeout: 120_000,

@@ -1,4 +1,4 @@
-// Wallet addresses at the edge (API.md §1.2): any case in, lowercase out; a mixed-case address
+// Wallet addresses at the edge (docs/api.md#conventions): any case in, lowercase out; a mixed-case address
 // must carry a valid EIP-55 checksum.
 import { getAddress } from 'viem';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 // The environment, parsed once by zod: the only module that reads process.env.
 // Development gets a working default for every setting; production refuses to start without the
-// ones that have no safe default (API.md §11).
+// ones that have no safe default (docs/api.md#configuration).
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -45,7 +45,7 @@ const envSchema = z.object({
   PORT: intFrom(3000, 1),
   CRON_SECRET: optionalText,
   ADMIN_TOKEN: optionalText,
-  // Wave 2 (API.md §12–16).
+  // Limits, keys and marketplace settings (docs/api.md#limits, #configuration).
   APP_ORIGINS: optionalText,
   SINGLE_INSTANCE: flag,
   DOWNLOAD_RATE_LIMIT_PER_MINUTE: intFrom(120, 1),
@@ -61,7 +61,7 @@ const envSchema = z.object({
   VERCEL_ENV: optionalText,
   VERCEL_URL: optionalText,
   VERCEL_BRANCH_URL: optionalText,
-  // Wave 3 (API.md §17).
+  // Wave 3 (docs/api.md#tokens).
   OAUTH_REGISTRATIONS_PER_HOUR: intFrom(20, 1),
   OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: intFrom(60, 1),
 });
@@ -100,17 +100,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const onVercel = e.VERCEL;
   const sharedKv = Boolean(e.REDIS_URL || (e.KV_REST_API_URL && e.KV_REST_API_TOKEN));
   if (production) {
-    // §12.7: a short operator secret can be guessed; failures are also rate limited per IP.
+    // docs/api.md#operator-secrets: a short operator secret can be guessed; failures are also rate limited per IP.
     for (const name of ['ADMIN_TOKEN', 'CRON_SECRET'] as const) {
       const value = e[name];
       if (value && value.length < 32) missing.push(`${name} must be at least 32 characters`);
     }
-    // §12.8: nonces, limits and revocations must be shared, or a logout holds on one instance only.
+    // docs/api.md#configuration: nonces, limits and revocations must be shared, or a logout holds on one instance only.
     if (!sharedKv && !onVercel && !e.SINGLE_INSTANCE) {
       missing.push('REDIS_URL or KV_REST_API_URL + KV_REST_API_TOKEN is required in production (or SINGLE_INSTANCE=1 for one instance)');
     }
   }
-  // §16: Vercel keeps no filesystem and runs many instances, whatever NODE_ENV says.
+  // docs/api.md#vercel: Vercel keeps no filesystem and runs many instances, whatever NODE_ENV says.
   if (onVercel) {
     if (!e.DATABASE_URL) missing.push('DATABASE_URL is required on Vercel (the filesystem does not keep an embedded database)');
     if (!sharedKv) missing.push('REDIS_URL or KV_REST_API_URL + KV_REST_API_TOKEN is required on Vercel (SINGLE_INSTANCE does not apply)');
@@ -127,7 +127,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
   const siweDomains = [
     ...(e.SIWE_DOMAIN ?? `localhost:${e.PORT}`).split(','),
-    // §16: a preview deployment admits its own hosts, and no other vercel.app host.
+    // docs/api.md#vercel: a preview deployment admits its own hosts, and no other vercel.app host.
     ...(onVercel && e.VERCEL_ENV === 'preview' ? [e.VERCEL_URL, e.VERCEL_BRANCH_URL] : []),
   ]
     .map((d) => d?.trim().toLowerCase())
@@ -158,7 +158,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       escrow: e.ESCROW_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       rewardToken: e.REWARD_TOKEN_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       mintWaitMs: e.MINT_WAIT_MS,
-      // §12.13: payouts and mints are sent by different keys; unset, the registrar key sends both.
+      // docs/api.md#settlements: payouts and mints are sent by different keys; unset, the registrar key sends both.
       operatorKey: (e.OPERATOR_PRIVATE_KEY ?? e.REGISTRAR_PRIVATE_KEY) as `0x${string}` | undefined,
       operatorKeyIsRegistrar: !e.OPERATOR_PRIVATE_KEY,
       mintBudgetPerHour: e.MINT_BUDGET_PER_HOUR,
@@ -195,7 +195,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 export type Config = ReturnType<typeof loadConfig>;
 
 /**
- * §12.3: the origins a browser write may come from. Default: https:// plus each SIWE domain, and
+ * docs/api.md#origins: the origins a browser write may come from. Default: https:// plus each SIWE domain, and
  * http:// too for localhost (development has no TLS).
  */
 function appOrigins(explicit: string | undefined, siweDomains: string[]): string[] {

@@ -1,5 +1,5 @@
 // The configuration checked once as a server starts, so a deployment missing a required setting
-// stops with a message naming it (API.md §11, §12.7–12.8, §16) instead of answering 500s, and the
+// stops with a message naming it (docs/api.md#configuration, #operator-secrets, #vercel) instead of answering 500s, and the
 // settings that work but deserve a look are said once.
 import { ConfigError, config } from './config';
 

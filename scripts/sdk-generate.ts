@@ -1,7 +1,7 @@
 // `npm run generate -w @taskmarket/sdk` (or `npm run sdk:generate`): writes the SDK's generated
 // sources from the OpenAPI document exactly as the server serves it at /api/openapi.json —
 // sdk/src/generated/openapi.ts (the document) and sdk/src/generated/api.ts (its types, by
-// openapi-typescript). tests/unit/sdk-generated.test.ts fails when the committed files are stale.
+// openapi-typescript). tests/unit/sdk/generated.test.ts fails when the committed files are stale.
 // Runs with --conditions=react-server: the document's schemas import modules guarded by "server-only".
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -57,7 +57,7 @@ export function CreateMissionForm() {
     if (Object.keys(checked.errors).length > 0) return focusFirstError(checked.errors);
     if (checked.reward === undefined || !checked.deadline) return;
     const reward = checked.reward;
-    // API.md §13: the task may not be reclaimable before the mission can be settled; computed
+    // docs/api.md#escrow: the task may not be reclaimable before the mission can be settled; computed
     // here from the deadline, never typed by the user.
     const expiresAt = BigInt(Math.ceil(checked.deadline.getTime() / 1000) + config.missions.expiresAfterDeadlineSeconds);
     try {
@@ -83,7 +83,7 @@ export function CreateMissionForm() {
         assignment,
       };
       // The same request sent again (a lost answer) reuses its Idempotency-Key and gets the mission
-      // already made; an edited one is a new request with a key of its own (API.md §1.9).
+      // already made; an edited one is a new request with a key of its own (docs/api.md#idempotency).
       const fingerprint = JSON.stringify([fields, files.map((f) => [f.name, f.size, f.lastModified])]);
       if (attempt.current?.fingerprint !== fingerprint) attempt.current = { fingerprint, key: randomRef() };
       const mission = await postMissionRequest<MissionView>('/api/missions', fields, {

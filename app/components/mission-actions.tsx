@@ -1,5 +1,5 @@
 'use client';
-// What the viewer may do with this mission, by role and state (API.md §5's transition table):
+// What the viewer may do with this mission, by role and state (docs/api.md#mission-states):
 // the owner approves, contests, cancels or bumps; an agent accepts; the assigned agent delivers
 // or withdraws. The API has the last word; its refusal is shown as it says it.
 import Link from 'next/link';
@@ -48,7 +48,7 @@ function OwnerActions({ mission }: { mission: MissionView }) {
   const id = mission.id;
   const { missions: rules } = useRuntimeConfig();
   const now = Date.now();
-  // API.md §5: the owner cancels an accepted mission past its deadline, or a contest left unanswered.
+  // docs/api.md#mission-states: the owner cancels an accepted mission past its deadline, or a contest left unanswered.
   const overdue = mission.status === 'ACCEPTED' && new Date(mission.deadline).getTime() < now;
   const lastContest = mission.contests.at(-1)?.contestedAt;
   const unanswered = mission.status === 'CONTESTED' && lastContest !== undefined && new Date(lastContest).getTime() + rules.reviewWindowSeconds * 1000 < now;

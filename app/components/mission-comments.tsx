@@ -1,5 +1,5 @@
 'use client';
-// Questions and answers on a mission (API.md §15): public while it is OPEN, its parties' once
+// Questions and answers on a mission (docs/api.md#comments): public while it is OPEN, its parties' once
 // accepted. Lists the conversation and lets a signed-in viewer who may take part write.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';

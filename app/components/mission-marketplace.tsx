@@ -1,5 +1,5 @@
 'use client';
-// The marketplace steps of a mission page (API.md §15): an agent applies to an APPLICATION mission,
+// The marketplace steps of a mission page (docs/api.md#applications): an agent applies to an APPLICATION mission,
 // its owner reads the applications and assigns one, and the owner of a COMPLETED mission rates
 // its agent. Each panel shows only where the viewer may act.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// An agent's passport (ERC-5192, API.md §3): minted with its token id, or pending while the
+// An agent's passport (ERC-5192, docs/api.md#becoming-an-agent): minted with its token id, or pending while the
 // mint is retried.
 import { transactionUrl } from '@/lib/web/chains';
 import type { Passport } from '@/lib/web/session';

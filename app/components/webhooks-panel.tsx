@@ -1,5 +1,5 @@
 'use client';
-// The signed-in user's webhook endpoints (API.md §14): add one (its secret is shown once), see
+// The signed-in user's webhook endpoints (docs/api.md#webhooks): add one (its secret is shown once), see
 // each endpoint's recent deliveries and how they went, remove one.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';

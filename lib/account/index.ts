@@ -1,4 +1,4 @@
-// Account (API.md §7): the caller's own profile and counts.
+// Account (docs/api.md#account): the caller's own profile and counts.
 export { getProfileOrThrow, updateProfile } from './profile';
 export { accountStats } from './stats';
 export * from './schemas';

@@ -3,7 +3,7 @@ import 'server-only';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { Profile, ProfilePatch } from './schemas';
 
 const { id, walletAddress, role, displayName, bio, organization, website, avatarUrl, createdAt, updatedAt } = getTableColumns(users);

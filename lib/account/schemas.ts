@@ -1,4 +1,4 @@
-// Request and response shapes of /api/account (API.md §7). The patch is strict: a field the
+// Request and response shapes of /api/account (docs/api.md#account). The patch is strict: a field the
 // caller may not set — role, walletAddress, id, or anything unknown — is a 400, never ignored.
 import { z } from 'zod';
 import { agentStatsSchema } from '../agents/schemas';

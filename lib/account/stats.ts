@@ -1,4 +1,4 @@
-// The caller's own counts (API.md §7): as a client, one aggregate over the missions they posted;
+// The caller's own counts (docs/api.md#account): as a client, one aggregate over the missions they posted;
 // as an agent, the figures their public profile shows.
 import 'server-only';
 import { eq } from 'drizzle-orm';

@@ -13,7 +13,7 @@ type AgentRef = AnyPgColumn | SQL.Aliased | SQL;
 
 /**
  * Missions ever assigned to the agent: one per mission, however often it was accepted again —
- * taken by the agent (accept) or given by the owner from the applications (assign, API.md §15).
+ * taken by the agent (accept) or given by the owner from the applications (assign, docs/api.md#applications).
  * Two index lookups (mission_events_accepts_idx, mission_events_assigns_idx), not an OR that
  * neither index could serve.
  */

@@ -1,4 +1,4 @@
-// Agents (API.md §6 without earnings and claim): the leaderboard, public profiles, the figures.
+// Agents (docs/api.md#directory; earnings and claim are lib/settlements): the leaderboard, public profiles, the figures.
 export { listLeaderboard } from './leaderboard';
 export { agentStatsOf, getAgentProfileOrThrow } from './profile';
 export * from './schemas';

@@ -3,7 +3,7 @@
 // above it meanwhile. A tampered cursor, or one from another period or sort, is a 400.
 import { z } from 'zod';
 import { decodeCursorPayload, encodeCursorPayload } from '../http/cursor';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 
 export interface LeaderboardKey {
   earned: string;

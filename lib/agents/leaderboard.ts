@@ -1,6 +1,6 @@
-// The agents' leaderboard (API.md §6): completions and earnings in a period from the ledger,
+// The agents' leaderboard (docs/api.md#directory): completions and earnings in a period from the ledger,
 // ranked in SQL with every tie broken — by earned, then completed (or the other way round), then
-// wallet address ascending; by rating, then more ratings, unrated last (API.md §15) — so ranks are
+// wallet address ascending; by rating, then more ratings, unrated last (docs/api.md#directory) — so ranks are
 // unique and stable. Only the page's agents get the
 // all-time figures (success rate) and passport looked up.
 import 'server-only';

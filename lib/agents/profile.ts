@@ -1,4 +1,4 @@
-// An agent's public profile (API.md §6): who they are, their passport and their figures, in one
+// An agent's public profile (docs/api.md#directory): who they are, their passport and their figures, in one
 // query. Only agents have one: a client's address, an unknown one or a malformed one is a 404.
 import 'server-only';
 import { and, eq, sql } from 'drizzle-orm';
@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { passports, users } from '../db/schema';
 import { addressSchema } from '../address';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { ratingCountOf, ratingOf } from '../marketplace/ratings';
 import { presentPassport } from '../passport';
 import { agentFigures } from './figures';

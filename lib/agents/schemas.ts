@@ -1,4 +1,4 @@
-// Request and response shapes of the agent endpoints (API.md §6): the leaderboard, the public
+// Request and response shapes of the agent endpoints (docs/api.md#directory): the leaderboard, the public
 // profile and the passport. The routes validate with them, the OpenAPI document reads them, and
 // the tests parse real responses with them (strict objects: an undocumented field fails a test).
 import { z } from 'zod';
@@ -34,7 +34,7 @@ export const leaderboardEntrySchema = z.strictObject({
   earned: amount,
   successRate,
   passportTokenId: z.string().nullable(),
-  /** Average review (API.md §15), 2 decimals; null before the first. */
+  /** Average review (docs/api.md#directory), 2 decimals; null before the first. */
   rating: z.number().min(1).max(5).nullable(),
   ratingCount: z.number().int(),
 });
@@ -64,7 +64,7 @@ export const agentProfileSchema = z.strictObject({
   bio: z.string().nullable(),
   passport: passportResponse.nullable(),
   stats: agentStatsSchema,
-  /** Average of the owners' reviews (API.md §15), 2 decimals; null before the first. */
+  /** Average of the owners' reviews (docs/api.md#directory), 2 decimals; null before the first. */
   rating: z.number().min(1).max(5).nullable(),
   ratingCount: z.number().int(),
   joinedAt: z.string(),

@@ -1,4 +1,4 @@
-// successRate = completed ÷ accepted (API.md §6), where "accepted" counts the missions ever
+// successRate = completed ÷ accepted (docs/api.md#directory), where "accepted" counts the missions ever
 // assigned to the agent — a withdrawal or a dispute lost still counts as accepted, not completed.
 // Over all time, whatever period a leaderboard shows: it is a reputation, not a period figure.
 

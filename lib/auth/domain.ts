@@ -1,4 +1,4 @@
-// The SIWE domain rule (API.md §3): a domain is allowed when it equals an entry of SIWE_DOMAIN or
+// The SIWE domain rule (docs/api.md#sign-in): a domain is allowed when it equals an entry of SIWE_DOMAIN or
 // is a subdomain of one; when the entry names a port, the port must match too.
 
 interface Authority {

@@ -2,7 +2,7 @@
 // synchronously with node:crypto. iron-session does the same through async WebCrypto, which in
 // Node 20 costs ~0.44 ms of CPU per seal or unseal (two key imports and derivations, and the
 // promise and transfer machinery around each step) against ~20-30 µs here. Byte for byte the same
-// format, so cookies sealed by either open with the other (tests/unit/iron-seal.test.ts).
+// format, so cookies sealed by either open with the other (tests/unit/auth/iron-seal.test.ts).
 // Only what iron-session's sealData/unsealData use with a string password: aes-256-cbc and
 // HMAC-SHA256, keys from PBKDF2-SHA1 with one iteration, password id "1".
 import 'server-only';

@@ -1,4 +1,4 @@
-// Request and response shapes of the auth endpoints (API.md §3); the OpenAPI document reads these too.
+// Request and response shapes of the auth endpoints (docs/api.md#auth); the OpenAPI document reads these too.
 import { z } from 'zod';
 import { addressSchema } from '../address';
 import { MAX_MESSAGE_LENGTH } from './siwe-message';

@@ -1,12 +1,11 @@
-// Sign-In with Ethereum (API.md §3, verify): strict parse, nonce taken out before anything else
+// Sign-In with Ethereum (docs/api.md#sign-in, verify): strict parse, nonce taken out before anything else
 // is checked, then chain, domain, time window and signature, then the user and their token.
 import 'server-only';
 import { getAddress, type Hex } from 'viem';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { ApiError } from '../http/errors';
-import type { Kv } from '../kv';
-import type { PendingCharge } from '../http/rate-limit';
+import { ApiError } from '../errors';
+import type { CountedCharge, Kv } from '../kv';
 import { getChainClients } from '../chain/clients';
 import { upsertUserByAddress, type UserSummary } from '../users/queries';
 import { isAllowedDomain } from './domain';
@@ -20,7 +19,7 @@ const FUTURE_ISSUE_TOLERANCE_MS = 5 * 60_000;
 const refuse = (message: string) => new ApiError(401, message);
 
 export async function verifySignIn(
-  deps: { cfg: Config; kv: Kv; db: () => Promise<Db>; charge?: PendingCharge },
+  deps: { cfg: Config; kv: Kv; db: () => Promise<Db>; charge?: CountedCharge },
   input: { message: string; signature: Hex },
   now = new Date(),
 ): Promise<{ token: string; user: UserSummary }> {
@@ -39,7 +38,7 @@ export async function verifySignIn(
   if (fields.notBefore && fields.notBefore.getTime() > now.getTime()) throw refuse('Message not yet valid');
   if (fields.issuedAt.getTime() > now.getTime() + FUTURE_ISSUE_TOLERANCE_MS) throw refuse('Message issued in the future');
 
-  // The check runs on the checksum form of the address (API.md §1.3).
+  // The check runs on the checksum form of the address (docs/api.md#conventions).
   const valid = await isValidSignature(
     { address: getAddress(address), message: input.message, signature: input.signature },
     getChainClients()?.publicClient,

@@ -1,4 +1,4 @@
-// Signature check of a SIWE message (API.md §3 step 4): ECDSA recovery for plain wallets, then
+// Signature check of a SIWE message (docs/api.md#sign-in): ECDSA recovery for plain wallets, then
 // ERC-1271 / ERC-6492 through the RPC for smart-contract wallets when recovery does not match.
 // The recovery itself lives in recover-address.ts.
 import 'server-only';
@@ -12,7 +12,7 @@ import {
   type PublicClient,
 } from 'viem';
 import { call } from 'viem/actions';
-import { DependencyDown } from '../http/errors';
+import { DependencyDown } from '../errors';
 import { isExecutionRevert } from '../chain/rpc-errors';
 import { recoverSigner } from './recover-address';
 
@@ -62,7 +62,7 @@ async function isValidContractSignature(
     if (isExecutionRevert(error)) return false;
     // viem's own verifyMessage reads every failed call as "invalid". An unreachable RPC, or a node
     // that answered with a JSON-RPC error (rate limit, internal error, timeout), gave no verdict
-    // at all (API.md §12.15): 503, never a 200 and never a misleading 401.
+    // at all (docs/api.md#sign-in): 503, never a 200 and never a misleading 401.
     throw new DependencyDown('chain', error);
   }
   // The validator answers one byte: 0x01 valid, 0x00 not.

@@ -3,7 +3,7 @@
 // path whose language is a subset of the reference's; every other message, and so every refusal,
 // is the reference's.
 import { ParsedMessage } from '@spruceid/siwe-parser';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { matchCanonicalSiwe, type SiweParts } from './siwe-canonical';
 
 /** Far above a real message (~400 bytes plus resources), small enough to bound the parser's work. */

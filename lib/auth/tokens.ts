@@ -1,11 +1,11 @@
-// Access tokens: HS256 JWTs signed with JWT_SECRET (API.md §3 Token), and their revocation list
+// Access tokens: HS256 JWTs signed with JWT_SECRET (docs/api.md#session-tokens), and their revocation list
 // in the shared KV so a logout on one instance holds on all.
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { z } from 'zod';
 import type { Config } from '../config';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { Kv } from '../kv';
 
 export const TOKEN_ISSUER = 'taskmarket';
@@ -18,7 +18,7 @@ const claimsSchema = z.object({
   jti: z.string().min(1),
   exp: z.number(),
   iat: z.number(),
-  // API.md §17: a token issued to an OAuth client carries its grant and scopes; a sign-in's has neither.
+  // docs/api.md#tokens: a token issued to an OAuth client carries its grant and scopes; a sign-in's has neither.
   gid: z.string().uuid().optional(),
   scope: z.string().optional(),
 });

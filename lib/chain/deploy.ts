@@ -3,7 +3,7 @@
 import type { Abi, Account, Address, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem';
 import { mockUsdcArtifact, passportArtifact, taskEscrowArtifact } from './artifacts';
 
-/** API.md §13: the fee ceiling a deployment gets unless MAX_FEE_BPS says otherwise. */
+/** docs/api.md#escrow: the fee ceiling a deployment gets unless MAX_FEE_BPS says otherwise. */
 export const DEFAULT_MAX_FEE_BPS = 1000;
 
 export interface DeployContractsOptions {

@@ -1,6 +1,6 @@
 // Tells "the RPC could not be reached" apart from "the chain answered no" in viem's errors.
 import { BaseError, ExecutionRevertedError, RpcRequestError } from 'viem';
-import { DependencyDown } from '../http/errors';
+import { DependencyDown } from '../errors';
 
 const UNREACHABLE = new Set(['HttpRequestError', 'TimeoutError', 'WebSocketRequestError', 'SocketClosedError']);
 

@@ -1,10 +1,10 @@
 // Sends a backend transaction so that a crash or a second instance can never repeat or collide
-// with it (API.md §12.13): one sender per key across all instances (a lease in the shared KV),
+// with it (docs/api.md#settlements): one sender per key across all instances (a lease in the shared KV),
 // the nonce read from the node under that lease, and the hash written down before it leaves.
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { type Hex, keccak256, type PublicClient, type WalletClient } from 'viem';
-import { DependencyDown } from '../http/errors';
+import { DependencyDown } from '../errors';
 import { getKv } from '../kv';
 
 // Longer than a send takes (estimate, fees, broadcast: a few RPC calls of ≤ 5 s each); a holder

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { config } from '../config';
-import { DependencyDown } from '../http/errors';
+import { DependencyDown } from '../errors';
 import * as schema from './schema';
 
 /** A database or a transaction: query functions take either (STYLE: `db: Db`). */

@@ -1,4 +1,4 @@
-// A client's analytics (API.md §7), computed in SQL — aggregates over the caller's missions through
+// A client's analytics (docs/api.md#account), computed in SQL — aggregates over the caller's missions through
 // the (client_id, created_at) and (client_id, completed_at) indexes; no mission is loaded here.
 // The summary describes the missions posted in the range; the series shows, per day or ISO week
 // (Monday), what was posted, completed and paid in it, with a row for every bucket.

@@ -1,6 +1,6 @@
 // The analytics date range: calendar days in UTC, `from` and `to` both inclusive, at most 366 days
 // (a leap year), defaulting to the 30 days that end today. Pure: today comes in as `now`.
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { AnalyticsQuery } from './schemas';
 
 export const MAX_RANGE_DAYS = 366;

@@ -1,4 +1,4 @@
-// Request and response shapes of GET /api/enterprise/analytics (API.md §7). `from` and `to` are
+// Request and response shapes of GET /api/enterprise/analytics (docs/api.md#account). `from` and `to` are
 // calendar dates (UTC), both inclusive; the rules that need today's date live in range.ts.
 import { z } from 'zod';
 import { missionStatusEnum } from '../db/schema/missions';

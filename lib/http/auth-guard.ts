@@ -1,7 +1,7 @@
 // Who is calling: a Bearer JWT (a wallet sign-in, or an OAuth client's access token), a personal
 // access token (tm_…), or the dashboard's session cookie — all resolved to the same user, whose
 // current role is read from the database, not the token, in one query with the user's passport.
-// A delegated credential (OAuth or tm_) also brings its scopes (API.md §17).
+// A delegated credential (OAuth or tm_) also brings its scopes (docs/api.md#tokens).
 import 'server-only';
 import type { Config } from '../config';
 import { readSessionCookie } from '../auth/session-cookie';
@@ -11,7 +11,7 @@ import type { Kv } from '../kv';
 import { findPersonalToken, touchGrant } from '../oauth/grants';
 import { parseScopes, type Scope } from '../oauth/scopes';
 import { findUserWithPassport, type PassportSummary, type UserSummary } from '../users/queries';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 import { assertAllowedOrigin } from './origin';
 
 export interface Caller {
@@ -45,7 +45,7 @@ export async function authenticate(request: Request, cfg: Config, kv: Kv, db: ()
   }
   if (!token) return undefined;
   const claims = await readToken(cfg, token);
-  // A cookie rides along on cross-site requests; a bearer token does not (API.md §1.7, §12.3).
+  // A cookie rides along on cross-site requests; a bearer token does not (docs/api.md#origins).
   if (via === 'cookie' && !SAFE_METHODS.has(request.method)) assertAllowedOrigin(request, cfg, 'refuse');
   // Independent round trips, run together: the revocation list (KV) and the current role (database).
   const [revoked, found] = await Promise.all([

@@ -1,4 +1,4 @@
-// The client IP that per-IP limits count by (API.md §12.1). Only a source the deployment vouches
+// The client IP that per-IP limits count by (docs/api.md#client-ip). Only a source the deployment vouches
 // for names it: under server.ts the TCP socket, stamped into a header with this process's secret;
 // on Vercel the platform's x-real-ip; behind TRUST_PROXY proxies the X-Forwarded-For entry that
 // many hops from the right. Anything else shares the bucket `unknown`. IPv6 counts per /64.

@@ -1,5 +1,5 @@
 // Keyset pages over (created_at, id), oldest or newest first — applications, comments, webhook
-// deliveries: the cursor is the last item's instant and id; a tampered one is a 400 (API.md §1.6).
+// deliveries: the cursor is the last item's instant and id; a tampered one is a 400 (docs/api.md#pagination).
 import { and, asc, desc, eq, gt, lt, or, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';

@@ -1,7 +1,7 @@
-// Opaque pagination cursors (API.md §1.6): a small JSON payload as base64url, so clients cannot
+// Opaque pagination cursors (docs/api.md#pagination): a small JSON payload as base64url, so clients cannot
 // rely on its shape. Each list validates the payload with its own schema; a tampered one is a 400.
 import { z } from 'zod';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 export function encodeCursorPayload(payload: unknown): string {
   return Buffer.from(JSON.stringify(payload)).toString('base64url');

@@ -1,4 +1,4 @@
-// The body of every error response (API.md §2), as a schema for the OpenAPI document. The route
+// The body of every error response (docs/api.md#errors), as a schema for the OpenAPI document. The route
 // wrapper (route.ts) is what produces it; this only describes it.
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-// API.md §12.9: a method a route does not support answers 405 in the error shape with `Allow`,
+// docs/api.md#conventions: a method a route does not support answers 405 in the error shape with `Allow`,
 // instead of Next's empty 405. Each route file exports these for the methods it lacks.
 import { json } from './route';
 

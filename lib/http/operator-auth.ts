@@ -1,10 +1,10 @@
 // Operator endpoints (cron sweep, admin) are authorized by a shared secret from the environment,
-// compared in constant time. Guessing is bounded (API.md §12.7): past the limit of failures from
+// compared in constant time. Guessing is bounded (docs/api.md#operator-secrets): past the limit of failures from
 // one IP, no comparison is made at all until the window ends.
 import { timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config';
 import type { Kv } from '../kv';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 export type OperatorSecret = 'admin' | 'cron';
 

@@ -1,8 +1,8 @@
-// Which pages may make a browser act with our session (API.md §12.3): a request's Origin must be the
+// Which pages may make a browser act with our session (docs/api.md#origins): a request's Origin must be the
 // request's own origin or exactly one of APP_ORIGINS. A cookie rides along on cross-site requests
 // and a browser always sends Origin on them, so a foreign or opaque ("null") Origin is refused.
 import type { Config } from '../config';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 export type MissingOrigin = 'allow' | 'refuse';
 

@@ -1,7 +1,7 @@
 // Fixed-window rate limits kept in the shared KV, so every instance counts the same hits.
 import type { Config } from '../config';
-import type { Charge, Hit, Kv } from '../kv';
-import { ApiError } from './errors';
+import type { Charge, CountedCharge, Hit, Kv } from '../kv';
+import { ApiError } from '../errors';
 
 export interface Limit {
   /** What the window counts per: the client IP, or the authenticated user. */
@@ -16,7 +16,7 @@ export interface Limit {
   withWork?: true;
 }
 
-// API.md §4. A route names one limit; the specific ones replace `write` where they apply. The
+// docs/api.md#limits. A route names one limit; the specific ones replace `write` where they apply. The
 // bump's once-an-hour is a rule of the mission itself (its bumpedAt), in lib/missions/transitions.ts.
 export const LIMITS = {
   nonce: { scope: 'ip', max: (c) => c.nonces.perMinute, windowMs: 60_000, withWork: true },
@@ -24,11 +24,11 @@ export const LIMITS = {
   write: { scope: 'user', max: (c) => c.limits.writePerMinute, windowMs: 60_000 },
   createMission: { scope: 'user', max: () => 20, windowMs: 3_600_000 },
   claim: { scope: 'user', max: () => 5, windowMs: 60_000 },
-  // API.md §15: questions and answers are free text anyone signed in may post.
+  // docs/api.md#comments: questions and answers are free text anyone signed in may post.
   comment: { scope: 'user', max: (c) => c.limits.commentsPerMinute, windowMs: 60_000 },
-  // §12.6: a download streams up to 10 MB out of the database; anonymous callers count by IP too.
+  // docs/api.md#files: a download streams up to 10 MB out of the database; anonymous callers count by IP too.
   download: { scope: 'ip', max: (c) => c.limits.downloadPerMinute, windowMs: 60_000 },
-  // API.md §17: registration is anonymous by design; an IP registers at most this many clients an hour.
+  // docs/api.md#tokens: registration is anonymous by design; an IP registers at most this many clients an hour.
   register: { scope: 'ip', max: (c) => c.limits.registrationsPerHour, windowMs: 3_600_000 },
   // The token endpoint: codes and refresh tokens are unguessable, but each try costs a KV and a database call.
   token: { scope: 'ip', max: (c) => c.limits.tokenPerMinute, windowMs: 60_000 },
@@ -61,7 +61,7 @@ export async function consume(kv: Kv, cfg: Config, name: LimitName, subject: str
 }
 
 /** A request's hit against a `withWork` limit: the handler's KV step counts it and settles it here. */
-export class PendingCharge implements Charge {
+export class PendingCharge implements CountedCharge {
   readonly key: string;
   readonly windowMs: number;
   readonly max: number;

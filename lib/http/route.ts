@@ -1,6 +1,6 @@
 // The route wrapper: the cross-cutting work of every endpoint, done once — rate limits,
 // authentication and roles, query and body validation, and the mapping of every failure to
-// `{ error, details? }` (API.md §2). Handlers receive plain validated values.
+// `{ error, details? }` (docs/api.md#errors). Handlers receive plain validated values.
 import 'server-only';
 import type { z } from 'zod';
 import { type Config, config } from '../config';
@@ -8,10 +8,9 @@ import { type Db, getDb } from '../db/client';
 import { getKv, type Kv } from '../kv';
 import { after } from 'next/server';
 import { log } from '../log';
-import { deliverPending } from '../webhooks/deliver';
 import { type Caller, authenticate } from './auth-guard';
 import { clientIp } from './client-ip';
-import { ApiError, OAuthError, unavailableDependency } from './errors';
+import { ApiError, OAuthError, unavailableDependency } from '../errors';
 import { type OperatorSecret, requireOperator } from './operator-auth';
 import { assertAllowedOrigin } from './origin';
 import { LIMITS, type LimitName, PendingCharge, consume } from './rate-limit';
@@ -32,16 +31,19 @@ export interface RouteOptions {
   maxBodyBytes?: number;
   /**
    * What a delegated credential (an OAuth access token or a tm_ personal token) must hold to call an
-   * authenticated route; a wallet sign-in may do everything. Unset: a wallet sign-in only (API.md §17).
+   * authenticated route; a wallet sign-in may do everything. Unset: a wallet sign-in only (docs/api.md#tokens).
    */
   scope?: ScopeRule;
   /** Authorized by an operator secret (ADMIN_TOKEN or CRON_SECRET) instead of a user. */
   operator?: OperatorSecret;
-  /** The change may have queued webhook deliveries: send them once the response is out (API.md §14). */
-  webhooks?: true;
-  /** The response sets or clears the session cookie: a present Origin must be allowed (API.md §12.3). */
+  /** Work for once a successful response is out, such as sending the webhooks the change queued. */
+  after?: AfterResponse;
+  /** The response sets or clears the session cookie: a present Origin must be allowed (docs/api.md#origins). */
   session?: true;
 }
+
+/** After-response work: it runs once the answer has gone, and its failure is its own, never the request's. */
+export type AfterResponse = (cfg: Config) => Promise<void>;
 
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
@@ -105,7 +107,7 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
       const response = await handler({ request, params, query, body, caller, ip, charge, cfg, kv, db: getDb } as RouteContext<O>);
       if (charge) limitHeaders = charge.headers ?? (await consume(kv, cfg, options.limit!, ip));
       for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
-      if (options.webhooks && response.ok) sendWebhooksAfterResponse(cfg);
+      if (options.after && response.ok) runAfterResponse(options.after, cfg);
       return response;
     } catch (error) {
       return errorResponse(await countedRefusal(error, charge), request, charge?.headers ?? limitHeaders);
@@ -140,16 +142,10 @@ async function countedRefusal(error: unknown, charge: PendingCharge | undefined)
 }
 
 // Next.js runs `after` work once the response has gone; outside a request (a test calling the
-// handler directly) there is no such moment, and the sweep sends what is queued.
-function sendWebhooksAfterResponse(cfg: Config): void {
+// handler directly) there is no such moment, and the sweep finishes what was left.
+function runAfterResponse(work: AfterResponse, cfg: Config): void {
   try {
-    after(async () => {
-      try {
-        await deliverPending(await getDb(), cfg);
-      } catch (error) {
-        log.warn('webhooks.after_failed', { message: (error as Error).message });
-      }
-    });
+    after(() => work(cfg));
   } catch {
     // Not inside a Next.js request.
   }

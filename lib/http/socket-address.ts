@@ -1,6 +1,6 @@
 // Records the TCP peer of each request in a header of our own before Next.js sees it, stamped with
 // a secret of this process. `next start` passes client headers through unchanged, so only the
-// socket is a sound source, and only a header this process wrote is believed (API.md §12.1).
+// socket is a sound source, and only a header this process wrote is believed (docs/api.md#client-ip).
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { processStamp, SOCKET_ADDRESS_HEADER, setProcessStamp } from './client-ip';

@@ -1,6 +1,6 @@
 // Request parsing: bounded JSON bodies and zod validation that names every problem by field.
 import type { z } from 'zod';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 // Text that people read and PostgreSQL stores: no control characters (text columns and jsonb
 // cannot hold NUL at all), except line breaks and tabs where the field is multi-line, and no
@@ -63,7 +63,7 @@ const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
 /**
  * A JSON body, or undefined when none was sent. Any other Content-Type is 415 before a byte is
- * read (API.md §12.2): a cross-site form can send text/plain without a preflight, never JSON.
+ * read (docs/api.md#conventions): a cross-site form can send text/plain without a preflight, never JSON.
  */
 export async function readJsonStream(
   body: ReadableStream<Uint8Array> | null,

@@ -3,14 +3,14 @@
 // fallback to memory, which would split nonces and limits between instances).
 import 'server-only';
 import { config } from '../config';
-import { DependencyDown } from '../http/errors';
+import { DependencyDown } from '../errors';
 import { log } from '../log';
 import { createMemoryKv } from './memory';
 import { createRedisKv } from './redis';
 import type { Kv } from './types';
 import { createVercelKv } from './vercel';
 
-export type { Charge, Hit, Kv } from './types';
+export type { Charge, CountedCharge, Hit, Kv } from './types';
 
 function guarded(kv: Kv, prefix: string): Kv {
   const call = async <T>(operation: Promise<T>): Promise<T> => {

@@ -13,6 +13,11 @@ export interface Charge {
   max: number;
 }
 
+/** A charge counted by a KV step that does other work too; `settle` takes the count that step answered. */
+export interface CountedCharge extends Charge {
+  settle(hit: Hit): void;
+}
+
 export interface Kv {
   /**
    * Stores `value` under `key` for `ttlMs` and counts it in the live set `setKey`, unless that

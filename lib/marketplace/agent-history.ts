@@ -1,4 +1,4 @@
-// An agent's public track record (API.md §15 agent page): their completed missions, newest first,
+// An agent's public track record (docs/api.md#directory): their completed missions, newest first,
 // with the owner's review where there is one. Only what reputation needs: title, reward, when.
 import 'server-only';
 import { and, desc, eq } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// Applications (API.md §15): on an APPLICATION mission agents apply with a pitch — once each, at
+// Applications (docs/api.md#applications): on an APPLICATION mission agents apply with a pitch — once each, at
 // most 50 a round, OPEN only — the owner reads them and assigns one agent, which is the mission's
 // transition to ACCEPTED (one winner under races, the agent-capacity rule applied). A mission
 // reopened or withdrawn from takes a fresh round: its `assignment` count names the round.
@@ -9,7 +9,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { missionApplications, users } from '../db/schema';
 import { uniqueViolation } from '../db/unique-violation';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { applyTransition, assertMissionId, precheckTransition } from '../missions/apply-transition';
 import { findMission, lockMission, type Mission } from '../missions/queries';
 import { getMissionOrThrow } from '../missions/views';

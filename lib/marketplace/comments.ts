@@ -1,4 +1,4 @@
-// Comments (API.md §15): questions and answers on a mission. While it is OPEN anyone may read them
+// Comments (docs/api.md#comments): questions and answers on a mission. While it is OPEN anyone may read them
 // and any signed-in user may ask (the owner answers); once accepted, only its two parties and the
 // operator read and write them. Rate-limited per user by the route (COMMENT_RATE_LIMIT_PER_MINUTE).
 import 'server-only';
@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { missionComments, users } from '../db/schema';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { assertMissionId } from '../missions/apply-transition';
 import { findMission, type Mission } from '../missions/queries';
 import { canSeeMission, isAssignee, isOwner, type Viewer } from '../missions/visibility';

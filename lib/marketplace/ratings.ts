@@ -1,4 +1,4 @@
-// An agent's rating (API.md §15): the average of the reviews of their completed missions, to two
+// An agent's rating (docs/api.md#reviews): the average of the reviews of their completed missions, to two
 // decimals (null before the first), and how many there are — for one agent as subqueries, for
 // every agent at once as a grouped table (the leaderboard ranks by it).
 import { sql, type SQL } from 'drizzle-orm';

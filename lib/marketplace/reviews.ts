@@ -1,4 +1,4 @@
-// Reviews (API.md §15): the owner of a COMPLETED mission rates its agent once, 1–5 with an optional
+// Reviews (docs/api.md#reviews): the owner of a COMPLETED mission rates its agent once, 1–5 with an optional
 // comment, and may edit the review for 24 hours; the ratings feed the agent's profile.
 import 'server-only';
 import { eq } from 'drizzle-orm';
@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { missionReviews, users } from '../db/schema';
 import { uniqueViolation } from '../db/unique-violation';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { assertMissionId } from '../missions/apply-transition';
 import { recordEvent } from '../missions/events';
 import { findMission } from '../missions/queries';

@@ -1,4 +1,4 @@
-// Request and response shapes of marketplace v2 (API.md §15): applications, reviews, comments.
+// Request and response shapes of marketplace v2 (docs/api.md#applications): applications, reviews, comments.
 // The routes validate with them and the OpenAPI document reads them.
 import { z } from 'zod';
 import { addressSchema } from '../address';

@@ -1,7 +1,7 @@
-// The remote MCP endpoint's own rules (API.md §17): a bearer credential only, never the dashboard's
+// The remote MCP endpoint's own rules (docs/api.md#mcp): a bearer credential only, never the dashboard's
 // cookie, and a bounded message.
 import type { Caller } from '../http/auth-guard';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { UPLOAD_LIMITS } from '../uploads/limits';
 
 /**

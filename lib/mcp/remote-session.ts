@@ -1,4 +1,4 @@
-// What the MCP tools work with when they run on the server (API.md §17): an SDK client that calls
+// What the MCP tools work with when they run on the server (docs/api.md#mcp): an SDK client that calls
 // this app's own route handlers in-process with the caller's bearer token — so every scope, limit,
 // rule and error text is the API's — and no local files or wallet: tools that need the user's
 // wallet say what to do instead.

@@ -1,4 +1,4 @@
-// The MCP Streamable HTTP transport, stateless (API.md §17): each POST builds the server from the
+// The MCP Streamable HTTP transport, stateless (docs/api.md#mcp): each POST builds the server from the
 // one tool set, answers with JSON (no stream to keep open) and closes, so any instance can answer
 // any request of a session — behind a load balancer and on Vercel alike.
 import 'server-only';

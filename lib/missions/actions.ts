@@ -4,12 +4,13 @@ import 'server-only';
 import type { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { validate } from '../http/validation';
-import type { RequestBody } from '../uploads';
+import type { RequestBody } from '../http/request-body';
 import { applyTransition, type ActionChoice, assertMissionId, precheckTransition } from './apply-transition';
 import type { ActionInput } from './changes';
 import { settleMission } from '../settlements/sweep';
+import { reactToSettlement } from './reclaimed';
 import { fromForm } from './form-fields';
 import { verifyTopUp } from './funding';
 import type { MissionJson } from './present';
@@ -22,7 +23,7 @@ import { isAssignee, OPERATOR, type Viewer } from './visibility';
 async function act(db: Db, cfg: Config, choice: ActionChoice, id: string, viewer: Viewer, input: ActionInput & { files?: RequestBody['files'] }, now: Date): Promise<MissionJson> {
   await applyTransition(db, cfg, choice, id, viewer, input, now);
   // Release or refund rows this transition wrote go out now; the sweep retries what fails.
-  await settleMission(db, cfg, id);
+  await settleMission(db, cfg, id, reactToSettlement);
   return getMissionOrThrow(db, cfg, id, viewer, now);
 }
 
@@ -55,7 +56,7 @@ export async function contestMission(db: Db, cfg: Config, id: string, viewer: Vi
   return act(db, cfg, 'contest', id, viewer, { reason, files: body.files }, now);
 }
 
-/** `input`: the JSON body, `{}` when none was sent (API.md §12.5: bump takes JSON only). */
+/** `input`: the JSON body, `{}` when none was sent (docs/api.md#uploads: bump takes JSON only). */
 export async function bumpMission(db: Db, cfg: Config, id: string, viewer: Viewer, input: unknown, now: Date) {
   assertMissionId(id);
   const { reward } = validate(bumpSchema, input);

@@ -7,14 +7,14 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { missionContests, missions } from '../db/schema';
 import { emitTransition } from '../webhooks/transition-events';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { SpooledFile } from '../uploads';
 import { type ActionInput, planChanges } from './changes';
 import { recordEvent } from './events';
 import { storeFiles } from './files';
 import * as ledger from './ledger';
 import { findMission, lockMission, type Mission, missionColumns } from './queries';
-import { idSchema } from './schemas';
+import { idSchema } from '../fields';
 import { assertCapacity } from './capacity';
 import { type Action, decide, TRANSITIONS, type Party, type Transition } from './transitions';
 import { SYSTEM, type Viewer } from './visibility';
@@ -54,7 +54,7 @@ export async function applyTransition(
 
 function refusalError(refusal: { status: number; message: string; retryAfter?: number }): ApiError {
   if (refusal.retryAfter === undefined) return new ApiError(refusal.status, refusal.message);
-  // A rate rule answers like the rate limiter does (API.md §1.8).
+  // A rate rule answers like the rate limiter does (docs/api.md#limits).
   const reset = String(refusal.retryAfter);
   return new ApiError(429, refusal.message, undefined, {
     'Retry-After': reset, 'RateLimit-Limit': '1', 'RateLimit-Remaining': '0', 'RateLimit-Reset': reset,
@@ -122,7 +122,7 @@ async function write(
     } else if (effect === 'unassign') {
       data.agentId = mission.agentId;
     } else if (effect === 'assign') {
-      // Who got the mission: the caller on accept, the owner's choice on assign (API.md §15).
+      // Who got the mission: the caller on accept, the owner's choice on assign (docs/api.md#applications).
       data.agentId = updated.agentId;
     }
   }

@@ -1,4 +1,4 @@
-// API.md §12.10: an agent holds at most MAX_ACTIVE_MISSIONS missions in ACCEPTED, SUBMITTED or
+// docs/api.md#agent-capacity: an agent holds at most MAX_ACTIVE_MISSIONS missions in ACCEPTED, SUBMITTED or
 // CONTESTED at once, so one agent cannot take every open mission and freeze it until its deadline.
 // Checked inside the assigning transaction with the agent's row locked: concurrent accepts of
 // different missions by one agent queue on that lock and count each other.
@@ -6,7 +6,7 @@ import 'server-only';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { missions, users } from '../db/schema';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 
 const ACTIVE = ['ACCEPTED', 'SUBMITTED', 'CONTESTED'] as const;
 

@@ -1,6 +1,6 @@
 // The column changes each side effect of the transition table makes to the mission row. Pure:
 // the mission, the caller's input and `now` in, the values to write out.
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { Mission } from './queries';
 import type { Effect, MissionRules } from './transitions';
 import type { Viewer } from './visibility';

@@ -1,5 +1,5 @@
 // POST /api/missions: validate, then insert the OPEN mission with its attachments, its funding
-// (ledger) and its first event in one transaction. An Idempotency-Key (API.md §1.9) makes a
+// (ledger) and its first event in one transaction. An Idempotency-Key (docs/api.md#idempotency) makes a
 // retried request answer the mission it already created instead of posting a second one.
 import 'server-only';
 import { createHash } from 'node:crypto';
@@ -8,9 +8,9 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { missions } from '../db/schema';
 import { uniqueViolation } from '../db/unique-violation';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { validate } from '../http/validation';
-import type { RequestBody } from '../uploads';
+import type { RequestBody } from '../http/request-body';
 import { recordEvent } from './events';
 import { storeFiles } from './files';
 import { fromForm } from './form-fields';

@@ -2,7 +2,7 @@
 // so clients cannot rely on their shape; a cursor from another sort or a tampered one is a 400.
 import { z } from 'zod';
 import { decodeCursorPayload, encodeCursorPayload } from '../http/cursor';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { MISSION_SORTS } from './schemas';
 
 export type Sort = (typeof MISSION_SORTS)[number];

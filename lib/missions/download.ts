@@ -1,11 +1,11 @@
 // GET /api/missions/{id}/files/{fileId}: the stored bytes, only for a viewer allowed to see both
 // the mission and that file; everyone else gets the same 404 as for a file that does not exist.
-// The bytes are streamed from the database in slices, never held whole (API.md §12.6).
+// The bytes are streamed from the database in slices, never held whole (docs/api.md#files).
 import 'server-only';
 import type { Db } from '../db/client';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { findMissionFile, readBlobChunks } from './files';
-import { idSchema } from './schemas';
+import { idSchema } from '../fields';
 import { canSeeFile, type Viewer } from './visibility';
 
 export async function getMissionFileOrThrow(db: Db, missionId: string, fileId: string, viewer: Viewer) {

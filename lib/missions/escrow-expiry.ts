@@ -1,4 +1,4 @@
-// How long a mission's escrow task must stay unclaimable by its client (API.md §13): past the
+// How long a mission's escrow task must stay unclaimable by its client (docs/api.md#escrow): past the
 // deadline, room for the review window of every contest round plus the one submission after the
 // last, and a grace period for the backend to settle. The server checks it at create; the
 // dashboard and the SDK compute expiresAt with it, so nobody types one. Pure: runs in the browser.

@@ -1,4 +1,4 @@
-// The append-only mission log (API.md §5): one row per transition — who, from, to, when, and
+// The append-only mission log (docs/api.md#mission-states): one row per transition — who, from, to, when, and
 // what came with it. Written in the transition's own transaction; never updated or deleted.
 import 'server-only';
 import type { Db } from '../db/client';

@@ -70,7 +70,7 @@ export async function findMissionFile(db: Db, missionId: string, fileId: string)
   return row;
 }
 
-// A download never holds the whole file (API.md §12.6): the bytes come in slices of this size,
+// A download never holds the whole file (docs/api.md#files): the bytes come in slices of this size,
 // each read by its own statement (file_blobs.bytes is stored uncompressed, so a slice reads only
 // its own pages) and released before the next one is asked for.
 export const BLOB_CHUNK_BYTES = 256 * 1024;

@@ -1,4 +1,4 @@
-// Multipart forms carry every field as text (API.md §5): tags come comma-separated, and an empty
+// Multipart forms carry every field as text (docs/api.md#missions): tags come comma-separated, and an empty
 // input is a field left out. This turns a form into the shape the JSON schemas validate.
 
 export function fromForm(fields: Record<string, string>): Record<string, unknown> {

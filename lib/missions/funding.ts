@@ -1,4 +1,4 @@
-// The escrow's side of posting and bumping (API.md §5 Escrow): before a mission is written, its
+// The escrow's side of posting and bumping (docs/api.md#escrow): before a mission is written, its
 // on-chain task must exist, belong to the caller's wallet, hold at least the reward and still be
 // open, and not expire before the mission can be settled; a raised reward must be covered by a
 // top-up already on-chain. Without ESCROW_ADDRESS
@@ -9,7 +9,7 @@ import type { Config } from '../config';
 import { getChainClients } from '../chain/clients';
 import { TASK_STATE, readTask } from '../chain/escrow';
 import { readChain } from '../chain/rpc-errors';
-import { ApiError, DependencyDown } from '../http/errors';
+import { ApiError, DependencyDown } from '../errors';
 import { earliestExpiresAt } from './escrow-expiry';
 
 const refuse = (detail: string) => new ApiError(400, 'Validation failed', [detail]);
@@ -29,7 +29,7 @@ export async function verifyFunding(cfg: Config, wallet: string, taskId: number 
   if (task.client !== (wallet.toLowerCase() as Hex)) throw refuse('onChainTaskId: the task was created by another wallet');
   if (task.state !== TASK_STATE.Open) throw refuse('onChainTaskId: the task is already released or refunded');
   if (task.amount < reward) throw refuse(`onChainTaskId: the task holds ${task.amount}, less than the reward`);
-  // API.md §13: the client must not be able to reclaim the reward while the work can still be
+  // docs/api.md#escrow: the client must not be able to reclaim the reward while the work can still be
   // delivered, reviewed and contested.
   const earliest = earliestExpiresAt(deadline, expiryRules(cfg));
   if (task.expiresAt < earliest) {

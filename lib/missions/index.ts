@@ -1,10 +1,10 @@
-// Missions (API.md §5): the public face the routes, the sweep and later the pages use.
+// Missions (docs/api.md#missions): the public face the routes, the sweep and later the pages use.
 export { createMission } from './create-mission';
 export { bumpMission, cancelMission, contestMission, precheck, resolveMission, simpleAction, submitMission } from './actions';
 export { getMissionOrThrow } from './views';
 export { getMissionFileOrThrow } from './download';
 export { listMissions } from './list';
 export { settleExpiredMissions } from './settle';
-export { markReclaimed, settleReclaimedMissions } from './reclaimed';
+export { markReclaimed, reactToSettlement, settleReclaimedMissions } from './reclaimed';
 export { viewerOf } from './viewer';
 export * from './schemas';

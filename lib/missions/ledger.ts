@@ -46,7 +46,7 @@ export async function release(tx: Db, mission: Funded, now: Date): Promise<Recor
 
 /**
  * Reclaimed on-chain by the client: whatever this mission still owed is void — the agent's unpaid
- * credit and every settlement not yet mined (API.md §13). A mined release never gets here: the
+ * credit and every settlement not yet mined (docs/api.md#escrow). A mined release never gets here: the
  * task would not have been open for the client to reclaim.
  */
 export async function reclaim(tx: Db, mission: Funded): Promise<void> {

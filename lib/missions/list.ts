@@ -1,4 +1,4 @@
-// GET /api/missions: filters, sorts and keyset pagination (API.md §5). Public callers see OPEN
+// GET /api/missions: filters, sorts and keyset pagination (docs/api.md#listing). Public callers see OPEN
 // missions; `mine` lists the caller's own as client or agent, after settling their expired
 // review windows so no SUBMITTED past its deadline is listed. Every sort is (key, id), backed by
 // an index, so a page costs the same at the 1st and the 5,000th and new missions never shift it.
@@ -9,7 +9,7 @@ import type { Config } from '../config';
 import { arrayLiteral } from '../db/array-literal';
 import type { Db } from '../db/client';
 import { missions } from '../db/schema';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { JsonText } from '../http/route';
 import { decodeCursor, encodeCursor, type Sort } from './cursor';
 import { matchedPageIds } from './matched-page';
@@ -140,7 +140,7 @@ export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer
   return `{"items":[${page.map((row) => row.view).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}` as JsonText<MissionList>;
 }
 
-// Without `mine` the list is the public board: OPEN missions only (API.md §5).
+// Without `mine` the list is the public board: OPEN missions only (docs/api.md#listing).
 function checkScope(query: ListQuery, viewer: Viewer): void {
   if (query.mine && viewer.kind !== 'user') throw new ApiError(401, 'Authentication required');
   if (!query.mine && query.status && query.status.some((s) => s !== 'OPEN')) {

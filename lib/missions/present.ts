@@ -1,4 +1,4 @@
-// The mission object of API.md §5 as a viewer may see it, written by the database: one statement
+// The mission object of docs/api.md#missions as a viewer may see it, written by the database: one statement
 // answers a whole page with its files, contests and the parties' wallets, each mission as JSON
 // text that goes to the client untouched. Doing it here rather than in JavaScript saves a round
 // trip, the row decoding, a Date per timestamp and a re-serialisation — most of a list's cost

@@ -1,4 +1,4 @@
-// API.md §13: a client may reclaim an expired escrow task on-chain without asking anyone. The
+// docs/api.md#escrow: a client may reclaim an expired escrow task on-chain without asking anyone. The
 // sweep notices and ends the mission CANCELLED (event `reclaimed`) with nothing sent for it. A task
 // can only be reclaimed after deadline + expiresAfterDeadlineSeconds (create refuses an earlier
 // expiry), so only unsettled funded missions past that point are looked at, a bounded few a run.
@@ -9,12 +9,13 @@ import 'server-only';
 import { and, asc, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import type { OnSettled } from '../settlements';
 import { missions } from '../db/schema';
 import type { Kv } from '../kv';
 import { getChainClients } from '../chain/clients';
 import { readTask, TASK_STATE } from '../chain/escrow';
 import { readChain } from '../chain/rpc-errors';
-import { ApiError, DependencyDown } from '../http/errors';
+import { ApiError, DependencyDown } from '../errors';
 import { applyTransition } from './apply-transition';
 import { expiresAfterDeadlineSeconds } from './escrow-expiry';
 import { expiryRules } from './funding';
@@ -110,3 +111,8 @@ export async function markReclaimed(db: Db, cfg: Config, missionId: string, now:
     throw error;
   }
 }
+
+/** The missions' side of a settlement's outcome: a release the client's reclaim superseded ends its mission. */
+export const reactToSettlement: OnSettled = async (db, cfg, row, now) => {
+  if (row.kind === 'RELEASE' && row.status === 'SUPERSEDED' && row.missionId) await markReclaimed(db, cfg, row.missionId, now);
+};

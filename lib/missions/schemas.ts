@@ -1,19 +1,17 @@
-// The request and response shapes of the mission endpoints (API.md §5): the single source for
+// The request and response shapes of the mission endpoints (docs/api.md#missions): the single source for
 // validation, the TypeScript types and, later, the OpenAPI document. Rules that need the clock
 // (deadline in the future) are checked where `now` is known, in create-mission.ts.
 import { z } from 'zod';
 import { missionStatusEnum } from '../db/schema/missions';
 import { CONTROLS_MESSAGE, NO_CONTROLS, NO_CONTROLS_BUT_NEWLINES } from '../http/validation';
 import { cursorParam } from '../http/cursor';
+import { categorySchema, tagSchema } from '../fields';
 
 const UINT256_MAX = (1n << 256n) - 1n;
 
 export const missionStatusSchema = z.enum(missionStatusEnum.enumValues);
 
-/** Mission and file ids: any UUID-shaped string; anything else is a 404, never a 500 (API.md §1.4). */
-export const idSchema = z.guid();
-
-/** A token amount in base units: a decimal string, positive, within uint256 (API.md §1.5). */
+/** A token amount in base units: a decimal string, positive, within uint256 (docs/api.md#conventions). */
 export const rewardSchema = z
   .string()
   .regex(/^[0-9]{1,78}$/, 'must be a string of decimal digits (base units)')
@@ -29,23 +27,6 @@ export const onChainTaskIdSchema = z.union([
     .transform(Number)
     .refine(Number.isSafeInteger, 'is too large'),
 ]);
-
-// Tags are comma-separated in multipart forms, so a tag can never hold a comma.
-export const tagSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .min(1)
-  .max(32)
-  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._+#-]*$/u, 'letters, digits, space and . _ + # - only');
-
-export const categorySchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .min(1)
-  .max(50)
-  .regex(/^[\p{L}\p{N}][\p{L}\p{N} _-]*$/u, 'letters, digits, space, _ and - only');
 
 // Free text is stored and shown to others: no control characters (PostgreSQL refuses NUL in text
 // and jsonb, which would be a 500), line breaks and tabs only where the text has lines.
@@ -69,7 +50,7 @@ export const createMissionSchema = z.strictObject({
   deadline: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
   // Bookkeeping mode: optional; the escrow issue checks it against the chain.
   onChainTaskId: onChainTaskIdSchema.optional(),
-  // API.md §15: FIRST_COME (accept) or APPLICATION (apply, then the owner assigns).
+  // docs/api.md#applications: FIRST_COME (accept) or APPLICATION (apply, then the owner assigns).
   assignment: assignmentSchema.default('FIRST_COME'),
 });
 

@@ -1,4 +1,4 @@
-// The sweep's part of the missions (API.md §9): complete SUBMITTED missions whose review window
+// The sweep's part of the missions (docs/api.md#sweep): complete SUBMITTED missions whose review window
 // is over. Each one is its own conditional transition, so concurrent sweeps never complete (or
 // pay) a mission twice; one losing the race simply counts it as not its own.
 import 'server-only';

@@ -1,4 +1,4 @@
-// The mission state machine of API.md §5 as one declarative table — who may act, from which
+// The mission state machine of docs/api.md#mission-states as one declarative table — who may act, from which
 // states, to which state, under which time rule, with which side effects — and `decide`, the
 // one function every action asks. Pure: no database, no clock (time is passed in).
 import type { MissionStatus } from '../db/schema/missions';
@@ -49,7 +49,7 @@ export interface Transition {
   /** A rate rule: the seconds still to wait before the transition may happen again (429), or 0. */
   cooldown?: (m: MissionFacts, now: Date) => number;
   effects: readonly Effect[];
-  /** The name the event log records, when it is not the action's own (API.md §12.11: `reopened`). */
+  /** The name the event log records, when it is not the action's own (docs/api.md#mission-states: `reopened`). */
   event?: string;
 }
 
@@ -62,14 +62,14 @@ export const TRANSITIONS = {
     from: ['OPEN'],
     to: () => 'ACCEPTED',
     when: (m, now) => {
-      // API.md §15: on such a mission the owner picks the agent from the applications.
+      // docs/api.md#applications: on such a mission the owner picks the agent from the applications.
       if (m.assignmentMode === 'APPLICATION') return 'This mission assigns its agent from applications: apply instead';
       // Nobody can deliver a mission whose deadline is behind us.
       return now >= m.deadline ? 'The mission deadline has passed' : undefined;
     },
     effects: ['assign'],
   },
-  // API.md §15: the owner gives an APPLICATION mission to one of the agents who applied.
+  // docs/api.md#applications: the owner gives an APPLICATION mission to one of the agents who applied.
   assign: {
     party: 'owner',
     from: ['OPEN'],
@@ -113,7 +113,7 @@ export const TRANSITIONS = {
     effects: ['refund'],
   },
   withdraw: { party: 'assignee', from: ['ACCEPTED', 'CONTESTED'], to: () => 'OPEN', effects: ['unassign'] },
-  // API.md §12.11: an agent who took the mission and went quiet does not hold it to its deadline;
+  // docs/api.md#mission-states: an agent who took the mission and went quiet does not hold it to its deadline;
   // after ACCEPT_WINDOW_SECONDS without a submission the owner puts it back on the board.
   reopen: {
     party: 'owner',
@@ -130,11 +130,11 @@ export const TRANSITIONS = {
     party: 'owner',
     from: ['OPEN'],
     to: () => 'OPEN',
-    // API.md §4: once an hour per mission. Kept on the row, so only a bump that happened counts.
+    // docs/api.md#limits: once an hour per mission. Kept on the row, so only a bump that happened counts.
     cooldown: (m, now) => (m.bumpedAt ? Math.max(0, Math.ceil((m.bumpedAt.getTime() + 3_600_000 - now.getTime()) / 1000)) : 0),
     effects: ['bump'],
   },
-  // API.md §13: the task's client reclaimed the expired escrow on-chain, which nobody can block.
+  // docs/api.md#escrow: the task's client reclaimed the expired escrow on-chain, which nobody can block.
   // The chain is the truth: the mission ends CANCELLED, whatever it was, and nothing is sent for it
   // (a COMPLETED mission whose release never got through loses its unpaid credit with it).
   reclaim: {

@@ -6,10 +6,10 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { builtOnce } from '../db/prepared';
 import { missions } from '../db/schema';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { applyTransition, isReviewOver } from './apply-transition';
 import { type MissionJson, missionJson } from './present';
-import { idSchema } from './schemas';
+import { idSchema } from '../fields';
 import { canSeeMission, canSeeWork, SYSTEM, type Viewer, viewerValues } from './visibility';
 
 // The facts that decide whether the viewer may see the mission, with its view, in one round trip.

@@ -1,4 +1,4 @@
-// Who may see what (API.md §5): OPEN missions are public; any other mission only to its owner and
+// Who may see what (docs/api.md#missions): OPEN missions are public; any other mission only to its owner and
 // its assigned agent; submission and contest files only to those two, and only the files of the
 // current assignment to the agent. The operator and the system see everything.
 import { sql } from 'drizzle-orm';

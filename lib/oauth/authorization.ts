@@ -1,4 +1,4 @@
-// The authorization request (OAuth 2.1 §4.1, API.md §17): which of its problems may be sent back to
+// The authorization request (OAuth 2.1 §4.1, docs/api.md#tokens): which of its problems may be sent back to
 // the client's redirect URI and which must be shown on our page instead (an unknown client or a
 // redirect URI it did not register — never redirect there, or we are an open redirector), the
 // one-time consent form token, and the single-use, 60-second authorization code with its PKCE
@@ -7,7 +7,7 @@ import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { OAuthError } from '../http/errors';
+import { OAuthError } from '../errors';
 import type { Kv } from '../kv';
 import { findClient, type OAuthClient } from './clients';
 import { type Scope, formatScopes, parseScopes } from './scopes';

@@ -1,4 +1,4 @@
-// OAuth clients (RFC 7591 dynamic registration, API.md §17): what a registration may say, the
+// OAuth clients (RFC 7591 dynamic registration, docs/api.md#tokens): what a registration may say, the
 // redirect-URI rules, looking a client up and authenticating it at the token endpoint, and
 // forgetting registrations nobody used for 30 days.
 import 'server-only';
@@ -7,7 +7,7 @@ import { OAuthClientMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth
 import { eq, lt } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { oauthClients } from '../db/schema';
-import { OAuthError } from '../http/errors';
+import { OAuthError } from '../errors';
 import { describeIssues, NO_CONTROLS } from '../http/validation';
 import { hashSecret, newSecret } from './grants';
 

@@ -1,9 +1,9 @@
-// The consent decision (API.md §17): the form posted from the authorize page, by a signed-in user
+// The consent decision (docs/api.md#tokens): the form posted from the authorize page, by a signed-in user
 // with the one-time form token the page gave them, becomes a redirect to the client with a code —
 // or with access_denied. Everything is checked again here: the page's view is not trusted.
 import 'server-only';
 import type { Db } from '../db/client';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { Kv } from '../kv';
 import {
   checkAuthorizationRequest,

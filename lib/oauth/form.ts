@@ -1,7 +1,7 @@
 // OAuth's form bodies (application/x-www-form-urlencoded): a parameter given twice is refused
 // (RFC 6749 §3.2), and every problem is an OAuth `invalid_request`, as OAuth clients parse it.
 import { z } from 'zod';
-import { OAuthError } from '../http/errors';
+import { OAuthError } from '../errors';
 import { describeIssues } from '../http/validation';
 
 /** The route's body schema: any form, checked by `parseForm` against the endpoint's own schema. */

@@ -1,4 +1,4 @@
-// Grants (API.md §17): what a user allowed a client (OAUTH) or made for a headless agent (TOKEN,
+// Grants (docs/api.md#tokens): what a user allowed a client (OAUTH) or made for a headless agent (TOKEN,
 // a personal access token shown once and stored hashed). Listing, last use and revocation — a
 // revocation is marked in the shared KV first, so every instance refuses the grant's access tokens
 // at once, then recorded in the database, which refresh and personal tokens are checked against.
@@ -8,7 +8,7 @@ import { and, count, desc, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { grants, users } from '../db/schema';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { Kv } from '../kv';
 import { grantRevokedKey } from '../auth/tokens';
 import type { Scope } from './scopes';

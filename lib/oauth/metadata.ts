@@ -1,4 +1,4 @@
-// Discovery documents (API.md §17): the authorization server's metadata (RFC 8414) and the MCP
+// Discovery documents (docs/api.md#tokens): the authorization server's metadata (RFC 8414) and the MCP
 // endpoint's protected-resource metadata (RFC 9728), both named from the public origin.
 import type { Config } from '../config';
 import { resourceOf } from './authorization';

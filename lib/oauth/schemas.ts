@@ -1,7 +1,7 @@
-// Request and response shapes of /api/tokens and /api/grants (API.md §17).
+// Request and response shapes of /api/tokens and /api/grants (docs/api.md#tokens).
 import { z } from 'zod';
 import { CONTROLS_MESSAGE, NO_CONTROLS } from '../http/validation';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { SCOPES } from './scopes';
 
 const DAY = 86_400;

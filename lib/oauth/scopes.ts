@@ -1,7 +1,7 @@
-// What a delegated token may do (API.md §17): the five scopes, how they are written in a scope
+// What a delegated token may do (docs/api.md#tokens): the five scopes, how they are written in a scope
 // string, and the check every route makes. A wallet sign-in (SIWE) carries no scope list: it may
 // do everything its user may.
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 
 export const SCOPES = ['missions:read', 'missions:work', 'missions:post', 'earnings:claim', 'webhooks'] as const;
 export type Scope = (typeof SCOPES)[number];

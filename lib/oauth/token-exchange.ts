@@ -1,4 +1,4 @@
-// The token endpoint's two grants (OAuth 2.1 §4.1.3, §4.3, API.md §17): an authorization code with
+// The token endpoint's two grants (OAuth 2.1 §4.1.3, §4.3, docs/api.md#tokens): an authorization code with
 // its PKCE verifier becomes a grant, an access token and a refresh token; a refresh token is used
 // once and replaced (rotation) — presenting a used one again revokes the whole grant, since either
 // the client or a thief holds a copy (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2).
@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { refreshTokens } from '../db/schema';
-import { OAuthError } from '../http/errors';
+import { OAuthError } from '../errors';
 import type { Kv } from '../kv';
 import { grantRevokedKey, issueToken } from '../auth/tokens';
 import { findUserWithPassport } from '../users/queries';

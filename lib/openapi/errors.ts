@@ -1,4 +1,4 @@
-// The failure side of every operation (API.md §2): which statuses an endpoint can answer, derived
+// The failure side of every operation (docs/api.md#errors): which statuses an endpoint can answer, derived
 // from its access, limits and schemas, each a shared response in the `{ error, details? }` shape;
 // and the security schemes the access levels map to.
 import { SESSION_COOKIE } from '../auth/session-cookie';

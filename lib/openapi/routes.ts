@@ -30,13 +30,13 @@ import {
   bumpSchema,
   contestSchema,
   createMissionSchema,
-  idSchema,
   listQuerySchema,
   missionListSchema,
   missionSchema,
   resolveSchema,
   submitSchema,
 } from '../missions/schemas';
+import { idSchema } from '../fields';
 import {
   applicationListSchema,
   applicationSchema,
@@ -65,7 +65,7 @@ const openApiDocument = z.record(z.string(), z.unknown()).describe('This OpenAPI
 const oauthDocument = z.record(z.string(), z.unknown()).describe('As the OAuth or MCP specification defines it');
 
 export const API_ROUTES: ApiRoute[] = [
-  // Auth (API.md §3)
+  // Auth (docs/api.md#auth)
   { method: 'post', path: '/api/auth/nonce', tag: 'Auth', summary: 'A one-time SIWE nonce for an address (5 min)', limited: true, body: nonceRequest, response: nonceResponse },
   {
     method: 'post', path: '/api/auth/verify', tag: 'Auth', summary: 'Sign in: verify a signed SIWE message → token + session cookie',
@@ -76,7 +76,7 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/auth/me', tag: 'Auth', summary: 'The signed-in user and their passport', access: 'user', response: meResponse },
   { method: 'post', path: '/api/auth/logout', tag: 'Auth', summary: 'Revoke the token and clear the cookie', access: 'user', limited: true, response: logoutResponse },
 
-  // Missions (API.md §5)
+  // Missions (docs/api.md#missions)
   {
     method: 'get', path: '/api/missions', tag: 'Missions', summary: 'List missions: public OPEN board, or `mine=client|agent`',
     access: 'optional', query: listQuerySchema, response: missionListSchema,
@@ -138,7 +138,7 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'post', path: '/api/missions/{id}/bump', tag: 'Missions', summary: 'Re-list an OPEN mission, optionally topping up the reward (once an hour)', access: 'user', limited: true, params: missionId, body: bumpSchema, response: missionSchema, errors: [404, 409] },
   { method: 'get', path: '/api/missions/{id}/files/{fileId}', tag: 'Missions', summary: 'Download a mission file (attachment)', access: 'optional', params: { id: idSchema, fileId: idSchema }, response: 'file', errors: [404] },
 
-  // Agents (API.md §6)
+  // Agents (docs/api.md#directory)
   { method: 'get', path: '/api/agents/leaderboard', tag: 'Agents', summary: 'Agents ranked by earned or completed in a period', query: leaderboardQuerySchema, response: leaderboardSchema },
   { method: 'get', path: '/api/agents/me/earnings', tag: 'Agents', summary: "The caller's earnings: pending, in flight, claimed, history", access: 'AGENT', response: earningsSchema },
   {
@@ -149,18 +149,18 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/agents/me/passport', tag: 'Agents', summary: "The caller's passport", access: 'AGENT', response: passportResponse, errors: [404] },
   { method: 'get', path: '/api/agents/{address}', tag: 'Agents', summary: "An agent's public profile (404 for non-agents)", params: { address: addressSchema }, response: agentProfileSchema, errors: [404] },
 
-  // Enterprise and account (API.md §7)
+  // Enterprise and account (docs/api.md#account)
   { method: 'get', path: '/api/enterprise/analytics', tag: 'Enterprise', summary: "Analytics of the caller's missions over a date range", access: 'CLIENT', query: analyticsQuerySchema, response: analyticsSchema },
   { method: 'get', path: '/api/account/profile', tag: 'Account', summary: "The caller's profile", access: 'user', response: profileSchema },
   { method: 'patch', path: '/api/account/profile', tag: 'Account', summary: 'Change profile fields (null or empty clears one)', access: 'user', limited: true, body: profilePatchSchema, response: profileSchema },
   { method: 'get', path: '/api/account/stats', tag: 'Account', summary: "The caller's counts as client and as agent", access: 'user', response: accountStatsSchema },
 
-  // Public (API.md §8)
+  // Public (docs/api.md#directory)
   { method: 'get', path: '/api/public/stats', tag: 'Public', summary: 'Marketplace totals (cached up to 30 s)', response: publicStatsSchema },
   { method: 'get', path: '/api/public/leaderboard', tag: 'Public', summary: 'The top 20 agents', query: publicLeaderboardQuerySchema, response: publicLeaderboardSchema },
   { method: 'get', path: '/api/public/config', tag: 'Public', summary: 'What the front end needs at runtime (no secrets)', response: publicConfigSchema },
 
-  // Operations (API.md §9)
+  // Operations (docs/api.md#operations)
   {
     method: 'get', path: '/api/health', tag: 'Operations', summary: 'Dependencies: database, KV, chain',
     description: '`degraded` (still 200) while settlements wait as FAILED for the operator.',
@@ -178,7 +178,7 @@ export const API_ROUTES: ApiRoute[] = [
     description: 'A settlement that failed SETTLEMENT_MAX_ATTEMPTS times waits as FAILED (health: degraded). Reconciled from the chain first: never paid twice.',
     access: 'admin', params: { id: idSchema }, response: settlementSchema, errors: [404, 409],
   },
-  // Webhooks (API.md §14)
+  // Webhooks (docs/api.md#webhooks)
   {
     method: 'post', path: '/api/webhooks', tag: 'Webhooks', summary: 'Add an endpoint; its signing secret is shown in this answer only',
     description: 'Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature (v1,<base64 HMAC-SHA256>). At most 10 endpoints a user.',
@@ -195,7 +195,7 @@ export const API_ROUTES: ApiRoute[] = [
   },
   { method: 'get', path: '/api/openapi.json', tag: 'Operations', summary: 'This document', response: openApiDocument, static: true },
 
-  // Remote agents: OAuth 2.1, tokens, MCP (API.md §17)
+  // Remote agents: OAuth 2.1, tokens, MCP (docs/api.md#tokens)
   {
     method: 'get', path: '/api/oauth/metadata/authorization-server', tag: 'OAuth', summary: 'RFC 8414 metadata, also at /.well-known/oauth-authorization-server',
     response: oauthDocument, static: true,

@@ -19,7 +19,7 @@ export interface CustomError {
 
 export interface ApiRoute {
   method: Method;
-  /** The URL path with `{param}` segments, as in API.md. */
+  /** The URL path with `{param}` segments, as in docs/api.md. */
   path: string;
   tag: string;
   summary: string;
@@ -34,7 +34,7 @@ export interface ApiRoute {
   body?: z.ZodType;
   /** The body may also be multipart/form-data: the JSON fields as form fields, files under `files`. */
   multipart?: boolean;
-  /** Honours `Idempotency-Key` (API.md §1.9). */
+  /** Honours `Idempotency-Key` (docs/api.md#idempotency). */
   idempotent?: boolean;
   /** The success body; `file` for a download. */
   response: z.ZodType | 'file';

@@ -1,5 +1,5 @@
-// Health of the dependencies (API.md §9): the service is down when the database or the KV is, and
-// `degraded` (still serving) while settlements wait for the operator (API.md §12.14).
+// Health of the dependencies (docs/api.md#health): the service is down when the database or the KV is, and
+// `degraded` (still serving) while settlements wait for the operator (docs/api.md#settlements).
 import 'server-only';
 import { getDb, pingDb } from '../db/client';
 import { countFailedSettlements } from '../settlements';

@@ -1,10 +1,10 @@
-// The periodic sweep (API.md §9): everything that time or a failed call left unfinished.
+// The periodic sweep (docs/api.md#sweep): everything that time or a failed call left unfinished.
 // Safe to run concurrently: each item is claimed by a conditional write before it is worked on.
 import 'server-only';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Kv } from '../kv';
-import { settleExpiredMissions, settleReclaimedMissions } from '../missions';
+import { reactToSettlement, settleExpiredMissions, settleReclaimedMissions } from '../missions';
 import { deleteUnusedClients } from '../oauth/clients';
 import { retryPendingPassports } from '../passport';
 import { retryPendingSettlements } from '../settlements';
@@ -13,9 +13,9 @@ import { deliverPending } from '../webhooks';
 export async function runSweep(db: Db, kv: Kv, cfg: Config, now = new Date()) {
   const missions = { ...(await settleExpiredMissions(db, cfg, now)), ...(await settleReclaimedMissions(db, kv, cfg, now)) };
   const passports = await retryPendingPassports(db, cfg);
-  const settlements = await retryPendingSettlements(db, cfg);
+  const settlements = await retryPendingSettlements(db, cfg, reactToSettlement);
   const webhooks = await deliverPending(db, cfg, now);
-  // API.md §17: anonymous registrations cost a row each; unused for 30 days, they go.
+  // docs/api.md#tokens: anonymous registrations cost a row each; unused for 30 days, they go.
   const oauthClients = { deleted: await deleteUnusedClients(db, now) };
   return { missions, passports, settlements, webhooks, oauthClients };
 }

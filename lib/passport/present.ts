@@ -1,4 +1,4 @@
-// The passport object of API.md §3 as callers see it.
+// The passport object of docs/api.md#becoming-an-agent as callers see it.
 import type { Config } from '../config';
 import type { Passport } from '../db/schema';
 

@@ -1,4 +1,4 @@
-// Becoming an agent (API.md §3 register-agent): the role change and the passport's outbox row
+// Becoming an agent (docs/api.md#becoming-an-agent): the role change and the passport's outbox row
 // commit together; the mint follows and may stay PENDING without failing the request.
 import 'server-only';
 import type { Config } from '../config';

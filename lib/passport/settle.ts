@@ -1,7 +1,7 @@
 // Brings one PENDING passport to MINTED: recover a passport the wallet already holds, or follow a
 // mint already sent, or send one — never two at once for a user (the row claim), never two on
 // chain for a wallet (the contract allows one per wallet), and never more backend-paid mints an
-// hour than MINT_BUDGET_PER_HOUR across all instances (API.md §12.12): past it, the passport
+// hour than MINT_BUDGET_PER_HOUR across all instances (docs/api.md#becoming-an-agent): past it, the passport
 // waits PENDING for the sweep.
 import 'server-only';
 import type { Hex } from 'viem';

@@ -1,4 +1,4 @@
-// What the front end needs at runtime (API.md §8), picked field by field from the configuration:
+// What the front end needs at runtime (docs/api.md#directory), picked field by field from the configuration:
 // never a spread of it, so a secret added to the config later cannot leak here by accident.
 import 'server-only';
 import packageJson from '../../package.json';

@@ -1,4 +1,4 @@
-// Public (API.md §8): totals, runtime configuration; the public leaderboard is lib/agents'.
+// Public (docs/api.md#directory): totals, runtime configuration; the public leaderboard is lib/agents'.
 export { publicConfig } from './config';
 export { publicStats } from './stats';
 export * from './schemas';

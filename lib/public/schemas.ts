@@ -1,4 +1,4 @@
-// Response shapes of the public endpoints (API.md §8): nothing here needs a token, so nothing here
+// Response shapes of the public endpoints (docs/api.md#directory): nothing here needs a token, so nothing here
 // may carry an internal id or a secret.
 import { z } from 'zod';
 import { ALLOWED_TYPES } from '../uploads/file-policy';
@@ -45,7 +45,7 @@ export const publicConfigSchema = z.strictObject({
     maxContests: z.number().int(),
     platformFeeBps: z.number().int(),
     reclaimGraceSeconds: z.number().int(),
-    /** A funded task's expiresAt must be at least deadline + this many seconds (API.md §13). */
+    /** A funded task's expiresAt must be at least deadline + this many seconds (docs/api.md#escrow). */
     expiresAfterDeadlineSeconds: z
       .number()
       .int()

@@ -1,4 +1,4 @@
-// Marketplace totals for the landing page (API.md §8), in one query, cached per instance for up to
+// Marketplace totals for the landing page (docs/api.md#directory), in one query, cached per instance for up to
 // 30 s: the page is public and hot, and totals a few seconds old mislead nobody.
 import 'server-only';
 import { gte, sql } from 'drizzle-orm';

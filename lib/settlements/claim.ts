@@ -1,4 +1,4 @@
-// POST /api/agents/me/claim (API.md §6): relay the escrow's claimFor(agent) with the operator key.
+// POST /api/agents/me/claim (docs/api.md#earnings): relay the escrow's claimFor(agent) with the operator key.
 // One claim in flight per agent (a unique index), nothing claimable → 409, and an Idempotency-Key
 // answers the claim it already made. The contract pays only the beneficiary and zeroes the
 // balance first, so no retry can pay the same earnings twice.
@@ -9,7 +9,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { type Settlement, settlements } from '../db/schema';
 import { uniqueViolation } from '../db/unique-violation';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { getChainClients } from '../chain/clients';
 import { readClaimable } from '../chain/escrow';
 import { readChain } from '../chain/rpc-errors';

@@ -1,4 +1,4 @@
-// An agent's earnings (API.md §6), in base units. With the escrow, pending is what the contract
+// An agent's earnings (docs/api.md#earnings), in base units. With the escrow, pending is what the contract
 // holds for the agent (less a claim already on its way) plus releases not yet mined; without it,
 // the ledger of completed missions is all there is, and nothing can be claimed.
 import 'server-only';
@@ -9,7 +9,7 @@ import type { Db } from '../db/client';
 import { agentEarnings, missions, settlements } from '../db/schema';
 import { getChainClients } from '../chain/clients';
 import { readClaimable } from '../chain/escrow';
-import { DependencyDown } from '../http/errors';
+import { DependencyDown } from '../errors';
 import { readChain } from '../chain/rpc-errors';
 
 const HISTORY_LIMIT = 50;

@@ -5,3 +5,4 @@ export { enqueueRefund, enqueueRelease } from './enqueue';
 export { retryPendingSettlements, settleMission } from './sweep';
 export { retryFailedSettlement } from './retry';
 export { countFailedSettlements } from './queries';
+export type { OnSettled } from './process';

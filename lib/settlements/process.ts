@@ -1,8 +1,9 @@
 // Carries one settlement to the chain and back: reconcile from the chain's own state first (a
 // task already released or refunded, a recorded transaction already mined or still waiting), and
-// only then sign, record and send. Run inline after a commit and by the sweep; a lease keeps two
+// only then sign, record and send. It answers the row as it ended; what that outcome means for a
+// mission is the caller's `OnSettled` to decide (lib/missions/reclaimed.ts). Run inline after a commit and by the sweep; a lease keeps two
 // workers off the same row. A settlement that keeps failing stops at SETTLEMENT_MAX_ATTEMPTS as
-// FAILED for the operator (API.md §12.14); an unreachable RPC or a transaction still waiting in the
+// FAILED for the operator (docs/api.md#settlements); an unreachable RPC or a transaction still waiting in the
 // mempool is not a failure and does not use up an attempt.
 import 'server-only';
 import type { Hex } from 'viem';
@@ -13,9 +14,8 @@ import { getChainClients } from '../chain/clients';
 import { TASK_STATE, claimForCall, claimedAmount, readTask, refundCall, releaseCall } from '../chain/escrow';
 import { isRpcUnreachable } from '../chain/rpc-errors';
 import { lookupTransaction, sendSerialized } from '../chain/sender';
-import { unavailableDependency } from '../http/errors';
+import { unavailableDependency } from '../errors';
 import { log } from '../log';
-import { markReclaimed } from '../missions/reclaimed';
 import { emitClaimPaid } from '../webhooks/outbox';
 import { claimSettlement, findSettlement, markSettlement, recordSettlementTx, releaseSettlement } from './queries';
 
@@ -26,6 +26,9 @@ function callOf(row: Settlement): Hex {
   if (row.kind === 'REFUND') return refundCall(row.taskId!);
   return claimForCall(row.beneficiary as Hex);
 }
+
+/** What a caller does with a settlement's outcome, once its row is written (a reclaimed release, say). */
+export type OnSettled = (db: Db, cfg: Config, row: Settlement, now: Date) => Promise<void>;
 
 export async function processSettlement(db: Db, cfg: Config, id: string, waitMs: number, now = new Date()): Promise<Settlement> {
   const row = await claimSettlement(db, id, now, waitMs + LEASE_MARGIN_MS);
@@ -44,7 +47,7 @@ export async function processSettlement(db: Db, cfg: Config, id: string, waitMs:
       const task = await readTask(publicClient, escrow, row.taskId!);
       const done = row.kind === 'RELEASE' ? TASK_STATE.Released : TASK_STATE.Refunded;
       if (task.state === done) return markSettlement(db, id, 'MINED');
-      if (task.state === TASK_STATE.Reclaimed) return reclaimedFirst(db, cfg, row, now);
+      if (task.state === TASK_STATE.Reclaimed) return reclaimedFirst(db, row);
       if (task.state !== TASK_STATE.Open) return markSettlement(db, id, 'FAILED', { lastError: `task is in state ${task.state}` });
     }
     if (row.txHash) {
@@ -74,14 +77,12 @@ export async function processSettlement(db: Db, cfg: Config, id: string, waitMs:
 }
 
 /**
- * The client reclaimed the task before this release or refund got through (API.md §13): nothing is
- * sent. A release takes its mission with it — CANCELLED, the agent's unpaid credit void — so the
- * books say what the chain did; a refund had nothing left to do.
+ * The client reclaimed the task before this release or refund got through (docs/api.md#escrow): nothing is
+ * sent, and the row ends SUPERSEDED. A superseded release takes its mission with it (CANCELLED, the
+ * agent's unpaid credit void) through the caller's OnSettled; a refund had nothing left to do.
  */
-async function reclaimedFirst(db: Db, cfg: Config, row: Settlement, now: Date): Promise<Settlement> {
-  if (row.kind === 'RELEASE' && row.missionId) await markReclaimed(db, cfg, row.missionId, now);
-  return markSettlement(db, row.id, 'SUPERSEDED', { lastError: 'the task was reclaimed by its client' });
-}
+const reclaimedFirst = (db: Db, row: Settlement): Promise<Settlement> =>
+  markSettlement(db, row.id, 'SUPERSEDED', { lastError: 'the task was reclaimed by its client' });
 
-/** API.md §14: the agent hears that the payout reached its wallet. */
+/** docs/api.md#webhooks: the agent hears that the payout reached its wallet. */
 const claimPaid = (tx: Db, row: Settlement) => emitClaimPaid(tx, row.userId, { amount: row.amount, txHash: row.txHash }, new Date());

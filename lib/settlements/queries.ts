@@ -70,7 +70,7 @@ export async function releaseSettlement(db: Db, id: string, lastError: string | 
   return row!;
 }
 
-/** The operator's retry of a FAILED settlement: PENDING again with its attempts restored (API.md §12.14). */
+/** The operator's retry of a FAILED settlement: PENDING again with its attempts restored (docs/api.md#settlements). */
 export async function reopenFailedSettlement(db: Db, id: string) {
   const [row] = await db
     .update(settlements)

@@ -1,4 +1,4 @@
-// The operator's retry of a settlement that gave up (API.md §12.14): FAILED → PENDING with fresh
+// The operator's retry of a settlement that gave up (docs/api.md#settlements): FAILED → PENDING with fresh
 // attempts, then carried on at once. Reconciling from the chain comes first, so a retry of a
 // transfer that did go through records it instead of paying again.
 import 'server-only';
@@ -7,13 +7,13 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Settlement } from '../db/schema';
 import { uniqueViolation } from '../db/unique-violation';
-import { ApiError } from '../http/errors';
-import { idSchema } from '../missions/schemas';
-import { processSettlement } from './process';
+import { ApiError } from '../errors';
+import { idSchema } from '../fields';
+import { type OnSettled, processSettlement } from './process';
 import { findSettlementOrNone, reopenFailedSettlement } from './queries';
 import type { settlementSchema } from './schemas';
 
-export async function retryFailedSettlement(db: Db, cfg: Config, id: string): Promise<z.infer<typeof settlementSchema>> {
+export async function retryFailedSettlement(db: Db, cfg: Config, id: string, onSettled: OnSettled): Promise<z.infer<typeof settlementSchema>> {
   const notFound = new ApiError(404, 'Settlement not found');
   if (!idSchema.safeParse(id).success) throw notFound;
   const existing = await findSettlementOrNone(db, id);
@@ -27,7 +27,10 @@ export async function retryFailedSettlement(db: Db, cfg: Config, id: string): Pr
     throw error;
   }
   if (!reopened) throw new ApiError(409, `Only a FAILED settlement can be retried; this one is ${existing.status}`);
-  return presentSettlement(await processSettlement(db, cfg, id, cfg.chain.mintWaitMs));
+  const now = new Date();
+  const row = await processSettlement(db, cfg, id, cfg.chain.mintWaitMs, now);
+  await onSettled(db, cfg, row, now);
+  return presentSettlement(row);
 }
 
 export const presentSettlement = (row: Settlement): z.infer<typeof settlementSchema> => ({

@@ -1,4 +1,4 @@
-// Response shapes of the earnings and claim endpoints (API.md §6); amounts are base-unit strings.
+// Response shapes of the earnings and claim endpoints (docs/api.md#earnings); amounts are base-unit strings.
 import { z } from 'zod';
 
 const amount = z.string().regex(/^\d+$/).describe('Integer base units of the reward token');
@@ -28,7 +28,7 @@ export const claimResponseSchema = z.object({
   status: z.enum(['PENDING', 'MINED', 'FAILED', 'SUPERSEDED']),
 });
 
-/** A settlement as the operator sees it (API.md §12.14). */
+/** A settlement as the operator sees it (docs/api.md#settlements). */
 export const settlementSchema = z.object({
   id: z.string().uuid(),
   kind: z.enum(['RELEASE', 'REFUND', 'CLAIM']),

@@ -1,4 +1,4 @@
-// What an uploaded file is allowed to be (API.md §4): its type comes from its content, never from
+// What an uploaded file is allowed to be (docs/api.md#uploads): its type comes from its content, never from
 // the client's word alone. Binary types need their magic number and must agree with what was
 // declared; text types have no magic number and are admitted only when declared and valid.
 // HTML, SVG and scripts are refused in every disguise. Pure: the facts are gathered by inspect.ts.

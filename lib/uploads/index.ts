@@ -1,5 +1,4 @@
 // Uploads: streaming multipart reading, type checks against the allow-list, safe file names.
-export { withRequestBody, type RequestBody } from './request-body';
 export type { SpooledFile } from './spool';
 export { contentDisposition, sanitizeFilename } from './filename';
 export { ALLOWED_TYPES } from './file-policy';

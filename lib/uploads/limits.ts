@@ -1,4 +1,4 @@
-// Upload limits of API.md §4, in one place for the parser, the error messages and the public config.
+// Upload limits of docs/api.md#uploads, in one place for the parser, the error messages and the public config.
 export const UPLOAD_LIMITS = {
   maxFiles: 10,
   /** 10 MB, counted in MiB: a file of exactly 10 × 1024 × 1024 bytes is admitted, one byte more is not. */

@@ -1,7 +1,7 @@
 // A pull-based multipart/form-data reader (RFC 7578): parts are read from the request stream only
 // as fast as the caller consumes them, so one file is handled completely before the next byte of
 // the next is read, and a limit breach stops reading at once. It never buffers a part body.
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 
 export interface PartHeaders {
   name: string;

@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileTypeFromFile } from 'file-type';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { classifyFile, isTextType, parseDeclaredType } from './file-policy';
 import { sanitizeFilename } from './filename';
 import { FileInspector } from './inspect';

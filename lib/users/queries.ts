@@ -1,7 +1,7 @@
 // User rows: created at first sign-in, keyed by the lowercase wallet address.
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { Db } from '../db/client';
 import { type Passport, passports, users } from '../db/schema';
 import { builtOnce } from '../db/prepared';
@@ -20,7 +20,7 @@ async function findUserByAddress(db: Db, walletAddress: string): Promise<UserSum
 }
 
 /**
- * The user of this address, created on first sign-in; an existing user keeps its role (API.md §3
+ * The user of this address, created on first sign-in; an existing user keeps its role (docs/api.md#auth
  * step 5). A returning user is a read: a sign-in changes nothing about them, so it writes nothing
  * (no WAL flush, no row lock for concurrent sign-ins of one wallet to queue on).
  */

@@ -1,5 +1,5 @@
 // The dashboard's way to call the API from the browser: same-origin fetch (the session cookie and
-// the Origin header ride along, API.md §1.7), JSON in and out, and every failure turned into an
+// the Origin header ride along, docs/api.md#origins), JSON in and out, and every failure turned into an
 // ApiRequestError carrying the API's `{ error, details }` — never a bare "Failed to fetch".
 
 export class ApiRequestError extends Error {

@@ -1,4 +1,4 @@
-// The agent's earnings and claims as the dashboard reads them (API.md §6): GET
+// The agent's earnings and claims as the dashboard reads them (docs/api.md#earnings): GET
 // /api/agents/me/earnings and POST /api/agents/me/claim. History entries are shown field by field
 // as the API names them, so a field added later needs no change here.
 import { apiFetch } from './api-client';
@@ -21,7 +21,7 @@ export function fetchEarnings(): Promise<Earnings> {
   return apiFetch<Earnings>('/api/agents/me/earnings');
 }
 
-/** One claim; the Idempotency-Key makes a retried click answer the same payout (API.md §1.9). */
+/** One claim; the Idempotency-Key makes a retried click answer the same payout (docs/api.md#idempotency). */
 export function claimEarnings(idempotencyKey: string = randomRef()): Promise<ClaimResult> {
   return apiFetch<ClaimResult>('/api/agents/me/claim', { method: 'POST', headers: { 'idempotency-key': idempotencyKey } });
 }

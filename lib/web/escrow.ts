@@ -1,4 +1,4 @@
-// Funding missions from the client's own wallet (API.md §5 Escrow): approve the reward token,
+// Funding missions from the client's own wallet (docs/api.md#escrow): approve the reward token,
 // then TaskEscrow.createTask (or topUp for a bump), waiting for each receipt. The task id comes
 // from the TaskCreated event, the contract's own record, not from a guess at the counter.
 import { parseEventLogs, type Account, type Address, type Chain, type Client, type Hex, type Transport } from 'viem';

@@ -1,5 +1,5 @@
 // What the file picker admits, and a declared type for every file the browser leaves untyped:
-// the server admits text files only when declared as text (API.md §4), and browsers often send
+// the server admits text files only when declared as text (docs/api.md#uploads), and browsers often send
 // `.md` or `.csv` with an empty type.
 
 const EXTENSIONS: Record<string, string> = {

@@ -1,5 +1,5 @@
 // The missions board's filters as they live in the page URL (shareable, back-button friendly),
-// and their translation into GET /api/missions query parameters (API.md §5).
+// and their translation into GET /api/missions query parameters (docs/api.md#listing).
 import type { TokenInfo } from './money';
 import { parseAmount } from './money';
 

@@ -1,5 +1,5 @@
 // The create-mission form's rules, checked in the browser before anything is signed or sent —
-// the same limits the API enforces (API.md §5), so the server's 400 is the exception, not the
+// the same limits the API enforces (docs/api.md#missions), so the server's 400 is the exception, not the
 // way people learn them — and the API's `details` ("field: problem") mapped back to the fields.
 import { parseAmount, type TokenInfo } from './money';
 

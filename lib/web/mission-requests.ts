@@ -1,5 +1,5 @@
 // Mission writes from the dashboard: JSON when no file comes along, multipart (with upload
-// progress) when one does — the same fields either way, arrays comma-separated in forms (API.md §5).
+// progress) when one does — the same fields either way, arrays comma-separated in forms (docs/api.md#missions).
 import { apiFetch } from './api-client';
 import { withDeclaredType } from './file-types';
 import { postMultipart, type UploadProgress } from './upload';

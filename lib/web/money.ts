@@ -1,4 +1,4 @@
-// Token amounts for people: base-unit strings (API.md §1.5) shown in whole tokens, and typed
+// Token amounts for people: base-unit strings (docs/api.md#conventions) shown in whole tokens, and typed
 // whole-token amounts turned back into base units. Never floating point.
 import { formatUnits, parseUnits } from 'viem';
 

@@ -1,5 +1,5 @@
 'use client';
-// The public runtime configuration (API.md §8, /api/public/config) handed down from the server
+// The public runtime configuration (docs/api.md#directory, /api/public/config) handed down from the server
 // layout, so every client component reads the same chain id, contracts and upload limits.
 import { createContext, useContext, type ReactNode } from 'react';
 import { DEFAULT_TOKEN, type TokenInfo } from './money';

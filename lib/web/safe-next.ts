@@ -1,4 +1,4 @@
-// Where the dashboard goes after sign-in (API.md §12.4): only a path of its own origin, resolved
+// Where the dashboard goes after sign-in (docs/api.md#origins): only a path of its own origin, resolved
 // the way the browser will resolve it, so tabs, backslashes and `//host` cannot lead elsewhere.
 
 const HOME = '/missions';

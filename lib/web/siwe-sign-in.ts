@@ -1,4 +1,4 @@
-// Sign-In with Ethereum from the browser (API.md §3): nonce → EIP-4361 message → wallet
+// Sign-In with Ethereum from the browser (docs/api.md#sign-in): nonce → EIP-4361 message → wallet
 // signature → verify, which sets the session cookie. The domain and URI are this page's own, so
 // preview deployments on subdomains sign in too.
 import { createSiweMessage } from 'viem/siwe';

@@ -1,4 +1,4 @@
-// Sends the outbox (API.md §14): each due delivery signed with Standard Webhooks (webhook-id,
+// Sends the outbox (docs/api.md#webhooks): each due delivery signed with Standard Webhooks (webhook-id,
 // webhook-timestamp, webhook-signature), to an address checked at send time, with a short
 // timeout and no redirects. Events of one mission reach an endpoint in order: a delivery waits
 // while an earlier one of its mission to that endpoint is pending. Failures back off
@@ -9,7 +9,7 @@ import { request as httpsRequest } from 'node:https';
 import { and, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { Config } from '../config';
-import type { Db } from '../db/client';
+import { type Db, getDb } from '../db/client';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { log } from '../log';
 import { unsealSecret } from './secrets';
@@ -31,6 +31,15 @@ export const backoffSeconds = (attempts: number, random = Math.random) => Math.m
  * one per queued event, and cannot hold up everyone else's deliveries.
  */
 const RUN_BUDGET_MS = 20_000;
+
+/** The route's after-response hook: send what the change just queued; what fails waits for the sweep. */
+export async function sendQueuedWebhooks(cfg: Config): Promise<void> {
+  try {
+    await deliverPending(await getDb(), cfg);
+  } catch (error) {
+    log.warn('webhooks.after_failed', { message: (error as Error).message });
+  }
+}
 
 export async function deliverPending(db: Db, cfg: Config, now = new Date()): Promise<{ delivered: number; failed: number }> {
   let delivered = 0;

@@ -1,4 +1,4 @@
-// A user's webhook endpoints (API.md §14): add (the secret is shown once), list, remove, and the
+// A user's webhook endpoints (docs/api.md#webhooks): add (the secret is shown once), list, remove, and the
 // recent deliveries of one. At most MAX_ENDPOINTS live endpoints a user.
 import 'server-only';
 import { and, count, eq, isNull } from 'drizzle-orm';
@@ -7,8 +7,8 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { users, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { afterCursor, pageOf, pageOrder } from '../http/created-pages';
-import { ApiError } from '../http/errors';
-import { idSchema } from '../missions/schemas';
+import { ApiError } from '../errors';
+import { idSchema } from '../fields';
 import { type createWebhookSchema, MAX_ENDPOINTS, type WebhookEndpointView, type WebhookEvent } from './schemas';
 import { newWebhookSecret, sealSecret } from './secrets';
 import { checkWebhookTarget } from './url-guard';

@@ -1,4 +1,4 @@
-// Signed webhooks (API.md §14): endpoints, the outbox, delivery.
-export { deliverPending } from './deliver';
+// Signed webhooks (docs/api.md#webhooks): endpoints, the outbox, delivery.
+export { deliverPending, sendQueuedWebhooks } from './deliver';
 export { addWebhook, listDeliveries, listWebhooks, removeWebhook } from './endpoints';
 export * from './schemas';

@@ -1,4 +1,4 @@
-// Webhook events into the outbox (API.md §14), always inside the transaction of the change they
+// Webhook events into the outbox (docs/api.md#webhooks), always inside the transaction of the change they
 // report: one delivery row per subscribed, live endpoint — the mission's parties' for its
 // transitions, every matching filter's for mission.created. Sent later by deliver.ts.
 import 'server-only';

@@ -1,6 +1,6 @@
-// Request and response shapes of the webhook endpoints (API.md §14).
+// Request and response shapes of the webhook endpoints (docs/api.md#webhooks).
 import { z } from 'zod';
-import { categorySchema, tagSchema } from '../missions/schemas';
+import { categorySchema, tagSchema } from '../fields';
 
 export const WEBHOOK_EVENTS = [
   'mission.created',

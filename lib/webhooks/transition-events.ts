@@ -1,4 +1,4 @@
-// Which webhook events a mission transition raises (API.md §14), written with it in its transaction.
+// Which webhook events a mission transition raises (docs/api.md#webhooks), written with it in its transaction.
 import 'server-only';
 import type { Db } from '../db/client';
 import type { MissionStatus } from '../db/schema';

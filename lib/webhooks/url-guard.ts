@@ -1,4 +1,4 @@
-// Where a webhook may be sent (API.md §14): https only, and never to loopback, private, link-local
+// Where a webhook may be sent (docs/api.md#webhooks): https only, and never to loopback, private, link-local
 // or otherwise internal addresses in production — checked when the endpoint is added and again at
 // every delivery against the addresses DNS gives then, and the delivery connects to exactly the
 // address that was checked (so DNS rebinding between check and connect gets nowhere).
@@ -6,7 +6,7 @@
 import 'server-only';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 
 const internal = new BlockList();
 for (const [network, prefix] of [

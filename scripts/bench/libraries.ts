@@ -20,7 +20,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const repeats = Number(process.env.BENCH_REPEATS ?? 4);
 const OURS_PORT = 3910;
 const VARIANT_PORT = 3911;
-const variantFile = (name: string) => () => readFileSync(`scripts/bench/library-variants/${name}`, 'utf8');
+const variantFile = (path: string) => () => readFileSync(path, 'utf8');
 // Variants need not pass the type check of the whole project (tests call the hand-written APIs).
 const skipTypeCheck = (source: string) => replaceOnce(source, 'poweredByHeader: false,', 'poweredByHeader: false,\n  typescript: { ignoreBuildErrors: true },');
 
@@ -50,7 +50,7 @@ const VARIANTS: Variant[] = [
       name: 'lib-iron-session',
       rewrites: {
         'next.config.ts': skipTypeCheck,
-        'lib/auth/session-cookie.ts': variantFile('session-cookie-iron-session.ts'),
+        'lib/auth/session-cookie.ts': variantFile('scripts/bench/library-variants/session-cookie-iron-session.ts'),
         'lib/http/auth-guard.ts': (s) => replaceOnce(s, 'token = readSessionCookie(', 'token = await readSessionCookie('),
         'app/api/auth/verify/route.ts': (s) => replaceOnce(s, "'Set-Cookie': sealSessionCookie(", "'Set-Cookie': await sealSessionCookie("),
         'app/api/auth/register-agent/route.ts': (s) => replaceOnce(s, "'Set-Cookie': sealSessionCookie(", "'Set-Cookie': await sealSessionCookie("),
@@ -83,7 +83,7 @@ const VARIANTS: Variant[] = [
       name: 'lib-js-presenter',
       rewrites: {
         'next.config.ts': skipTypeCheck,
-        'lib/missions/list.ts': variantFile('mission-list-js.ts'),
+        'lib/missions/list.ts': variantFile('tests/support/mission-list-js.ts'),
       },
     },
     endpoints: async (ours, variant) => {

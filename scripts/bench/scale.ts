@@ -3,8 +3,8 @@
 // instance, all running at once; autocannon on the list's main shapes, the sizes back to back in
 // each; the table gives p50/p99/req/s per size and each 1M figure against the 10k one (target:
 // within 25 %), as ranges over the rounds. Then EXPLAIN (ANALYZE, BUFFERS) of
-// every list statement shape at the largest size, as the app runs it, written into
-// docs/performance.md; a sequential scan on missions fails the run.
+// every list statement shape at the largest size, as the app runs it, written to
+// docs/plans/missions-list-<size>.txt; a sequential scan on missions fails the run.
 //
 // SCALE_SECONDS (default 10), SCALE_CONNECTIONS (default 20) and SCALE_ROUNDS (default 2) tune the
 // run, SCALE_SIZES=10k,1m picks sizes, SCALE_REUSE=1 keeps databases already seeded at their size (taskmarket_scale_<size>),

@@ -1,4 +1,4 @@
-// Signing in (API.md §3): nonce → EIP-4361 message → signature → verify, and keeping the token:
+// Signing in (docs/api.md#auth): nonce → EIP-4361 message → signature → verify, and keeping the token:
 // it is reused until its `exp` comes near, then the next call signs in again. Concurrent calls
 // share one sign-in. Which calls need a token, and what a 401 means, is decided by api.ts.
 import { createSiweMessage } from 'viem/siwe';

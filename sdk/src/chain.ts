@@ -1,4 +1,4 @@
-// The SDK's own transactions (API.md §10, §13): escrowing a reward (approve + createTask) and
+// The SDK's own transactions (docs/api.md#contracts, #escrow): escrowing a reward (approve + createTask) and
 // minting one's own passport. Minimal ABI fragments, no artifacts; viem clients built from the
 // account and `rpcUrl`, or the WalletClient's own transport.
 import {

@@ -1,4 +1,4 @@
-// The one error the SDK throws (API.md §2): the API's `{ error, details? }` with the HTTP status,
+// The one error the SDK throws (docs/api.md#errors): the API's `{ error, details? }` with the HTTP status,
 // or status 0 when no HTTP answer decided it (the server unreachable, a transaction or a file read failing).
 
 export interface TaskmarketErrorInit {

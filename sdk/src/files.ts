@@ -1,4 +1,4 @@
-// Files going up (API.md §4, §5): a path (Node only — node:fs is imported only when a path is
+// Files going up (docs/api.md#uploads, #missions): a path (Node only — node:fs is imported only when a path is
 // given, so browsers never load it), a Blob or File, or `{ name, data, type? }` with bytes — all
 // turned into the multipart form the API reads: the body's fields as form fields, `tags`
 // comma-separated, files under `files`.
@@ -6,7 +6,7 @@ import { localFailure } from './errors.js';
 
 export type FileInput = string | Blob | { name: string; data: Blob | Uint8Array; type?: string };
 
-// Text types have no magic number: the server admits them only when declared (API.md §4). Binary
+// Text types have no magic number: the server admits them only when declared (docs/api.md#uploads). Binary
 // types are declared as octet-stream and the server sniffs them.
 const DECLARED_BY_EXTENSION: Record<string, string> = {
   txt: 'text/plain',

@@ -1,4 +1,4 @@
-// @taskmarket/sdk: the typed client of the taskmarket API (API.md §14). Browser-safe: nothing here
+// @taskmarket/sdk: the typed client of the taskmarket API (docs/api.md#sdk-and-cli). Browser-safe: nothing here
 // imports node: modules at the top level (file paths load node:fs only when used).
 export { createClient, type ClientOptions, type TaskmarketClient } from './client.js';
 export { TaskmarketError, type TaskmarketErrorInit } from './errors.js';

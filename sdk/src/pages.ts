@@ -1,4 +1,4 @@
-// Cursor pages (API.md §1.6) as one value: `await` a PagedList for one page, exactly as the API
+// Cursor pages (docs/api.md#pagination) as one value: `await` a PagedList for one page, exactly as the API
 // answers it, or `for await` over it for every item, page after page, following `nextCursor`.
 
 export interface Page<Item> {

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { keccak256, parseEventLogs, toHex, zeroAddress } from 'viem';
 import { passportArtifact } from '@/lib/chain/artifacts';
-import { expectRevert, useContractsChain } from './chain-fixture';
+import { expectRevert, useContractsChain } from '../support/contracts/chain-fixture';
 
 const chain = useContractsChain();
 

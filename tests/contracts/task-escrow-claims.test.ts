@@ -2,8 +2,8 @@
 import { describe, expect, test } from 'vitest';
 import { parseEventLogs } from 'viem';
 import { taskEscrowArtifact } from '@/lib/chain/artifacts';
-import { expectRevert, useContractsChain } from './chain-fixture';
-import { openTask, releasedTask, USDC } from './escrow-steps';
+import { expectRevert, useContractsChain } from '../support/contracts/chain-fixture';
+import { openTask, releasedTask, USDC } from '../support/contracts/escrow-steps';
 
 const chain = useContractsChain();
 

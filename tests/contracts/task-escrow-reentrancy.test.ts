@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { decodeErrorResult, encodeFunctionData, getContract, parseAbi, type Abi, type Address, type Hex } from 'viem';
 import { taskEscrowArtifact } from '@/lib/chain/artifacts';
-import { useContractsChain, type ChainContext } from './chain-fixture';
-import { expiryIn, missionRef, USDC } from './escrow-steps';
+import { useContractsChain, type ChainContext } from '../support/contracts/chain-fixture';
+import { expiryIn, missionRef, USDC } from '../support/contracts/escrow-steps';
 
 const chain = useContractsChain();
 

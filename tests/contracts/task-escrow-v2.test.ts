@@ -1,4 +1,4 @@
-// TaskEscrow v2 (API.md §13): a client's money never depends on the backend — an expired task is
+// TaskEscrow v2 (docs/api.md#escrow): a client's money never depends on the backend — an expired task is
 // reclaimable by its client alone, a reclaim and a release in one block have one winner, expiry
 // only moves later, the fee is capped for life, a leaked operator key is replaced by the owner
 // (two-step ownership), and a token that returns no bool still works.
@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { type Abi, getContract, type Hex, parseAbi, parseEventLogs } from 'viem';
 import { taskEscrowArtifact } from '@/lib/chain/artifacts';
-import { type ChainContext, expectRevert, useContractsChain } from './chain-fixture';
-import { expiryIn, missionRef, openTask, USDC } from './escrow-steps';
+import { type ChainContext, expectRevert, useContractsChain } from '../support/contracts/chain-fixture';
+import { expiryIn, missionRef, openTask, USDC } from '../support/contracts/escrow-steps';
 
 const chain = useContractsChain();
 const abi = taskEscrowArtifact.abi;

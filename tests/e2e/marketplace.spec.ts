@@ -1,13 +1,13 @@
-// Marketplace v2 in the dashboard (API.md §15), as the people who use it: an agent applies to a
+// Marketplace v2 in the dashboard (docs/api.md#applications), as the people who use it: an agent applies to a
 // mission that assigns by choice, its client reads the application and assigns it, the two talk
 // under the mission, the client rates the finished work, and the agent's public page and the
 // leaderboard show the rating. Also: what a visitor without any wallet is told. Each page is
 // photographed at desktop and phone width and checked by axe.
 import { expect, test } from '@playwright/test';
 import { privateKeyToAccount } from 'viem/accounts';
-import { freshFundedKey, post, postFundedMission, signInWithKey } from './support/api-seed';
-import { openDashboardAs, signIn } from './support/dashboard-user';
-import { screenshotPage } from './support/screenshots';
+import { freshFundedKey, post, postFundedMission, signInWithKey } from '../support/e2e/api-seed';
+import { openDashboardAs, signIn } from '../support/e2e/dashboard-user';
+import { screenshotPage } from '../support/e2e/screenshots';
 
 test.describe.configure({ mode: 'serial' });
 

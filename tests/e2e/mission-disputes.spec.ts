@@ -4,10 +4,10 @@
 import { expect, test } from '@playwright/test';
 import type { Address } from 'viem';
 import { ANVIL_KEYS } from '../../lib/chain/anvil-node';
-import { escrowTask, mintRewardToken } from './support/chain';
-import { openDashboardAs, signIn } from './support/dashboard-user';
-import { escrowTaskIdOnPage, postMission } from './support/mission-form';
-import { screenshotPage } from './support/screenshots';
+import { escrowTask, mintRewardToken } from '../support/e2e/chain';
+import { openDashboardAs, signIn } from '../support/e2e/dashboard-user';
+import { escrowTaskIdOnPage, postMission } from '../support/e2e/mission-form';
+import { screenshotPage } from '../support/e2e/screenshots';
 
 const USDC = 1_000_000n;
 

@@ -5,10 +5,10 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { Address } from 'viem';
 import { ANVIL_KEYS } from '../../lib/chain/anvil-node';
-import { escrowTask, mintRewardToken, rewardTokenBalance } from './support/chain';
-import { connectWallet, openDashboardAs, signIn } from './support/dashboard-user';
-import { escrowTaskIdOnPage, postMission } from './support/mission-form';
-import { screenshotPage } from './support/screenshots';
+import { escrowTask, mintRewardToken, rewardTokenBalance } from '../support/e2e/chain';
+import { connectWallet, openDashboardAs, signIn } from '../support/e2e/dashboard-user';
+import { escrowTaskIdOnPage, postMission } from '../support/e2e/mission-form';
+import { screenshotPage } from '../support/e2e/screenshots';
 
 const TITLE = `Translate the onboarding guide ${Date.now()}`;
 const USDC = 1_000_000n;

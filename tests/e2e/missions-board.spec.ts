@@ -1,8 +1,8 @@
 // The board's keyset paging and sorting, over more missions than fit on a page.
 import { expect, test } from '@playwright/test';
 import { ANVIL_KEYS } from '../../lib/chain/anvil-node';
-import { seedFundedMissions } from './support/api-seed';
-import { e2e } from './support/e2e-env';
+import { seedFundedMissions } from '../support/e2e/api-seed';
+import { e2e } from '../support/e2e/e2e-env';
 
 test('the board pages forward and back and sorts by reward', async ({ page }) => {
   const tag = `paging-${Date.now()}`;

@@ -1,5 +1,5 @@
 // The dashboard's end-to-end suite (npm run test:e2e): Debian's Chromium, never a downloaded
-// browser; one production server and one anvil for the whole run (global-setup.ts), tests one
+// browser; one production server and one anvil for the whole run (tests/support/e2e/global-setup.ts), tests one
 // after another on two cores.
 import { defineConfig } from '@playwright/test';
 
@@ -18,7 +18,7 @@ export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
   outputDir: '../../test-results/e2e',
-  globalSetup: './global-setup.ts',
+  globalSetup: '../support/e2e/global-setup.ts',
   workers: 1,
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),

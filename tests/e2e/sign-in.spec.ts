@@ -3,8 +3,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { generatePrivateKey } from 'viem/accounts';
 import { ANVIL_KEYS } from '../../lib/chain/anvil-node';
-import { connectWallet, openDashboardAs } from './support/dashboard-user';
-import { screenshotPage } from './support/screenshots';
+import { connectWallet, openDashboardAs } from '../support/e2e/dashboard-user';
+import { screenshotPage } from '../support/e2e/screenshots';
 
 test('signing in and out works with the keyboard alone', async ({ browser }) => {
   const user = await openDashboardAs(browser, ANVIL_KEYS[3]);
@@ -65,7 +65,7 @@ test('an expired nonce asks for a fresh sign-in', async ({ browser }) => {
   const { page } = user;
   await page.goto('/sign-in');
   await connectWallet(page);
-  // The verify answer of a nonce that outlived its 5 minutes (API.md §3).
+  // The verify answer of a nonce that outlived its 5 minutes (docs/api.md#sign-in).
   await page.route('**/api/auth/verify', (route) => route.fulfill({ status: 401, json: { error: 'Nonce expired or unknown' } }), { times: 1 });
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByTestId('sign-in-problem')).toContainText('Sign-in request expired');
@@ -84,7 +84,7 @@ async function tabTo(page: Page, name: string): Promise<void> {
   throw new Error(`${name} is not reachable with the Tab key`);
 }
 
-// API.md §12.4: `next=` leads only to a path of this site, however it is spelled.
+// docs/api.md#origins: `next=` leads only to a path of this site, however it is spelled.
 test('after signing in, next= is followed only to a path of this site', async ({ browser }) => {
   const user = await openDashboardAs(browser, generatePrivateKey());
   const { page } = user;

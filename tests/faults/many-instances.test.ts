@@ -1,11 +1,12 @@
-// Two production instances sharing one PostgreSQL and one Redis behave as one service (API.md §3–4):
+// Two production instances sharing one PostgreSQL and one Redis behave as one service (docs/api.md#auth, #limits):
 // nonces, the verify race, the live-nonce cap, per-IP limits and revocations hold across both.
 // Every request comes from 127.0.0.1, so each limit scenario runs on a pair of its own (its own KV prefix).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startLocalChain, type LocalChain } from '@/lib/chain/local-chain';
-import { expectDocumentedShape, newAccount, request, requestNonce, signIn, signedMessage, siweMessage, verify } from './support/client';
-import { loggedFailures, productionEnv, startPair, type Pair } from './support/instances';
-import { freePort, freshMachineDatabase } from './support/services';
+import { expectDocumentedShape, newAccount, request, requestNonce, signIn, signedMessage, siweMessage, verify } from '../support/faults/client';
+import { loggedFailures, productionEnv, startPair, type Pair } from '../support/faults/instances';
+import { freePort } from '@/lib/chain/anvil-node';
+import { freshMachineDatabase } from '../support/faults/services';
 import { fundTaskOn } from '../support/escrow';
 
 const MACHINE_REDIS = 'redis://127.0.0.1:6379';
@@ -135,7 +136,7 @@ describe('limits counted across two instances', () => {
   });
 });
 
-// API.md §12.13: one sender per key across all instances — two instances minting at the same
+// docs/api.md#settlements: one sender per key across all instances — two instances minting at the same
 // instant each read the registrar's nonce under the shared lease, so both mints are mined and
 // neither is refused as "nonce too low" or replaced.
 describe('one registrar, two instances', () => {

@@ -1,11 +1,11 @@
-// PostgreSQL crashed and restarted under load (API.md §2, 503): verify and authenticated reads answer
+// PostgreSQL crashed and restarted under load (docs/api.md#errors, 503): verify and authenticated reads answer
 // 503 while it is down, nothing a 200 confirmed is lost, and both instances recover by themselves.
 // The PostgreSQL is this file's own server, so nothing else on the machine loses its database.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { request, signIn } from './support/client';
-import { loggedFailures, productionEnv, startPair, type Pair } from './support/instances';
-import { expectOnlyDocumentedAnswers, expectPromptAnswers, type SignedInUser, startLoad, tally } from './support/load';
-import { startPostgres, until, type PostgresServer } from './support/services';
+import { request, signIn } from '../support/faults/client';
+import { loggedFailures, productionEnv, startPair, type Pair } from '../support/faults/instances';
+import { expectOnlyDocumentedAnswers, expectPromptAnswers, type SignedInUser, startLoad, tally } from '../support/faults/load';
+import { startPostgres, until, type PostgresServer } from '../support/faults/services';
 
 const MACHINE_REDIS = 'redis://127.0.0.1:6379';
 

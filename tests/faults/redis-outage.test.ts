@@ -1,11 +1,11 @@
-// Redis killed under load (API.md §2, 503): nonce and verify answer 503 — never a 500, and never a
+// Redis killed under load (docs/api.md#errors, 503): nonce and verify answer 503 — never a 500, and never a
 // quiet fallback to per-instance memory — and both instances recover by themselves once Redis is back.
 // The Redis is this file's own server, so nothing else on the machine loses its KV.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { request, signIn } from './support/client';
-import { loggedFailures, productionEnv, startPair, type Pair } from './support/instances';
-import { expectOnlyDocumentedAnswers, expectPromptAnswers, startLoad, tally } from './support/load';
-import { freshMachineDatabase, startRedis, until, type RedisServer } from './support/services';
+import { request, signIn } from '../support/faults/client';
+import { loggedFailures, productionEnv, startPair, type Pair } from '../support/faults/instances';
+import { expectOnlyDocumentedAnswers, expectPromptAnswers, startLoad, tally } from '../support/faults/load';
+import { freshMachineDatabase, startRedis, until, type RedisServer } from '../support/faults/services';
 
 let redis: RedisServer;
 let database: Awaited<ReturnType<typeof freshMachineDatabase>>;

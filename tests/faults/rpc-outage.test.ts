@@ -1,4 +1,4 @@
-// The chain's RPC down (API.md §3 register-agent, §9 sweep): becoming an agent still succeeds with a
+// The chain's RPC down (docs/api.md#becoming-an-agent, #sweep): becoming an agent still succeeds with a
 // PENDING passport, and once the chain is back — the same anvil, restarted from its saved state —
 // the sweep, run by both instances at once, mints the passport exactly once.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,9 +9,10 @@ import { createPublicClient, http, type Hex } from 'viem';
 import { foundry } from 'viem/chains';
 import { passportArtifact } from '@/lib/chain/artifacts';
 import { startLocalChain, type LocalChain } from '@/lib/chain/local-chain';
-import { expectDocumentedShape, request, signIn, sweep } from './support/client';
-import { loggedFailures, productionEnv, startPair, type Pair } from './support/instances';
-import { freePort, freshMachineDatabase } from './support/services';
+import { expectDocumentedShape, request, signIn, sweep } from '../support/faults/client';
+import { loggedFailures, productionEnv, startPair, type Pair } from '../support/faults/instances';
+import { freePort } from '@/lib/chain/anvil-node';
+import { freshMachineDatabase } from '../support/faults/services';
 
 const MACHINE_REDIS = 'redis://127.0.0.1:6379';
 

@@ -1,4 +1,4 @@
-// A preview deployment as Vercel runs it (API.md §12.1, §16): `next start` with VERCEL=1 and no
+// A preview deployment as Vercel runs it (docs/api.md#client-ip, #vercel): `next start` with VERCEL=1 and no
 // server.ts, PostgreSQL, and the KV through @vercel/kv (Upstash's REST protocol, here the stand-in
 // over this machine's Redis). Sign-in works on the deployment's own host and on no other
 // vercel.app host; per-IP limits count by the platform's x-real-ip and nothing a client sends.
@@ -10,9 +10,9 @@ import { createSiweMessage } from 'viem/siwe';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
 import { startUpstashBridge } from '../support/upstash-bridge';
-import { expectDocumentedShape, newAccount, request } from './support/client';
-import { CHAIN_ID, type Instance, loggedFailures, startInstance } from './support/instances';
-import { freshMachineDatabase } from './support/services';
+import { expectDocumentedShape, newAccount, request } from '../support/faults/client';
+import { CHAIN_ID, type Instance, loggedFailures, startInstance } from '../support/faults/instances';
+import { freshMachineDatabase } from '../support/faults/services';
 
 const PREVIEW = 'taskmarket-git-feature-acme.vercel.app';
 const BRANCH = 'taskmarket-git-feature.vercel.app';

@@ -24,12 +24,12 @@ import {
   rawBody,
   text,
   uuidLike,
-} from './arbitraries';
-import * as bodies from './bodies';
-import { casesFor, runs, timeoutFor } from './budget';
-import { countStatus, expectDocumented, printStatusCounts, stateOf } from './oracle';
-import { applyCredential, credential, type Credential, newUser, send, trySet, type User } from './parties';
-import { MODULE_COUNT, ROUTES, type FuzzRoute } from './routes';
+} from '../support/fuzz/arbitraries';
+import * as bodies from '../support/fuzz/bodies';
+import { casesFor, runs, timeoutFor } from '../support/fuzz/budget';
+import { countStatus, expectDocumented, printStatusCounts, stateOf } from '../support/fuzz/oracle';
+import { applyCredential, credential, type Credential, newUser, send, trySet, type User } from '../support/fuzz/parties';
+import { MODULE_COUNT, ROUTES, type FuzzRoute } from '../support/fuzz/routes';
 
 useTestEnvironment({
   NONCE_RATE_LIMIT_PER_MINUTE: '100000000',

@@ -20,11 +20,11 @@ import { call } from '../support/http';
 import { isolatedDatabase } from '../support/isolated-database';
 import { missionInput, routes } from '../support/missions';
 import { png, upload } from '../support/multipart';
-import { applyMutation, encodeMultipart, FIELDS, jsonText, multipart, type MultipartCase, oneFieldMutated, rawBody, text } from './arbitraries';
-import * as bodies from './bodies';
-import { casesFor, runs, timeoutFor } from './budget';
-import { countStatus, expectDocumented, missionCountOf, printStatusCounts, stateOf } from './oracle';
-import { applyCredential, type Credential, type Handler, newUser, send, trySet } from './parties';
+import { applyMutation, encodeMultipart, FIELDS, jsonText, multipart, type MultipartCase, oneFieldMutated, rawBody, text } from '../support/fuzz/arbitraries';
+import * as bodies from '../support/fuzz/bodies';
+import { casesFor, runs, timeoutFor } from '../support/fuzz/budget';
+import { countStatus, expectDocumented, missionCountOf, printStatusCounts, stateOf } from '../support/fuzz/oracle';
+import { applyCredential, type Credential, type Handler, newUser, send, trySet } from '../support/fuzz/parties';
 
 // A database of its own: in bookkeeping mode creates link any onChainTaskId unchecked, and on the
 // worker's shared database they would collide with tasks later files fund on the worker's anvil.
@@ -109,7 +109,7 @@ beforeAll(async () => {
 
 afterAll(printStatusCounts);
 
-// --- the transition table, as the oracle for a request that succeeded (API.md §5) ---
+// --- the transition table, as the oracle for a request that succeeded (docs/api.md#mission-states) ---
 
 type Who = 'owner' | 'assignee' | 'otherAgent' | 'otherClient';
 type Action = 'accept' | 'submit' | 'approve' | 'contest' | 'cancel' | 'bump' | 'resolve';
@@ -128,7 +128,7 @@ function allowed(action: Action, from: Status, who: Who | 'operator' | undefined
   return undefined;
 }
 
-// Cookie-authenticated writes need an Origin of an allowed domain (API.md §1.7): these are not.
+// Cookie-authenticated writes need an Origin of an allowed domain (docs/api.md#origins): these are not.
 const FOREIGN_ORIGINS = new Set([undefined, 'https://evilapp.example.com', 'https://app.example.com.evil.io', 'null', 'http://localhost:3001']);
 
 function speaker(c: Credential): Who | 'operator' | undefined {

@@ -2,7 +2,7 @@
 // scheme, statement, expiry, not-before, request id and resources; any URI, any time zone), then
 // one field is mutated — to another value the grammar allows, to random text, or the line itself
 // dropped, doubled or re-cased — and signed as mutated, so verify must find the fault itself.
-// The oracle is API.md §3: the reference parser decides 400; otherwise the first rule the mutation
+// The oracle is docs/api.md#sign-in: the reference parser decides 400; otherwise the first rule the mutation
 // breaks decides the 401 and its message; a message that breaks none signs in. A refused verify
 // writes nothing and consumes nothing but the nonce the message names (when it parsed).
 import { ParsedMessage } from '@spruceid/siwe-parser';
@@ -17,9 +17,9 @@ import { stampedAddress } from '@/lib/http/socket-address';
 import { TEST_CHAIN_ID, useTestEnvironment } from '../support/environment';
 import { call } from '../support/http';
 import { requestNonce, siweMessage } from '../support/wallets';
-import { text } from './arbitraries';
-import { casesFor, runs, timeoutFor } from './budget';
-import { countStatus, expectDocumented, printStatusCounts, stateOf } from './oracle';
+import { text } from '../support/fuzz/arbitraries';
+import { casesFor, runs, timeoutFor } from '../support/fuzz/budget';
+import { countStatus, expectDocumented, printStatusCounts, stateOf } from '../support/fuzz/oracle';
 import { PCHARS, renderSiwe, STATEMENT_CHARS, type SiweTextFields } from '../support/siwe-grammar';
 
 useTestEnvironment({ NONCE_RATE_LIMIT_PER_MINUTE: '100000000', VERIFY_RATE_LIMIT_PER_MINUTE: '100000000' });
@@ -74,7 +74,7 @@ const validFields: fc.Arbitrary<Omit<Fields, 'address' | 'nonce'>> = fc.record({
   resources: fc.option(fc.array(uri, { maxLength: 3 }), { nil: undefined }),
 });
 
-/** Other values the grammar allows for a field, some breaking a rule of §3, some not. */
+/** Other values the grammar allows for a field, some breaking a rule of docs/api.md#sign-in, some not. */
 const otherValue: Record<Field, fc.Arbitrary<string | string[] | undefined>> = {
   scheme: fc.constantFrom('https', 'http', 'wss', 'a+b-c.d', undefined),
   domain: fc.constantFrom(...ALLOWED_DOMAINS, ...OTHER_DOMAINS),
@@ -116,7 +116,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 
 const SUFFIX_6492 = '6492649264926492649264926492649264926492649264926492649264926492';
 
-// --- the oracle: API.md §3 ---
+// --- the oracle: docs/api.md#sign-in ---
 
 const HOST_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const ENTRIES: [string, string | undefined][] = [['app.example.com', undefined], ['localhost', '3000']];
@@ -234,7 +234,7 @@ describe('verify with grammar-built SIWE messages, one field mutated', () => {
   const probeCases = casesFor('siweRefusals');
   const total = grammarCases + probeCases;
   test(
-    `behavior: ${total} messages — the §3 rule the mutation breaks decides the answer; a refusal writes nothing and consumes only the message's nonce (${probeCases} of them checked by signing in with the nonces afterwards)`,
+    `behavior: ${total} messages — the docs/api.md#sign-in rule the mutation breaks decides the answer; a refusal writes nothing and consumes only the message's nonce (${probeCases} of them checked by signing in with the nonces afterwards)`,
     async () => {
       let caseNo = 0;
       // Two wallets for every case: nonces are per request, and a refusal must not depend on who.

@@ -1,4 +1,4 @@
-// /api/account (API.md §7): the caller's own profile — strict patches, https links, no way to set
+// /api/account (docs/api.md#account): the caller's own profile — strict patches, https links, no way to set
 // role, wallet or id — and the caller's counts as client and as agent.
 import { describe, expect, test } from 'vitest';
 import { GET as getProfile, PATCH as patchProfile } from '@/app/api/account/profile/route';

@@ -1,4 +1,4 @@
-// API.md §12.10–12.11: one agent cannot freeze the board — at most MAX_ACTIVE_MISSIONS missions in
+// docs/api.md#agent-capacity, #mission-states: one agent cannot freeze the board — at most MAX_ACTIVE_MISSIONS missions in
 // ACCEPTED, SUBMITTED or CONTESTED at once (also under a race), and an assignment left without a
 // submission for ACCEPT_WINDOW_SECONDS can be reopened by its owner.
 import { describe, expect, test } from 'vitest';
@@ -18,7 +18,7 @@ async function openMissions(n: number) {
   return ids;
 }
 
-describe('agent capacity (§12.10)', () => {
+describe('agent capacity (docs/api.md#agent-capacity)', () => {
   test('error: the 4th active mission is 409 naming the limit, and nothing changes', async () => {
     const agent = await newAgent();
     const [a, b, c, d] = await openMissions(4);
@@ -57,7 +57,7 @@ describe('agent capacity (§12.10)', () => {
   });
 });
 
-describe('reopen an idle assignment (§12.11)', () => {
+describe('reopen an idle assignment (docs/api.md#mission-states)', () => {
   async function accepted() {
     const client = await newClient();
     const agent = await newAgent();

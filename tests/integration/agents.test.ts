@@ -1,4 +1,4 @@
-// Agents (API.md §6): the leaderboard's order, tie-breaks, periods and pages, success rates with
+// Agents (docs/api.md#directory): the leaderboard's order, tie-breaks, periods and pages, success rates with
 // withdrawals and a lost dispute, public profiles and the passport — on a database of this file's
 // own, so every rank below is exact. Fee 10% and no contest rounds (a contest goes to DISPUTED).
 import { getAddress } from 'viem';

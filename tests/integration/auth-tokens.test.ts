@@ -121,7 +121,7 @@ describe('CSRF: cookie-authenticated writes', () => {
     ['a look-alike Origin', { origin: 'https://evilapp.example.com' }],
     ['a wrong port', { origin: 'http://localhost:3001' }],
     ['a null Origin', { origin: 'null' }],
-    // §12.3: APP_ORIGINS match exactly; a subdomain of SIWE_DOMAIN is not an app origin.
+    // docs/api.md#origins: APP_ORIGINS match exactly; a subdomain of SIWE_DOMAIN is not an app origin.
     ['a subdomain of an allowed domain', { origin: 'https://pr-3.app.example.com' }],
   ])('error: %s is 403 and changes nothing', async (_name, headers) => {
     const { cookie, token } = await signIn();

@@ -1,5 +1,5 @@
-// What the backend's keys may spend, and what happens when a send keeps failing (API.md §12.12,
-// §12.14): sponsored mints stop at the hourly budget and wait PENDING for the sweep; a settlement
+// What the backend's keys may spend, and what happens when a send keeps failing (docs/api.md#becoming-an-agent,
+// docs/api.md#settlements): sponsored mints stop at the hourly budget and wait PENDING for the sweep; a settlement
 // that fails SETTLEMENT_MAX_ATTEMPTS times waits FAILED, health says degraded, and the operator's
 // retry pays it once.
 import { eq } from 'drizzle-orm';
@@ -27,7 +27,7 @@ const contracts = inject('contracts');
 const sweep = () => call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
 const passportRow = async (userId: string) => (await (await getDb()).select().from(passports).where(eq(passports.userId, userId)))[0]!;
 
-describe('sponsored mints (§12.12)', () => {
+describe('sponsored mints (docs/api.md#becoming-an-agent)', () => {
   test('behavior: past MINT_BUDGET_PER_HOUR register-agent still answers 200 AGENT with the passport PENDING and no transaction; the sweep mints it when the budget allows', async () => {
     setEnv({ MINT_BUDGET_PER_HOUR: '1' });
     try {
@@ -64,7 +64,7 @@ describe('sponsored mints (§12.12)', () => {
   });
 });
 
-describe('settlements that keep failing (§12.14)', () => {
+describe('settlements that keep failing (docs/api.md#settlements)', () => {
   test('behavior: a release failing SETTLEMENT_MAX_ATTEMPTS times is FAILED, health is degraded, and the operator\'s retry pays it once', async () => {
     const REWARD = 7_000_000n;
     const wallet = newWallet();

@@ -1,4 +1,4 @@
-// API.md §12.2–12.5: what a page on another site, a stray content type or an upload sent before
+// docs/api.md#conventions, #origins, #uploads: what a page on another site, a stray content type or an upload sent before
 // the caller is known can make us do — nothing, and nothing is read or written first.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +25,7 @@ async function signedMessage() {
   return { message, signature: await wallet.signMessage({ message }) };
 }
 
-describe('content types (§12.2)', () => {
+describe('content types (docs/api.md#conventions)', () => {
   test('error: verify with a text/plain body is 415, sets no cookie and leaves the nonce unused', async () => {
     const body = await signedMessage();
     // What a cross-site <form enctype="text/plain"> or a no-cors fetch can send without a preflight.
@@ -63,7 +63,7 @@ describe('content types (§12.2)', () => {
   });
 });
 
-describe('origins (§12.3)', () => {
+describe('origins (docs/api.md#origins)', () => {
   test('error: verify from a cross-site Origin is 403, sets no cookie and leaves the nonce unused', async () => {
     const body = await signedMessage();
     const refused = await call(verify, { body, headers: { origin: 'https://evil.example.org' } });
@@ -98,7 +98,7 @@ describe('origins (§12.3)', () => {
   });
 });
 
-describe('authorize before reading an upload (§12.5)', () => {
+describe('authorize before reading an upload (docs/api.md#uploads)', () => {
   let spool = '';
   const previousTmp = process.env.TMPDIR;
   beforeEach(() => {

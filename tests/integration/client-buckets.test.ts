@@ -1,4 +1,4 @@
-// API.md §12.1 through the real nonce route: per-IP limits count by the address this process
+// docs/api.md#client-ip through the real nonce route: per-IP limits count by the address this process
 // vouches for, IPv6 by its /64, and a client naming itself in our header gains nothing.
 import { describe, expect, test } from 'vitest';
 import { POST as nonce } from '@/app/api/auth/nonce/route';

@@ -1,4 +1,4 @@
-// API.md §12.6: a download streams from the database in slices — an instance's memory per
+// docs/api.md#files: a download streams from the database in slices — an instance's memory per
 // download stays under 2 MB whatever the file's size — and is limited per IP.
 import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';

@@ -1,4 +1,4 @@
-// GET /api/enterprise/analytics (API.md §7): missions made through the API, then placed around the
+// GET /api/enterprise/analytics (docs/api.md#account): missions made through the API, then placed around the
 // January/February 2026 month boundary (mission-clock.ts); every figure below is counted by hand.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { GET as analyticsRoute } from '@/app/api/enterprise/analytics/route';

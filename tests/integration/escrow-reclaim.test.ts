@@ -1,4 +1,4 @@
-// Escrow v2 on the server (API.md §13): a funded task must not expire before its mission can be
+// Escrow v2 on the server (docs/api.md#escrow): a funded task must not expire before its mission can be
 // settled (create refuses it, naming the earliest acceptable expiresAt); when a client reclaims an
 // expired task on-chain the sweep ends its mission CANCELLED (event `reclaimed`) and sends nothing;
 // and a release still in flight when the task is reclaimed is never paid on top of the reclaim.
@@ -65,7 +65,7 @@ async function fundedMission(deadline: Date, expiresAt: bigint) {
   return { wallet, client, taskId, created };
 }
 
-describe('create: the task must outlive the mission (§13)', () => {
+describe('create: the task must outlive the mission (docs/api.md#escrow)', () => {
   test('error: an expiry before deadline + review rounds + grace is 400 naming the earliest acceptable expiresAt; at it, 201', async () => {
     const deadline = deadlineIn(3_600);
     const earliest = unix(deadline) + BigInt(MARGIN);
@@ -109,7 +109,7 @@ async function reclaimedOpenMission() {
   return { client, id };
 }
 
-describe('a task reclaimed on-chain (§13)', () => {
+describe('a task reclaimed on-chain (docs/api.md#escrow)', () => {
   test('behavior: a reclaim behind more due tasks than one run looks at is still noticed — the runs take them in turn', async () => {
     const { id } = await reclaimedOpenMission();
     // Forty due missions ahead of it, older, whose tasks nobody reclaims (no such task on-chain):

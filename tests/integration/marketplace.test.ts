@@ -1,4 +1,4 @@
-// Marketplace v2 through the routes (API.md §15): applications and assignment (capacity and races
+// Marketplace v2 through the routes (docs/api.md#applications): applications and assignment (capacity and races
 // included), reviews feeding the agent's rating, and comments' visibility by state and party.
 import { describe, expect, test } from 'vitest';
 import { GET as adminCommentsList, POST as adminComment } from '@/app/api/admin/missions/[id]/comments/route';
@@ -33,7 +33,7 @@ async function applicationMission() {
   return { client, id };
 }
 
-describe('applications (§15)', () => {
+describe('applications (docs/api.md#applications)', () => {
   test('default: agents apply, the owner reads them oldest first and assigns one — ACCEPTED for that agent', async () => {
     const { client, id } = await applicationMission();
     const [a, b] = [await newAgent(), await newAgent()];
@@ -136,7 +136,7 @@ describe('applications (§15)', () => {
   });
 });
 
-describe('reviews (§15)', () => {
+describe('reviews (docs/api.md#reviews)', () => {
   test('default: the owner of a COMPLETED mission reviews once; the rating reaches the agent profile', async () => {
     const agent = await newAgent();
     const first = await missionIn('COMPLETED', { agent });
@@ -171,7 +171,7 @@ describe('reviews (§15)', () => {
   });
 });
 
-describe('ratings on the leaderboard (§15)', () => {
+describe('ratings on the leaderboard (docs/api.md#reviews)', () => {
   test('behavior: sort=rating ranks by average, then more ratings, unrated last — across cursor pages too', async () => {
     const [twice, once, unrated] = [await newAgent(), await newAgent(), await newAgent()];
     for (const [agent, ratings] of [[twice, [5, 5]], [once, [5]], [unrated, [null]]] as const) {
@@ -198,7 +198,7 @@ describe('ratings on the leaderboard (§15)', () => {
   });
 });
 
-describe('comments (§15)', () => {
+describe('comments (docs/api.md#comments)', () => {
   test('default: on an OPEN mission anyone signed in asks, the owner answers, anyone reads', async () => {
     const client = await newClient();
     const { id } = await createMission(client);

@@ -1,4 +1,4 @@
-// Remote MCP (API.md §17) through the route handler: the MCP SDK's own Client over Streamable HTTP
+// Remote MCP (docs/api.md#mcp) through the route handler: the MCP SDK's own Client over Streamable HTTP
 // with an OAuth access token. The tools are those of `taskmarket mcp` (one definition), they run
 // as the caller through the API's own routes — so the API's scopes and error texts — and files go
 // as content, since a remote server cannot read the agent's paths.

@@ -1,4 +1,4 @@
-// API.md §12.9: every API route answers a method it does not support with 405 in the error shape
+// docs/api.md#conventions: every API route answers a method it does not support with 405 in the error shape
 // and an `Allow` header naming what it does support — found by walking app/api, so a new route
 // that forgets it fails here.
 import { readdirSync } from 'node:fs';

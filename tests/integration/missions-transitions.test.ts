@@ -31,7 +31,7 @@ const CELLS: Cell[] = [
   { label: 'cancel (withdraw) by the assigned agent', action: 'cancel', who: 'agent' },
   { label: 'bump by the owner', action: 'bump', who: 'owner' },
 ];
-// API.md §5 with fixtures whose time rules are not met (deadline ahead, contest just made).
+// docs/api.md#mission-states with fixtures whose time rules are not met (deadline ahead, contest just made).
 // OPEN and CANCELLED-from-OPEN missions have no assigned agent, so the agent's rows there are 403
 // (OPEN is public) and 404 (CANCELLED is not).
 const EXPECTED: Record<Status, number[]> = {

@@ -1,6 +1,6 @@
 // The mission views PostgreSQL writes (lib/missions/present.ts) against the library path they
 // replaced — Drizzle selects the rows and files, JavaScript presents them
-// (scripts/bench/library-variants/mission-list-js.ts, what `npm run bench:libraries` measures
+// (tests/support/mission-list-js.ts, what `npm run bench:libraries` measures
 // them against): for any missions, files and contests, every viewer's page is the same document.
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
@@ -10,7 +10,7 @@ import { fileBlobs, missionContests, missionFiles, missions } from '@/lib/db/sch
 import { listMissions } from '@/lib/missions/list';
 import { listQuerySchema } from '@/lib/missions/schemas';
 import type { Viewer } from '@/lib/missions/visibility';
-import { listMissions as listWithLibrary } from '@/scripts/bench/library-variants/mission-list-js';
+import { listMissions as listWithLibrary } from '@/tests/support/mission-list-js';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
 import { db, newAgent, newClient, type Party } from '../support/missions';
 

@@ -1,4 +1,4 @@
-// OAuth 2.1 for remote agents (API.md §17) through the real endpoints: discovery, dynamic
+// OAuth 2.1 for remote agents (docs/api.md#tokens) through the real endpoints: discovery, dynamic
 // registration and its abuse, the authorization code with PKCE and consent CSRF, refresh rotation
 // and reuse, and revocation — each refusal a clear 4xx that creates nothing.
 import { count, eq } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// The OpenAPI document (API.md §9): it covers every route file under app/api and nothing else, its
+// The OpenAPI document (docs/api.md#openapi): it covers every route file under app/api and nothing else, its
 // schemas are the zod schemas the routes validate with, every reference resolves, every operation
 // lists its errors in the `{ error, details? }` shape — and /docs renders all of it.
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// API.md §12.7: operator secrets cannot be guessed at speed — ten failures a minute per IP, then
+// docs/api.md#operator-secrets: operator secrets cannot be guessed at speed — ten failures a minute per IP, then
 // no comparison at all until the window ends; other IPs and the right secret elsewhere unaffected.
 import { describe, expect, test } from 'vitest';
 import { POST as resolveRoute } from '@/app/api/admin/missions/[id]/resolve/route';

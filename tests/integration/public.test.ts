@@ -1,4 +1,4 @@
-// Public endpoints (API.md §8): marketplace totals counted by hand on a database of this file's
+// Public endpoints (docs/api.md#directory): marketplace totals counted by hand on a database of this file's
 // own, their 30-second cache, and a runtime configuration that never carries a secret.
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { GET as configRoute } from '@/app/api/public/config/route';

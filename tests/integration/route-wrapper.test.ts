@@ -2,7 +2,7 @@
 import { describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { json, route } from '@/lib/http/route';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { call } from '../support/http';
 import { useTestEnvironment } from '../support/environment';
 

@@ -1,4 +1,4 @@
-// Scopes on every route group (API.md §17), for OAuth access tokens and personal access tokens
+// Scopes on every route group (docs/api.md#tokens), for OAuth access tokens and personal access tokens
 // alike: a delegated token outside its scopes gets 403 naming the scope, and changes nothing; the
 // token and grant routes take a wallet sign-in only. Personal access tokens: shown once, stored
 // hashed, at most 20, revoked everywhere at once.

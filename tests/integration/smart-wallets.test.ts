@@ -1,4 +1,4 @@
-// Smart-contract wallets signing in through POST /api/auth/verify (API.md §3 step 4): ERC-1271 for
+// Smart-contract wallets signing in through POST /api/auth/verify (docs/api.md#sign-in): ERC-1271 for
 // deployed wallets, ERC-6492 for wallets not deployed yet, only the exact magic value counts, and
 // an unreachable RPC is no verdict — 503, never 200.
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -147,7 +147,7 @@ describe('the RPC during the contract-wallet check', () => {
     } finally {
       setEnv({ RPC_URL: workerRpcUrl() });
     }
-    // API.md §3 step 2: the nonce left the store before the check, whatever its outcome.
+    // docs/api.md#sign-in: the nonce left the store before the check, whatever its outcome.
     expect(await call(verify, { body: { message, signature } })).toMatchObject({ status: 401, body: { error: 'Nonce expired or unknown' } });
   });
 
@@ -172,7 +172,7 @@ describe('the RPC during the contract-wallet check', () => {
     }
   });
 
-  // API.md §12.15: only an executed call that returns or reverts decides 401.
+  // docs/api.md#sign-in: only an executed call that returns or reverts decides 401.
   test.each([
     ['a rate limit (JSON-RPC -32005)', { error: { code: -32005, message: 'rate limit exceeded' } }],
     ['an internal error (JSON-RPC -32603)', { error: { code: -32603, message: 'internal error' } }],

@@ -1,4 +1,4 @@
-// Signed webhooks (API.md §14) against a real receiver on localhost (WEBHOOK_ALLOW_PRIVATE=1):
+// Signed webhooks (docs/api.md#webhooks) against a real receiver on localhost (WEBHOOK_ALLOW_PRIVATE=1):
 // Standard Webhooks signatures, filters on mission.created, a lifecycle in order, a receiver that
 // was down, 24 h of failure disabling an endpoint, and the address rules of production.
 import { eq } from 'drizzle-orm';

@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ANVIL_KEYS } from '../../lib/chain/anvil-node';
-import { mintTestUsdc, SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from './support/server';
-import { usdcBalanceOf } from './cli-process';
-import { buildSdk } from './support/sdk-build';
+import { mintTestUsdc, SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from '../support/sdk/server';
+import { usdcBalanceOf } from '../support/sdk/cli-process';
+import { buildSdk } from '../support/sdk/sdk-build';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

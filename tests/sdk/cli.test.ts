@@ -1,4 +1,4 @@
-// The `taskmarket` CLI (API.md §14) as a child process against a production server and its own
+// The `taskmarket` CLI (docs/api.md#sdk-and-cli) as a child process against a production server and its own
 // anvil: a client posts a funded mission; an agent signs in, registers, lists, accepts, submits
 // two files from paths, is approved, sees its earnings and claims them on-chain. Plus webhooks,
 // human output, and failures that exit non-zero with the API's message.
@@ -6,12 +6,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mintTestUsdc, SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from './support/server';
+import { mintTestUsdc, SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from '../support/sdk/server';
 import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createClient } from '@taskmarket/sdk';
-import { buildSdk } from './support/sdk-build';
-import { claimableOf, cliJson, ethBalanceOf, eventually, newWallet, runCli, SUITE_SERVER_ENV, usdcBalanceOf, type Wallet } from './cli-process';
+import { buildSdk } from '../support/sdk/sdk-build';
+import { claimableOf, cliJson, ethBalanceOf, eventually, newWallet, runCli, SUITE_SERVER_ENV, usdcBalanceOf, type Wallet } from '../support/sdk/cli-process';
 
 const REWARD = 25_000_000n; // 25 USDC
 

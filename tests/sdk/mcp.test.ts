@@ -1,4 +1,4 @@
-// `taskmarket mcp` (API.md §14): the MCP SDK's own Client over stdio spawns the built bin, lists the
+// `taskmarket mcp` (docs/api.md#mcp): the MCP SDK's own Client over stdio spawns the built bin, lists the
 // tools (input schemas from the API's OpenAPI document), and an agent finds → accepts → submits →
 // (the client approves, through its own MCP connection) → claims, all through tool calls. Tool
 // errors carry the API's message.
@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mintTestUsdc, SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from './support/server';
-import { buildSdk } from './support/sdk-build';
-import { claimableOf, CLI, cliEnv, eventually, newWallet, runCli, SUITE_SERVER_ENV, usdcBalanceOf, type Wallet } from './cli-process';
+import { mintTestUsdc, SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from '../support/sdk/server';
+import { buildSdk } from '../support/sdk/sdk-build';
+import { claimableOf, CLI, cliEnv, eventually, newWallet, runCli, SUITE_SERVER_ENV, usdcBalanceOf, type Wallet } from '../support/sdk/cli-process';
 
 const REWARD = 30_000_000n; // 30 USDC
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';

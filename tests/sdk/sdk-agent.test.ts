@@ -1,5 +1,5 @@
 // An agent's whole journey driven only through @taskmarket/sdk against a production server on
-// PGlite and an anvil of its own (tests/sdk/support/server.ts): sign-in with a private key and
+// PGlite and an anvil of its own (tests/support/sdk/server.ts): sign-in with a private key and
 // with an ERC-1271 wallet, registration sponsored and self-minted, the board read page by page,
 // accept, deliver files from paths, approval by a client who funded with fundAndCreateMission,
 // earnings and the on-chain claim. The chain is read directly only to check outcomes.
@@ -9,7 +9,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { createHash } from 'node:crypto';
 import { createClient, TaskmarketError, type Mission } from '../../sdk/src/index';
-import { SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from './support/server';
+import { SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from '../support/sdk/server';
 import {
   claimableOf,
   clientWallet,
@@ -21,7 +21,7 @@ import {
   passportOf,
   sdkClient,
   usdcBalance,
-} from './support/sdk-fixtures';
+} from '../support/sdk/sdk-fixtures';
 
 let server: SdkTestServer;
 

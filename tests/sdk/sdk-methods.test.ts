@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { TaskmarketError } from '../../sdk/src/index';
-import { SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from './support/server';
-import { clientWallet, deadlineIn, deliverablesOnDisk, sdkClient } from './support/sdk-fixtures';
+import { SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from '../support/sdk/server';
+import { clientWallet, deadlineIn, deliverablesOnDisk, sdkClient } from '../support/sdk/sdk-fixtures';
 
 let server: SdkTestServer;
 const ADMIN_TOKEN = `admin-${'a'.repeat(40)}`;

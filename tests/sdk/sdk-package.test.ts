@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { buildSdk } from './support/sdk-build';
+import { buildSdk } from '../support/sdk/sdk-build';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createClient, TaskmarketError } from '../../sdk/src/index';
-import { startApiProxy, type ProxiedRequest } from './support/api-proxy';
-import { SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from './support/server';
-import { clientWallet, deadlineIn, sdkClient } from './support/sdk-fixtures';
+import { startApiProxy, type ProxiedRequest } from '../support/sdk/api-proxy';
+import { SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from '../support/sdk/server';
+import { clientWallet, deadlineIn, sdkClient } from '../support/sdk/sdk-fixtures';
 
 let server: SdkTestServer;
 const proxies: { close(): Promise<void> }[] = [];

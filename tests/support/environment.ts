@@ -15,7 +15,7 @@ import { workerRpcUrl } from './ports';
 export const TEST_CHAIN_ID = 31337;
 
 /**
- * Bookkeeping mode (API.md §5): no ESCROW_ADDRESS, so missions need no on-chain funding. Suites
+ * Bookkeeping mode (docs/api.md#missions): no ESCROW_ADDRESS, so missions need no on-chain funding. Suites
  * about mission rules use it; tests/integration/escrow-*.test.ts run the same flows funded on-chain.
  */
 export const BOOKKEEPING = { ESCROW_ADDRESS: undefined };
@@ -60,7 +60,7 @@ export function useTestEnvironment(overrides: Record<string, string | undefined>
     CRON_SECRET: 'test-cron-secret-0123456789abcdef',
     ADMIN_TOKEN: 'test-admin-token-0123456789abcdef',
     // Suites share one agent across many missions for speed; tests/integration/agent-capacity.test.ts
-    // holds the default of 3 (API.md §12.10).
+    // holds the default of 3 (docs/api.md#agent-capacity).
     MAX_ACTIVE_MISSIONS: '1000',
     ...overrides,
   });

@@ -16,7 +16,7 @@ async function mined(hash: Hex) {
 }
 
 // Far enough out for any deadline a test sets (≤ 1 year) plus the review rounds and the reclaim
-// grace (API.md §13), and for the worker's chain clock that reclaim tests move forward.
+// grace (docs/api.md#escrow), and for the worker's chain clock that reclaim tests move forward.
 const LATE_EXPIRY_SECONDS = 1_000 * 86_400;
 
 /** Funds a new escrow task of `reward` from `wallet` on this worker's chain; answers its task id. */

@@ -36,7 +36,7 @@ describe('loadConfig', () => {
   });
 });
 
-describe('wave-2 settings (API.md §12, §16)', () => {
+describe('wave-2 settings (docs/api.md#limits, #vercel)', () => {
   test('error: SINGLE_INSTANCE=0 is not a yes — production still needs a shared KV', () => {
     expect(() => loadConfig({ ...production, REDIS_URL: undefined, SINGLE_INSTANCE: '0' })).toThrow(/REDIS_URL or KV_REST_API_URL/);
     expect(loadConfig({ ...production, REDIS_URL: undefined, SINGLE_INSTANCE: 'true' }).singleInstance).toBe(true);

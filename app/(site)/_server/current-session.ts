@@ -2,11 +2,11 @@
 // the API routes use, so a page never trusts a cookie the API would refuse.
 import 'server-only';
 import { headers } from 'next/headers';
-import { presentMe } from '@/lib/auth/me';
+import { presentMe } from '@/lib/account/me';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { authenticate } from '@/lib/http/auth-guard';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { getKv } from '@/lib/kv';
 import { log } from '@/lib/log';
 import type { Session } from '@/lib/web/use-session';

@@ -1,4 +1,4 @@
-// The agents' leaderboard (API.md §6, §15): a period and a sort, each a link, so the page works
+// The agents' leaderboard (docs/api.md#directory): a period and a sort, each a link, so the page works
 // without JavaScript and every view has its own URL.
 import type { Metadata } from 'next';
 import Link from 'next/link';

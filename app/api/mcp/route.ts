@@ -7,7 +7,7 @@ import { serveMcp } from '@/lib/mcp/serve';
 import { issuerOf } from '@/lib/oauth/metadata';
 import { inProcessFetch } from './api-routes';
 
-// Remote MCP (API.md §17): the `taskmarket mcp` tools over Streamable HTTP, for a bearer token
+// Remote MCP (docs/api.md#mcp): the `taskmarket mcp` tools over Streamable HTTP, for a bearer token
 // (OAuth or tm_). The caller is known before the body is read; each tool call is the API's own
 // route, called with the same token, so scopes are enforced there.
 export const POST = route({ auth: 'user', scope: 'any', body: z.unknown(), maxBodyBytes: MCP_MAX_BODY_BYTES }, async ({ request, body, caller, cfg }) => {

@@ -1,14 +1,15 @@
 import { jsonText, route } from '@/lib/http/route';
+import { sendQueuedWebhooks } from '@/lib/webhooks';
 import { createMission, listQuerySchema, listMissions, viewerOf } from '@/lib/missions';
-import { withRequestBody } from '@/lib/uploads';
+import { withRequestBody } from '@/lib/http/request-body';
 import { otherMethods } from '@/lib/http/methods';
 
 export const GET = route({ auth: 'optional', scope: 'missions:read', query: listQuerySchema }, async ({ query, caller, cfg, db }) =>
   jsonText(await listMissions(await db(), cfg, query, viewerOf(caller), new Date())),
 );
 
-// JSON, or multipart with attachments; an Idempotency-Key replays the first answer (API.md §1.9).
-export const POST = route({ webhooks: true, auth: 'CLIENT', scope: 'missions:post', limit: 'createMission' }, async ({ request, caller, cfg, db }) =>
+// JSON, or multipart with attachments; an Idempotency-Key replays the first answer (docs/api.md#idempotency).
+export const POST = route({ after: sendQueuedWebhooks, auth: 'CLIENT', scope: 'missions:post', limit: 'createMission' }, async ({ request, caller, cfg, db }) =>
   withRequestBody(request.body, request.headers, async (body) => {
     const idempotencyKey = request.headers.get('idempotency-key');
     return jsonText(await createMission(await db(), cfg, caller.user, body, idempotencyKey, new Date()), { status: 201 });

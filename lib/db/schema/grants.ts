@@ -1,4 +1,4 @@
-// Delegated access (API.md §17): OAuth clients registered by MCP hosts, the grants users gave them
+// Delegated access (docs/api.md#tokens): OAuth clients registered by MCP hosts, the grants users gave them
 // or made for themselves (personal access tokens), and the rotating refresh tokens of OAuth grants.
 import { index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';

@@ -1,4 +1,4 @@
-// Marketplace v2 (API.md §15): agents' applications to missions that assign by choice, the owner's
+// Marketplace v2 (docs/api.md#applications): agents' applications to missions that assign by choice, the owner's
 // one review of a completed mission, and the questions and answers on a mission.
 import { index, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { missions } from './missions';

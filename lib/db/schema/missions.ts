@@ -28,7 +28,7 @@ export const missionStatusEnum = pgEnum('mission_status', [
 ]);
 export const missionFileKindEnum = pgEnum('mission_file_kind', ['ATTACHMENT', 'DELIVERABLE', 'EVIDENCE']);
 export const missionActorEnum = pgEnum('mission_actor', ['OWNER', 'AGENT', 'OPERATOR', 'SYSTEM']);
-// API.md §15: the first agent to accept wins, or the owner picks one from the applications.
+// docs/api.md#applications: the first agent to accept wins, or the owner picks one from the applications.
 export const assignmentModeEnum = pgEnum('assignment_mode', ['FIRST_COME', 'APPLICATION']);
 
 export const missions = pgTable(
@@ -155,7 +155,7 @@ export const missionEvents = pgTable(
     index('mission_events_mission_idx').on(t.missionId, t.id),
     // Agents' success rates: the missions each agent ever accepted.
     index('mission_events_accepts_idx').on(t.actorId, t.missionId).where(sql`${t.action} = 'accept'`),
-    // … and those their owners assigned to them from the applications (API.md §15).
+    // … and those their owners assigned to them from the applications (docs/api.md#applications).
     index('mission_events_assigns_idx').on(sql`(${t.data} ->> 'agentId')`, t.missionId).where(sql`${t.action} = 'assign'`),
   ],
 );

@@ -8,7 +8,7 @@ import { missions } from './missions';
 import { users } from './users';
 
 export const settlementKindEnum = pgEnum('settlement_kind', ['RELEASE', 'REFUND', 'CLAIM']);
-// SUPERSEDED: never to be sent — the task's client reclaimed it first (API.md §13).
+// SUPERSEDED: never to be sent — the task's client reclaimed it first (docs/api.md#escrow).
 export const settlementStatusEnum = pgEnum('settlement_status', ['PENDING', 'MINED', 'FAILED', 'SUPERSEDED']);
 
 const at = (name: string) => timestamp(name, { withTimezone: true });

@@ -1,4 +1,4 @@
-// Signed webhooks (API.md §14): a user's endpoints, and the outbox of deliveries — one row per
+// Signed webhooks (docs/api.md#webhooks): a user's endpoints, and the outbox of deliveries — one row per
 // event and endpoint, written in the transaction of the change it reports, sent after the
 // response and by the sweep, retried with backoff until delivered or the endpoint is disabled.
 import { bigserial, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';

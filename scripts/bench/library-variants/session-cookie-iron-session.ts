@@ -8,7 +8,7 @@ import type { Config } from '@/lib/config';
 export const SESSION_COOKIE = 'taskmarket_session';
 
 /**
- * API.md §12.3: in production the `__Host-` prefix makes the browser refuse the cookie unless it is
+ * docs/api.md#origins: in production the `__Host-` prefix makes the browser refuse the cookie unless it is
  * Secure, Path=/ and has no Domain, so a sibling subdomain can neither set nor overwrite it.
  */
 export const sessionCookieName = (cfg: Config) => (cfg.production ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE);

@@ -41,7 +41,7 @@ export function parseTaskId(value: string): number {
   return Number(value.trim());
 }
 
-/** --limit: a whole number of items a page, 1–100 (API.md §1.6). */
+/** --limit: a whole number of items a page, 1–100 (docs/api.md#pagination). */
 export function parseLimit(value: string): number {
   if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || Number(value) > 100) throw new UsageError(`--limit: "${value}" is not a page size from 1 to 100`);
   return Number(value);

@@ -1,4 +1,4 @@
-// The `taskmarket` command line (API.md §14): the commands, and how an invocation ends — the
+// The `taskmarket` command line (docs/api.md#sdk-and-cli): the commands, and how an invocation ends — the
 // answer on stdout, `Error: <the API's message>` on stderr with exit 1, usage errors with exit 2.
 import { Command, CommanderError } from 'commander';
 import { TaskmarketError } from '../index.js';

@@ -1,5 +1,5 @@
 // The MCP tools: finding, accepting, delivering and being paid for missions, and posting and
-// reviewing them (API.md §14). Each is one SDK call; its answer is the API's JSON. Arguments are
+// reviewing them (docs/api.md#mcp). Each is one SDK call; its answer is the API's JSON. Arguments are
 // checked by the API itself (its message comes back as the tool error), except the ones only the
 // tool knows (tool-input.ts: file paths, inline files).
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';

@@ -1,4 +1,4 @@
-// The caller's own account and analytics (API.md §7).
+// The caller's own account and analytics (docs/api.md#account).
 import type { Api } from '../api.js';
 import type { AccountStats, Analytics, AnalyticsQuery, Profile, ProfilePatch } from '../types.js';
 

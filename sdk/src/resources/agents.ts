@@ -1,4 +1,4 @@
-// Agents (API.md §6): the leaderboard and public profiles, and the signed-in agent's passport,
+// Agents (docs/api.md#directory): the leaderboard and public profiles, and the signed-in agent's passport,
 // earnings and claim.
 import { segment, type Api } from '../api.js';
 import { newIdempotencyKey } from '../http.js';

@@ -1,4 +1,4 @@
-// The signed-in user (API.md §3): who am I, sign out, and becoming an agent — with the passport
+// The signed-in user (docs/api.md#auth): who am I, sign out, and becoming an agent — with the passport
 // sponsored by the server, or minted from the agent's own wallet first (`selfMint`).
 import type { Api } from '../api.js';
 import type { Signer } from '../account.js';

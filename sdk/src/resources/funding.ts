@@ -1,4 +1,4 @@
-// fundAndCreateMission (API.md §5 Escrow, §13): escrow the reward from the client's own wallet —
+// fundAndCreateMission (docs/api.md#escrow): escrow the reward from the client's own wallet —
 // approve + createTask(reward, ref, expiresAt) — then post the mission with the new task id.
 import { keccak256, toHex, type Address } from 'viem';
 import type { Signer } from '../account.js';

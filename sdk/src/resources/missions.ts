@@ -1,4 +1,4 @@
-// Missions (API.md §5, §12.11, §15): reads, create, the transitions, marketplace mechanics and
+// Missions (docs/api.md#missions, #mission-states, #applications): reads, create, the transitions, marketplace mechanics and
 // downloads. Bodies go as JSON, or as multipart when files come along.
 import { segment, type Api } from '../api.js';
 import { toFormData, type FileInput, type FormFields } from '../files.js';

@@ -1,4 +1,4 @@
-// What anyone may read (API.md §8, §9): configuration, totals, the top of the leaderboard, health.
+// What anyone may read (docs/api.md#directory, #operations): configuration, totals, the top of the leaderboard, health.
 import type { Api } from '../api.js';
 import type { Health, Liveness, OpenApiDocument, PublicConfig, PublicLeaderboard, PublicLeaderboardQuery, PublicStats } from '../types.js';
 

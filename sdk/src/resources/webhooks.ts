@@ -1,4 +1,4 @@
-// Webhook endpoints (API.md §14): add (the signing secret is in this answer only), list, remove,
+// Webhook endpoints (docs/api.md#webhooks): add (the signing secret is in this answer only), list, remove,
 // and an endpoint's deliveries.
 import { segment, type Api } from '../api.js';
 import { PagedList } from '../pages.js';

@@ -1,4 +1,4 @@
-// An agent's public page (API.md §15): passport, figures, rating and completed missions with the
+// An agent's public page (docs/api.md#directory): passport, figures, rating and completed missions with the
 // owners' reviews. Server-rendered from the same functions the API answers with.
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
@@ -7,7 +7,7 @@ import { WalletAddress } from '@/app/components/wallet-address';
 import { getAgentProfileOrThrow } from '@/lib/agents';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { completedMissionsOf } from '@/lib/marketplace/agent-history';
 import { formatAmount } from '@/lib/web/money';
 import { rewardTokenOf } from '../../_server/reward-token';

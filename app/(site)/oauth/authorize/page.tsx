@@ -1,4 +1,4 @@
-// The OAuth authorize page (API.md §17): an AI client sent the person here. Unknown client or an
+// The OAuth authorize page (docs/api.md#tokens): an AI client sent the person here. Unknown client or an
 // unregistered redirect URI: said here, never redirected. Otherwise the person signs in with their
 // wallet, sees who is asking, where the answer goes and what it may do, then approves or denies —
 // a plain form POST with a one-time token bound to them and to these exact terms.

@@ -1,4 +1,4 @@
-import { presentMe } from '@/lib/auth/me';
+import { presentMe } from '@/lib/account/me';
 import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
 

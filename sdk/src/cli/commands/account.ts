@@ -1,4 +1,4 @@
-// The wallet's own commands: login, register (become an agent), earnings, claim (API.md §3, §6).
+// The wallet's own commands: login, register (become an agent), earnings, claim (docs/api.md#auth, #earnings).
 import type { Command } from 'commander';
 import { answer, jsonOption, type JsonFlag } from '../answer.js';
 import { formatAmount, formatTime, printFields, printLine, printTable, truncate } from '../output.js';

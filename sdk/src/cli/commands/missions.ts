@@ -1,4 +1,4 @@
-// The mission commands (API.md §5, §14): missions list|show|download, post, accept, submit, approve, contest.
+// The mission commands (docs/api.md#missions, #sdk-and-cli): missions list|show|download, post, accept, submit, approve, contest.
 import { Option, type Command } from 'commander';
 import { answer, jsonOption as json, type JsonFlag } from '../answer.js';
 import { TaskmarketError } from '../../index.js';

@@ -1,4 +1,4 @@
-// webhooks add|list|rm (API.md §14): endpoints the server signs events to (Standard Webhooks).
+// webhooks add|list|rm (docs/api.md#webhooks): endpoints the server signs events to (Standard Webhooks).
 import { Option, type Command } from 'commander';
 import { openApiDocument } from '../../generated/openapi.js';
 import { answer, jsonOption, type JsonFlag } from '../answer.js';

@@ -1,4 +1,4 @@
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { json, route } from '@/lib/http/route';
 import { presentPassport } from '@/lib/passport';
 import { otherMethods } from '@/lib/http/methods';

@@ -1,9 +1,10 @@
 import { jsonText, route } from '@/lib/http/route';
+import { sendQueuedWebhooks } from '@/lib/webhooks';
 import { simpleAction, viewerOf } from '@/lib/missions';
 import { otherMethods } from '@/lib/http/methods';
 
 // SUBMITTED → COMPLETED by the owner: the agent is credited the reward less the fee.
-export const POST = route({ webhooks: true, auth: 'user', scope: 'missions:post', limit: 'write' }, async ({ params, caller, cfg, db }) =>
+export const POST = route({ after: sendQueuedWebhooks, auth: 'user', scope: 'missions:post', limit: 'write' }, async ({ params, caller, cfg, db }) =>
   jsonText(await simpleAction(await db(), cfg, 'approve', params.id!, viewerOf(caller), new Date())),
 );
 

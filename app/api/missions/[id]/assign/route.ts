@@ -1,10 +1,11 @@
 import { otherMethods } from '@/lib/http/methods';
 import { jsonText, route } from '@/lib/http/route';
+import { sendQueuedWebhooks } from '@/lib/webhooks';
 import { assignMission, assignSchema } from '@/lib/marketplace';
 import { viewerOf } from '@/lib/missions';
 
 // OPEN → ACCEPTED for an agent who applied: the owner's choice; one winner if two race.
-export const POST = route({ webhooks: true, auth: 'user', scope: 'missions:post', limit: 'write', body: assignSchema }, async ({ params, caller, body, cfg, db }) =>
+export const POST = route({ after: sendQueuedWebhooks, auth: 'user', scope: 'missions:post', limit: 'write', body: assignSchema }, async ({ params, caller, body, cfg, db }) =>
   jsonText(await assignMission(await db(), cfg, params.id!, viewerOf(caller), body, new Date())),
 );
 

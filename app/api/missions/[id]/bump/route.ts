@@ -4,7 +4,7 @@ import { bumpMission, precheck, viewerOf } from '@/lib/missions';
 import { otherMethods } from '@/lib/http/methods';
 
 // Back to the top of the board, once an hour per mission; an optional JSON `reward` tops it up.
-// The caller's right to bump is decided before the body is read (API.md §12.5).
+// The caller's right to bump is decided before the body is read (docs/api.md#uploads).
 export const POST = route({ auth: 'user', scope: 'missions:post', limit: 'write' }, async ({ request, params, caller, cfg, db }) => {
   const viewer = viewerOf(caller);
   await precheck(await db(), cfg, 'bump', params.id!, viewer, new Date());

@@ -1,10 +1,11 @@
 import { jsonText, route } from '@/lib/http/route';
+import { sendQueuedWebhooks } from '@/lib/webhooks';
 import { precheck, submitMission, viewerOf } from '@/lib/missions';
-import { withRequestBody } from '@/lib/uploads';
+import { withRequestBody } from '@/lib/http/request-body';
 import { otherMethods } from '@/lib/http/methods';
 
 // The assigned agent delivers: JSON `{ note }`, or multipart `note` + deliverable `files`.
-export const POST = route({ webhooks: true, auth: 'user', scope: 'missions:work', limit: 'write' }, async ({ request, params, caller, cfg, db }) => {
+export const POST = route({ after: sendQueuedWebhooks, auth: 'user', scope: 'missions:work', limit: 'write' }, async ({ request, params, caller, cfg, db }) => {
   const viewer = viewerOf(caller);
   await precheck(await db(), cfg, 'submit', params.id!, viewer, new Date());
   return withRequestBody(request.body, request.headers, async (body) =>

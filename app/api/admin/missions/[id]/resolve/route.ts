@@ -1,9 +1,10 @@
 import { jsonText, route } from '@/lib/http/route';
+import { sendQueuedWebhooks } from '@/lib/webhooks';
 import { resolveMission, resolveSchema } from '@/lib/missions';
 import { otherMethods } from '@/lib/http/methods';
 
 // DISPUTED → COMPLETED or CANCELLED, by the operator (ADMIN_TOKEN): `{ outcome, note? }`.
-export const POST = route({ webhooks: true, operator: 'admin', body: resolveSchema }, async ({ params, body, cfg, db }) =>
+export const POST = route({ after: sendQueuedWebhooks, operator: 'admin', body: resolveSchema }, async ({ params, body, cfg, db }) =>
   jsonText(await resolveMission(await db(), cfg, params.id!, body, new Date())),
 );
 
