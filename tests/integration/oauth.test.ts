@@ -4,6 +4,7 @@
 import { count, eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { GET as me } from '@/app/api/auth/me/route';
+import { POST as sweepRoute } from '@/app/api/cron/sweep/route';
 import { DELETE as revokeGrantRoute } from '@/app/api/grants/[id]/route';
 import { GET as grantsRoute } from '@/app/api/grants/route';
 import { POST as mcpRoute } from '@/app/api/mcp/route';
@@ -105,6 +106,19 @@ describe('dynamic client registration', () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await clientCount()).toBe(before);
+  });
+
+  test('behavior: the sweep deletes registrations unused for 30 days, and only those', async () => {
+    const stale = await registerClient();
+    const fresh = await registerClient();
+    const db = await getDb();
+    await db.update(oauthClients).set({ lastUsedAt: new Date(Date.now() - 31 * 86_400_000) }).where(eq(oauthClients.id, stale.client_id));
+    const swept = await call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+    expect(swept.status).toBe(200);
+    expect(swept.body.oauthClients.deleted).toBeGreaterThanOrEqual(1);
+    const left = await db.select({ id: oauthClients.id }).from(oauthClients);
+    expect(left.map((c) => c.id)).toContain(fresh.client_id);
+    expect(left.map((c) => c.id)).not.toContain(stale.client_id);
   });
 
   test('behavior: a confidential client must present its secret at the token endpoint', async () => {
