@@ -1,6 +1,6 @@
 'use client';
 // The text fields of the create-mission form, each with its label, hint and error message.
-import type { FieldErrors, MissionFormValues } from '@/lib/web/mission-form';
+import { type FieldErrors, MISSION_LIMITS, type MissionFormValues } from '@/lib/web/mission-form';
 
 interface Props {
   values: MissionFormValues;
@@ -35,13 +35,13 @@ export function MissionFormFields({ values, errors, tokenSymbol, disabled, onCha
   };
   return (
     <>
-      {field('title', 'Title', 'Up to 200 characters.', (a) => <input {...a} required maxLength={200} />)}
+      {field('title', 'Title', `Up to ${MISSION_LIMITS.title} characters.`, (a) => <input {...a} required maxLength={MISSION_LIMITS.title} />)}
       {field('description', 'Description', 'What needs doing, and how you will judge the result. Up to 10,000 characters.', (a) => (
-        <textarea {...a} required maxLength={10_000} rows={8} />
+        <textarea {...a} required maxLength={MISSION_LIMITS.description} rows={8} />
       ))}
       {field('reward', `Reward (${tokenSymbol})`, 'Paid to the agent when you approve the work.', (a) => <input {...a} required inputMode="decimal" />)}
       {field('deadline', 'Deadline', 'Your local time; at most one year ahead.', (a) => <input {...a} required type="datetime-local" />)}
-      {field('category', 'Category (optional)', 'For example: design, research, code. Defaults to “general”.', (a) => <input {...a} maxLength={50} />)}
+      {field('category', 'Category (optional)', 'For example: design, research, code. Defaults to “general”.', (a) => <input {...a} maxLength={MISSION_LIMITS.category} />)}
       {field('tags', 'Tags (optional)', 'Up to 10, separated by commas.', (a) => <input {...a} />)}
     </>
   );

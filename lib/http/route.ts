@@ -65,8 +65,11 @@ type NextContext = { params: Promise<Record<string, string | string[]>> };
 
 const DEFAULT_MAX_BODY = 16 * 1024;
 
-export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteContext<O>) => Promise<Response>) {
-  return async (request: Request, next?: NextContext): Promise<Response> => {
+/** A route handler that carries the options it was declared with, for the OpenAPI test to hold against its entry. */
+export type RouteHandler<O extends RouteOptions> = ((request: Request, next?: NextContext) => Promise<Response>) & { readonly options: O };
+
+export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteContext<O>) => Promise<Response>): RouteHandler<O> {
+  const handle = async (request: Request, next?: NextContext): Promise<Response> => {
     let limitHeaders: Record<string, string> = {};
     let charge: PendingCharge | undefined;
     try {
@@ -113,6 +116,7 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
       return errorResponse(await countedRefusal(error, charge), request, charge?.headers ?? limitHeaders);
     }
   };
+  return Object.assign(handle, { options });
 }
 
 /** A refused credential's 401 tells an OAuth client where to authorize (RFC 6750 §3, RFC 9728 §5.1). */

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { addressSchema } from '../address';
 import { cursorParam } from '../http/cursor';
-import { lines } from '../missions/schemas';
+import { lines } from '../missions/fields';
 
 export const pageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),

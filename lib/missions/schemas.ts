@@ -3,9 +3,9 @@
 // (deadline in the future) are checked where `now` is known, in create-mission.ts.
 import { z } from 'zod';
 import { missionStatusEnum } from '../db/schema/missions';
-import { CONTROLS_MESSAGE, NO_CONTROLS, NO_CONTROLS_BUT_NEWLINES } from '../http/validation';
 import { cursorParam } from '../http/cursor';
 import { categorySchema, tagSchema } from '../fields';
+import { line, lines, MAX_TAGS, missionDescriptionSchema, missionTitleSchema } from './fields';
 
 const UINT256_MAX = (1n << 256n) - 1n;
 
@@ -28,22 +28,18 @@ export const onChainTaskIdSchema = z.union([
     .refine(Number.isSafeInteger, 'is too large'),
 ]);
 
-// Free text is stored and shown to others: no control characters (PostgreSQL refuses NUL in text
-// and jsonb, which would be a 500), line breaks and tabs only where the text has lines.
-export const line = (max: number) => z.string().trim().max(max).regex(NO_CONTROLS, CONTROLS_MESSAGE);
-export const lines = (max: number) => z.string().trim().max(max).regex(NO_CONTROLS_BUT_NEWLINES, CONTROLS_MESSAGE);
 
 export const ASSIGNMENT_MODES = ['FIRST_COME', 'APPLICATION'] as const;
 export const assignmentSchema = z.enum(ASSIGNMENT_MODES);
 
 // Strict objects: fields a client may not set (status, agent, client…) are a 400, not ignored.
 export const createMissionSchema = z.strictObject({
-  title: line(200).min(1),
-  description: lines(10_000).min(1),
+  title: missionTitleSchema,
+  description: missionDescriptionSchema,
   category: categorySchema.default('general'),
   tags: z
     .array(tagSchema)
-    .max(10)
+    .max(MAX_TAGS)
     .default([])
     .transform((tags) => [...new Set(tags)]),
   reward: rewardSchema,

@@ -136,7 +136,7 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'post', path: '/api/missions/{id}/contest', tag: 'Missions', summary: 'Refuse a delivery: reason and evidence → CONTESTED or DISPUTED', access: 'user', limited: true, params: missionId, body: contestSchema, multipart: true, response: missionSchema, errors: [404, 409, 413, 415] },
   { method: 'post', path: '/api/missions/{id}/cancel', tag: 'Missions', summary: 'The owner cancels; the assigned agent withdraws', access: 'user', limited: true, params: missionId, response: missionSchema, errors: [404, 409] },
   { method: 'post', path: '/api/missions/{id}/bump', tag: 'Missions', summary: 'Re-list an OPEN mission, optionally topping up the reward (once an hour)', access: 'user', limited: true, params: missionId, body: bumpSchema, response: missionSchema, errors: [404, 409] },
-  { method: 'get', path: '/api/missions/{id}/files/{fileId}', tag: 'Missions', summary: 'Download a mission file (attachment)', access: 'optional', params: { id: idSchema, fileId: idSchema }, response: 'file', errors: [404] },
+  { method: 'get', path: '/api/missions/{id}/files/{fileId}', tag: 'Missions', summary: 'Download a mission file (attachment)', access: 'optional', limited: true, params: { id: idSchema, fileId: idSchema }, response: 'file', errors: [404] },
 
   // Agents (docs/api.md#directory)
   { method: 'get', path: '/api/agents/leaderboard', tag: 'Agents', summary: 'Agents ranked by earned or completed in a period', query: leaderboardQuerySchema, response: leaderboardSchema },

@@ -1,6 +1,8 @@
-// The create-mission form's rules, checked in the browser before anything is signed or sent —
-// the same limits the API enforces (docs/api.md#missions), so the server's 400 is the exception, not the
-// way people learn them — and the API's `details` ("field: problem") mapped back to the fields.
+// The create-mission form's rules, checked in the browser before anything is signed or sent — the
+// API's own schemas (docs/api.md#missions), so the server's 400 is the exception, not the way people
+// learn them — and the API's `details` ("field: problem") mapped back to the fields.
+import { categorySchema, tagSchema } from '../fields';
+import { MAX_TAGS, missionDescriptionSchema, missionTitleSchema } from '../missions/fields';
 import { parseAmount, type TokenInfo } from './money';
 
 export interface MissionFormValues {
@@ -14,8 +16,14 @@ export interface MissionFormValues {
 
 export type FieldErrors = Partial<Record<keyof MissionFormValues | 'files' | 'form', string>>;
 
-const TAG = /^[\p{L}\p{N}][\p{L}\p{N} ._+#-]*$/u;
-const CATEGORY = /^[\p{L}\p{N}][\p{L}\p{N} _-]*$/u;
+/** The lengths the form's inputs allow, read from the schemas the API validates with. */
+export const MISSION_LIMITS = {
+  title: missionTitleSchema.maxLength!,
+  description: missionDescriptionSchema.maxLength!,
+  category: categorySchema.maxLength!,
+  tag: tagSchema.maxLength!,
+  tags: MAX_TAGS,
+};
 
 export function splitTags(text: string): string[] {
   return text.split(',').map((t) => t.trim()).filter(Boolean);
@@ -25,15 +33,17 @@ export function validateMissionForm(v: MissionFormValues, token: TokenInfo, now:
   const errors: FieldErrors = {};
   const title = v.title.trim();
   if (!title) errors.title = 'Give the mission a title.';
-  else if (title.length > 200) errors.title = `At most 200 characters (${title.length} now).`;
+  else if (title.length > MISSION_LIMITS.title) errors.title = `At most ${MISSION_LIMITS.title} characters (${title.length} now).`;
   const description = v.description.trim();
   if (!description) errors.description = 'Describe what needs to be done.';
-  else if (description.length > 10_000) errors.description = `At most 10,000 characters (${description.length} now).`;
+  else if (description.length > MISSION_LIMITS.description) {
+    errors.description = `At most ${MISSION_LIMITS.description.toLocaleString('en-US')} characters (${description.length} now).`;
+  }
   const category = v.category.trim();
-  if (category && (category.length > 50 || !CATEGORY.test(category))) errors.category = 'Up to 50 letters, digits, spaces, _ or -.';
+  if (category && !categorySchema.safeParse(category).success) errors.category = `Up to ${MISSION_LIMITS.category} letters, digits, spaces, _ or -.`;
   const tags = splitTags(v.tags);
-  if (tags.length > 10) errors.tags = `At most 10 tags (${tags.length} now).`;
-  else if (tags.some((t) => t.length > 32 || !TAG.test(t))) errors.tags = 'Each tag: up to 32 letters, digits, spaces or . _ + # -.';
+  if (tags.length > MISSION_LIMITS.tags) errors.tags = `At most ${MISSION_LIMITS.tags} tags (${tags.length} now).`;
+  else if (tags.some((t) => !tagSchema.safeParse(t).success)) errors.tags = `Each tag: up to ${MISSION_LIMITS.tag} letters, digits, spaces or . _ + # -.`;
   const amount = parseAmount(v.reward, token);
   if (!amount.ok) errors.reward = amount.reason;
   const deadline = v.deadline ? new Date(v.deadline) : undefined;

@@ -12,6 +12,7 @@ import { GET as openApiRoute } from '@/app/api/openapi.json/route';
 import DocsPage from '@/app/docs/page';
 import { errorBodySchema } from '@/lib/http/error-body';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
+import type { RouteOptions } from '@/lib/http/route';
 import { API_ROUTES } from '@/lib/openapi/routes';
 import { healthReportSchema } from '@/lib/operations/health';
 import { useTestEnvironment } from '../support/environment';
@@ -133,5 +134,33 @@ describe('GET /api/health', () => {
       $ref: '#/components/schemas/HealthResponse',
     });
     expect((await call(liveRoute)).body).toEqual({ ok: true });
+  });
+});
+
+/** Who may call, as the route declares it (its options), in the words of an entry's `access`. */
+function accessOf(options: RouteOptions): string {
+  if (options.operator) return options.operator;
+  return options.auth ?? 'public';
+}
+
+describe('every entry against the route it describes', () => {
+  test('behavior: access, rate limit, query and JSON body are the ones the route declares', async () => {
+    const disagreements: string[] = [];
+    for (const entry of API_ROUTES) {
+      const file = join(process.cwd(), 'app', entry.path.replace(/\{(\w+)\}/g, '[$1]'), 'route.ts');
+      const handler = ((await import(file)) as Record<string, { options?: RouteOptions }>)[entry.method.toUpperCase()];
+      const options = handler?.options;
+      const where = `${entry.method.toUpperCase()} ${entry.path}`;
+      if (!options) {
+        // Not a route() handler (liveness, the document itself): nothing to call, limit or validate.
+        if (!entry.static) disagreements.push(`${where}: not declared with route(), and not static`);
+        continue;
+      }
+      if (accessOf(options) !== (entry.access ?? 'public')) disagreements.push(`${where}: access ${entry.access ?? 'public'}, route ${accessOf(options)}`);
+      if (Boolean(options.limit) !== Boolean(entry.limited)) disagreements.push(`${where}: limited ${Boolean(entry.limited)}, route limit ${options.limit}`);
+      if (options.query && options.query !== entry.query) disagreements.push(`${where}: the query schema differs`);
+      if (options.body && options.body !== entry.body) disagreements.push(`${where}: the body schema differs`);
+    }
+    expect(disagreements).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { LocalChain } from '../../lib/chain/local-chain';
-import { startProductionServer } from './production-server';
+import { chainSettings, startProductionServer } from './production-server';
 
 export interface AppServer {
   url: string;
@@ -25,11 +25,7 @@ export async function startAppServer(port: number, chain: LocalChain, dataDir: s
     SIWE_DOMAIN: `localhost:${port}`,
     // One server, memory KV: the e2e suite drives a single instance (docs/api.md#configuration).
     SINGLE_INSTANCE: '1',
-    RPC_URL: chain.rpcUrl,
-    REGISTRAR_PRIVATE_KEY: chain.registrarKey,
-    PASSPORT_ADDRESS: chain.contracts.passport,
-    ESCROW_ADDRESS: chain.contracts.escrow,
-    REWARD_TOKEN_ADDRESS: chain.contracts.rewardToken,
+    ...chainSettings(chain),
     ...overrides,
   });
   const logFile = join(dataDir, 'server.log');

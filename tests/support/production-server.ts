@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
+import type { LocalChain } from '../../lib/chain/local-chain';
 
 const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const NEXT = join(process.cwd(), 'node_modules', '.bin', 'next');
@@ -38,6 +39,15 @@ export interface ProductionServer {
   logs(): string;
   stop(): Promise<void>;
 }
+
+/** The settings that point a server at a local chain and its contracts. */
+export const chainSettings = (chain: LocalChain) => ({
+  RPC_URL: chain.rpcUrl,
+  REGISTRAR_PRIVATE_KEY: chain.registrarKey,
+  PASSPORT_ADDRESS: chain.contracts.passport,
+  ESCROW_ADDRESS: chain.contracts.escrow,
+  REWARD_TOKEN_ADDRESS: chain.contracts.rewardToken,
+});
 
 async function answers(url: string): Promise<boolean> {
   try {

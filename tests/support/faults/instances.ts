@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@/lib/chain/anvil-node';
 import type { LocalChain } from '@/lib/chain/local-chain';
-import { type Entry, type ProductionServer, startProductionServer } from '../production-server';
+import { chainSettings, type Entry, type ProductionServer, startProductionServer } from '../production-server';
 
 export const SIWE_DOMAIN = 'localhost:3000';
 export const CHAIN_ID = 31337;
@@ -58,13 +58,7 @@ export function productionEnv(
     BASE_CHAIN_ID: String(CHAIN_ID),
     SIWE_DOMAIN,
     CRON_SECRET,
-    ...(chain && {
-      RPC_URL: chain.rpcUrl,
-      REGISTRAR_PRIVATE_KEY: chain.registrarKey,
-      PASSPORT_ADDRESS: chain.contracts.passport,
-      ESCROW_ADDRESS: chain.contracts.escrow,
-      REWARD_TOKEN_ADDRESS: chain.contracts.rewardToken,
-    }),
+    ...(chain && chainSettings(chain)),
     ...overrides,
   };
 }

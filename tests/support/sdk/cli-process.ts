@@ -9,8 +9,8 @@ import { foundry } from 'viem/chains';
 import { taskEscrowArtifact, mockUsdcArtifact } from '../../../lib/chain/artifacts';
 import type { SdkTestServer } from './server';
 
-export const CLI = fileURLToPath(new URL('../../sdk/dist/cli.js', import.meta.url));
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../../sdk/dist/cli.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 export interface Wallet {
   key: Hex;
