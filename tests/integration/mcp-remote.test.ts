@@ -26,7 +26,8 @@ useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
 
 const URL_ = 'https://app.example.com/api/mcp';
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-const handlers: Record<string, typeof postMcp> = { POST: postMcp, GET: getMcp, DELETE: deleteMcp };
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+const handlers: Record<string, Handler> = { POST: postMcp, GET: getMcp, DELETE: deleteMcp };
 
 /** The MCP client's HTTP, answered by the route handlers, as Next.js would call them. */
 const routeFetch: typeof fetch = async (input, init) => {
