@@ -8,12 +8,14 @@ import { type Db, getDb } from '../db/client';
 import { getKv, type Kv } from '../kv';
 import { after } from 'next/server';
 import { log } from '../log';
+import { noteCallerRole } from '../observability/request-context';
 import { deliverPending } from '../webhooks/deliver';
 import { type Caller, authenticate } from './auth-guard';
 import { clientIp } from './client-ip';
 import { ApiError, unavailableDependency } from './errors';
 import { type OperatorSecret, requireOperator } from './operator-auth';
 import { assertAllowedOrigin } from './origin';
+import { type Handler, observed } from './observed';
 import { LIMITS, type LimitName, PendingCharge, consume } from './rate-limit';
 import { readJson, validate } from './validation';
 
@@ -50,12 +52,10 @@ export interface RouteContext<O extends RouteOptions> {
   db: () => Promise<Db>;
 }
 
-type NextContext = { params: Promise<Record<string, string | string[]>> };
-
 const DEFAULT_MAX_BODY = 16 * 1024;
 
-export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteContext<O>) => Promise<Response>) {
-  return async (request: Request, next?: NextContext): Promise<Response> => {
+export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteContext<O>) => Promise<Response>): Handler {
+  return observed(async (request, next) => {
     let limitHeaders: Record<string, string> = {};
     let charge: PendingCharge | undefined;
     try {
@@ -67,8 +67,10 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
       else if (limit?.scope === 'ip') limitHeaders = await consume(kv, cfg, options.limit!, ip);
       if (options.session) assertAllowedOrigin(request, cfg, 'allow');
       if (options.operator) await requireOperator(request, options.operator, cfg, kv, ip);
+      if (options.operator) noteCallerRole('operator');
 
       const caller = options.auth ? await authenticate(request, cfg, kv, getDb) : undefined;
+      if (caller) noteCallerRole(caller.user.role);
       if (options.auth && options.auth !== 'optional') {
         if (!caller) throw new ApiError(401, 'Authentication required');
         if (options.auth !== 'user' && caller.user.role !== options.auth) {
@@ -95,7 +97,7 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
     } catch (error) {
       return errorResponse(await countedRefusal(error, charge), request, charge?.headers ?? limitHeaders);
     }
-  };
+  });
 }
 
 /**

@@ -16,6 +16,7 @@ import { lookupTransaction, sendSerialized } from '../chain/sender';
 import { unavailableDependency } from '../http/errors';
 import { log } from '../log';
 import { markReclaimed } from '../missions/reclaimed';
+import { inSpan } from '../observability/tracing';
 import { emitClaimPaid } from '../webhooks/outbox';
 import { claimSettlement, findSettlement, markSettlement, recordSettlementTx, releaseSettlement } from './queries';
 
@@ -27,7 +28,15 @@ function callOf(row: Settlement): Hex {
   return claimForCall(row.beneficiary as Hex);
 }
 
-export async function processSettlement(db: Db, cfg: Config, id: string, waitMs: number, now = new Date()): Promise<Settlement> {
+export function processSettlement(db: Db, cfg: Config, id: string, waitMs: number, now = new Date()): Promise<Settlement> {
+  return inSpan('settlement process', {}, async (span) => {
+    const settlement = await attemptSettlement(db, cfg, id, waitMs, now);
+    span?.setAttributes({ 'taskmarket.settlement.kind': settlement.kind, 'taskmarket.settlement.status': settlement.status });
+    return settlement;
+  });
+}
+
+async function attemptSettlement(db: Db, cfg: Config, id: string, waitMs: number, now: Date): Promise<Settlement> {
   const row = await claimSettlement(db, id, now, waitMs + LEASE_MARGIN_MS);
   if (!row) return findSettlement(db, id);
   const clients = getChainClients();
