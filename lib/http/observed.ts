@@ -1,7 +1,9 @@
 // What every API answer gets around its handler (API.md §19): the request id (kept from a valid
 // incoming `x-request-id`, else new) on the response and in every log line, a span named by the
 // route template with status and caller role, and the request counted and timed by route.
-import { SpanKind, inSpan } from '../observability/tracing';
+import { after } from 'next/server';
+import { config } from '../config';
+import { SpanKind, flushSpans, inSpan, tracingEnabled } from '../observability/tracing';
 import { metrics } from '../observability/metrics';
 import { type RequestContext, requestIdFrom, withRequestContext } from '../observability/request-context';
 
@@ -25,8 +27,19 @@ export function observed(handler: Handler): Handler {
         m.duration.observe({ method, route }, (performance.now() - started) / 1000);
         return response;
       }),
-    );
+    ).finally(() => {
+      if (tracingEnabled() && config().onVercel) flushAfterResponse();
+    });
   };
+}
+
+// Vercel freezes the function once the response is out: the request's spans are sent in `after`.
+function flushAfterResponse(): void {
+  try {
+    after(flushSpans);
+  } catch {
+    // Not inside a Next.js request.
+  }
 }
 
 /**

@@ -12,7 +12,8 @@ export function statementName(text: string): string {
   let name = names.get(text);
   if (name === undefined) {
     const verb = /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? 'SQL';
-    const table = /\b(?:from|into|update|join)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/i.exec(text)?.[1];
+    // The table, without its schema: `from "drizzle"."__drizzle_migrations"` is __drizzle_migrations.
+    const table = /\b(?:from|into|update|join)\s+(?:"?[A-Za-z_]\w*"?\.)?"?([A-Za-z_]\w*)"?/i.exec(text)?.[1];
     name = table ? `${verb} ${table}` : verb;
     // Our statements are a bounded set of shapes; the cap only guards against one that is not.
     if (names.size < MAX_NAMES) names.set(text, name);

@@ -2,16 +2,22 @@
 // is configured (start-tracing.ts); off, `inSpan` is a plain call — no span, no context, no cost.
 // Span names and attributes carry names and numbers only: never an address, token, signature,
 // message or error text (which for viem and PostgreSQL can quote the values sent).
-import { type Attributes, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { type Attributes, type ProxyTracerProvider, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 
 const holder = globalThis as unknown as { [key: symbol]: boolean | undefined };
 const ENABLED = Symbol.for('taskmarket.tracing');
 
 export const tracingEnabled = (): boolean => holder[ENABLED] === true;
 
-/** Said once by start-tracing.ts when a tracer provider exporting spans is registered. */
-export function markTracingEnabled(): void {
-  holder[ENABLED] = true;
+/** Said by start-tracing.ts when its tracer provider is registered, and when it is stopped. */
+export function markTracingEnabled(enabled: boolean): void {
+  holder[ENABLED] = enabled;
+}
+
+/** Sends the spans batched so far (Vercel freezes a function once its response is out). */
+export async function flushSpans(): Promise<void> {
+  const provider = (trace.getTracerProvider() as ProxyTracerProvider).getDelegate() as { forceFlush?: () => Promise<void> };
+  await provider.forceFlush?.();
 }
 
 export interface SpanOptions {
