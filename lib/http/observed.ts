@@ -3,7 +3,7 @@
 // route template with status and caller role, and the request counted and timed by route.
 import { after } from 'next/server';
 import { config } from '../config';
-import { SpanKind, flushSpans, inSpan, tracingEnabled } from '../observability/tracing';
+import { flushSpans, inSpan, tracingEnabled } from '../observability/tracing';
 import { metrics } from '../observability/metrics';
 import { type RequestContext, requestIdFrom, withRequestContext } from '../observability/request-context';
 
@@ -18,7 +18,7 @@ export function observed(handler: Handler): Handler {
     const route = routeTemplate(new URL(request.url).pathname, (await next?.params) ?? {});
     const { method } = request;
     return withRequestContext(context, () =>
-      inSpan(`${method} ${route}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'http.route': route } }, async (span) => {
+      inSpan(`${method} ${route}`, { kind: 'request', attributes: { 'http.request.method': method, 'http.route': route } }, async (span) => {
         const response = await handler(request, next);
         response.headers.set('x-request-id', context.requestId);
         span?.setAttributes({ 'http.response.status_code': response.status, 'taskmarket.caller.role': context.role ?? 'anonymous' });

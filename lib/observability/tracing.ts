@@ -22,13 +22,15 @@ export async function flushSpans(): Promise<void> {
 
 export interface SpanOptions {
   attributes?: Attributes;
-  kind?: SpanKind;
+  /** `request`: the server span, or an internal one under the server span Next.js opened itself. */
+  kind?: SpanKind | 'request';
 }
 
 /** Runs `work` inside a child span of the current one, ended when it settles; a failure marks the span by its error's name. */
 export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span | undefined) => Promise<T>): Promise<T> {
   if (!tracingEnabled()) return work(undefined);
-  return trace.getTracer('taskmarket').startActiveSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes }, async (span) => {
+  const kind = options.kind === 'request' ? (trace.getActiveSpan() ? SpanKind.INTERNAL : SpanKind.SERVER) : (options.kind ?? SpanKind.INTERNAL);
+  return trace.getTracer('taskmarket').startActiveSpan(name, { kind, attributes: options.attributes }, async (span) => {
     try {
       return await work(span);
     } catch (error) {
