@@ -19,8 +19,7 @@ export function observed(handler: Handler): Handler {
     const { method } = request;
     return withRequestContext(context, () =>
       inSpan(`${method} ${route}`, { kind: 'request', attributes: { 'http.request.method': method, 'http.route': route } }, async (span) => {
-        const response = await handler(request, next);
-        response.headers.set('x-request-id', context.requestId);
+        const response = withHeader(await handler(request, next), 'x-request-id', context.requestId);
         span?.setAttributes({ 'http.response.status_code': response.status, 'taskmarket.caller.role': context.role ?? 'anonymous' });
         const m = metrics();
         m.requests.inc({ method, route, status: response.status });
@@ -31,6 +30,18 @@ export function observed(handler: Handler): Handler {
       if (tracingEnabled() && config().onVercel) flushAfterResponse();
     });
   };
+}
+
+// Response.redirect() and fetched responses have immutable headers: those are copied first.
+function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set(name, value);
+    return copy;
+  }
 }
 
 // Vercel freezes the function once the response is out: the request's spans are sent in `after`.

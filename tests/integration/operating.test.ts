@@ -130,3 +130,22 @@ describe('GET /api/metrics', () => {
     }
   });
 });
+
+describe('observed handlers', () => {
+  test('behavior: a handler answering Response.redirect (immutable headers) still gets its x-request-id', async () => {
+    const { observed } = await import('@/lib/http/observed');
+    const handler = observed(async () => Response.redirect('https://app.example.com/next', 302));
+    const answer = await handler(new Request('http://localhost:3000/api/somewhere', { headers: { 'x-request-id': 'redirect-1' } }));
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get('location')).toBe('https://app.example.com/next');
+    expect(answer.headers.get('x-request-id')).toBe('redirect-1');
+  });
+
+  test('behavior: route templates put back param names, catch-alls included', async () => {
+    const { routeTemplate } = await import('@/lib/http/observed');
+    expect(routeTemplate('/api/missions/3f1c7a4e-5b7d-4c2a-9f3e-8d6b5a4c3b2a/files/ab', { id: '3f1c7a4e-5b7d-4c2a-9f3e-8d6b5a4c3b2a', fileId: 'ab' })).toBe('/api/missions/[id]/files/[fileId]');
+    expect(routeTemplate('/api/agents/0xAbC%20', { address: '0xAbC ' })).toBe('/api/agents/[address]');
+    expect(routeTemplate('/api/a/b/c', { path: ['a', 'b', 'c'] })).toBe('/api/[...path]');
+    expect(routeTemplate('/api/health', {})).toBe('/api/health');
+  });
+});
