@@ -1,7 +1,13 @@
 // API.md §19: with OTEL_EXPORTER_OTLP_ENDPOINT set, spans reach a real OTLP/HTTP receiver — a
 // request span per call (route template, status, caller role) with its KV calls, SQL statements
-// and RPC requests as children — and no address, token, signature or message is in any of them.
+// and RPC requests as children, the sweep's webhook deliveries and settlements under its own — and
+// no address, token, signature or message is in any of them.
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { POST as sweepRoute } from '@/app/api/cron/sweep/route';
+import { POST as addWebhook } from '@/app/api/webhooks/route';
+import { getDb } from '@/lib/db/client';
+import { settlements } from '@/lib/db/schema';
 import { POST as nonce } from '@/app/api/auth/nonce/route';
 import { POST as verify } from '@/app/api/auth/verify/route';
 import { GET as me } from '@/app/api/auth/me/route';
@@ -10,11 +16,14 @@ import { GET as agentProfile } from '@/app/api/agents/[address]/route';
 import { config } from '@/lib/config';
 import { type Tracing, startTracing } from '@/lib/observability/start-tracing';
 import { call } from '../support/http';
-import { useTestEnvironment } from '../support/environment';
+import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
+import { createMission, newClient } from '../support/missions';
+import { startWebhookReceiver } from '../support/webhook-receiver';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver';
 import { newWallet, siweMessage } from '../support/wallets';
 
-useTestEnvironment();
+// Bookkeeping: the sweep's settlement attempt ends at "chain not configured", sending nothing.
+useTestEnvironment({ ...BOOKKEEPING, WEBHOOK_ALLOW_PRIVATE: '1' });
 
 const COLLECTOR_TOKEN = 'collector-secret-0123456789';
 let receiver: OtlpReceiver;
@@ -91,6 +100,40 @@ describe('OpenTelemetry over OTLP/HTTP', () => {
     for (const secret of secrets) {
       expect(decoded, 'decoded spans').not.toContain(secret.toLowerCase());
       expect(raw, 'raw OTLP bodies').not.toContain(secret.toLowerCase());
+    }
+  });
+
+  test('behavior: the sweep\'s webhook deliveries and settlement attempts are child spans of its request span', async () => {
+    const hooks = await startWebhookReceiver();
+    const client = await newClient();
+    const db = await getDb();
+    const [pending] = await db
+      .insert(settlements)
+      .values({ kind: 'CLAIM', userId: client.id, beneficiary: client.address, amount: '1' })
+      .returning({ id: settlements.id });
+    try {
+      const added = await call(addWebhook, { path: '/api/webhooks', token: client.token, body: { url: hooks.url, events: ['mission.created'] } });
+      expect(added.status).toBe(201);
+      await createMission(client);
+      const swept = await call(sweepRoute, { path: '/api/cron/sweep', method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+      expect(swept.status).toBe(200);
+      expect(hooks.received.length).toBeGreaterThan(0);
+      await exported();
+      const sweepSpan = requestSpan('POST /api/cron/sweep');
+      expect(sweepSpan.attributes['taskmarket.caller.role']).toBe('operator');
+      const children = childrenOf(sweepSpan);
+      expect(children.find((span) => span.name === 'webhook deliver')).toMatchObject({
+        kind: 3,
+        attributes: { 'taskmarket.webhook.event': 'mission.created', 'taskmarket.webhook.outcome': 'delivered', 'http.response.status_code': 200 },
+      });
+      const settlement = children.find((span) => span.name === 'settlement process');
+      expect(settlement?.attributes).toMatchObject({ 'taskmarket.settlement.kind': 'CLAIM', 'taskmarket.settlement.status': 'PENDING' });
+      expect(childrenOf(settlement!).some((span) => span.name === 'UPDATE settlements')).toBe(true);
+      const decoded = JSON.stringify(receiver.spans).toLowerCase();
+      for (const secret of [client.address.slice(2), client.token, new URL(hooks.url).port + '/hooks']) expect(decoded).not.toContain(secret.toLowerCase());
+    } finally {
+      await db.delete(settlements).where(eq(settlements.id, pending!.id));
+      await hooks.close();
     }
   });
 });
