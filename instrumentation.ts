@@ -1,5 +1,9 @@
-// Start-up of every Next.js server, with or without server.ts (on Vercel there is none). The check
-// itself is Node-only, so it is imported only in the Node.js runtime.
+// Start-up of every Next.js server, with or without server.ts (on Vercel there is none): the
+// configuration checked once, then tracing started when an OTLP endpoint is set (API.md §19).
+// Both are Node-only, so they are imported only in the Node.js runtime.
 export async function register() {
-  if (process.env.NEXT_RUNTIME === 'nodejs') (await import('./lib/start-up')).checkConfigAtStart();
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  (await import('./lib/start-up')).checkConfigAtStart();
+  const { config } = await import('./lib/config');
+  (await import('./lib/observability/start-tracing')).startTracing(config().otel);
 }

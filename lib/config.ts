@@ -64,6 +64,16 @@ const envSchema = z.object({
   // Wave 3 (docs/api.md#tokens).
   OAUTH_REGISTRATIONS_PER_HOUR: intFrom(20, 1),
   OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: intFrom(60, 1),
+  // Wave 3: operating it (docs/api.md#observability).
+  METRICS_TOKEN: optionalText,
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => value || undefined)
+    .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+  OTEL_EXPORTER_OTLP_HEADERS: optionalText,
+  OTEL_SERVICE_NAME: z.string().trim().min(1).default('taskmarket'),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -97,6 +107,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
   if (e.KV_REST_API_URL && !e.KV_REST_API_TOKEN) missing.push('KV_REST_API_TOKEN is required with KV_REST_API_URL');
+  // §19: the metrics name routes and volumes; a new secret, so held to the length everywhere.
+  if (e.METRICS_TOKEN && e.METRICS_TOKEN.length < 32) missing.push('METRICS_TOKEN must be at least 32 characters');
+  const otlpHeaders = parseOtlpHeaders(e.OTEL_EXPORTER_OTLP_HEADERS);
+  if (!otlpHeaders) missing.push('OTEL_EXPORTER_OTLP_HEADERS must be comma-separated name=value pairs');
   const onVercel = e.VERCEL;
   const sharedKv = Boolean(e.REDIS_URL || (e.KV_REST_API_URL && e.KV_REST_API_TOKEN));
   if (production) {
@@ -189,6 +203,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     cronSecret: e.CRON_SECRET,
     adminToken: e.ADMIN_TOKEN,
+    metricsToken: e.METRICS_TOKEN,
+    /** OTLP/HTTP trace export; tracing is off without an endpoint. */
+    otel: { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, headers: otlpHeaders ?? {}, serviceName: e.OTEL_SERVICE_NAME },
   };
 }
 
@@ -204,6 +221,22 @@ function appOrigins(explicit: string | undefined, siweDomains: string[]): string
     const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(domain);
     return local ? [`http://${domain}`, `https://${domain}`] : [`https://${domain}`];
   });
+}
+
+/** The OpenTelemetry spec's `OTEL_EXPORTER_OTLP_HEADERS`: `name=value` pairs, values URL-encoded; undefined when malformed. */
+function parseOtlpHeaders(text: string | undefined): Record<string, string> | undefined {
+  const headers: Record<string, string> = {};
+  for (const pair of (text ?? '').split(',').filter((p) => p.trim())) {
+    const at = pair.indexOf('=');
+    const name = pair.slice(0, at).trim();
+    if (at < 1 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) return undefined;
+    try {
+      headers[name] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      return undefined;
+    }
+  }
+  return headers;
 }
 
 // Development only: secrets are generated once and kept under DATA_DIR, never in the repository.

@@ -1,8 +1,12 @@
 // Structured server log: one JSON line per event. Callers pass context, never secrets or tokens.
+// A line written while a request is served names its id (API.md §19).
+import { currentRequest } from './observability/request-context';
+
 type Level = 'info' | 'warn' | 'error';
 
 function write(level: Level, event: string, context: Record<string, unknown> = {}) {
-  const line = JSON.stringify({ level, event, time: new Date().toISOString(), ...context }, (_key, value) =>
+  const requestId = currentRequest()?.requestId;
+  const line = JSON.stringify({ level, event, time: new Date().toISOString(), ...(requestId && { requestId }), ...context }, (_key, value) =>
     value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value,
   );
   (level === 'error' ? console.error : console.log)(line);

@@ -5,6 +5,7 @@ import 'server-only';
 import { createPublicClient, createWalletClient, defineChain, type Hex, http, type PublicClient, type Transport, type WalletClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { config } from '../config';
+import { rpcFetch } from './rpc-fetch';
 
 function chainOf(id: number, rpcUrl: string) {
   return defineChain({
@@ -36,7 +37,7 @@ export function getChainClients(): Clients | undefined {
   if (store.__taskmarketChain?.key === key) return store.__taskmarketChain;
   const chain = chainOf(cfg.chainId, rpcUrl);
   // Short timeouts and no transport retries: a dead RPC must become a quick 503 or PENDING.
-  const transport = http(rpcUrl, { timeout: 5_000, retryCount: 0 });
+  const transport = http(rpcUrl, { timeout: 5_000, retryCount: 0, fetchFn: rpcFetch });
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 250 }) as PublicClient;
   // No per-process nonce manager: nonces come from the node under a lock shared by every
   // instance (lib/chain/sender.ts), which a process-local counter would contradict.

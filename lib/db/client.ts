@@ -7,6 +7,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { config } from '../config';
 import { DependencyDown } from '../errors';
+import { countDependencyError } from '../observability/metrics';
+import { observeStatement, observedQuery } from '../observability/statement-spans';
 import * as schema from './schema';
 
 /** A database or a transaction: query functions take either (STYLE: `db: Db`). */
@@ -76,14 +78,15 @@ type Sql = import('postgres').Sql;
  * builds, and an unprepared query with parameters costs two round trips (describe, then execute)
  * and a fresh parse and plan in PostgreSQL each time: most of a read's cost. Our statements are a
  * bounded set of shapes, so each is prepared once per connection; transactions and savepoints get
- * the same client.
+ * the same client. Each statement is observed (API.md §19: a span, failures counted).
  */
 function preparing(sql: Sql): Sql {
   const wrapScope = (fn: unknown) => (typeof fn === 'function' ? (inner: Sql) => fn(preparing(inner)) : fn);
   return new Proxy(sql, {
     get(target, property, receiver) {
       if (property === 'unsafe') {
-        return (query: string, params?: unknown[], options?: object) => target.unsafe(query, params as never, { ...options, prepare: true });
+        return (query: string, params?: unknown[], options?: object) =>
+          observedQuery(query, target.unsafe(query, params as never, { ...options, prepare: true }));
       }
       if (property === 'begin' || property === 'savepoint') {
         const scope = Reflect.get(target, property, receiver) as (...a: unknown[]) => unknown;
@@ -99,10 +102,26 @@ async function openPglite(dataDir: string): Promise<Connection> {
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(join(dataDir, 'pglite'));
+  const client = observedPglite(await PGlite.create(join(dataDir, 'pglite')));
   const db = drizzle(client, { schema });
   await migrate(db, MIGRATIONS);
   return { key: `pglite:${dataDir}`, db: db as unknown as Db, close: () => client.close() };
+}
+
+type Queryable = Pick<import('@electric-sql/pglite').Transaction, 'query'>;
+
+/** PGlite with each statement observed, inside transactions too (what drizzle calls: query, transaction). */
+function observedPglite<C extends Queryable & { transaction: import('@electric-sql/pglite').PGlite['transaction'] }>(client: C): C {
+  observeQueries(client);
+  const transaction = client.transaction.bind(client);
+  client.transaction = (work) => transaction((tx) => work(observeQueries(tx)));
+  return client;
+}
+
+function observeQueries<Q extends Queryable>(target: Q): Q {
+  const query = target.query.bind(target);
+  target.query = ((text: string, ...rest: unknown[]) => observeStatement(text, () => (query as (...a: unknown[]) => Promise<never>)(text, ...rest))) as Q['query'];
+  return target;
 }
 
 // Cached on globalThis so dev hot reload and test module isolation do not leak connections.
@@ -125,6 +144,7 @@ export async function getDb(): Promise<Db> {
   } catch (error) {
     // Do not cache a failed connection: the next request tries again, so the service recovers.
     if (store.__taskmarketDb === pending) store.__taskmarketDb = undefined;
+    countDependencyError('database');
     throw new DependencyDown('database', error);
   }
 }

@@ -1,4 +1,4 @@
-// Operator endpoints (cron sweep, admin) are authorized by a shared secret from the environment,
+// Operator endpoints (cron sweep, admin, metrics) are authorized by a shared secret from the environment,
 // compared in constant time. Guessing is bounded (docs/api.md#operator-secrets): past the limit of failures from
 // one IP, no comparison is made at all until the window ends.
 import { timingSafeEqual } from 'node:crypto';
@@ -6,13 +6,13 @@ import type { Config } from '../config';
 import type { Kv } from '../kv';
 import { ApiError } from '../errors';
 
-export type OperatorSecret = 'admin' | 'cron';
+export type OperatorSecret = 'admin' | 'cron' | 'metrics';
 
 const WINDOW_MS = 60_000;
 
 /** Requires `Authorization: Bearer <secret>`; an unset secret means the operation is disabled (404). */
 export async function requireOperator(request: Request, which: OperatorSecret, cfg: Config, kv: Kv, ip: string): Promise<void> {
-  const secret = which === 'admin' ? cfg.adminToken : cfg.cronSecret;
+  const secret = { admin: cfg.adminToken, cron: cfg.cronSecret, metrics: cfg.metricsToken }[which];
   if (!secret) throw new ApiError(404, 'Not found');
   const key = `rl:operator-failures:${ip}`;
   const max = cfg.limits.operatorFailuresPerMinute;

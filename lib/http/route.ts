@@ -8,11 +8,13 @@ import { type Db, getDb } from '../db/client';
 import { getKv, type Kv } from '../kv';
 import { after } from 'next/server';
 import { log } from '../log';
+import { noteCallerRole } from '../observability/request-context';
 import { type Caller, authenticate } from './auth-guard';
 import { clientIp } from './client-ip';
 import { ApiError, OAuthError, unavailableDependency } from '../errors';
 import { type OperatorSecret, requireOperator } from './operator-auth';
 import { assertAllowedOrigin } from './origin';
+import { type Handler, observed } from './observed';
 import { LIMITS, type LimitName, PendingCharge, consume } from './rate-limit';
 import { readForm, readJson, validate } from './validation';
 import { bearerChallenge } from '../oauth/metadata';
@@ -61,15 +63,13 @@ export interface RouteContext<O extends RouteOptions> {
   db: () => Promise<Db>;
 }
 
-type NextContext = { params: Promise<Record<string, string | string[]>> };
-
 const DEFAULT_MAX_BODY = 16 * 1024;
 
 /** A route handler that carries the options it was declared with, for the OpenAPI test to hold against its entry. */
-export type RouteHandler<O extends RouteOptions> = ((request: Request, next?: NextContext) => Promise<Response>) & { readonly options: O };
+export type RouteHandler<O extends RouteOptions> = Handler & { readonly options: O };
 
 export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteContext<O>) => Promise<Response>): RouteHandler<O> {
-  const handle = async (request: Request, next?: NextContext): Promise<Response> => {
+  const handle: Handler = async (request, next) => {
     let limitHeaders: Record<string, string> = {};
     let charge: PendingCharge | undefined;
     try {
@@ -81,12 +81,14 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
       else if (limit?.scope === 'ip') limitHeaders = await consume(kv, cfg, options.limit!, ip);
       if (options.session) assertAllowedOrigin(request, cfg, 'allow');
       if (options.operator) await requireOperator(request, options.operator, cfg, kv, ip);
+      if (options.operator) noteCallerRole('operator');
 
       // RFC 6750 §2.3 / OAuth 2.1: a token in a URL ends up in logs and Referer headers.
       if (request.url.includes('access_token=') && new URL(request.url).searchParams.has('access_token')) {
         throw new ApiError(400, 'Access tokens are not accepted in the query string; send Authorization: Bearer');
       }
       const caller = options.auth ? await challenged(cfg, authenticate(request, cfg, kv, getDb)) : undefined;
+      if (caller) noteCallerRole(caller.user.role);
       if (options.auth && options.auth !== 'optional') {
         if (!caller) throw new ApiError(401, 'Authentication required', undefined, { 'WWW-Authenticate': bearerChallenge(cfg) });
         if (options.auth !== 'user' && caller.user.role !== options.auth) {
@@ -116,7 +118,7 @@ export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteCo
       return errorResponse(await countedRefusal(error, charge), request, charge?.headers ?? limitHeaders);
     }
   };
-  return Object.assign(handle, { options });
+  return Object.assign(observed(handle), { options });
 }
 
 /** A refused credential's 401 tells an OAuth client where to authorize (RFC 6750 §3, RFC 9728 §5.1). */

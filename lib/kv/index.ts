@@ -5,6 +5,8 @@ import 'server-only';
 import { config } from '../config';
 import { DependencyDown } from '../errors';
 import { log } from '../log';
+import { countDependencyError } from '../observability/metrics';
+import { inSpan } from '../observability/tracing';
 import { createMemoryKv } from './memory';
 import { createRedisKv } from './redis';
 import type { Kv } from './types';
@@ -13,26 +15,29 @@ import { createVercelKv } from './vercel';
 export type { Charge, CountedCharge, Hit, Kv } from './types';
 
 function guarded(kv: Kv, prefix: string): Kv {
-  const call = async <T>(operation: Promise<T>): Promise<T> => {
-    try {
-      return await operation;
-    } catch (error) {
-      throw new DependencyDown('kv', error);
-    }
-  };
+  // Spans name the operation only: keys hold addresses and nonces (API.md §19).
+  const call = <T>(operation: string, run: () => Promise<T>): Promise<T> =>
+    inSpan(`kv ${operation}`, { attributes: { 'db.system.name': 'kv', 'db.operation.name': operation } }, async () => {
+      try {
+        return await run();
+      } catch (error) {
+        countDependencyError('kv');
+        throw new DependencyDown('kv', error);
+      }
+    });
   const k = (key: string) => prefix + key;
   return {
-    putCapped: (key, value, ttlMs, setKey, cap) => call(kv.putCapped(k(key), value, ttlMs, k(setKey), cap)),
-    take: (key, setKey) => call(kv.take(k(key), k(setKey))),
-    hit: (key, windowMs) => call(kv.hit(k(key), windowMs)),
+    putCapped: (key, value, ttlMs, setKey, cap) => call('putCapped', () => kv.putCapped(k(key), value, ttlMs, k(setKey), cap)),
+    take: (key, setKey) => call('take', () => kv.take(k(key), k(setKey))),
+    hit: (key, windowMs) => call('hit', () => kv.hit(k(key), windowMs)),
     hitThenPutCapped: (charge, key, value, ttlMs, setKey, cap) =>
-      call(kv.hitThenPutCapped({ ...charge, key: k(charge.key) }, k(key), value, ttlMs, k(setKey), cap)),
-    hitThenTake: (charge, key, setKey) => call(kv.hitThenTake({ ...charge, key: k(charge.key) }, k(key), k(setKey))),
-    acquire: (key, owner, ttlMs) => call(kv.acquire(k(key), owner, ttlMs)),
-    release: (key, owner) => call(kv.release(k(key), owner)),
-    put: (key, value, ttlMs) => call(kv.put(k(key), value, ttlMs)),
-    get: (key) => call(kv.get(k(key))),
-    ping: () => call(kv.ping()),
+      call('hitThenPutCapped', () => kv.hitThenPutCapped({ ...charge, key: k(charge.key) }, k(key), value, ttlMs, k(setKey), cap)),
+    hitThenTake: (charge, key, setKey) => call('hitThenTake', () => kv.hitThenTake({ ...charge, key: k(charge.key) }, k(key), k(setKey))),
+    acquire: (key, owner, ttlMs) => call('acquire', () => kv.acquire(k(key), owner, ttlMs)),
+    release: (key, owner) => call('release', () => kv.release(k(key), owner)),
+    put: (key, value, ttlMs) => call('put', () => kv.put(k(key), value, ttlMs)),
+    get: (key) => call('get', () => kv.get(k(key))),
+    ping: () => call('ping', () => kv.ping()),
     close: () => kv.close(),
   };
 }

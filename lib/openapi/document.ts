@@ -81,7 +81,9 @@ export function buildOpenApiDocument() {
     const success =
       route.response === 'file'
         ? { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } }
-        : { 'application/json': { schema: ref(outputs.name(route.response, `${base}Response`, `${base}${method}Response`)) } };
+        : route.response === 'prometheus'
+          ? { 'text/plain; version=0.0.4': { schema: { type: 'string' } } }
+          : { 'application/json': { schema: ref(outputs.name(route.response, `${base}Response`, `${base}${method}Response`)) } };
     const custom = (route.errors ?? []).filter((e) => typeof e !== 'number');
     const customResponses = Object.fromEntries(
       custom.map((e) => [String(e.status), { description: e.description, content: { 'application/json': { schema: ref(outputs.name(e.schema, `${base}${e.status}`)) } } }]),

@@ -56,6 +56,7 @@ export const SECURITY_SCHEMES = {
   session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The dashboard session; state-changing requests also need an allowed Origin' },
   cronSecret: { type: 'http', scheme: 'bearer', description: 'CRON_SECRET (operations; unset = 404)' },
   adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN (operations; unset = 404)' },
+  metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN (Prometheus scrapes; unset = 404)' },
 };
 
 export function securityOf(access: Access): Record<string, string[]>[] {
@@ -68,6 +69,8 @@ export function securityOf(access: Access): Record<string, string[]>[] {
       return [{ cronSecret: [] }];
     case 'admin':
       return [{ adminToken: [] }];
+    case 'metrics':
+      return [{ metricsToken: [] }];
     default:
       return [{ bearer: [] }, { session: [] }];
   }
@@ -80,6 +83,7 @@ const ACCESS_NOTES: Partial<Record<Access, string>> = {
   AGENT: 'Requires the AGENT role.',
   cron: 'Operator only: `Authorization: Bearer $CRON_SECRET`.',
   admin: 'Operator only: `Authorization: Bearer $ADMIN_TOKEN`.',
+  metrics: 'Operator only: `Authorization: Bearer $METRICS_TOKEN`.',
 };
 
 /** Who may call, in words, ahead of the route's own description. */

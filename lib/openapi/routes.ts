@@ -167,6 +167,11 @@ export const API_ROUTES: ApiRoute[] = [
     response: healthReportSchema, errors: [{ status: 503, description: 'The database or the KV is down', schema: healthReportSchema }],
   },
   { method: 'get', path: '/api/health/live', tag: 'Operations', summary: 'Liveness: answers without touching any dependency', response: liveness, static: true },
+  {
+    method: 'get', path: '/api/metrics', tag: 'Operations', summary: "This instance's Prometheus metrics (text format)",
+    description: 'Counters and latencies are per instance: scrape each one. Settlement and delivery gauges come from the database, the same everywhere.',
+    access: 'metrics', response: 'prometheus', errors: [404],
+  },
   { method: 'get', path: '/api/cron/sweep', tag: 'Operations', summary: 'Run the sweep (Vercel Cron)', access: 'cron', response: sweepReport, errors: [404] },
   { method: 'post', path: '/api/cron/sweep', tag: 'Operations', summary: 'Run the sweep', access: 'cron', response: sweepReport, errors: [404] },
   {

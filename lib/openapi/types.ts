@@ -6,9 +6,9 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
  * Who may call: nobody in particular (the default), anyone with an optional token, any signed-in
- * user, one role, or the operator with CRON_SECRET / ADMIN_TOKEN.
+ * user, one role, or the operator with CRON_SECRET / ADMIN_TOKEN / METRICS_TOKEN.
  */
-export type Access = 'public' | 'optional' | 'user' | 'CLIENT' | 'AGENT' | 'cron' | 'admin';
+export type Access = 'public' | 'optional' | 'user' | 'CLIENT' | 'AGENT' | 'cron' | 'admin' | 'metrics';
 
 /** A failure with a body other than `{ error, details? }` (health's 503 answers its report). */
 export interface CustomError {
@@ -36,8 +36,8 @@ export interface ApiRoute {
   multipart?: boolean;
   /** Honours `Idempotency-Key` (docs/api.md#idempotency). */
   idempotent?: boolean;
-  /** The success body; `file` for a download. */
-  response: z.ZodType | 'file';
+  /** The success body; `file` for a download, `prometheus` for the metrics' text format. */
+  response: z.ZodType | 'file' | 'prometheus';
   /** The success status (default 200). */
   status?: number;
   /** Failures beyond those the access, limit and schemas imply (400, 401, 403, 429, 500, 503). */

@@ -16,6 +16,7 @@ import { isRpcUnreachable } from '../chain/rpc-errors';
 import { lookupTransaction, sendSerialized } from '../chain/sender';
 import { unavailableDependency } from '../errors';
 import { log } from '../log';
+import { inSpan } from '../observability/tracing';
 import { emitClaimPaid } from '../webhooks/outbox';
 import { claimSettlement, findSettlement, markSettlement, recordSettlementTx, releaseSettlement } from './queries';
 
@@ -30,7 +31,15 @@ function callOf(row: Settlement): Hex {
 /** What a caller does with a settlement's outcome, once its row is written (a reclaimed release, say). */
 export type OnSettled = (db: Db, cfg: Config, row: Settlement, now: Date) => Promise<void>;
 
-export async function processSettlement(db: Db, cfg: Config, id: string, waitMs: number, now = new Date()): Promise<Settlement> {
+export function processSettlement(db: Db, cfg: Config, id: string, waitMs: number, now = new Date()): Promise<Settlement> {
+  return inSpan('settlement process', {}, async (span) => {
+    const settlement = await attemptSettlement(db, cfg, id, waitMs, now);
+    span?.setAttributes({ 'taskmarket.settlement.kind': settlement.kind, 'taskmarket.settlement.status': settlement.status });
+    return settlement;
+  });
+}
+
+async function attemptSettlement(db: Db, cfg: Config, id: string, waitMs: number, now: Date): Promise<Settlement> {
   const row = await claimSettlement(db, id, now, waitMs + LEASE_MARGIN_MS);
   if (!row) return findSettlement(db, id);
   const clients = getChainClients();

@@ -12,6 +12,8 @@ import type { Config } from '../config';
 import { type Db, getDb } from '../db/client';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { log } from '../log';
+import { metrics } from '../observability/metrics';
+import { SpanKind, inSpan } from '../observability/tracing';
 import { unsealSecret } from './secrets';
 import { checkWebhookUrl, resolveTarget } from './url-guard';
 
@@ -54,7 +56,7 @@ export async function deliverPending(db: Db, cfg: Config, now = new Date()): Pro
       if (failing.has(row.endpointId)) continue;
       const claimed = await claim(db, row.id, now);
       if (!claimed) continue;
-      const outcome = await send(cfg, row);
+      const outcome = await observedSend(cfg, row);
       if (outcome.ok) {
         delivered += 1;
         await markDelivered(db, row, outcome.status, now);
@@ -113,6 +115,17 @@ async function claim(db: Db, id: string, now: Date) {
 }
 
 type Outcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
+
+/** One attempt in its span (event and status, never the URL or payload), counted by outcome (API.md §19). */
+function observedSend(cfg: Config, row: Due): Promise<Outcome> {
+  return inSpan('webhook deliver', { kind: SpanKind.CLIENT, attributes: { 'taskmarket.webhook.event': row.event } }, async (span) => {
+    const outcome = await send(cfg, row);
+    if (outcome.status !== null) span?.setAttribute('http.response.status_code', outcome.status);
+    span?.setAttribute('taskmarket.webhook.outcome', outcome.ok ? 'delivered' : 'failed');
+    metrics().webhookAttempts.inc({ outcome: outcome.ok ? 'delivered' : 'failed' });
+    return outcome;
+  });
+}
 
 async function send(cfg: Config, row: Due): Promise<Outcome> {
   try {

@@ -133,3 +133,30 @@ export async function measureAgainstEmpty(base: string, scenarios: Scenario[], s
   }
   return report(baseline, rows);
 }
+
+/**
+ * The cost of tracing (API.md §19): each scenario against the instance with tracing off and the
+ * one exporting spans, alternating which goes first, in `rounds` rounds; the ratio traced/untraced
+ * of each round is kept (both measured minutes apart at most, so the machine's noise moves both).
+ */
+export async function measureTracingCost(untraced: string, traced: string, scenarios: Scenario[], seconds: number, connections: number, rounds = 2): Promise<string> {
+  for (const base of [untraced, traced]) await measure(base, EMPTY, 3, connections);
+  const lines = ['| endpoint | req/s tracing off | req/s tracing on | ratio on/off per round | p99 ms off / on |', '|---|---:|---:|---:|---:|'];
+  for (const scenario of scenarios) {
+    const ratios: number[] = [];
+    let off: Measurement | undefined;
+    let on: Measurement | undefined;
+    for (let round = 0; round < rounds; round++) {
+      if (round % 2 === 0) {
+        off = await measure(untraced, scenario, seconds, connections);
+        on = await measure(traced, scenario, seconds, connections);
+      } else {
+        on = await measure(traced, scenario, seconds, connections);
+        off = await measure(untraced, scenario, seconds, connections);
+      }
+      ratios.push(on.rps / off.rps);
+    }
+    lines.push(`| ${scenario.name} | ${off!.rps.toFixed(0)} | ${on!.rps.toFixed(0)} | ${ratios.map((r) => r.toFixed(2)).join(', ')} | ${off!.p99} / ${on!.p99} |`);
+  }
+  return lines.join('\n');
+}

@@ -6,6 +6,8 @@
 // (default 2) rounds alternating with it. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 20) tune the run;
 // BENCH_ONLY=text keeps the scenarios whose name contains it, BENCH_REUSE=1 keeps an already seeded
 // database, and BENCH_PROFILE=dir writes the instance's V8 CPU profile there (scripts/bench/profile.ts reads it).
+// Then verify and the mission list against a second instance exporting spans to a local OTLP sink,
+// as ratios to the first (API.md §19); BENCH_TRACING=0 leaves that out, BENCH_ONLY=tracing runs only it.
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -13,7 +15,8 @@ import { startLocalChain } from '../../lib/chain/local-chain';
 import { issueToken } from '../../lib/auth/tokens';
 import type { Config } from '../../lib/config';
 import { buildBenchRoutes } from './bench-routes';
-import { measureAgainstEmpty, type Scenario } from './measure';
+import { measureAgainstEmpty, measureTracingCost, type Scenario } from './measure';
+import { startOtlpSink } from './otlp-sink';
 import { seed, seededWallet } from './seed';
 import { post, presignedVerifies, topUp } from './sign-ins';
 import { freshDatabase, startInstance } from './server';
@@ -50,9 +53,10 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
   const reuse = process.env.BENCH_REUSE === '1' && (await seededWallet(adminUrl));
   const databaseUrl = reuse ? reuse.databaseUrl : await freshDatabase(adminUrl, 'taskmarket_bench');
   const jwtSecret = randomBytes(32).toString('hex');
-  const instance = await startInstance(PORT, {
+  const env = {
     NEXT_DIST_DIR: distDir,
     JWT_SECRET: jwtSecret,
+    SESSION_SECRET: randomBytes(32).toString('hex'),
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
     KV_PREFIX: `bench:${Date.now()}:`,
@@ -67,7 +71,8 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
     NONCE_RATE_LIMIT_PER_MINUTE: '100000000',
     VERIFY_RATE_LIMIT_PER_MINUTE: '100000000',
     WRITE_RATE_LIMIT_PER_MINUTE: '100000000',
-  });
+  };
+  const instance = await startInstance(PORT, env);
   try {
     const base = instance.url;
     const [{ token: agentToken, user: agentUser }] = await presignedVerifies(base, 1, { domain: DOMAIN }).then((b) => Promise.all(b.map((body) => post(base, '/api/auth/verify', JSON.parse(body)))));
@@ -133,11 +138,32 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
       { name: 'GET /api/enterprise/analytics (a year, weekly)', path: `/api/enterprise/analytics?from=${yearAgo()}&interval=week`, headers: client },
     ];
     const chosen = only ? scenarios.filter((s) => s.name.includes(only)) : scenarios;
-    const table = await measureAgainstEmpty(base, chosen, seconds, connections, floorRounds);
-    console.log(`\n${new Date().toISOString().slice(0, 10)}, ${seconds}s per endpoint, ${floorRounds} rounds alternating with the floor where there is one, ${connections} connections, Node ${process.version}\n`);
-    console.log(table);
+    if (only !== 'tracing') {
+      const table = await measureAgainstEmpty(base, chosen, seconds, connections, floorRounds);
+      console.log(`\n${new Date().toISOString().slice(0, 10)}, ${seconds}s per endpoint, ${floorRounds} rounds alternating with the floor where there is one, ${connections} connections, Node ${process.version}\n`);
+      console.log(table);
+    }
+    if (process.env.BENCH_TRACING !== '0') {
+      const traced = scenarios.filter((s) => s.name === 'POST /api/auth/verify' || s.name === 'GET /api/missions (default sort)');
+      await benchTracing(env, base, traced);
+    }
   } finally {
     await instance.stop();
+  }
+}
+
+/** The same endpoints on a second instance of the same build and data, exporting every span by OTLP. */
+async function benchTracing(env: Record<string, string>, untraced: string, scenarios: Scenario[]) {
+  const sink = await startOtlpSink();
+  const traced = await startInstance(PORT + 1, { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
+  try {
+    const table = await measureTracingCost(untraced, traced.url, scenarios, seconds, connections, floorRounds);
+    const { requests, bytes } = sink.received();
+    console.log(`\nTracing on (every span exported by OTLP/HTTP to a local sink: ${requests} exports, ${(bytes / 1e6).toFixed(1)} MB) against off, same build and data, ${floorRounds} rounds\n`);
+    console.log(table);
+  } finally {
+    await traced.stop();
+    await sink.close();
   }
 }
 

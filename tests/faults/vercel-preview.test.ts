@@ -2,6 +2,7 @@
 // server.ts, PostgreSQL, and the KV through @vercel/kv (Upstash's REST protocol, here the stand-in
 // over this machine's Redis). Sign-in works on the deployment's own host and on no other
 // vercel.app host; per-IP limits count by the platform's x-real-ip and nothing a client sends.
+// Spans go by OTLP to a real receiver, flushed once each answer is out (API.md §19).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -9,10 +10,11 @@ import type { Hex } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
+import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver';
 import { startUpstashBridge } from '../support/upstash-bridge';
 import { expectDocumentedShape, newAccount, request } from '../support/faults/client';
 import { CHAIN_ID, type Instance, loggedFailures, startInstance } from '../support/faults/instances';
-import { freshMachineDatabase } from '../support/faults/services';
+import { freshMachineDatabase, until } from '../support/faults/services';
 
 const PREVIEW = 'taskmarket-git-feature-acme.vercel.app';
 const BRANCH = 'taskmarket-git-feature.vercel.app';
@@ -21,6 +23,7 @@ const MACHINE_REDIS = 'redis://127.0.0.1:6379';
 let bridge: Awaited<ReturnType<typeof startUpstashBridge>>;
 let database: Awaited<ReturnType<typeof freshMachineDatabase>>;
 let instance: Instance;
+let receiver: OtlpReceiver;
 
 function vercelEnv(overrides: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string | undefined> = {
@@ -37,6 +40,7 @@ function vercelEnv(overrides: Record<string, string | undefined> = {}): Record<s
     JWT_SECRET: randomBytes(32).toString('hex'),
     SESSION_SECRET: randomBytes(32).toString('hex'),
     NONCE_RATE_LIMIT_PER_MINUTE: '3',
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
     ...overrides,
   };
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
@@ -60,7 +64,7 @@ function migrate(): Promise<{ code: number | null; output: string }> {
 let migrations: { code: number | null; output: string }[] = [];
 
 beforeAll(async () => {
-  [bridge, database] = await Promise.all([startUpstashBridge(MACHINE_REDIS), freshMachineDatabase()]);
+  [bridge, database, receiver] = await Promise.all([startUpstashBridge(MACHINE_REDIS), freshMachineDatabase(), startOtlpReceiver()]);
   // Two build steps and an instance starting at once on an empty database: the advisory lock
   // lets one migrate while the others wait and find nothing left to do.
   [migrations, instance] = await Promise.all([Promise.all([migrate(), migrate()]), startInstance(vercelEnv(), 'next start')]);
@@ -76,6 +80,7 @@ afterAll(async () => {
   await instance?.stop();
   await bridge?.close();
   await database?.drop();
+  await receiver?.close();
 });
 
 /** A nonce and a signed SIWE message for `domain`, sent from `ip` (the platform's x-real-ip). */
@@ -160,5 +165,34 @@ describe('start-up on Vercel', () => {
     });
     expect(result.status).toBe(1);
     expect(`${result.stdout}${result.stderr}`).toContain(message);
+  });
+});
+
+describe('tracing on Vercel', () => {
+  test("behavior: a sign-in's spans arrive within 3 s of the answer (flushed in after()), ours under Next.js's request span, with no address, token, signature or message", async () => {
+    const account = newAccount();
+    const headers = { 'x-real-ip': ip() };
+    const nonce = await request(instance, '/api/auth/nonce', { body: { address: account.address }, headers });
+    const message = createSiweMessage({
+      domain: PREVIEW, address: account.address, uri: `https://${PREVIEW}`, version: '1', chainId: CHAIN_ID, nonce: nonce.body.nonce, issuedAt: new Date(),
+    });
+    const signature = await account.signMessage({ message });
+    const reply = await request(instance, '/api/auth/verify', { body: { message, signature }, headers });
+    expect(reply.status).toBe(200);
+    const ours = () => receiver.spans.find((span) => span.name === 'POST /api/auth/verify' && span.attributes['taskmarket.caller.role'] !== undefined);
+    // The batch would wait 5 s: sooner means the request flushed its own spans.
+    await until('the verify span', () => Boolean(ours()), 3_000);
+    const span = ours()!;
+    expect(span).toMatchObject({ kind: 1, service: 'taskmarket', attributes: { 'http.route': '/api/auth/verify', 'http.response.status_code': 200 } });
+    const byId = new Map(receiver.spans.map((s) => [s.spanId, s]));
+    let root = span;
+    while (root.parentSpanId && byId.has(root.parentSpanId)) root = byId.get(root.parentSpanId)!;
+    expect(root).toMatchObject({ name: 'POST /api/auth/verify', kind: 2, parentSpanId: '', traceId: span.traceId });
+    expect(receiver.spans.some((s) => s.parentSpanId === span.spanId && /^kv /.test(s.name))).toBe(true);
+    expect(receiver.spans.some((s) => s.parentSpanId === span.spanId && /^(SELECT|INSERT) /.test(s.name))).toBe(true);
+    const raw = Buffer.concat(receiver.requests.map((r) => r.body)).toString('latin1').toLowerCase();
+    for (const secret of [account.address.slice(2), reply.body.token as string, signature.slice(2), nonce.body.nonce as string, message.split('\n')[0]!]) {
+      expect(raw).not.toContain(secret.toLowerCase());
+    }
   });
 });

@@ -75,3 +75,36 @@ describe('wave-2 settings (docs/api.md#limits, #vercel)', () => {
     expect(loadConfig({ NODE_ENV: 'development', PORT: '4123', JWT_SECRET: 'x'.repeat(32), SESSION_SECRET: 'y'.repeat(32) }).siweDomains).toEqual(['localhost:4123']);
   });
 });
+
+describe('operating settings (API.md §19)', () => {
+  test('error: a METRICS_TOKEN under 32 characters stops start-up, in development too', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'x'.repeat(31) })).toThrow(/METRICS_TOKEN must be at least 32 characters/);
+    expect(loadConfig({ ...production, METRICS_TOKEN: strong }).metricsToken).toBe(strong);
+  });
+
+  test('default: tracing is off without OTEL_EXPORTER_OTLP_ENDPOINT; the service is named taskmarket', () => {
+    expect(loadConfig(production).otel).toEqual({ endpoint: undefined, headers: {}, serviceName: 'taskmarket' });
+    expect(loadConfig({ ...production, OTEL_EXPORTER_OTLP_ENDPOINT: '' }).otel.endpoint).toBeUndefined();
+  });
+
+  test('behavior: OTLP endpoint, headers (name=value, URL-encoded) and service name are read', () => {
+    const cfg = loadConfig({
+      ...production,
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otlp.example.com:4318',
+      OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20abc, x-team = ops',
+      OTEL_SERVICE_NAME: 'taskmarket-eu',
+    });
+    expect(cfg.otel).toEqual({
+      endpoint: 'https://otlp.example.com:4318',
+      headers: { authorization: 'Bearer abc', 'x-team': 'ops' },
+      serviceName: 'taskmarket-eu',
+    });
+  });
+
+  test('error: a malformed endpoint or header list names the setting', () => {
+    expect(() => loadConfig({ ...production, OTEL_EXPORTER_OTLP_ENDPOINT: 'otlp.example.com' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+    expect(() => loadConfig({ ...production, OTEL_EXPORTER_OTLP_ENDPOINT: 'ftp://otlp.example.com' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+    expect(() => loadConfig({ ...production, OTEL_EXPORTER_OTLP_HEADERS: 'novalue' })).toThrow(/OTEL_EXPORTER_OTLP_HEADERS/);
+    expect(() => loadConfig({ ...production, OTEL_EXPORTER_OTLP_HEADERS: 'a=%zz' })).toThrow(/OTEL_EXPORTER_OTLP_HEADERS/);
+  });
+});

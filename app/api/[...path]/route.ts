@@ -1,7 +1,8 @@
 // Unknown paths under /api answer in the API's error shape, not with an HTML page.
+import { observed } from '@/lib/http/observed';
 import { json } from '@/lib/http/route';
 
-const notFound = async () => json({ error: 'Not found' }, { status: 404 });
+const notFound = observed(async () => json({ error: 'Not found' }, { status: 404 }));
 
 export const GET = notFound;
 export const POST = notFound;

@@ -2509,6 +2509,46 @@ export const openApiDocument = {
         }
       }
     },
+    "/api/metrics": {
+      "get": {
+        "operationId": "getMetrics",
+        "tags": [
+          "Operations"
+        ],
+        "summary": "This instance's Prometheus metrics (text format)",
+        "description": "Operator only: `Authorization: Bearer $METRICS_TOKEN`. Counters and latencies are per instance: scrape each one. Settlement and delivery gauges come from the database, the same everywhere.",
+        "security": [
+          {
+            "metricsToken": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "text/plain; version=0.0.4": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
     "/api/cron/sweep": {
       "get": {
         "operationId": "getCronSweep",
@@ -5588,6 +5628,11 @@ export const openApiDocument = {
         "type": "http",
         "scheme": "bearer",
         "description": "ADMIN_TOKEN (operations; unset = 404)"
+      },
+      "metricsToken": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "METRICS_TOKEN (Prometheus scrapes; unset = 404)"
       }
     }
   }

@@ -27,6 +27,7 @@ import * as sweep from '@/app/api/cron/sweep/route';
 import * as analytics from '@/app/api/enterprise/analytics/route';
 import * as healthLive from '@/app/api/health/live/route';
 import * as health from '@/app/api/health/route';
+import * as metricsRoute from '@/app/api/metrics/route';
 import * as accept from '@/app/api/missions/[id]/accept/route';
 import * as approve from '@/app/api/missions/[id]/approve/route';
 import * as bump from '@/app/api/missions/[id]/bump/route';
@@ -93,6 +94,7 @@ const modules: [string, Module, FuzzRoute['params']][] = [
   ['/api/enterprise/analytics', analytics, []],
   ['/api/health/live', healthLive, []],
   ['/api/health', health, []],
+  ['/api/metrics', metricsRoute, []],
   ['/api/missions/{id}/accept', accept, ['id']],
   ['/api/missions/{id}/approve', approve, ['id']],
   ['/api/missions/{id}/bump', bump, ['id']],

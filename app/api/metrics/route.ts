@@ -1,0 +1,11 @@
+import { otherMethods } from '@/lib/http/methods';
+import { route } from '@/lib/http/route';
+import { renderMetrics } from '@/lib/observability/exposition';
+
+// Prometheus scrapes with `Authorization: Bearer $METRICS_TOKEN` (API.md §19); unset, it is 404.
+export const GET = route({ operator: 'metrics' }, async ({ db }) => {
+  const { contentType, text } = await renderMetrics(await db());
+  return new Response(text, { headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store' } });
+});
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -1,0 +1,86 @@
+// What every API answer gets around its handler (API.md §19): the request id (kept from a valid
+// incoming `x-request-id`, else new) on the response and in every log line, a span named by the
+// route template with status and caller role, and the request counted and timed by route.
+import { after } from 'next/server';
+import { config } from '../config';
+import { flushSpans, inSpan, tracingEnabled } from '../observability/tracing';
+import { metrics } from '../observability/metrics';
+import { type RequestContext, requestIdFrom, withRequestContext } from '../observability/request-context';
+
+type NextContext = { params: Promise<Record<string, string | string[]>> };
+export type Handler = (request: Request, next?: NextContext) => Promise<Response>;
+
+/** `handler` with the request id, span and metrics of API.md §19 around it. */
+export function observed(handler: Handler): Handler {
+  return async (request, next) => {
+    const started = performance.now();
+    const context: RequestContext = { requestId: requestIdFrom(request.headers) };
+    const route = routeTemplate(new URL(request.url).pathname, (await next?.params) ?? {});
+    const { method } = request;
+    return withRequestContext(context, () =>
+      inSpan(`${method} ${route}`, { kind: 'request', attributes: { 'http.request.method': method, 'http.route': route } }, async (span) => {
+        const response = withHeader(await handler(request, next), 'x-request-id', context.requestId);
+        span?.setAttributes({ 'http.response.status_code': response.status, 'taskmarket.caller.role': context.role ?? 'anonymous' });
+        const m = metrics();
+        m.requests.inc({ method, route, status: response.status });
+        m.duration.observe({ method, route }, (performance.now() - started) / 1000);
+        return response;
+      }),
+    ).finally(() => {
+      if (tracingEnabled() && config().onVercel) flushAfterResponse();
+    });
+  };
+}
+
+// Response.redirect() and fetched responses have immutable headers: those are copied first.
+function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set(name, value);
+    return copy;
+  }
+}
+
+// Vercel freezes the function once the response is out: the request's spans are sent in `after`.
+function flushAfterResponse(): void {
+  try {
+    after(flushSpans);
+  } catch {
+    // Not inside a Next.js request.
+  }
+}
+
+/**
+ * The route's template (`/api/missions/[id]/accept`) from its path and Next's params: each segment
+ * equal to a param's value is put back as its name. Labels and span names stay few, and never
+ * hold an id or an address.
+ */
+export function routeTemplate(pathname: string, params: Record<string, string | string[]>): string {
+  const byValue = new Map<string, string>();
+  for (const [name, value] of Object.entries(params)) {
+    if (Array.isArray(value)) return catchAll(pathname, name, value);
+    byValue.set(value, `[${name}]`);
+  }
+  if (byValue.size === 0) return pathname;
+  return pathname
+    .split('/')
+    .map((segment) => byValue.get(safeDecode(segment)) ?? segment)
+    .join('/');
+}
+
+// A catch-all route (`[...path]`) has no other params here: everything after its fixed part is it.
+function catchAll(pathname: string, name: string, value: string[]): string {
+  const segments = pathname.split('/');
+  return [...segments.slice(0, segments.length - value.length), `[...${name}]`].join('/');
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,48 @@
+// The last guard before spans leave the process: URL attributes are dropped (Next.js's own spans
+// record the request's path and query, which can hold an address), exception texts are dropped,
+// and anything shaped like an address, signature, hash, JWT or access token is masked — in names,
+// attributes, events and status. Our own spans carry none (tracing.ts); this covers the others.
+import type { Attributes } from '@opentelemetry/api';
+import type { ExportResult } from '@opentelemetry/core';
+import type { ReadableSpan, SpanExporter, TimedEvent } from '@opentelemetry/sdk-trace-node';
+
+const DROPPED = new Set(['http.url', 'http.target', 'url.full', 'url.path', 'url.query', 'exception.message', 'exception.stacktrace']);
+const SECRET_SHAPES = /0x[0-9a-fA-F]{40,}|eyJ[\w-]*\.[\w-]*\.[\w-]*|tm_[\w-]+/g;
+
+export const redact = (text: string): string => text.replace(SECRET_SHAPES, '[redacted]');
+
+function clean(attributes: Attributes): Attributes {
+  const kept: Attributes = {};
+  for (const [key, value] of Object.entries(attributes)) {
+    if (DROPPED.has(key)) continue;
+    kept[key] = typeof value === 'string' ? redact(value) : Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? redact(v) : v)) as typeof value : value;
+  }
+  return kept;
+}
+
+function cleaned(span: ReadableSpan): ReadableSpan {
+  // The span itself is left alone; the copy inherits everything it does not override.
+  const copy = Object.create(span) as ReadableSpan;
+  return Object.assign(copy, {
+    name: redact(span.name),
+    attributes: clean(span.attributes),
+    events: span.events.map((event): TimedEvent => ({ ...event, name: redact(event.name), attributes: event.attributes && clean(event.attributes) })),
+    status: span.status.message === undefined ? span.status : { ...span.status, message: redact(span.status.message) },
+  });
+}
+
+export class RedactingExporter implements SpanExporter {
+  constructor(private readonly inner: SpanExporter) {}
+
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    this.inner.export(spans.map(cleaned), done);
+  }
+
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush?.() ?? Promise.resolve();
+  }
+}
