@@ -1,5 +1,6 @@
 // The remote MCP endpoint's own rules (docs/api.md#mcp): a bearer credential only, never the dashboard's
 // cookie, and a bounded message.
+import { z } from 'zod';
 import type { Caller } from '../http/auth-guard';
 import { ApiError } from '../errors';
 import { UPLOAD_LIMITS } from '../uploads/limits';
@@ -9,6 +10,9 @@ import { UPLOAD_LIMITS } from '../uploads/limits';
  * carries files of one upload's largest file in all, base64-encoded (4/3), plus room for the rest.
  */
 export const MCP_MAX_BODY_BYTES = Math.ceil((UPLOAD_LIMITS.maxFileBytes * 4) / 3) + 256 * 1024;
+
+/** A JSON-RPC message (or batch), checked by the MCP transport itself. */
+export const mcpMessage = z.unknown().describe('A JSON-RPC message of the MCP Streamable HTTP transport');
 
 /** The caller's bearer credential, passed on to the API calls the tools make. */
 export function requireBearer(request: Request, caller: Caller): string {

@@ -6,6 +6,9 @@ import { SCOPES } from './scopes';
 
 const DAY = 86_400;
 
+/** RFC 7591 client metadata: any JSON object here; registerClient checks it field by field. */
+export const registrationBody = z.record(z.string(), z.unknown()).describe('RFC 7591 client metadata');
+
 export const createTokenSchema = z.strictObject({
   name: z.string().trim().min(1).max(100).regex(NO_CONTROLS, CONTROLS_MESSAGE).describe('What the token is for, shown in Connected apps'),
   scopes: z

@@ -76,7 +76,7 @@ export function buildOpenApiDocument() {
     const operationId = `${route.method}${base}`;
     const body = route.body ? ref(inputs.name(route.body, `${base}Body`, `${base}${method}Body`)) : undefined;
     const content: Record<string, unknown> = {};
-    if (body) content['application/json'] = { schema: body };
+    if (body) content[route.form ? 'application/x-www-form-urlencoded' : 'application/json'] = { schema: body };
     if (route.multipart) content['multipart/form-data'] = { schema: MULTIPART };
     const success =
       route.response === 'file'

@@ -51,7 +51,9 @@ import {
   reviewViewSchema,
 } from '../marketplace/schemas';
 import { healthReportSchema } from '../operations/health';
-import { createdTokenSchema, createTokenSchema, grantListSchema } from '../oauth/schemas';
+import { formBody } from '../oauth/form';
+import { createdTokenSchema, createTokenSchema, grantListSchema, registrationBody } from '../oauth/schemas';
+import { mcpMessage } from '../mcp/bearer';
 import { createdWebhookSchema, createWebhookSchema, webhookDeliveryListSchema, webhookListSchema } from '../webhooks/schemas';
 import { publicConfigSchema, publicStatsSchema } from '../public/schemas';
 import { claimResponseSchema, earningsSchema, settlementSchema } from '../settlements/schemas';
@@ -212,21 +214,21 @@ export const API_ROUTES: ApiRoute[] = [
   {
     method: 'post', path: '/api/oauth/register', tag: 'OAuth', summary: 'Dynamic client registration (RFC 7591)',
     description: 'Redirect URIs: https, http only for loopback, or a private-use scheme; matched exactly. Errors are `{ error: invalid_redirect_uri | invalid_client_metadata, error_description }`. Unused registrations are deleted after 30 days.',
-    limited: true, body: oauthDocument, response: oauthDocument, status: 201,
+    limited: true, body: registrationBody, response: oauthDocument, status: 201,
   },
   {
     method: 'post', path: '/api/oauth/token', tag: 'OAuth', summary: 'Tokens for an authorization code (PKCE S256) or a refresh token (rotated)',
     description: 'application/x-www-form-urlencoded (RFC 6749). Codes are single-use and live 60 s; a refresh token is used once, and a used one presented again revokes the grant. Errors are `{ error, error_description }` (invalid_grant, invalid_client, invalid_request, unsupported_grant_type, invalid_scope, invalid_target).',
-    limited: true, response: oauthDocument, errors: [401],
+    limited: true, form: true, body: formBody, response: oauthDocument, errors: [401],
   },
   {
     method: 'post', path: '/api/oauth/revoke', tag: 'OAuth', summary: "Token revocation (RFC 7009): ends the token's grant",
-    description: 'application/x-www-form-urlencoded; answers 200 for unknown tokens too.', limited: true, response: oauthDocument, errors: [401],
+    description: 'application/x-www-form-urlencoded; answers 200 for unknown tokens too.', limited: true, form: true, body: formBody, response: oauthDocument, errors: [401],
   },
   {
     method: 'post', path: '/api/oauth/authorize', tag: 'OAuth', summary: "The consent form's decision (from the /oauth/authorize page) → 303 to the client",
     description: 'application/x-www-form-urlencoded, a wallet sign-in session cookie from an allowed Origin, and the one-time form_token the page issued for these exact terms.',
-    access: 'user', limited: true, response: oauthDocument, status: 303, errors: [403],
+    access: 'user', limited: true, form: true, body: formBody, response: oauthDocument, status: 303, errors: [403],
   },
   {
     method: 'post', path: '/api/tokens', tag: 'Tokens', summary: 'Create a personal access token (tm_…), shown once; at most 20',
@@ -246,7 +248,7 @@ export const API_ROUTES: ApiRoute[] = [
   {
     method: 'post', path: '/api/mcp', tag: 'MCP', summary: 'MCP Streamable HTTP (stateless, JSON responses): the taskmarket tools',
     description: 'Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply.',
-    access: 'user', body: oauthDocument, response: oauthDocument, errors: [413],
+    access: 'user', body: mcpMessage, response: oauthDocument, errors: [413],
   },
   { method: 'get', path: '/api/mcp', tag: 'MCP', summary: 'No server-sent stream here: answers 405', access: 'user', response: oauthDocument },
   { method: 'delete', path: '/api/mcp', tag: 'MCP', summary: 'End a session (stateless: nothing to end), 204', access: 'user', response: oauthDocument, status: 204 },

@@ -32,6 +32,8 @@ export interface ApiRoute {
   query?: z.ZodObject;
   /** The JSON body. */
   body?: z.ZodType;
+  /** The body is application/x-www-form-urlencoded (OAuth's endpoints), not JSON. */
+  form?: boolean;
   /** The body may also be multipart/form-data: the JSON fields as form fields, files under `files`. */
   multipart?: boolean;
   /** Honours `Idempotency-Key` (docs/api.md#idempotency). */

@@ -71,7 +71,7 @@ beforeAll(async () => {
 
 describe('remote MCP', () => {
   test('default: the tools reach every user route of app/api in-process', () => {
-    const notForTools = /^\/api\/(admin|cron|oauth|mcp|tokens|grants|health|openapi\.json|\[\.\.\.path\]|auth\/(nonce|verify))(\/|$)/;
+    const notForTools = /^\/api\/(admin|cron|metrics|oauth|mcp|tokens|grants|health|openapi\.json|\[\.\.\.path\]|auth\/(nonce|verify))(\/|$)/;
     const routeFiles = readdirSync('app/api', { recursive: true })
       .map(String)
       .filter((file) => file.endsWith('route.ts'))

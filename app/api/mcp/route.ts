@@ -1,7 +1,6 @@
-import { z } from 'zod';
 import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
-import { MCP_MAX_BODY_BYTES, requireBearer } from '@/lib/mcp/bearer';
+import { MCP_MAX_BODY_BYTES, mcpMessage, requireBearer } from '@/lib/mcp/bearer';
 import { createRemoteSession } from '@/lib/mcp/remote-session';
 import { serveMcp } from '@/lib/mcp/serve';
 import { issuerOf } from '@/lib/oauth/metadata';
@@ -10,7 +9,7 @@ import { inProcessFetch } from './api-routes';
 // Remote MCP (docs/api.md#mcp): the `taskmarket mcp` tools over Streamable HTTP, for a bearer token
 // (OAuth or tm_). The caller is known before the body is read; each tool call is the API's own
 // route, called with the same token, so scopes are enforced there.
-export const POST = route({ auth: 'user', scope: 'any', body: z.unknown(), maxBodyBytes: MCP_MAX_BODY_BYTES }, async ({ request, body, caller, cfg }) => {
+export const POST = route({ auth: 'user', scope: 'any', body: mcpMessage, maxBodyBytes: MCP_MAX_BODY_BYTES }, async ({ request, body, caller, cfg }) => {
   const token = requireBearer(request, caller);
   const session = createRemoteSession({ baseUrl: issuerOf(cfg), token, fetch: inProcessFetch(request) });
   return serveMcp(request, body, session);
