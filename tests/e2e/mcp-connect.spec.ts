@@ -12,7 +12,7 @@ import { callTool, connectMcp, mcpTransport } from '../support/mcp-client';
 import { freshFundedKey, post, postFundedMission, signInWithKey } from './support/api-seed';
 import { connectWallet, openDashboardAs, type DashboardUser } from './support/dashboard-user';
 import { e2e } from './support/e2e-env';
-import { MemoryOAuthProvider, startCallbackServer, type CallbackServer } from './support/oauth-client';
+import { MemoryOAuthProvider, startCallbackServer, type CallbackServer } from '../support/oauth-client';
 import { screenshotPage } from './support/screenshots';
 
 const CLIENT_NAME = 'E2E Research Agent';

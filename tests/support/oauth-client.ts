@@ -1,4 +1,4 @@
-// The AI client's side of OAuth in the e2e suite: the MCP SDK's OAuthClientProvider holding its
+// The AI client's side of OAuth in the tests: the MCP SDK's OAuthClientProvider holding its
 // registration, PKCE verifier and tokens in memory, and a loopback callback server (RFC 8252)
 // that catches the redirect the consent page sends the browser to.
 import { randomBytes } from 'node:crypto';
