@@ -53,7 +53,7 @@ function GrantList({ kind }: { kind: GrantView['kind'] }) {
       ) : (
         <ul className="stack" data-testid={kind === 'oauth' ? 'connected-apps' : 'personal-tokens'} style={{ listStyle: 'none', padding: 0 }}>
           {list.data.items.map((grant) => (
-            <li key={grant.id} className="panel" aria-labelledby={`grant-${grant.id}`}>
+            <li key={grant.id} className="panel stack" aria-labelledby={`grant-${grant.id}`}>
               <h3 id={`grant-${grant.id}`} style={{ overflowWrap: 'anywhere' }}>
                 {grant.name}
                 {grant.tokenHint && <span className="hint"> · <code>{grant.tokenHint}…</code></span>}
