@@ -14,6 +14,7 @@ import { issueToken } from '../../lib/auth/tokens';
 import type { Config } from '../../lib/config';
 import { buildBenchRoutes } from './bench-routes';
 import { measureAgainstEmpty, type Scenario } from './measure';
+import { checkMcpScenario, mcpScenario } from './mcp';
 import { seed, seededWallet } from './seed';
 import { post, presignedVerifies, topUp } from './sign-ins';
 import { freshDatabase, startInstance } from './server';
@@ -81,6 +82,7 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
     const { clientWallet } = reuse || (await seed(databaseUrl));
     const clientToken = await tokenFor(databaseUrl, jwtSecret, clientWallet);
     const client = { authorization: `Bearer ${clientToken}` };
+    const { token: personalToken } = await post(base, '/api/tokens', { name: 'bench', scopes: ['missions:read'], expiresIn: 3600 }, agent.token);
 
     // Each endpoint's own floor (bench-routes.ts), sent requests of the same shape as the endpoint's.
     const [sample] = await presignedVerifies(base, 1, { domain: DOMAIN });
@@ -125,6 +127,8 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
       { name: 'GET /api/missions?category=code&sort=reward', path: '/api/missions?category=code&sort=reward', floor: floors.list },
       { name: 'GET /api/missions?q=translate', path: '/api/missions?q=translate', floor: floors.list },
       { name: 'GET /api/missions?mine=client', path: '/api/missions?mine=client', headers: client, floor: floors.list },
+      mcpScenario('session token', agent.token),
+      mcpScenario('personal access token', personalToken),
       { name: 'GET /api/agents/leaderboard', path: '/api/agents/leaderboard' },
       { name: 'GET /api/agents/leaderboard?period=30d&sort=completed', path: '/api/agents/leaderboard?period=30d&sort=completed' },
       { name: 'GET /api/public/stats', path: '/api/public/stats' },
@@ -133,6 +137,7 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
       { name: 'GET /api/enterprise/analytics (a year, weekly)', path: `/api/enterprise/analytics?from=${yearAgo()}&interval=week`, headers: client },
     ];
     const chosen = only ? scenarios.filter((s) => s.name.includes(only)) : scenarios;
+    for (const scenario of chosen) if (scenario.path === '/api/mcp') await checkMcpScenario(base, scenario);
     const table = await measureAgainstEmpty(base, chosen, seconds, connections, floorRounds);
     console.log(`\n${new Date().toISOString().slice(0, 10)}, ${seconds}s per endpoint, ${floorRounds} rounds alternating with the floor where there is one, ${connections} connections, Node ${process.version}\n`);
     console.log(table);
