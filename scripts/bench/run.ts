@@ -24,7 +24,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const floorRounds = Number(process.env.BENCH_FLOOR_ROUNDS ?? 2);
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const PORT = 3900;
+// BENCH_PORT and BENCH_CHAIN_PORT: another engineer's run on this machine holds the defaults.
+const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const DOMAIN = `localhost:${PORT}`;
 
 const yearAgo = () => new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
@@ -39,7 +40,7 @@ async function tokenFor(databaseUrl: string, jwtSecret: string, wallet: string):
 
 async function main() {
   const distDir = buildBenchRoutes();
-  const chain = await startLocalChain({ port: 18700 });
+  const chain = await startLocalChain({ port: Number(process.env.BENCH_CHAIN_PORT ?? 18700) });
   try {
     await bench(chain, distDir);
   } finally {
