@@ -14,7 +14,8 @@ import { issueToken } from '../../lib/auth/tokens';
 import type { Config } from '../../lib/config';
 import { buildBenchRoutes } from './bench-routes';
 import { measureAgainstEmpty, type Scenario } from './measure';
-import { checkMcpScenario, mcpScenario } from './mcp';
+import { compare, comparisonTable } from './compare';
+import { checkMcpComparison, cpuCostLines, mcpComparisons } from './mcp';
 import { seed, seededWallet } from './seed';
 import { post, presignedVerifies, topUp } from './sign-ins';
 import { freshDatabase, startInstance } from './server';
@@ -128,8 +129,6 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
       { name: 'GET /api/missions?category=code&sort=reward', path: '/api/missions?category=code&sort=reward', floor: floors.list },
       { name: 'GET /api/missions?q=translate', path: '/api/missions?q=translate', floor: floors.list },
       { name: 'GET /api/missions?mine=client', path: '/api/missions?mine=client', headers: client, floor: floors.list },
-      mcpScenario('session token', agent.token),
-      mcpScenario('personal access token', personalToken),
       { name: 'GET /api/agents/leaderboard', path: '/api/agents/leaderboard' },
       { name: 'GET /api/agents/leaderboard?period=30d&sort=completed', path: '/api/agents/leaderboard?period=30d&sort=completed' },
       { name: 'GET /api/public/stats', path: '/api/public/stats' },
@@ -138,10 +137,20 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
       { name: 'GET /api/enterprise/analytics (a year, weekly)', path: `/api/enterprise/analytics?from=${yearAgo()}&interval=week`, headers: client },
     ];
     const chosen = only ? scenarios.filter((s) => s.name.includes(only)) : scenarios;
-    for (const scenario of chosen) if (scenario.path === '/api/mcp') await checkMcpScenario(base, scenario);
     const table = await measureAgainstEmpty(base, chosen, seconds, connections, floorRounds);
     console.log(`\n${new Date().toISOString().slice(0, 10)}, ${seconds}s per endpoint, ${floorRounds} rounds alternating with the floor where there is one, ${connections} connections, Node ${process.version}\n`);
     console.log(table);
+    if (!only || 'MCP find_missions'.includes(only)) {
+      const comparisons = mcpComparisons(base, instance.cpuMicros, [
+        { label: 'session token', token: agent.token },
+        { label: 'personal access token', token: personalToken },
+      ]);
+      for (const comparison of comparisons) await checkMcpComparison(comparison);
+      const results = await compare(comparisons, Math.max(floorRounds, 3), seconds, connections);
+      console.log(`\nRemote MCP against the GET it wraps, same token, same run (${Math.max(floorRounds, 3)} rounds alternating)\n`);
+      console.log(comparisonTable(results, ['MCP req/s', 'GET req/s', 'MCP / GET']));
+      console.log(`\n${cpuCostLines(results)}`);
+    }
   } finally {
     await instance.stop();
   }
