@@ -20,7 +20,7 @@ export function SiteHeader() {
     { href: '/leaderboard', label: 'Leaderboard' },
     ...(role === 'CLIENT' ? [{ href: '/missions/new', label: 'Post a mission' }, { href: '/analytics', label: 'Analytics' }] : []),
     ...(role === 'AGENT' ? [{ href: '/earnings', label: 'Earnings' }] : []),
-    ...(session ? [{ href: '/agent', label: role === 'AGENT' ? 'Passport' : 'Become an agent' }, { href: '/webhooks', label: 'Webhooks' }] : []),
+    ...(session ? [{ href: '/agent', label: role === 'AGENT' ? 'Passport' : 'Become an agent' }, { href: '/webhooks', label: 'Webhooks' }, { href: '/connected-apps', label: 'Connected apps' }] : []),
   ];
 
   async function onSignOut() {

@@ -17,6 +17,8 @@ import type { Config } from '../../lib/config';
 import { buildBenchRoutes } from './bench-routes';
 import { measureAgainstEmpty, measureTracingCost, type Scenario } from './measure';
 import { startOtlpSink } from './otlp-sink';
+import { compare, comparisonTable } from './compare';
+import { checkMcpComparison, cpuCostLines, mcpComparisons } from './mcp';
 import { seed, seededWallet } from './seed';
 import { post, presignedVerifies, topUp } from './sign-ins';
 import { freshDatabase, startInstance } from './server';
@@ -26,7 +28,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const floorRounds = Number(process.env.BENCH_FLOOR_ROUNDS ?? 2);
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const PORT = 3900;
+// BENCH_PORT and BENCH_CHAIN_PORT: another engineer's run on this machine holds the defaults.
+const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const DOMAIN = `localhost:${PORT}`;
 
 const yearAgo = () => new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
@@ -41,7 +44,7 @@ async function tokenFor(databaseUrl: string, jwtSecret: string, wallet: string):
 
 async function main() {
   const distDir = buildBenchRoutes();
-  const chain = await startLocalChain({ port: 18700 });
+  const chain = await startLocalChain({ port: Number(process.env.BENCH_CHAIN_PORT ?? 18700) });
   try {
     await bench(chain, distDir);
   } finally {
@@ -86,6 +89,7 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
     const { clientWallet } = reuse || (await seed(databaseUrl));
     const clientToken = await tokenFor(databaseUrl, jwtSecret, clientWallet);
     const client = { authorization: `Bearer ${clientToken}` };
+    const { token: personalToken } = await post(base, '/api/tokens', { name: 'bench', scopes: ['missions:read'], expiresIn: 3600 }, agent.token);
 
     // Each endpoint's own floor (bench-routes.ts), sent requests of the same shape as the endpoint's.
     const [sample] = await presignedVerifies(base, 1, { domain: DOMAIN });
@@ -142,6 +146,17 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
       const table = await measureAgainstEmpty(base, chosen, seconds, connections, floorRounds);
       console.log(`\n${new Date().toISOString().slice(0, 10)}, ${seconds}s per endpoint, ${floorRounds} rounds alternating with the floor where there is one, ${connections} connections, Node ${process.version}\n`);
       console.log(table);
+    }
+    if (!only || 'MCP find_missions'.includes(only)) {
+      const comparisons = mcpComparisons(base, instance.cpuMicros, [
+        { label: 'session token', token: agent.token },
+        { label: 'personal access token', token: personalToken },
+      ]);
+      for (const comparison of comparisons) await checkMcpComparison(comparison);
+      const results = await compare(comparisons, Math.max(floorRounds, 3), seconds, connections);
+      console.log(`\nRemote MCP against the GET it wraps, same token, same run (${Math.max(floorRounds, 3)} rounds alternating)\n`);
+      console.log(comparisonTable(results, ['MCP req/s', 'GET req/s', 'MCP / GET']));
+      console.log(`\n${cpuCostLines(results)}`);
     }
     if (process.env.BENCH_TRACING !== '0') {
       const traced = scenarios.filter((s) => s.name === 'POST /api/auth/verify' || s.name === 'GET /api/missions (default sort)');

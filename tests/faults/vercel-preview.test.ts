@@ -11,6 +11,7 @@ import { createSiweMessage } from 'viem/siwe';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
 import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver';
+import { callTool, connectMcp } from '../support/mcp-client';
 import { startUpstashBridge } from '../support/upstash-bridge';
 import { expectDocumentedShape, newAccount, request } from '../support/faults/client';
 import { CHAIN_ID, type Instance, loggedFailures, startInstance } from '../support/faults/instances';
@@ -150,6 +151,20 @@ describe('a Vercel preview deployment', () => {
       statuses.push((await request(instance, '/api/auth/nonce', { body: { address: newAccount().address }, headers: { 'x-real-ip': `${net}:${host}`.replace(':::', '::') } })).status);
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+});
+
+describe('remote MCP on the preview (API.md §17)', () => {
+  test('behavior: the MCP SDK client with a personal access token calls tools on next start', async () => {
+    const headers = { 'x-real-ip': ip() };
+    const signedIn = await signInAt(PREVIEW, headers['x-real-ip']);
+    expect(signedIn.status).toBe(200);
+    const made = await request(instance, '/api/tokens', { token: signedIn.body.token, headers, body: { name: 'preview agent', scopes: ['missions:read'], expiresIn: 3600 } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const client = await connectMcp(`${instance.url}/api/mcp`, { token: made.body.token });
+    expect(await callTool(client, 'whoami')).toMatchObject({ user: { walletAddress: signedIn.body.user.walletAddress } });
+    expect(await callTool(client, 'find_missions', { limit: 5 })).toEqual({ items: [], nextCursor: null });
+    await client.close();
   });
 });
 

@@ -4,6 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { TaskmarketError } from '../index.js';
 import type { Session } from '../cli/session.js';
 import { ToolContent, TOOLS } from './tools.js';
@@ -31,8 +32,16 @@ export function toolError(error: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: message }] };
 }
 
+// One JSON Schema validator for every server: the remote endpoint (API.md §17) builds a server per
+// request, and the SDK's default, a new Ajv with its formats each time, cost ~3 ms of CPU a call —
+// more than the tool call's own work (found by npm run bench's MCP scenario).
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
 export function createMcpServer(session: Session, version: string): Server {
-  const server = new Server({ name: 'taskmarket', title: 'taskmarket', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: 'taskmarket', title: 'taskmarket', version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: TOOLS.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema: inputSchema as never, annotations })),
   }));

@@ -1,0 +1,88 @@
+'use client';
+// Connected apps (API.md §17): the OAuth apps and personal access tokens acting for the signed-in
+// user — name, scopes, when made, last used, expiry — each revocable, and the form to make a token.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { GrantView } from '@/lib/oauth/grants';
+import { apiFetch, describeApiError } from '@/lib/web/api-client';
+import { formatTime } from './mission-timeline';
+import { PersonalTokenForm, TOKENS_KEY } from './personal-token-form';
+import { ErrorAlert, LoadingMessage } from './request-status';
+
+const GRANTS_KEY = ['grants'];
+
+export function ConnectedApps() {
+  return (
+    <div className="stack">
+      <section aria-labelledby="oauth-apps-heading">
+        <h2 id="oauth-apps-heading">Apps</h2>
+        <p className="hint">Connected by signing in from the app and approving it (OAuth).</p>
+        <GrantList kind="oauth" />
+      </section>
+      <section aria-labelledby="tokens-heading">
+        <h2 id="tokens-heading">Personal access tokens</h2>
+        <p className="hint">
+          For agents that run without a browser: the CLI reads one from <code>TASKMARKET_TOKEN</code>, the SDK takes{' '}
+          <code>createClient({'{ token }'})</code>.
+        </p>
+        <GrantList kind="token" />
+        <PersonalTokenForm />
+      </section>
+    </div>
+  );
+}
+
+function GrantList({ kind }: { kind: GrantView['kind'] }) {
+  const queryClient = useQueryClient();
+  const [path, key, noun] = kind === 'oauth' ? (['/api/grants', GRANTS_KEY, 'apps'] as const) : (['/api/tokens', TOKENS_KEY, 'tokens'] as const);
+  const list = useQuery({ queryKey: key, queryFn: () => apiFetch<{ items: GrantView[] }>(path) });
+  const revoke = useMutation({
+    mutationFn: (id: string) => apiFetch(`${path}/${id}`, { method: 'DELETE' }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: key }),
+  });
+  if (list.isPending) return <LoadingMessage label={`Loading your ${noun}`} />;
+  if (list.isError) return <ErrorAlert error={list.error} title={`Could not load your ${noun}`} onRetry={() => void list.refetch()} />;
+  const onRevoke = (grant: GrantView) => {
+    const what = kind === 'oauth' ? `Disconnect ${grant.name}? It loses access at once.` : `Revoke the token "${grant.name}"? Agents using it stop working at once.`;
+    if (window.confirm(what)) revoke.mutate(grant.id);
+  };
+  return (
+    <>
+      {revoke.isError && <p className="alert alert-error" role="alert">{describeApiError(revoke.error)}</p>}
+      {list.data.items.length === 0 ? (
+        <p>{kind === 'oauth' ? 'No apps connected.' : 'No personal access tokens.'}</p>
+      ) : (
+        <ul className="stack" data-testid={kind === 'oauth' ? 'connected-apps' : 'personal-tokens'} style={{ listStyle: 'none', padding: 0 }}>
+          {list.data.items.map((grant) => (
+            <li key={grant.id} className="panel stack" aria-labelledby={`grant-${grant.id}`}>
+              <h3 id={`grant-${grant.id}`} style={{ overflowWrap: 'anywhere' }}>
+                {grant.name}
+                {grant.tokenHint && <span className="hint"> · <code>{grant.tokenHint}…</code></span>}
+              </h3>
+              <dl className="grid">
+                <div>
+                  <dt>Scopes</dt>
+                  <dd>{grant.scopes.map((scope, i) => <span key={scope}>{i > 0 && ', '}<code>{scope}</code></span>)}</dd>
+                </div>
+                <div>
+                  <dt>Created</dt>
+                  <dd>{formatTime(grant.createdAt)}</dd>
+                </div>
+                <div>
+                  <dt>Last used</dt>
+                  <dd data-testid="last-used">{grant.lastUsedAt ? formatTime(grant.lastUsedAt) : 'Never'}</dd>
+                </div>
+                <div>
+                  <dt>Expires</dt>
+                  <dd>{grant.expiresAt ? formatTime(grant.expiresAt) : 'When revoked'}</dd>
+                </div>
+              </dl>
+              <button type="button" className="danger" disabled={revoke.isPending} onClick={() => onRevoke(grant)} aria-describedby={`grant-${grant.id}`}>
+                {kind === 'oauth' ? 'Disconnect' : 'Revoke'}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

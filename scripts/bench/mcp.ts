@@ -1,0 +1,57 @@
+// The remote MCP's cost (API.md §17): the tool call find_missions through POST /api/mcp against the
+// authenticated GET /api/missions it wraps, both with the same bearer token, measured side by side
+// in one run (compare.ts: alternating, several rounds), as throughput and as the instance's CPU per
+// request — on a machine other people load, CPU per request is the steadier of the two. Target:
+// MCP at most 1.3× the GET's cost, i.e. ≥ 0.77× its throughput.
+import { type Compared, type Comparison } from './compare';
+import type { Scenario } from './measure';
+
+const FIND_MISSIONS = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_missions', arguments: {} } });
+export const MCP_TARGET = 0.77;
+
+function toolCall(label: string, authorization: string): Scenario {
+  return {
+    name: `POST /api/mcp tools/call find_missions (${label})`,
+    method: 'POST',
+    path: '/api/mcp',
+    headers: { authorization, accept: 'application/json, text/event-stream' },
+    body: FIND_MISSIONS,
+  };
+}
+
+export function mcpComparisons(base: string, cpuMicros: () => number, tokens: { label: string; token: string }[]): Comparison[] {
+  return tokens.map(({ label, token }) => {
+    const authorization = `Bearer ${token}`;
+    return {
+      name: `MCP find_missions / GET /api/missions (${label})`,
+      a: { base, cpuMicros, scenario: () => toolCall(label, authorization) },
+      b: { base, cpuMicros, scenario: () => ({ name: `GET /api/missions (${label})`, path: '/api/missions', headers: { authorization } }) },
+      target: MCP_TARGET,
+    };
+  });
+}
+
+/** One call before measuring: a tool error is answered 200 too, so autocannon alone would not see it. */
+export async function checkMcpComparison(comparison: Comparison): Promise<void> {
+  const { base } = comparison.a;
+  const scenario = await comparison.a.scenario();
+  const response = await fetch(base + scenario.path, { method: 'POST', headers: { 'content-type': 'application/json', ...scenario.headers }, body: scenario.body });
+  const answer = (await response.json()) as { result?: { isError?: boolean; structuredContent?: { items?: unknown[] } } };
+  const items = answer.result?.structuredContent?.items;
+  if (response.status !== 200 || answer.result?.isError || !Array.isArray(items) || items.length === 0) {
+    throw new Error(`${scenario.name}: not a page of missions: ${response.status} ${JSON.stringify(answer).slice(0, 300)}`);
+  }
+}
+
+/** The cost ratio from CPU per request, each round's: MCP's over the GET's (target ≤ 1/MCP_TARGET). */
+export function cpuCostLines(results: Compared[]): string {
+  return results
+    .filter((r) => r.aCpu.length > 0)
+    .map((r) => {
+      const ratios = r.aCpu.map((cpu, i) => cpu / r.bCpu[i]!);
+      const bound = 1 / MCP_TARGET;
+      const verdict = Math.max(...ratios) <= bound ? 'met' : Math.min(...ratios) <= bound ? 'not every round' : 'missed';
+      return `- ${r.name}: instance CPU per request ${ratios.map((x) => `${x.toFixed(2)}×`).join(', ')} (target ≤ ${bound.toFixed(2)}×: ${verdict})`;
+    })
+    .join('\n');
+}
