@@ -1,7 +1,7 @@
-// The last guard before spans leave the process: URL attributes are dropped (Next.js's own spans
-// record the request's path and query, which can hold an address), exception texts are dropped,
+// Before spans leave the process: URL attributes are dropped (other instrumentation records
+// the request path and query, which can hold an address), exception texts are dropped,
 // and anything shaped like an address, signature, hash, JWT or access token is masked — in names,
-// attributes, events and status. Our own spans carry none (tracing.ts); this covers the others.
+// attributes, events and status. Our own spans carry none (tracing.ts): this is the last guard.
 import type { Attributes } from '@opentelemetry/api';
 import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter, TimedEvent } from '@opentelemetry/sdk-trace-node';

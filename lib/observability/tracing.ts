@@ -2,35 +2,37 @@
 // is configured (start-tracing.ts); off, `inSpan` is a plain call — no span, no context, no cost.
 // Span names and attributes carry names and numbers only: never an address, token, signature,
 // message or error text (which for viem and PostgreSQL can quote the values sent).
-import { type Attributes, type ProxyTracerProvider, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { type Attributes, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 
-const holder = globalThis as unknown as { [key: symbol]: boolean | undefined };
-const ENABLED = Symbol.for('taskmarket.tracing');
-
-export const tracingEnabled = (): boolean => holder[ENABLED] === true;
-
-/** Said by start-tracing.ts when its tracer provider is registered, and when it is stopped. */
-export function markTracingEnabled(enabled: boolean): void {
-  holder[ENABLED] = enabled;
+/** What start-tracing.ts registers: our tracer, and how to send what is batched. */
+export interface ActiveTracing {
+  tracer: Tracer;
+  flush(): Promise<void>;
 }
 
-/** Sends the spans batched so far (Vercel freezes a function once its response is out). */
-export async function flushSpans(): Promise<void> {
-  const provider = (trace.getTracerProvider() as ProxyTracerProvider).getDelegate() as { forceFlush?: () => Promise<void> };
-  await provider.forceFlush?.();
+// Per process, not per module copy: Next.js loads this module in instrumentation and in each route.
+const holder = globalThis as unknown as { [key: symbol]: ActiveTracing | undefined };
+const ACTIVE = Symbol.for('taskmarket.tracing');
+
+export const tracingEnabled = (): boolean => holder[ACTIVE] !== undefined;
+
+/** Said by start-tracing.ts when its tracer provider is ready, and (undefined) when it is stopped. */
+export function setActiveTracing(active: ActiveTracing | undefined): void {
+  holder[ACTIVE] = active;
 }
 
 export interface SpanOptions {
   attributes?: Attributes;
-  /** `request`: the server span, or an internal one under the server span Next.js opened itself. */
+  /** `request`: the server span, or an internal one under a recording span of ours. */
   kind?: SpanKind | 'request';
 }
 
 /** Runs `work` inside a child span of the current one, ended when it settles; a failure marks the span by its error's name. */
 export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span | undefined) => Promise<T>): Promise<T> {
-  if (!tracingEnabled()) return work(undefined);
-  const kind = options.kind === 'request' ? (trace.getActiveSpan() ? SpanKind.INTERNAL : SpanKind.SERVER) : (options.kind ?? SpanKind.INTERNAL);
-  return trace.getTracer('taskmarket').startActiveSpan(name, { kind, attributes: options.attributes }, async (span) => {
+  const active = holder[ACTIVE];
+  if (!active) return work(undefined);
+  const kind = options.kind === 'request' ? (trace.getActiveSpan()?.isRecording() ? SpanKind.INTERNAL : SpanKind.SERVER) : (options.kind ?? SpanKind.INTERNAL);
+  return active.tracer.startActiveSpan(name, { kind, attributes: options.attributes }, async (span) => {
     try {
       return await work(span);
     } catch (error) {
@@ -41,6 +43,11 @@ export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span 
       span.end();
     }
   });
+}
+
+/** Sends the spans batched so far (Vercel freezes a function once its response is out). */
+export async function flushSpans(): Promise<void> {
+  await holder[ACTIVE]?.flush();
 }
 
 /** A failure's kind without its text: a code (ECONNREFUSED, 23505) or the class name. */

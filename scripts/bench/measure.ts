@@ -2,6 +2,7 @@
 // where a scenario names one, to its own floor (the route doing only its unavoidable I/O), both
 // measured in the same run, with p50 and p99 latency.
 import autocannon from 'autocannon';
+import type { Instance } from './server';
 
 export interface Scenario {
   name: string;
@@ -136,27 +137,41 @@ export async function measureAgainstEmpty(base: string, scenarios: Scenario[], s
 
 /**
  * The cost of tracing (API.md §19): each scenario against the instance with tracing off and the
- * one exporting spans, alternating which goes first, in `rounds` rounds; the ratio traced/untraced
- * of each round is kept (both measured minutes apart at most, so the machine's noise moves both).
+ * one exporting spans, alternating which goes first, in `rounds` rounds; per round the ratio
+ * traced/untraced of req/s, and of CPU time per request (each instance's own process, read from
+ * /proc: steadier than req/s on a machine others are loading).
  */
-export async function measureTracingCost(untraced: string, traced: string, scenarios: Scenario[], seconds: number, connections: number, rounds = 2): Promise<string> {
-  for (const base of [untraced, traced]) await measure(base, EMPTY, 3, connections);
-  const lines = ['| endpoint | req/s tracing off | req/s tracing on | ratio on/off per round | p99 ms off / on |', '|---|---:|---:|---:|---:|'];
+export async function measureTracingCost(untraced: Instance, traced: Instance, scenarios: Scenario[], seconds: number, connections: number, rounds = 2): Promise<string> {
+  for (const instance of [untraced, traced]) await measure(instance.url, EMPTY, 3, connections);
+  const lines = [
+    '| endpoint | req/s off / on (last round) | ratio of req/s on/off per round | CPU µs per request off / on (last round) | ratio of CPU per request off/on per round | p99 ms off / on |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  const run = async (instance: Instance, scenario: Scenario) => {
+    const before = instance.cpuMicros();
+    const measured = await measure(instance.url, scenario, seconds, connections);
+    return { ...measured, cpuPerRequest: (instance.cpuMicros() - before) / Math.max(1, measured.total) };
+  };
   for (const scenario of scenarios) {
-    const ratios: number[] = [];
-    let off: Measurement | undefined;
-    let on: Measurement | undefined;
+    const rpsRatios: number[] = [];
+    const cpuRatios: number[] = [];
+    let off: Awaited<ReturnType<typeof run>> | undefined;
+    let on: typeof off;
     for (let round = 0; round < rounds; round++) {
       if (round % 2 === 0) {
-        off = await measure(untraced, scenario, seconds, connections);
-        on = await measure(traced, scenario, seconds, connections);
+        off = await run(untraced, scenario);
+        on = await run(traced, scenario);
       } else {
-        on = await measure(traced, scenario, seconds, connections);
-        off = await measure(untraced, scenario, seconds, connections);
+        on = await run(traced, scenario);
+        off = await run(untraced, scenario);
       }
-      ratios.push(on.rps / off.rps);
+      rpsRatios.push(on.rps / off.rps);
+      cpuRatios.push(off.cpuPerRequest / on.cpuPerRequest);
     }
-    lines.push(`| ${scenario.name} | ${off!.rps.toFixed(0)} | ${on!.rps.toFixed(0)} | ${ratios.map((r) => r.toFixed(2)).join(', ')} | ${off!.p99} / ${on!.p99} |`);
+    const list = (values: number[]) => values.map((v) => v.toFixed(2)).join(', ');
+    lines.push(
+      `| ${scenario.name} | ${off!.rps.toFixed(0)} / ${on!.rps.toFixed(0)} | ${list(rpsRatios)} | ${off!.cpuPerRequest.toFixed(0)} / ${on!.cpuPerRequest.toFixed(0)} | ${list(cpuRatios)} | ${off!.p99} / ${on!.p99} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -21,7 +21,7 @@ import { compare, comparisonTable } from './compare';
 import { checkMcpComparison, cpuCostLines, mcpComparisons } from './mcp';
 import { seed, seededWallet } from './seed';
 import { post, presignedVerifies, topUp } from './sign-ins';
-import { freshDatabase, startInstance } from './server';
+import { freshDatabase, type Instance, startInstance } from './server';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -160,7 +160,7 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
     }
     if (process.env.BENCH_TRACING !== '0') {
       const traced = scenarios.filter((s) => s.name === 'POST /api/auth/verify' || s.name === 'GET /api/missions (default sort)');
-      await benchTracing(env, base, traced);
+      await benchTracing(env, instance, traced);
     }
   } finally {
     await instance.stop();
@@ -168,11 +168,11 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
 }
 
 /** The same endpoints on a second instance of the same build and data, exporting every span by OTLP. */
-async function benchTracing(env: Record<string, string>, untraced: string, scenarios: Scenario[]) {
+async function benchTracing(env: Record<string, string>, untraced: Instance, scenarios: Scenario[]) {
   const sink = await startOtlpSink();
   const traced = await startInstance(PORT + 1, { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
   try {
-    const table = await measureTracingCost(untraced, traced.url, scenarios, seconds, connections, floorRounds);
+    const table = await measureTracingCost(untraced, traced, scenarios, seconds, connections, floorRounds);
     const { requests, bytes } = sink.received();
     console.log(`\nTracing on (every span exported by OTLP/HTTP to a local sink: ${requests} exports, ${(bytes / 1e6).toFixed(1)} MB) against off, same build and data, ${floorRounds} rounds\n`);
     console.log(table);
