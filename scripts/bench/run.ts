@@ -5,7 +5,7 @@
 // (BENCH_REUSE_BUILD=1 reuses that build). An endpoint with a floor is measured in BENCH_FLOOR_ROUNDS
 // (default 2) rounds alternating with it. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 20) tune the run;
 // BENCH_ONLY=text keeps the scenarios whose name contains it, BENCH_REUSE=1 keeps an already seeded
-// database, and BENCH_PROFILE=dir writes the instance's V8 CPU profile there (scripts/bench/profile.ts reads it).
+// database, BENCH_DATABASE_NAME (default taskmarket_bench) names it, and BENCH_PROFILE=dir writes the instance's V8 CPU profile there (scripts/bench/profile.ts reads it).
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -23,6 +23,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const floorRounds = Number(process.env.BENCH_FLOOR_ROUNDS ?? 2);
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const databaseName = process.env.BENCH_DATABASE_NAME ?? 'taskmarket_bench';
 const PORT = 3900;
 const DOMAIN = `localhost:${PORT}`;
 
@@ -47,8 +48,8 @@ async function main() {
 }
 
 async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir: string) {
-  const reuse = process.env.BENCH_REUSE === '1' && (await seededWallet(adminUrl));
-  const databaseUrl = reuse ? reuse.databaseUrl : await freshDatabase(adminUrl, 'taskmarket_bench');
+  const reuse = process.env.BENCH_REUSE === '1' && (await seededWallet(adminUrl, databaseName));
+  const databaseUrl = reuse ? reuse.databaseUrl : await freshDatabase(adminUrl, databaseName);
   const jwtSecret = randomBytes(32).toString('hex');
   const instance = await startInstance(PORT, {
     NEXT_DIST_DIR: distDir,
