@@ -21,6 +21,8 @@ export interface Bucket {
   endpoints: Record<string, Latency>;
   /** The last resource sample taken in the minute. */
   resources: ResourceSample | undefined;
+  /** PostgreSQL transactions per request answered in the minute (autocommit: one a statement). */
+  pgPerRequest: number;
 }
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
@@ -49,14 +51,17 @@ export function bucketsOf(exchanges: Exchange[], samples: ResourceSample[], star
       if (list) list.push(e);
       else byEndpoint.set(e.endpoint, [e]);
     }
+    const resources = samples.filter((s) => s.at >= from && s.at < to).at(-1);
+    const before = samples.filter((s) => s.at < from).at(-1);
     buckets.push({
       minute,
+      pgPerRequest: resources && before ? (resources.pgTransactions - before.pgTransactions) / Math.max(1, inside.length) : NaN,
       rps: inside.length / 60,
       noAnswer: inside.filter((e) => e.status === 0).length,
       status4xx: inside.filter((e) => e.status >= 400 && e.status < 500).length,
       all: latencyOf(inside),
       endpoints: Object.fromEntries([...byEndpoint].sort(([a], [b]) => a.localeCompare(b)).map(([name, list]) => [name, latencyOf(list)])),
-      resources: samples.filter((s) => s.at >= from && s.at < to).at(-1),
+      resources,
     });
   }
   return buckets;

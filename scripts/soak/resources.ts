@@ -12,6 +12,8 @@ export interface ResourceSample {
   rssMb: number[];
   heapMb: number[];
   pgConnections: number;
+  /** PostgreSQL's committed and rolled-back transactions in the soak database so far (pg_stat_database). */
+  pgTransactions: number;
   kvKeys: number;
   settlementsPending: number;
   webhooksPending: number;
@@ -78,7 +80,8 @@ export function resourceWatch(options: { instancePids: number[]; probeDir: strin
     servers,
     async sample(): Promise<ResourceSample> {
       const [[connections], [outbox], kvKeys] = await Promise.all([
-        sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = ${database}`,
+        sql<{ n: number; tx: number }[]>`select (select count(*)::int from pg_stat_activity where datname = ${database}) as n,
+          (select (xact_commit + xact_rollback)::float8 from pg_stat_database where datname = ${database}) as tx`,
         sql<{ settlements: number; webhooks: number }[]>`select
           (select count(*)::int from settlements where status = 'PENDING') as settlements,
           (select count(*)::int from webhook_deliveries where status = 'PENDING') as webhooks`,
@@ -90,6 +93,7 @@ export function resourceWatch(options: { instancePids: number[]; probeDir: strin
         heapMb: servers.map(heapOf),
         // Less this watcher's own connection.
         pgConnections: connections!.n - 1,
+        pgTransactions: connections!.tx,
         kvKeys,
         settlementsPending: outbox!.settlements,
         webhooksPending: outbox!.webhooks,
