@@ -26,11 +26,11 @@ export function soakReport(options: {
     '|---|---|---|',
     ...checks.map((c) => `| ${c.rule} | ${c.measured} | ${c.pass ? 'yes' : '**NO**'} |`),
     '',
-    '| minute | req/s | p50 ms | p95 ms | p99 ms | 5xx | 4xx | RSS MB (each instance) | heap MB | PG conns | PG tx a request | KV keys | settlements pending | webhooks pending |',
+    '| minute | req/s | p50 ms | p95 ms | p99 ms | 5xx | 4xx | RSS MB (each instance, mean of the minute) | heap MB (last sample) | PG conns | PG tx a request | KV keys | settlements pending | webhooks pending |',
     '|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---:|',
     ...buckets.map((b) => {
       const r = b.resources;
-      return `| ${b.minute} | ${b.rps.toFixed(1)} | ${ms(b.all.p50)} | ${ms(b.all.p95)} | ${ms(b.all.p99)} | ${b.all.errors5xx + b.noAnswer} | ${b.status4xx} | ${mb(r?.rssMb)} | ${mb(r?.heapMb)} | ${r?.pgConnections ?? '–'} | ${Number.isFinite(b.pgPerRequest) ? b.pgPerRequest.toFixed(2) : '–'} | ${r?.kvKeys ?? '–'} | ${r?.settlementsPending ?? '–'} | ${r?.webhooksPending ?? '–'} |`;
+      return `| ${b.minute} | ${b.rps.toFixed(1)} | ${ms(b.all.p50)} | ${ms(b.all.p95)} | ${ms(b.all.p99)} | ${b.all.errors5xx + b.noAnswer} | ${b.status4xx} | ${mb(b.rssMeanMb)} | ${mb(r?.heapMb)} | ${r?.pgConnections ?? '–'} | ${Number.isFinite(b.pgPerRequest) ? b.pgPerRequest.toFixed(2) : '–'} | ${r?.kvKeys ?? '–'} | ${r?.settlementsPending ?? '–'} | ${r?.webhooksPending ?? '–'} |`;
     }),
     '',
     `Visits: ${Object.entries(options.visits).map(([kind, v]) => `${kind} ${v.made} (${v.failed} failed${v.skipped ? `, ${v.skipped} not made: every party busy or at its hourly limit` : ''})`).join('; ')}.`,

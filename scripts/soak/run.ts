@@ -189,7 +189,7 @@ async function main() {
     ];
     const report = soakReport({ buckets, checks, header, visits: soak.tallies, failures: soak.failures, webhooks });
     writeFileSync(join(out, 'report.md'), report);
-    writeFileSync(join(out, 'report.json'), JSON.stringify({ start, minutes, capacity, load, visitRate, late, buckets, checks, visits: soak.tallies, webhooks }, null, 1));
+    writeFileSync(join(out, 'report.json'), JSON.stringify({ start, minutes, capacity, load, visitRate, late, buckets, samples, checks, visits: soak.tallies, webhooks }, null, 1));
     mkdirSync(dirname(chartPath), { recursive: true });
     writeFileSync(chartPath, soakChart(buckets, `Soak: ${minutes} min at ${(load * 100).toFixed(0)} % of ${capacity.toFixed(0)} req/s, two instances`));
     console.log(`\n${report}`);
