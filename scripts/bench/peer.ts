@@ -49,7 +49,8 @@ async function main() {
           name: 'POST nonce',
           a: { base, cpuMicros: cpu, scenario: () => ({ name: 'ours: POST /api/auth/nonce', method: 'POST', path: '/api/auth/nonce', body: nonceBody }) },
           b: { base, cpuMicros: cpu, scenario: () => ({ name: 'peer: POST /api/bench-peer/nonce', method: 'POST', path: '/api/bench-peer/nonce', body: nonceBody }) },
-          target: 1.2,
+          // Issue 26: its floor is the peer's own I/O, and ours also counts a limit and a cap in that round trip.
+          target: 0.9,
         },
         {
           // The most any nonce could gain on the peer: the floor (POST, body, one KV write) against it.

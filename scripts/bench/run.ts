@@ -102,10 +102,11 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
       },
       me: { name: 'floor: GET + bearer + KV read + DB read', path: '/api/bench-floor/me', headers: { authorization: `Bearer ${agentUser.id}` } },
       list: { name: 'floor: GET + one DB read of 14 KB, answered', path: '/api/bench-floor/db-page' },
+      mine: { name: 'floor: list floor + the caller (KV read + DB read)', path: '/api/bench-floor/mine', headers: { authorization: `Bearer ${agentUser.id}` } },
     } satisfies Record<string, Scenario>;
 
     const scenarios: Scenario[] = [
-      { name: 'POST /api/auth/nonce', method: 'POST', path: '/api/auth/nonce', body: JSON.stringify({ address }), floor: floors.nonce, target: 0.85 },
+      { name: 'POST /api/auth/nonce', method: 'POST', path: '/api/auth/nonce', body: JSON.stringify({ address }), floor: floors.nonce, target: 0.95 },
       {
         name: 'POST /api/auth/verify',
         method: 'POST',
@@ -114,18 +115,21 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
         prepare() {
           return topUp(this as Scenario & { bodies: string[] }, base, perRound, { noncePath: '/api/auth/nonce', domain: DOMAIN });
         },
-        floor: floors.verify,
-        target: 0.75,
+        // Issue 26: against the route doing its floor's I/O and the crypto every sign-in must do.
+        floor: floors.verifyCrypto,
+        target: 0.92,
       },
       // Not an endpoint: what the floor plus verify's unavoidable crypto reaches, against the floor.
       { ...floors.verifyCrypto, name: 'verify floor with its crypto (bound for any verify)', floor: floors.verify },
-      { name: 'GET /api/auth/me', path: '/api/auth/me', headers: { authorization: `Bearer ${agent.token}` }, floor: floors.me, target: 0.85 },
+      { name: 'GET /api/auth/me', path: '/api/auth/me', headers: { authorization: `Bearer ${agent.token}` }, floor: floors.me, target: 0.95 },
       { name: 'POST /api/auth/register-agent (again)', method: 'POST', path: '/api/auth/register-agent', headers: { authorization: `Bearer ${agent.token}` } },
       { name: 'GET /api/health', path: '/api/health' },
       { name: 'GET /api/missions (default sort)', path: '/api/missions', floor: floors.list, target: 0.85 },
       { name: 'GET /api/missions?category=code&sort=reward', path: '/api/missions?category=code&sort=reward', floor: floors.list },
       { name: 'GET /api/missions?q=translate', path: '/api/missions?q=translate', floor: floors.list },
-      { name: 'GET /api/missions?mine=client', path: '/api/missions?mine=client', headers: client, floor: floors.list },
+      { name: 'GET /api/missions?mine=client', path: '/api/missions?mine=client', headers: client, floor: floors.list, target: 0.75 },
+      // Not an endpoint: a signed-in list's unavoidable I/O (the caller, then the page), against the list floor.
+      { ...floors.mine, name: 'list floor with the caller (bound for any mine list)', floor: floors.list },
       { name: 'GET /api/agents/leaderboard', path: '/api/agents/leaderboard' },
       { name: 'GET /api/agents/leaderboard?period=30d&sort=completed', path: '/api/agents/leaderboard?period=30d&sort=completed' },
       { name: 'GET /api/public/stats', path: '/api/public/stats' },
