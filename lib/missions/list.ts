@@ -1,10 +1,10 @@
 // GET /api/missions: filters, sorts and keyset pagination (docs/api.md#listing). Public callers see OPEN
-// missions; `mine` lists the caller's own as client or agent, after settling their expired
-// review windows so no SUBMITTED past its deadline is listed. Every sort is (key, id), backed by
-// an index, so a page costs the same at the 1st and the 5,000th and new missions never shift it.
+// missions; `mine` lists the caller's own as client or agent, with their expired review windows
+// settled so no SUBMITTED past its deadline is listed. Every sort is (key, id), backed by an index,
+// so a page costs the same at the 1st and the 5,000th and new missions never shift it.
 import 'server-only';
 import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import type { Config } from '../config';
 import { arrayLiteral } from '../db/array-literal';
 import type { Db } from '../db/client';
@@ -98,7 +98,7 @@ const listStatement = builtOnce(
     // The board reads the views the database stored (present.ts: listedJson); `mine` lists build theirs.
     const view = mine ? missionJson(anonymous ? ANONYMOUS_SEES_WORK : canSeeWork) : listedJson(anonymous ? undefined : canSeeWork);
     return db
-      .select({ view, key: cursorKey(spec), id: missions.id, hit })
+      .select({ view, key: cursorKey(spec), id: missions.id, hit, due: mine ? anyDue(db, mine) : sql<boolean>`false` })
       .from(missions)
       .where(and(ordered, page ?? matched))
       .orderBy(order(spec.column), order(missions.id))
@@ -112,9 +112,9 @@ const listStatement = builtOnce(
 export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer: Viewer, now: Date): Promise<JsonText<MissionList>> {
   const spec = SORTS[query.sort];
   checkScope(query, viewer);
-  if (query.mine && viewer.kind === 'user') await settleExpired(db, cfg, query.mine, viewer.id, now);
   const values: Record<string, unknown> = {
     limit: query.limit + 1,
+    now: now.toISOString(),
     ...viewerValues(viewer),
     status: query.status && arrayLiteral(query.status),
     category: query.category,
@@ -129,7 +129,13 @@ export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer
     values.afterId = after.id;
   }
   const shape = { sort: query.sort, mine: query.mine, filters, after: query.cursor !== undefined, anonymous: viewer.kind === 'anonymous' };
-  const rows = await listStatement(db, shape).execute(values);
+  const read = () => listStatement(db, shape).execute(values);
+  let rows = await read();
+  // The page says whether any of the caller's missions is past its review window (anyDue); an
+  // empty page says nothing, and the due ones may be what a filter is looking for.
+  if (query.mine && viewer.kind === 'user' && (rows.length === 0 || rows[0]!.due)) {
+    if (await settleExpired(db, cfg, query.mine, viewer.id, now)) rows = await read();
+  }
   // A row that is no match is where the walk stopped short of a full page (matched-page.ts): the
   // page is the matches before it, and the next page starts after it.
   const stop = rows.findIndex((row) => !row.hit);
@@ -148,7 +154,23 @@ function checkScope(query: ListQuery, viewer: Viewer): void {
   }
 }
 
-// The caller's missions past their review window, settled before the page is read.
+// Whether any of the caller's missions is past its review window, asked within the page's own
+// statement: settling them first cost every `mine` page a round trip of its own (0.6 of the
+// list's floor, docs/performance.md), and a due mission is rare — the sweep settles them too.
+const dueRow = alias(missions, 'due_row');
+const anyDue = (db: Db, mine: 'client' | 'agent') =>
+  sql<boolean>`exists (${db
+    .select({ one: sql`1` })
+    .from(dueRow)
+    .where(
+      and(
+        eq(dueRow.status, 'SUBMITTED'),
+        sql`${dueRow.reviewDeadline} <= ${p('now')}::timestamptz`,
+        eq(mine === 'client' ? dueRow.clientId : dueRow.agentId, p('viewer')),
+      ),
+    )})`;
+
+// The caller's missions past their review window, settled before the page is read again.
 const dueStatement = builtOnce((db: Db, mine: 'client' | 'agent') =>
   db
     .select({ id: missions.id })
@@ -164,7 +186,9 @@ const dueStatement = builtOnce((db: Db, mine: 'client' | 'agent') =>
     .prepare(`missions_due_${mine}`),
 );
 
-async function settleExpired(db: Db, cfg: Config, mine: 'client' | 'agent', userId: string, now: Date): Promise<void> {
+/** Settles the caller's due missions; whether there were any. */
+async function settleExpired(db: Db, cfg: Config, mine: 'client' | 'agent', userId: string, now: Date): Promise<boolean> {
   const due = await dueStatement(db, mine).execute({ now: now.toISOString(), viewer: userId });
   for (const { id } of due) await settle(db, cfg, id, now);
+  return due.length > 0;
 }

@@ -71,6 +71,17 @@ export const POST = async (request: Request) => {
   const cookie = sealIronSession({ token }, process.env.SESSION_SECRET!, 3600);
   return Response.json({ token, user: rows[0] ?? null, signer }, { headers: { 'Cache-Control': 'no-store', 'Set-Cookie': \`floor=\${cookie}; Path=/; HttpOnly\` } });
 };`,
+  // a signed-in list (mine=client): the caller's I/O of bench-floor/me (revocation read and user
+  // row, together), then the page's one database read of ~14 KB. What it reaches against
+  // bench-floor/db-page bounds what any authenticated list can.
+  'bench-floor/mine': `${DB}\n${KV}
+export const GET = async (request: Request) => {
+  const id = (request.headers.get('authorization') ?? '').slice('Bearer '.length);
+  const db = await getDb();
+  await Promise.all([getKv().get(\`floor:revoked:\${id}\`), db.execute(sql\`select id, wallet_address, role, display_name from users where id = \${id}\`)]);
+  const rows = (await db.execute(sql\`select repeat('x', 14000) as page\`)) as unknown as { page: string }[];
+  return new Response(JSON.stringify(rows[0]!.page), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
+};`,
   // mission list: one database read of ~14 KB (a page of 20 missions), answered.
   'bench-floor/db-page': `${DB}\nexport const GET = async () => { const rows = (await (await getDb()).execute(sql\`select repeat('x', 14000) as page\`)) as unknown as { page: string }[]; return new Response(JSON.stringify(rows[0]!.page), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } }); };`,
 };

@@ -3,7 +3,7 @@
 // upsert — scripts/bench/bench-routes.ts), both in the same instance on the same PostgreSQL and
 // Redis, with requests of the same shape, measured alternately (compare.ts). BENCH_REPEATS
 // (default 3), BENCH_SECONDS (8) and BENCH_CONNECTIONS (20) tune it; BENCH_REUSE_BUILD=1 reuses
-// the benchmark build.
+// the benchmark build; BENCH_DATABASE_NAME (default taskmarket_bench_peer) names its database.
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { buildBenchRoutes } from './bench-routes';
 import { compare, comparisonTable } from './compare';
@@ -18,7 +18,7 @@ const DOMAIN = `localhost:${PORT}`;
 
 async function main() {
   const distDir = buildBenchRoutes();
-  const databaseUrl = await freshDatabase(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'taskmarket_bench_peer');
+  const databaseUrl = await freshDatabase(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', process.env.BENCH_DATABASE_NAME ?? 'taskmarket_bench_peer');
   const instance = await startInstance(PORT, {
     NEXT_DIST_DIR: distDir,
     DATABASE_URL: databaseUrl,
@@ -49,7 +49,8 @@ async function main() {
           name: 'POST nonce',
           a: { base, cpuMicros: cpu, scenario: () => ({ name: 'ours: POST /api/auth/nonce', method: 'POST', path: '/api/auth/nonce', body: nonceBody }) },
           b: { base, cpuMicros: cpu, scenario: () => ({ name: 'peer: POST /api/bench-peer/nonce', method: 'POST', path: '/api/bench-peer/nonce', body: nonceBody }) },
-          target: 1.2,
+          // Issue 26: its floor is the peer's own I/O, and ours also counts a limit and a cap in that round trip.
+          target: 0.9,
         },
         {
           // The most any nonce could gain on the peer: the floor (POST, body, one KV write) against it.

@@ -5,9 +5,9 @@
 // (BENCH_REUSE_BUILD=1 reuses that build). An endpoint with a floor is measured in BENCH_FLOOR_ROUNDS
 // (default 2) rounds alternating with it. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 20) tune the run;
 // BENCH_ONLY=text keeps the scenarios whose name contains it, BENCH_REUSE=1 keeps an already seeded
-// database, and BENCH_PROFILE=dir writes the instance's V8 CPU profile there (scripts/bench/profile.ts reads it).
+// database, BENCH_DATABASE_NAME (default taskmarket_bench) names it, and BENCH_PROFILE=dir writes the instance's V8 CPU profile there (scripts/bench/profile.ts reads it).
 // Then verify and the mission list against a second instance exporting spans to a local OTLP sink,
-// as ratios to the first (API.md §19); BENCH_TRACING=0 leaves that out, BENCH_ONLY=tracing runs only it.
+// as ratios to the first (docs/api.md#observability); BENCH_TRACING=0 leaves that out, BENCH_ONLY=tracing runs only it.
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -28,7 +28,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const floorRounds = Number(process.env.BENCH_FLOOR_ROUNDS ?? 2);
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-// BENCH_PORT and BENCH_CHAIN_PORT: another engineer's run on this machine holds the defaults.
+const databaseName = process.env.BENCH_DATABASE_NAME ?? 'taskmarket_bench';
+// BENCH_PORT and BENCH_CHAIN_PORT: another run on this machine holds the defaults.
 const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const DOMAIN = `localhost:${PORT}`;
 
@@ -53,8 +54,8 @@ async function main() {
 }
 
 async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir: string) {
-  const reuse = process.env.BENCH_REUSE === '1' && (await seededWallet(adminUrl));
-  const databaseUrl = reuse ? reuse.databaseUrl : await freshDatabase(adminUrl, 'taskmarket_bench');
+  const reuse = process.env.BENCH_REUSE === '1' && (await seededWallet(adminUrl, databaseName));
+  const databaseUrl = reuse ? reuse.databaseUrl : await freshDatabase(adminUrl, databaseName);
   const jwtSecret = randomBytes(32).toString('hex');
   const env = {
     NEXT_DIST_DIR: distDir,
@@ -110,10 +111,11 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
       },
       me: { name: 'floor: GET + bearer + KV read + DB read', path: '/api/bench-floor/me', headers: { authorization: `Bearer ${agentUser.id}` } },
       list: { name: 'floor: GET + one DB read of 14 KB, answered', path: '/api/bench-floor/db-page' },
+      mine: { name: 'floor: list floor + the caller (KV read + DB read)', path: '/api/bench-floor/mine', headers: { authorization: `Bearer ${agentUser.id}` } },
     } satisfies Record<string, Scenario>;
 
     const scenarios: Scenario[] = [
-      { name: 'POST /api/auth/nonce', method: 'POST', path: '/api/auth/nonce', body: JSON.stringify({ address }), floor: floors.nonce, target: 0.85 },
+      { name: 'POST /api/auth/nonce', method: 'POST', path: '/api/auth/nonce', body: JSON.stringify({ address }), floor: floors.nonce, target: 0.95 },
       {
         name: 'POST /api/auth/verify',
         method: 'POST',
@@ -122,18 +124,21 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
         prepare() {
           return topUp(this as Scenario & { bodies: string[] }, base, perRound, { noncePath: '/api/auth/nonce', domain: DOMAIN });
         },
-        floor: floors.verify,
-        target: 0.75,
+        // Issue 26: against the route doing its floor's I/O and the crypto every sign-in must do.
+        floor: floors.verifyCrypto,
+        target: 0.92,
       },
       // Not an endpoint: what the floor plus verify's unavoidable crypto reaches, against the floor.
       { ...floors.verifyCrypto, name: 'verify floor with its crypto (bound for any verify)', floor: floors.verify },
-      { name: 'GET /api/auth/me', path: '/api/auth/me', headers: { authorization: `Bearer ${agent.token}` }, floor: floors.me, target: 0.85 },
+      { name: 'GET /api/auth/me', path: '/api/auth/me', headers: { authorization: `Bearer ${agent.token}` }, floor: floors.me, target: 0.95 },
       { name: 'POST /api/auth/register-agent (again)', method: 'POST', path: '/api/auth/register-agent', headers: { authorization: `Bearer ${agent.token}` } },
       { name: 'GET /api/health', path: '/api/health' },
       { name: 'GET /api/missions (default sort)', path: '/api/missions', floor: floors.list, target: 0.85 },
       { name: 'GET /api/missions?category=code&sort=reward', path: '/api/missions?category=code&sort=reward', floor: floors.list },
       { name: 'GET /api/missions?q=translate', path: '/api/missions?q=translate', floor: floors.list },
-      { name: 'GET /api/missions?mine=client', path: '/api/missions?mine=client', headers: client, floor: floors.list },
+      { name: 'GET /api/missions?mine=client', path: '/api/missions?mine=client', headers: client, floor: floors.list, target: 0.75 },
+      // Not an endpoint: a signed-in list's unavoidable I/O (the caller, then the page), against the list floor.
+      { ...floors.mine, name: 'list floor with the caller (bound for any mine list)', floor: floors.list },
       { name: 'GET /api/agents/leaderboard', path: '/api/agents/leaderboard' },
       { name: 'GET /api/agents/leaderboard?period=30d&sort=completed', path: '/api/agents/leaderboard?period=30d&sort=completed' },
       { name: 'GET /api/public/stats', path: '/api/public/stats' },

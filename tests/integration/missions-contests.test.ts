@@ -5,7 +5,7 @@ import { POST as sweep } from '@/app/api/cron/sweep/route';
 import { call } from '../support/http';
 import { setEnv, useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import {
-  act, earningsOf, eventsOf, getMission, missionIn, missionRow, newAgent, ok, type Party, past, resolve, setTimes,
+  act, createMission, earningsOf, eventsOf, getMission, missionIn, missionRow, newAgent, ok, type Party, past, resolve, setTimes,
 } from '../support/missions';
 import { pdf, png, upload } from '../support/multipart';
 
@@ -147,6 +147,24 @@ describe('the review window', () => {
     expect(mine.body.items).toEqual([]);
     const completed = await call(listRoute, { token: client.token, path: '/api/missions?mine=client&status=COMPLETED' });
     expect(completed.body.items.map((m: { id: string }) => m.id)).toEqual([id]);
+  });
+
+  test('behavior: a list whose filter finds nothing yet settles first and lists the settled mission', async () => {
+    const { agent: own, id } = await missionIn('SUBMITTED');
+    await setTimes(id, { reviewDeadline: past() });
+    const completed = await call(listRoute, { token: own.token, path: '/api/missions?mine=agent&status=COMPLETED' });
+    expect(completed.body.items.map((m: { id: string; status: string }) => [m.id, m.status])).toEqual([[id, 'COMPLETED']]);
+    expect(await earningsOf(id)).toHaveLength(1);
+  });
+
+  test('behavior: a page settles the caller\'s expired windows also when they are not on it', async () => {
+    const { client, id } = await missionIn('SUBMITTED', { agent });
+    await setTimes(id, { reviewDeadline: past() });
+    const newer = await createMission(client);
+    const page = await call(listRoute, { token: client.token, path: '/api/missions?mine=client&limit=1' });
+    expect(page.body.items.map((m: { id: string }) => m.id)).toEqual([newer.id]);
+    expect(await missionRow(id)).toMatchObject({ status: 'COMPLETED' });
+    expect((await eventsOf(id)).filter((e) => e.toStatus === 'COMPLETED')).toHaveLength(1);
   });
 
   test('behavior: an action on an expired mission settles it first and is then refused', async () => {

@@ -90,7 +90,8 @@ export interface PostgresServer {
   close(): Promise<void>;
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+/** `settings`: server settings beyond the defaults (`-c name=value`), e.g. shared_preload_libraries. */
+export async function startPostgres(settings: Record<string, string> = {}): Promise<PostgresServer> {
   const bin = (await run('pg_config', ['--bindir'])).stdout.trim();
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'taskmarket-faults-pg-'));
@@ -98,7 +99,8 @@ export async function startPostgres(): Promise<PostgresServer> {
   if (process.getuid?.() === 0) chownSync(dir, Number((await run('id', ['-u', 'postgres'])).stdout), Number((await run('id', ['-g', 'postgres'])).stdout));
   await asPostgres(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
   const pgCtl = (...args: string[]) => asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-w', ...args]);
-  const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir}`;
+  const extra = Object.entries(settings).map(([name, value]) => ` -c ${name}=${value}`).join('');
+  const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir}${extra}`;
   const start = async () => {
     await pgCtl('-l', join(dir, 'log'), '-o', options, 'start');
   };

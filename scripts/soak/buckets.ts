@@ -1,0 +1,128 @@
+// The soak's numbers: exchanges and resource samples folded into 1-minute buckets (req/s, latency
+// percentiles overall and per endpoint, 5xx), and the verdict against issue 26's pass rules.
+import type { Exchange } from './balancer';
+import type { ResourceSample } from './resources';
+
+export interface Latency {
+  count: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  errors5xx: number;
+}
+
+export interface Bucket {
+  minute: number;
+  rps: number;
+  /** No answer at all (refused, reset, timed out): counted with the 5xx as errors. */
+  noAnswer: number;
+  status4xx: number;
+  all: Latency;
+  endpoints: Record<string, Latency>;
+  /** The last resource sample taken in the minute. */
+  resources: ResourceSample | undefined;
+  /** PostgreSQL transactions per request answered in the minute (autocommit: one a statement). */
+  pgPerRequest: number;
+  /** Each instance's RSS averaged over the minute's samples (MB): one sample moves with the GC's timing. */
+  rssMeanMb: number[];
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
+
+function latencyOf(exchanges: Exchange[]): Latency {
+  const sorted = exchanges.map((e) => e.ms).sort((a, b) => a - b);
+  return {
+    count: exchanges.length,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    errors5xx: exchanges.filter((e) => e.status >= 500).length,
+  };
+}
+
+/** Minute `m` (1-based) holds what was sent in [start + (m-1) min, start + m min). */
+export function bucketsOf(exchanges: Exchange[], samples: ResourceSample[], start: number, minutes: number): Bucket[] {
+  const buckets: Bucket[] = [];
+  for (let minute = 1; minute <= minutes; minute++) {
+    const from = start + (minute - 1) * 60_000;
+    const to = from + 60_000;
+    const inside = exchanges.filter((e) => e.at >= from && e.at < to);
+    const byEndpoint = new Map<string, Exchange[]>();
+    for (const e of inside) {
+      const list = byEndpoint.get(e.endpoint);
+      if (list) list.push(e);
+      else byEndpoint.set(e.endpoint, [e]);
+    }
+    const minuteSamples = samples.filter((s) => s.at >= from && s.at < to);
+    const resources = minuteSamples.at(-1);
+    const rssMeanMb = (resources?.rssMb ?? []).map((_, i) => minuteSamples.reduce((sum, s) => sum + s.rssMb[i]!, 0) / minuteSamples.length);
+    const before = samples.filter((s) => s.at < from).at(-1);
+    buckets.push({
+      minute,
+      pgPerRequest: resources && before ? (resources.pgTransactions - before.pgTransactions) / Math.max(1, inside.length) : NaN,
+      rps: inside.length / 60,
+      noAnswer: inside.filter((e) => e.status === 0).length,
+      status4xx: inside.filter((e) => e.status >= 400 && e.status < 500).length,
+      all: latencyOf(inside),
+      endpoints: Object.fromEntries([...byEndpoint].sort(([a], [b]) => a.localeCompare(b)).map(([name, list]) => [name, latencyOf(list)])),
+      resources,
+      rssMeanMb,
+    });
+  }
+  return buckets;
+}
+
+export interface Ending {
+  settlements: Record<string, number>;
+  settlementsPending: number;
+  webhooksPending: number;
+  webhookBadSignatures: number;
+}
+
+export interface Check {
+  rule: string;
+  measured: string;
+  pass: boolean;
+}
+
+/**
+ * Issue 26: no 5xx; RSS after the first 5 minutes grows ≤ 10 %; the last minute's p99 ≤ 1.2 × minute
+ * 5's; the outboxes drained; every settlement MINED. A run shorter than 10 minutes compares against
+ * its middle minute (CI's 3 minutes: minute 1) instead of minute 5.
+ */
+export function verdict(buckets: Bucket[], ending: Ending): { reference: number; checks: Check[] } {
+  const reference = Math.min(5, Math.max(1, Math.floor(buckets.length / 2)));
+  const first = buckets[reference - 1]!;
+  const last = buckets.at(-1)!;
+  const errors = buckets.reduce((n, b) => n + b.all.errors5xx + b.noAnswer, 0);
+  const growth = first.rssMeanMb.map((rss, i) => (last.rssMeanMb[i] ?? NaN) / rss - 1);
+  const worstGrowth = Math.max(...growth);
+  const settled = Object.entries(ending.settlements).filter(([status]) => status !== 'MINED');
+  return {
+    reference,
+    checks: [
+      { rule: 'no 5xx (nor unanswered request)', measured: `${errors}`, pass: errors === 0 },
+      {
+        rule: `RSS growth from minute ${reference} to the last (each minute's mean) ≤ 10 %`,
+        measured: growth.map((g, i) => `instance ${i + 1}: ${(100 * g).toFixed(1)} %`).join(', '),
+        pass: Number.isFinite(worstGrowth) && worstGrowth <= 0.1,
+      },
+      {
+        rule: `p99 of the last minute ≤ 1.2 × p99 of minute ${reference}`,
+        measured: `${last.all.p99.toFixed(0)} ms vs ${first.all.p99.toFixed(0)} ms (${(last.all.p99 / first.all.p99).toFixed(2)}×)`,
+        pass: last.all.p99 <= 1.2 * first.all.p99,
+      },
+      {
+        rule: 'outboxes drained at the end',
+        measured: `${ending.settlementsPending} settlements, ${ending.webhooksPending} webhook deliveries pending`,
+        pass: ending.settlementsPending === 0 && ending.webhooksPending === 0,
+      },
+      {
+        rule: 'every settlement MINED',
+        measured: Object.entries(ending.settlements).map(([status, n]) => `${n} ${status}`).join(', ') || 'none',
+        pass: settled.length === 0 && (ending.settlements.MINED ?? 0) > 0,
+      },
+      { rule: 'every webhook signature valid', measured: `${ending.webhookBadSignatures} invalid`, pass: ending.webhookBadSignatures === 0 },
+    ],
+  };
+}

@@ -1,0 +1,112 @@
+// What the soak watches besides the requests: each instance's server process (RSS from /proc, V8
+// heap from memory-probe.mjs), PostgreSQL's connections to the soak database, the deployment's
+// keys in Redis, and the depth of the two outboxes (chain settlements, webhook deliveries).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import postgres from 'postgres';
+
+export interface ResourceSample {
+  at: number;
+  /** Per instance, in MB: the server process's resident set and V8's used heap. */
+  rssMb: number[];
+  heapMb: number[];
+  pgConnections: number;
+  /** PostgreSQL's committed and rolled-back transactions in the soak database so far (pg_stat_database). */
+  pgTransactions: number;
+  kvKeys: number;
+  settlementsPending: number;
+  webhooksPending: number;
+}
+
+const parentOf = (pid: number): number | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+};
+
+const rssKbOf = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+
+/** The instance's server: `tsx server.ts` runs it in a child node process, the biggest under `root`. */
+export function serverPidOf(root: number): number {
+  const descendants = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const entry of readdirSync('/proc')) {
+      const pid = Number(entry);
+      if (!pid || descendants.has(pid)) continue;
+      const parent = parentOf(pid);
+      if (parent !== undefined && descendants.has(parent)) {
+        descendants.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return [...descendants].reduce((best, pid) => {
+    try {
+      return rssKbOf(pid) > rssKbOf(best) ? pid : best;
+    } catch {
+      return best;
+    }
+  }, root);
+}
+
+export function resourceWatch(options: { instancePids: number[]; probeDir: string; databaseUrl: string; redisUrl: string; kvPrefix: string }) {
+  const sql = postgres(options.databaseUrl, { max: 1, onnotice: () => {} });
+  const redis = new Redis(options.redisUrl, { lazyConnect: true });
+  const database = new URL(options.databaseUrl).pathname.slice(1);
+  const servers = options.instancePids.map(serverPidOf);
+
+  async function countKeys(): Promise<number> {
+    let cursor = '0';
+    let count = 0;
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${options.kvPrefix}*`, 'COUNT', 1000);
+      cursor = next;
+      count += keys.length;
+    } while (cursor !== '0');
+    return count;
+  }
+
+  const heapOf = (pid: number) => {
+    const file = join(options.probeDir, `${pid}.json`);
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { heapUsed: number }).heapUsed / 2 ** 20 : NaN;
+  };
+
+  return {
+    servers,
+    async sample(): Promise<ResourceSample> {
+      const [[connections], [outbox], kvKeys] = await Promise.all([
+        sql<{ n: number; tx: number }[]>`select (select count(*)::int from pg_stat_activity where datname = ${database}) as n,
+          (select (xact_commit + xact_rollback)::float8 from pg_stat_database where datname = ${database}) as tx`,
+        sql<{ settlements: number; webhooks: number }[]>`select
+          (select count(*)::int from settlements where status = 'PENDING') as settlements,
+          (select count(*)::int from webhook_deliveries where status = 'PENDING') as webhooks`,
+        countKeys(),
+      ]);
+      return {
+        at: Date.now(),
+        rssMb: servers.map((pid) => rssKbOf(pid) / 1024),
+        heapMb: servers.map(heapOf),
+        // Less this watcher's own connection.
+        pgConnections: connections!.n - 1,
+        pgTransactions: connections!.tx,
+        kvKeys,
+        settlementsPending: outbox!.settlements,
+        webhooksPending: outbox!.webhooks,
+      };
+    },
+    /** Settlements by status, at the end. */
+    async settlementStatuses(): Promise<Record<string, number>> {
+      const rows = await sql<{ status: string; n: number }[]>`select status, count(*)::int as n from settlements group by status`;
+      return Object.fromEntries(rows.map((row) => [row.status, row.n]));
+    },
+    async close() {
+      await sql.end();
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,142 @@
+// What the soak's users do, one visit at a time, through the SDK as an integrator would: browse the
+// board (sorts, filters, search, cursor pages, a mission), sign in, look at their own dashboard,
+// run a mission's whole life with uploads and an on-chain escrow, and claim earnings on-chain.
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { nextIp, type Party, type Population } from './population';
+
+export type VisitKind = 'browse' | 'sign-in' | 'dashboard' | 'lifecycle' | 'claim';
+
+/** How often each kind of visit starts, relative to the others: mostly reading, some writing. */
+export const MIX: Record<VisitKind, number> = { browse: 62, 'sign-in': 15, dashboard: 21, lifecycle: 1.5, claim: 0.5 };
+
+// API.md §4: a client posts at most 20 missions an hour; the soak's clients stay under it.
+const CREATE_LIMIT = { max: 20, windowMs: 3_600_000 };
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+const chance = (p: number) => Math.random() < p;
+
+export function drawVisit(): VisitKind {
+  const total = Object.values(MIX).reduce((a, b) => a + b, 0);
+  let draw = Math.random() * total;
+  for (const [kind, weight] of Object.entries(MIX) as [VisitKind, number][]) {
+    draw -= weight;
+    if (draw < 0) return kind;
+  }
+  return 'browse';
+}
+
+// Words the seeded board's titles and descriptions hold (scripts/bench/seed.ts), and one it does not.
+const WORDS = ['translate', 'label', 'audit', 'tests', 'papers', 'benchmark', 'contract', 'images', 'nothingmatches'];
+const CATEGORIES = ['data', 'code', 'writing', 'design', 'research'];
+const SORTS = ['bumped', 'reward', 'created', 'deadline'] as const;
+
+// The smallest PNG: the server sniffs its magic bytes.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const BRIEF = Buffer.from(`Label every product in the attached photos.\n${'Bounding boxes, COCO JSON. '.repeat(40)}\n`);
+
+async function browse(people: Population): Promise<void> {
+  const tm = people.client(undefined, nextIp());
+  const query = {
+    sort: pick(SORTS),
+    ...(chance(0.3) && { category: pick(CATEGORIES) }),
+    ...(chance(0.35) && { q: pick(WORDS) }),
+  };
+  let page = await tm.missions.list(query);
+  for (let more = Math.floor(Math.random() * 3); more > 0 && page.nextCursor; more--) page = await tm.missions.list({ ...query, cursor: page.nextCursor });
+  const mission = page.items.length ? pick(page.items) : undefined;
+  // A mission accepted since the page was read is no longer public: 404 (API.md §5), not a failure.
+  if (mission) await tm.missions.get(mission.id).catch((error: { status?: number }) => {
+    if (error.status !== 404) throw error;
+  });
+  if (chance(0.15)) await tm.public.stats();
+  if (chance(0.1)) await tm.agents.leaderboard({ period: pick(['7d', '30d', 'all'] as const) });
+}
+
+async function signIn(people: Population): Promise<void> {
+  // Mostly wallets that were here before; one in five is a new user.
+  const returning = chance(0.8) ? pick(people.returning) : { account: privateKeyToAccount(generatePrivateKey()), ip: nextIp() };
+  const tm = people.client(returning.account, returning.ip);
+  await tm.signIn();
+  await tm.auth.me();
+}
+
+async function dashboard(people: Population): Promise<void> {
+  if (chance(0.5)) {
+    const { tm } = pick(people.clients);
+    const page = await tm.missions.list({ mine: 'client', ...(chance(0.3) && { status: 'COMPLETED' }) });
+    if (page.items.length) await tm.missions.get(pick(page.items).id);
+    if (chance(0.2)) await tm.enterprise.analytics();
+  } else {
+    const { tm } = pick(people.agents);
+    await tm.auth.me();
+    await tm.missions.list({ mine: 'agent' });
+    await tm.agents.earnings();
+  }
+}
+
+/** Takes a free party for the visit, or none when all are busy (the visit is then not made). */
+function take(parties: Party[], which: (p: Party) => boolean = () => true): Party | undefined {
+  const free = parties.filter((p) => !p.busy && which(p));
+  const party = free.length ? pick(free) : undefined;
+  if (party) party.busy = true;
+  return party;
+}
+
+async function lifecycle(people: Population): Promise<boolean> {
+  const now = Date.now();
+  const client = take(people.clients, (p) => p.created.filter((at) => at > now - CREATE_LIMIT.windowMs).length < CREATE_LIMIT.max);
+  const agent = client && take(people.agents);
+  if (!client || !agent) {
+    if (client) client.busy = false;
+    return false;
+  }
+  try {
+    client.created.push(now);
+    const category = pick(CATEGORIES);
+    const mission = await client.tm.fundAndCreateMission(
+      {
+        title: `Soak mission: ${pick(WORDS)} ${Date.now()}`,
+        description: 'A mission of the soak run: label the images and return the export.',
+        category,
+        tags: ['soak', pick(WORDS)],
+        reward: String((1 + Math.floor(Math.random() * 5)) * 1_000_000),
+        deadline: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+      },
+      { files: [{ name: 'brief.txt', data: BRIEF, type: 'text/plain' }] },
+    );
+    await agent.tm.missions.get(mission.id);
+    await agent.tm.missions.accept(mission.id);
+    const submitted = await agent.tm.missions.submit(mission.id, { note: 'Done: the export is attached.', files: [{ name: 'export.png', data: PNG, type: 'image/png' }] });
+    await client.tm.missions.get(mission.id);
+    await client.tm.missions.download(mission.id, submitted.submission!.files[0]!.id);
+    await client.tm.missions.approve(mission.id);
+    agent.unclaimed += 1;
+    return true;
+  } finally {
+    client.busy = false;
+    agent.busy = false;
+  }
+}
+
+async function claim(people: Population): Promise<boolean> {
+  const agent = take(people.agents, (p) => p.unclaimed > 0);
+  if (!agent) return false;
+  try {
+    await agent.tm.agents.earnings();
+    await agent.tm.agents.claim();
+    agent.unclaimed = 0;
+    return true;
+  } finally {
+    agent.busy = false;
+  }
+}
+
+/** Runs one visit; false when it could not be made (every party it needs was busy). */
+export async function visit(kind: VisitKind, people: Population): Promise<boolean> {
+  if (kind === 'browse') await browse(people);
+  else if (kind === 'sign-in') await signIn(people);
+  else if (kind === 'dashboard') await dashboard(people);
+  else if (kind === 'lifecycle') return lifecycle(people);
+  else return claim(people);
+  return true;
+}
