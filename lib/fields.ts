@@ -21,3 +21,19 @@ export const categorySchema = z
   .min(1)
   .max(50)
   .regex(/^[\p{L}\p{N}][\p{L}\p{N} _-]*$/u, 'letters, digits, space, _ and - only');
+
+// Text that people read and PostgreSQL stores: no control characters (text columns and jsonb
+// cannot hold NUL at all), except line breaks and tabs where the field is multi-line, and no
+// unpaired surrogate (jsonb refuses one; a text column would silently store U+FFFD instead).
+export const NO_CONTROLS = /^[^\p{Cc}\p{Cs}]*$/u;
+export const NO_CONTROLS_BUT_NEWLINES = /^(?:[^\p{Cc}\p{Cs}]|[\n\r\t])*$/u;
+export const CONTROLS_MESSAGE = 'must not contain control characters';
+
+/** Lists every issue as `path: message`, so a client can fix all of them in one round. */
+export function describeIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map(String).join('.');
+    return path ? `${path}: ${issue.message}` : issue.message;
+  });
+}
+

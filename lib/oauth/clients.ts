@@ -8,7 +8,7 @@ import { eq, lt } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { oauthClients } from '../db/schema';
 import { OAuthError } from '../errors';
-import { describeIssues, NO_CONTROLS } from '../http/validation';
+import { describeIssues, NO_CONTROLS } from '../fields';
 import { hashSecret, newSecret } from './grants';
 
 export const CLIENT_UNUSED_DAYS = 30;

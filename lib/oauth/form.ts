@@ -2,7 +2,7 @@
 // (RFC 6749 §3.2), and every problem is an OAuth `invalid_request`, as OAuth clients parse it.
 import { z } from 'zod';
 import { OAuthError } from '../errors';
-import { describeIssues } from '../http/validation';
+import { describeIssues } from '../fields';
 
 /** The route's body schema: any form, checked by `parseForm` against the endpoint's own schema. */
 export const formBody = z.record(z.string(), z.union([z.string(), z.array(z.string())]));

@@ -1,6 +1,6 @@
 // Request and response shapes of /api/tokens and /api/grants (docs/api.md#tokens).
 import { z } from 'zod';
-import { CONTROLS_MESSAGE, NO_CONTROLS } from '../http/validation';
+import { CONTROLS_MESSAGE, NO_CONTROLS } from '../fields';
 import { ApiError } from '../errors';
 import { SCOPES } from './scopes';
 

@@ -8,8 +8,8 @@ import { Redis } from 'ioredis';
 import postgres from 'postgres';
 import { issueToken } from '../../lib/auth/tokens';
 import type { Config } from '../../lib/config';
-import { productionEnv, startInstance } from '../../tests/faults/support/instances';
-import { startPostgres, startRedis } from '../../tests/faults/support/services';
+import { productionEnv, startInstance } from '../../tests/support/faults/instances';
+import { startPostgres, startRedis } from '../../tests/support/faults/services';
 import { seed, scaledSize } from './seed';
 import { post, presignedVerifies } from './sign-ins';
 

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { settlementStatusEnum, settlements, webhookDeliveries, webhookDeliveryStatusEnum } from '../db/schema';
-import { metrics } from './metrics';
+import { metrics } from '../observability/metrics';
 
 export async function readDatabaseGauges(db: Db, now = new Date()): Promise<void> {
   const [settled, delivered, oldest] = await Promise.all([
