@@ -61,6 +61,11 @@ const envSchema = z.object({
   VERCEL_ENV: optionalText,
   VERCEL_URL: optionalText,
   VERCEL_BRANCH_URL: optionalText,
+  // Wave 3 (API.md §18).
+  MAX_BOUNTY_ENTRIES: intFrom(200, 1),
+  ENTRY_RATE_LIMIT_PER_MINUTE: intFrom(10, 1),
+  DISPUTE_ALLOWANCE_SECONDS: intFrom(604_800),
+  ESCROW_V2_ADDRESS: hexAddress.optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -153,6 +158,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       registrarKey: e.REGISTRAR_PRIVATE_KEY as `0x${string}` | undefined,
       passport: e.PASSPORT_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       escrow: e.ESCROW_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
+      // §18: a v2 escrow left running beside ESCROW_ADDRESS (v3) after an upgrade; its tasks settle there.
+      escrowV2: e.ESCROW_V2_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       rewardToken: e.REWARD_TOKEN_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       mintWaitMs: e.MINT_WAIT_MS,
       // §12.13: payouts and mints are sent by different keys; unset, the registrar key sends both.
@@ -172,6 +179,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       downloadPerMinute: e.DOWNLOAD_RATE_LIMIT_PER_MINUTE,
       operatorFailuresPerMinute: e.OPERATOR_RATE_LIMIT_PER_MINUTE,
       commentsPerMinute: e.COMMENT_RATE_LIMIT_PER_MINUTE,
+      entriesPerMinute: e.ENTRY_RATE_LIMIT_PER_MINUTE,
     },
     missions: {
       reviewWindowSeconds: e.REVIEW_WINDOW_SECONDS,
@@ -179,6 +187,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       feeBps: e.PLATFORM_FEE_BPS,
       maxActive: e.MAX_ACTIVE_MISSIONS,
       acceptWindowSeconds: e.ACCEPT_WINDOW_SECONDS,
+      maxBountyEntries: e.MAX_BOUNTY_ENTRIES,
+      disputeAllowanceSeconds: e.DISPUTE_ALLOWANCE_SECONDS,
     },
     webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE },
     port: e.PORT,

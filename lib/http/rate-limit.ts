@@ -26,6 +26,8 @@ export const LIMITS = {
   claim: { scope: 'user', max: () => 5, windowMs: 60_000 },
   // API.md §15: questions and answers are free text anyone signed in may post.
   comment: { scope: 'user', max: (c) => c.limits.commentsPerMinute, windowMs: 60_000 },
+  // API.md §18: each entry spools up to ten files; an agent replacing its entry in a loop is bounded.
+  entry: { scope: 'user', max: (c) => c.limits.entriesPerMinute, windowMs: 60_000 },
   // §12.6: a download streams up to 10 MB out of the database; anonymous callers count by IP too.
   download: { scope: 'ip', max: (c) => c.limits.downloadPerMinute, windowMs: 60_000 },
 } satisfies Record<string, Limit>;

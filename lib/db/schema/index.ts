@@ -4,3 +4,4 @@ export * from './missions';
 export * from './settlements';
 export * from './marketplace';
 export * from './webhooks';
+export * from './bounties';
