@@ -26,8 +26,8 @@ import { type EntryView, entrySchema, type entryQuerySchema } from './schemas';
 const notFound = () => new ApiError(404, 'Mission not found');
 
 /** Why `viewer` may not enter `mission` now, or undefined. */
-function entryRefusal(mission: Mission | undefined, viewer: Viewer, now: Date, cfg: Config): ApiError | undefined {
-  if (!mission || !canSeeMission(mission, viewer)) return notFound();
+function entryRefusal(mission: Mission | undefined, entered: boolean, viewer: Viewer, now: Date): ApiError | undefined {
+  if (!mission || !canSeeMission({ ...mission, entered }, viewer)) return notFound();
   if (viewer.kind !== 'user') return new ApiError(401, 'Authentication required');
   if (isOwner(mission, viewer)) return new ApiError(403, "The mission's owner cannot enter its own bounty");
   if (mission.assignmentMode !== 'BOUNTY') return new ApiError(409, 'This mission is not a bounty');
@@ -38,9 +38,10 @@ function entryRefusal(mission: Mission | undefined, viewer: Viewer, now: Date, c
 }
 
 /** The same refusal on an unlocked read, before the upload is read (API.md §12.5). */
-export async function precheckEntry(db: Db, cfg: Config, missionId: string, viewer: Viewer, now: Date): Promise<void> {
+export async function precheckEntry(db: Db, missionId: string, viewer: Viewer, now: Date): Promise<void> {
   assertMissionId(missionId);
-  const refusal = entryRefusal(await findMission(db, missionId), viewer, now, cfg);
+  const entered = viewer.kind === 'user' && (await findEntry(db, missionId, viewer.id)) !== undefined;
+  const refusal = entryRefusal(await findMission(db, missionId), entered, viewer, now);
   if (refusal) throw refusal;
 }
 
@@ -50,10 +51,10 @@ export async function enterBounty(db: Db, cfg: Config, missionId: string, viewer
   if (note === '' && body.files.length === 0) throw new ApiError(400, 'Validation failed', ['note: an entry needs a note or files']);
   const entryId = await db.transaction(async (tx) => {
     const mission = await lockMission(tx, missionId);
-    const refusal = entryRefusal(mission, viewer, now, cfg);
+    const earlier = viewer.kind === 'user' ? await findEntry(tx, missionId, viewer.id) : undefined;
+    const refusal = entryRefusal(mission, earlier !== undefined, viewer, now);
     if (refusal) throw refusal;
     const agentId = (viewer as { id: string }).id;
-    const earlier = await findEntry(tx, missionId, agentId);
     let id: string;
     let version = 1;
     if (earlier) {

@@ -151,7 +151,7 @@ async function write(
   if (transition.party === 'operator' && input.note) data.note = input.note;
   const event = (transition as Transition).event ?? action;
   await recordEvent(tx, { missionId: mission.id, clientId: mission.clientId, viewer, action: event, from: mission.status, to, data, now });
-  await emitTransition(tx, action, to, mission, updated, now, data.payout as Record<string, string> | undefined);
+  await emitTransition(tx, action, to, mission, updated, now, data);
   return updated;
 }
 

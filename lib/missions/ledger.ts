@@ -77,6 +77,8 @@ export async function releaseSplit(tx: Db, mission: Bounty, now: Date): Promise<
   await enqueueSplit(tx, mission, payout.winners, payout.refund);
   return {
     winners: payout.winners.map((w) => ({ walletAddress: w.address, place: w.place, amount: w.amount.toString() })),
+    // Who they are, for the winners' own earnings.released (webhooks); the event log keeps it too.
+    winnerIds: payout.winners.map((w) => w.agentId),
     refund: payout.refund.toString(),
     fee: payout.fee.toString(),
   };

@@ -41,6 +41,8 @@ export async function getMissionOrThrow(db: Db, cfg: Config, id: string, viewer:
   if (dueAction(mission, now)) {
     await settle(db, cfg, id, now);
     mission = (await read())!;
+    // What time did may have closed it to this viewer (a bounty judged is no longer public).
+    if (!canSeeMission(mission, viewer)) throw new ApiError(404, 'Mission not found');
   }
   return mission.view;
 }

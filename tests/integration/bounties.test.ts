@@ -17,7 +17,9 @@ let agents: Party[];
 beforeAll(async () => {
   agents = await Promise.all([newAgent(), newAgent(), newAgent(), newAgent()]);
 });
-const [a, b, c] = [0, 1, 2].map((i) => () => agents[i]!);
+const a = () => agents[0]!;
+const b = () => agents[1]!;
+const c = () => agents[2]!;
 
 /** A bounty with entries from the first `n` agents, its deadline passed: JUDGING. */
 async function judging(n = 3, overrides: Record<string, unknown> = {}) {

@@ -115,6 +115,23 @@ export const inputSchemas = {
     const { properties, required } = body('MissionsByIdContestBody');
     return object({ id: missionId, ...properties, files: filePaths('Evidence') }, ['id', ...required]);
   })(),
+  submitEntry: (() => {
+    const { properties, required } = body('MissionsByIdEntriesBody');
+    return object(
+      {
+        id: missionId,
+        ...properties,
+        note: described(properties.note ?? { type: 'string' }, 'What your entry is and how to use it; entering again replaces your entry'),
+        files: filePaths('Files of the entry'),
+        textFiles: inlineFiles,
+      },
+      ['id', ...required],
+    );
+  })(),
+  awardBounty: (() => {
+    const { properties, required } = body('MissionsByIdAwardBody');
+    return object({ id: missionId, ...properties }, ['id', ...required]);
+  })(),
   applyToMission: (() => {
     const { properties, required } = body('MissionsByIdApplyBody');
     return object({ id: missionId, ...properties }, ['id', ...required]);

@@ -7,7 +7,7 @@ import { withRequestBody } from '@/lib/uploads';
 // An agent enters a bounty (API.md §18): JSON `{ note }`, or multipart `note` + `files`, like submit.
 export const POST = route({ webhooks: true, auth: 'AGENT', limit: 'entry' }, async ({ request, params, caller, cfg, db }) => {
   const viewer = viewerOf(caller);
-  await precheckEntry(await db(), cfg, params.id!, viewer, new Date());
+  await precheckEntry(await db(), params.id!, viewer, new Date());
   return withRequestBody(request.body, request.headers, async (body) =>
     json(await enterBounty(await db(), cfg, params.id!, viewer, body, new Date()), { status: 201 }),
   );
