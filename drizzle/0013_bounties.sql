@@ -31,5 +31,6 @@ ALTER TABLE "bounty_entries" ADD CONSTRAINT "bounty_entries_mission_id_missions_
 ALTER TABLE "bounty_entries" ADD CONSTRAINT "bounty_entries_agent_id_users_id_fk" FOREIGN KEY ("agent_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "bounty_entries_once_idx" ON "bounty_entries" USING btree ("mission_id","agent_id");--> statement-breakpoint
 CREATE INDEX "bounty_entries_page_idx" ON "bounty_entries" USING btree ("mission_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "bounty_entries_agent_idx" ON "bounty_entries" USING btree ("agent_id","mission_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "agent_earnings_mission_agent_idx" ON "agent_earnings" USING btree ("mission_id","agent_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "missions_on_chain_task_idx" ON "missions" USING btree (coalesce("escrow", ''),"on_chain_task_id");

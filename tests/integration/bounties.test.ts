@@ -4,6 +4,7 @@
 // operator's award, and each winner credited its place.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { POST as createRoute } from '@/app/api/missions/route';
+import { GET as agentRoute } from '@/app/api/agents/[address]/route';
 import { call } from '../support/http';
 import { setEnv, useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import { act, earningsOf, eventsOf, getMission, missionInput, missionRow, newAgent, newClient, ok, type Party, resolve } from '../support/missions';
@@ -103,6 +104,17 @@ describe('entries', () => {
     expect((await eventsOf(empty.id)).at(-1)).toMatchObject({ action: 'lapsed', toStatus: 'CANCELLED' });
   });
 
+  test('error: entries take files as submit does — at most 10 (400), sniffed types only (415) — and store nothing when refused', async () => {
+    const client = await newClient();
+    const { id } = await createBounty(client);
+    const eleven = Array.from({ length: 11 }, (_, i) => ({ filename: `p${i}.png`, contentType: 'image/png', content: png() }));
+    expect((await enter(a(), id, 'Too many', eleven)).status).toBe(400);
+    const html = await enter(a(), id, 'Markup', [{ filename: 'x.html', contentType: 'text/html', content: '<script>alert(1)</script>' }]);
+    expect(html.status).toBe(415);
+    expect((await entriesOf(client, id)).body.items).toEqual([]);
+    expect((await getMission(client, id)).body.bounty.entries).toBe(0);
+  });
+
   test('error: at most MAX_BOUNTY_ENTRIES a bounty; replacing an entry does not count again', async () => {
     setEnv({ MAX_BOUNTY_ENTRIES: '2' });
     try {
@@ -165,6 +177,10 @@ describe('judging and the award', () => {
         [a().id, '3000000', '300000', '2700000'],
       ].sort(),
     );
+    // An entry counts as a mission taken on: a winner's success rate stays a rate.
+    const profile = await call(agentRoute, { params: { address: b().address } });
+    expect(profile.body.stats.completed).toBeGreaterThan(0);
+    expect(profile.body.stats.successRate).toBeLessThanOrEqual(1);
   });
 
   test('error: only the owner awards (403 for an entrant, 404 for a stranger agent); winners must be entrants, at most the places, each once; fewer need a reason', async () => {

@@ -28,6 +28,8 @@ export const bountyEntries = pgTable(
     // One entry an agent, whatever a retry or a race does.
     uniqueIndex('bounty_entries_once_idx').on(t.missionId, t.agentId),
     index('bounty_entries_page_idx').on(t.missionId, t.createdAt, t.id),
+    // Agents' success rates: the bounties each agent entered count as missions it took on.
+    index('bounty_entries_agent_idx').on(t.agentId, t.missionId),
   ],
 );
 
