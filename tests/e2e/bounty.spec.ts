@@ -24,8 +24,9 @@ test('post a bounty, enter it, judge the entries side by side, award, and each e
     await signIn(client);
     await client.page.goto('/missions/new');
     await client.page.getByLabel(/A bounty: many agents enter/).check();
-    await expect(client.page.getByLabel('Places')).toBeVisible();
-    await client.page.getByLabel('Places').fill('2');
+    const places = client.page.getByRole('spinbutton', { name: 'Places' });
+    await expect(places).toBeVisible();
+    await places.fill('2');
     await client.page.getByLabel('Split (optional)').fill('70,30');
     await screenshotPage(client.page, 'bounty-create');
   });
