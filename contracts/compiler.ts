@@ -33,6 +33,7 @@ const TEST_DIR = 'contracts/test/';
 export const APP_ARTIFACTS: Record<string, string> = {
   Passport: 'passportArtifact',
   TaskEscrow: 'taskEscrowArtifact',
+  TaskEscrowV3: 'taskEscrowV3Artifact',
   MockUSDC: 'mockUsdcArtifact',
 };
 

@@ -74,6 +74,11 @@ const envSchema = z.object({
     .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
   OTEL_EXPORTER_OTLP_HEADERS: optionalText,
   OTEL_SERVICE_NAME: z.string().trim().min(1).default('taskmarket'),
+  // Wave 3 (docs/api.md#bounties).
+  MAX_BOUNTY_ENTRIES: intFrom(200, 1),
+  ENTRY_RATE_LIMIT_PER_MINUTE: intFrom(10, 1),
+  DISPUTE_ALLOWANCE_SECONDS: intFrom(604_800),
+  ESCROW_V2_ADDRESS: hexAddress.optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -170,6 +175,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       registrarKey: e.REGISTRAR_PRIVATE_KEY as `0x${string}` | undefined,
       passport: e.PASSPORT_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       escrow: e.ESCROW_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
+      // §18: a v2 escrow left running beside ESCROW_ADDRESS (v3) after an upgrade; its tasks settle there.
+      escrowV2: e.ESCROW_V2_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       rewardToken: e.REWARD_TOKEN_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       mintWaitMs: e.MINT_WAIT_MS,
       // docs/api.md#settlements: payouts and mints are sent by different keys; unset, the registrar key sends both.
@@ -191,6 +198,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       commentsPerMinute: e.COMMENT_RATE_LIMIT_PER_MINUTE,
       registrationsPerHour: e.OAUTH_REGISTRATIONS_PER_HOUR,
       tokenPerMinute: e.OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE,
+      entriesPerMinute: e.ENTRY_RATE_LIMIT_PER_MINUTE,
     },
     missions: {
       reviewWindowSeconds: e.REVIEW_WINDOW_SECONDS,
@@ -198,6 +206,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       feeBps: e.PLATFORM_FEE_BPS,
       maxActive: e.MAX_ACTIVE_MISSIONS,
       acceptWindowSeconds: e.ACCEPT_WINDOW_SECONDS,
+      maxBountyEntries: e.MAX_BOUNTY_ENTRIES,
+      disputeAllowanceSeconds: e.DISPUTE_ALLOWANCE_SECONDS,
     },
     webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE },
     port: e.PORT,

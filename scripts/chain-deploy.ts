@@ -1,9 +1,15 @@
-// set the escrow (defaults: the deployer three times, and 1000).
+// `npm run chain:deploy -- --rpc <url>`: deploys the token, Passport and the escrow (v3) with
+// REGISTRAR_PRIVATE_KEY; OWNER_ADDRESS, OPERATOR_ADDRESS, FEE_RECIPIENT_ADDRESS and MAX_FEE_BPS
+// set the escrow (defaults: the deployer three times, and 1000). `--upgrade <v2 escrow>` deploys
+// only a v3 escrow beside a running v2 one (API.md §18).
 // A one-off operator tool, so it reads its own few environment variables rather than lib/config.
 import { parseArgs } from 'node:util';
-import { BaseError, createPublicClient, createWalletClient, defineChain, http, isAddress, type Address } from 'viem';
+import {
+  type Account, type Address, BaseError, type Chain, createPublicClient, createWalletClient, defineChain, http, isAddress, type PublicClient, type Transport, type WalletClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { DEFAULT_MAX_FEE_BPS, deployContracts } from '../lib/chain/deploy';
+import { taskEscrowArtifact } from '../lib/chain/artifacts';
+import { DEFAULT_MAX_FEE_BPS, deployContracts, deployEscrow } from '../lib/chain/deploy';
 
 function fail(message: string): never {
   console.error(`chain:deploy: ${message}`);
@@ -25,8 +31,9 @@ function maxFeeBps(): number {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { rpc: { type: 'string' } } });
-  if (!values.rpc) fail('usage: npm run chain:deploy -- --rpc <url>');
+  const { values } = parseArgs({ options: { rpc: { type: 'string' }, upgrade: { type: 'string' } } });
+  if (!values.rpc) fail('usage: npm run chain:deploy -- --rpc <url> [--upgrade <v2 escrow address>]');
+  if (values.upgrade !== undefined && !isAddress(values.upgrade)) fail(`--upgrade is not an address: ${values.upgrade}`);
   const key = process.env.REGISTRAR_PRIVATE_KEY;
   if (!key) fail('REGISTRAR_PRIVATE_KEY is required (the registrar/deployer key, 0x + 64 hex digits)');
   if (!/^0x[0-9a-fA-F]{64}$/.test(key)) fail('REGISTRAR_PRIVATE_KEY must be 0x followed by 64 hex digits');
@@ -40,11 +47,14 @@ async function main() {
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [values.rpc] } },
   });
+  const walletClient = createWalletClient({ chain, transport, account });
+  const publicClient = createPublicClient({ chain, transport });
+  if (values.upgrade) return upgrade(walletClient, publicClient, values.upgrade, account.address);
   const owner = optionalAddress('OWNER_ADDRESS', account.address);
   const operator = optionalAddress('OPERATOR_ADDRESS', account.address);
   const deployed = await deployContracts({
-    walletClient: createWalletClient({ chain, transport, account }),
-    publicClient: createPublicClient({ chain, transport }),
+    walletClient,
+    publicClient,
     registrar: account.address,
     owner,
     operator,
@@ -53,6 +63,32 @@ async function main() {
   });
   console.error(`chain:deploy: deployed on chain ${chainId} from ${account.address}`);
   const printed = { ...deployed, owner: owner.toLowerCase(), operator: operator.toLowerCase() };
+  process.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
+}
+
+/**
+ * API.md §18: a v3 escrow beside a running v2 one, on the same token, with v2's owner, operator,
+ * fee recipient and fee ceiling unless the environment names others. v2 is left as it is; the
+ * server keeps settling the tasks it holds there once ESCROW_V2_ADDRESS names it (README).
+ */
+async function upgrade(walletClient: WalletClient<Transport, Chain, Account>, publicClient: PublicClient, v2: Address, deployer: Address) {
+  const read = <T>(functionName: 'token' | 'owner' | 'operator' | 'feeRecipient' | 'maxFeeBps') =>
+    publicClient.readContract({ address: v2, abi: taskEscrowArtifact.abi, functionName }) as Promise<T>;
+  const [token, owner, operator, feeRecipient, ceiling] = await Promise.all([
+    read<Address>('token'), read<Address>('owner'), read<Address>('operator'), read<Address>('feeRecipient'), read<number>('maxFeeBps'),
+  ]).catch(() => fail(`${v2} is not a TaskEscrow on this chain`));
+  const options = {
+    walletClient,
+    publicClient,
+    registrar: deployer,
+    owner: optionalAddress('OWNER_ADDRESS', owner),
+    operator: optionalAddress('OPERATOR_ADDRESS', operator),
+    feeRecipient: optionalAddress('FEE_RECIPIENT_ADDRESS', feeRecipient),
+    maxFeeBps: process.env.MAX_FEE_BPS ? maxFeeBps() : ceiling,
+  };
+  const escrow = await deployEscrow(options, token, 'v3');
+  console.error(`chain:deploy: escrow v3 deployed beside v2 ${v2}; set ESCROW_ADDRESS=${escrow} and ESCROW_V2_ADDRESS=${v2}`);
+  const printed = { escrow: escrow.toLowerCase(), escrowV2: v2.toLowerCase(), rewardToken: token.toLowerCase(), owner: options.owner.toLowerCase(), operator: options.operator.toLowerCase() };
   process.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
 }
 

@@ -38,7 +38,10 @@ export function CreateMissionForm() {
   const router = useRouter();
   const [values, setValues] = useState<MissionFormValues>(() => ({ title: '', description: '', category: '', tags: '', reward: '', deadline: defaultDeadline(new Date()) }));
   const [files, setFiles] = useState<File[]>([]);
-  const [assignment, setAssignment] = useState<'FIRST_COME' | 'APPLICATION'>('FIRST_COME');
+  const [assignment, setAssignment] = useState<'FIRST_COME' | 'APPLICATION' | 'BOUNTY'>('FIRST_COME');
+  // API.md §18: a bounty's places and their percentages ("60,30,10"; empty: equal).
+  const [places, setPlaces] = useState('1');
+  const [split, setSplit] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
   const [step, setStep] = useState<Step>('idle');
   const attempt = useRef<{ fingerprint: string; key: string } | null>(null);
@@ -55,11 +58,17 @@ export function CreateMissionForm() {
     if (fileProblems.length > 0) checked.errors.files = fileProblems.join(' ');
     setErrors(checked.errors);
     if (Object.keys(checked.errors).length > 0) return focusFirstError(checked.errors);
+    const bounty = assignment === 'BOUNTY' ? checkBounty(places, split) : undefined;
+    if (bounty?.error) {
+      setErrors({ ...checked.errors, form: bounty.error });
+      return focusFirstError({ form: bounty.error });
+    }
     if (checked.reward === undefined || !checked.deadline) return;
     const reward = checked.reward;
     // docs/api.md#escrow: the task may not be reclaimable before the mission can be settled; computed
     // here from the deadline, never typed by the user.
-    const expiresAt = BigInt(Math.ceil(checked.deadline.getTime() / 1000) + config.missions.expiresAfterDeadlineSeconds);
+    const margin = bounty ? config.missions.bountyExpiresAfterDeadlineSeconds : config.missions.expiresAfterDeadlineSeconds;
+    const expiresAt = BigInt(Math.ceil(checked.deadline.getTime() / 1000) + margin);
     try {
       let task = funded && funded.reward === reward && funded.expiresAt >= expiresAt ? funded : null;
       if (escrow && !task) {
@@ -81,6 +90,8 @@ export function CreateMissionForm() {
         deadline: checked.deadline.toISOString(),
         onChainTaskId: task?.taskId,
         assignment,
+        winners: bounty?.winners,
+        split: bounty?.split?.map(String),
       };
       // The same request sent again (a lost answer) reuses its Idempotency-Key and gets the mission
       // already made; an edited one is a new request with a key of its own (docs/api.md#idempotency).
@@ -116,6 +127,24 @@ export function CreateMissionForm() {
           <input type="radio" name="assignment" value="APPLICATION" checked={assignment === 'APPLICATION'} onChange={() => setAssignment('APPLICATION')} />{' '}
           An agent I choose from the applications
         </label>
+        <label>
+          <input type="radio" name="assignment" value="BOUNTY" checked={assignment === 'BOUNTY'} onChange={() => setAssignment('BOUNTY')} />{' '}
+          A bounty: many agents enter, I award the best (the reward is split between the places)
+        </label>
+        {assignment === 'BOUNTY' && (
+          <div className="row">
+            <div className="field">
+              <label htmlFor="winners">Places</label>
+              <input id="winners" type="number" min={1} max={10} value={places} onChange={(e) => setPlaces(e.target.value)} />
+              <p className="hint">1–10 winners.</p>
+            </div>
+            <div className="field">
+              <label htmlFor="split">Split (optional)</label>
+              <input id="split" value={split} placeholder="60,30,10" onChange={(e) => setSplit(e.target.value)} aria-describedby="split-hint" />
+              <p id="split-hint" className="hint">Each place&apos;s percentage, first place first, summing to 100. Empty: equal shares.</p>
+            </div>
+          </div>
+        )}
       </fieldset>
       {escrow && (
         <section className="panel stack" aria-labelledby="funding-heading">
@@ -138,6 +167,17 @@ export function CreateMissionForm() {
       </button>
     </form>
   );
+}
+
+/** A bounty's places and split as the API takes them, or what is wrong with them. */
+function checkBounty(places: string, split: string): { winners?: number; split?: number[]; error?: string } {
+  const winners = Number(places);
+  if (!Number.isInteger(winners) || winners < 1 || winners > 10) return { error: 'Places: a whole number from 1 to 10.' };
+  if (split.trim() === '') return { winners };
+  const parts = split.split(',').map((p) => Number(p.trim()));
+  if (parts.length !== winners || parts.some((p) => !Number.isInteger(p) || p < 1)) return { error: `Split: one whole percentage for each of the ${winners} places.` };
+  if (parts.reduce((a, b) => a + b, 0) !== 100) return { error: 'Split: the percentages must add up to 100.' };
+  return { winners, split: parts };
 }
 
 /** Moves keyboard focus to the first field that needs fixing (WCAG 3.3.1: errors are identified). */

@@ -13,13 +13,27 @@ import { WorkForm } from './work-form';
 export function MissionActions({ mission }: { mission: MissionView }) {
   const { session } = useSession();
   if (!session) {
+    const verb = mission.assignment === 'APPLICATION' ? 'apply for' : mission.assignment === 'BOUNTY' ? 'enter' : 'accept';
     return mission.status === 'OPEN' ? (
       <p>
-        <Link href={`/sign-in?next=/missions/${mission.id}`}>Sign in</Link> as an agent to {mission.assignment === 'APPLICATION' ? 'apply for' : 'accept'} this mission.
+        <Link href={`/sign-in?next=/missions/${mission.id}`}>Sign in</Link> as an agent to {verb} this mission.
       </p>
     ) : null;
   }
   const me = session.user.walletAddress;
+  // API.md §18: entries, the award and its contest are on the bounty panel; the owner may still
+  // bump an OPEN bounty, and cancel it while nobody has entered.
+  if (mission.assignment === 'BOUNTY') {
+    if (mission.client.walletAddress !== me || mission.status !== 'OPEN') return null;
+    return (
+      <div className="stack">
+        <BumpForm mission={mission} />
+        {mission.bounty?.entries === 0 && (
+          <MissionActionButton missionId={mission.id} action="cancel" label="Cancel bounty" pendingLabel="Cancelling…" variant="danger" confirm="Cancel this bounty? A funded reward is refunded to you." />
+        )}
+      </div>
+    );
+  }
   if (mission.client.walletAddress === me) return OWNER_STATES.has(mission.status) ? <OwnerActions mission={mission} /> : <Settled />;
   if (mission.agent?.walletAddress === me) return WORK_STATES.has(mission.status) ? <AssigneeActions mission={mission} /> : <Settled />;
   // An APPLICATION mission is applied to, not accepted (the marketplace panel below).

@@ -7,6 +7,7 @@ import { ApiRequestError, apiFetch } from '@/lib/web/api-client';
 import { formatAmount } from '@/lib/web/money';
 import { useRewardToken } from '@/lib/web/runtime-config-context';
 import { missionKey } from '@/lib/web/use-mission-action';
+import { BountyPanel } from './bounty-panel';
 import { MissionActions } from './mission-actions';
 import { MissionComments } from './mission-comments';
 import { MissionMarketplace } from './mission-marketplace';
@@ -22,7 +23,7 @@ export function MissionDetail({ id }: { id: string }) {
   if (query.isPending) return <LoadingMessage label="Loading the mission" />;
   if (query.isError) {
     if (query.error instanceof ApiRequestError && query.error.status === 404) {
-      return <p className="alert alert-warn" role="alert">This mission does not exist, or only its client and agent can see it. Sign in with one of those wallets.</p>;
+      return <p className="alert alert-warn" role="alert">This mission does not exist, or only its client and agent (or, for a bounty, its entrants) can see it. Sign in with one of those wallets.</p>;
     }
     return <ErrorAlert error={query.error} title="Could not load the mission" onRetry={() => void query.refetch()} />;
   }
@@ -38,7 +39,7 @@ export function MissionDetail({ id }: { id: string }) {
       <dl className="grid">
         <div><dt>Deadline</dt><dd>{formatTime(m.deadline)}</dd></div>
         <div><dt>Client</dt><dd><WalletAddress address={m.client.walletAddress} /></dd></div>
-        <div><dt>Agent</dt><dd>{m.agent ? <WalletAddress address={m.agent.walletAddress} /> : 'Not yet accepted'}</dd></div>
+        {!m.bounty && <div><dt>Agent</dt><dd>{m.agent ? <WalletAddress address={m.agent.walletAddress} /> : 'Not yet accepted'}</dd></div>}
         <div><dt>Category</dt><dd>{m.category}{m.tags.length > 0 && ` · ${m.tags.join(', ')}`}</dd></div>
         {m.reviewDeadline && <div><dt>Review until</dt><dd>{formatTime(m.reviewDeadline)}</dd></div>}
       </dl>
@@ -70,6 +71,7 @@ export function MissionDetail({ id }: { id: string }) {
           ))}
         </section>
       )}
+      {m.bounty && <BountyPanel mission={m} />}
       <MissionTimeline mission={m} />
       <section aria-labelledby="actions-heading">
         <h2 id="actions-heading">Actions</h2>

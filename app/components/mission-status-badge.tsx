@@ -8,6 +8,8 @@ const LABELS: Record<string, string> = {
   CONTESTED: 'Contested',
   DISPUTED: 'Disputed',
   CANCELLED: 'Cancelled',
+  JUDGING: 'Judging',
+  AWARDED: 'Awarded',
 };
 
 export function MissionStatusBadge({ status }: { status: string }) {

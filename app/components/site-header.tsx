@@ -1,5 +1,6 @@
 'use client';
-// The top bar: where to go (links by role), who is signed in, and sign-out.
+// The top bar: where to go (links by role), who is signed in, and sign-out. One row from 1024 px
+// up; on phones the links and the account fold into a menu behind one button.
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useState } from 'react';
@@ -14,6 +15,7 @@ export function SiteHeader() {
   const pathname = usePathname();
   const router = useRouter();
   const [error, setError] = useState<unknown>(null);
+  const [menuOpen, setMenuOpen] = useState(false);
   const role = session?.user.role;
   const links = [
     { href: '/missions', label: 'Missions' },
@@ -38,19 +40,28 @@ export function SiteHeader() {
   return (
     <header className={styles.header}>
       <a className="skip-link" href="#main">Skip to content</a>
-      <div className={styles.bar}>
+      <div className={`${styles.bar} ${menuOpen ? styles.open : ''}`} data-testid="header-bar">
         <Link href="/" className={styles.brand}>taskmarket</Link>
-        <nav aria-label="Main" className={styles.nav}>
+        <button
+          type="button"
+          className={`secondary ${styles.menuButton}`}
+          aria-expanded={menuOpen}
+          aria-controls="site-menu-nav site-menu-account"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu
+        </button>
+        <nav aria-label="Main" className={styles.nav} id="site-menu-nav">
           {links.map((link) => (
-            <Link key={link.href} href={link.href} aria-current={pathname === link.href ? 'page' : undefined}>
+            <Link key={link.href} href={link.href} aria-current={pathname === link.href ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
               {link.label}
             </Link>
           ))}
         </nav>
-        <div className={styles.account}>
+        <div className={styles.account} id="site-menu-account">
           {session ? (
             <>
-              <span data-testid="session-user">
+              <span data-testid="session-user" className={styles.user}>
                 <WalletAddress address={session.user.walletAddress} /> · {session.user.role === 'AGENT' ? 'Agent' : 'Client'}
               </span>
               <button type="button" className="secondary" onClick={onSignOut}>Sign out</button>

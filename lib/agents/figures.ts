@@ -4,7 +4,7 @@
 // mission_events log, the rest from the missions an agent is (or was last) assigned to.
 import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { agentEarnings, missionEvents, missions } from '../db/schema';
+import { agentEarnings, bountyEntries, missionEvents, missions } from '../db/schema';
 
 // A value (an id as a uuid parameter) or a column of the outer query. Drizzle writes columns unqualified
 // in a single-table query, where `"id"` would bind to the subquery's own table: a column is only
@@ -13,9 +13,10 @@ type AgentRef = AnyPgColumn | SQL.Aliased | SQL;
 
 /**
  * Missions ever assigned to the agent: one per mission, however often it was accepted again —
- * taken by the agent (accept) or given by the owner from the applications (assign, docs/api.md#applications).
- * Two index lookups (mission_events_accepts_idx, mission_events_assigns_idx), not an OR that
- * neither index could serve.
+ * taken by the agent (accept), given by the owner from the applications (assign, docs/api.md#applications), or
+ * a bounty it entered (docs/api.md#bounties: a place won is a completion, so an entry is a mission taken on).
+ * Three index lookups (mission_events_accepts_idx, mission_events_assigns_idx,
+ * bounty_entries_agent_idx), not an OR that no index could serve.
  */
 export const acceptedBy = (agent: AgentRef) =>
   sql<number>`(select count(distinct taken.mission_id)::int from (
@@ -24,9 +25,11 @@ export const acceptedBy = (agent: AgentRef) =>
     union all
     select ${missionEvents.missionId} from ${missionEvents}
       where (${missionEvents.data} ->> 'agentId') = (${agent})::text and ${missionEvents.action} = 'assign'
+    union all
+    select ${bountyEntries.missionId} from ${bountyEntries} where ${bountyEntries.agentId} = ${agent}
   ) as taken)`;
 
-/** One ledger credit per completed mission (the ledger's unique mission id guarantees it). */
+/** One ledger credit per completed mission and agent (a unique index guarantees it; a bounty credits each winner). */
 export const completedBy = (agent: AgentRef) =>
   sql<number>`(select count(*)::int from ${agentEarnings} where ${agentEarnings.agentId} = ${agent})`;
 

@@ -1607,6 +1607,927 @@ export const taskEscrowArtifact = {
   bytecode: '0x60c060405234801561000f575f5ffd5b5060405161168e38038061168e83398101604081905261002e91610234565b836001600160a01b03811661005d57604051631e4fbdf760e01b81525f60048201526024015b60405180910390fd5b610066816101ae565b5060017f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f00556001600160a01b03851615806100a857506001600160a01b038316155b806100ba57506001600160a01b038216155b156100d85760405163d92e233d60e01b815260040160405180910390fd5b6107d061ffff821611156101055760405163d335351b60e01b815261ffff82166004820152602401610054565b6001600160a01b03808616608052600280548583166001600160a01b0319918216811790925560038054938616939091169290921790915561ffff821660a0526040515f907fd58299b712891143e76310d5e664c4203c940a67db37cf856bdaa3c5c76a802c908290a36040516001600160a01b038316905f907f0bc21fe5c3ab742ff1d15b5c4477ffbacf1167e618228078fa625edebe7f331d908290a3505050505061029f565b600180546001600160a01b03191690556101c7816101ca565b50565b5f80546001600160a01b038381166001600160a01b0319831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b80516001600160a01b038116811461022f575f5ffd5b919050565b5f5f5f5f5f60a08688031215610248575f5ffd5b61025186610219565b945061025f60208701610219565b935061026d60408701610219565b925061027b60608701610219565b9150608086015161ffff81168114610291575f5ffd5b809150509295509295909350565b60805160a0516113b26102dc5f395f81816102b801526106c401525f818161034f0152818161094e01528181610ccb0152610e5e01526113b25ff3fe608060405234801561000f575f5ffd5b5060043610610148575f3560e01c8063b3ab15fb116100bf578063e30c397811610079578063e30c397814610300578063e3f08c1d14610311578063e74b981b14610324578063f2fde38b14610337578063fc0c546a1461034a578063fcf30b7c14610371575f5ffd5b8063b3ab15fb14610284578063b6cb58a514610297578063be74ad1a146102a0578063bf769a3f146102b3578063ddeae033146102da578063de643a71146102ed575f5ffd5b8063570ca73511610110578063570ca735146101d9578063715018a6146101ec57806379ba5097146101f45780638d977672146101fc5780638da5cb5b14610258578063ab92bc7114610268575f5ffd5b8063278ecde11461014c5780632dabbeed14610161578063402914f51461017457806346904840146101a65780634e71d92d146101d1575b5f5ffd5b61015f61015a366004611174565b610384565b005b61015f61016f366004611174565b6104ab565b6101936101823660046111a1565b60066020525f908152604090205481565b6040519081526020015b60405180910390f35b6003546101b9906001600160a01b031681565b6040516001600160a01b03909116815260200161019d565b610193610582565b6002546101b9906001600160a01b031681565b61015f6105af565b61015f6105c2565b61024861020a366004611174565b60056020525f90815260409020805460018201546002909201546001600160a01b03909116919060ff811690610100900467ffffffffffffffff1684565b60405161019d94939291906111ce565b5f546001600160a01b03166101b9565b6102716107d081565b60405161ffff909116815260200161019d565b61015f6102923660046111a1565b610603565b61019360045481565b61015f6102ae366004611220565b61068d565b6102717f000000000000000000000000000000000000000000000000000000000000000081565b6101936102e83660046111a1565b61087f565b61015f6102fb366004611263565b6108ae565b6001546001600160a01b03166101b9565b61015f61031f36600461129a565b610991565b61015f6103323660046111a1565b610a59565b61015f6103453660046111a1565b610ae3565b6101b97f000000000000000000000000000000000000000000000000000000000000000081565b61019361037f3660046112c4565b610b53565b6002546001600160a01b031633146103b657604051633b63649d60e11b81523360048201526024015b60405180910390fd5b6103be610d10565b5f8181526005602052604090206001600282015460ff1660048111156103e6576103e66111ba565b1461040757604051639d6bda0b60e01b8152600481018390526024016103ad565b60028101805460ff19166003179055600181015481546001600160a01b03165f908152600660205260408120805490919061044390849061130a565b9091555050805460018201546040519081526001600160a01b039091169083907f098446306d18a8ba797caf5ad3be836bc7fadb0fa82d207e934992497bdeaf61906020015b60405180910390a3506104a860015f51602061135d5f395f51905f5255565b50565b6104b3610d10565b5f6104be8233610d2b565b6002810154909150610100900467ffffffffffffffff16421015610512576002810154604051637c683ddf60e01b81526004810184905261010090910467ffffffffffffffff1660248201526044016103ad565b60028101805460ff191660041790556001810154335f908152600660205260408120805490919061054490849061130a565b90915550506001810154604051908152339083907f54725821f9449f2c0ddc73d5005c6d99f5b07a76690237b4b58d597e225338c490602001610489565b5f61058b610d10565b61059433610db9565b90506105ac60015f51602061135d5f395f51905f5255565b90565b6105b7610e85565b6105c05f610eb1565b565b60015433906001600160a01b031681146105fa5760405163118cdaa760e01b81526001600160a01b03821660048201526024016103ad565b6104a881610eb1565b61060b610e85565b6001600160a01b0381166106325760405163d92e233d60e01b815260040160405180910390fd5b6002546040516001600160a01b038084169216907fd58299b712891143e76310d5e664c4203c940a67db37cf856bdaa3c5c76a802c905f90a3600280546001600160a01b0319166001600160a01b0392909216919091179055565b6002546001600160a01b031633146106ba57604051633b63649d60e11b81523360048201526024016103ad565b6106c2610d10565b7f000000000000000000000000000000000000000000000000000000000000000061ffff168161ffff16111561071157604051638ea70c0760e01b815261ffff821660048201526024016103ad565b6001600160a01b0382166107385760405163d92e233d60e01b815260040160405180910390fd5b5f8381526005602052604090206001600282015460ff166004811115610760576107606111ba565b1461078157604051639d6bda0b60e01b8152600481018590526024016103ad565b6002818101805460ff1916909117905560018101545f906107a99061ffff8516612710610eca565b90505f8183600101546107bc919061131d565b6001600160a01b0386165f908152600660205260408120805492935083929091906107e890849061130a565b90915550506003546001600160a01b03165f908152600660205260408120805484929061081690849061130a565b909155505060408051828152602081018490526001600160a01b0387169188917f566199195fc2c6b6d36e4eef7f503e805c14a71a5599ef35a5aaa96bab5580d4910160405180910390a350505061087a60015f51602061135d5f395f51905f5255565b505050565b5f610888610d10565b61089182610db9565b90506108a960015f51602061135d5f395f51905f5255565b919050565b6108b6610d10565b5f6108c18333610d2b565b9050815f036108e357604051631f2a200560e01b815260040160405180910390fd5b81816001015f8282546108f6919061130a565b9091555050600181015460405184917f86a09e7767ded8430fc007524dc0ff2281a7da7e06ad2dc23b7dc7f03f5ecc169161093991868252602082015260400190565b60405180910390a26109766001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016333085610f7a565b5061098d60015f51602061135d5f395f51905f5255565b5050565b5f61099c8333610d2b565b600281015490915067ffffffffffffffff6101009091048116908316116109f557600281015460405163f431687b60e01b815261010090910467ffffffffffffffff9081166004830152831660248201526044016103ad565b60028101805468ffffffffffffffff00191661010067ffffffffffffffff85169081029190911790915560405190815283907feda5729a6f745b8fba95fa6f39670c93cb6217cc4da960618fd3a4714501d9509060200160405180910390a2505050565b610a61610e85565b6001600160a01b038116610a885760405163d92e233d60e01b815260040160405180910390fd5b6003546040516001600160a01b038084169216907f0bc21fe5c3ab742ff1d15b5c4477ffbacf1167e618228078fa625edebe7f331d905f90a3600380546001600160a01b0319166001600160a01b0392909216919091179055565b610aeb610e85565b600180546001600160a01b0383166001600160a01b03199091168117909155610b1b5f546001600160a01b031690565b6001600160a01b03167f38d16b8cac22d99fc7c124b9cd0de2d3fa1faef420bfe791d8c362d765e2270060405160405180910390a350565b5f610b5c610d10565b835f03610b7c57604051631f2a200560e01b815260040160405180910390fd5b428267ffffffffffffffff1611610bb257604051638d499f7d60e01b815267ffffffffffffffff831660048201526024016103ad565b60045f8154610bc090611330565b9182905550604080516080810182523381526020808201888152600183850181815267ffffffffffffffff891660608601525f878152600590945294909220835181546001600160a01b0319166001600160a01b039091161781559051818301559251600284018054959650929490929160ff1990911690836004811115610c4a57610c4a6111ba565b0217905550606091909101516002909101805467ffffffffffffffff9092166101000268ffffffffffffffff00199092169190911790556040805185815260208101859052339183917fb71beb6238309c077f15fc7fdd4934661f0844d25d25198741f2b8356992215a910160405180910390a3610cf36001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016333087610f7a565b610d0960015f51602061135d5f395f51905f5255565b9392505050565b610d18610fb6565b60025f51602061135d5f395f51905f5255565b5f8281526005602052604090206001600282015460ff166004811115610d5357610d536111ba565b14610d7457604051639d6bda0b60e01b8152600481018490526024016103ad565b80546001600160a01b03838116911614610db357604051639a23c31560e01b8152600481018490526001600160a01b03831660248201526044016103ad565b92915050565b6001600160a01b0381165f9081526006602052604081205490819003610dfd576040516332559a3360e11b81526001600160a01b03831660048201526024016103ad565b6001600160a01b0382165f8181526006602052604080822091909155517fd8138f8a3f377c5259ca548e70e4c2de94f129f5a11036a15b69513cba2b426a90610e499084815260200190565b60405180910390a26108a96001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000168383610fed565b5f546001600160a01b031633146105c05760405163118cdaa760e01b81523360048201526024016103ad565b600180546001600160a01b03191690556104a881611022565b5f5f5f610ed78686611071565b91509150815f03610efb57838181610ef157610ef1611348565b0492505050610d09565b818411610f1257610f12600385150260111861108d565b5f848688095f868103871696879004966002600389028118808a02820302808a02820302808a02820302808a02820302808a02820302808a02909103029181900381900460010185841190960395909502919093039390930492909217029150509392505050565b610f8884848484600161109e565b610fb057604051635274afe760e01b81526001600160a01b03851660048201526024016103ad565b50505050565b610fcf5f60025f51602061135d5f395f51905f5261110b565b156105c057604051633ee5aeb560e01b815260040160405180910390fd5b610ffa8383836001611112565b61087a57604051635274afe760e01b81526001600160a01b03841660048201526024016103ad565b5f80546001600160a01b038381166001600160a01b0319831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b5f805f1983850993909202808410938190039390930393915050565b634e487b715f52806020526024601cfd5b6040516323b872dd60e01b5f8181526001600160a01b038781166004528616602452604485905291602083606481808c5af1925060015f511483166110fa5783831516156110ee573d5f823e3d81fd5b5f883b113d1516831692505b604052505f60605295945050505050565b5414919050565b60405163a9059cbb60e01b5f8181526001600160a01b038616600452602485905291602083604481808b5af1925060015f5114831661116857838315161561115c573d5f823e3d81fd5b5f873b113d1516831692505b60405250949350505050565b5f60208284031215611184575f5ffd5b5035919050565b80356001600160a01b03811681146108a9575f5ffd5b5f602082840312156111b1575f5ffd5b610d098261118b565b634e487b7160e01b5f52602160045260245ffd5b6001600160a01b038516815260208101849052608081016005841061120157634e487b7160e01b5f52602160045260245ffd5b83604083015267ffffffffffffffff8316606083015295945050505050565b5f5f5f60608486031215611232575f5ffd5b833592506112426020850161118b565b9150604084013561ffff81168114611258575f5ffd5b809150509250925092565b5f5f60408385031215611274575f5ffd5b50508035926020909101359150565b803567ffffffffffffffff811681146108a9575f5ffd5b5f5f604083850312156112ab575f5ffd5b823591506112bb60208401611283565b90509250929050565b5f5f5f606084860312156112d6575f5ffd5b83359250602084013591506112ed60408501611283565b90509250925092565b634e487b7160e01b5f52601160045260245ffd5b80820180821115610db357610db36112f6565b81810381811115610db357610db36112f6565b5f60018201611341576113416112f6565b5060010190565b634e487b7160e01b5f52601260045260245ffdfe9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f00a26469706673582212202fd0c2b62af3469809deee904e137732649a91016273cd91d5cc45a4f32ad1df64736f6c634300081c0033' as const,
 };
 
+export const taskEscrowV3Artifact = {
+  abi: [
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "token_",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "owner_",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "operator_",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "feeRecipient_",
+          "type": "address"
+        },
+        {
+          "internalType": "uint16",
+          "name": "maxFeeBps_",
+          "type": "uint16"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "constructor"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "count",
+          "type": "uint256"
+        }
+      ],
+      "name": "BadRecipients",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint64",
+          "name": "expiresAt",
+          "type": "uint64"
+        }
+      ],
+      "name": "ExpiryNotInFuture",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint64",
+          "name": "current",
+          "type": "uint64"
+        },
+        {
+          "internalType": "uint64",
+          "name": "requested",
+          "type": "uint64"
+        }
+      ],
+      "name": "ExpiryNotLater",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint16",
+          "name": "feeBps",
+          "type": "uint16"
+        }
+      ],
+      "name": "FeeTooHigh",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "recipients",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "amounts",
+          "type": "uint256"
+        }
+      ],
+      "name": "LengthMismatch",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint16",
+          "name": "maxFeeBps",
+          "type": "uint16"
+        }
+      ],
+      "name": "MaxFeeTooHigh",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint64",
+          "name": "expiresAt",
+          "type": "uint64"
+        }
+      ],
+      "name": "NotExpired",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "caller",
+          "type": "address"
+        }
+      ],
+      "name": "NotOperator",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "address",
+          "name": "caller",
+          "type": "address"
+        }
+      ],
+      "name": "NotTaskClient",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "beneficiary",
+          "type": "address"
+        }
+      ],
+      "name": "NothingToClaim",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        }
+      ],
+      "name": "OwnableInvalidOwner",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "account",
+          "type": "address"
+        }
+      ],
+      "name": "OwnableUnauthorizedAccount",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "ReentrancyGuardReentrantCall",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "token",
+          "type": "address"
+        }
+      ],
+      "name": "SafeERC20FailedOperation",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "expected",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "actual",
+          "type": "uint256"
+        }
+      ],
+      "name": "SplitMismatch",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        }
+      ],
+      "name": "TaskNotOpen",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "ZeroAddress",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "ZeroAmount",
+      "type": "error"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "beneficiary",
+          "type": "address"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "amount",
+          "type": "uint256"
+        }
+      ],
+      "name": "Claimed",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "previousRecipient",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "newRecipient",
+          "type": "address"
+        }
+      ],
+      "name": "FeeRecipientChanged",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "previousOperator",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "newOperator",
+          "type": "address"
+        }
+      ],
+      "name": "OperatorChanged",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "previousOwner",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "newOwner",
+          "type": "address"
+        }
+      ],
+      "name": "OwnershipTransferStarted",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "previousOwner",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "newOwner",
+          "type": "address"
+        }
+      ],
+      "name": "OwnershipTransferred",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "client",
+          "type": "address"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "reward",
+          "type": "uint256"
+        },
+        {
+          "indexed": false,
+          "internalType": "bytes32",
+          "name": "ref",
+          "type": "bytes32"
+        }
+      ],
+      "name": "TaskCreated",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint64",
+          "name": "expiresAt",
+          "type": "uint64"
+        }
+      ],
+      "name": "TaskExtended",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "client",
+          "type": "address"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "amount",
+          "type": "uint256"
+        }
+      ],
+      "name": "TaskReclaimed",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "client",
+          "type": "address"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "amount",
+          "type": "uint256"
+        }
+      ],
+      "name": "TaskRefunded",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "agent",
+          "type": "address"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "agentAmount",
+          "type": "uint256"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "fee",
+          "type": "uint256"
+        }
+      ],
+      "name": "TaskReleased",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "indexed": false,
+          "internalType": "address[]",
+          "name": "recipients",
+          "type": "address[]"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256[]",
+          "name": "amounts",
+          "type": "uint256[]"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "fee",
+          "type": "uint256"
+        }
+      ],
+      "name": "TaskSplitReleased",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "amount",
+          "type": "uint256"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "newAmount",
+          "type": "uint256"
+        }
+      ],
+      "name": "TaskToppedUp",
+      "type": "event"
+    },
+    {
+      "inputs": [],
+      "name": "FEE_CEILING_BPS",
+      "outputs": [
+        {
+          "internalType": "uint16",
+          "name": "",
+          "type": "uint16"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "MAX_RECIPIENTS",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "acceptOwnership",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "claim",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "beneficiary",
+          "type": "address"
+        }
+      ],
+      "name": "claimFor",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "beneficiary",
+          "type": "address"
+        }
+      ],
+      "name": "claimable",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "amount",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "reward",
+          "type": "uint256"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "ref",
+          "type": "bytes32"
+        },
+        {
+          "internalType": "uint64",
+          "name": "expiresAt",
+          "type": "uint64"
+        }
+      ],
+      "name": "createTask",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint64",
+          "name": "expiresAt",
+          "type": "uint64"
+        }
+      ],
+      "name": "extend",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "feeRecipient",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "maxFeeBps",
+      "outputs": [
+        {
+          "internalType": "uint16",
+          "name": "",
+          "type": "uint16"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "operator",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "owner",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "pendingOwner",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        }
+      ],
+      "name": "reclaim",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        }
+      ],
+      "name": "refund",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "address",
+          "name": "agent",
+          "type": "address"
+        },
+        {
+          "internalType": "uint16",
+          "name": "feeBps",
+          "type": "uint16"
+        }
+      ],
+      "name": "release",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "address[]",
+          "name": "recipients",
+          "type": "address[]"
+        },
+        {
+          "internalType": "uint256[]",
+          "name": "amounts",
+          "type": "uint256[]"
+        },
+        {
+          "internalType": "uint16",
+          "name": "feeBps",
+          "type": "uint16"
+        }
+      ],
+      "name": "releaseSplit",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "renounceOwnership",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "newRecipient",
+          "type": "address"
+        }
+      ],
+      "name": "setFeeRecipient",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "newOperator",
+          "type": "address"
+        }
+      ],
+      "name": "setOperator",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "taskCount",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        }
+      ],
+      "name": "tasks",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "client",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "amount",
+          "type": "uint256"
+        },
+        {
+          "internalType": "enum TaskEscrow.State",
+          "name": "state",
+          "type": "uint8"
+        },
+        {
+          "internalType": "uint64",
+          "name": "expiresAt",
+          "type": "uint64"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "token",
+      "outputs": [
+        {
+          "internalType": "contract IERC20",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "amount",
+          "type": "uint256"
+        }
+      ],
+      "name": "topUp",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "newOwner",
+          "type": "address"
+        }
+      ],
+      "name": "transferOwnership",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    }
+  ] as const,
+  bytecode: '0x60c060405234801561000f575f5ffd5b50604051611b29380380611b2983398101604081905261002e9161023e565b8484848484836001600160a01b03811661006257604051631e4fbdf760e01b81525f60048201526024015b60405180910390fd5b61006b816101b8565b5060017f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f00556001600160a01b03851615806100ad57506001600160a01b038316155b806100bf57506001600160a01b038216155b156100dd5760405163d92e233d60e01b815260040160405180910390fd5b6107d061ffff8216111561010a5760405163d335351b60e01b815261ffff82166004820152602401610059565b6001600160a01b03808616608052600280548583166001600160a01b0319918216811790925560038054938616939091169290921790915561ffff821660a0526040515f907fd58299b712891143e76310d5e664c4203c940a67db37cf856bdaa3c5c76a802c908290a36040516001600160a01b038316905f907f0bc21fe5c3ab742ff1d15b5c4477ffbacf1167e618228078fa625edebe7f331d908290a3505050505050505050506102a9565b600180546001600160a01b03191690556101d1816101d4565b50565b5f80546001600160a01b038381166001600160a01b0319831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b80516001600160a01b0381168114610239575f5ffd5b919050565b5f5f5f5f5f60a08688031215610252575f5ffd5b61025b86610223565b945061026960208701610223565b935061027760408701610223565b925061028560608701610223565b9150608086015161ffff8116811461029b575f5ffd5b809150509295509295909350565b60805160a05161183c6102ed5f395f81816102f70152818161060701526109fe01525f818161038e01528181610c6c01528181610fd40152611195015261183c5ff3fe608060405234801561000f575f5ffd5b506004361061016d575f3560e01c8063ab92bc71116100d9578063de643a7111610093578063e74b981b1161006e578063e74b981b14610363578063f2fde38b14610376578063fc0c546a14610389578063fcf30b7c146103b0575f5ffd5b8063de643a711461032c578063e30c39781461033f578063e3f08c1d14610350575f5ffd5b8063ab92bc71146102a7578063b3ab15fb146102c3578063b6cb58a5146102d6578063be74ad1a146102df578063bf769a3f146102f2578063ddeae03314610319575f5ffd5b80635d9ffd0b1161012a5780635d9ffd0b14610211578063715018a61461022457806379ba50971461022c5780638d977672146102345780638da5cb5b1461028f578063a6980ce21461029f575f5ffd5b8063278ecde1146101715780632dabbeed14610186578063402914f51461019957806346904840146101cb5780634e71d92d146101f6578063570ca735146101fe575b5f5ffd5b61018461017f3660046114be565b6103c3565b005b6101846101943660046114be565b6104dc565b6101b86101a73660046114eb565b60066020525f908152604090205481565b6040519081526020015b60405180910390f35b6003546101de906001600160a01b031681565b6040516001600160a01b0390911681526020016101c2565b6101b86105b1565b6002546101de906001600160a01b031681565b61018461021f36600461155c565b6105d0565b6101846108e9565b6101846108fc565b61027f6102423660046114be565b60056020525f90815260409020805460018201546002909201546001600160a01b03909116919060ff81169061010090046001600160401b031684565b6040516101c294939291906115f6565b5f546001600160a01b03166101de565b6101b8600a81565b6102b06107d081565b60405161ffff90911681526020016101c2565b6101846102d13660046114eb565b61093d565b6101b860045481565b6101846102ed366004611647565b6109c7565b6102b07f000000000000000000000000000000000000000000000000000000000000000081565b6101b86103273660046114eb565b610bab565b61018461033a366004611680565b610bcc565b6001546001600160a01b03166101de565b61018461035e3660046116b6565b610ca1565b6101846103713660046114eb565b610d66565b6101846103843660046114eb565b610df0565b6101de7f000000000000000000000000000000000000000000000000000000000000000081565b6101b86103be3660046116e0565b610e60565b6002546001600160a01b031633146103f557604051633b63649d60e11b81523360048201526024015b60405180910390fd5b6103fd61100b565b5f8181526005602052604090206001600282015460ff166004811115610425576104256115e2565b1461044657604051639d6bda0b60e01b8152600481018390526024016103ec565b60028101805460ff19166003179055600181015481546001600160a01b03165f908152600660205260408120805490919061048290849061171d565b9091555050805460018201546040519081526001600160a01b039091169083907f098446306d18a8ba797caf5ad3be836bc7fadb0fa82d207e934992497bdeaf61906020015b60405180910390a3506104d961103a565b50565b6104e461100b565b5f6104ef8233611062565b600281015490915061010090046001600160401b0316421015610541576002810154604051637c683ddf60e01b8152600481018490526101009091046001600160401b031660248201526044016103ec565b60028101805460ff191660041790556001810154335f908152600660205260408120805490919061057390849061171d565b90915550506001810154604051908152339083907f54725821f9449f2c0ddc73d5005c6d99f5b07a76690237b4b58d597e225338c4906020016104c8565b5f6105ba61100b565b6105c3336110f0565b90506105cd61103a565b90565b6002546001600160a01b031633146105fd57604051633b63649d60e11b81523360048201526024016103ec565b61060561100b565b7f000000000000000000000000000000000000000000000000000000000000000061ffff168161ffff16111561065457604051638ea70c0760e01b815261ffff821660048201526024016103ec565b8315806106615750600a84115b15610682576040516349d46ffb60e01b8152600481018590526024016103ec565b8382146106ac576040516355c5b3e360e11b815260048101859052602481018390526044016103ec565b5f8681526005602052604090206001600282015460ff1660048111156106d4576106d46115e2565b146106f557604051639d6bda0b60e01b8152600481018890526024016103ec565b5f61070f82600101548461ffff1661271061ffff166111bc565b9050805f5b87811015610799575f89898381811061072f5761072f611730565b905060200201602081019061074491906114eb565b6001600160a01b03160361076b5760405163d92e233d60e01b815260040160405180910390fd5b86868281811061077d5761077d611730565b905060200201358261078f919061171d565b9150600101610714565b50826001015481146107ce576001830154604051631a58f67160e31b81526004810191909152602481018290526044016103ec565b6002838101805460ff191690911790555f5b87811015610865578686828181106107fa576107fa611730565b9050602002013560065f8b8b8581811061081657610816611730565b905060200201602081019061082b91906114eb565b6001600160a01b03166001600160a01b031681526020019081526020015f205f828254610858919061171d565b90915550506001016107e0565b506003546001600160a01b03165f908152600660205260408120805484929061088f90849061171d565b92505081905550887f5c6a3813093326a245603b75a6a89aea644b29a12226dfdd7c0530a9ab9642ce89898989876040516108ce959493929190611744565b60405180910390a25050506108e161103a565b505050505050565b6108f161126c565b6108fa5f611298565b565b60015433906001600160a01b031681146109345760405163118cdaa760e01b81526001600160a01b03821660048201526024016103ec565b6104d981611298565b61094561126c565b6001600160a01b03811661096c5760405163d92e233d60e01b815260040160405180910390fd5b6002546040516001600160a01b038084169216907fd58299b712891143e76310d5e664c4203c940a67db37cf856bdaa3c5c76a802c905f90a3600280546001600160a01b0319166001600160a01b0392909216919091179055565b6002546001600160a01b031633146109f457604051633b63649d60e11b81523360048201526024016103ec565b6109fc61100b565b7f000000000000000000000000000000000000000000000000000000000000000061ffff168161ffff161115610a4b57604051638ea70c0760e01b815261ffff821660048201526024016103ec565b6001600160a01b038216610a725760405163d92e233d60e01b815260040160405180910390fd5b5f8381526005602052604090206001600282015460ff166004811115610a9a57610a9a6115e2565b14610abb57604051639d6bda0b60e01b8152600481018590526024016103ec565b6002818101805460ff1916909117905560018101545f90610ae39061ffff85166127106111bc565b90505f818360010154610af691906117c7565b6001600160a01b0386165f90815260066020526040812080549293508392909190610b2290849061171d565b90915550506003546001600160a01b03165f9081526006602052604081208054849290610b5090849061171d565b909155505060408051828152602081018490526001600160a01b0387169188917f566199195fc2c6b6d36e4eef7f503e805c14a71a5599ef35a5aaa96bab5580d4910160405180910390a3505050610ba661103a565b505050565b5f610bb461100b565b610bbd826110f0565b9050610bc761103a565b919050565b610bd461100b565b5f610bdf8333611062565b9050815f03610c0157604051631f2a200560e01b815260040160405180910390fd5b81816001015f828254610c14919061171d565b9091555050600181015460405184917f86a09e7767ded8430fc007524dc0ff2281a7da7e06ad2dc23b7dc7f03f5ecc1691610c5791868252602082015260400190565b60405180910390a2610c946001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000163330856112b1565b50610c9d61103a565b5050565b5f610cac8333611062565b60028101549091506001600160401b03610100909104811690831611610d0357600281015460405163f431687b60e01b81526101009091046001600160401b039081166004830152831660248201526044016103ec565b60028101805468ffffffffffffffff0019166101006001600160401b0385169081029190911790915560405190815283907feda5729a6f745b8fba95fa6f39670c93cb6217cc4da960618fd3a4714501d9509060200160405180910390a2505050565b610d6e61126c565b6001600160a01b038116610d955760405163d92e233d60e01b815260040160405180910390fd5b6003546040516001600160a01b038084169216907f0bc21fe5c3ab742ff1d15b5c4477ffbacf1167e618228078fa625edebe7f331d905f90a3600380546001600160a01b0319166001600160a01b0392909216919091179055565b610df861126c565b600180546001600160a01b0383166001600160a01b03199091168117909155610e285f546001600160a01b031690565b6001600160a01b03167f38d16b8cac22d99fc7c124b9cd0de2d3fa1faef420bfe791d8c362d765e2270060405160405180910390a350565b5f610e6961100b565b835f03610e8957604051631f2a200560e01b815260040160405180910390fd5b42826001600160401b031611610ebd57604051638d499f7d60e01b81526001600160401b03831660048201526024016103ec565b60045f8154610ecb906117da565b918290555060408051608081018252338152602080820188815260018385018181526001600160401b03891660608601525f878152600590945294909220835181546001600160a01b0319166001600160a01b039091161781559051818301559251600284018054959650929490929160ff1990911690836004811115610f5457610f546115e2565b021790555060609190910151600290910180546001600160401b039092166101000268ffffffffffffffff00199092169190911790556040805185815260208101859052339183917fb71beb6238309c077f15fc7fdd4934661f0844d25d25198741f2b8356992215a910160405180910390a3610ffc6001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000163330876112b1565b61100461103a565b9392505050565b6110136112ed565b60027f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f005b55565b60017f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f00611037565b5f8281526005602052604090206001600282015460ff16600481111561108a5761108a6115e2565b146110ab57604051639d6bda0b60e01b8152600481018490526024016103ec565b80546001600160a01b038381169116146110ea57604051639a23c31560e01b8152600481018490526001600160a01b03831660248201526044016103ec565b92915050565b6001600160a01b0381165f9081526006602052604081205490819003611134576040516332559a3360e11b81526001600160a01b03831660048201526024016103ec565b6001600160a01b0382165f8181526006602052604080822091909155517fd8138f8a3f377c5259ca548e70e4c2de94f129f5a11036a15b69513cba2b426a906111809084815260200190565b60405180910390a2610bc76001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000168383611337565b5f5f5f6111c9868661136c565b91509150815f036111ed578381816111e3576111e36117f2565b0492505050611004565b818411611204576112046003851502601118611388565b5f848688095f868103871696879004966002600389028118808a02820302808a02820302808a02820302808a02820302808a02820302808a02909103029181900381900460010185841190960395909502919093039390930492909217029150509392505050565b5f546001600160a01b031633146108fa5760405163118cdaa760e01b81523360048201526024016103ec565b600180546001600160a01b03191690556104d981611399565b6112bf8484848460016113e8565b6112e757604051635274afe760e01b81526001600160a01b03851660048201526024016103ec565b50505050565b6113195f60027f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f00611455565b156108fa57604051633ee5aeb560e01b815260040160405180910390fd5b611344838383600161145c565b610ba657604051635274afe760e01b81526001600160a01b03841660048201526024016103ec565b5f805f1983850993909202808410938190039390930393915050565b634e487b715f52806020526024601cfd5b5f80546001600160a01b038381166001600160a01b0319831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b6040516323b872dd60e01b5f8181526001600160a01b038781166004528616602452604485905291602083606481808c5af1925060015f51148316611444578383151615611438573d5f823e3d81fd5b5f883b113d1516831692505b604052505f60605295945050505050565b5414919050565b60405163a9059cbb60e01b5f8181526001600160a01b038616600452602485905291602083604481808b5af1925060015f511483166114b25783831516156114a6573d5f823e3d81fd5b5f873b113d1516831692505b60405250949350505050565b5f602082840312156114ce575f5ffd5b5035919050565b80356001600160a01b0381168114610bc7575f5ffd5b5f602082840312156114fb575f5ffd5b611004826114d5565b5f5f83601f840112611514575f5ffd5b5081356001600160401b0381111561152a575f5ffd5b6020830191508360208260051b8501011115611544575f5ffd5b9250929050565b803561ffff81168114610bc7575f5ffd5b5f5f5f5f5f5f60808789031215611571575f5ffd5b8635955060208701356001600160401b0381111561158d575f5ffd5b61159989828a01611504565b90965094505060408701356001600160401b038111156115b7575f5ffd5b6115c389828a01611504565b90945092506115d690506060880161154b565b90509295509295509295565b634e487b7160e01b5f52602160045260245ffd5b6001600160a01b038516815260208101849052608081016005841061162957634e487b7160e01b5f52602160045260245ffd5b8360408301526001600160401b038316606083015295945050505050565b5f5f5f60608486031215611659575f5ffd5b83359250611669602085016114d5565b91506116776040850161154b565b90509250925092565b5f5f60408385031215611691575f5ffd5b50508035926020909101359150565b80356001600160401b0381168114610bc7575f5ffd5b5f5f604083850312156116c7575f5ffd5b823591506116d7602084016116a0565b90509250929050565b5f5f5f606084860312156116f2575f5ffd5b8335925060208401359150611677604085016116a0565b634e487b7160e01b5f52601160045260245ffd5b808201808211156110ea576110ea611709565b634e487b7160e01b5f52603260045260245ffd5b606080825281018590525f8660808301825b88811015611784576001600160a01b0361176f846114d5565b16825260209283019290910190600101611756565b5083810360208501528581526001600160fb1b038611156117a3575f5ffd5b8560051b915081876020830137604093909301939093525001602001949350505050565b818103818111156110ea576110ea611709565b5f600182016117eb576117eb611709565b5060010190565b634e487b7160e01b5f52601260045260245ffdfea264697066735822122055d611979890726e60c1e47ea4c04b5fc3d790aa046b7cedb77c2f64c62537aa64736f6c634300081c0033' as const,
+};
+
 export const mockUsdcArtifact = {
   abi: [
     {

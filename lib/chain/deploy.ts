@@ -1,10 +1,14 @@
 // Deploys the reward token (MockUSDC), Passport and TaskEscrow with the given clients. Used by the
 // deploy script, the dev chain and tests; it reads no environment, so callers choose every address.
 import type { Abi, Account, Address, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem';
-import { mockUsdcArtifact, passportArtifact, taskEscrowArtifact } from './artifacts';
+import { mockUsdcArtifact, passportArtifact, taskEscrowArtifact, taskEscrowV3Artifact } from './artifacts';
 
 /** docs/api.md#escrow: the fee ceiling a deployment gets unless MAX_FEE_BPS says otherwise. */
 export const DEFAULT_MAX_FEE_BPS = 1000;
+
+/** The escrow contracts by version: v3 (API.md §18, `releaseSplit`) is what new deployments get. */
+export const ESCROW_ARTIFACTS = { v2: taskEscrowArtifact, v3: taskEscrowV3Artifact } as const;
+export type EscrowVersion = keyof typeof ESCROW_ARTIFACTS;
 
 export interface DeployContractsOptions {
   /** Pays for and sends the deployments; must carry an account. */
@@ -19,6 +23,8 @@ export interface DeployContractsOptions {
   feeRecipient: Address;
   /** The escrow's fee ceiling, fixed for its life (≤ 2000). */
   maxFeeBps: number;
+  /** Default v3; v2 only to stand up an old deployment (tests of the upgrade path). */
+  escrowVersion?: EscrowVersion;
 }
 
 export interface DeployedContracts {
@@ -51,12 +57,15 @@ async function deployOne(
 export async function deployContracts(options: DeployContractsOptions): Promise<DeployedContracts> {
   const rewardToken = await deployOne(options, 'MockUSDC', mockUsdcArtifact, []);
   const passport = await deployOne(options, 'Passport', passportArtifact, [options.registrar]);
-  const escrow = await deployOne(options, 'TaskEscrow', taskEscrowArtifact, [
-    rewardToken,
-    options.owner,
-    options.operator,
-    options.feeRecipient,
-    options.maxFeeBps,
-  ]);
+  const escrow = await deployEscrow(options, rewardToken, options.escrowVersion ?? 'v3');
   return { passport, escrow, rewardToken };
+}
+
+/**
+ * One escrow on an existing token: also the upgrade of a v2 deployment (`chain:deploy --upgrade`),
+ * where v3 is deployed beside v2 and v2 keeps its tasks (API.md §18).
+ */
+export function deployEscrow(options: DeployContractsOptions, rewardToken: Address, version: EscrowVersion): Promise<Address> {
+  const name = version === 'v2' ? 'TaskEscrow' : 'TaskEscrowV3';
+  return deployOne(options, name, ESCROW_ARTIFACTS[version], [rewardToken, options.owner, options.operator, options.feeRecipient, options.maxFeeBps]);
 }

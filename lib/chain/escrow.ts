@@ -1,10 +1,20 @@
 // The TaskEscrow contract as the backend uses it: reading tasks and balances, and the calls the
-// operator key sends (release, refund, claimFor) as plain call data for the outbox to sign.
+// operator key sends (release, releaseSplit, refund, claimFor) as plain call data for the outbox
+// to sign. v3's ABI is v2's plus releaseSplit, so one ABI serves a v2 escrow kept after an upgrade.
 import 'server-only';
 import { encodeFunctionData, type Hex, parseEventLogs, type PublicClient, type TransactionReceipt } from 'viem';
-import { taskEscrowArtifact } from './artifacts';
+import type { Config } from '../config';
+import { taskEscrowV3Artifact } from './artifacts';
 
-const abi = taskEscrowArtifact.abi;
+const abi = taskEscrowV3Artifact.abi;
+
+/**
+ * The escrow holding a task, from what its mission or settlement recorded (API.md §18): rows
+ * written before v3 recorded none, and their tasks are on the v2 escrow — ESCROW_V2_ADDRESS after
+ * an upgrade, ESCROW_ADDRESS while there was none.
+ */
+export const escrowOfTask = (cfg: Pick<Config, 'chain'>, recorded: string | null): Hex =>
+  (recorded ?? cfg.chain.escrowV2 ?? cfg.chain.escrow!) as Hex;
 
 // TaskEscrow's State enum.
 export const TASK_STATE = { None: 0, Open: 1, Released: 2, Refunded: 3, Reclaimed: 4 } as const;
@@ -28,6 +38,13 @@ export async function readClaimable(publicClient: PublicClient, escrow: Hex, hol
 
 export const releaseCall = (taskId: bigint, agent: Hex, feeBps: number): Hex =>
   encodeFunctionData({ abi, functionName: 'release', args: [taskId, agent, feeBps] });
+
+export const releaseSplitCall = (taskId: bigint, recipients: { address: string; amount: string }[], feeBps: number): Hex =>
+  encodeFunctionData({
+    abi,
+    functionName: 'releaseSplit',
+    args: [taskId, recipients.map((r) => r.address as Hex), recipients.map((r) => BigInt(r.amount)), feeBps],
+  });
 
 export const refundCall = (taskId: bigint): Hex => encodeFunctionData({ abi, functionName: 'refund', args: [taskId] });
 

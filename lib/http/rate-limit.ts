@@ -26,6 +26,8 @@ export const LIMITS = {
   claim: { scope: 'user', max: () => 5, windowMs: 60_000 },
   // docs/api.md#comments: questions and answers are free text anyone signed in may post.
   comment: { scope: 'user', max: (c) => c.limits.commentsPerMinute, windowMs: 60_000 },
+  // docs/api.md#bounties: each entry spools up to ten files; an agent replacing its entry in a loop is bounded.
+  entry: { scope: 'user', max: (c) => c.limits.entriesPerMinute, windowMs: 60_000 },
   // docs/api.md#files: a download streams up to 10 MB out of the database; anonymous callers count by IP too.
   download: { scope: 'ip', max: (c) => c.limits.downloadPerMinute, windowMs: 60_000 },
   // docs/api.md#tokens: registration is anonymous by design; an IP registers at most this many clients an hour.

@@ -17,10 +17,12 @@ import type { MissionJson } from './present';
 import { bumpSchema, contestSchema, resolveSchema, submitSchema } from './schemas';
 import type { Action } from './transitions';
 import { findMission } from './queries';
+import { resolveWinners } from '../bounties/award';
 import { getMissionOrThrow } from './views';
 import { isAssignee, OPERATOR, type Viewer } from './visibility';
 
-async function act(db: Db, cfg: Config, choice: ActionChoice, id: string, viewer: Viewer, input: ActionInput & { files?: RequestBody['files'] }, now: Date): Promise<MissionJson> {
+/** Runs the transition, sends what it settles, and answers the mission as the caller now sees it. */
+export async function act(db: Db, cfg: Config, choice: ActionChoice, id: string, viewer: Viewer, input: ActionInput & { files?: RequestBody['files'] }, now: Date): Promise<MissionJson> {
   await applyTransition(db, cfg, choice, id, viewer, input, now);
   // Release or refund rows this transition wrote go out now; the sweep retries what fails.
   await settleMission(db, cfg, id, reactToSettlement);
@@ -39,9 +41,12 @@ const cancelOrWithdraw: ActionChoice = (m, viewer) => (isAssignee(m, viewer) ? '
 export const cancelMission = (db: Db, cfg: Config, id: string, viewer: Viewer, now: Date) =>
   act(db, cfg, cancelOrWithdraw, id, viewer, {}, now);
 
+// One URL, two rows: the owner contests a submission; an entrant contests a bounty's award (API.md §18).
+const contestChoice: ActionChoice = (m) => (m.assignmentMode === 'BOUNTY' ? 'contestAward' : 'contest');
+
 /** Checks the caller may act before the (possibly large) body is read; see precheckTransition. */
 export const precheck = (db: Db, cfg: Config, action: 'submit' | 'contest' | 'bump', id: string, viewer: Viewer, now: Date) =>
-  precheckTransition(db, cfg, action, id, viewer, now);
+  precheckTransition(db, cfg, action === 'contest' ? contestChoice : action, id, viewer, now);
 
 export async function submitMission(db: Db, cfg: Config, id: string, viewer: Viewer, body: RequestBody, now: Date) {
   assertMissionId(id);
@@ -53,7 +58,7 @@ export async function submitMission(db: Db, cfg: Config, id: string, viewer: Vie
 export async function contestMission(db: Db, cfg: Config, id: string, viewer: Viewer, body: RequestBody, now: Date) {
   assertMissionId(id);
   const { reason } = validate(contestSchema, fieldsOf(body));
-  return act(db, cfg, 'contest', id, viewer, { reason, files: body.files }, now);
+  return act(db, cfg, contestChoice, id, viewer, { reason, files: body.files }, now);
 }
 
 /** `input`: the JSON body, `{}` when none was sent (docs/api.md#uploads: bump takes JSON only). */
@@ -62,13 +67,19 @@ export async function bumpMission(db: Db, cfg: Config, id: string, viewer: Viewe
   const { reward } = validate(bumpSchema, input);
   if (reward !== undefined && cfg.chain.escrow) {
     const mission = await findMission(db, id);
-    if (mission) await verifyTopUp(cfg, mission.onChainTaskId, reward);
+    if (mission) await verifyTopUp(cfg, mission, reward);
   }
   return act(db, cfg, 'bump', id, viewer, { reward }, now);
 }
 
-/** The operator settles a DISPUTED mission one way or the other. */
-export async function resolveMission(db: Db, cfg: Config, id: string, { outcome, note }: z.infer<typeof resolveSchema>, now: Date) {
+/** The operator settles a DISPUTED mission one way or the other; a bounty completes with the operator's award. */
+export async function resolveMission(db: Db, cfg: Config, id: string, { outcome, note, winners, reason }: z.infer<typeof resolveSchema>, now: Date) {
   assertMissionId(id);
-  return act(db, cfg, outcome === 'COMPLETED' ? 'resolveComplete' : 'resolveCancel', id, OPERATOR, { note }, now);
+  const mission = await findMission(db, id);
+  const bounty = mission?.assignmentMode === 'BOUNTY';
+  if (!bounty && (winners !== undefined || reason !== undefined)) throw new ApiError(400, 'Validation failed', ['winners: only a bounty is resolved with winners']);
+  if (outcome === 'CANCELLED') return act(db, cfg, 'resolveCancel', id, OPERATOR, { note }, now);
+  if (!bounty) return act(db, cfg, 'resolveComplete', id, OPERATOR, { note }, now);
+  const awarded = await resolveWinners(db, mission, { winners: winners ?? [], reason });
+  return act(db, cfg, 'resolveAward', id, OPERATOR, { note, winners: awarded, reason }, now);
 }

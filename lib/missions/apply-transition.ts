@@ -16,15 +16,14 @@ import * as ledger from './ledger';
 import { findMission, lockMission, type Mission, missionColumns } from './queries';
 import { idSchema } from '../fields';
 import { assertCapacity } from './capacity';
-import { type Action, decide, TRANSITIONS, type Party, type Transition } from './transitions';
+import { type Action, decide, dueAction, TRANSITIONS, type Party, type Transition } from './transitions';
+import { findEntry, recordAward, recordAwardContest } from '../bounties/award';
 import { SYSTEM, type Viewer } from './visibility';
 
 export interface TransitionRequest extends ActionInput {
   files?: SpooledFile[];
 }
 
-export const isReviewOver = (m: Pick<Mission, 'status' | 'reviewDeadline'>, now: Date) =>
-  m.status === 'SUBMITTED' && m.reviewDeadline !== null && now >= m.reviewDeadline;
 
 /** An action, or a rule picking one from the locked mission (cancel: the owner's or the agent's row). */
 export type ActionChoice = Action | ((m: Mission, viewer: Viewer) => Action);
@@ -37,10 +36,11 @@ export async function applyTransition(
     let mission = await lockMission(tx, missionId);
     if (!mission) return { status: 404, message: 'Mission not found' };
     const action = typeof choice === 'function' ? choice(mission, viewer) : choice;
-    // Time goes first: past its review window a SUBMITTED mission is COMPLETED, whatever is asked
-    // next. That settlement is kept even when the action itself is then refused.
-    if (action !== 'expire' && isReviewOver(mission, now)) mission = await write(tx, cfg, 'expire', mission, SYSTEM, {}, now);
-    const decision = decide(action, mission, viewer, now, cfg.missions);
+    // Time goes first: past its review window a SUBMITTED mission is COMPLETED, past its deadline a
+    // bounty is judged (and so on), whatever is asked next. That is kept even when the action is refused.
+    const due = dueAction(mission, now);
+    if (due && due !== action) mission = await write(tx, cfg, due, mission, SYSTEM, {}, now);
+    const decision = decide(action, await withEntrant(tx, mission, viewer), viewer, now, cfg.missions);
     if (!decision.ok) return decision;
     if (decision.transition.effects.includes('assign')) {
       const agentId = input.assigneeId ?? (viewer.kind === 'user' ? viewer.id : undefined);
@@ -67,12 +67,26 @@ function refusalError(refusal: { status: number; message: string; retryAfter?: n
  */
 export async function precheckTransition(db: Db, cfg: Config, choice: ActionChoice, missionId: string, viewer: Viewer, now: Date) {
   assertMissionId(missionId);
-  const mission = await findMission(db, missionId);
+  let mission = await findMission(db, missionId);
   if (!mission) throw new ApiError(404, 'Mission not found');
+  if (dueAction(mission, now)) {
+    // Time goes first here too, so the caller is judged against the state it will meet.
+    await db.transaction(async (tx) => {
+      const locked = await lockMission(tx, missionId);
+      const due = locked && dueAction(locked, now);
+      if (due) await write(tx, cfg, due, locked, SYSTEM, {}, now);
+    });
+    mission = (await findMission(db, missionId))!;
+  }
   const action = typeof choice === 'function' ? choice(mission, viewer) : choice;
-  if (isReviewOver(mission, now)) return; // the locked run settles it and answers
-  const decision = decide(action, mission, viewer, now, cfg.missions);
+  const decision = decide(action, await withEntrant(db, mission, viewer), viewer, now, cfg.missions);
   if (!decision.ok) throw refusalError(decision);
+}
+
+/** The mission with whether the viewer entered it, for a bounty (the `entrant` party, its visibility). */
+async function withEntrant(db: Db, mission: Mission, viewer: Viewer): Promise<Mission & { entered?: boolean }> {
+  if (mission.assignmentMode !== 'BOUNTY' || viewer.kind !== 'user') return mission;
+  return { ...mission, entered: (await findEntry(db, mission.id, viewer.id)) !== undefined };
 }
 
 export function assertMissionId(id: string): void {
@@ -112,6 +126,14 @@ async function write(
       data.files = await storeFiles(tx, owner(updated, 'EVIDENCE', updated.contestCount, viewer), input.files ?? [], now);
     } else if (effect === 'release') {
       data.payout = await ledger.release(tx, updated, now);
+    } else if (effect === 'recordAward') {
+      data.award = await recordAward(tx, updated, input);
+    } else if (effect === 'recordAwardContest') {
+      if (viewer.kind !== 'user') throw new Error('an award is contested by an entrant');
+      await recordAwardContest(tx, updated.id, viewer.id, input.reason ?? '', now);
+      data.reason = input.reason;
+    } else if (effect === 'releaseSplit') {
+      data.payout = await ledger.releaseSplit(tx, updated, now);
     } else if (effect === 'refund') {
       await ledger.refund(tx, updated);
     } else if (effect === 'reclaim') {
@@ -129,7 +151,7 @@ async function write(
   if (transition.party === 'operator' && input.note) data.note = input.note;
   const event = (transition as Transition).event ?? action;
   await recordEvent(tx, { missionId: mission.id, clientId: mission.clientId, viewer, action: event, from: mission.status, to, data, now });
-  await emitTransition(tx, action, to, mission, updated, now, data.payout as Record<string, string> | undefined);
+  await emitTransition(tx, action, to, mission, updated, now, data);
   return updated;
 }
 

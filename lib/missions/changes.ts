@@ -12,6 +12,8 @@ export interface ActionInput {
   reward?: bigint;
   /** Assign: the applicant the owner chose (accept assigns the caller). */
   assigneeId?: string;
+  /** Award (API.md §18): the winning entrants in place order, checked against the entries. */
+  winners?: { agentId: string; address: string }[];
 }
 
 type Changes = Partial<Omit<Mission, 'id' | 'status'>>;
@@ -53,6 +55,15 @@ function changesOf(effect: Effect, m: Mission, viewer: Viewer, input: ActionInpu
     }
     case 'release':
       return { completedAt: now };
+    case 'openJudging':
+      // From the deadline, not from whenever the sweep got here: the client's window is fixed.
+      return { reviewDeadline: new Date(m.deadline.getTime() + rules.reviewWindowSeconds * 1000) };
+    case 'recordAward':
+      return { awardedAt: now, awardReason: input.reason ?? null, reviewDeadline: new Date(now.getTime() + rules.reviewWindowSeconds * 1000) };
+    case 'recordAwardContest':
+      return { reviewDeadline: null };
+    case 'releaseSplit':
+      return { completedAt: now, reviewDeadline: null };
     case 'refund':
     case 'reclaim':
       return { cancelledAt: now };

@@ -30,7 +30,7 @@ export async function createMission(
 ): Promise<MissionJson> {
   const input = validate(createMissionSchema, body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields);
   checkDeadline(input.deadline, now);
-  await verifyFunding(cfg, user.walletAddress, input.onChainTaskId, input.reward, input.deadline);
+  await verifyFunding(cfg, user.walletAddress, input.onChainTaskId, input.reward, input.deadline, input.assignment === 'BOUNTY');
   if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
     throw new ApiError(400, 'Validation failed', ['Idempotency-Key: 1–200 visible ASCII characters']);
   }
@@ -45,7 +45,7 @@ export async function createMission(
     });
   } catch (error) {
     const constraint = uniqueViolation(error);
-    if (constraint === 'missions_on_chain_task_id_unique') {
+    if (constraint === 'missions_on_chain_task_idx') {
       throw new ApiError(400, 'Validation failed', ['onChainTaskId: already linked to another mission']);
     }
     // The same key raced in twice: the other request created it; answer that mission.
@@ -103,7 +103,10 @@ async function insertMission(
       feeBps: cfg.missions.feeBps,
       deadline: input.deadline,
       onChainTaskId: input.onChainTaskId ?? null,
+      escrow: input.onChainTaskId === undefined ? null : (cfg.chain.escrow ?? null),
       assignmentMode: input.assignment,
+      winners: input.assignment === 'BOUNTY' ? (input.winners ?? 1) : null,
+      split: input.split ?? null,
       idempotencyKey: idempotency.key,
       idempotencyFingerprint: idempotency.fingerprint,
       listedAt: now,

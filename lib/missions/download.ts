@@ -11,7 +11,7 @@ import { canSeeFile, type Viewer } from './visibility';
 export async function getMissionFileOrThrow(db: Db, missionId: string, fileId: string, viewer: Viewer) {
   const notFound = new ApiError(404, 'File not found');
   if (!idSchema.safeParse(missionId).success || !idSchema.safeParse(fileId).success) throw notFound;
-  const found = await findMissionFile(db, missionId, fileId);
+  const found = await findMissionFile(db, missionId, fileId, viewer.kind === 'user' ? viewer.id : null);
   if (!found || !canSeeFile(found.mission, found.file, viewer)) throw notFound;
   const { filename, contentType, sha256, size } = found.file;
   return { filename, contentType, sha256, size, chunks: readBlobChunks(db, sha256, size) };

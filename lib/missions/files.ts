@@ -7,6 +7,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { fileBlobs, type MissionFileKind, missionFiles, missions } from '../db/schema';
 import type { SpooledFile } from '../uploads';
+import { enteredBy } from './visibility';
 
 export interface FileOwner {
   missionId: string;
@@ -26,6 +27,7 @@ const fileColumns = {
   contentType: missionFiles.contentType,
   size: missionFiles.size,
   sha256: missionFiles.sha256,
+  uploaderId: missionFiles.uploaderId,
 };
 
 /** Stores each file (one in memory at a time; a blob already held is not sent again) and links it. */
@@ -56,12 +58,13 @@ export async function storeFiles(tx: Db, owner: FileOwner, files: SpooledFile[],
   return ids;
 }
 
-/** A file with the facts about its mission that decide who may download it; no bytes yet. */
-export async function findMissionFile(db: Db, missionId: string, fileId: string) {
+/** A file with the facts about its mission that decide whether `viewerId` may download it; no bytes yet. */
+export async function findMissionFile(db: Db, missionId: string, fileId: string, viewerId: string | null) {
+  const entered = viewerId ? enteredBy(sql`${viewerId}::uuid`) : sql<boolean>`false`;
   const [row] = await db
     .select({
       file: fileColumns,
-      mission: { status: missions.status, clientId: missions.clientId, agentId: missions.agentId, assignment: missions.assignment },
+      mission: { status: missions.status, clientId: missions.clientId, agentId: missions.agentId, assignment: missions.assignment, entered },
     })
     .from(missionFiles)
     .innerJoin(missions, eq(missions.id, missionFiles.missionId))

@@ -7,21 +7,21 @@ import 'server-only';
 import type { Hex } from 'viem';
 import type { Config } from '../config';
 import { getChainClients } from '../chain/clients';
-import { TASK_STATE, readTask } from '../chain/escrow';
+import { escrowOfTask, TASK_STATE, readTask } from '../chain/escrow';
 import { readChain } from '../chain/rpc-errors';
 import { ApiError, DependencyDown } from '../errors';
 import { earliestExpiresAt } from './escrow-expiry';
 
 const refuse = (detail: string) => new ApiError(400, 'Validation failed', [detail]);
 
-async function taskOf(cfg: Config, taskId: number) {
+// New missions are funded on the current escrow; a top-up reads the one its task is on.
+async function taskOf(cfg: Config, taskId: number, escrow = cfg.chain.escrow!) {
   const clients = getChainClients();
-  const escrow = cfg.chain.escrow!;
   if (!clients) throw new DependencyDown('chain');
   return readChain(() => readTask(clients.publicClient, escrow, BigInt(taskId)));
 }
 
-export async function verifyFunding(cfg: Config, wallet: string, taskId: number | undefined, reward: bigint, deadline: Date): Promise<void> {
+export async function verifyFunding(cfg: Config, wallet: string, taskId: number | undefined, reward: bigint, deadline: Date, bounty: boolean): Promise<void> {
   if (!cfg.chain.escrow) return;
   if (taskId === undefined) throw refuse('onChainTaskId: required — fund the escrow with createTask first');
   const task = await taskOf(cfg, taskId);
@@ -31,7 +31,7 @@ export async function verifyFunding(cfg: Config, wallet: string, taskId: number 
   if (task.amount < reward) throw refuse(`onChainTaskId: the task holds ${task.amount}, less than the reward`);
   // docs/api.md#escrow: the client must not be able to reclaim the reward while the work can still be
   // delivered, reviewed and contested.
-  const earliest = earliestExpiresAt(deadline, expiryRules(cfg));
+  const earliest = earliestExpiresAt(deadline, expiryRules(cfg), bounty);
   if (task.expiresAt < earliest) {
     throw refuse(
       `onChainTaskId: the task expires at ${task.expiresAt} (${iso(task.expiresAt)}); for this deadline it must not expire before ${earliest} (${iso(earliest)}) — call extend(${taskId}, ${earliest}) or fund a new task`,
@@ -45,10 +45,11 @@ export const expiryRules = (cfg: Config) => ({
   reviewWindowSeconds: cfg.missions.reviewWindowSeconds,
   maxContests: cfg.missions.maxContests,
   reclaimGraceSeconds: cfg.chain.reclaimGraceSeconds,
+  disputeAllowanceSeconds: cfg.missions.disputeAllowanceSeconds,
 });
 
-export async function verifyTopUp(cfg: Config, taskId: number | null, newReward: bigint): Promise<void> {
-  if (!cfg.chain.escrow || taskId === null) return;
-  const task = await taskOf(cfg, taskId);
+export async function verifyTopUp(cfg: Config, mission: { onChainTaskId: number | null; escrow: string | null }, newReward: bigint): Promise<void> {
+  if (!cfg.chain.escrow || mission.onChainTaskId === null) return;
+  const task = await taskOf(cfg, mission.onChainTaskId, escrowOfTask(cfg, mission.escrow));
   if (task.amount < newReward) throw refuse(`reward: the escrow task holds ${task.amount}; call topUp first`);
 }

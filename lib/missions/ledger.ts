@@ -6,11 +6,13 @@
 // transaction: lib/missions/funding.ts.)
 import 'server-only';
 import type { Db } from '../db/client';
-import { agentEarnings, type MissionRow } from '../db/schema';
-import { eq } from 'drizzle-orm';
-import { enqueueRefund, enqueueRelease, supersedeSettlements } from '../settlements/enqueue';
+import { agentEarnings, bountyEntries, type MissionRow, users } from '../db/schema';
+import { payoutOf, placeShares } from '../bounties/shares';
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { enqueueRefund, enqueueRelease, enqueueSplit, supersedeSettlements } from '../settlements/enqueue';
 
-type Funded = Pick<MissionRow, 'id' | 'clientId' | 'agentId' | 'reward' | 'feeBps' | 'onChainTaskId'>;
+type Funded = Pick<MissionRow, 'id' | 'clientId' | 'agentId' | 'reward' | 'feeBps' | 'onChainTaskId' | 'escrow'>;
+type Bounty = Funded & Pick<MissionRow, 'winners' | 'split'>;
 
 const BPS = 10_000n;
 
@@ -42,6 +44,44 @@ export async function release(tx: Db, mission: Funded, now: Date): Promise<Recor
   });
   await enqueueRelease(tx, mission, net);
   return { gross: reward.toString(), fee: fee.toString(), net: net.toString() };
+}
+
+/**
+ * A bounty COMPLETED (API.md §18): each winner is credited its place (gross, its part of the fee,
+ * net), and one releaseSplit pays the winners and refunds the client the unawarded places — the
+ * fee on the whole, the sum exact (bounties/shares.ts).
+ */
+export async function releaseSplit(tx: Db, mission: Bounty, now: Date): Promise<Record<string, unknown>> {
+  const reward = BigInt(mission.reward);
+  const places = mission.winners ?? 1;
+  const awarded = await tx
+    .select({ agentId: bountyEntries.agentId, address: users.walletAddress, place: bountyEntries.place })
+    .from(bountyEntries)
+    .innerJoin(users, eq(users.id, bountyEntries.agentId))
+    .where(and(eq(bountyEntries.missionId, mission.id), isNotNull(bountyEntries.place)))
+    .orderBy(asc(bountyEntries.place));
+  const payout = payoutOf(reward, mission.feeBps, places, mission.split, awarded.map((w) => ({ ...w, place: w.place! })));
+  const shares = placeShares(reward, mission.feeBps, places, mission.split).places;
+  for (const winner of payout.winners) {
+    const share = shares[winner.place - 1]!;
+    await tx.insert(agentEarnings).values({
+      agentId: winner.agentId,
+      missionId: mission.id,
+      gross: share.gross.toString(),
+      fee: share.fee.toString(),
+      amount: winner.amount.toString(),
+      feeBps: mission.feeBps,
+      createdAt: now,
+    });
+  }
+  await enqueueSplit(tx, mission, payout.winners, payout.refund);
+  return {
+    winners: payout.winners.map((w) => ({ walletAddress: w.address, place: w.place, amount: w.amount.toString() })),
+    // Who they are, for the winners' own earnings.released (webhooks); the event log keeps it too.
+    winnerIds: payout.winners.map((w) => w.agentId),
+    refund: payout.refund.toString(),
+    fee: payout.fee.toString(),
+  };
 }
 
 /**

@@ -8,7 +8,7 @@
 // whose SQL scripts/db-listing.ts renders from missionJson: a change here needs a new migration.
 import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { type MissionFileKind, missionContests, missionFiles, missions, users } from '../db/schema';
+import { bountyEntries, type MissionFileKind, missionContests, missionFiles, missions, users } from '../db/schema';
 import type { JsonText } from '../http/route';
 import type { MissionView } from './schemas';
 
@@ -49,6 +49,23 @@ function contests(work: SQL): SQL {
 }
 
 /**
+ * A bounty's terms and, once awarded, its places (API.md §18) — never an entry itself. Keyed on
+ * `winners`, set only on bounties (a comparison with the new enum value would fail in the
+ * migration that adds it and rewrites the listings in one transaction).
+ */
+function bounty(): SQL {
+  const m = missions;
+  const e = bountyEntries;
+  return sql`case when ${m.winners} is not null then json_build_object(
+    'winners', ${m.winners}, 'split', ${m.split}, 'entries', ${m.entryCount},
+    'awardedAt', ${iso(m.awardedAt)}, 'awardReason', ${m.awardReason},
+    'awards', coalesce((select json_agg(json_build_object(
+      'place', ${e.place}, 'walletAddress', ${walletOf(e.agentId)}, 'amount', ${e.amount}::text
+    ) order by ${e.place}) from ${e} where ${e.missionId} = ${m.id} and ${e.place} is not null), '[]'::json)
+  ) end`;
+}
+
+/**
  * The JSON text of the `missions` row in scope, with the work (submission, contests) shown where
  * `work` holds: canSeeWork, or ANONYMOUS_SEES_WORK in statements only anonymous viewers run.
  */
@@ -63,6 +80,7 @@ export function missionJson(work: SQL): SQL<MissionJson> {
     'attachments', ${files('ATTACHMENT')},
     'submission', ${submission(work)},
     'contests', ${contests(work)},
+    'bounty', ${bounty()},
     'reviewDeadline', ${iso(m.reviewDeadline)}, 'bumpCount', ${m.bumpCount}, 'bumpedAt', ${iso(m.bumpedAt)},
     'createdAt', ${iso(m.createdAt)}, 'updatedAt', ${iso(m.updatedAt)}, 'acceptedAt', ${iso(m.acceptedAt)},
     'submittedAt', ${iso(m.submittedAt)}, 'completedAt', ${iso(m.completedAt)}, 'cancelledAt', ${iso(m.cancelledAt)}

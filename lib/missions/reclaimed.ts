@@ -13,7 +13,7 @@ import type { OnSettled } from '../settlements';
 import { missions } from '../db/schema';
 import type { Kv } from '../kv';
 import { getChainClients } from '../chain/clients';
-import { readTask, TASK_STATE } from '../chain/escrow';
+import { escrowOfTask, readTask, TASK_STATE } from '../chain/escrow';
 import { readChain } from '../chain/rpc-errors';
 import { ApiError, DependencyDown } from '../errors';
 import { applyTransition } from './apply-transition';
@@ -22,7 +22,7 @@ import { expiryRules } from './funding';
 import { SYSTEM } from './visibility';
 
 const PER_RUN = 25;
-const UNSETTLED = ['OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED'] as const;
+const UNSETTLED = ['OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED', 'JUDGING', 'AWARDED'] as const;
 
 const CURSOR = 'sweep:reclaim-cursor';
 const CURSOR_TTL_MS = 7 * 86_400_000;
@@ -38,6 +38,7 @@ function dueAfter(db: Db, reclaimableFrom: Date, after: Position | undefined, li
     .select({
       id: missions.id,
       taskId: missions.onChainTaskId,
+      escrow: missions.escrow,
       // Exact (microseconds), so the next run starts right after this row.
       key: sql<string>`to_char(${missions.deadline} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
     })
@@ -72,9 +73,10 @@ function positionOf(saved: string | null): Position | undefined {
 
 export async function settleReclaimedMissions(db: Db, kv: Kv, cfg: Config, now: Date): Promise<{ reclaimed: number }> {
   const clients = getChainClients();
-  const escrow = cfg.chain.escrow;
-  if (!clients || !escrow) return { reclaimed: 0 };
-  const reclaimableFrom = new Date(now.getTime() - expiresAfterDeadlineSeconds(expiryRules(cfg)) * 1000);
+  if (!clients || !cfg.chain.escrow) return { reclaimed: 0 };
+  // Bounties (API.md §18) have their own margin: the earlier of the two finds both kinds.
+  const margin = Math.min(expiresAfterDeadlineSeconds(expiryRules(cfg)), expiresAfterDeadlineSeconds(expiryRules(cfg), true));
+  const reclaimableFrom = new Date(now.getTime() - margin * 1000);
   const after = positionOf(await kv.get(CURSOR));
   const due = await dueAfter(db, reclaimableFrom, after, PER_RUN);
   // Past the last due mission the turn starts again from the oldest.
@@ -84,10 +86,10 @@ export async function settleReclaimedMissions(db: Db, kv: Kv, cfg: Config, now: 
   }
   let reclaimed = 0;
   let last: Position | undefined;
-  for (const { id, taskId, key } of due) {
+  for (const { id, taskId, escrow, key } of due) {
     let task;
     try {
-      task = await readChain(() => readTask(clients.publicClient, escrow, BigInt(taskId!)));
+      task = await readChain(() => readTask(clients.publicClient, escrowOfTask(cfg, escrow), BigInt(taskId!)));
     } catch (error) {
       // The RPC is down: the next run looks again. The sweep's other work (expired review
       // windows, webhooks, what the sweep sends once the chain is back) must not wait for it.
@@ -114,5 +116,5 @@ export async function markReclaimed(db: Db, cfg: Config, missionId: string, now:
 
 /** The missions' side of a settlement's outcome: a release the client's reclaim superseded ends its mission. */
 export const reactToSettlement: OnSettled = async (db, cfg, row, now) => {
-  if (row.kind === 'RELEASE' && row.status === 'SUPERSEDED' && row.missionId) await markReclaimed(db, cfg, row.missionId, now);
+  if ((row.kind === 'RELEASE' || row.kind === 'SPLIT') && row.status === 'SUPERSEDED' && row.missionId) await markReclaimed(db, cfg, row.missionId, now);
 };

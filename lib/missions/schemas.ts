@@ -6,6 +6,7 @@ import { missionStatusEnum } from '../db/schema/missions';
 import { cursorParam } from '../http/cursor';
 import { categorySchema, tagSchema } from '../fields';
 import { line, lines, MAX_TAGS, missionDescriptionSchema, missionTitleSchema } from './fields';
+import { addressSchema } from '../address';
 
 const UINT256_MAX = (1n << 256n) - 1n;
 
@@ -29,8 +30,11 @@ export const onChainTaskIdSchema = z.union([
 ]);
 
 
-export const ASSIGNMENT_MODES = ['FIRST_COME', 'APPLICATION'] as const;
+export const ASSIGNMENT_MODES = ['FIRST_COME', 'APPLICATION', 'BOUNTY'] as const;
 export const assignmentSchema = z.enum(ASSIGNMENT_MODES);
+
+// A whole number as JSON or as a form field's digits.
+const smallInt = z.union([z.number(), z.string().regex(/^[0-9]{1,3}$/, 'must be a whole number').transform(Number)]);
 
 // Strict objects: fields a client may not set (status, agent, client…) are a 400, not ignored.
 export const createMissionSchema = z.strictObject({
@@ -46,8 +50,25 @@ export const createMissionSchema = z.strictObject({
   deadline: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
   // Bookkeeping mode: optional; the escrow issue checks it against the chain.
   onChainTaskId: onChainTaskIdSchema.optional(),
-  // docs/api.md#applications: FIRST_COME (accept) or APPLICATION (apply, then the owner assigns).
+  // docs/api.md#applications: FIRST_COME (accept) or APPLICATION (apply, then the owner assigns); docs/api.md#bounties: BOUNTY.
   assignment: assignmentSchema.default('FIRST_COME'),
+  winners: smallInt.pipe(z.number().int().min(1).max(10)).optional().describe('BOUNTY: places to award, 1–10 (default 1)'),
+  split: z
+    .array(smallInt.pipe(z.number().int().min(1).max(100)))
+    .min(1)
+    .max(10)
+    .optional()
+    .describe('BOUNTY: each place\'s percentage of the reward, first place first, summing to 100 (default: equal)'),
+}).superRefine((input, ctx) => {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (input.assignment !== 'BOUNTY') {
+    if (input.winners !== undefined) issue('winners', 'only a BOUNTY has winners');
+    if (input.split !== undefined) issue('split', 'only a BOUNTY has a split');
+    return;
+  }
+  if (input.split === undefined) return;
+  if (input.split.length !== (input.winners ?? 1)) issue('split', `must name one percentage for each of the ${input.winners ?? 1} places`);
+  if (input.split.reduce((a, b) => a + b, 0) !== 100) issue('split', 'must sum to 100');
 });
 
 export const submitSchema = z.strictObject({ note: lines(10_000).default('') });
@@ -56,6 +77,9 @@ export const bumpSchema = z.strictObject({ reward: rewardSchema.optional() });
 export const resolveSchema = z.strictObject({
   outcome: z.enum(['COMPLETED', 'CANCELLED']),
   note: lines(2000).optional(),
+  // API.md §18: a DISPUTED bounty is completed with the operator's award.
+  winners: z.array(addressSchema).max(10).optional().describe('BOUNTY, outcome COMPLETED: the winning entrants, first place first'),
+  reason: lines(2000).min(1).optional().describe('BOUNTY: why places are left unawarded'),
 });
 
 export const MISSION_SORTS = ['bumped', 'reward', 'deadline', 'created'] as const;
@@ -66,7 +90,7 @@ export const listQuerySchema = z.object({
   status: z
     .string()
     .transform((value) => value.split(',').map((s) => s.trim().toUpperCase()))
-    .pipe(z.array(missionStatusSchema).min(1).max(7))
+    .pipe(z.array(missionStatusSchema).min(1).max(9))
     .optional(),
   category: categorySchema.optional(),
   tag: tagSchema.optional(),
@@ -108,6 +132,16 @@ export const missionSchema = z.object({
   contests: z.array(
     z.object({ round: z.number().int(), reason: z.string(), files: z.array(missionFileSchema), contestedAt: z.string() }),
   ),
+  bounty: z
+    .object({
+      winners: z.number().int(),
+      split: z.array(z.number().int()).nullable(),
+      entries: z.number().int(),
+      awardedAt: timestamp,
+      awardReason: z.string().nullable(),
+      awards: z.array(z.object({ place: z.number().int(), walletAddress: z.string(), amount: z.string() })),
+    })
+    .nullable(),
   reviewDeadline: timestamp,
   bumpCount: z.number().int(),
   bumpedAt: timestamp,

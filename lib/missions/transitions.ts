@@ -17,7 +17,10 @@ export interface MissionFacts {
   contestCount: number;
   bumpedAt: Date | null;
   acceptedAt: Date | null;
-  assignmentMode: 'FIRST_COME' | 'APPLICATION';
+  assignmentMode: 'FIRST_COME' | 'APPLICATION' | 'BOUNTY';
+  entryCount: number;
+  /** Whether the viewer entered this bounty: looked up only where an entrant's action or view asks. */
+  entered?: boolean;
 }
 
 export interface MissionRules {
@@ -26,8 +29,8 @@ export interface MissionRules {
   acceptWindowSeconds: number;
 }
 
-/** Who must be acting: the mission's owner, its assigned agent, any agent but the owner, the operator, or time. */
-export type Party = 'owner' | 'assignee' | 'agent' | 'operator' | 'system';
+/** Who must be acting: the mission's owner, its assigned agent, any agent but the owner, an agent who entered the bounty, the operator, or time. */
+export type Party = 'owner' | 'assignee' | 'agent' | 'entrant' | 'operator' | 'system';
 
 /** Side effects, carried out by apply-transition.ts in the same transaction as the state change. */
 export type Effect =
@@ -38,7 +41,11 @@ export type Effect =
   | 'bump' // bumpedAt = now, bumpCount + 1, optional top-up
   | 'release' // reward less fee to the agent (ledger)
   | 'refund' // reward back to the client (ledger)
-  | 'reclaim'; // the client took the escrow back on-chain: no payout or refund is owed any more
+  | 'reclaim' // the client took the escrow back on-chain: no payout or refund is owed any more
+  | 'openJudging' // a bounty past its deadline: the client has a review window from the deadline to award
+  | 'recordAward' // winners' places and amounts, the reason for places left unawarded; entrants' window opens
+  | 'recordAwardContest' // the entrant's reason, on its entry
+  | 'releaseSplit'; // the bounty's places to the winners (ledger), unawarded places to the client
 
 export interface Transition {
   party: Party;
@@ -54,7 +61,9 @@ export interface Transition {
 }
 
 const seconds = (s: number) => s * 1000;
-const reviewOver = (m: MissionFacts, now: Date) => m.reviewDeadline !== null && now >= m.reviewDeadline;
+const reviewOver = (m: Pick<MissionFacts, 'reviewDeadline'>, now: Date) => m.reviewDeadline !== null && now >= m.reviewDeadline;
+const isBounty = (m: Pick<MissionFacts, 'assignmentMode'>) => m.assignmentMode === 'BOUNTY';
+const bountyOnly = (m: MissionFacts) => (isBounty(m) ? undefined : 'This mission is not a bounty');
 
 export const TRANSITIONS = {
   accept: {
@@ -64,6 +73,7 @@ export const TRANSITIONS = {
     when: (m, now) => {
       // docs/api.md#applications: on such a mission the owner picks the agent from the applications.
       if (m.assignmentMode === 'APPLICATION') return 'This mission assigns its agent from applications: apply instead';
+      if (isBounty(m)) return 'This mission is a bounty: submit an entry instead';
       // Nobody can deliver a mission whose deadline is behind us.
       return now >= m.deadline ? 'The mission deadline has passed' : undefined;
     },
@@ -103,6 +113,8 @@ export const TRANSITIONS = {
     from: ['OPEN', 'ACCEPTED', 'CONTESTED'],
     to: () => 'CANCELLED',
     when: (m, now, rules) => {
+      // API.md §18: once the client may have seen entries, the reward goes to them or to the operator.
+      if (isBounty(m) && m.entryCount > 0) return 'Agents have entered this bounty: award it after the deadline';
       if (m.status === 'ACCEPTED' && now < m.deadline) return 'The agent still has until the deadline';
       // The owner may walk away from a contest the agent left unanswered for a review window.
       if (m.status === 'CONTESTED' && m.contestedAt && now.getTime() < m.contestedAt.getTime() + seconds(rules.reviewWindowSeconds)) {
@@ -139,16 +151,85 @@ export const TRANSITIONS = {
   // (a COMPLETED mission whose release never got through loses its unpaid credit with it).
   reclaim: {
     party: 'system',
-    from: ['OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED'],
+    from: ['OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED', 'JUDGING', 'AWARDED'],
     to: () => 'CANCELLED',
     effects: ['reclaim'],
     event: 'reclaimed',
   },
-  resolveComplete: { party: 'operator', from: ['DISPUTED'], to: () => 'COMPLETED', effects: ['release'] },
+  resolveComplete: {
+    party: 'operator',
+    from: ['DISPUTED'],
+    to: () => 'COMPLETED',
+    when: (m) => (isBounty(m) ? 'A bounty is resolved with its winners' : undefined),
+    effects: ['release'],
+  },
+  // API.md §18, bounties. The deadline closes entries: with entries the client judges them for a
+  // review window, without any the reward goes back.
+  judge: {
+    party: 'system',
+    from: ['OPEN'],
+    to: () => 'JUDGING',
+    when: (m, now) => bountyOnly(m) ?? (now < m.deadline ? 'The bounty is still taking entries' : m.entryCount === 0 ? 'No entries to judge' : undefined),
+    effects: ['openJudging'],
+  },
+  lapse: {
+    party: 'system',
+    from: ['OPEN'],
+    to: () => 'CANCELLED',
+    when: (m, now) => bountyOnly(m) ?? (now < m.deadline ? 'The bounty is still taking entries' : m.entryCount > 0 ? 'The bounty has entries' : undefined),
+    effects: ['refund'],
+    event: 'lapsed',
+  },
+  award: {
+    party: 'owner',
+    from: ['JUDGING'],
+    to: () => 'AWARDED',
+    when: (m, now) => bountyOnly(m) ?? (reviewOver(m, now) ? 'The judging window has closed; the operator awards it' : undefined),
+    effects: ['recordAward'],
+  },
+  // No award in the judging window: the client cannot sit on the entries; the operator awards.
+  escalate: {
+    party: 'system',
+    from: ['JUDGING'],
+    to: () => 'DISPUTED',
+    when: (m, now) => bountyOnly(m) ?? (reviewOver(m, now) ? undefined : 'The judging window is still open'),
+    effects: [],
+    event: 'escalated',
+  },
+  contestAward: {
+    party: 'entrant',
+    from: ['AWARDED'],
+    to: () => 'DISPUTED',
+    when: (m, now) => bountyOnly(m) ?? (reviewOver(m, now) ? 'The contest window has closed' : undefined),
+    effects: ['recordAwardContest'],
+    event: 'contest',
+  },
+  finalize: {
+    party: 'system',
+    from: ['AWARDED'],
+    to: () => 'COMPLETED',
+    when: (m, now) => bountyOnly(m) ?? (reviewOver(m, now) ? undefined : 'Entrants may still contest the award'),
+    effects: ['releaseSplit'],
+  },
+  resolveAward: { party: 'operator', from: ['DISPUTED'], to: () => 'COMPLETED', when: bountyOnly, effects: ['recordAward', 'releaseSplit'] },
   resolveCancel: { party: 'operator', from: ['DISPUTED'], to: () => 'CANCELLED', effects: ['refund'] },
 } as const satisfies Record<string, Transition>;
 
 export type Action = keyof typeof TRANSITIONS;
+
+/**
+ * What time alone does to the mission now, if anything: a review window over completes a
+ * submission; a bounty's deadline closes it (judge or lapse), its judging window over escalates
+ * it, its contest window over completes it. Run before any other action and on every read.
+ */
+export function dueAction(m: Pick<MissionFacts, 'status' | 'deadline' | 'reviewDeadline' | 'assignmentMode' | 'entryCount'>, now: Date): Action | undefined {
+  if (m.status === 'SUBMITTED') return reviewOver(m, now) ? 'expire' : undefined;
+  if (!isBounty(m)) return undefined;
+  if (m.status === 'OPEN') return now < m.deadline ? undefined : m.entryCount > 0 ? 'judge' : 'lapse';
+  if (m.status === 'JUDGING') return reviewOver(m, now) ? 'escalate' : undefined;
+  if (m.status === 'AWARDED') return reviewOver(m, now) ? 'finalize' : undefined;
+  return undefined;
+}
 
 export type Decision =
   | { ok: true; from: MissionStatus; to: MissionStatus; transition: Transition }
@@ -163,6 +244,8 @@ function isParty(party: Party, m: MissionFacts, viewer: Viewer): boolean {
       return viewer.kind === 'user' && m.agentId !== null && viewer.id === m.agentId;
     case 'agent':
       return viewer.kind === 'user' && viewer.role === 'AGENT' && viewer.id !== m.clientId;
+    case 'entrant':
+      return viewer.kind === 'user' && m.entered === true;
     case 'operator':
       return viewer.kind === 'operator';
     case 'system':
@@ -196,5 +279,6 @@ function forbiddenMessage(party: Party): string {
   if (party === 'owner') return "Only the mission's owner may do this";
   if (party === 'assignee') return "Only the mission's assigned agent may do this";
   if (party === 'agent') return 'Only an agent other than the owner may accept the mission';
+  if (party === 'entrant') return 'Only an agent who entered the bounty may do this';
   return 'Not allowed';
 }

@@ -1,5 +1,5 @@
-// The single-mission read: settles an expired review window before answering, so SUBMITTED is
-// never shown past its deadline, and answers the mission as the viewer may see it.
+// The single-mission read: settles what time did first (an expired review window, a bounty's
+// deadline), so no state is shown past its time, and answers the mission as the viewer may see it.
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../config';
@@ -7,10 +7,11 @@ import type { Db } from '../db/client';
 import { builtOnce } from '../db/prepared';
 import { missions } from '../db/schema';
 import { ApiError } from '../errors';
-import { applyTransition, isReviewOver } from './apply-transition';
+import { applyTransition } from './apply-transition';
 import { type MissionJson, missionJson } from './present';
 import { idSchema } from '../fields';
-import { canSeeMission, canSeeWork, SYSTEM, type Viewer, viewerValues } from './visibility';
+import { dueAction } from './transitions';
+import { canSeeMission, canSeeWork, enteredBy, SYSTEM, type Viewer, viewerValues } from './visibility';
 
 // The facts that decide whether the viewer may see the mission, with its view, in one round trip.
 const readStatement = builtOnce((db: Db) =>
@@ -20,6 +21,10 @@ const readStatement = builtOnce((db: Db) =>
       clientId: missions.clientId,
       agentId: missions.agentId,
       reviewDeadline: missions.reviewDeadline,
+      deadline: missions.deadline,
+      assignmentMode: missions.assignmentMode,
+      entryCount: missions.entryCount,
+      entered: enteredBy(sql`${sql.placeholder('viewer')}::uuid`),
       view: missionJson(canSeeWork),
     })
     .from(missions)
@@ -33,17 +38,22 @@ export async function getMissionOrThrow(db: Db, cfg: Config, id: string, viewer:
   const read = async () => (await readStatement(db, undefined).execute({ id, ...viewerValues(viewer) }))[0];
   let mission = await read();
   if (!mission || !canSeeMission(mission, viewer)) throw new ApiError(404, 'Mission not found');
-  if (isReviewOver(mission, now)) {
+  if (dueAction(mission, now)) {
     await settle(db, cfg, id, now);
     mission = (await read())!;
+    // What time did may have closed it to this viewer (a bounty judged is no longer public).
+    if (!canSeeMission(mission, viewer)) throw new ApiError(404, 'Mission not found');
   }
   return mission.view;
 }
 
-/** Completes one mission whose review window is over; a concurrent settler winning is fine. */
+/**
+ * Does what time alone does to one mission now (transitions.ts dueAction: a review window over, a
+ * bounty's deadline or windows); nothing due or a concurrent settler winning is fine.
+ */
 export async function settle(db: Db, cfg: Config, id: string, now: Date): Promise<boolean> {
   try {
-    await applyTransition(db, cfg, 'expire', id, SYSTEM, {}, now);
+    await applyTransition(db, cfg, (m) => dueAction(m, now) ?? 'expire', id, SYSTEM, {}, now);
     return true;
   } catch (error) {
     if (error instanceof ApiError && error.status === 409) return false;

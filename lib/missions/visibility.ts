@@ -1,7 +1,9 @@
 // Who may see what (docs/api.md#missions): OPEN missions are public; any other mission only to its owner and
-// its assigned agent; submission and contest files only to those two, and only the files of the
-// current assignment to the agent. The operator and the system see everything.
-import { sql } from 'drizzle-orm';
+// its assigned agent (and a bounty to its entrants, docs/api.md#bounties); submission and contest files only to those
+// two, and only the files of the current assignment to the agent; an entry's files to the owner and
+// their author, and to every entrant once the bounty is COMPLETED. The operator and the system see everything.
+import { type SQL, sql } from 'drizzle-orm';
+import { bountyEntries } from '../db/schema/bounties';
 import { type MissionFileKind, type MissionStatus, missions } from '../db/schema/missions';
 
 export type Viewer =
@@ -18,6 +20,8 @@ interface Parties {
   status: MissionStatus;
   clientId: string;
   agentId: string | null;
+  /** The viewer entered this bounty (API.md §18): it sees the mission, never the others' entries. */
+  entered?: boolean;
 }
 
 const privileged = (viewer: Viewer) => viewer.kind === 'operator' || viewer.kind === 'system';
@@ -31,7 +35,7 @@ export function isAssignee(m: Parties, viewer: Viewer): boolean {
 }
 
 export function canSeeMission(m: Parties, viewer: Viewer): boolean {
-  return m.status === 'OPEN' || privileged(viewer) || isOwner(m, viewer) || isAssignee(m, viewer);
+  return m.status === 'OPEN' || privileged(viewer) || isOwner(m, viewer) || isAssignee(m, viewer) || (viewer.kind === 'user' && m.entered === true);
 }
 
 /** A viewer as the values of the `viewer` and `privileged` placeholders that canSeeWork reads. */
@@ -46,17 +50,27 @@ export function viewerValues(viewer: Viewer): { viewer: string | null; privilege
 export const canSeeWork = sql`(${sql.placeholder('privileged')}::boolean or ${missions.clientId} = ${sql.placeholder('viewer')}::uuid
   or ${missions.agentId} = ${sql.placeholder('viewer')}::uuid)`;
 
+/**
+ * Whether `viewer` (a user id, SQL) entered the bounty of the `missions` row in scope. Nested one
+ * level: Drizzle drops the table from a single-table select field's own columns, and the
+ * subquery's `id` would then be the entry's.
+ */
+export const enteredBy = (viewer: SQL) =>
+  sql<boolean>`${sql`exists (select 1 from ${bountyEntries} where ${bountyEntries.missionId} = ${missions.id} and ${bountyEntries.agentId} = ${viewer})`}`;
+
 /** canSeeWork for an anonymous viewer: a constant, so the database drops the work's subqueries. */
 export const ANONYMOUS_SEES_WORK = sql`false`;
 
 export function canSeeFile(
   m: Parties & { assignment: number },
-  file: { kind: MissionFileKind; assignment: number },
+  file: { kind: MissionFileKind; assignment: number; uploaderId: string },
   viewer: Viewer,
 ): boolean {
   if (!canSeeMission(m, viewer)) return false;
   if (file.kind === 'ATTACHMENT') return true;
   if (privileged(viewer) || isOwner(m, viewer)) return true;
+  // API.md §18: an entry's files are its author's until the bounty is COMPLETED, then every entrant's.
+  if (file.kind === 'ENTRY') return viewer.kind === 'user' && (file.uploaderId === viewer.id || (m.status === 'COMPLETED' && m.entered === true));
   // An agent who withdrew is no longer a party; a new agent never sees the last one's work.
   return isAssignee(m, viewer) && file.assignment === m.assignment;
 }

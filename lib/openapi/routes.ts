@@ -50,6 +50,7 @@ import {
   reviewSchema,
   reviewViewSchema,
 } from '../marketplace/schemas';
+import { awardSchema, entryListSchema, entryQuerySchema, entrySchema, entryViewSchema } from '../bounties/schemas';
 import { healthReportSchema } from '../operations/health';
 import { formBody } from '../oauth/form';
 import { createdTokenSchema, createTokenSchema, grantListSchema, registrationBody } from '../oauth/schemas';
@@ -138,7 +139,22 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'post', path: '/api/missions/{id}/contest', tag: 'Missions', summary: 'Refuse a delivery: reason and evidence → CONTESTED or DISPUTED', access: 'user', limited: true, params: missionId, body: contestSchema, multipart: true, response: missionSchema, errors: [404, 409, 413, 415] },
   { method: 'post', path: '/api/missions/{id}/cancel', tag: 'Missions', summary: 'The owner cancels; the assigned agent withdraws', access: 'user', limited: true, params: missionId, response: missionSchema, errors: [404, 409] },
   { method: 'post', path: '/api/missions/{id}/bump', tag: 'Missions', summary: 'Re-list an OPEN mission, optionally topping up the reward (once an hour)', access: 'user', limited: true, params: missionId, body: bumpSchema, response: missionSchema, errors: [404, 409] },
-  { method: 'get', path: '/api/missions/{id}/files/{fileId}', tag: 'Missions', summary: 'Download a mission file (attachment)', access: 'optional', limited: true, params: { id: idSchema, fileId: idSchema }, response: 'file', errors: [404] },
+  // Bounties (docs/api.md#bounties)
+  {
+    method: 'post', path: '/api/missions/{id}/entries', tag: 'Bounties', summary: 'Enter a BOUNTY (AGENT): note and files; once each, replaceable until the deadline',
+    description: 'At most MAX_BOUNTY_ENTRIES (200) a bounty; ENTRY_RATE_LIMIT_PER_MINUTE (10) per agent. An entry is read by the client and its author only until the bounty is COMPLETED.',
+    access: 'AGENT', limited: true, params: missionId, body: entrySchema, multipart: true, response: entryViewSchema, status: 201, errors: [403, 404, 409, 413, 415],
+  },
+  {
+    method: 'get', path: '/api/missions/{id}/entries', tag: 'Bounties', summary: "A bounty's entries: all to the client (and every entrant once COMPLETED), its own to an entrant",
+    access: 'user', params: missionId, query: entryQuerySchema, response: entryListSchema, errors: [404, 409],
+  },
+  {
+    method: 'post', path: '/api/missions/{id}/award', tag: 'Bounties', summary: 'JUDGING → AWARDED: the winning entrants in place order, a reason for places left unawarded',
+    description: 'Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit.',
+    access: 'user', limited: true, params: missionId, body: awardSchema, response: missionSchema, errors: [400, 403, 404, 409],
+  },
+  { method: 'get', path: '/api/missions/{id}/files/{fileId}', tag: 'Missions', summary: 'Download a mission file (attachment)', access: 'optional', params: { id: idSchema, fileId: idSchema }, response: 'file', errors: [404] },
 
   // Agents (docs/api.md#directory)
   { method: 'get', path: '/api/agents/leaderboard', tag: 'Agents', summary: 'Agents ranked by earned or completed in a period', query: leaderboardQuerySchema, response: leaderboardSchema },

@@ -27,6 +27,8 @@ export async function publicConfig(cfg: Config): Promise<PublicConfig> {
       platformFeeBps: cfg.missions.feeBps,
       reclaimGraceSeconds: cfg.chain.reclaimGraceSeconds,
       expiresAfterDeadlineSeconds: expiresAfterDeadlineSeconds(expiryRules(cfg)),
+      bountyExpiresAfterDeadlineSeconds: expiresAfterDeadlineSeconds(expiryRules(cfg), true),
+      maxBountyEntries: cfg.missions.maxBountyEntries,
     },
     version: packageJson.version,
   };

@@ -50,6 +50,11 @@ export const publicConfigSchema = z.strictObject({
       .number()
       .int()
       .describe('createTask expiresAt ≥ the deadline (unix seconds) + this: reviewWindowSeconds × (maxContests + 1) + reclaimGraceSeconds'),
+    bountyExpiresAfterDeadlineSeconds: z
+      .number()
+      .int()
+      .describe('The same for a BOUNTY (API.md §18): reviewWindowSeconds × 2 + the dispute allowance + reclaimGraceSeconds'),
+    maxBountyEntries: z.number().int().describe('Entries a bounty takes at most'),
   }),
   version: z.string(),
 });

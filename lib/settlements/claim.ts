@@ -15,6 +15,9 @@ import { readClaimable } from '../chain/escrow';
 import { readChain } from '../chain/rpc-errors';
 import { processSettlement } from './process';
 
+/** The escrows an agent may be owed on: a v2 one kept after an upgrade, then the current one. */
+export const claimEscrows = (cfg: Config): Hex[] => [...new Set([cfg.chain.escrowV2, cfg.chain.escrow].filter((e): e is Hex => Boolean(e)))];
+
 export const presentClaim = (row: Settlement) => ({ amount: row.amount, txHash: row.txHash, status: row.status });
 
 async function findByKey(db: Db, userId: string, key: string) {
@@ -35,14 +38,23 @@ export async function claimEarnings(db: Db, cfg: Config, agent: { id: string; wa
     const earlier = await findByKey(db, agent.id, idempotencyKey);
     if (earlier) return presentClaim(earlier);
   }
-  const escrow = cfg.chain.escrow;
-  const claimable = await readChain(() => readClaimable(clients.publicClient, escrow, agent.walletAddress as Hex));
-  if (claimable === 0n) throw new ApiError(409, 'Nothing to claim');
+  // After an upgrade the agent may be owed on the v2 escrow too (API.md §18): that one is paid
+  // first, the current one by the next claim.
+  let escrow: Hex | undefined;
+  let claimable = 0n;
+  for (const candidate of claimEscrows(cfg)) {
+    claimable = await readChain(() => readClaimable(clients.publicClient, candidate, agent.walletAddress as Hex));
+    if (claimable > 0n) {
+      escrow = candidate;
+      break;
+    }
+  }
+  if (!escrow) throw new ApiError(409, 'Nothing to claim');
   let row: Settlement | undefined;
   try {
     [row] = await db
       .insert(settlements)
-      .values({ kind: 'CLAIM', userId: agent.id, beneficiary: agent.walletAddress, amount: claimable.toString(), idempotencyKey })
+      .values({ kind: 'CLAIM', userId: agent.id, beneficiary: agent.walletAddress, escrow, amount: claimable.toString(), idempotencyKey })
       .returning();
   } catch (error) {
     const constraint = uniqueViolation(error);

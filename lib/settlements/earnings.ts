@@ -11,6 +11,7 @@ import { getChainClients } from '../chain/clients';
 import { readClaimable } from '../chain/escrow';
 import { DependencyDown } from '../errors';
 import { readChain } from '../chain/rpc-errors';
+import { claimEscrows } from './claim';
 
 const HISTORY_LIMIT = 50;
 
@@ -21,14 +22,22 @@ async function settlementSums(db: Db, userId: string) {
     .where(eq(settlements.userId, userId))
     .groupBy(settlements.kind, settlements.status);
   const sum = (kind: string, status: string) => BigInt(rows.find((r) => r.kind === kind && r.status === status)?.total ?? '0');
-  return { releasing: sum('RELEASE', 'PENDING'), inFlight: sum('CLAIM', 'PENDING'), claimed: sum('CLAIM', 'MINED') };
+  // A bounty's releaseSplit not yet mined (API.md §18): its row is the client's; the agent's part is its credit.
+  const [splitting] = await db
+    .select({ total: sql<string>`coalesce(sum(${agentEarnings.amount}), 0)::text` })
+    .from(agentEarnings)
+    .innerJoin(settlements, and(eq(settlements.missionId, agentEarnings.missionId), eq(settlements.kind, 'SPLIT'), eq(settlements.status, 'PENDING')))
+    .where(eq(agentEarnings.agentId, userId));
+  const releasing = sum('RELEASE', 'PENDING') + BigInt(splitting?.total ?? '0');
+  return { releasing, inFlight: sum('CLAIM', 'PENDING'), claimed: sum('CLAIM', 'MINED') };
 }
 
 async function onChainClaimable(cfg: Config, wallet: Hex): Promise<bigint> {
   const clients = getChainClients();
-  const escrow = cfg.chain.escrow;
-  if (!clients || !escrow) throw new DependencyDown('chain');
-  return readChain(() => readClaimable(clients.publicClient, escrow, wallet));
+  if (!clients || !cfg.chain.escrow) throw new DependencyDown('chain');
+  let total = 0n;
+  for (const escrow of claimEscrows(cfg)) total += await readChain(() => readClaimable(clients.publicClient, escrow, wallet));
+  return total;
 }
 
 export async function getEarnings(db: Db, cfg: Config, agent: { id: string; walletAddress: string }) {

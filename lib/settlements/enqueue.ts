@@ -1,12 +1,13 @@
 // The outbox rows a mission's terminal transition writes, inside that transition's transaction:
-// COMPLETED → release(task, agent, fee), CANCELLED → refund(task). Only missions funded on-chain
-// have anything to settle; the unique (mission, kind) index makes a second row impossible.
+// COMPLETED → release(task, agent, fee) or, for a bounty, releaseSplit(task, winners and client,
+// amounts, fee); CANCELLED → refund(task). Only missions funded on-chain have anything to settle;
+// the unique (mission, kind) index makes a second row impossible. Each row names its mission's escrow.
 import 'server-only';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { type MissionRow, settlements, users } from '../db/schema';
 
-type Funded = Pick<MissionRow, 'id' | 'clientId' | 'agentId' | 'onChainTaskId' | 'feeBps'>;
+type Funded = Pick<MissionRow, 'id' | 'clientId' | 'agentId' | 'onChainTaskId' | 'feeBps' | 'escrow'>;
 
 async function walletOf(tx: Db, userId: string): Promise<string> {
   const [user] = await tx.select({ walletAddress: users.walletAddress }).from(users).where(eq(users.id, userId)).limit(1);
@@ -21,8 +22,30 @@ export async function enqueueRelease(tx: Db, mission: Funded, net: bigint): Prom
     userId: mission.agentId,
     beneficiary: await walletOf(tx, mission.agentId),
     taskId: BigInt(mission.onChainTaskId),
+    escrow: mission.escrow,
     feeBps: mission.feeBps,
     amount: net.toString(),
+  });
+}
+
+/**
+ * A bounty's releaseSplit (API.md §18): the winners' amounts, and the client's refund of unawarded
+ * places when there is one; the escrow adds the fee and checks the sum is the task, to the unit.
+ */
+export async function enqueueSplit(tx: Db, mission: Funded, winners: { address: string; amount: bigint }[], refund: bigint): Promise<void> {
+  if (mission.onChainTaskId === null) return;
+  const client = await walletOf(tx, mission.clientId);
+  const recipients = [...winners, ...(refund > 0n ? [{ address: client, amount: refund }] : [])].map((r) => ({ address: r.address, amount: r.amount.toString() }));
+  await tx.insert(settlements).values({
+    kind: 'SPLIT',
+    missionId: mission.id,
+    userId: mission.clientId,
+    beneficiary: client,
+    taskId: BigInt(mission.onChainTaskId),
+    escrow: mission.escrow,
+    feeBps: mission.feeBps,
+    recipients,
+    amount: recipients.reduce((sum, r) => sum + BigInt(r.amount), 0n).toString(),
   });
 }
 
@@ -34,6 +57,7 @@ export async function enqueueRefund(tx: Db, mission: Funded & { reward: string }
     userId: mission.clientId,
     beneficiary: await walletOf(tx, mission.clientId),
     taskId: BigInt(mission.onChainTaskId),
+    escrow: mission.escrow,
     amount: mission.reward,
   });
 }

@@ -11,7 +11,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Settlement } from '../db/schema';
 import { getChainClients } from '../chain/clients';
-import { TASK_STATE, claimForCall, claimedAmount, readTask, refundCall, releaseCall } from '../chain/escrow';
+import { TASK_STATE, claimForCall, claimedAmount, escrowOfTask, readTask, refundCall, releaseCall, releaseSplitCall } from '../chain/escrow';
 import { isRpcUnreachable } from '../chain/rpc-errors';
 import { lookupTransaction, sendSerialized } from '../chain/sender';
 import { unavailableDependency } from '../errors';
@@ -25,6 +25,7 @@ const LEASE_MARGIN_MS = 30_000;
 function callOf(row: Settlement): Hex {
   if (row.kind === 'RELEASE') return releaseCall(row.taskId!, row.beneficiary as Hex, row.feeBps ?? 0);
   if (row.kind === 'REFUND') return refundCall(row.taskId!);
+  if (row.kind === 'SPLIT') return releaseSplitCall(row.taskId!, row.recipients ?? [], row.feeBps ?? 0);
   return claimForCall(row.beneficiary as Hex);
 }
 
@@ -43,8 +44,8 @@ async function attemptSettlement(db: Db, cfg: Config, id: string, waitMs: number
   const row = await claimSettlement(db, id, now, waitMs + LEASE_MARGIN_MS);
   if (!row) return findSettlement(db, id);
   const clients = getChainClients();
-  const escrow = cfg.chain.escrow;
-  if (!clients?.operator || !escrow) return releaseSettlement(db, id, 'chain not configured', { counted: false });
+  if (!clients?.operator || !cfg.chain.escrow) return releaseSettlement(db, id, 'chain not configured', { counted: false });
+  const escrow = escrowOfTask(cfg, row.escrow);
   const { publicClient, operator } = clients;
   // A failed attempt: FAILED once the attempts are used up, else back in the queue.
   const failed = (lastError: string) =>
@@ -54,7 +55,7 @@ async function attemptSettlement(db: Db, cfg: Config, id: string, waitMs: number
   try {
     if (row.kind !== 'CLAIM') {
       const task = await readTask(publicClient, escrow, row.taskId!);
-      const done = row.kind === 'RELEASE' ? TASK_STATE.Released : TASK_STATE.Refunded;
+      const done = row.kind === 'REFUND' ? TASK_STATE.Refunded : TASK_STATE.Released;
       if (task.state === done) return markSettlement(db, id, 'MINED');
       if (task.state === TASK_STATE.Reclaimed) return reclaimedFirst(db, row);
       if (task.state !== TASK_STATE.Open) return markSettlement(db, id, 'FAILED', { lastError: `task is in state ${task.state}` });

@@ -10,7 +10,7 @@ export const SORTS = [
   { value: 'created', label: 'Newest' },
 ] as const;
 
-export const STATUSES = ['OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED', 'CANCELLED'] as const;
+export const STATUSES = ['OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED', 'CANCELLED', 'JUDGING', 'AWARDED'] as const;
 
 export interface MissionFilters {
   mine: '' | 'client' | 'agent';

@@ -5,7 +5,7 @@ import 'server-only';
 import { sql } from 'drizzle-orm';
 import { arrayLiteral } from '../db/array-literal';
 import type { Db } from '../db/client';
-import { type MissionRow, webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { bountyEntries, type MissionRow, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import type { WebhookEvent } from './schemas';
 
 type MissionFacts = Pick<MissionRow, 'id' | 'title' | 'status' | 'reward' | 'deadline' | 'category' | 'tags' | 'clientId' | 'agentId'>;
@@ -38,6 +38,22 @@ export async function emitToParties(tx: Db, event: WebhookEvent, mission: Missio
   if (parties.length === 0) return;
   const audience = sql`${webhookEndpoints.userId} in (${sql.join(parties.map((id) => sql`${id}::uuid`), sql`, `)})`;
   await enqueue(tx, event, mission.id, envelope(event, { mission: summary(mission), ...extra }, now), audience, now);
+}
+
+/**
+ * A bounty's event (API.md §18) to its client and every entrant — never an entry's content: the
+ * payload is the mission's summary and what the event adds (the award's places, say).
+ */
+export async function emitToEntrants(tx: Db, event: WebhookEvent, mission: MissionFacts, now: Date, extra: Record<string, unknown> = {}) {
+  const e = bountyEntries;
+  const audience = sql`(${webhookEndpoints.userId} = ${mission.clientId}::uuid
+    or ${webhookEndpoints.userId} in (select ${e.agentId} from ${e} where ${e.missionId} = ${mission.id}::uuid))`;
+  await enqueue(tx, event, mission.id, envelope(event, { mission: summary(mission), ...extra }, now), audience, now);
+}
+
+/** An event to one user's endpoints (a winner's earnings.released). */
+export async function emitToUser(tx: Db, event: WebhookEvent, userId: string, mission: MissionFacts, now: Date, extra: Record<string, unknown> = {}) {
+  await enqueue(tx, event, mission.id, envelope(event, { mission: summary(mission), ...extra }, now), sql`${webhookEndpoints.userId} = ${userId}::uuid`, now);
 }
 
 /** mission.created to every endpoint whose filter (category, tag, minimum reward) the mission matches. */

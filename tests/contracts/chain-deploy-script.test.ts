@@ -3,10 +3,11 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createPublicClient, getAddress, http } from 'viem';
+import { createPublicClient, createWalletClient, getAddress, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { passportArtifact, taskEscrowArtifact } from '@/lib/chain/artifacts';
+import { passportArtifact, taskEscrowArtifact, taskEscrowV3Artifact } from '@/lib/chain/artifacts';
+import { deployContracts } from '@/lib/chain/deploy';
 import { ANVIL_KEYS, startAnvil, type AnvilNode } from '@/lib/chain/anvil-node';
 
 const run = promisify(execFile);
@@ -96,5 +97,39 @@ describe('chain:deploy script', () => {
     expect(failure?.code).toBe(1);
     expect(failure?.stdout).toBe('');
     expect(failure?.stderr).toContain('REGISTRAR_PRIVATE_KEY is required');
+  });
+});
+
+describe('chain:deploy --upgrade', () => {
+  test('deploys a v3 escrow beside a v2 one with its token, owner, operator, fee recipient and ceiling; v2 is untouched', async () => {
+    const operator = privateKeyToAccount(ANVIL_KEYS[8]).address;
+    const feeRecipient = privateKeyToAccount(ANVIL_KEYS[6]).address;
+    const publicClient = createPublicClient({ chain: foundry, transport: http(node.rpcUrl) });
+    // The v2 deployment as an earlier chain:deploy left it.
+    const walletClient = createWalletClient({ chain: foundry, transport: http(node.rpcUrl), account: privateKeyToAccount(ANVIL_KEYS[5]) });
+    const old = await deployContracts({
+      walletClient, publicClient, registrar: walletClient.account.address, owner: walletClient.account.address, operator, feeRecipient, maxFeeBps: 700, escrowVersion: 'v2',
+    });
+    const { stdout, stderr } = await deployScript(['--rpc', node.rpcUrl, '--upgrade', old.escrow], { REGISTRAR_PRIVATE_KEY: ANVIL_KEYS[5] });
+    const printed = JSON.parse(stdout) as Record<string, `0x${string}`>;
+    expect(Object.keys(printed)).toEqual(['escrow', 'escrowV2', 'rewardToken', 'owner', 'operator']);
+    expect(printed).toMatchObject({ escrowV2: old.escrow.toLowerCase(), rewardToken: old.rewardToken.toLowerCase(), operator: operator.toLowerCase() });
+    expect(stderr).toContain(`ESCROW_V2_ADDRESS=${old.escrow}`);
+    const v3 = { address: printed.escrow!, abi: taskEscrowV3Artifact.abi } as const;
+    expect(await publicClient.readContract({ ...v3, functionName: 'operator' })).toBe(operator);
+    expect(await publicClient.readContract({ ...v3, functionName: 'feeRecipient' })).toBe(feeRecipient);
+    expect(await publicClient.readContract({ ...v3, functionName: 'maxFeeBps' })).toBe(700);
+    expect(await publicClient.readContract({ ...v3, functionName: 'MAX_RECIPIENTS' })).toBe(10n);
+    expect(getAddress(await publicClient.readContract({ ...v3, functionName: 'token' }))).toBe(getAddress(old.rewardToken));
+    expect(await publicClient.readContract({ address: old.escrow, abi: taskEscrowArtifact.abi, functionName: 'operator' })).toBe(operator);
+  });
+
+  test('error: an address that is not an escrow is refused', async () => {
+    const failure = await deployScript(['--rpc', node.rpcUrl, '--upgrade', privateKeyToAccount(ANVIL_KEYS[7]).address], { REGISTRAR_PRIVATE_KEY: ANVIL_KEYS[5] }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toContain('is not a TaskEscrow on this chain');
   });
 });

@@ -98,7 +98,7 @@ describe('GET /api/account/stats', () => {
     const clientStats = accountStatsSchema.parse((await call(statsRoute, { token: client.token })).body);
     expect(clientStats.asClient).toEqual({
       posted: 4,
-      byStatus: { OPEN: 1, ACCEPTED: 1, SUBMITTED: 0, CONTESTED: 0, DISPUTED: 0, COMPLETED: 1, CANCELLED: 1 },
+      byStatus: { OPEN: 1, ACCEPTED: 1, SUBMITTED: 0, CONTESTED: 0, DISPUTED: 0, COMPLETED: 1, CANCELLED: 1, JUDGING: 0, AWARDED: 0 },
       escrowed: USDC(5 + 7),
       paid: USDC(10),
     });

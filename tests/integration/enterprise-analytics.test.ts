@@ -65,7 +65,7 @@ describe('GET /api/enterprise/analytics', () => {
     // Posted in range: m7 (Jan 28 00:00, the first instant), m1, m2, m3 (Feb 1 00:00), m4.
     expect(body.missions).toEqual({
       total: 5,
-      byStatus: { OPEN: 1, ACCEPTED: 1, SUBMITTED: 0, CONTESTED: 0, DISPUTED: 0, COMPLETED: 2, CANCELLED: 1 },
+      byStatus: { OPEN: 1, ACCEPTED: 1, SUBMITTED: 0, CONTESTED: 0, DISPUTED: 0, COMPLETED: 2, CANCELLED: 1, JUDGING: 0, AWARDED: 0 },
     });
     expect(body.escrowed).toBe(USDC(5 + 7)); // m3 OPEN, m4 ACCEPTED
     expect(body.paid).toBe(USDC(10 + 20)); // m1, m2: gross, whatever the fee

@@ -32,6 +32,7 @@ describe('POST /api/missions', () => {
       attachments: [],
       submission: null,
       contests: [],
+      bounty: null,
       reviewDeadline: null,
       bumpCount: 0,
       bumpedAt: null,

@@ -74,7 +74,7 @@ describe('taskmarket mcp', () => {
       [
         'accept_mission', 'apply_to_mission', 'approve_mission', 'claim_earnings', 'contest_mission', 'find_missions', 'get_comments',
         'get_earnings', 'get_mission', 'get_mission_file', 'post_comment', 'post_mission', 'register_agent', 'review_agent', 'submit_work',
-        'whoami',
+        'whoami', 'submit_entry', 'award_bounty',
       ].sort(),
     );
     for (const tool of tools) {

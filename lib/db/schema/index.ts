@@ -5,3 +5,4 @@ export * from './settlements';
 export * from './marketplace';
 export * from './webhooks';
 export * from './grants';
+export * from './bounties';

@@ -10,6 +10,7 @@ import {
   numeric,
   pgEnum,
   pgTable,
+  smallint,
   text,
   timestamp,
   unique,
@@ -23,13 +24,15 @@ const at = (name: string) => timestamp(name, { withTimezone: true });
 // uint256 amounts: numeric(78,0) holds every value up to 2^256 - 1 exactly.
 const amount = (name: string) => numeric(name, { precision: 78, scale: 0 });
 
+// JUDGING and AWARDED are a bounty's (API.md §18): past its deadline, and once the client awarded it.
 export const missionStatusEnum = pgEnum('mission_status', [
-  'OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED', 'CANCELLED',
+  'OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED', 'CANCELLED', 'JUDGING', 'AWARDED',
 ]);
-export const missionFileKindEnum = pgEnum('mission_file_kind', ['ATTACHMENT', 'DELIVERABLE', 'EVIDENCE']);
+export const missionFileKindEnum = pgEnum('mission_file_kind', ['ATTACHMENT', 'DELIVERABLE', 'EVIDENCE', 'ENTRY']);
 export const missionActorEnum = pgEnum('mission_actor', ['OWNER', 'AGENT', 'OPERATOR', 'SYSTEM']);
-// docs/api.md#applications: the first agent to accept wins, or the owner picks one from the applications.
-export const assignmentModeEnum = pgEnum('assignment_mode', ['FIRST_COME', 'APPLICATION']);
+// docs/api.md#applications: the first agent to accept wins, or the owner picks one from the applications;
+// docs/api.md#bounties: or many agents enter and the owner awards places.
+export const assignmentModeEnum = pgEnum('assignment_mode', ['FIRST_COME', 'APPLICATION', 'BOUNTY']);
 
 export const missions = pgTable(
   'missions',
@@ -47,7 +50,18 @@ export const missions = pgTable(
     deadline: at('deadline').notNull(),
     status: missionStatusEnum('status').notNull().default('OPEN'),
     assignmentMode: assignmentModeEnum('assignment_mode').notNull().default('FIRST_COME'),
-    onChainTaskId: bigint('on_chain_task_id', { mode: 'number' }).unique(),
+    onChainTaskId: bigint('on_chain_task_id', { mode: 'number' }),
+    // The escrow contract holding the task (lowercase), set when funded. Null on rows funded
+    // before v3: their task is on the v2 escrow (ESCROW_V2_ADDRESS, or ESCROW_ADDRESS if no upgrade).
+    escrow: text('escrow'),
+    // A bounty's places (1–10) and their percentages of the reward (null: equal), API.md §18.
+    winners: smallint('winners'),
+    split: smallint('split').array(),
+    // Kept by each new entry under the row lock: the cap and the deadline's judge/lapse read it.
+    entryCount: integer('entry_count').notNull().default(0),
+    awardedAt: at('awarded_at'),
+    // Why places were left unawarded; entrants may contest it.
+    awardReason: text('award_reason'),
     idempotencyKey: text('idempotency_key'),
     // What the keyed request asked for: the same key with another request is refused, not replayed.
     idempotencyFingerprint: text('idempotency_fingerprint'),
@@ -93,6 +107,8 @@ export const missions = pgTable(
     index('missions_client_created_idx').on(t.clientId, t.createdAt),
     index('missions_client_completed_idx').on(t.clientId, t.completedAt).where(sql`${t.completedAt} is not null`),
     uniqueIndex('missions_idempotency_idx').on(t.clientId, t.idempotencyKey),
+    // v2 and v3 each count task ids from 1: a task is named by its escrow and its id.
+    uniqueIndex('missions_on_chain_task_idx').on(sql`coalesce(${t.escrow}, '')`, t.onChainTaskId),
   ],
 );
 
@@ -160,14 +176,15 @@ export const missionEvents = pgTable(
   ],
 );
 
-// The agents' earnings: one credit per completed mission (reward less the fee). The unique
-// mission id makes a second credit for the same mission impossible, whatever the code does.
+// The agents' earnings: one credit per completed mission and agent (reward less the fee; a
+// bounty credits each winner its place). The unique (mission, agent) makes a second credit for
+// the same work impossible, whatever the code does.
 export const agentEarnings = pgTable(
   'agent_earnings',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     agentId: uuid('agent_id').notNull().references(() => users.id),
-    missionId: uuid('mission_id').notNull().unique().references(() => missions.id),
+    missionId: uuid('mission_id').notNull().references(() => missions.id),
     gross: amount('gross').notNull(),
     fee: amount('fee').notNull(),
     amount: amount('amount').notNull(),
@@ -175,6 +192,7 @@ export const agentEarnings = pgTable(
     createdAt: at('created_at').notNull(),
   },
   (t) => [
+    uniqueIndex('agent_earnings_mission_agent_idx').on(t.missionId, t.agentId),
     index('agent_earnings_agent_idx').on(t.agentId, t.createdAt),
     // The leaderboard's 7- and 30-day periods read only the recent credits.
     index('agent_earnings_created_idx').on(t.createdAt),

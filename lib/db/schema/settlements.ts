@@ -3,11 +3,12 @@
 // it, then signed, its hash recorded, sent, and confirmed from the chain. A crash anywhere in
 // between is resumed from the row and the chain's own state, never sent twice.
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, numeric, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, numeric, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { missions } from './missions';
 import { users } from './users';
 
-export const settlementKindEnum = pgEnum('settlement_kind', ['RELEASE', 'REFUND', 'CLAIM']);
+// SPLIT: a bounty's releaseSplit (escrow v3) to its winners, and to its client for unawarded places.
+export const settlementKindEnum = pgEnum('settlement_kind', ['RELEASE', 'REFUND', 'CLAIM', 'SPLIT']);
 // SUPERSEDED: never to be sent — the task's client reclaimed it first (docs/api.md#escrow).
 export const settlementStatusEnum = pgEnum('settlement_status', ['PENDING', 'MINED', 'FAILED', 'SUPERSEDED']);
 
@@ -23,6 +24,10 @@ export const settlements = pgTable(
     userId: uuid('user_id').notNull().references(() => users.id),
     beneficiary: text('beneficiary').notNull(),
     taskId: bigint('task_id', { mode: 'bigint' }),
+    // The escrow the call goes to (lowercase); null on rows written before v3: the v2 escrow.
+    escrow: text('escrow'),
+    // SPLIT only: who gets what, in releaseSplit's order.
+    recipients: jsonb('recipients').$type<{ address: string; amount: string }[]>(),
     feeBps: integer('fee_bps'),
     // Expected at decision time; for a claim, replaced by the Claimed event's amount once mined.
     amount: numeric('amount', { precision: 78, scale: 0 }).notNull(),

@@ -418,6 +418,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/missions/{id}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bounty's entries: all to the client (and every entrant once COMPLETED), its own to an entrant
+         * @description Requires a signed-in user.
+         */
+        get: operations["getMissionsByIdEntries"];
+        put?: never;
+        /**
+         * Enter a BOUNTY (AGENT): note and files; once each, replaceable until the deadline
+         * @description Requires the AGENT role. Rate-limited. At most MAX_BOUNTY_ENTRIES (200) a bounty; ENTRY_RATE_LIMIT_PER_MINUTE (10) per agent. An entry is read by the client and its author only until the bounty is COMPLETED.
+         */
+        post: operations["postMissionsByIdEntries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/missions/{id}/award": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * JUDGING → AWARDED: the winning entrants in place order, a reason for places left unawarded
+         * @description Requires a signed-in user. Rate-limited. Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit.
+         */
+        post: operations["postMissionsByIdAward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/missions/{id}/files/{fileId}": {
         parameters: {
             query?: never;
@@ -875,7 +919,11 @@ export interface components {
              * @default FIRST_COME
              * @enum {string}
              */
-            assignment?: "FIRST_COME" | "APPLICATION";
+            assignment?: "FIRST_COME" | "APPLICATION" | "BOUNTY";
+            /** @description BOUNTY: places to award, 1–10 (default 1) */
+            winners?: number | string;
+            /** @description BOUNTY: each place's percentage of the reward, first place first, summing to 100 (default: equal) */
+            split?: (number | string)[];
         };
         MissionsByIdApplyBody: {
             /** @description Why this agent, 1–2,000 characters */
@@ -906,6 +954,19 @@ export interface components {
         MissionsByIdBumpBody: {
             reward?: string;
         };
+        MissionsByIdEntriesBody: {
+            /**
+             * @description What the entry is; with or instead of files
+             * @default
+             */
+            note?: string;
+        };
+        MissionsByIdAwardBody: {
+            /** @description The winning entrants, first place first; at most the bounty's places */
+            winners: string[];
+            /** @description Required when places are left unawarded; entrants may contest it */
+            reason?: string;
+        };
         AccountProfileBody: {
             displayName?: string | null;
             bio?: string | null;
@@ -919,11 +980,15 @@ export interface components {
             /** @enum {string} */
             outcome: "COMPLETED" | "CANCELLED";
             note?: string;
+            /** @description BOUNTY, outcome COMPLETED: the winning entrants, first place first */
+            winners?: string[];
+            /** @description BOUNTY: why places are left unawarded */
+            reason?: string;
         };
         WebhooksBody: {
             /** Format: uri */
             url: string;
-            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid")[];
+            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded")[];
             /** @description mission.created only: category, tag and minimum reward the mission must match */
             filter?: {
                 category?: string;
@@ -940,9 +1005,9 @@ export interface components {
             reward: string;
             deadline: string;
             /** @enum {string} */
-            status: "OPEN" | "ACCEPTED" | "SUBMITTED" | "CONTESTED" | "DISPUTED" | "COMPLETED" | "CANCELLED";
+            status: "OPEN" | "ACCEPTED" | "SUBMITTED" | "CONTESTED" | "DISPUTED" | "COMPLETED" | "CANCELLED" | "JUDGING" | "AWARDED";
             /** @enum {string} */
-            assignment: "FIRST_COME" | "APPLICATION";
+            assignment: "FIRST_COME" | "APPLICATION" | "BOUNTY";
             client: {
                 walletAddress: string;
             };
@@ -980,6 +1045,18 @@ export interface components {
                 }[];
                 contestedAt: string;
             }[];
+            bounty: {
+                winners: number;
+                split: number[] | null;
+                entries: number;
+                awardedAt: string | null;
+                awardReason: string | null;
+                awards: {
+                    place: number;
+                    walletAddress: string;
+                    amount: string;
+                }[];
+            } | null;
             reviewDeadline: string | null;
             bumpCount: number;
             bumpedAt: string | null;
@@ -1032,6 +1109,8 @@ export interface components {
             DISPUTED: number;
             COMPLETED: number;
             CANCELLED: number;
+            JUDGING: number;
+            AWARDED: number;
         };
         Error: {
             error: string;
@@ -1107,6 +1186,31 @@ export interface components {
             role: "OWNER" | "AGENT" | "USER" | "OPERATOR";
             body: string;
             createdAt: string;
+        };
+        MissionsByIdEntriesResponse: {
+            id: string;
+            agent: {
+                walletAddress: string;
+            };
+            note: string;
+            files: {
+                id: string;
+                filename: string;
+                contentType: string;
+                size: number;
+                sha256: string;
+            }[];
+            /** @description 1, then + 1 for each replacement */
+            version: number;
+            createdAt: string;
+            updatedAt: string;
+            place: number | null;
+            amount: string | null;
+            contested: boolean;
+        };
+        MissionsByIdEntriesGetResponse: {
+            items: components["schemas"]["MissionsByIdEntriesResponse"][];
+            nextCursor: string | null;
         };
         AgentsLeaderboardResponse: {
             items: components["schemas"]["LeaderboardEntry"][];
@@ -1249,6 +1353,10 @@ export interface components {
                 reclaimGraceSeconds: number;
                 /** @description createTask expiresAt ≥ the deadline (unix seconds) + this: reviewWindowSeconds × (maxContests + 1) + reclaimGraceSeconds */
                 expiresAfterDeadlineSeconds: number;
+                /** @description The same for a BOUNTY (API.md §18): reviewWindowSeconds × 2 + the dispute allowance + reclaimGraceSeconds */
+                bountyExpiresAfterDeadlineSeconds: number;
+                /** @description Entries a bounty takes at most */
+                maxBountyEntries: number;
             };
             version: string;
         };
@@ -1277,7 +1385,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            kind: "RELEASE" | "REFUND" | "CLAIM";
+            kind: "RELEASE" | "REFUND" | "CLAIM" | "SPLIT";
             /** @enum {string} */
             status: "PENDING" | "MINED" | "FAILED" | "SUPERSEDED";
             missionId: string | null;
@@ -1292,7 +1400,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid")[];
+            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded")[];
             filter: {
                 category?: string;
                 tag?: string;
@@ -1309,7 +1417,7 @@ export interface components {
                 /** Format: uuid */
                 id: string;
                 url: string;
-                events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid")[];
+                events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded")[];
                 filter: {
                     category?: string;
                     tag?: string;
@@ -1328,7 +1436,7 @@ export interface components {
                  */
                 id: string;
                 /** @enum {string} */
-                event: "mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid";
+                event: "mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded";
                 /** @enum {string} */
                 status: "PENDING" | "DELIVERED" | "FAILED";
                 attempts: number;
@@ -2194,6 +2302,113 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["MissionsByIdBumpBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mission"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMissionsByIdEntries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The previous page's nextCursor; empty or absent for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdEntriesGetResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postMissionsByIdEntries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MissionsByIdEntriesBody"];
+                "multipart/form-data": {
+                    files?: string[];
+                } & {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdEntriesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postMissionsByIdAward: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MissionsByIdAwardBody"];
             };
         };
         responses: {

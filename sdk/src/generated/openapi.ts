@@ -22,6 +22,9 @@ export const openApiDocument = {
       "name": "Operations"
     },
     {
+      "name": "Bounties"
+    },
+    {
       "name": "Agents"
     },
     {
@@ -1762,6 +1765,261 @@ export const openApiDocument = {
         }
       }
     },
+    "/api/missions/{id}/entries": {
+      "post": {
+        "operationId": "postMissionsByIdEntries",
+        "tags": [
+          "Bounties"
+        ],
+        "summary": "Enter a BOUNTY (AGENT): note and files; once each, replaceable until the deadline",
+        "description": "Requires the AGENT role. Rate-limited. At most MAX_BOUNTY_ENTRIES (200) a bounty; ENTRY_RATE_LIMIT_PER_MINUTE (10) per agent. An entry is read by the client and its author only until the bounty is COMPLETED.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/MissionsByIdEntriesBody"
+              }
+            },
+            "multipart/form-data": {
+              "schema": {
+                "type": "object",
+                "description": "The JSON body’s fields as form fields (`tags` comma-separated), files under `files` (at most 10, 10 MB each).",
+                "properties": {
+                  "files": {
+                    "type": "array",
+                    "items": {
+                      "type": "string",
+                      "contentMediaType": "application/octet-stream"
+                    }
+                  }
+                },
+                "additionalProperties": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdEntriesResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "get": {
+        "operationId": "getMissionsByIdEntries",
+        "tags": [
+          "Bounties"
+        ],
+        "summary": "A bounty's entries: all to the client (and every entrant once COMPLETED), its own to an entrant",
+        "description": "Requires a signed-in user.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "default": 20,
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100
+            }
+          },
+          {
+            "name": "cursor",
+            "in": "query",
+            "required": false,
+            "description": "The previous page's nextCursor; empty or absent for the first page",
+            "schema": {
+              "type": "string",
+              "maxLength": 512
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdEntriesGetResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/missions/{id}/award": {
+      "post": {
+        "operationId": "postMissionsByIdAward",
+        "tags": [
+          "Bounties"
+        ],
+        "summary": "JUDGING → AWARDED: the winning entrants in place order, a reason for places left unawarded",
+        "description": "Requires a signed-in user. Rate-limited. Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/MissionsByIdAwardBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Mission"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
     "/api/missions/{id}/files/{fileId}": {
       "get": {
         "operationId": "getMissionsByIdFilesByFileId",
@@ -3107,8 +3365,38 @@ export const openApiDocument = {
             "type": "string",
             "enum": [
               "FIRST_COME",
-              "APPLICATION"
+              "APPLICATION",
+              "BOUNTY"
             ]
+          },
+          "winners": {
+            "description": "BOUNTY: places to award, 1–10 (default 1)",
+            "anyOf": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "string",
+                "pattern": "^[0-9]{1,3}$"
+              }
+            ]
+          },
+          "split": {
+            "description": "BOUNTY: each place's percentage of the reward, first place first, summing to 100 (default: equal)",
+            "minItems": 1,
+            "maxItems": 10,
+            "type": "array",
+            "items": {
+              "anyOf": [
+                {
+                  "type": "number"
+                },
+                {
+                  "type": "string",
+                  "pattern": "^[0-9]{1,3}$"
+                }
+              ]
+            }
           }
         },
         "required": [
@@ -3235,6 +3523,43 @@ export const openApiDocument = {
         },
         "additionalProperties": false
       },
+      "MissionsByIdEntriesBody": {
+        "type": "object",
+        "properties": {
+          "note": {
+            "default": "",
+            "description": "What the entry is; with or instead of files",
+            "type": "string",
+            "maxLength": 10000,
+            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          }
+        },
+        "additionalProperties": false
+      },
+      "MissionsByIdAwardBody": {
+        "type": "object",
+        "properties": {
+          "winners": {
+            "maxItems": 10,
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "The winning entrants, first place first; at most the bounty's places"
+          },
+          "reason": {
+            "description": "Required when places are left unawarded; entrants may contest it",
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 2000,
+            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          }
+        },
+        "required": [
+          "winners"
+        ],
+        "additionalProperties": false
+      },
       "AccountProfileBody": {
         "type": "object",
         "properties": {
@@ -3333,6 +3658,21 @@ export const openApiDocument = {
             "type": "string",
             "maxLength": 2000,
             "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          },
+          "winners": {
+            "description": "BOUNTY, outcome COMPLETED: the winning entrants, first place first",
+            "maxItems": 10,
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "reason": {
+            "description": "BOUNTY: why places are left unawarded",
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 2000,
+            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
           }
         },
         "required": [
@@ -3350,7 +3690,7 @@ export const openApiDocument = {
           },
           "events": {
             "minItems": 1,
-            "maxItems": 10,
+            "maxItems": 13,
             "type": "array",
             "items": {
               "type": "string",
@@ -3364,7 +3704,10 @@ export const openApiDocument = {
                 "mission.cancelled",
                 "mission.reopened",
                 "earnings.released",
-                "claim.paid"
+                "claim.paid",
+                "mission.entry_submitted",
+                "mission.judging",
+                "mission.awarded"
               ]
             }
           },
@@ -3434,14 +3777,17 @@ export const openApiDocument = {
               "CONTESTED",
               "DISPUTED",
               "COMPLETED",
-              "CANCELLED"
+              "CANCELLED",
+              "JUDGING",
+              "AWARDED"
             ]
           },
           "assignment": {
             "type": "string",
             "enum": [
               "FIRST_COME",
-              "APPLICATION"
+              "APPLICATION",
+              "BOUNTY"
             ]
           },
           "client": {
@@ -3630,6 +3976,89 @@ export const openApiDocument = {
               "additionalProperties": false
             }
           },
+          "bounty": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "winners": {
+                    "type": "integer",
+                    "minimum": -9007199254740991,
+                    "maximum": 9007199254740991
+                  },
+                  "split": {
+                    "anyOf": [
+                      {
+                        "type": "array",
+                        "items": {
+                          "type": "integer",
+                          "minimum": -9007199254740991,
+                          "maximum": 9007199254740991
+                        }
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "entries": {
+                    "type": "integer",
+                    "minimum": -9007199254740991,
+                    "maximum": 9007199254740991
+                  },
+                  "awardedAt": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "awardReason": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "awards": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "properties": {
+                        "place": {
+                          "type": "integer",
+                          "minimum": -9007199254740991,
+                          "maximum": 9007199254740991
+                        },
+                        "walletAddress": {
+                          "type": "string"
+                        },
+                        "amount": {
+                          "type": "string"
+                        }
+                      },
+                      "required": [
+                        "place",
+                        "walletAddress",
+                        "amount"
+                      ],
+                      "additionalProperties": false
+                    }
+                  }
+                },
+                "required": [
+                  "winners",
+                  "split",
+                  "entries",
+                  "awardedAt",
+                  "awardReason",
+                  "awards"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
           "reviewDeadline": {
             "type": [
               "string",
@@ -3694,6 +4123,7 @@ export const openApiDocument = {
           "attachments",
           "submission",
           "contests",
+          "bounty",
           "reviewDeadline",
           "bumpCount",
           "bumpedAt",
@@ -3935,6 +4365,16 @@ export const openApiDocument = {
             "type": "integer",
             "minimum": -9007199254740991,
             "maximum": 9007199254740991
+          },
+          "JUDGING": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
+          },
+          "AWARDED": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
           }
         },
         "required": [
@@ -3944,7 +4384,9 @@ export const openApiDocument = {
           "CONTESTED",
           "DISPUTED",
           "COMPLETED",
-          "CANCELLED"
+          "CANCELLED",
+          "JUDGING",
+          "AWARDED"
         ],
         "additionalProperties": false
       },
@@ -4277,6 +4719,130 @@ export const openApiDocument = {
           "role",
           "body",
           "createdAt"
+        ],
+        "additionalProperties": false
+      },
+      "MissionsByIdEntriesResponse": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "agent": {
+            "type": "object",
+            "properties": {
+              "walletAddress": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "walletAddress"
+            ],
+            "additionalProperties": false
+          },
+          "note": {
+            "type": "string"
+          },
+          "files": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "id": {
+                  "type": "string"
+                },
+                "filename": {
+                  "type": "string"
+                },
+                "contentType": {
+                  "type": "string"
+                },
+                "size": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "sha256": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "id",
+                "filename",
+                "contentType",
+                "size",
+                "sha256"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "version": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991,
+            "description": "1, then + 1 for each replacement"
+          },
+          "createdAt": {
+            "type": "string"
+          },
+          "updatedAt": {
+            "type": "string"
+          },
+          "place": {
+            "anyOf": [
+              {
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "amount": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "contested": {
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "id",
+          "agent",
+          "note",
+          "files",
+          "version",
+          "createdAt",
+          "updatedAt",
+          "place",
+          "amount",
+          "contested"
+        ],
+        "additionalProperties": false
+      },
+      "MissionsByIdEntriesGetResponse": {
+        "type": "object",
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/MissionsByIdEntriesResponse"
+            }
+          },
+          "nextCursor": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "items",
+          "nextCursor"
         ],
         "additionalProperties": false
       },
@@ -5045,6 +5611,18 @@ export const openApiDocument = {
                 "minimum": -9007199254740991,
                 "maximum": 9007199254740991,
                 "description": "createTask expiresAt ≥ the deadline (unix seconds) + this: reviewWindowSeconds × (maxContests + 1) + reclaimGraceSeconds"
+              },
+              "bountyExpiresAfterDeadlineSeconds": {
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991,
+                "description": "The same for a BOUNTY (API.md §18): reviewWindowSeconds × 2 + the dispute allowance + reclaimGraceSeconds"
+              },
+              "maxBountyEntries": {
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991,
+                "description": "Entries a bounty takes at most"
               }
             },
             "required": [
@@ -5052,7 +5630,9 @@ export const openApiDocument = {
               "maxContests",
               "platformFeeBps",
               "reclaimGraceSeconds",
-              "expiresAfterDeadlineSeconds"
+              "expiresAfterDeadlineSeconds",
+              "bountyExpiresAfterDeadlineSeconds",
+              "maxBountyEntries"
             ],
             "additionalProperties": false
           },
@@ -5161,7 +5741,8 @@ export const openApiDocument = {
             "enum": [
               "RELEASE",
               "REFUND",
-              "CLAIM"
+              "CLAIM",
+              "SPLIT"
             ]
           },
           "status": {
@@ -5249,7 +5830,10 @@ export const openApiDocument = {
                 "mission.cancelled",
                 "mission.reopened",
                 "earnings.released",
-                "claim.paid"
+                "claim.paid",
+                "mission.entry_submitted",
+                "mission.judging",
+                "mission.awarded"
               ]
             }
           },
@@ -5325,7 +5909,10 @@ export const openApiDocument = {
                       "mission.cancelled",
                       "mission.reopened",
                       "earnings.released",
-                      "claim.paid"
+                      "claim.paid",
+                      "mission.entry_submitted",
+                      "mission.judging",
+                      "mission.awarded"
                     ]
                   }
                 },
@@ -5399,7 +5986,10 @@ export const openApiDocument = {
                     "mission.cancelled",
                     "mission.reopened",
                     "earnings.released",
-                    "claim.paid"
+                    "claim.paid",
+                    "mission.entry_submitted",
+                    "mission.judging",
+                    "mission.awarded"
                   ]
                 },
                 "status": {

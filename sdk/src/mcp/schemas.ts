@@ -132,6 +132,24 @@ export const inputSchemas = {
     const { properties, required } = body('MissionsByIdContestBody');
     return object({ id: missionId, ...properties, files: filePaths('Evidence'), attachments: attachedFiles }, ['id', ...required]);
   })(),
+  submitEntry: (() => {
+    const { properties, required } = body('MissionsByIdEntriesBody');
+    return object(
+      {
+        id: missionId,
+        ...properties,
+        note: described(properties.note ?? { type: 'string' }, 'What your entry is and how to use it; entering again replaces your entry'),
+        files: filePaths('Files of the entry'),
+        textFiles: inlineFiles,
+        attachments: attachedFiles,
+      },
+      ['id', ...required],
+    );
+  })(),
+  awardBounty: (() => {
+    const { properties, required } = body('MissionsByIdAwardBody');
+    return object({ id: missionId, ...properties }, ['id', ...required]);
+  })(),
   applyToMission: (() => {
     const { properties, required } = body('MissionsByIdApplyBody');
     return object({ id: missionId, ...properties }, ['id', ...required]);

@@ -121,6 +121,28 @@ export const TOOLS: Tool[] = [
     run: async (args, session) => session.client(signed).missions.comment(text(args, 'id')!, bodyOf(args, ['id']) as never),
   },
   {
+    name: 'submit_entry',
+    title: 'Enter a bounty',
+    description:
+      'Enter an OPEN mission whose assignment is BOUNTY (accept_mission is refused there): a note plus files, from paths on this machine (`files`, stdio only), written inline (`textFiles`) and/or sent as base64 content (`attachments`). One entry per agent; entering again before the deadline replaces yours. Only the client and you see it. After the deadline the client awards places; you may contest the award once (contest_mission).',
+    inputSchema: inputSchemas.submitEntry,
+    annotations: { destructiveHint: false, openWorldHint: true },
+    run: async (args, session) => {
+      const files = [...(await filesUnderRoot(session, args, 'files')), ...inlineFiles(args), ...attachedFiles(args)];
+      return session.client(signed).missions.enter(text(args, 'id')!, { note: text(args, 'note', false) ?? '', ...(files.length > 0 && { files }) });
+    },
+  },
+  {
+    name: 'award_bounty',
+    title: 'Award a bounty',
+    description:
+      "Award your JUDGING bounty: the winning entrants' wallet addresses, first place first, at most its places. Leaving places unawarded needs a reason, which entrants may contest. Entrants have a review window to contest, then each winner is paid its share and unawarded shares come back to you.",
+    inputSchema: inputSchemas.awardBounty,
+    annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    run: async (args, session) =>
+      session.client(signed).missions.award(text(args, 'id')!, { winners: (args.winners as string[] | undefined) ?? [], ...(text(args, 'reason', false) && { reason: text(args, 'reason', false)! }) }),
+  },
+  {
     name: 'get_earnings',
     title: 'Get earnings',
     description: 'Your earnings as an agent, in base units of the reward token: pending (approved, not yet claimed), inFlight, claimed, and the history.',

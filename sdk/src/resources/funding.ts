@@ -36,7 +36,8 @@ export function fundAndCreateMissionOf(api: Api, missions: MissionsResource, sig
       token: contracts.rewardToken.address as Address,
       reward: BigInt(input.reward),
       ref: keccak256(toHex(idempotencyKey)),
-      expiresAt: BigInt(Math.ceil(deadline / 1000) + rules.expiresAfterDeadlineSeconds + EXPIRY_MARGIN_SECONDS),
+      // A bounty's task outlives its judging, contest and dispute windows instead (API.md §18).
+      expiresAt: BigInt(Math.ceil(deadline / 1000) + (input.assignment === 'BOUNTY' ? rules.bountyExpiresAfterDeadlineSeconds : rules.expiresAfterDeadlineSeconds) + EXPIRY_MARGIN_SECONDS),
     });
     try {
       return await missions.create({ ...input, onChainTaskId }, { ...options, idempotencyKey });

@@ -1,5 +1,5 @@
-// Missions (docs/api.md#missions, #mission-states, #applications): reads, create, the transitions, marketplace mechanics and
-// downloads. Bodies go as JSON, or as multipart when files come along.
+// Missions (docs/api.md#missions, docs/api.md#mission-states, docs/api.md#applications, docs/api.md#bounties): reads, create, the transitions, marketplace mechanics,
+// bounty entries and awards, and downloads. Bodies go as JSON, or as multipart when files come along.
 import { segment, type Api } from '../api.js';
 import { toFormData, type FileInput, type FormFields } from '../files.js';
 import { newIdempotencyKey } from '../http.js';
@@ -9,12 +9,16 @@ import type {
   ApplicationList,
   ApplyInput,
   AssignInput,
+  AwardInput,
   BumpInput,
   Comment,
   CommentInput,
   CommentList,
   ContestInput,
   CreateMissionInput,
+  Entry,
+  EntryInput,
+  EntryList,
   Mission,
   MissionList,
   MissionQuery,
@@ -78,6 +82,17 @@ export function missionsResource(api: Api) {
       return new PagedList((cursor) => api.json<ApplicationList>({ auth: 'required', method: 'GET', path: path(id, 'applications'), query: { ...query, cursor: cursor ?? query.cursor } }));
     },
     assign: (id: string, input: AssignInput) => post(id, 'assign', input),
+    /** Enters a BOUNTY (agents): a note and files; entering again replaces your entry until the deadline. */
+    async enter(id: string, input: EntryInput & WithFiles = {}): Promise<Entry> {
+      const { files, ...fields } = input;
+      return api.json<Entry>({ auth: 'required', method: 'POST', path: path(id, 'entries'), body: await bodyOf(fields, files) });
+    },
+    /** A bounty's entries: all of them for its client (and every entrant once COMPLETED), your own otherwise. */
+    entries(id: string, query: PageQuery = {}): PagedList<EntryList['items'][number], EntryList> {
+      return new PagedList((cursor) => api.json<EntryList>({ auth: 'required', method: 'GET', path: path(id, 'entries'), query: { ...query, cursor: cursor ?? query.cursor } }));
+    },
+    /** Awards a JUDGING bounty (its client): winners in place order; a reason when places stay unawarded. */
+    award: (id: string, input: AwardInput) => post(id, 'award', input),
     review: (id: string, input: ReviewInput) => api.json<Review>({ auth: 'required', method: 'POST', path: path(id, 'review'), body: input }),
     updateReview: (id: string, patch: ReviewPatch) => api.json<Review>({ auth: 'required', method: 'PATCH', path: path(id, 'review'), body: patch }),
     comments(id: string, query: PageQuery = {}): PagedList<CommentList['items'][number], CommentList> {

@@ -16,8 +16,8 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { mockUsdcArtifact, passportArtifact, taskEscrowArtifact } from '@/lib/chain/artifacts';
-import { deployContracts, type DeployedContracts } from '@/lib/chain/deploy';
+import { mockUsdcArtifact, passportArtifact, taskEscrowV3Artifact } from '@/lib/chain/artifacts';
+import { deployContracts, type DeployedContracts, type EscrowVersion } from '@/lib/chain/deploy';
 import { ANVIL_KEYS, startAnvil, type AnvilNode } from '@/lib/chain/anvil-node';
 
 export type ChainContext = ReturnType<typeof connect>;
@@ -38,7 +38,8 @@ function connect(rpcUrl: string, deployed: DeployedContracts) {
       address: account.address,
       walletClient,
       passport: getContract({ address: deployed.passport, abi: passportArtifact.abi, client }),
-      escrow: getContract({ address: deployed.escrow, abi: taskEscrowArtifact.abi, client }),
+      // v3's ABI is v2's plus releaseSplit: one binding serves both versions.
+      escrow: getContract({ address: deployed.escrow, abi: taskEscrowV3Artifact.abi, client }),
       token: getContract({ address: deployed.rewardToken, abi: mockUsdcArtifact.abi, client }),
     };
   }
@@ -69,8 +70,11 @@ function connect(rpcUrl: string, deployed: DeployedContracts) {
   };
 }
 
+/** Every escrow test runs against each version: v3 must keep every v2 guarantee (API.md §18). */
+export const ESCROW_VERSIONS = ['v2', 'v3'] as const satisfies readonly EscrowVersion[];
+
 /** Starts anvil and deploys before the file's tests; hands back the context once it is ready. */
-export function useContractsChain(): () => ChainContext {
+export function useContractsChain(escrowVersion: EscrowVersion = 'v3'): () => ChainContext {
   let node: AnvilNode | undefined;
   let context: ChainContext | undefined;
   let snapshot: Hex | undefined;
@@ -87,6 +91,7 @@ export function useContractsChain(): () => ChainContext {
       operator: deployer.address,
       feeRecipient: privateKeyToAccount(ANVIL_KEYS[1]).address,
       maxFeeBps: 1000,
+      escrowVersion,
     });
     context = connect(node.rpcUrl, deployed);
   });
@@ -105,7 +110,7 @@ export function useContractsChain(): () => ChainContext {
   };
 }
 
-const KNOWN_ERRORS = [...passportArtifact.abi, ...taskEscrowArtifact.abi, ...mockUsdcArtifact.abi].filter(
+const KNOWN_ERRORS = [...passportArtifact.abi, ...taskEscrowV3Artifact.abi, ...mockUsdcArtifact.abi].filter(
   (item) => item.type === 'error',
 );
 

@@ -5,6 +5,8 @@ import * as adminResolve from '@/app/api/admin/missions/[id]/resolve/route';
 import * as settlementRetry from '@/app/api/admin/settlements/[id]/retry/route';
 import * as adminComments from '@/app/api/admin/missions/[id]/comments/route';
 import * as apply from '@/app/api/missions/[id]/apply/route';
+import * as award from '@/app/api/missions/[id]/award/route';
+import * as entries from '@/app/api/missions/[id]/entries/route';
 import * as applications from '@/app/api/missions/[id]/applications/route';
 import * as assign from '@/app/api/missions/[id]/assign/route';
 import * as review from '@/app/api/missions/[id]/review/route';
@@ -72,6 +74,8 @@ const modules: [string, Module, FuzzRoute['params']][] = [
   ['/api/admin/settlements/{id}/retry', settlementRetry, ['id']],
   ['/api/admin/missions/{id}/comments', adminComments, ['id']],
   ['/api/missions/{id}/apply', apply, ['id']],
+  ['/api/missions/{id}/entries', entries, ['id']],
+  ['/api/missions/{id}/award', award, ['id']],
   ['/api/missions/{id}/applications', applications, ['id']],
   ['/api/missions/{id}/assign', assign, ['id']],
   ['/api/missions/{id}/review', review, ['id']],

@@ -12,8 +12,9 @@ const owner: Viewer = { kind: 'user', id: 'owner', role: 'CLIENT' };
 const assignee: Viewer = { kind: 'user', id: 'agent', role: 'AGENT' };
 const otherAgent: Viewer = { kind: 'user', id: 'other', role: 'AGENT' };
 const stranger: Viewer = { kind: 'user', id: 'stranger', role: 'CLIENT' };
+const entrant: Viewer = { kind: 'user', id: 'entrant', role: 'AGENT' };
 
-const STATUSES: MissionStatus[] = ['OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED', 'CANCELLED'];
+const STATUSES: MissionStatus[] = ['OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED', 'CANCELLED', 'JUDGING', 'AWARDED'];
 
 function facts(status: MissionStatus, overrides: Partial<MissionFacts> = {}): MissionFacts {
   return {
@@ -27,6 +28,7 @@ function facts(status: MissionStatus, overrides: Partial<MissionFacts> = {}): Mi
     bumpedAt: null,
     acceptedAt: status === 'OPEN' ? null : at(-60),
     assignmentMode: 'FIRST_COME',
+    entryCount: 0,
     ...overrides,
   };
 }
@@ -46,12 +48,26 @@ const PARTY: Record<Action, Viewer> = {
   bump: owner,
   resolveComplete: { kind: 'operator' },
   resolveCancel: { kind: 'operator' },
+  judge: { kind: 'system' },
+  lapse: { kind: 'system' },
+  award: owner,
+  escalate: { kind: 'system' },
+  contestAward: entrant,
+  finalize: { kind: 'system' },
+  resolveAward: { kind: 'operator' },
 };
 const TIMELY: Partial<Record<Action, Partial<MissionFacts>>> = {
   expire: { reviewDeadline: at(-1) },
   cancel: { deadline: at(-1), contestedAt: at(-3601) },
   reopen: { acceptedAt: at(-7200) },
   assign: { assignmentMode: 'APPLICATION' },
+  judge: { assignmentMode: 'BOUNTY', deadline: at(-1), entryCount: 1 },
+  lapse: { assignmentMode: 'BOUNTY', deadline: at(-1) },
+  award: { assignmentMode: 'BOUNTY', reviewDeadline: at(60), entryCount: 2 },
+  escalate: { assignmentMode: 'BOUNTY', reviewDeadline: at(-1), entryCount: 2 },
+  contestAward: { assignmentMode: 'BOUNTY', reviewDeadline: at(60), entryCount: 2, entered: true },
+  finalize: { assignmentMode: 'BOUNTY', reviewDeadline: at(-1), entryCount: 2 },
+  resolveAward: { assignmentMode: 'BOUNTY', entryCount: 2 },
 };
 
 describe('decide: the transition table row by row', () => {
@@ -89,6 +105,13 @@ describe('decide: the transition table row by row', () => {
     expect(to('bump', 'OPEN')).toBe('OPEN');
     expect(to('resolveComplete', 'DISPUTED')).toBe('COMPLETED');
     expect(to('resolveCancel', 'DISPUTED')).toBe('CANCELLED');
+    expect(to('judge', 'OPEN')).toBe('JUDGING');
+    expect(to('lapse', 'OPEN')).toBe('CANCELLED');
+    expect(to('award', 'JUDGING')).toBe('AWARDED');
+    expect(to('escalate', 'JUDGING')).toBe('DISPUTED');
+    expect(to('contestAward', 'AWARDED')).toBe('DISPUTED');
+    expect(to('finalize', 'AWARDED')).toBe('COMPLETED');
+    expect(to('resolveAward', 'DISPUTED')).toBe('COMPLETED');
   });
 });
 
@@ -178,11 +201,11 @@ describe('visibility', () => {
   });
   test('behavior: work files only for the parties, and only the current assignment for the agent', () => {
     const m = { ...facts('CONTESTED'), assignment: 2 };
-    expect(canSeeFile(m, { kind: 'DELIVERABLE', assignment: 2 }, assignee)).toBe(true);
-    expect(canSeeFile(m, { kind: 'DELIVERABLE', assignment: 1 }, assignee)).toBe(false);
-    expect(canSeeFile(m, { kind: 'DELIVERABLE', assignment: 1 }, owner)).toBe(true);
-    expect(canSeeFile({ ...m, status: 'OPEN', agentId: null }, { kind: 'EVIDENCE', assignment: 2 }, otherAgent)).toBe(false);
-    expect(canSeeFile({ ...m, status: 'OPEN', agentId: null }, { kind: 'ATTACHMENT', assignment: 0 }, anonymous)).toBe(true);
+    expect(canSeeFile(m, { kind: 'DELIVERABLE', assignment: 2, uploaderId: 'agent' }, assignee)).toBe(true);
+    expect(canSeeFile(m, { kind: 'DELIVERABLE', assignment: 1, uploaderId: 'agent' }, assignee)).toBe(false);
+    expect(canSeeFile(m, { kind: 'DELIVERABLE', assignment: 1, uploaderId: 'agent' }, owner)).toBe(true);
+    expect(canSeeFile({ ...m, status: 'OPEN', agentId: null }, { kind: 'EVIDENCE', assignment: 2, uploaderId: 'owner' }, otherAgent)).toBe(false);
+    expect(canSeeFile({ ...m, status: 'OPEN', agentId: null }, { kind: 'ATTACHMENT', assignment: 0, uploaderId: 'owner' }, anonymous)).toBe(true);
   });
 });
 

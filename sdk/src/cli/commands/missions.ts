@@ -1,4 +1,5 @@
-// The mission commands (docs/api.md#missions, #sdk-and-cli): missions list|show|download, post, accept, submit, approve, contest.
+// The mission commands (docs/api.md#missions, docs/api.md#webhooks, docs/api.md#bounties): missions list|show|download, post, accept, submit,
+// approve, contest, and a bounty's enter and award.
 import { Option, type Command } from 'commander';
 import { answer, jsonOption as json, type JsonFlag } from '../answer.js';
 import { TaskmarketError } from '../../index.js';
@@ -6,6 +7,7 @@ import { collect, parseAmount, parseDeadline, parseLimit, parseReward, parseTask
 import type { Session } from '../session.js';
 import { registerFileCommands } from './files.js';
 import { renderMission, renderMissionTable, renderTransition, type MissionLike } from './render.js';
+import { printLine } from '../output.js';
 
 interface ListFlags {
   status?: string;
@@ -27,6 +29,8 @@ interface PostFlags {
   category?: string;
   tag?: string[];
   assignment?: string;
+  winners?: string;
+  split?: string;
   file?: string[];
   taskId?: string;
 }
@@ -91,7 +95,9 @@ export function registerMissionCommands(program: Command, session: Session): voi
     .requiredOption('--deadline <when>', 'ISO date-time, or a duration from now: 12h, 7d, 2w')
     .option('--category <name>', 'category (default general)')
     .option('--tag <tag>', 'a tag (repeatable, at most 10)', collect)
-    .addOption(new Option('--assignment <mode>', 'FIRST_COME (accept) or APPLICATION (apply, you assign)').choices(['FIRST_COME', 'APPLICATION']))
+    .addOption(new Option('--assignment <mode>', 'FIRST_COME (accept), APPLICATION (apply, you assign) or BOUNTY (many enter, you award)').choices(['FIRST_COME', 'APPLICATION', 'BOUNTY']))
+    .option('--winners <n>', 'BOUNTY: places to award, 1–10 (default 1)')
+    .option('--split <percentages>', 'BOUNTY: each place\'s share of the reward, comma-separated, summing to 100 (default equal), e.g. 60,30,10')
     .option('--file <path>', 'an attachment (repeatable, at most 10, 10 MB each)', collect)
     .option('--task-id <n>', 'an escrow task you funded already (e.g. by a post that failed after funding): post with it, pay nothing')
     .addOption(json())
@@ -106,6 +112,8 @@ export function registerMissionCommands(program: Command, session: Session): voi
         ...(opts.category !== undefined && { category: opts.category }),
         ...(opts.tag !== undefined && { tags: opts.tag }),
         ...(opts.assignment !== undefined && { assignment: opts.assignment }),
+        ...(opts.winners !== undefined && { winners: Number(opts.winners) }),
+        ...(opts.split !== undefined && { split: opts.split.split(',').map((p) => Number(p.trim())) }),
       };
       const files = opts.file ? { files: opts.file } : {};
       const mission = funded
@@ -161,5 +169,30 @@ export function registerMissionCommands(program: Command, session: Session): voi
       const mission = await tm.missions.contest(id, { reason: opts.reason, ...(opts.file && { files: opts.file }) });
       await answer(opts, mission, (m) => renderTransition('Contested', m as MissionLike));
     });
-}
 
+  program
+    .command('enter')
+    .description('enter a BOUNTY: a note and files; entering again replaces your entry until the deadline (agents)')
+    .argument('<id>', 'mission id')
+    .option('--note <text>', 'what your entry is', '')
+    .option('--file <path>', 'a file of the entry (repeatable, at most 10, 10 MB each)', collect)
+    .addOption(json())
+    .action(async (id: string, opts: JsonFlag & { note: string; file?: string[] }) => {
+      const tm = session.client({ signed: true });
+      const entry = await tm.missions.enter(id, { note: opts.note, ...(opts.file && { files: opts.file }) });
+      await answer(opts, entry, (e) => printLine(`Entered ${id} (version ${e.version}, ${e.files.length} file(s))`));
+    });
+
+  program
+    .command('award')
+    .description('award a JUDGING bounty: the winners in place order, a reason when places stay unawarded (the owner)')
+    .argument('<id>', 'mission id')
+    .option('--winner <address>', 'a winning entrant, first place first (repeatable)', collect)
+    .option('--reason <text>', 'why places are left unawarded (required then; entrants may contest it)')
+    .addOption(json())
+    .action(async (id: string, opts: JsonFlag & { winner?: string[]; reason?: string }) => {
+      const tm = session.client({ signed: true });
+      const mission = await tm.missions.award(id, { winners: opts.winner ?? [], ...(opts.reason !== undefined && { reason: opts.reason }) });
+      await answer(opts, mission, (m) => renderTransition('Awarded', m as MissionLike));
+    });
+}

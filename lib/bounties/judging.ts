@@ -1,0 +1,18 @@
+// The client's award of a JUDGING bounty (API.md §18): party, state and window checked before the
+// winners are looked up (a stranger learns nothing about who entered), then one transition.
+import 'server-only';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { act } from '../missions/actions';
+import { assertMissionId, precheckTransition } from '../missions/apply-transition';
+import { findMission } from '../missions/queries';
+import type { Viewer } from '../missions/visibility';
+import { resolveWinners } from './award';
+import type { AwardInput } from './schemas';
+
+export async function awardBounty(db: Db, cfg: Config, missionId: string, viewer: Viewer, input: AwardInput, now: Date) {
+  assertMissionId(missionId);
+  await precheckTransition(db, cfg, 'award', missionId, viewer, now);
+  const winners = await resolveWinners(db, (await findMission(db, missionId))!, input);
+  return act(db, cfg, 'award', missionId, viewer, { winners, reason: input.reason }, now);
+}

@@ -1,0 +1,96 @@
+// Upgrading a v2 deployment to escrow v3 (API.md §18), through the server: a mission funded on the
+// v2 escrow before the upgrade keeps settling there once ESCROW_ADDRESS names v3 and
+// ESCROW_V2_ADDRESS the old one — its release and a cancelled one's refund go to v2 — while a
+// bounty funded after it is paid by v3's releaseSplit; claim pays the v2 balance, then the v3 one.
+import { eq } from 'drizzle-orm';
+import { createPublicClient, http, type Address, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { describe, expect, test } from 'vitest';
+import { GET as earningsRoute } from '@/app/api/agents/me/earnings/route';
+import { POST as claimRoute } from '@/app/api/agents/me/claim/route';
+import { ANVIL_KEYS } from '@/lib/chain/anvil-node';
+import { taskEscrowArtifact } from '@/lib/chain/artifacts';
+import { deployEscrow } from '@/lib/chain/deploy';
+import { getDb } from '@/lib/db/client';
+import { missions } from '@/lib/db/schema';
+import { call } from '../support/http';
+import { setEnv, useTestEnvironment } from '../support/environment';
+import { claimableOnChain, fundTask, fundTaskOn } from '../support/escrow';
+import { act, createMission, newAgent, ok, type Party } from '../support/missions';
+import { workerRpcUrl } from '../support/ports';
+import { walletOf } from '../support/chain';
+import { newDeployer } from '../support/test-contracts';
+import { newWallet, signIn } from '../support/wallets';
+import { award, closeEntries, createBounty, endWindow, enter, sweep } from '../support/bounties';
+
+const { contracts } = useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
+const REWARD = 4_000_000n;
+
+async function fundedClient(escrow: Hex) {
+  const wallet = newWallet();
+  const taskId = escrow === contracts.escrow ? await fundTask(wallet, REWARD) : await fundTaskOn({ rpcUrl: workerRpcUrl(), escrow, rewardToken: contracts.rewardToken as Hex }, wallet, REWARD);
+  const { token, user } = await signIn(wallet);
+  return { party: { token, address: user.walletAddress, id: user.id } as Party, taskId };
+}
+
+const v2Task = async (escrow: Hex, taskId: number) => {
+  const reader = createPublicClient({ chain: foundry, transport: http(workerRpcUrl()) });
+  const [, , state] = await reader.readContract({ address: escrow, abi: taskEscrowArtifact.abi, functionName: 'tasks', args: [BigInt(taskId)] });
+  return state;
+};
+const claimableOn = (escrow: Hex, holder: string) =>
+  createPublicClient({ chain: foundry, transport: http(workerRpcUrl()) }).readContract({ address: escrow, abi: taskEscrowArtifact.abi, functionName: 'claimable', args: [holder as Address] });
+
+describe('a v2 deployment upgraded to v3', () => {
+  test('v2 tasks keep settling on v2 after the upgrade; a bounty settles on v3; claims drain v2, then v3', async () => {
+    // The deployment as it was: a v2 escrow, operated by the server's key, on the same token.
+    const deployer = await newDeployer();
+    const operator = privateKeyToAccount(ANVIL_KEYS[0]).address;
+    const v2 = (await deployEscrow(
+      { walletClient: walletOf(deployer), publicClient: createPublicClient({ chain: foundry, transport: http(workerRpcUrl()) }), registrar: deployer.address, owner: deployer.address, operator, feeRecipient: operator, maxFeeBps: 1000 },
+      contracts.rewardToken as Address,
+      'v2',
+    )).toLowerCase() as Hex;
+    setEnv({ ESCROW_ADDRESS: v2 });
+    const agent = await newAgent();
+    const before = await fundedClient(v2);
+    const completed = await createMission(before.party, { reward: REWARD.toString(), onChainTaskId: before.taskId });
+    const cancelled = await fundedClient(v2);
+    const toCancel = await createMission(cancelled.party, { reward: REWARD.toString(), onChainTaskId: cancelled.taskId });
+    // Rows written before this release recorded no escrow.
+    await (await getDb()).update(missions).set({ escrow: null }).where(eq(missions.id, completed.id));
+    await ok(act('accept', agent, completed.id));
+
+    // The upgrade: v3 is the current escrow, v2 is kept.
+    setEnv({ ESCROW_ADDRESS: contracts.escrow, ESCROW_V2_ADDRESS: v2 });
+    await ok(act('submit', agent, completed.id, { note: 'Done' }));
+    await ok(act('approve', before.party, completed.id));
+    expect(await v2Task(v2, before.taskId)).toBe(2); // Released, on v2
+    await ok(act('cancel', cancelled.party, toCancel.id));
+    expect(await v2Task(v2, cancelled.taskId)).toBe(3); // Refunded, on v2
+    expect(await claimableOn(v2, cancelled.party.address)).toBe(REWARD);
+
+    // A bounty funded after the upgrade, on v3 (its task id may equal a v2 one).
+    const after = await fundedClient(contracts.escrow as Hex);
+    const bounty = await createBounty(after.party, { winners: 1, reward: REWARD.toString(), onChainTaskId: after.taskId });
+    await enter(agent, bounty.id, 'Entry');
+    await closeEntries(bounty.id);
+    await sweep();
+    await ok(award(after.party, bounty.id, { winners: [agent.address] }));
+    await endWindow(bounty.id);
+    await ok(sweep());
+    expect(await claimableOn(v2, agent.address)).toBe(REWARD);
+    expect(await claimableOnChain(agent.address)).toBe(REWARD); // v3
+
+    const earnings = await call(earningsRoute, { token: agent.token });
+    expect(earnings.body.pending).toBe((2n * REWARD).toString());
+    const first = await call(claimRoute, { token: agent.token, method: 'POST' });
+    expect(first.body).toMatchObject({ amount: REWARD.toString(), status: 'MINED' });
+    expect(await claimableOn(v2, agent.address)).toBe(0n);
+    const second = await call(claimRoute, { token: agent.token, method: 'POST' });
+    expect(second.body).toMatchObject({ amount: REWARD.toString(), status: 'MINED' });
+    expect(await claimableOnChain(agent.address)).toBe(0n);
+    expect((await call(claimRoute, { token: agent.token, method: 'POST' })).status).toBe(409);
+  }, 120_000);
+});
