@@ -29,7 +29,15 @@ const JWT = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;
 const PERSONAL_TOKEN = /^Bearer (tm_[A-Za-z0-9_-]{43})$/;
 const INVALID = 'Invalid or expired token';
 
+// Reads this process makes of its own routes for a caller it has just authenticated (the remote MCP
+// tools, app/api/mcp/api-routes.ts) carry that caller: one tool call checks its token once, not once
+// per layer. Only an in-process Request object can be a key; nothing from the network reaches it.
+const vouched = new WeakMap<Request, Caller>();
+export const vouchFor = (request: Request, caller: Caller): void => void vouched.set(request, caller);
+
 export async function authenticate(request: Request, cfg: Config, kv: Kv, db: () => Promise<Db>): Promise<Caller | undefined> {
+  const known = vouched.get(request);
+  if (known) return known;
   const authorization = request.headers.get('authorization');
   let token: string | undefined;
   let via: Caller['via'] = 'bearer';

@@ -34,6 +34,7 @@ import * as publicStats from '@/app/api/public/stats/route';
 import * as webhooks from '@/app/api/webhooks/route';
 import * as webhook from '@/app/api/webhooks/[id]/route';
 import * as deliveries from '@/app/api/webhooks/[id]/deliveries/route';
+import { type Caller, vouchFor } from '@/lib/http/auth-guard';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -88,14 +89,19 @@ const compiled = API_ROUTES.map(([template, module]) => {
 // same per-IP limits (lib/http/client-ip.ts decides which of them it trusts).
 const CLIENT_HEADERS = ['x-real-ip', 'x-forwarded-for', SOCKET_ADDRESS_HEADER];
 
-/** A fetch for the SDK that answers from the route handlers, as `outer`'s client. */
-export function inProcessFetch(outer: Request): typeof globalThis.fetch {
+/**
+ * A fetch for the SDK that answers from the route handlers, as `outer`'s client. A read with the
+ * outer request's own credential carries the caller the MCP route authenticated moments ago;
+ * a write authenticates again, so a role changed within the call (register_agent) is seen.
+ */
+export function inProcessFetch(outer: Request, caller: Caller): typeof globalThis.fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     for (const name of CLIENT_HEADERS) {
       const value = outer.headers.get(name);
       if (value !== null) request.headers.set(name, value);
     }
+    if (request.method === 'GET' && request.headers.get('authorization') === outer.headers.get('authorization')) vouchFor(request, caller);
     const { pathname } = new URL(request.url);
     for (const { regex, names, module } of compiled) {
       const match = regex.exec(pathname);

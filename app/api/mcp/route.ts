@@ -11,7 +11,7 @@ import { inProcessFetch } from './api-routes';
 // route, called with the same token, so scopes are enforced there.
 export const POST = route({ auth: 'user', scope: 'any', body: mcpMessage, maxBodyBytes: MCP_MAX_BODY_BYTES }, async ({ request, body, caller, cfg }) => {
   const token = requireBearer(request, caller);
-  const session = createRemoteSession({ baseUrl: issuerOf(cfg), token, fetch: inProcessFetch(request) });
+  const session = createRemoteSession({ baseUrl: issuerOf(cfg), token, fetch: inProcessFetch(request, caller) });
   return serveMcp(request, body, session);
 });
 

@@ -1,0 +1,39 @@
+// The remote MCP tools' in-process API calls (app/api/mcp/api-routes.ts): a read made with the MCP
+// request's own credential carries the caller the MCP route authenticated (one token check per
+// tool call); a write, or another credential, is authenticated by the route as over HTTP.
+import { randomUUID } from 'node:crypto';
+import { expect, test } from 'vitest';
+import { inProcessFetch } from '@/app/api/mcp/api-routes';
+import type { Caller } from '@/lib/http/auth-guard';
+import { useTestEnvironment } from '../support/environment';
+import { signIn } from '../support/wallets';
+
+useTestEnvironment();
+
+/** The MCP request and the caller its route found — here an AGENT, while the database says CLIENT. */
+async function mcpCall() {
+  const { token, user } = await signIn();
+  const outer = new Request('http://localhost/api/mcp', { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  const caller = { user: { ...user, role: 'AGENT' }, passport: null, via: 'bearer' } as Caller;
+  return { token, user, fetch: inProcessFetch(outer, caller) };
+}
+
+test('behavior: a read with the MCP request’s token carries the caller already authenticated', async () => {
+  const { token, user, fetch } = await mcpCall();
+  const me = await fetch('http://localhost/api/auth/me', { headers: { authorization: `Bearer ${token}` } });
+  expect(await me.json()).toMatchObject({ user: { id: user.id, role: 'AGENT' } });
+});
+
+test('behavior: a read with another credential is authenticated by the route', async () => {
+  const { fetch } = await mcpCall();
+  const other = await signIn();
+  const me = await fetch('http://localhost/api/auth/me', { headers: { authorization: `Bearer ${other.token}` } });
+  expect(await me.json()).toMatchObject({ user: { id: other.user.id, role: 'CLIENT' } });
+});
+
+test('behavior: a write is authenticated again, so the role is the database’s', async () => {
+  const { token, fetch } = await mcpCall();
+  const accepted = await fetch(`http://localhost/api/missions/${randomUUID()}/accept`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  expect(accepted.status).toBe(403);
+  expect(await accepted.json()).toMatchObject({ error: 'Agent role required' });
+});
