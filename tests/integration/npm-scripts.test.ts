@@ -23,6 +23,8 @@ const NOT_RUN: Record<string, string> = {
   'bench:scale': 'seeds up to a million missions and measures them for minutes',
   'bench:peer': 'benchmarks need a production build and minutes of load',
   'bench:libraries': 'builds one variant of the app per library and measures each for minutes',
+  'bench:counts': 'starts a PostgreSQL, a Redis and a production instance of its own and counts for minutes',
+  soak: 'two production instances under load for SOAK_MINUTES; .ci/run runs it for 3',
   'sdk:generate': 'tests/unit/sdk/generated.test.ts runs its generator and compares what it makes with the committed files',
   'sdk:build': 'tests/sdk build the SDK through tests/support/sdk/sdk-build.ts, one build at a time: a build here would rewrite sdk/dist under a CLI another worker runs',
   postinstall: 'npm install runs it (the SDK build, as sdk:build)',
