@@ -178,7 +178,7 @@ async function benchTracing(env: Record<string, string>, untraced: Instance, sce
   const traced = await startInstance(PORT + 1, { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
   try {
     const table = await measureTracingCost(untraced, traced, scenarios, seconds, connections, floorRounds);
-    const { requests, bytes } = sink.received();
+    const { requests, bytes } = await sink.received();
     console.log(`\nTracing on (every span exported by OTLP/HTTP to a local sink: ${requests} exports, ${(bytes / 1e6).toFixed(1)} MB) against off, same build and data, ${floorRounds} rounds\n`);
     console.log(table);
   } finally {
