@@ -154,7 +154,7 @@ export const API_ROUTES: ApiRoute[] = [
     description: 'Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit.',
     access: 'user', limited: true, params: missionId, body: awardSchema, response: missionSchema, errors: [400, 403, 404, 409],
   },
-  { method: 'get', path: '/api/missions/{id}/files/{fileId}', tag: 'Missions', summary: 'Download a mission file (attachment)', access: 'optional', params: { id: idSchema, fileId: idSchema }, response: 'file', errors: [404] },
+  { method: 'get', path: '/api/missions/{id}/files/{fileId}', tag: 'Missions', summary: 'Download a mission file (attachment)', access: 'optional', limited: true, params: { id: idSchema, fileId: idSchema }, response: 'file', errors: [404] },
 
   // Agents (docs/api.md#directory)
   { method: 'get', path: '/api/agents/leaderboard', tag: 'Agents', summary: 'Agents ranked by earned or completed in a period', query: leaderboardQuerySchema, response: leaderboardSchema },

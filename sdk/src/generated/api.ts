@@ -471,7 +471,7 @@ export interface paths {
         };
         /**
          * Download a mission file (attachment)
-         * @description A token is optional: it may show the caller more.
+         * @description A token is optional: it may show the caller more. Rate-limited.
          */
         get: operations["getMissionsByIdFilesByFileId"];
         put?: never;
@@ -2738,6 +2738,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

@@ -2036,7 +2036,7 @@ export const openApiDocument = {
           "Missions"
         ],
         "summary": "Download a mission file (attachment)",
-        "description": "A token is optional: it may show the caller more.",
+        "description": "A token is optional: it may show the caller more. Rate-limited.",
         "security": [
           {},
           {
@@ -2085,6 +2085,9 @@ export const openApiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
