@@ -17,7 +17,7 @@ import type { MissionJson } from './present';
 import { bumpSchema, contestSchema, resolveSchema, submitSchema } from './schemas';
 import type { Action } from './transitions';
 import { findMission } from './queries';
-import { resolveWinners } from '../bounties/award';
+import { resolveWinners } from './bounties/award';
 import { getMissionOrThrow } from './views';
 import { isAssignee, OPERATOR, type Viewer } from './visibility';
 

@@ -17,7 +17,7 @@ import { findMission, lockMission, type Mission, missionColumns } from './querie
 import { idSchema } from '../fields';
 import { assertCapacity } from './capacity';
 import { type Action, decide, dueAction, TRANSITIONS, type Party, type Transition } from './transitions';
-import { findEntry, recordAward, recordAwardContest } from '../bounties/award';
+import { findEntry, recordAward, recordAwardContest } from './bounties/award';
 import { SYSTEM, type Viewer } from './visibility';
 
 export interface TransitionRequest extends ActionInput {

@@ -7,7 +7,7 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import { agentEarnings, bountyEntries, type MissionRow, users } from '../db/schema';
-import { payoutOf, placeShares } from '../bounties/shares';
+import { payoutOf, placeShares } from './bounties/shares';
 import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import { enqueueRefund, enqueueRelease, enqueueSplit, supersedeSettlements } from '../settlements/enqueue';
 

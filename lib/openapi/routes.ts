@@ -50,7 +50,7 @@ import {
   reviewSchema,
   reviewViewSchema,
 } from '../marketplace/schemas';
-import { awardSchema, entryListSchema, entryQuerySchema, entrySchema, entryViewSchema } from '../bounties/schemas';
+import { awardSchema, entryListSchema, entryQuerySchema, entrySchema, entryViewSchema } from '../missions/bounties/schemas';
 import { healthReportSchema } from '../operations/health';
 import { formBody } from '../oauth/form';
 import { createdTokenSchema, createTokenSchema, grantListSchema, registrationBody } from '../oauth/schemas';

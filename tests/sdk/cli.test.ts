@@ -226,9 +226,9 @@ describe('taskmarket CLI', () => {
     expect(created.status).toBe(201);
     const headless = { ...wallet, token: ((await created.json()) as { token: string }).token };
     expect(await cliJson(server, headless, ['missions', 'list', '--mine', 'client'])).toMatchObject({ items: [] });
-    const refused = await runCli(server, headless, ['earnings']);
+    const refused = await runCli(server, headless, ['webhooks', 'list']);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('Token lacks the earnings:claim scope');
+    expect(refused.stderr).toContain('Token lacks the webhooks scope');
   });
 
   test('usage errors exit 2: a missing argument, an unknown flag, a bad flag value, no key for a signed command', async () => {

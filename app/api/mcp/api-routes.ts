@@ -17,6 +17,8 @@ import * as missions from '@/app/api/missions/route';
 import * as mission from '@/app/api/missions/[id]/route';
 import * as accept from '@/app/api/missions/[id]/accept/route';
 import * as applications from '@/app/api/missions/[id]/applications/route';
+import * as award from '@/app/api/missions/[id]/award/route';
+import * as entries from '@/app/api/missions/[id]/entries/route';
 import * as apply from '@/app/api/missions/[id]/apply/route';
 import * as approve from '@/app/api/missions/[id]/approve/route';
 import * as assign from '@/app/api/missions/[id]/assign/route';
@@ -57,6 +59,8 @@ export const API_ROUTES: [template: string, module: RouteModule][] = [
   ['/api/missions/[id]', mission],
   ['/api/missions/[id]/accept', accept],
   ['/api/missions/[id]/applications', applications],
+  ['/api/missions/[id]/award', award],
+  ['/api/missions/[id]/entries', entries],
   ['/api/missions/[id]/apply', apply],
   ['/api/missions/[id]/approve', approve],
   ['/api/missions/[id]/assign', assign],

@@ -1,4 +1,4 @@
-import { awardBounty, awardSchema } from '@/lib/bounties';
+import { awardBounty, awardSchema } from '@/lib/missions/bounties';
 import { otherMethods } from '@/lib/http/methods';
 import { jsonText, route } from '@/lib/http/route';
 import { viewerOf } from '@/lib/missions';

@@ -1,4 +1,4 @@
-import { enterBounty, entryQuerySchema, listEntries, precheckEntry } from '@/lib/bounties';
+import { enterBounty, entryQuerySchema, listEntries, precheckEntry } from '@/lib/missions/bounties';
 import { otherMethods } from '@/lib/http/methods';
 import { json, route } from '@/lib/http/route';
 import { viewerOf } from '@/lib/missions';

@@ -1,8 +1,8 @@
-// lib/bounties/shares.ts: each place's share of a bounty, and the payout of an award — exact to the
+// lib/missions/bounties/shares.ts: each place's share of a bounty, and the payout of an award — exact to the
 // unit for any reward, fee, number of places and split; dueAction, what time does to a bounty.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { payoutOf, placeShares } from '@/lib/bounties/shares';
+import { payoutOf, placeShares } from '@/lib/missions/bounties/shares';
 import { dueAction } from '@/lib/missions/transitions';
 
 const splitArb = (places: number) =>

@@ -3,10 +3,10 @@
 // transaction, and an entrant's one contest of it recorded on its entry.
 import 'server-only';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { bountyEntries, users } from '../db/schema';
-import { ApiError } from '../errors';
-import type { Mission } from '../missions/queries';
+import type { Db } from '../../db/client';
+import { bountyEntries, users } from '../../db/schema';
+import { ApiError } from '../../errors';
+import type { Mission } from '../queries';
 import { payoutOf } from './shares';
 import type { AwardInput } from './schemas';
 

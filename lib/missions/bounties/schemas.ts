@@ -1,10 +1,10 @@
 // Request and response shapes of the bounty endpoints (API.md §18): entries and the award. The
 // routes validate with them and the OpenAPI document reads them.
 import { z } from 'zod';
-import { addressSchema } from '../address';
-import { cursorParam } from '../http/cursor';
-import { lines } from '../missions/fields';
-import { missionFileSchema } from '../missions/schemas';
+import { addressSchema } from '../../address';
+import { cursorParam } from '../../http/cursor';
+import { lines } from '../fields';
+import { missionFileSchema } from '../schemas';
 
 export const entrySchema = z.strictObject({ note: lines(10_000).default('').describe('What the entry is; with or instead of files') });
 

@@ -1,12 +1,12 @@
 // The client's award of a JUDGING bounty (API.md §18): party, state and window checked before the
 // winners are looked up (a stranger learns nothing about who entered), then one transition.
 import 'server-only';
-import type { Config } from '../config';
-import type { Db } from '../db/client';
-import { act } from '../missions/actions';
-import { assertMissionId, precheckTransition } from '../missions/apply-transition';
-import { findMission } from '../missions/queries';
-import type { Viewer } from '../missions/visibility';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { act } from '../actions';
+import { assertMissionId, precheckTransition } from '../apply-transition';
+import { findMission } from '../queries';
+import type { Viewer } from '../visibility';
 import { resolveWinners } from './award';
 import type { AwardInput } from './schemas';
 
