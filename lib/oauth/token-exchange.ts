@@ -19,6 +19,11 @@ import { createOAuthGrant, findLiveGrant, hashSecret, markGrantRevoked, newSecre
 import { formatScopes, parseScopes, type Scope } from './scopes';
 
 export const REFRESH_TTL_MS = 30 * 86_400_000;
+/**
+ * A used refresh token presented again this soon is a client's own concurrent retry, not a copy in
+ * other hands: refused, without revoking the grant the first use just renewed.
+ */
+export const REFRESH_RETRY_GRACE_MS = 1_000;
 
 const field = z.string().min(1).max(2000);
 const tokenRequestSchema = z.discriminatedUnion('grant_type', [
@@ -92,7 +97,9 @@ async function refresh(db: Db, kv: Kv, cfg: Config, client: OAuthClient, request
     .returning({ grantId: refreshTokens.grantId });
   if (!taken) {
     const [known] = await db.select({ grantId: refreshTokens.grantId, usedAt: refreshTokens.usedAt }).from(refreshTokens).where(eq(refreshTokens.hash, hash)).limit(1);
-    if (known?.usedAt) await revokeEverywhere(db, kv, cfg, known.grantId, now);
+    const retry = known?.usedAt && now.getTime() - known.usedAt.getTime() < REFRESH_RETRY_GRACE_MS;
+    if (known?.usedAt && !retry) await revokeEverywhere(db, kv, cfg, known.grantId, now);
+    if (retry) throw invalidGrant('Refresh token was just used by a concurrent request');
     throw invalidGrant(known?.usedAt ? 'Refresh token was already used; the grant is revoked' : 'Refresh token is invalid or expired');
   }
   const grant = await findLiveGrant(db, taken.grantId, now);

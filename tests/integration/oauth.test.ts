@@ -13,6 +13,7 @@ import { GET as resourceMetadata } from '@/app/api/oauth/metadata/protected-reso
 import { POST as registerRoute } from '@/app/api/oauth/register/route';
 import { POST as revokeRoute } from '@/app/api/oauth/revoke/route';
 import { POST as tokenRoute } from '@/app/api/oauth/token/route';
+import { REFRESH_RETRY_GRACE_MS } from '@/lib/oauth/token-exchange';
 import { getDb } from '@/lib/db/client';
 import { grants, oauthClients } from '@/lib/db/schema';
 import { call } from '../support/http';
@@ -281,6 +282,8 @@ describe('refresh tokens', () => {
     expect(rotated.status).toBe(200);
     expect(rotated.body.refresh_token).not.toBe(tokens.refresh_token);
     expect((await call(me, { token: rotated.body.access_token })).status).toBe(200);
+    // Past the grace that tells a client's own concurrent retry from a copy in other hands.
+    await new Promise((resolve) => setTimeout(resolve, REFRESH_RETRY_GRACE_MS + 100));
     expect(await refresh(client.client_id, tokens.refresh_token)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect((await call(me, { token: rotated.body.access_token })).status).toBe(401);
     expect(await refresh(client.client_id, rotated.body.refresh_token)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
@@ -290,6 +293,9 @@ describe('refresh tokens', () => {
     const { client, tokens } = await connect();
     const answers = await Promise.all([refresh(client.client_id, tokens.refresh_token), refresh(client.client_id, tokens.refresh_token)]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    // The winner's tokens stand: a concurrent retry is not taken for theft.
+    const winner = answers.find((a) => a.status === 200)!;
+    expect((await call(me, { token: winner.body.access_token })).status).toBe(200);
   });
 
   test('behavior: a refresh may narrow the scopes, never widen them', async () => {
