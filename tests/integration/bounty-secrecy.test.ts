@@ -8,6 +8,7 @@ import { GET as fileRoute } from '@/app/api/missions/[id]/files/[fileId]/route';
 import { GET as listRoute } from '@/app/api/missions/route';
 import { POST as addWebhook } from '@/app/api/webhooks/route';
 import { call } from '../support/http';
+import { isolatedDatabase } from '../support/isolated-database';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
 import { getMission, newAgent, newClient, ok, type Party, resolve } from '../support/missions';
 import { pdf } from '../support/multipart';
@@ -15,7 +16,9 @@ import { startWebhookReceiver } from '../support/webhook-receiver';
 import { award, closeEntries, contestAward, createBounty, endWindow, enter, entriesOf, sweep } from '../support/bounties';
 import { WEBHOOK_EVENTS } from '@/lib/webhooks/schemas';
 
-useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000', ENTRY_RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE: '1' });
+// A database of its own on PostgreSQL: the webhook outbox is global, and another file's sweep (whose
+// environment refuses private receivers) would otherwise take this file's deliveries into backoff.
+useTestEnvironment({ ...isolatedDatabase(), ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000', ENTRY_RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE: '1' });
 
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 beforeAll(async () => {
