@@ -17,13 +17,14 @@ import { config } from '@/lib/config';
 import { type Tracing, startTracing } from '@/lib/observability/start-tracing';
 import { call } from '../support/http';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
+import { isolatedDatabase } from '../support/isolated-database';
 import { createMission, newClient } from '../support/missions';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver';
 import { newWallet, siweMessage } from '../support/wallets';
 
 // Bookkeeping: the sweep's settlement attempt ends at "chain not configured", sending nothing.
-useTestEnvironment({ ...BOOKKEEPING, WEBHOOK_ALLOW_PRIVATE: '1' });
+useTestEnvironment({ ...isolatedDatabase(), ...BOOKKEEPING, WEBHOOK_ALLOW_PRIVATE: '1' });
 
 const COLLECTOR_TOKEN = 'collector-secret-0123456789';
 let receiver: OtlpReceiver;

@@ -14,10 +14,11 @@ import { webhookEndpoints } from '@/lib/db/schema';
 import { deliverPending } from '@/lib/webhooks';
 import { call } from '../support/http';
 import { BOOKKEEPING, setEnv, useTestEnvironment } from '../support/environment';
+import { isolatedDatabase } from '../support/isolated-database';
 import { act, createMission, missionIn, newAgent, newClient, ok, type Party } from '../support/missions';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 
-useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE: '1' });
+useTestEnvironment({ ...isolatedDatabase(), ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE: '1' });
 
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 beforeAll(async () => {
