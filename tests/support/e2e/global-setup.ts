@@ -1,5 +1,6 @@
 // Once per e2e run: a fresh anvil with our contracts, a production build, and the production
-// server on PGlite in a temporary directory. Tests find them through E2E_* variables (Playwright
+// server on PGlite in a temporary directory — or, with TEST_DATABASE_URL / TEST_REDIS_URL set, on a
+// database of its own on that PostgreSQL and on that Redis (server-backends.ts), as CI runs it too. Tests find them through E2E_* variables (Playwright
 // workers inherit the environment global setup leaves behind).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,16 +9,19 @@ import { startLocalChain } from '../../../lib/chain/local-chain';
 import { startAppServer } from '../app-server';
 import { freePort } from '../../../lib/chain/anvil-node';
 import { ensureFreshBuild } from '../production-build';
+import { serverBackends } from '../server-backends';
 
 export default async function globalSetup() {
   await ensureFreshBuild();
   const chain = await startLocalChain({ port: await freePort() });
   const dataDir = mkdtempSync(join(tmpdir(), 'taskmarket-e2e-'));
+  const backend = await serverBackends('e2e');
   let server;
   try {
-    server = await startAppServer(await freePort(), chain, dataDir);
+    server = await startAppServer(await freePort(), chain, dataDir, backend.env);
   } catch (error) {
     await chain.stop();
+    await backend.drop();
     throw error;
   }
   Object.assign(process.env, {
@@ -29,10 +33,11 @@ export default async function globalSetup() {
     E2E_PASSPORT: chain.contracts.passport,
     E2E_SERVER_LOG: server.logFile,
   });
-  console.log(`e2e: server ${server.url} (log ${server.logFile}), anvil ${chain.rpcUrl}`);
+  console.log(`e2e: server ${server.url} on ${backend.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'} + ${backend.env.REDIS_URL ? 'Redis' : 'memory KV'} (log ${server.logFile}), anvil ${chain.rpcUrl}`);
   return async () => {
     await server.stop();
     await chain.stop();
+    await backend.drop();
     if (!process.env.E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
   };
 }
