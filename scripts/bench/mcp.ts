@@ -36,8 +36,9 @@ export async function checkMcpComparison(comparison: Comparison): Promise<void> 
   const { base } = comparison.a;
   const scenario = await comparison.a.scenario();
   const response = await fetch(base + scenario.path, { method: 'POST', headers: { 'content-type': 'application/json', ...scenario.headers }, body: scenario.body });
-  const answer = (await response.json()) as { result?: { isError?: boolean; structuredContent?: { items?: unknown[] } } };
-  const items = answer.result?.structuredContent?.items;
+  const answer = (await response.json()) as { result?: { isError?: boolean; content?: { text?: string }[] } };
+  const text = answer.result?.content?.[0]?.text;
+  const items = answer.result?.isError || text === undefined ? undefined : (JSON.parse(text) as { items?: unknown[] }).items;
   if (response.status !== 200 || answer.result?.isError || !Array.isArray(items) || items.length === 0) {
     throw new Error(`${scenario.name}: not a page of missions: ${response.status} ${JSON.stringify(answer).slice(0, 300)}`);
   }

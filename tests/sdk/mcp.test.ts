@@ -195,9 +195,12 @@ describe('taskmarket mcp', () => {
     expect(`Error: ${refused.content[0]!.text}\n`).toBe(cli.stderr);
     const applied = await agent.callTool({ name: 'apply_to_mission', arguments: { id: posted.id, pitch: 'I have done ten of these' } });
     expect(applied.isError).toBeFalsy();
-    // Structured content too: the same JSON as the text.
-    expect(applied.structuredContent).toMatchObject({ pitch: 'I have done ten of these' });
-    expect(JSON.parse((applied.content as { text: string }[])[0]!.text)).toEqual(applied.structuredContent);
+    // The API's JSON as one compact text block; no structuredContent, since no tool declares an outputSchema.
+    const [answer] = applied.content as { type: string; text: string }[];
+    expect(applied.content).toHaveLength(1);
+    expect(answer!.text).not.toContain('\n');
+    expect(JSON.parse(answer!.text)).toMatchObject({ pitch: 'I have done ten of these' });
+    expect(applied.structuredContent).toBeUndefined();
   });
 
   test('tools upload local files only from under TASKMARKET_FILE_ROOT (symlinks followed), and none without it; contest_mission sends evidence from it', async () => {

@@ -51,9 +51,10 @@ export function createMcpServer(session: Session, version: string): Server {
     try {
       const result = await tool.run(request.params.arguments ?? {}, session);
       if (result instanceof ToolContent) return { content: result.content };
-      // The API's JSON as text for any client, and as structured content for those that read it.
-      const structured = typeof result === 'object' && result !== null && !Array.isArray(result) ? { structuredContent: result as Record<string, unknown> } : {};
-      return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], ...structured };
+      // The API's JSON as text, compact. No structuredContent: the tools declare no outputSchema,
+      // so clients could not rely on it, and the page in both forms doubled what a call costs to
+      // build and send (npm run bench's MCP scenario; docs/performance.md#remote-mcp).
+      return { content: [{ type: 'text', text: JSON.stringify(result) }] };
     } catch (error) {
       return toolError(error);
     }
