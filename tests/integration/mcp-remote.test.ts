@@ -4,6 +4,8 @@
 // as content, since a remote server cannot read the agent's paths.
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { TOOLS } from '@taskmarket/sdk/mcp';
@@ -25,6 +27,8 @@ import { signIn } from '../support/wallets';
 useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
 
 const URL_ = 'https://app.example.com/api/mcp';
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const handlers: Record<string, Handler> = { POST: postMcp, GET: getMcp, DELETE: deleteMcp };
@@ -159,4 +163,21 @@ describe('remote MCP', () => {
     expect((await call(deleteMcp, { method: 'DELETE', token: tokens.access_token })).status).toBe(204);
     expect((await call(getMcp)).status).toBe(401);
   });
+
+  test('behavior: a server and transport per request, never closed, are garbage once answered (heap flat over 1,500 calls)', async () => {
+    const { tokens } = await authorize('missions:read');
+    const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_missions', arguments: {} } };
+    const headers = { accept: 'application/json, text/event-stream' };
+    const one = async () => expect((await call(postMcp, { token: tokens.access_token, headers, body })).status).toBe(200);
+    const heap = () => {
+      collectGarbage();
+      collectGarbage();
+      return process.memoryUsage().heapUsed;
+    };
+    for (let i = 0; i < 300; i++) await one();
+    const before = heap();
+    for (let i = 0; i < 1_500; i++) await one();
+    // A server and transport kept per call would be well over 2 kB each: 3 MB after 1,500 calls.
+    expect(heap() - before).toBeLessThan(3_000_000);
+  }, 300_000);
 });
