@@ -1,7 +1,8 @@
-// Builds the OpenAPI 3.1 document from a route table, each operation as its route declares it: request and response bodies become
-// components converted by z.toJSONSchema (requests as the input type, responses as the output type,
-// so transforms and defaults read right), query and path schemas become parameters, and every
-// operation lists the errors its access, limits and validation imply, in the `{ error, details? }` shape.
+// Builds the OpenAPI 3.1 document from a route table, each operation as its route declares it:
+// request and response bodies become components converted by z.toJSONSchema (requests as the input
+// type, responses as the output type, so transforms and defaults read right), query and path schemas
+// become parameters, and every operation lists the errors its access, limits and validation imply,
+// in the `{ error, details? }` shape.
 import { z } from 'zod';
 import packageJson from '../../package.json';
 import { errorBodySchema } from '../http/error-body';
