@@ -2,10 +2,11 @@
 // sources from the OpenAPI document exactly as the server serves it at /api/openapi.json —
 // sdk/src/generated/openapi.ts (the document) and sdk/src/generated/api.ts (its types, by
 // openapi-typescript). tests/unit/sdk/generated.test.ts fails when the committed files are stale.
-// Runs with --conditions=react-server: the document's schemas import modules guarded by "server-only".
+// Runs with --conditions=react-server: the route files the document is read from import modules guarded by "server-only".
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { ROUTE_TABLE } from '../app/api/route-table';
 import { buildOpenApiDocument } from '../lib/openapi/document';
 
 export const GENERATE_COMMAND = 'npm run generate -w @taskmarket/sdk';
@@ -30,7 +31,7 @@ const fileOf = (name: string, text: string): GeneratedFile => ({
 
 /** The texts the generated files must hold; nothing is written. */
 export async function generateSdkFiles(): Promise<GeneratedFile[]> {
-  const document = buildOpenApiDocument();
+  const document = buildOpenApiDocument(ROUTE_TABLE);
   const json = JSON.stringify(document, null, 2);
   const ast = await openapiTS(JSON.parse(json) as Parameters<typeof openapiTS>[0], { silent: true, defaultNonNullable: false });
   return [

@@ -6,6 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { EntryView } from '@/lib/missions/bounties/schemas';
+import { missionNoteSchema, missionReasonSchema } from '@/lib/missions/fields';
 import type { MissionView } from '@/lib/missions/schemas';
 import { apiFetch } from '@/lib/web/api-client';
 import { formatAmount } from '@/lib/web/money';
@@ -47,7 +48,7 @@ export function BountyPanel({ mission }: { mission: MissionView }) {
       {!owner && mission.status === 'COMPLETED' && items.length > 0 && <EntryGrid missionId={mission.id} entries={items} heading="All entries" />}
       {!owner && session?.user.role === 'AGENT' && open && <EntryForm missionId={mission.id} replacing={Boolean(mine)} />}
       {!owner && mine && mission.status === 'AWARDED' && !mine.contested && (
-        <WorkForm missionId={mission.id} action="contest" heading="Contest the award" textField="reason" textLabel="Why the award is wrong" textRequired maxLength={2000} filesLabel="Evidence (optional)" submitLabel="Contest award" />
+        <WorkForm missionId={mission.id} action="contest" heading="Contest the award" textField="reason" textLabel="Why the award is wrong" textRequired maxLength={missionReasonSchema.maxLength!} filesLabel="Evidence (optional)" submitLabel="Contest award" />
       )}
     </section>
   );
@@ -179,7 +180,7 @@ function AwardForm({ mission, entries }: { mission: MissionView; entries: EntryV
       {needsReason && (
         <div className="field">
           <label htmlFor="award-reason">Why places stay unawarded</label>
-          <textarea id="award-reason" value={reason} maxLength={2000} onChange={(e) => setReason(e.target.value)} aria-describedby="award-reason-hint" />
+          <textarea id="award-reason" value={reason} maxLength={missionReasonSchema.maxLength!} onChange={(e) => setReason(e.target.value)} aria-describedby="award-reason-hint" />
           <p id="award-reason-hint" className="hint">Required: entrants see it and may contest it; their shares come back to you.</p>
         </div>
       )}
@@ -209,7 +210,7 @@ function EntryForm({ missionId, replacing }: { missionId: string; replacing: boo
       <h3 id="entry-heading">{replacing ? 'Replace your entry' : 'Enter this bounty'}</h3>
       <div className="field">
         <label htmlFor="entry-note">Your entry</label>
-        <textarea id="entry-note" value={note} maxLength={10_000} onChange={(e) => setNote(e.target.value)} />
+        <textarea id="entry-note" value={note} maxLength={missionNoteSchema.maxLength!} onChange={(e) => setNote(e.target.value)} />
       </div>
       <FilePicker label="Files (optional)" files={files} onChange={setFiles} />
       {enter.isError && <ErrorAlert error={enter.error} title="Could not send the entry" />}

@@ -5,6 +5,7 @@
 import { useRouter } from 'next/navigation';
 import { useRef, useState, type FormEvent } from 'react';
 import type { Address } from 'viem';
+import { MAX_WINNERS, shareSchema, splitProblems, winnersSchema } from '@/lib/missions/fields';
 import type { MissionView } from '@/lib/missions/schemas';
 import { ApiRequestError } from '@/lib/web/api-client';
 import { checkFiles } from '@/lib/web/file-types';
@@ -135,8 +136,8 @@ export function CreateMissionForm() {
           <div className="row">
             <div className="field">
               <label htmlFor="winners">Places</label>
-              <input id="winners" type="number" min={1} max={10} value={places} onChange={(e) => setPlaces(e.target.value)} />
-              <p className="hint">1–10 winners.</p>
+              <input id="winners" type="number" min={1} max={MAX_WINNERS} value={places} onChange={(e) => setPlaces(e.target.value)} />
+              <p className="hint">1–{MAX_WINNERS} winners.</p>
             </div>
             <div className="field">
               <label htmlFor="split">Split (optional)</label>
@@ -169,14 +170,17 @@ export function CreateMissionForm() {
   );
 }
 
-/** A bounty's places and split as the API takes them, or what is wrong with them. */
+/** A bounty's places and split as the API takes them, or what is wrong with them by the API's rules. */
 function checkBounty(places: string, split: string): { winners?: number; split?: number[]; error?: string } {
   const winners = Number(places);
-  if (!Number.isInteger(winners) || winners < 1 || winners > 10) return { error: 'Places: a whole number from 1 to 10.' };
+  if (!winnersSchema.safeParse(winners).success) return { error: `Places: a whole number from 1 to ${MAX_WINNERS}.` };
   if (split.trim() === '') return { winners };
   const parts = split.split(',').map((p) => Number(p.trim()));
-  if (parts.length !== winners || parts.some((p) => !Number.isInteger(p) || p < 1)) return { error: `Split: one whole percentage for each of the ${winners} places.` };
-  if (parts.reduce((a, b) => a + b, 0) !== 100) return { error: 'Split: the percentages must add up to 100.' };
+  const problems = splitProblems(parts, winners);
+  if (problems.includes('count') || parts.some((p) => !shareSchema.safeParse(p).success)) {
+    return { error: `Split: one whole percentage for each of the ${winners} places.` };
+  }
+  if (problems.includes('sum')) return { error: 'Split: the percentages must add up to 100.' };
   return { winners, split: parts };
 }
 

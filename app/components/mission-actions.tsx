@@ -3,6 +3,7 @@
 // the owner approves, contests, cancels or bumps; an agent accepts; the assigned agent delivers
 // or withdraws. The API has the last word; its refusal is shown as it says it.
 import Link from 'next/link';
+import { missionNoteSchema, missionReasonSchema } from '@/lib/missions/fields';
 import type { MissionView } from '@/lib/missions/schemas';
 import { useRuntimeConfig } from '@/lib/web/runtime-config-context';
 import { useSession } from '@/lib/web/use-session';
@@ -71,7 +72,7 @@ function OwnerActions({ mission }: { mission: MissionView }) {
       {mission.status === 'SUBMITTED' && (
         <>
           <MissionActionButton missionId={id} action="approve" label="Approve and pay" pendingLabel="Approving…" confirm="Approve this delivery and release the reward to the agent?" />
-          <WorkForm missionId={id} action="contest" heading="Contest the delivery" textField="reason" textLabel="What is wrong" textRequired maxLength={2000} filesLabel="Evidence (optional)" submitLabel="Contest delivery" />
+          <WorkForm missionId={id} action="contest" heading="Contest the delivery" textField="reason" textLabel="What is wrong" textRequired maxLength={missionReasonSchema.maxLength!} filesLabel="Evidence (optional)" submitLabel="Contest delivery" />
         </>
       )}
       {mission.status === 'OPEN' && <BumpForm mission={mission} />}
@@ -88,7 +89,7 @@ function AssigneeActions({ mission }: { mission: MissionView }) {
   const id = mission.id;
   return (
     <div className="stack">
-      <WorkForm missionId={id} action="submit" heading={mission.status === 'CONTESTED' ? 'Deliver again' : 'Deliver your work'} textField="note" textLabel="A note to the client" textRequired={false} textOrFiles maxLength={10_000} filesLabel="Deliverables" submitLabel="Submit work" />
+      <WorkForm missionId={id} action="submit" heading={mission.status === 'CONTESTED' ? 'Deliver again' : 'Deliver your work'} textField="note" textLabel="A note to the client" textRequired={false} textOrFiles maxLength={missionNoteSchema.maxLength!} filesLabel="Deliverables" submitLabel="Submit work" />
       <MissionActionButton missionId={id} action="cancel" label="Withdraw" pendingLabel="Withdrawing…" variant="secondary" confirm="Withdraw from this mission? It goes back to the board and you are not paid." />
     </div>
   );

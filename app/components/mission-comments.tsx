@@ -3,7 +3,7 @@
 // accepted. Lists the conversation and lets a signed-in viewer who may take part write.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import type { CommentView } from '@/lib/marketplace/schemas';
+import { commentSchema, type CommentView } from '@/lib/marketplace/schemas';
 import { ApiRequestError, apiFetch, describeApiError } from '@/lib/web/api-client';
 import { useSession } from '@/lib/web/use-session';
 import { formatTime } from './mission-timeline';
@@ -58,7 +58,7 @@ export function MissionComments({ missionId }: { missionId: string }) {
       {session ? (
         <form onSubmit={submit} className="stack" aria-label="Ask or answer">
           <label htmlFor="comment-body">Your question or answer</label>
-          <textarea id="comment-body" value={body} maxLength={2000} rows={3} onChange={(e) => setBody(e.target.value)} />
+          <textarea id="comment-body" value={body} maxLength={commentSchema.shape.body.maxLength!} rows={3} onChange={(e) => setBody(e.target.value)} />
           <button type="submit" disabled={post.isPending || !body.trim()}>Post</button>
           {post.isError && <p className="alert alert-error" role="alert">{describeApiError(post.error)}</p>}
         </form>

@@ -2,6 +2,8 @@
 // The board's filters: whose missions, status, category, tag, minimum reward, text search, sort.
 // Submitting puts them in the URL; the list reads them from there.
 import { useState, type FormEvent } from 'react';
+import { categorySchema, tagSchema } from '@/lib/fields';
+import { missionSearchSchema } from '@/lib/missions/fields';
 import { SORTS, STATUSES, type MissionFilters } from '@/lib/web/mission-filters';
 import styles from './mission-board.module.css';
 
@@ -26,7 +28,7 @@ export function MissionFiltersForm({ initial, signedIn, tokenSymbol, onApply }: 
     <form className={`panel ${styles.filters}`} onSubmit={submit} role="search" aria-label="Filter missions">
       <div className={`field ${styles.wide}`}>
         <label htmlFor="q">Search</label>
-        <input id="q" type="search" value={f.q} onChange={set('q')} placeholder="Words in the title or description" maxLength={200} />
+        <input id="q" type="search" value={f.q} onChange={set('q')} placeholder="Words in the title or description" maxLength={missionSearchSchema.maxLength!} />
       </div>
       {signedIn && (
         <div className="field">
@@ -51,11 +53,11 @@ export function MissionFiltersForm({ initial, signedIn, tokenSymbol, onApply }: 
       )}
       <div className="field">
         <label htmlFor="category">Category</label>
-        <input id="category" value={f.category} onChange={set('category')} maxLength={50} />
+        <input id="category" value={f.category} onChange={set('category')} maxLength={categorySchema.maxLength!} />
       </div>
       <div className="field">
         <label htmlFor="tag">Tag</label>
-        <input id="tag" value={f.tag} onChange={set('tag')} maxLength={32} />
+        <input id="tag" value={f.tag} onChange={set('tag')} maxLength={tagSchema.maxLength!} />
       </div>
       <div className="field">
         <label htmlFor="minReward">Minimum reward ({tokenSymbol})</label>

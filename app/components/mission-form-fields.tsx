@@ -36,13 +36,13 @@ export function MissionFormFields({ values, errors, tokenSymbol, disabled, onCha
   return (
     <>
       {field('title', 'Title', `Up to ${MISSION_LIMITS.title} characters.`, (a) => <input {...a} required maxLength={MISSION_LIMITS.title} />)}
-      {field('description', 'Description', 'What needs doing, and how you will judge the result. Up to 10,000 characters.', (a) => (
+      {field('description', 'Description', `What needs doing, and how you will judge the result. Up to ${MISSION_LIMITS.description.toLocaleString('en-US')} characters.`, (a) => (
         <textarea {...a} required maxLength={MISSION_LIMITS.description} rows={8} />
       ))}
       {field('reward', `Reward (${tokenSymbol})`, 'Paid to the agent when you approve the work.', (a) => <input {...a} required inputMode="decimal" />)}
       {field('deadline', 'Deadline', 'Your local time; at most one year ahead.', (a) => <input {...a} required type="datetime-local" />)}
       {field('category', 'Category (optional)', 'For example: design, research, code. Defaults to “general”.', (a) => <input {...a} maxLength={MISSION_LIMITS.category} />)}
-      {field('tags', 'Tags (optional)', 'Up to 10, separated by commas.', (a) => <input {...a} />)}
+      {field('tags', 'Tags (optional)', `Up to ${MISSION_LIMITS.tags}, separated by commas.`, (a) => <input {...a} />)}
     </>
   );
 }

@@ -4,7 +4,7 @@
 // its agent. Each panel shows only where the viewer may act.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import type { Application, ReviewView } from '@/lib/marketplace/schemas';
+import { type Application, applySchema, reviewSchema, type ReviewView } from '@/lib/marketplace/schemas';
 import type { MissionView } from '@/lib/missions/schemas';
 import { apiFetch, describeApiError } from '@/lib/web/api-client';
 import { useSession } from '@/lib/web/use-session';
@@ -41,7 +41,7 @@ function ApplyForm({ missionId }: { missionId: string }) {
       <h3 id="apply-heading">Apply for this mission</h3>
       <p className="hint">The client picks the agent from the applications.</p>
       <label htmlFor="apply-pitch">Why you (your pitch)</label>
-      <textarea id="apply-pitch" value={pitch} maxLength={2000} rows={3} onChange={(e) => setPitch(e.target.value)} />
+      <textarea id="apply-pitch" value={pitch} maxLength={applySchema.shape.pitch.maxLength!} rows={3} onChange={(e) => setPitch(e.target.value)} />
       <button type="submit" disabled={apply.isPending || !pitch.trim()}>Apply</button>
       {apply.isError && <p className="alert alert-error" role="alert">{describeApiError(apply.error)}</p>}
     </form>
@@ -112,7 +112,7 @@ function ReviewForm({ missionId }: { missionId: string }) {
         {[5, 4, 3, 2, 1].map((n) => <option key={n} value={n}>{n}</option>)}
       </select>
       <label htmlFor="review-comment">Comment (optional)</label>
-      <textarea id="review-comment" value={comment} maxLength={2000} rows={2} onChange={(e) => setComment(e.target.value)} />
+      <textarea id="review-comment" value={comment} maxLength={reviewSchema.shape.comment.unwrap().maxLength!} rows={2} onChange={(e) => setComment(e.target.value)} />
       <button type="submit" disabled={review.isPending}>Send review</button>
       {review.isError && <p className="alert alert-error" role="alert">{describeApiError(review.error)}</p>}
     </form>

@@ -4,6 +4,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import type { GrantView } from '@/lib/oauth/grants';
+import { createTokenSchema } from '@/lib/oauth/schemas';
 import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '@/lib/oauth/scopes';
 import { apiFetch, describeApiError } from '@/lib/web/api-client';
 
@@ -60,7 +61,7 @@ export function PersonalTokenForm() {
         <h3 id="new-token-heading">Make a personal access token</h3>
         <div>
           <label htmlFor="token-name">Name</label>
-          <input id="token-name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} placeholder="e.g. my build agent" aria-describedby="token-name-hint" />
+          <input id="token-name" value={name} maxLength={createTokenSchema.shape.name.maxLength!} onChange={(e) => setName(e.target.value)} placeholder="e.g. my build agent" aria-describedby="token-name-hint" />
           <p id="token-name-hint" className="hint">Shown here, so you know what to revoke later.</p>
         </div>
         <fieldset className="stack">

@@ -3,7 +3,7 @@
 // each endpoint's recent deliveries and how they went, remove one.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { WEBHOOK_EVENTS, type WebhookEndpointView } from '@/lib/webhooks/schemas';
+import { createWebhookSchema, WEBHOOK_EVENTS, type WebhookEndpointView } from '@/lib/webhooks/schemas';
 import { apiFetch, describeApiError } from '@/lib/web/api-client';
 import { formatTime } from './mission-timeline';
 import { ErrorAlert, LoadingMessage } from './request-status';
@@ -39,7 +39,7 @@ export function WebhooksPanel() {
       <form className="panel stack" onSubmit={submit} aria-labelledby="add-webhook-heading">
         <h2 id="add-webhook-heading">Add an endpoint</h2>
         <label htmlFor="webhook-url">HTTPS URL</label>
-        <input id="webhook-url" type="url" value={url} maxLength={2048} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/taskmarket" />
+        <input id="webhook-url" type="url" value={url} maxLength={createWebhookSchema.shape.url.maxLength!} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/taskmarket" />
         <fieldset className="stack">
           <legend>Events</legend>
           {WEBHOOK_EVENTS.map((event) => (

@@ -3,8 +3,8 @@
 import { type Handler, observed } from './observed';
 import { json } from './route';
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-type Method = (typeof METHODS)[number];
+export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type Method = (typeof METHODS)[number];
 
 /** Handlers answering 405 for every method except `allowed`: `export const { PUT, … } = otherMethods('GET')`. */
 export function otherMethods<const A extends readonly Method[]>(...allowed: A): Record<Exclude<Method, A[number]>, Handler> {

@@ -15,6 +15,7 @@ import { ApiError, OAuthError, unavailableDependency } from '../errors';
 import { type OperatorSecret, requireOperator } from './operator-auth';
 import { assertAllowedOrigin } from './origin';
 import { type Handler, observed } from './observed';
+import type { OperationDoc } from './operation-doc';
 import { LIMITS, type LimitName, PendingCharge, consume } from './rate-limit';
 import { readForm, readJson, validate } from './validation';
 import { bearerChallenge } from '../oauth/metadata';
@@ -42,7 +43,12 @@ export interface RouteOptions {
   after?: AfterResponse;
   /** The response sets or clears the session cookie: a present Origin must be allowed (docs/api.md#origins). */
   session?: true;
+  /** The endpoint's entry in the OpenAPI document, beside what the options above already say. */
+  doc?: OperationDoc;
 }
+
+/** A body is stated once: by the `body` option when the wrapper validates it, else by the doc. */
+type OneBody<O extends RouteOptions> = O extends { body: z.ZodType } ? { doc?: { body?: never } } : unknown;
 
 /** After-response work: it runs once the answer has gone, and its failure is its own, never the request's. */
 export type AfterResponse = (cfg: Config) => Promise<void>;
@@ -65,10 +71,10 @@ export interface RouteContext<O extends RouteOptions> {
 
 const DEFAULT_MAX_BODY = 16 * 1024;
 
-/** A route handler that carries the options it was declared with, for the OpenAPI test to hold against its entry. */
+/** A route handler that carries the options it was declared with: the OpenAPI document is made of them. */
 export type RouteHandler<O extends RouteOptions> = Handler & { readonly options: O };
 
-export function route<O extends RouteOptions>(options: O, handler: (ctx: RouteContext<O>) => Promise<Response>): RouteHandler<O> {
+export function route<O extends RouteOptions>(options: O & OneBody<O>, handler: (ctx: RouteContext<O>) => Promise<Response>): RouteHandler<O> {
   const handle: Handler = async (request, next) => {
     let limitHeaders: Record<string, string> = {};
     let charge: PendingCharge | undefined;

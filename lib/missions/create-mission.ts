@@ -20,6 +20,7 @@ import * as ledger from './ledger';
 import type { MissionJson } from './present';
 import { missionColumns } from './queries';
 import { createMissionSchema, type CreateMissionInput } from './schemas';
+import { latestDeadline } from './fields';
 import { getMissionOrThrow } from './views';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -58,10 +59,8 @@ export async function createMission(
 }
 
 function checkDeadline(deadline: Date, now: Date): void {
-  const yearAhead = new Date(now);
-  yearAhead.setUTCFullYear(yearAhead.getUTCFullYear() + 1);
   if (deadline <= now) throw new ApiError(400, 'Validation failed', ['deadline: must be in the future']);
-  if (deadline > yearAhead) throw new ApiError(400, 'Validation failed', ['deadline: must be at most one year ahead']);
+  if (deadline > latestDeadline(now)) throw new ApiError(400, 'Validation failed', ['deadline: must be at most one year ahead']);
 }
 
 /** The request as the key stands for it: validated fields and the attachments' content. */

@@ -5,7 +5,19 @@ import { z } from 'zod';
 import { missionStatusEnum } from '../db/schema/missions';
 import { cursorParam } from '../http/cursor';
 import { categorySchema, tagSchema } from '../fields';
-import { line, lines, MAX_TAGS, missionDescriptionSchema, missionTitleSchema } from './fields';
+import {
+  lines,
+  MAX_TAGS,
+  MAX_WINNERS,
+  missionDescriptionSchema,
+  missionNoteSchema,
+  missionReasonSchema,
+  missionSearchSchema,
+  missionTitleSchema,
+  shareSchema,
+  splitProblems,
+  winnersSchema,
+} from './fields';
 import { addressSchema } from '../address';
 
 const UINT256_MAX = (1n << 256n) - 1n;
@@ -52,11 +64,11 @@ export const createMissionSchema = z.strictObject({
   onChainTaskId: onChainTaskIdSchema.optional(),
   // docs/api.md#applications: FIRST_COME (accept) or APPLICATION (apply, then the owner assigns); docs/api.md#bounties: BOUNTY.
   assignment: assignmentSchema.default('FIRST_COME'),
-  winners: smallInt.pipe(z.number().int().min(1).max(10)).optional().describe('BOUNTY: places to award, 1–10 (default 1)'),
+  winners: smallInt.pipe(winnersSchema).optional().describe('BOUNTY: places to award, 1–10 (default 1)'),
   split: z
-    .array(smallInt.pipe(z.number().int().min(1).max(100)))
+    .array(smallInt.pipe(shareSchema))
     .min(1)
-    .max(10)
+    .max(MAX_WINNERS)
     .optional()
     .describe('BOUNTY: each place\'s percentage of the reward, first place first, summing to 100 (default: equal)'),
 }).superRefine((input, ctx) => {
@@ -67,19 +79,21 @@ export const createMissionSchema = z.strictObject({
     return;
   }
   if (input.split === undefined) return;
-  if (input.split.length !== (input.winners ?? 1)) issue('split', `must name one percentage for each of the ${input.winners ?? 1} places`);
-  if (input.split.reduce((a, b) => a + b, 0) !== 100) issue('split', 'must sum to 100');
+  const winners = input.winners ?? 1;
+  for (const problem of splitProblems(input.split, winners)) {
+    issue('split', problem === 'count' ? `must name one percentage for each of the ${winners} places` : 'must sum to 100');
+  }
 });
 
-export const submitSchema = z.strictObject({ note: lines(10_000).default('') });
-export const contestSchema = z.strictObject({ reason: lines(2000).min(1) });
+export const submitSchema = z.strictObject({ note: missionNoteSchema.default('') });
+export const contestSchema = z.strictObject({ reason: missionReasonSchema });
 export const bumpSchema = z.strictObject({ reward: rewardSchema.optional() });
 export const resolveSchema = z.strictObject({
   outcome: z.enum(['COMPLETED', 'CANCELLED']),
   note: lines(2000).optional(),
   // API.md §18: a DISPUTED bounty is completed with the operator's award.
   winners: z.array(addressSchema).max(10).optional().describe('BOUNTY, outcome COMPLETED: the winning entrants, first place first'),
-  reason: lines(2000).min(1).optional().describe('BOUNTY: why places are left unawarded'),
+  reason: missionReasonSchema.optional().describe('BOUNTY: why places are left unawarded'),
 });
 
 export const MISSION_SORTS = ['bumped', 'reward', 'deadline', 'created'] as const;
@@ -99,7 +113,7 @@ export const listQuerySchema = z.object({
     .regex(/^[0-9]{1,78}$/, 'must be a string of decimal digits (base units)')
     .transform((value) => BigInt(value))
     .optional(),
-  q: line(200).min(1).optional(),
+  q: missionSearchSchema.optional(),
   sort: z.enum(MISSION_SORTS).default('bumped'),
   mine: z.enum(['client', 'agent']).optional(),
 });

@@ -1,4 +1,5 @@
-// Request and response shapes of /api/tokens and /api/grants (docs/api.md#tokens).
+// Request and response shapes of /api/tokens and /api/grants, and of the OAuth and MCP endpoints
+// as far as this API shapes them (docs/api.md#tokens).
 import { z } from 'zod';
 import { CONTROLS_MESSAGE, NO_CONTROLS } from '../fields';
 import { ApiError } from '../errors';
@@ -8,6 +9,9 @@ const DAY = 86_400;
 
 /** RFC 7591 client metadata: any JSON object here; registerClient checks it field by field. */
 export const registrationBody = z.record(z.string(), z.unknown()).describe('RFC 7591 client metadata');
+
+/** An answer the OAuth or MCP specification shapes, not this API: documented by reference to it. */
+export const protocolDocumentSchema = z.record(z.string(), z.unknown()).describe('As the OAuth or MCP specification defines it');
 
 export const createTokenSchema = z.strictObject({
   name: z.string().trim().min(1).max(100).regex(NO_CONTROLS, CONTROLS_MESSAGE).describe('What the token is for, shown in Connected apps'),

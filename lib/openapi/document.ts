@@ -1,13 +1,16 @@
-// Builds the OpenAPI 3.1 document from the route registry: request and response bodies become
-// components converted by z.toJSONSchema (requests as the input type, responses as the output type,
-// so transforms and defaults read right), query and path schemas become parameters, and every
-// operation lists the errors its access, limits and validation imply, in the `{ error, details? }` shape.
+// Builds the OpenAPI 3.1 document from a route table, each operation as its route declares it:
+// request and response bodies become components converted by z.toJSONSchema (requests as the input
+// type, responses as the output type, so transforms and defaults read right), query and path schemas
+// become parameters, and every operation lists the errors its access, limits and validation imply,
+// in the `{ error, details? }` shape.
 import { z } from 'zod';
 import packageJson from '../../package.json';
 import { errorBodySchema } from '../http/error-body';
+import type { RouteTable } from '../http/route-table';
 import { describeAccess, errorResponses, operationErrors, SECURITY_SCHEMES, securityOf } from './errors';
-import { API_ROUTES, NAMED_SCHEMAS } from './routes';
-import type { ApiRoute } from './types';
+import { NAMED_SCHEMAS } from './named-schemas';
+import { operationsOf } from './operations';
+import type { Operation } from './types';
 
 type JsonSchema = Record<string, unknown>;
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -34,7 +37,7 @@ class Components {
   }
 }
 
-function parametersOf(route: ApiRoute) {
+function parametersOf(route: Operation) {
   const path = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
     const schema = route.params?.[name!];
     return { name: name!, in: 'path', required: true, schema: schema ? inline(schema) : { type: 'string' } };
@@ -62,14 +65,15 @@ const MULTIPART = {
   additionalProperties: { type: 'string' },
 };
 
-export function buildOpenApiDocument() {
+export function buildOpenApiDocument(table: RouteTable) {
+  const operations = operationsOf(table);
   const inputs = new Components();
   const outputs = new Components();
   for (const [schema, id] of NAMED_SCHEMAS) outputs.name(schema, id);
   outputs.name(errorBodySchema, 'Error');
 
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of API_ROUTES) {
+  for (const route of operations) {
     // '/api/agents/{address}' → AgentsByAddress; '/api/missions/{id}/accept' → MissionsByIdAccept.
     const base = pascal(route.path.replace(/^\/api\//, '').replace(/\{(\w+)\}/g, (_m, name: string) => `by-${name}`));
     const method = pascal(route.method);
@@ -94,7 +98,7 @@ export function buildOpenApiDocument() {
       tags: [route.tag],
       summary: route.summary,
       ...(describeAccess(route) && { description: describeAccess(route) }),
-      security: securityOf(route.access ?? 'public'),
+      security: securityOf(route.access),
       parameters: parametersOf(route),
       ...(Object.keys(content).length > 0 && { requestBody: { required: true, content } }),
       responses: {
@@ -117,18 +121,10 @@ export function buildOpenApiDocument() {
       version: packageJson.version,
       description: 'Clients post missions; agents accept, deliver and get paid on-chain. Amounts are strings of base units; addresses are lowercase; lists are cursor-paginated.',
     },
-    tags: [...new Set(API_ROUTES.map((r) => r.tag))].map((name) => ({ name })),
+    tags: [...new Set(operations.map((r) => r.tag))].map((name) => ({ name })),
     paths,
     components: { schemas: { ...requestSchemas, ...responseSchemas }, responses: errorResponses(), securitySchemes: SECURITY_SCHEMES },
   };
 }
 
 export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
-
-let built: OpenApiDocument | undefined;
-
-/** The document, built once per process (it depends on code only, never on configuration). */
-export function openApiDocument(): OpenApiDocument {
-  built ??= buildOpenApiDocument();
-  return built;
-}

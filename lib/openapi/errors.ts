@@ -2,7 +2,7 @@
 // from its access, limits and schemas, each a shared response in the `{ error, details? }` shape;
 // and the security schemes the access levels map to.
 import { SESSION_COOKIE } from '../auth/session-cookie';
-import type { Access, ApiRoute } from './types';
+import type { Access, Operation } from './types';
 
 const ERRORS: Record<number, { name: string; description: string; retryAfter?: boolean }> = {
   400: { name: 'BadRequest', description: 'Malformed JSON or failed validation; `details` lists each problem by field' },
@@ -21,8 +21,8 @@ const ERRORS: Record<number, { name: string; description: string; retryAfter?: b
 const SIGNED_IN: Access[] = ['user', 'CLIENT', 'AGENT'];
 
 /** The statuses an operation can answer besides success, as references to the shared responses. */
-export function operationErrors(route: ApiRoute): Record<string, { $ref: string }> {
-  const access = route.access ?? 'public';
+export function operationErrors(route: Operation): Record<string, { $ref: string }> {
+  const { access } = route;
   const statuses = new Set<number>([500]);
   if (!route.static) statuses.add(503);
   if (route.query || route.body || route.multipart) statuses.add(400);
@@ -87,8 +87,8 @@ const ACCESS_NOTES: Partial<Record<Access, string>> = {
 };
 
 /** Who may call, in words, ahead of the route's own description. */
-export function describeAccess(route: ApiRoute): string | undefined {
-  const parts = [ACCESS_NOTES[route.access ?? 'public'], route.limited ? 'Rate-limited.' : undefined, route.description];
+export function describeAccess(route: Operation): string | undefined {
+  const parts = [ACCESS_NOTES[route.access], route.limited ? 'Rate-limited.' : undefined, route.description];
   const text = parts.filter(Boolean).join(' ');
   return text || undefined;
 }

@@ -2,7 +2,7 @@
 // API's own schemas (docs/api.md#missions), so the server's 400 is the exception, not the way people
 // learn them — and the API's `details` ("field: problem") mapped back to the fields.
 import { categorySchema, tagSchema } from '../fields';
-import { MAX_TAGS, missionDescriptionSchema, missionTitleSchema } from '../missions/fields';
+import { latestDeadline, MAX_TAGS, missionDescriptionSchema, missionTitleSchema } from '../missions/fields';
 import { parseAmount, type TokenInfo } from './money';
 
 export interface MissionFormValues {
@@ -47,11 +47,9 @@ export function validateMissionForm(v: MissionFormValues, token: TokenInfo, now:
   const amount = parseAmount(v.reward, token);
   if (!amount.ok) errors.reward = amount.reason;
   const deadline = v.deadline ? new Date(v.deadline) : undefined;
-  const yearAhead = new Date(now);
-  yearAhead.setFullYear(yearAhead.getFullYear() + 1);
   if (!deadline || Number.isNaN(deadline.getTime())) errors.deadline = 'Choose a deadline.';
   else if (deadline <= now) errors.deadline = 'The deadline must be in the future.';
-  else if (deadline > yearAhead) errors.deadline = 'The deadline can be at most one year ahead.';
+  else if (deadline > latestDeadline(now)) errors.deadline = 'The deadline can be at most one year ahead.';
   return { errors, reward: amount.ok ? amount.value : undefined, deadline };
 }
 

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { TOOLS } from '@taskmarket/sdk/mcp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { API_ROUTES } from '@/app/api/mcp/api-routes';
+import { routesForTools } from '@/app/api/mcp/api-routes';
 import { DELETE as deleteMcp, GET as getMcp, POST as postMcp } from '@/app/api/mcp/route';
 import { POST as registerAgentRoute } from '@/app/api/auth/register-agent/route';
 import { DELETE as revokeGrantRoute } from '@/app/api/grants/[id]/route';
@@ -81,7 +81,7 @@ describe('remote MCP', () => {
       .filter((file) => file.endsWith('route.ts'))
       .map((file) => `/api/${file.replace(/\/?route\.ts$/, '')}`.replace(/\/$/, ''));
     const expected = routeFiles.filter((path) => !notForTools.test(path)).sort();
-    expect(API_ROUTES.map(([template]) => template).sort()).toEqual(expected);
+    expect(routesForTools().map(([template]) => template).sort()).toEqual(expected);
   });
 
   test('default: the same tools, schemas and annotations as taskmarket mcp', async () => {

@@ -3,7 +3,14 @@ import { route } from '@/lib/http/route';
 import { renderMetrics } from '@/lib/operations/metrics-exposition';
 
 // Prometheus scrapes with `Authorization: Bearer $METRICS_TOKEN` (API.md §19); unset, it is 404.
-export const GET = route({ operator: 'metrics' }, async ({ db }) => {
+export const GET = route({
+  operator: 'metrics',
+  doc: {
+    tag: 'Operations', summary: "This instance's Prometheus metrics (text format)",
+    description: 'Counters and latencies are per instance: scrape each one. Settlement and delivery gauges come from the database, the same everywhere.',
+    response: 'prometheus', errors: [404],
+  },
+}, async ({ db }) => {
   const { contentType, text } = await renderMetrics(await db());
   return new Response(text, { headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store' } });
 });

@@ -3,10 +3,10 @@
 import { z } from 'zod';
 import { addressSchema } from '../../address';
 import { cursorParam } from '../../http/cursor';
-import { lines } from '../fields';
+import { missionNoteSchema, missionReasonSchema } from '../fields';
 import { missionFileSchema } from '../schemas';
 
-export const entrySchema = z.strictObject({ note: lines(10_000).default('').describe('What the entry is; with or instead of files') });
+export const entrySchema = z.strictObject({ note: missionNoteSchema.default('').describe('What the entry is; with or instead of files') });
 
 export const entryQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -15,7 +15,7 @@ export const entryQuerySchema = z.object({
 
 export const awardSchema = z.strictObject({
   winners: z.array(addressSchema).max(10).describe('The winning entrants, first place first; at most the bounty\'s places'),
-  reason: lines(2000).min(1).optional().describe('Required when places are left unawarded; entrants may contest it'),
+  reason: missionReasonSchema.optional().describe('Required when places are left unawarded; entrants may contest it'),
 });
 
 export const entryViewSchema = z.object({

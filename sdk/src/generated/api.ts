@@ -1434,6 +1434,10 @@ export interface components {
             createdAt: string;
         };
         MissionsByIdEntriesResponse: {
+            items: components["schemas"]["MissionsByIdEntriesPostResponse"][];
+            nextCursor: string | null;
+        };
+        MissionsByIdEntriesPostResponse: {
             id: string;
             agent: {
                 walletAddress: string;
@@ -1453,10 +1457,6 @@ export interface components {
             place: number | null;
             amount: string | null;
             contested: boolean;
-        };
-        MissionsByIdEntriesGetResponse: {
-            items: components["schemas"]["MissionsByIdEntriesResponse"][];
-            nextCursor: string | null;
         };
         AgentsLeaderboardResponse: {
             items: components["schemas"]["LeaderboardEntry"][];
@@ -1643,22 +1643,6 @@ export interface components {
             lastError: string | null;
         };
         WebhooksResponse: {
-            /** Format: uuid */
-            id: string;
-            url: string;
-            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded")[];
-            filter: {
-                category?: string;
-                tag?: string;
-                minReward?: string;
-            };
-            /** @enum {string} */
-            status: "ACTIVE" | "FAILING" | "DISABLED";
-            createdAt: string;
-            /** @description Shown once: verify webhook-signature with it (Standard Webhooks, whsec_…) */
-            secret: string;
-        };
-        WebhooksGetResponse: {
             items: {
                 /** Format: uuid */
                 id: string;
@@ -1673,6 +1657,22 @@ export interface components {
                 status: "ACTIVE" | "FAILING" | "DISABLED";
                 createdAt: string;
             }[];
+        };
+        WebhooksPostResponse: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded")[];
+            filter: {
+                category?: string;
+                tag?: string;
+                minReward?: string;
+            };
+            /** @enum {string} */
+            status: "ACTIVE" | "FAILING" | "DISABLED";
+            createdAt: string;
+            /** @description Shown once: verify webhook-signature with it (Standard Webhooks, whsec_…) */
+            secret: string;
         };
         WebhooksByIdDeliveriesResponse: {
             items: {
@@ -1702,6 +1702,22 @@ export interface components {
             [key: string]: unknown;
         };
         TokensResponse: {
+            items: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                kind: "oauth" | "token";
+                name: string;
+                clientId: string | null;
+                scopes: string[];
+                /** @description The first characters of a personal access token, to recognise it */
+                tokenHint: string | null;
+                createdAt: string;
+                lastUsedAt: string | null;
+                expiresAt: string | null;
+            }[];
+        };
+        TokensPostResponse: {
             /** @description Shown once: only its hash is stored */
             token: string;
             grant: {
@@ -1718,22 +1734,6 @@ export interface components {
                 lastUsedAt: string | null;
                 expiresAt: string | null;
             };
-        };
-        TokensGetResponse: {
-            items: {
-                /** Format: uuid */
-                id: string;
-                /** @enum {string} */
-                kind: "oauth" | "token";
-                name: string;
-                clientId: string | null;
-                scopes: string[];
-                /** @description The first characters of a personal access token, to recognise it */
-                tokenHint: string | null;
-                createdAt: string;
-                lastUsedAt: string | null;
-                expiresAt: string | null;
-            }[];
         };
     };
     responses: {
@@ -2629,7 +2629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissionsByIdEntriesGetResponse"];
+                    "application/json": components["schemas"]["MissionsByIdEntriesResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2666,7 +2666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissionsByIdEntriesResponse"];
+                    "application/json": components["schemas"]["MissionsByIdEntriesPostResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3254,7 +3254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhooksGetResponse"];
+                    "application/json": components["schemas"]["WebhooksResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3281,7 +3281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhooksResponse"];
+                    "application/json": components["schemas"]["WebhooksPostResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3546,7 +3546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TokensGetResponse"];
+                    "application/json": components["schemas"]["TokensResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3573,7 +3573,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TokensResponse"];
+                    "application/json": components["schemas"]["TokensPostResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3628,7 +3628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TokensGetResponse"];
+                    "application/json": components["schemas"]["TokensResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -1775,6 +1775,85 @@ export const openApiDocument = {
       }
     },
     "/api/missions/{id}/entries": {
+      "get": {
+        "operationId": "getMissionsByIdEntries",
+        "tags": [
+          "Bounties"
+        ],
+        "summary": "A bounty's entries: all to the client (and every entrant once COMPLETED), its own to an entrant",
+        "description": "Requires a signed-in user.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "default": 20,
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100
+            }
+          },
+          {
+            "name": "cursor",
+            "in": "query",
+            "required": false,
+            "description": "The previous page's nextCursor; empty or absent for the first page",
+            "schema": {
+              "type": "string",
+              "maxLength": 512
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdEntriesResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
       "post": {
         "operationId": "postMissionsByIdEntries",
         "tags": [
@@ -1836,7 +1915,7 @@ export const openApiDocument = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/MissionsByIdEntriesResponse"
+                  "$ref": "#/components/schemas/MissionsByIdEntriesPostResponse"
                 }
               }
             }
@@ -1864,85 +1943,6 @@ export const openApiDocument = {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      },
-      "get": {
-        "operationId": "getMissionsByIdEntries",
-        "tags": [
-          "Bounties"
-        ],
-        "summary": "A bounty's entries: all to the client (and every entrant once COMPLETED), its own to an entrant",
-        "description": "Requires a signed-in user.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          },
-          {
-            "name": "limit",
-            "in": "query",
-            "required": false,
-            "schema": {
-              "default": 20,
-              "type": "integer",
-              "minimum": 1,
-              "maximum": 100
-            }
-          },
-          {
-            "name": "cursor",
-            "in": "query",
-            "required": false,
-            "description": "The previous page's nextCursor; empty or absent for the first page",
-            "schema": {
-              "type": "string",
-              "maxLength": 512
-            }
-          }
-        ],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/MissionsByIdEntriesGetResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "409": {
-            "$ref": "#/components/responses/Conflict"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
@@ -3016,6 +3016,44 @@ export const openApiDocument = {
       }
     },
     "/api/webhooks": {
+      "get": {
+        "operationId": "getWebhooks",
+        "tags": [
+          "Webhooks"
+        ],
+        "summary": "The caller's endpoints",
+        "description": "Requires a signed-in user.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhooksResponse"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
       "post": {
         "operationId": "postWebhooks",
         "tags": [
@@ -3048,7 +3086,7 @@ export const openApiDocument = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/WebhooksResponse"
+                  "$ref": "#/components/schemas/WebhooksPostResponse"
                 }
               }
             }
@@ -3067,44 +3105,6 @@ export const openApiDocument = {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      },
-      "get": {
-        "operationId": "getWebhooks",
-        "tags": [
-          "Webhooks"
-        ],
-        "summary": "The caller's endpoints",
-        "description": "Requires a signed-in user.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/WebhooksGetResponse"
-                }
-              }
-            }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
@@ -3535,6 +3535,44 @@ export const openApiDocument = {
       }
     },
     "/api/tokens": {
+      "get": {
+        "operationId": "getTokens",
+        "tags": [
+          "Tokens"
+        ],
+        "summary": "The caller's personal access tokens (never the tokens themselves)",
+        "description": "Requires a signed-in user.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TokensResponse"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
       "post": {
         "operationId": "postTokens",
         "tags": [
@@ -3567,7 +3605,7 @@ export const openApiDocument = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/TokensResponse"
+                  "$ref": "#/components/schemas/TokensPostResponse"
                 }
               }
             }
@@ -3586,44 +3624,6 @@ export const openApiDocument = {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      },
-      "get": {
-        "operationId": "getTokens",
-        "tags": [
-          "Tokens"
-        ],
-        "summary": "The caller's personal access tokens (never the tokens themselves)",
-        "description": "Requires a signed-in user.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/TokensGetResponse"
-                }
-              }
-            }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
@@ -3717,7 +3717,7 @@ export const openApiDocument = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/TokensGetResponse"
+                  "$ref": "#/components/schemas/TokensResponse"
                 }
               }
             }
@@ -3795,6 +3795,44 @@ export const openApiDocument = {
       }
     },
     "/api/mcp": {
+      "get": {
+        "operationId": "getMcp",
+        "tags": [
+          "MCP"
+        ],
+        "summary": "No server-sent stream here: answers 405",
+        "description": "Requires a signed-in user.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OauthMetadataAuthorizationServerResponse"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
       "post": {
         "operationId": "postMcp",
         "tags": [
@@ -3843,44 +3881,6 @@ export const openApiDocument = {
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      },
-      "get": {
-        "operationId": "getMcp",
-        "tags": [
-          "MCP"
-        ],
-        "summary": "No server-sent stream here: answers 405",
-        "description": "Requires a signed-in user.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/OauthMetadataAuthorizationServerResponse"
-                }
-              }
-            }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
@@ -5457,6 +5457,28 @@ export const openApiDocument = {
       "MissionsByIdEntriesResponse": {
         "type": "object",
         "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/MissionsByIdEntriesPostResponse"
+            }
+          },
+          "nextCursor": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "items",
+          "nextCursor"
+        ],
+        "additionalProperties": false
+      },
+      "MissionsByIdEntriesPostResponse": {
+        "type": "object",
+        "properties": {
           "id": {
             "type": "string"
           },
@@ -5553,28 +5575,6 @@ export const openApiDocument = {
           "place",
           "amount",
           "contested"
-        ],
-        "additionalProperties": false
-      },
-      "MissionsByIdEntriesGetResponse": {
-        "type": "object",
-        "properties": {
-          "items": {
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/MissionsByIdEntriesResponse"
-            }
-          },
-          "nextCursor": {
-            "type": [
-              "string",
-              "null"
-            ]
-          }
-        },
-        "required": [
-          "items",
-          "nextCursor"
         ],
         "additionalProperties": false
       },
@@ -6540,80 +6540,6 @@ export const openApiDocument = {
       "WebhooksResponse": {
         "type": "object",
         "properties": {
-          "id": {
-            "type": "string",
-            "format": "uuid",
-            "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
-          },
-          "url": {
-            "type": "string"
-          },
-          "events": {
-            "type": "array",
-            "items": {
-              "type": "string",
-              "enum": [
-                "mission.created",
-                "mission.accepted",
-                "mission.submitted",
-                "mission.contested",
-                "mission.disputed",
-                "mission.completed",
-                "mission.cancelled",
-                "mission.reopened",
-                "earnings.released",
-                "claim.paid",
-                "mission.entry_submitted",
-                "mission.judging",
-                "mission.awarded"
-              ]
-            }
-          },
-          "filter": {
-            "type": "object",
-            "properties": {
-              "category": {
-                "type": "string"
-              },
-              "tag": {
-                "type": "string"
-              },
-              "minReward": {
-                "type": "string"
-              }
-            },
-            "additionalProperties": false
-          },
-          "status": {
-            "type": "string",
-            "enum": [
-              "ACTIVE",
-              "FAILING",
-              "DISABLED"
-            ]
-          },
-          "createdAt": {
-            "type": "string"
-          },
-          "secret": {
-            "type": "string",
-            "description": "Shown once: verify webhook-signature with it (Standard Webhooks, whsec_…)"
-          }
-        },
-        "required": [
-          "id",
-          "url",
-          "events",
-          "filter",
-          "status",
-          "createdAt",
-          "secret"
-        ],
-        "additionalProperties": false
-      },
-      "WebhooksGetResponse": {
-        "type": "object",
-        "properties": {
           "items": {
             "type": "array",
             "items": {
@@ -6689,6 +6615,80 @@ export const openApiDocument = {
         },
         "required": [
           "items"
+        ],
+        "additionalProperties": false
+      },
+      "WebhooksPostResponse": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "format": "uuid",
+            "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+          },
+          "url": {
+            "type": "string"
+          },
+          "events": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "mission.created",
+                "mission.accepted",
+                "mission.submitted",
+                "mission.contested",
+                "mission.disputed",
+                "mission.completed",
+                "mission.cancelled",
+                "mission.reopened",
+                "earnings.released",
+                "claim.paid",
+                "mission.entry_submitted",
+                "mission.judging",
+                "mission.awarded"
+              ]
+            }
+          },
+          "filter": {
+            "type": "object",
+            "properties": {
+              "category": {
+                "type": "string"
+              },
+              "tag": {
+                "type": "string"
+              },
+              "minReward": {
+                "type": "string"
+              }
+            },
+            "additionalProperties": false
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "ACTIVE",
+              "FAILING",
+              "DISABLED"
+            ]
+          },
+          "createdAt": {
+            "type": "string"
+          },
+          "secret": {
+            "type": "string",
+            "description": "Shown once: verify webhook-signature with it (Standard Webhooks, whsec_…)"
+          }
+        },
+        "required": [
+          "id",
+          "url",
+          "events",
+          "filter",
+          "status",
+          "createdAt",
+          "secret"
         ],
         "additionalProperties": false
       },
@@ -6810,6 +6810,84 @@ export const openApiDocument = {
       "TokensResponse": {
         "type": "object",
         "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "format": "uuid",
+                  "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+                },
+                "kind": {
+                  "type": "string",
+                  "enum": [
+                    "oauth",
+                    "token"
+                  ]
+                },
+                "name": {
+                  "type": "string"
+                },
+                "clientId": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "scopes": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "tokenHint": {
+                  "description": "The first characters of a personal access token, to recognise it",
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "createdAt": {
+                  "type": "string"
+                },
+                "lastUsedAt": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "expiresAt": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                }
+              },
+              "required": [
+                "id",
+                "kind",
+                "name",
+                "clientId",
+                "scopes",
+                "tokenHint",
+                "createdAt",
+                "lastUsedAt",
+                "expiresAt"
+              ],
+              "additionalProperties": false
+            }
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "additionalProperties": false
+      },
+      "TokensPostResponse": {
+        "type": "object",
+        "properties": {
           "token": {
             "type": "string",
             "description": "Shown once: only its hash is stored"
@@ -6884,84 +6962,6 @@ export const openApiDocument = {
         "required": [
           "token",
           "grant"
-        ],
-        "additionalProperties": false
-      },
-      "TokensGetResponse": {
-        "type": "object",
-        "properties": {
-          "items": {
-            "type": "array",
-            "items": {
-              "type": "object",
-              "properties": {
-                "id": {
-                  "type": "string",
-                  "format": "uuid",
-                  "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
-                },
-                "kind": {
-                  "type": "string",
-                  "enum": [
-                    "oauth",
-                    "token"
-                  ]
-                },
-                "name": {
-                  "type": "string"
-                },
-                "clientId": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "scopes": {
-                  "type": "array",
-                  "items": {
-                    "type": "string"
-                  }
-                },
-                "tokenHint": {
-                  "description": "The first characters of a personal access token, to recognise it",
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "createdAt": {
-                  "type": "string"
-                },
-                "lastUsedAt": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "expiresAt": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                }
-              },
-              "required": [
-                "id",
-                "kind",
-                "name",
-                "clientId",
-                "scopes",
-                "tokenHint",
-                "createdAt",
-                "lastUsedAt",
-                "expiresAt"
-              ],
-              "additionalProperties": false
-            }
-          }
-        },
-        "required": [
-          "items"
         ],
         "additionalProperties": false
       }

@@ -2,8 +2,12 @@ import { sealSessionCookie } from '@/lib/auth/session-cookie';
 import { json, route } from '@/lib/http/route';
 import { registerAgent } from '@/lib/passport';
 import { otherMethods } from '@/lib/http/methods';
+import { registerAgentResponse } from '@/lib/auth/schemas';
 
-export const POST = route({ auth: 'user', scope: 'missions:work', limit: 'write', session: true }, async ({ caller, cfg, db }) => {
+export const POST = route({
+  auth: 'user', scope: 'missions:work', limit: 'write', session: true,
+  doc: { tag: 'Auth', summary: 'Become an agent; mints the passport once', response: registerAgentResponse },
+}, async ({ caller, cfg, db }) => {
   // A delegated caller's new token keeps its grant and scopes: registering never widens access.
   const delegation = caller.grant && { grantId: caller.grant.id, scope: caller.grant.scopes.join(' ') };
   const result = await registerAgent(await db(), cfg, caller.user.id, delegation);

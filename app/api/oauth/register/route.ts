@@ -1,11 +1,18 @@
 import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
 import { registerClient } from '@/lib/oauth/clients';
-import { registrationBody } from '@/lib/oauth/schemas';
+import { protocolDocumentSchema, registrationBody } from '@/lib/oauth/schemas';
 
 // RFC 7591 dynamic client registration: anonymous, so limited per IP; the metadata is checked by
 // registerClient (its refusals are OAuth errors, as registration clients expect).
-export const POST = route({ limit: 'register', body: registrationBody }, async ({ body, db }) =>
+export const POST = route({
+  limit: 'register', body: registrationBody,
+  doc: {
+    tag: 'OAuth', summary: 'Dynamic client registration (RFC 7591)',
+    description: 'Redirect URIs: https, http only for loopback, or a private-use scheme; matched exactly. Errors are `{ error: invalid_redirect_uri | invalid_client_metadata, error_description }`. Unused registrations are deleted after 30 days.',
+    response: protocolDocumentSchema, status: 201,
+  },
+}, async ({ body, db }) =>
   json(await registerClient(await db(), body, new Date()), { status: 201 }),
 );
 

@@ -3,9 +3,17 @@ import { otherMethods } from '@/lib/http/methods';
 import { authenticateClient } from '@/lib/oauth/clients';
 import { formBody, parseForm } from '@/lib/oauth/form';
 import { revocationRequestSchema, revokeClientToken } from '@/lib/oauth/revocation';
+import { protocolDocumentSchema } from '@/lib/oauth/schemas';
 
 // RFC 7009: the client gives up a token; its grant ends on every instance.
-export const POST = route({ limit: 'token', form: true, body: formBody }, async ({ request, body, cfg, kv, db }) => {
+export const POST = route({
+  limit: 'token', form: true, body: formBody,
+  doc: {
+    tag: 'OAuth', summary: "Token revocation (RFC 7009): ends the token's grant",
+    description: 'application/x-www-form-urlencoded; answers 200 for unknown tokens too.', response: protocolDocumentSchema,
+    errors: [401],
+  },
+}, async ({ request, body, cfg, kv, db }) => {
   const form = parseForm(revocationRequestSchema, body);
   const handle = await db();
   const client = await authenticateClient(handle, request.headers.get('authorization'), form);

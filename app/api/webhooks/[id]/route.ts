@@ -1,9 +1,14 @@
 import { otherMethods } from '@/lib/http/methods';
 import { json, route } from '@/lib/http/route';
 import { removeWebhook } from '@/lib/webhooks';
+import { idSchema } from '@/lib/fields';
+import { logoutResponse } from '@/lib/auth/schemas';
 
 // Removes one of the caller's endpoints; nothing more is sent to it.
-export const DELETE = route({ auth: 'user', scope: 'webhooks', limit: 'write' }, async ({ caller, params, db }) =>
+export const DELETE = route({
+  auth: 'user', scope: 'webhooks', limit: 'write',
+  doc: { tag: 'Webhooks', summary: 'Remove an endpoint', params: { id: idSchema }, response: logoutResponse, errors: [404] },
+}, async ({ caller, params, db }) =>
   json(await removeWebhook(await db(), caller.user.id, params.id!, new Date())),
 );
 

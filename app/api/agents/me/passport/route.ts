@@ -2,8 +2,12 @@ import { ApiError } from '@/lib/errors';
 import { json, route } from '@/lib/http/route';
 import { presentPassport } from '@/lib/passport';
 import { otherMethods } from '@/lib/http/methods';
+import { passportResponse } from '@/lib/auth/schemas';
 
-export const GET = route({ auth: 'AGENT', scope: 'any' }, async ({ caller, cfg }) => {
+export const GET = route({
+  auth: 'AGENT', scope: 'any',
+  doc: { tag: 'Agents', summary: "The caller's passport", response: passportResponse, errors: [404] },
+}, async ({ caller, cfg }) => {
   if (!caller.passport) throw new ApiError(404, 'Passport not found');
   return json(presentPassport(cfg, caller.passport));
 });

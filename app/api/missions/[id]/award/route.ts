@@ -1,10 +1,18 @@
 import { awardBounty, awardSchema } from '@/lib/missions/bounties';
 import { otherMethods } from '@/lib/http/methods';
 import { jsonText, route } from '@/lib/http/route';
-import { viewerOf } from '@/lib/missions';
+import { missionSchema, viewerOf } from '@/lib/missions';
+import { idSchema } from '@/lib/fields';
 
 // The client awards a JUDGING bounty (API.md §18): `{ winners: [address…], reason? }` → AWARDED.
-export const POST = route({ webhooks: true, auth: 'user', limit: 'write', body: awardSchema }, async ({ params, caller, body, cfg, db }) =>
+export const POST = route({
+  webhooks: true, auth: 'user', limit: 'write', body: awardSchema,
+  doc: {
+    tag: 'Bounties', summary: 'JUDGING → AWARDED: the winning entrants in place order, a reason for places left unawarded',
+    description: 'Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit.',
+    params: { id: idSchema }, response: missionSchema, errors: [400, 403, 404, 409],
+  },
+}, async ({ params, caller, body, cfg, db }) =>
   jsonText(await awardBounty(await db(), cfg, params.id!, viewerOf(caller), body, new Date())),
 );
 

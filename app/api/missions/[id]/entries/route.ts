@@ -3,9 +3,19 @@ import { otherMethods } from '@/lib/http/methods';
 import { json, route } from '@/lib/http/route';
 import { viewerOf } from '@/lib/missions';
 import { withRequestBody } from '@/lib/http/request-body';
+import { idSchema } from '@/lib/fields';
+import { entryListSchema, entrySchema, entryViewSchema } from '@/lib/missions/bounties/schemas';
 
 // An agent enters a bounty (API.md §18): JSON `{ note }`, or multipart `note` + `files`, like submit.
-export const POST = route({ webhooks: true, auth: 'AGENT', limit: 'entry' }, async ({ request, params, caller, cfg, db }) => {
+export const POST = route({
+  webhooks: true, auth: 'AGENT', limit: 'entry',
+  doc: {
+    tag: 'Bounties', summary: 'Enter a BOUNTY (AGENT): note and files; once each, replaceable until the deadline',
+    description: 'At most MAX_BOUNTY_ENTRIES (200) a bounty; ENTRY_RATE_LIMIT_PER_MINUTE (10) per agent. An entry is read by the client and its author only until the bounty is COMPLETED.',
+    params: { id: idSchema }, body: entrySchema, multipart: true, response: entryViewSchema, status: 201,
+    errors: [403, 404, 409, 413, 415],
+  },
+}, async ({ request, params, caller, cfg, db }) => {
   const viewer = viewerOf(caller);
   await precheckEntry(await db(), params.id!, viewer, new Date());
   return withRequestBody(request.body, request.headers, async (body) =>
@@ -14,7 +24,13 @@ export const POST = route({ webhooks: true, auth: 'AGENT', limit: 'entry' }, asy
 });
 
 // The client reads every entry; an entrant its own, and all of them once the bounty is COMPLETED.
-export const GET = route({ auth: 'user', query: entryQuerySchema }, async ({ params, caller, query, db }) =>
+export const GET = route({
+  auth: 'user', query: entryQuerySchema,
+  doc: {
+    tag: 'Bounties', summary: "A bounty's entries: all to the client (and every entrant once COMPLETED), its own to an entrant",
+    params: { id: idSchema }, response: entryListSchema, errors: [404, 409],
+  },
+}, async ({ params, caller, query, db }) =>
   json(await listEntries(await db(), params.id!, viewerOf(caller), query)),
 );
 

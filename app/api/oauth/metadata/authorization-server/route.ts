@@ -2,8 +2,14 @@
 import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
 import { authorizationServerMetadata } from '@/lib/oauth/metadata';
+import { protocolDocumentSchema } from '@/lib/oauth/schemas';
 
-export const GET = route({}, async ({ cfg }) =>
+export const GET = route({
+  doc: {
+    tag: 'OAuth', summary: 'RFC 8414 metadata, also at /.well-known/oauth-authorization-server', response: protocolDocumentSchema,
+    static: true,
+  },
+}, async ({ cfg }) =>
   json(authorizationServerMetadata(cfg), { headers: { 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*' } }),
 );
 
