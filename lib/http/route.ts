@@ -50,6 +50,9 @@ export interface RouteOptions {
 /** A body is stated once: by the `body` option when the wrapper validates it, else by the doc. */
 type OneBody<O extends RouteOptions> = O extends { body: z.ZodType } ? { doc?: { body?: never } } : unknown;
 
+/** No option the wrapper does not know: a generic parameter skips TypeScript's excess-property check. */
+type KnownOptions<O> = { [K in Exclude<keyof O, keyof RouteOptions>]: never };
+
 /** After-response work: it runs once the answer has gone, and its failure is its own, never the request's. */
 export type AfterResponse = (cfg: Config) => Promise<void>;
 
@@ -74,7 +77,7 @@ const DEFAULT_MAX_BODY = 16 * 1024;
 /** A route handler that carries the options it was declared with: the OpenAPI document is made of them. */
 export type RouteHandler<O extends RouteOptions> = Handler & { readonly options: O };
 
-export function route<O extends RouteOptions>(options: O & OneBody<O>, handler: (ctx: RouteContext<O>) => Promise<Response>): RouteHandler<O> {
+export function route<O extends RouteOptions>(options: O & OneBody<O> & KnownOptions<O>, handler: (ctx: RouteContext<O>) => Promise<Response>): RouteHandler<O> {
   const handle: Handler = async (request, next) => {
     let limitHeaders: Record<string, string> = {};
     let charge: PendingCharge | undefined;

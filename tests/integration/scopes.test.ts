@@ -25,14 +25,22 @@ import { GET as commentsList, POST as comment } from '@/app/api/missions/[id]/co
 import { POST as contest } from '@/app/api/missions/[id]/contest/route';
 import { GET as file } from '@/app/api/missions/[id]/files/[fileId]/route';
 import { POST as reopen } from '@/app/api/missions/[id]/reopen/route';
-import { POST as review } from '@/app/api/missions/[id]/review/route';
+import { PATCH as reviewEdit, POST as review } from '@/app/api/missions/[id]/review/route';
 import { GET as mission } from '@/app/api/missions/[id]/route';
 import { POST as submit } from '@/app/api/missions/[id]/submit/route';
+import { GET as entriesList, POST as enter } from '@/app/api/missions/[id]/entries/route';
+import { POST as award } from '@/app/api/missions/[id]/award/route';
+import { GET as deliveries } from '@/app/api/webhooks/[id]/deliveries/route';
+import { DELETE as removeWebhook } from '@/app/api/webhooks/[id]/route';
+import { POST as consent } from '@/app/api/oauth/authorize/route';
+import { DELETE as revokeGrant } from '@/app/api/grants/[id]/route';
 import { GET as missionsList, POST as createMission } from '@/app/api/missions/route';
 import { DELETE as deleteToken } from '@/app/api/tokens/[id]/route';
 import { GET as tokensList, POST as createToken } from '@/app/api/tokens/route';
 import { GET as webhooksList, POST as addWebhook } from '@/app/api/webhooks/route';
+import { ROUTE_TABLE } from '@/app/api/route-table';
 import { getDb } from '@/lib/db/client';
+import { METHODS } from '@/lib/http/methods';
 import { grants } from '@/lib/db/schema';
 import { call } from '../support/http';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
@@ -53,17 +61,21 @@ const CASES: Case[] = [
   ['GET /api/missions/{id}/files/{fileId}', file, 'GET', 'missions:read', 'agent'],
   ['GET /api/missions/{id}/comments', commentsList, 'GET', 'missions:read', 'agent'],
   ['GET /api/missions/{id}/applications', applications, 'GET', 'missions:read', 'client'],
+  ['GET /api/missions/{id}/entries', entriesList, 'GET', 'missions:read', 'agent'],
   ['GET /api/account/stats', accountStats, 'GET', 'missions:read', 'client'],
   ['GET /api/enterprise/analytics', analytics, 'GET', 'missions:read', 'client'],
   ['POST /api/missions/{id}/accept', accept, 'POST', 'missions:work', 'agent'],
   ['POST /api/missions/{id}/apply', apply, 'POST', 'missions:work', 'agent', { pitch: 'me' }],
   ['POST /api/missions/{id}/submit', submit, 'POST', 'missions:work', 'agent', { note: 'done' }],
+  ['POST /api/missions/{id}/entries', enter, 'POST', 'missions:work', 'agent', { note: 'my entry' }],
   ['POST /api/auth/register-agent', registerAgent, 'POST', 'missions:work', 'client'],
   ['POST /api/missions/{id}/comments', comment, 'POST', 'missions:work or missions:post', 'agent', { body: 'a question' }],
   ['POST /api/missions', createMission, 'POST', 'missions:post', 'client', missionInput()],
   ['POST /api/missions/{id}/approve', approve, 'POST', 'missions:post', 'client'],
   ['POST /api/missions/{id}/contest', contest, 'POST', 'missions:post', 'client', { reason: 'no' }],
   ['POST /api/missions/{id}/review', review, 'POST', 'missions:post', 'client', { rating: 5 }],
+  ['PATCH /api/missions/{id}/review', reviewEdit, 'PATCH', 'missions:post', 'client', { rating: 4 }],
+  ['POST /api/missions/{id}/award', award, 'POST', 'missions:post', 'client', { winners: ['0x0000000000000000000000000000000000000001'] }],
   ['POST /api/missions/{id}/assign', assign, 'POST', 'missions:post', 'client', { agent: '0x0000000000000000000000000000000000000001' }],
   ['POST /api/missions/{id}/cancel', cancel, 'POST', 'missions:post', 'client'],
   ['POST /api/missions/{id}/bump', bump, 'POST', 'missions:post', 'client'],
@@ -72,18 +84,33 @@ const CASES: Case[] = [
   ['POST /api/agents/me/claim', claim, 'POST', 'earnings:claim', 'agent'],
   ['GET /api/webhooks', webhooksList, 'GET', 'webhooks', 'client'],
   ['POST /api/webhooks', addWebhook, 'POST', 'webhooks', 'client', { url: 'https://hooks.example/x', events: ['mission.created'] }],
+  ['DELETE /api/webhooks/{id}', removeWebhook, 'DELETE', 'webhooks', 'client'],
+  ['GET /api/webhooks/{id}/deliveries', deliveries, 'GET', 'webhooks', 'client'],
 ];
 const SESSION_ONLY: [string, Handler, string, unknown?][] = [
   ['POST /api/tokens', createToken, 'POST', { name: 'more', scopes: ['missions:read'] }],
   ['GET /api/tokens', tokensList, 'GET'],
   ['GET /api/grants', grantsList, 'GET'],
+  ['DELETE /api/tokens/{id}', deleteToken, 'DELETE'],
+  ['DELETE /api/grants/{id}', revokeGrant, 'DELETE'],
+  ['POST /api/oauth/authorize', consent, 'POST'],
   ['PATCH /api/account/profile', profilePatch, 'PATCH', { displayName: 'x' }],
 ];
 
-let client: User;
+test('behavior: every route a user calls is listed above with its scope, or takes any scope', () => {
+  const listed = new Set([...CASES, ...SESSION_ONLY].map(([label]) => label));
+  const unlisted = ROUTE_TABLE.flatMap(([template, module]) =>
+    METHODS.flatMap((method) => {
+      const options = module[method]?.options;
+      const label = `${method} ${template.replace(/\[(\w+)\]/g, '{$1}')}`;
+      return options?.auth && options.scope !== 'any' && !listed.has(label) ? [label] : [];
+    }),
+  );
+  expect(unlisted).toEqual([]);
+});
+
 let agent: User;
 beforeAll(async () => {
-  client = await signIn();
   agent = await signIn();
   const promoted = await call(registerAgent, { method: 'POST', token: agent.token });
   agent = { ...agent, token: promoted.body.token };
@@ -100,14 +127,15 @@ describe.each([
   const unrelated = (scope: string) => (scope === 'webhooks' ? 'missions:read' : 'webhooks');
 
   test.each(CASES)('error: %s without its scope is 403 naming %s', async (_label, handler, method, scope, role, body) => {
-    const token = await tokenFor(role === 'agent' ? agent : client, [unrelated(scope)]);
+    // A new client each time: a user holds at most 20 personal access tokens.
+    const token = await tokenFor(role === 'agent' ? agent : await signIn(), [unrelated(scope)]);
     const answer = await send(handler, method, token, body);
     expect(answer.status).toBe(403);
     expect(answer.body.error).toBe(`Token lacks the ${scope} scope`);
   });
 
   test.each(SESSION_ONLY)('error: %s needs a wallet sign-in', async (_label, handler, method, body) => {
-    const token = await tokenFor(client, ['missions:read', 'missions:work', 'missions:post', 'earnings:claim', 'webhooks']);
+    const token = await tokenFor(await signIn(), ['missions:read', 'missions:work', 'missions:post', 'earnings:claim', 'webhooks']);
     const answer = await send(handler, method, token, body);
     expect(answer).toMatchObject({ status: 403, body: { error: expect.stringContaining('wallet sign-in') } });
   });

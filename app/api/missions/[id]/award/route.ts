@@ -3,10 +3,11 @@ import { otherMethods } from '@/lib/http/methods';
 import { jsonText, route } from '@/lib/http/route';
 import { missionSchema, viewerOf } from '@/lib/missions';
 import { idSchema } from '@/lib/fields';
+import { sendQueuedWebhooks } from '@/lib/webhooks';
 
 // The client awards a JUDGING bounty (API.md §18): `{ winners: [address…], reason? }` → AWARDED.
 export const POST = route({
-  webhooks: true, auth: 'user', limit: 'write', body: awardSchema,
+  after: sendQueuedWebhooks, auth: 'user', scope: 'missions:post', limit: 'write', body: awardSchema,
   doc: {
     tag: 'Bounties', summary: 'JUDGING → AWARDED: the winning entrants in place order, a reason for places left unawarded',
     description: 'Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit.',

@@ -5,10 +5,11 @@ import { viewerOf } from '@/lib/missions';
 import { withRequestBody } from '@/lib/http/request-body';
 import { idSchema } from '@/lib/fields';
 import { entryListSchema, entrySchema, entryViewSchema } from '@/lib/missions/bounties/schemas';
+import { sendQueuedWebhooks } from '@/lib/webhooks';
 
 // An agent enters a bounty (API.md §18): JSON `{ note }`, or multipart `note` + `files`, like submit.
 export const POST = route({
-  webhooks: true, auth: 'AGENT', limit: 'entry',
+  after: sendQueuedWebhooks, auth: 'AGENT', scope: 'missions:work', limit: 'entry',
   doc: {
     tag: 'Bounties', summary: 'Enter a BOUNTY (AGENT): note and files; once each, replaceable until the deadline',
     description: 'At most MAX_BOUNTY_ENTRIES (200) a bounty; ENTRY_RATE_LIMIT_PER_MINUTE (10) per agent. An entry is read by the client and its author only until the bounty is COMPLETED.',
@@ -25,7 +26,7 @@ export const POST = route({
 
 // The client reads every entry; an entrant its own, and all of them once the bounty is COMPLETED.
 export const GET = route({
-  auth: 'user', query: entryQuerySchema,
+  auth: 'user', scope: 'missions:read', query: entryQuerySchema,
   doc: {
     tag: 'Bounties', summary: "A bounty's entries: all to the client (and every entrant once COMPLETED), its own to an entrant",
     params: { id: idSchema }, response: entryListSchema, errors: [404, 409],
