@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { POST as contestRoute } from '@/app/api/missions/[id]/contest/route';
 import { POST as submitRoute } from '@/app/api/missions/[id]/submit/route';
 import { GET as listRoute, POST as createRoute } from '@/app/api/missions/route';
@@ -11,6 +11,17 @@ import { act, createMission, db, getMission, inDays, missionInput, missionRow, n
 import { pdf, png, upload } from '../support/multipart';
 
 useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
+
+/**
+ * A set-based seed of thousands of missions (each row through the listing trigger) is test setup,
+ * not a request: it runs without the app's 5 s statement timeout, which a loaded machine can reach.
+ */
+async function seedInBulk(database: Awaited<ReturnType<typeof db>>, statement: SQL): Promise<void> {
+  await database.transaction(async (tx) => {
+    await tx.execute(sql`set local statement_timeout = 0`);
+    await tx.execute(statement);
+  });
+}
 
 // Every test lists its own category, so missions of other tests (and files, on a shared
 // PostgreSQL) never show up in its pages.
@@ -110,7 +121,7 @@ describe('GET /api/missions', () => {
     // 1,100 OPEN missions, newest first by g: "common" on every other one, "sparse" on one in 12,
     // "middling" on one in 40, "scarce" on one in 100, "older" (and the tag "old") on all but the newest 30, so none of
     // them is in the first window.
-    await database.execute(sql`insert into missions (client_id, title, description, category, tags, reward, fee_bps, deadline,
+    await seedInBulk(database, sql`insert into missions (client_id, title, description, category, tags, reward, fee_bps, deadline,
         status, listed_at, created_at, updated_at)
       select ${client.id}, 'Job ' || g || case when g % 2 = 0 then ' common' else '' end || case when g % 40 = 0 then ' middling' else '' end
                || case when g % 12 = 1 then ' sparse' else '' end || case when g % 100 = 7 then ' scarce' else '' end
@@ -148,7 +159,7 @@ describe('GET /api/missions', () => {
     // 8,810 OPEN missions in the order g of both sorts below (deadline soonest first, listed newest
     // first), the word on g = 1,000, on 2,309–2,311 and on the 1,010 from 7,801 on: as if one
     // client funded those with the farthest deadlines.
-    await database.execute(sql`insert into missions (client_id, title, description, category, tags, reward, fee_bps, deadline,
+    await seedInBulk(database, sql`insert into missions (client_id, title, description, category, tags, reward, fee_bps, deadline,
         status, listed_at, created_at, updated_at)
       select ${client.id}, 'Job ' || g || case when g = 1000 or g between 2309 and 2311 or g > 7800 then ' ' || ${word} else '' end,
              'A mission.', ${category}, array['any'], 100, 250, now() + interval '200 days' + g * interval '1 minute', 'OPEN',
