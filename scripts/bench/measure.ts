@@ -144,8 +144,8 @@ export async function measureAgainstEmpty(base: string, scenarios: Scenario[], s
 export async function measureTracingCost(untraced: Instance, traced: Instance, scenarios: Scenario[], seconds: number, connections: number, rounds = 2): Promise<string> {
   for (const instance of [untraced, traced]) await measure(instance.url, EMPTY, 3, connections);
   const lines = [
-    '| endpoint | req/s off / on (last round) | ratio of req/s on/off per round | CPU µs per request off / on (last round) | ratio of CPU per request off/on per round | p99 ms off / on |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| endpoint | req/s off / on (last round) | ratio of req/s on/off per round | CPU µs per request off / on (last round) | ratio of CPU per request off/on per round | p99 ms off / on | non-2xx off / on (all rounds) |',
+    '|---|---:|---:|---:|---:|---:|---:|',
   ];
   const run = async (instance: Instance, scenario: Scenario) => {
     const before = instance.cpuMicros();
@@ -157,6 +157,8 @@ export async function measureTracingCost(untraced: Instance, traced: Instance, s
     const cpuRatios: number[] = [];
     let off: Awaited<ReturnType<typeof run>> | undefined;
     let on: typeof off;
+    // A side answering errors does other work than the other: counted, so a ratio is not read blind.
+    const non2xx = { off: 0, on: 0 };
     for (let round = 0; round < rounds; round++) {
       if (round % 2 === 0) {
         off = await run(untraced, scenario);
@@ -165,12 +167,14 @@ export async function measureTracingCost(untraced: Instance, traced: Instance, s
         on = await run(traced, scenario);
         off = await run(untraced, scenario);
       }
+      non2xx.off += off.non2xx;
+      non2xx.on += on.non2xx;
       rpsRatios.push(on.rps / off.rps);
       cpuRatios.push(off.cpuPerRequest / on.cpuPerRequest);
     }
     const list = (values: number[]) => values.map((v) => v.toFixed(2)).join(', ');
     lines.push(
-      `| ${scenario.name} | ${off!.rps.toFixed(0)} / ${on!.rps.toFixed(0)} | ${list(rpsRatios)} | ${off!.cpuPerRequest.toFixed(0)} / ${on!.cpuPerRequest.toFixed(0)} | ${list(cpuRatios)} | ${off!.p99} / ${on!.p99} |`,
+      `| ${scenario.name} | ${off!.rps.toFixed(0)} / ${on!.rps.toFixed(0)} | ${list(rpsRatios)} | ${off!.cpuPerRequest.toFixed(0)} / ${on!.cpuPerRequest.toFixed(0)} | ${list(cpuRatios)} | ${off!.p99} / ${on!.p99} | ${non2xx.off} / ${non2xx.on} |`,
     );
   }
   return lines.join('\n');
