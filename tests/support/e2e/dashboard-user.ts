@@ -16,9 +16,21 @@ export async function openDashboardAs(browser: Browser, privateKey: Hex, options
   const wallet = new TestWallet(privateKey, e2e.rpcUrl, options.walletChainId ?? e2e.chainId);
   await wallet.attach(context);
   const page = await context.newPage();
+  // Every page load waits for hydration: a click or a keystroke before it is lost or undone.
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    await hydrated(page);
+    return response;
+  };
   // Confirmation dialogs ("Approve this delivery…?") are answered yes.
   page.on('dialog', (dialog) => void dialog.accept());
   return { context, page, wallet };
+}
+
+/** Once React has hydrated the page (app/components/hydration-marker.tsx): typing before it is lost. */
+export async function hydrated(page: Page): Promise<void> {
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
 }
 
 export async function connectWallet(page: Page): Promise<void> {
