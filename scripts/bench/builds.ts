@@ -83,7 +83,7 @@ async function main() {
     const results = await compare(comparisons, rounds, seconds, connections).catch((error: Error) => {
       throw note ? new Error(`${error.message}\n${note}`) : error;
     });
-    console.log(`\n${new Date().toISOString().slice(0, 10)}, new (a): ${newSide.label}, old (b): ${oldSide.label}; ${rounds} alternating rounds of ${seconds}s, ${connections} connections, Node ${process.version}`);
+    console.log(`\n${new Date().toISOString().slice(0, 10)}, new (a): ${newSide.label}, old (b): ${oldSide.label}; ${rounds === 1 ? 'one round' : `${rounds} alternating rounds`} of ${seconds}s, ${connections} connections, Node ${process.version}`);
     if (note) console.log(`\n${note}`);
     console.log(`\nVerdict: new/old ≥ ${BOUND} in every round, decided by the instance's CPU per request (requests per CPU second, new/old), which moves less than req/s on a shared machine; req/s new/old shown too.\n`);
     console.log(comparisonTable(results, ['new req/s', 'old req/s', 'new/old']));

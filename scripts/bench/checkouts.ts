@@ -67,7 +67,7 @@ export function atRef(ref: string): Checkout {
   git('worktree', 'add', '--force', '--detach', cwd, commit);
   symlinkSync(resolve('node_modules'), join(cwd, 'node_modules'));
   return {
-    label: `${ref} (${commit.slice(0, 7)})`,
+    label: commit.startsWith(ref) ? commit.slice(0, 7) : `${ref} (${commit.slice(0, 7)})`,
     cwd,
     env,
     migrations: sqlFiles(git('ls-tree', '--name-only', commit, 'drizzle/').split('\n')),
