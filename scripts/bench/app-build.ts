@@ -49,12 +49,7 @@ export function buildBenchApp(build: BenchBuild): string {
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, `${source}\n`);
     }
-    console.error(`building ${distDir} …`);
-    const built = spawnSync('npx', ['next', 'build'], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: distDir },
-    });
-    if (built.status !== 0) throw new Error(`next build of ${distDir} failed`);
+    nextBuild(distDir);
     return distDir;
   } finally {
     for (const dir of routeDirs) rmSync(dir, { recursive: true, force: true });
@@ -63,4 +58,15 @@ export function buildBenchApp(build: BenchBuild): string {
       else writeFileSync(path, text);
     }
   }
+}
+
+/** `next build` of the checkout in `cwd` (this one by default) into `distDir`, relative to it; `env` adds settings. */
+export function nextBuild(distDir: string, { cwd, env }: { cwd?: string; env?: Record<string, string> } = {}): void {
+  console.error(`building ${distDir}${cwd ? ` in ${cwd}` : ''} …`);
+  const built = spawnSync('npx', ['next', 'build'], {
+    cwd,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: distDir, ...env },
+  });
+  if (built.status !== 0) throw new Error(`next build of ${distDir} failed`);
 }

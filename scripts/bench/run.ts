@@ -8,40 +8,24 @@
 // database, BENCH_DATABASE_NAME (default taskmarket_bench) names it, and BENCH_PROFILE=dir writes the instance's V8 CPU profile there (scripts/bench/profile.ts reads it).
 // Then verify and the mission list against a second instance exporting spans to a local OTLP sink,
 // as ratios to the first (docs/api.md#observability); BENCH_TRACING=0 leaves that out, BENCH_ONLY=tracing runs only it.
-import { randomBytes } from 'node:crypto';
-import postgres from 'postgres';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { startLocalChain } from '../../lib/chain/local-chain';
-import { issueToken } from '../../lib/auth/tokens';
-import type { Config } from '../../lib/config';
+import { type LocalChain, startLocalChain } from '../../lib/chain/local-chain';
 import { buildBenchRoutes } from './bench-routes';
+import { benchDatabase, instanceEnv, seededCallers } from './instance-env';
 import { measureAgainstEmpty, measureTracingCost, type Scenario } from './measure';
 import { startOtlpSink } from './otlp-sink';
 import { compare, comparisonTable } from './compare';
 import { checkMcpComparison, cpuCostLines, mcpComparisons } from './mcp';
-import { seed, seededWallet } from './seed';
-import { post, presignedVerifies, topUp } from './sign-ins';
-import { freshDatabase, type Instance, startInstance } from './server';
+import { endpointScenarios } from './scenarios';
+import { post, presignedVerifies, signInAgent } from './sign-ins';
+import { type Instance, startInstance } from './server';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const floorRounds = Number(process.env.BENCH_FLOOR_ROUNDS ?? 2);
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const databaseName = process.env.BENCH_DATABASE_NAME ?? 'taskmarket_bench';
 // BENCH_PORT and BENCH_CHAIN_PORT: another run on this machine holds the defaults.
 const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const DOMAIN = `localhost:${PORT}`;
-
-const yearAgo = () => new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
-
-/** A token for a seeded user, signed with the instance's secret (seeded users never signed in). */
-async function tokenFor(databaseUrl: string, jwtSecret: string, wallet: string): Promise<string> {
-  const sql = postgres(databaseUrl, { max: 1 });
-  const [user] = await sql<{ id: string; role: 'CLIENT' | 'AGENT' }[]>`select id, role from users where wallet_address = ${wallet}`;
-  await sql.end();
-  return await issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, { id: user!.id, walletAddress: wallet, role: user!.role });
-}
 
 async function main() {
   const distDir = buildBenchRoutes();
@@ -53,44 +37,26 @@ async function main() {
   }
 }
 
-async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir: string) {
-  const reuse = process.env.BENCH_REUSE === '1' && (await seededWallet(adminUrl, databaseName));
-  const databaseUrl = reuse ? reuse.databaseUrl : await freshDatabase(adminUrl, databaseName);
-  const jwtSecret = randomBytes(32).toString('hex');
-  const env = {
-    NEXT_DIST_DIR: distDir,
-    JWT_SECRET: jwtSecret,
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
-    KV_PREFIX: `bench:${Date.now()}:`,
-    BASE_CHAIN_ID: String(chain.chainId),
-    SIWE_DOMAIN: DOMAIN,
-    RPC_URL: chain.rpcUrl,
-    REGISTRAR_PRIVATE_KEY: chain.registrarKey,
-    PASSPORT_ADDRESS: chain.contracts.passport,
-    ESCROW_ADDRESS: chain.contracts.escrow,
-    REWARD_TOKEN_ADDRESS: chain.contracts.rewardToken,
-    // The benchmark measures cost, not the limits: every request comes from 127.0.0.1.
-    NONCE_RATE_LIMIT_PER_MINUTE: '100000000',
-    VERIFY_RATE_LIMIT_PER_MINUTE: '100000000',
-    WRITE_RATE_LIMIT_PER_MINUTE: '100000000',
-  };
+async function bench(chain: LocalChain, distDir: string) {
+  const database = await benchDatabase();
+  const env = { ...instanceEnv(chain, database.databaseUrl, DOMAIN), NEXT_DIST_DIR: distDir };
   const instance = await startInstance(PORT, env);
   try {
     const base = instance.url;
-    const [{ token: agentToken, user: agentUser }] = await presignedVerifies(base, 1, { domain: DOMAIN }).then((b) => Promise.all(b.map((body) => post(base, '/api/auth/verify', JSON.parse(body)))));
-    const agent = await post(base, '/api/auth/register-agent', undefined, agentToken);
+    const { user: agentUser, token: agentToken } = await signInAgent(base, DOMAIN);
     const only = process.env.BENCH_ONLY;
-    // Signed before each measurement of verify (nonces live five minutes), enough for one at ~1,000 req/s.
-    const verifyBodies: string[] = [];
-    const perRound = Number(process.env.BENCH_VERIFIES ?? 12000);
     const address = privateKeyToAccount(generatePrivateKey()).address;
-    if (!reuse) console.log('seeding 100,000 missions, 5,000 agents …');
-    const { clientWallet } = reuse || (await seed(databaseUrl));
-    const clientToken = await tokenFor(databaseUrl, jwtSecret, clientWallet);
-    const client = { authorization: `Bearer ${clientToken}` };
-    const { token: personalToken } = await post(base, '/api/tokens', { name: 'bench', scopes: ['missions:read'], expiresIn: 3600 }, agent.token);
+    const { clientWallet } = await database.seeded();
+    const endpoints = endpointScenarios({
+      base,
+      domain: DOMAIN,
+      // Enough for one measurement of verify at ~1,000 req/s.
+      verifiesPerRound: Number(process.env.BENCH_VERIFIES ?? 12000),
+      address,
+      agentToken,
+      ...(await seededCallers(database.databaseUrl, env.JWT_SECRET, clientWallet)),
+    });
+    const { token: personalToken } = await post(base, '/api/tokens', { name: 'bench', scopes: ['missions:read'], expiresIn: 3600 }, agentToken);
 
     // Each endpoint's own floor (bench-routes.ts), sent requests of the same shape as the endpoint's.
     const [sample] = await presignedVerifies(base, 1, { domain: DOMAIN });
@@ -115,36 +81,27 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
     } satisfies Record<string, Scenario>;
 
     const scenarios: Scenario[] = [
-      { name: 'POST /api/auth/nonce', method: 'POST', path: '/api/auth/nonce', body: JSON.stringify({ address }), floor: floors.nonce, target: 0.95 },
-      {
-        name: 'POST /api/auth/verify',
-        method: 'POST',
-        path: '/api/auth/verify',
-        bodies: verifyBodies,
-        prepare() {
-          return topUp(this as Scenario & { bodies: string[] }, base, perRound, { noncePath: '/api/auth/nonce', domain: DOMAIN });
-        },
-        // Issue 26: against the route doing its floor's I/O and the crypto every sign-in must do.
-        floor: floors.verifyCrypto,
-        target: 0.92,
-      },
+      { ...endpoints.nonce, floor: floors.nonce, target: 0.95 },
+      // Issue 26: against the route doing its floor's I/O and the crypto every sign-in must do.
+      { ...endpoints.verify, floor: floors.verifyCrypto, target: 0.92 },
       // Not an endpoint: what the floor plus verify's unavoidable crypto reaches, against the floor.
       { ...floors.verifyCrypto, name: 'verify floor with its crypto (bound for any verify)', floor: floors.verify },
-      { name: 'GET /api/auth/me', path: '/api/auth/me', headers: { authorization: `Bearer ${agent.token}` }, floor: floors.me, target: 0.95 },
-      { name: 'POST /api/auth/register-agent (again)', method: 'POST', path: '/api/auth/register-agent', headers: { authorization: `Bearer ${agent.token}` } },
-      { name: 'GET /api/health', path: '/api/health' },
-      { name: 'GET /api/missions (default sort)', path: '/api/missions', floor: floors.list, target: 0.85 },
-      { name: 'GET /api/missions?category=code&sort=reward', path: '/api/missions?category=code&sort=reward', floor: floors.list },
-      { name: 'GET /api/missions?q=translate', path: '/api/missions?q=translate', floor: floors.list },
-      { name: 'GET /api/missions?mine=client', path: '/api/missions?mine=client', headers: client, floor: floors.list, target: 0.75 },
+      { ...endpoints.me, floor: floors.me, target: 0.95 },
+      endpoints.registerAgain,
+      endpoints.health,
+      { ...endpoints.missions, floor: floors.list, target: 0.85 },
+      { ...endpoints.byReward, floor: floors.list },
+      { ...endpoints.search, floor: floors.list },
+      { ...endpoints.mine, floor: floors.list, target: 0.75 },
       // Not an endpoint: a signed-in list's unavoidable I/O (the caller, then the page), against the list floor.
       { ...floors.mine, name: 'list floor with the caller (bound for any mine list)', floor: floors.list },
-      { name: 'GET /api/agents/leaderboard', path: '/api/agents/leaderboard' },
-      { name: 'GET /api/agents/leaderboard?period=30d&sort=completed', path: '/api/agents/leaderboard?period=30d&sort=completed' },
-      { name: 'GET /api/public/stats', path: '/api/public/stats' },
-      { name: 'GET /api/public/leaderboard', path: '/api/public/leaderboard' },
-      { name: 'GET /api/enterprise/analytics (30 days)', path: '/api/enterprise/analytics', headers: client },
-      { name: 'GET /api/enterprise/analytics (a year, weekly)', path: `/api/enterprise/analytics?from=${yearAgo()}&interval=week`, headers: client },
+      endpoints.detail,
+      endpoints.leaderboard,
+      endpoints.leaderboard30d,
+      endpoints.publicStats,
+      endpoints.publicLeaderboard,
+      endpoints.analytics,
+      endpoints.analyticsYear,
     ];
     const chosen = only ? scenarios.filter((s) => s.name.includes(only)) : scenarios;
     if (only !== 'tracing') {
@@ -154,7 +111,7 @@ async function bench(chain: Awaited<ReturnType<typeof startLocalChain>>, distDir
     }
     if (!only || 'MCP find_missions'.includes(only)) {
       const comparisons = mcpComparisons(base, instance.cpuMicros, [
-        { label: 'session token', token: agent.token },
+        { label: 'session token', token: agentToken },
         { label: 'personal access token', token: personalToken },
       ]);
       for (const comparison of comparisons) await checkMcpComparison(comparison);

@@ -3,7 +3,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export function ensureBuild(): void {
   if (existsSync(join('.next', 'BUILD_ID'))) return;
@@ -38,9 +38,12 @@ function cpuMicrosOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * TICK_MICROS;
 }
 
-export async function startInstance(port: number, env: Record<string, string>): Promise<Instance> {
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+/** An instance of the build named by env.NEXT_DIST_DIR, from the checkout in `cwd` (this one by default). */
+export async function startInstance(port: number, env: Record<string, string>, { cwd }: { cwd?: string } = {}): Promise<Instance> {
+  // Resolved here: an instance started in another checkout (bench:builds) would write it there.
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE)}`] : [];
   const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', 'server.ts'], {
+    cwd,
     env: {
       ...process.env,
       NODE_ENV: 'production',

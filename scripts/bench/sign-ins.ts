@@ -56,3 +56,11 @@ export async function topUp(scenario: Scenario & { bodies: string[] }, base: str
   const missing = perRound - unusedBodies(scenario);
   if (missing > 0) scenario.bodies.push(...(await presignedVerifies(base, missing, options)));
 }
+
+/** Signs in over the instance's nonce route and registers as an agent: the user and the agent's token. */
+export async function signInAgent(base: string, domain: string): Promise<{ user: { id: string; walletAddress: string }; token: string }> {
+  const [body] = await presignedVerifies(base, 1, { domain });
+  const { token, user } = await post(base, '/api/auth/verify', JSON.parse(body!));
+  const agent = await post(base, '/api/auth/register-agent', undefined, token);
+  return { user, token: agent.token };
+}

@@ -1,0 +1,90 @@
+// The two sides of `npm run bench:builds`: the app at a git ref, or the working tree (HEAD plus
+// uncommitted changes), each with a plain `next build` of its own.
+//
+// A ref is checked out with `git worktree add --detach` into .next-bench/ref-<tree> (ignored by
+// git; tsc, vitest and next skip the dot-folder), with node_modules linked to this checkout's — so
+// it must have the same package-lock.json — and built into .next-bench/build-<tree>, outside the
+// worktree, so the build outlives it: a later run with the same tree reuses it. The working tree
+// builds into .next-bench/working-tree (BENCH_REUSE_BUILD=1 reuses that).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import { buildBenchApp, distDirOf, nextBuild } from './app-build';
+
+export interface Checkout {
+  /** What it is, for the report: the ref and its commit, or the working tree. */
+  label: string;
+  /** Where its instance starts (server.ts, drizzle/). */
+  cwd: string;
+  /** The settings its instance needs to find its build. */
+  env: Record<string, string>;
+  /** The migrations it knows (file names in drizzle/). */
+  migrations: string[];
+  /** Builds it, unless the build can be reused. */
+  build(): void;
+  /** Removes its worktree, if it has one. */
+  remove(): void;
+}
+
+const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+const sqlFiles = (paths: string[]) => paths.filter((path) => path.endsWith('.sql')).map((path) => basename(path));
+
+export const treeOf = (ref: string) => git('rev-parse', '--verify', `${ref}^{tree}`);
+
+export function workingTree(): Checkout {
+  const dirty = git('status', '--porcelain') !== '';
+  return {
+    label: `the working tree (${git('rev-parse', '--short', 'HEAD')}${dirty ? ' + uncommitted changes' : ''})`,
+    cwd: process.cwd(),
+    env: { NEXT_DIST_DIR: distDirOf('working-tree') },
+    migrations: sqlFiles(readdirSync('drizzle')),
+    build: () => void buildBenchApp({ name: 'working-tree' }),
+    remove: () => {},
+  };
+}
+
+/** The ref checked out in a worktree of its own (removed by `remove()`); fails when its dependencies differ. */
+export function atRef(ref: string): Checkout {
+  const commit = git('rev-parse', '--verify', `${ref}^{commit}`);
+  if (git('rev-parse', `${commit}:package-lock.json`) !== git('hash-object', 'package-lock.json')) {
+    throw new Error(
+      `${ref}'s package-lock.json differs from this checkout's: its build would run on dependencies it was not written for ` +
+        `(node_modules is this checkout's). Pick a ref with the same lock (git log --oneline -- package-lock.json).`,
+    );
+  }
+  // node_modules links @taskmarket/sdk to this checkout's sdk/: the ref's app is built against it.
+  if (spawnSync('git', ['diff', '--quiet', commit, '--', 'sdk']).status !== 0) {
+    console.error(`note: ${ref}'s sdk/ differs from this checkout's; its build uses this checkout's SDK`);
+  }
+  const tree = treeOf(commit).slice(0, 12);
+  const cwd = resolve(distDirOf(`ref-${tree}`));
+  const distDir = relative(cwd, resolve(distDirOf(`build-${tree}`)));
+  // Turbopack compiles nothing outside its root, which it would find at the worktree's own
+  // lockfile: the linked node_modules and the build are outside that. This checkout holds all three.
+  const env = { NEXT_DIST_DIR: distDir, NEXT_PRIVATE_OUTPUT_TRACE_ROOT: process.cwd() };
+  // A worktree left by a run that was killed: nothing in it is kept, and --force takes its place.
+  rmSync(cwd, { recursive: true, force: true });
+  git('worktree', 'add', '--force', '--detach', cwd, commit);
+  symlinkSync(resolve('node_modules'), join(cwd, 'node_modules'));
+  return {
+    label: commit.startsWith(ref) ? commit.slice(0, 7) : `${ref} (${commit.slice(0, 7)})`,
+    cwd,
+    env,
+    migrations: sqlFiles(git('ls-tree', '--name-only', commit, 'drizzle/').split('\n')),
+    build() {
+      // A build embeds its worktree's path, the same for the same tree.
+      if (existsSync(join(cwd, distDir, 'BUILD_ID'))) {
+        console.error(`reusing the build of ${ref} (tree ${tree})`);
+        return;
+      }
+      try {
+        nextBuild(distDir, { cwd, env });
+      } catch (error) {
+        // Half a build must not pass for one next time.
+        rmSync(join(cwd, distDir), { recursive: true, force: true });
+        throw error;
+      }
+    },
+    remove: () => git('worktree', 'remove', '--force', cwd),
+  };
+}
