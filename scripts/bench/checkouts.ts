@@ -2,10 +2,10 @@
 // uncommitted changes), each with a plain `next build` of its own.
 //
 // A ref is checked out with `git worktree add --detach` into .next-bench/ref-<tree> (ignored by
-// git; tsc, vitest and next skip the dot-folder), with node_modules linked to this checkout's — so
-// it must have the same package-lock.json — and built into .next-bench/build-<tree>, outside the
-// worktree, so the build outlives it: a later run with the same tree reuses it. The working tree
-// builds into .next-bench/working-tree (BENCH_REUSE_BUILD=1 reuses that).
+// git; tsc skips dot-folders, vitest and next look in their own), with node_modules linked to this
+// checkout's — so it must have the same package-lock.json — and built into .next-bench/build-<tree>,
+// outside the worktree, so the build outlives it: a later run with the same tree reuses it. The
+// working tree builds into .next-bench/working-tree (BENCH_REUSE_BUILD=1 reuses that).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';

@@ -40,6 +40,8 @@ function runs(): Record<string, Expectation> {
     'db:check': { exit: 0, output: /Everything's fine/ },
     'db:migrate': { exit: 0, output: /the database is at the newest migration/ },
     'bench:memory': { exit: 0, output: /100,000|100000/ },
+    // Without BENCH_OLD it stops before building anything.
+    'bench:builds': { exit: 'usage', output: /BENCH_OLD=<git ref> names the old side/ },
   };
 }
 
