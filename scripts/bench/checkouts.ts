@@ -3,11 +3,12 @@
 //
 // A ref is checked out with `git worktree add --detach` into .next-bench/ref-<tree> (ignored by
 // git; tsc skips dot-folders, vitest and next look in their own), with node_modules linked to this
-// checkout's — so it must have the same package-lock.json — and built into .next-bench/build-<tree>,
+// checkout's — so every runtime package of its lock must be here at the same version (a package
+// added since, or a dev-only one changed, is fine) — and built into .next-bench/build-<tree>,
 // outside the worktree, so the build outlives it: a later run with the same tree reuses it. The
 // working tree builds into .next-bench/working-tree (BENCH_REUSE_BUILD=1 reuses that).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { buildBenchApp, distDirOf, nextBuild } from './app-build';
 
@@ -26,7 +27,7 @@ export interface Checkout {
   remove(): void;
 }
 
-const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 }).trim();
 const sqlFiles = (paths: string[]) => paths.filter((path) => path.endsWith('.sql')).map((path) => basename(path));
 
 export const treeOf = (ref: string) => git('rev-parse', '--verify', `${ref}^{tree}`);
@@ -46,10 +47,11 @@ export function workingTree(): Checkout {
 /** The ref checked out in a worktree of its own (removed by `remove()`); fails when its dependencies differ. */
 export function atRef(ref: string): Checkout {
   const commit = git('rev-parse', '--verify', `${ref}^{commit}`);
-  if (git('rev-parse', `${commit}:package-lock.json`) !== git('hash-object', 'package-lock.json')) {
+  const changed = changedRuntimePackages(git('show', `${commit}:package-lock.json`), readFileSync('package-lock.json', 'utf8'));
+  if (changed.length > 0) {
     throw new Error(
-      `${ref}'s package-lock.json differs from this checkout's: its build would run on dependencies it was not written for ` +
-        `(node_modules is this checkout's). Pick a ref with the same lock (git log --oneline -- package-lock.json).`,
+      `${ref}'s runtime dependencies differ from this checkout's (${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}): ` +
+        `its build would run on packages it was not written for (node_modules is this checkout's). Pick a later ref (git log --oneline -- package-lock.json).`,
     );
   }
   // node_modules links @taskmarket/sdk to this checkout's sdk/: the ref's app is built against it.
@@ -87,4 +89,15 @@ export function atRef(ref: string): Checkout {
     },
     remove: () => git('worktree', 'remove', '--force', cwd),
   };
+}
+
+type Lock = { packages: Record<string, { version?: string; dev?: boolean }> };
+
+/** The packages the old lock installs for running (not dev-only) that are missing here or at another version. */
+export function changedRuntimePackages(oldLock: string, currentLock: string): string[] {
+  const before = (JSON.parse(oldLock) as Lock).packages;
+  const now = (JSON.parse(currentLock) as Lock).packages;
+  return Object.entries(before)
+    .filter(([path, entry]) => path.startsWith('node_modules/') && !entry.dev && now[path]?.version !== entry.version)
+    .map(([path, entry]) => `${path.slice('node_modules/'.length)}@${entry.version}`);
 }
