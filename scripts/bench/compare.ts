@@ -56,11 +56,9 @@ export async function compare(comparisons: Comparison[], repeats: number, second
 
 async function measureSide(side: Side, seconds: number, connections: number): Promise<{ rps: number; cpu?: number }> {
   const scenario = await side.scenario();
-  const before = side.cpuMicros?.();
-  const result = await measure(side.base, scenario, seconds, connections);
-  const after = side.cpuMicros?.();
+  const result = await measure(side.base, scenario, seconds, connections, side.cpuMicros);
   if (result.non2xx > 0) throw new Error(`${scenario.name}: ${result.non2xx} answers were not 2xx`);
-  return { rps: result.rps, cpu: before === undefined ? undefined : (after! - before) / result.total };
+  return { rps: result.rps, cpu: result.cpuPerRequest };
 }
 
 const range = (values: number[], digits: number, unit = '') => {

@@ -32,6 +32,8 @@ export interface Measurement {
   /** With a floor: the floor's req/s and this endpoint's ratio to it, one per round. */
   floorRps?: number[];
   floorRatios?: number[];
+  /** With the instance's CPU clock: its CPU µs per request answered, over the load alone. */
+  cpuPerRequest?: number;
 }
 
 // Where each scenario's single-use bodies have got to, so a second measurement takes fresh ones.
@@ -40,8 +42,14 @@ const used = new WeakMap<Scenario, number>();
 /** How many of the scenario's single-use bodies no measurement has taken yet. */
 export const unusedBodies = (scenario: Scenario): number => (scenario.bodies?.length ?? 0) - (used.get(scenario) ?? 0);
 
-export async function measure(base: string, scenario: Scenario, seconds: number, connections: number): Promise<Measurement> {
+/**
+ * Loads `base` with the scenario. `cpuMicros`, the instance's CPU clock, is read after `prepare`:
+ * a verify scenario's prepare asks the instance for thousands of nonces, work that is not the
+ * endpoint's (counted in, it made the untraced instance look 1.3–2.4× costlier per verify).
+ */
+export async function measure(base: string, scenario: Scenario, seconds: number, connections: number, cpuMicros?: () => number): Promise<Measurement> {
   await scenario.prepare?.();
+  const cpuBefore = cpuMicros?.();
   const bodies = scenario.bodies;
   let next = used.get(scenario) ?? 0;
   if (bodies && next >= bodies.length) throw new Error(`${scenario.name}: its ${bodies.length} single-use bodies are all used (raise BENCH_VERIFIES)`);
@@ -62,6 +70,7 @@ export async function measure(base: string, scenario: Scenario, seconds: number,
     const instance = autocannon(options, (error, done) => (error ? reject(error) : resolve(done)));
     if (bodies) setTimeout(() => instance.stop(), seconds * 1000);
   });
+  const cpuAfter = cpuMicros?.();
   if (bodies) used.set(scenario, next);
   // A run that ran out of single-use bodies early measured the pool, not the endpoint.
   if (bodies && result.duration < seconds * 0.97) {
@@ -76,6 +85,7 @@ export async function measure(base: string, scenario: Scenario, seconds: number,
     non2xx: result.non2xx,
     total: result.requests.total,
     target: scenario.target,
+    ...(cpuBefore !== undefined && { cpuPerRequest: (cpuAfter! - cpuBefore) / Math.max(1, result.requests.total) }),
   };
 }
 
@@ -148,9 +158,8 @@ export async function measureTracingCost(untraced: Instance, traced: Instance, s
     '|---|---:|---:|---:|---:|---:|---:|',
   ];
   const run = async (instance: Instance, scenario: Scenario) => {
-    const before = instance.cpuMicros();
-    const measured = await measure(instance.url, scenario, seconds, connections);
-    return { ...measured, cpuPerRequest: (instance.cpuMicros() - before) / Math.max(1, measured.total) };
+    const measured = await measure(instance.url, scenario, seconds, connections, instance.cpuMicros);
+    return { ...measured, cpuPerRequest: measured.cpuPerRequest! };
   };
   for (const scenario of scenarios) {
     const rpsRatios: number[] = [];
