@@ -2,8 +2,8 @@
 // that must not make any endpoint more than 5 % slower (issue 25). BENCH_OLD=<ref> (required) is
 // the old side; the new one is BENCH_NEW=<ref>, or by default the working tree (HEAD plus
 // uncommitted changes). A ref is checked out in a worktree removed after the run; each side gets a
-// plain `next build` of its own (scripts/bench/checkouts.ts: a ref's build is reused while its tree
-// is the same, the working tree's with BENCH_REUSE_BUILD=1). Both instances run at once with the
+// plain `next build` of its own (scripts/bench/checkouts.ts; the working tree's is reused with
+// BENCH_REUSE_BUILD=1). Both instances run at once with the
 // settings of `npm run bench` on one local chain, one Redis (a key prefix each) and one seeded
 // database (BENCH_REUSE=1 and BENCH_DATABASE_NAME as there). The new build starts first and migrates
 // it; the old one then runs on that schema, as drizzle applies no migration older than the newest

@@ -1,15 +1,17 @@
 // The two sides of `npm run bench:builds`: the app at a git ref, or the working tree (HEAD plus
 // uncommitted changes), each with a plain `next build` of its own.
 //
-// A ref is checked out with `git worktree add --detach` into .next-bench/ref-<tree> (ignored by
-// git; tsc skips dot-folders, vitest and next look in their own), with node_modules linked to this
-// checkout's — so every runtime package of its lock must be here at the same version (a package
-// added since, or a dev-only one changed, is fine) — and built into .next-bench/build-<tree>,
-// outside the worktree, so the build outlives it: a later run with the same tree reuses it. The
-// working tree builds into .next-bench/working-tree (BENCH_REUSE_BUILD=1 reuses that).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+// A ref is checked out with `git worktree add --detach` into a folder of the system's temporary
+// directory, outside this checkout: inside it, Next.js found this checkout's proxy.ts for a ref that
+// has none. Its node_modules is a hard-linked copy of this checkout's (no space, and Turbopack
+// compiles nothing behind a symlink out of its root) — so every runtime package of its lock must be
+// here at the same version (a package added since, or a dev-only one changed, is fine) — with the
+// ref's own SDK built into it. Its build lives in the worktree and goes with it. The working tree
+// builds into .next-bench/working-tree (BENCH_REUSE_BUILD=1 reuses that).
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import { buildBenchApp, distDirOf, nextBuild } from './app-build';
 
 export interface Checkout {
@@ -54,38 +56,24 @@ export function atRef(ref: string): Checkout {
         `its build would run on packages it was not written for (node_modules is this checkout's). Pick a later ref (git log --oneline -- package-lock.json).`,
     );
   }
-  // node_modules links @taskmarket/sdk to this checkout's sdk/: the ref's app is built against it.
-  if (spawnSync('git', ['diff', '--quiet', commit, '--', 'sdk']).status !== 0) {
-    console.error(`note: ${ref}'s sdk/ differs from this checkout's; its build uses this checkout's SDK`);
-  }
   const tree = treeOf(commit).slice(0, 12);
-  const cwd = resolve(distDirOf(`ref-${tree}`));
-  const distDir = relative(cwd, resolve(distDirOf(`build-${tree}`)));
-  // Turbopack compiles nothing outside its root, which it would find at the worktree's own
-  // lockfile: the linked node_modules and the build are outside that. This checkout holds all three.
-  const env = { NEXT_DIST_DIR: distDir, NEXT_PRIVATE_OUTPUT_TRACE_ROOT: process.cwd() };
+  const cwd = join(tmpdir(), `taskmarket-ref-${tree}`);
+  const distDir = '.next-bench-build';
+  const env = { NEXT_DIST_DIR: distDir };
   // A worktree left by a run that was killed: nothing in it is kept, and --force takes its place.
   rmSync(cwd, { recursive: true, force: true });
+  git('worktree', 'prune');
   git('worktree', 'add', '--force', '--detach', cwd, commit);
-  symlinkSync(resolve('node_modules'), join(cwd, 'node_modules'));
+  execFileSync('cp', ['-al', resolve('node_modules'), join(cwd, 'node_modules')]);
   return {
     label: commit.startsWith(ref) ? commit.slice(0, 7) : `${ref} (${commit.slice(0, 7)})`,
     cwd,
     env,
     migrations: sqlFiles(git('ls-tree', '--name-only', commit, 'drizzle/').split('\n')),
     build() {
-      // A build embeds its worktree's path, the same for the same tree.
-      if (existsSync(join(cwd, distDir, 'BUILD_ID'))) {
-        console.error(`reusing the build of ${ref} (tree ${tree})`);
-        return;
-      }
-      try {
-        nextBuild(distDir, { cwd, env });
-      } catch (error) {
-        // Half a build must not pass for one next time.
-        rmSync(join(cwd, distDir), { recursive: true, force: true });
-        throw error;
-      }
+      // node_modules/@taskmarket/sdk links to the worktree's sdk/, whose dist/ git does not hold.
+      execFileSync('npm', ['run', 'build', '-w', '@taskmarket/sdk'], { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+      nextBuild(distDir, { cwd, env });
     },
     remove: () => git('worktree', 'remove', '--force', cwd),
   };
