@@ -3,7 +3,6 @@
 // as the caller through the API's own routes — so the API's scopes and error texts — and files go
 // as content, since a remote server cannot read the agent's paths.
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,6 +10,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { TOOLS } from '@taskmarket/sdk/mcp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { routesForTools } from '@/app/api/mcp/api-routes';
+import { ROUTE_TABLE } from '@/app/api/route-table';
+import { METHODS } from '@/lib/http/methods';
 import { DELETE as deleteMcp, GET as getMcp, POST as postMcp } from '@/app/api/mcp/route';
 import { POST as registerAgentRoute } from '@/app/api/auth/register-agent/route';
 import { DELETE as revokeGrantRoute } from '@/app/api/grants/[id]/route';
@@ -74,14 +75,18 @@ beforeAll(async () => {
 });
 
 describe('remote MCP', () => {
-  test('default: the tools reach every user route of app/api in-process', () => {
-    const notForTools = /^\/api\/(admin|cron|metrics|oauth|mcp|tokens|grants|health|openapi\.json|\[\.\.\.path\]|auth\/(nonce|verify))(\/|$)/;
-    const routeFiles = readdirSync('app/api', { recursive: true })
-      .map(String)
-      .filter((file) => file.endsWith('route.ts'))
-      .map((file) => `/api/${file.replace(/\/?route\.ts$/, '')}`.replace(/\/$/, ''));
-    const expected = routeFiles.filter((path) => !notForTools.test(path)).sort();
-    expect(routesForTools().map(([template]) => template).sort()).toEqual(expected);
+  test('default: the tools reach every route a delegated token may call, and no route only a wallet or the operator may', () => {
+    const reached = new Set(routesForTools().map(([template]) => template));
+    const problems = ROUTE_TABLE.flatMap(([template, module]) => {
+      const options = METHODS.flatMap((method) => module[method]?.options ?? []);
+      const delegated = options.some((o) => o.auth !== undefined && (o.scope ?? 'session') !== 'session');
+      const walletOrOperatorOnly = options.length > 0 && options.every((o) => o.operator !== undefined || (o.auth !== undefined && (o.scope ?? 'session') === 'session'));
+      if (delegated && template !== '/api/mcp' && !reached.has(template)) return [`${template}: a delegated token may call it, the tools cannot`];
+      if (walletOrOperatorOnly && reached.has(template)) return [`${template}: the tools reach it, a delegated token may not call it`];
+      return [];
+    });
+    expect(reached.size).toBeGreaterThan(20);
+    expect(problems).toEqual([]);
   });
 
   test('default: the same tools, schemas and annotations as taskmarket mcp', async () => {
