@@ -16,6 +16,12 @@ export async function openDashboardAs(browser: Browser, privateKey: Hex, options
   const wallet = new TestWallet(privateKey, e2e.rpcUrl, options.walletChainId ?? e2e.chainId);
   await wallet.attach(context);
   const page = await context.newPage();
+  // E2E_CPU_THROTTLE=4 runs each page at a quarter of the CPU, as on a loaded CI machine: races
+  // with hydration that a quiet machine hides show up (how the one below was found).
+  if (process.env.E2E_CPU_THROTTLE) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.E2E_CPU_THROTTLE) });
+  }
   // Every page load waits for hydration: a click or a keystroke before it is lost or undone.
   const goto = page.goto.bind(page);
   page.goto = async (url, options) => {
@@ -28,9 +34,19 @@ export async function openDashboardAs(browser: Browser, privateKey: Hex, options
   return { context, page, wallet };
 }
 
-/** Once React has hydrated the page (app/components/hydration-marker.tsx): typing before it is lost. */
+/**
+ * Once React has hydrated every control on the page: a value typed into a controlled field before
+ * then is the DOM's alone, and the next render puts the state's empty value back. React tags each
+ * element it has hydrated with a `__reactProps$…` key. A page's content streams into a Suspense
+ * boundary (app/(site)/loading.tsx) and hydrates after the frame around it, so a mark set by the
+ * frame comes too early; `goto` has waited for the load event, so the streamed content is all there.
+ */
 export async function hydrated(page: Page): Promise<void> {
-  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('#main :is(form, input, textarea, select, button)')].every((control) =>
+      Object.keys(control).some((key) => key.startsWith('__reactProps$')),
+    ),
+  );
 }
 
 export async function connectWallet(page: Page): Promise<void> {
