@@ -42,6 +42,11 @@ const used = new WeakMap<Scenario, number>();
 /** How many of the scenario's single-use bodies no measurement has taken yet. */
 export const unusedBodies = (scenario: Scenario): number => (scenario.bodies?.length ?? 0) - (used.get(scenario) ?? 0);
 
+/** Counts the scenario's bodies before `end` as used, so no measurement sends them. */
+export function skipBodies(scenario: Scenario, end: number): void {
+  used.set(scenario, Math.max(used.get(scenario) ?? 0, end));
+}
+
 /**
  * Loads `base` with the scenario. `cpuMicros`, the instance's CPU clock, is read after `prepare`:
  * a verify scenario's prepare asks the instance for thousands of nonces, work that is not the

@@ -2,7 +2,7 @@
 // route, signed by a few wallets, each body good for one verify.
 import { createSiweMessage } from 'viem/siwe';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { type Scenario, unusedBodies } from './measure';
+import { type Scenario, skipBodies, unusedBodies } from './measure';
 
 export const post = async (base: string, path: string, body?: unknown, token?: string): Promise<any> => {
   const response = await fetch(base + path, {
@@ -51,10 +51,21 @@ export function verifyPool(name: string, base: string, path: string, perRound: n
   };
 }
 
-/** Signs enough fresh bodies that `perRound` are unused (nonces live five minutes: sign just before). */
+// When each batch of a scenario's bodies was signed. Its nonces live five minutes, and a comparison
+// of many endpoints comes back to verify minutes later: bodies left over from a batch older than
+// this are skipped, not sent (they would be answered 401 and measure the refusal).
+const batches = new WeakMap<Scenario, { end: number; signedAt: number }[]>();
+const FRESH_MS = 2 * 60_000;
+
+/** Signs enough fresh bodies that `perRound` unused ones were signed in the last two minutes. */
 export async function topUp(scenario: Scenario & { bodies: string[] }, base: string, perRound: number, options: { noncePath: string; domain: string }) {
+  const signed = batches.get(scenario) ?? [];
+  for (const batch of signed) if (Date.now() - batch.signedAt > FRESH_MS) skipBodies(scenario, batch.end);
   const missing = perRound - unusedBodies(scenario);
-  if (missing > 0) scenario.bodies.push(...(await presignedVerifies(base, missing, options)));
+  if (missing <= 0) return;
+  const signedAt = Date.now();
+  scenario.bodies.push(...(await presignedVerifies(base, missing, options)));
+  batches.set(scenario, [...signed.filter((batch) => Date.now() - batch.signedAt <= FRESH_MS), { end: scenario.bodies.length, signedAt }]);
 }
 
 /** Signs in over the instance's nonce route and registers as an agent: the user and the agent's token. */
