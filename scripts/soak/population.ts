@@ -38,6 +38,8 @@ export interface Population {
   /** Wallets that come back to sign in, each from its own address. */
   returning: { account: PrivateKeyAccount; ip: string }[];
   client(account: PrivateKeyAccount | undefined, ip: string): TaskmarketClient;
+  /** Funds and subscribes more clients, up to `count` in all. */
+  growClients(count: number): Promise<void>;
 }
 
 const CLIENT_EVENTS = ['mission.accepted', 'mission.submitted', 'mission.completed', 'mission.cancelled'] as const;
@@ -73,5 +75,8 @@ export async function populate(chain: LocalChain, lb: Balancer, receiver: Webhoo
   const agents: Party[] = [];
   for (let i = 0; i < size.agents; i++) agents.push(await party('agent', i));
   const returning = Array.from({ length: size.returning }, () => ({ account: privateKeyToAccount(generatePrivateKey()), ip: nextIp() }));
-  return { clients, agents, returning, client };
+  const growClients = async (count: number) => {
+    while (clients.length < count) clients.push(await party('client', clients.length));
+  };
+  return { clients, agents, returning, client, growClients };
 }

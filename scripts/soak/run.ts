@@ -19,7 +19,7 @@ import { soakChart } from './chart';
 import { minuteLine, soakReport } from './report';
 import { resourceWatch, type ResourceSample } from './resources';
 import { populate, type Population } from './population';
-import { drawVisit, visit, type VisitKind } from './visits';
+import { clientsFor, drawVisit, visit, type VisitKind } from './visits';
 import { startWebhookReceiver } from './webhook-receiver';
 
 const minutes = Number(process.env.SOAK_MINUTES ?? 30);
@@ -117,6 +117,13 @@ async function main() {
     const perVisit = measured.length / Math.max(1, visitsMeasured);
     const visitRate = (load * capacity) / perVisit;
     console.log(`capacity ${capacity.toFixed(1)} req/s (${perVisit.toFixed(2)} requests a visit); soak at ${(load * 100).toFixed(0)} %: ${(load * capacity).toFixed(1)} req/s, ${visitRate.toFixed(2)} visits/s, for ${minutes} min`);
+    // At a quiet machine's pace 40 clients reach their hourly posting limit within minutes, and the
+    // lifecycle visits would stop there: enough clients for the whole run, funded before it starts.
+    const clients = clientsFor(visitRate, minutes);
+    if (clients > people.clients.length) {
+      console.log(`funding ${clients - people.clients.length} more clients, ${clients} in all, for the lifecycle visits of ${minutes} min …`);
+      await people.growClients(clients);
+    }
 
     // The soak: visits started on a steady schedule (open loop), whatever the answers' pace.
     const soak = visitor(people);
