@@ -1,7 +1,7 @@
 // The throw-away route handlers of the benchmark build (scripts/bench/app-build.ts): the floors —
 // routes doing only the unavoidable I/O of an endpoint — and the peer, the SIWE stack as its
 // libraries' documentation shows it. One build carries both, for bench, bench:floors and bench:peer.
-import { buildBenchApp } from './app-build';
+import { buildBenchApp, replaceOnce } from './app-build';
 
 const ok = `Response.json({ ok: true }, { headers: { 'Cache-Control': 'no-store' } })`;
 const DB = `import { sql } from 'drizzle-orm';\nimport { getDb } from '@/lib/db/client';`;
@@ -83,6 +83,16 @@ export const GET = async (request: Request) => {
   return new Response(JSON.stringify(rows[0]!.page), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
 };`,
   // mission list: one database read of ~14 KB (a page of 20 missions), answered.
+  // A remote MCP tool call over the list: the same page read, but a POSTed JSON-RPC message read
+  // first and the page answered as the text of a JSON-RPC result (escaped once more). What any
+  // MCP call wrapping the list must do, whatever serves the protocol (bench: MCP against the GET).
+  'bench-floor/mcp-page': `${DB}
+export const POST = async (request: Request) => {
+  const message = (await request.json()) as { id: number };
+  const rows = (await (await getDb()).execute(sql\`select repeat('x', 14000) as page\`)) as unknown as { page: string }[];
+  const result = { content: [{ type: 'text', text: JSON.stringify(rows[0]!.page) }] };
+  return new Response(JSON.stringify({ result, jsonrpc: '2.0', id: message.id }), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
+};`,
   'bench-floor/db-page': `${DB}\nexport const GET = async () => { const rows = (await (await getDb()).execute(sql\`select repeat('x', 14000) as page\`)) as unknown as { page: string }[]; return new Response(JSON.stringify(rows[0]!.page), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } }); };`,
 };
 
@@ -150,5 +160,13 @@ export async function GET() {
 }`,
 };
 
-/** The benchmark build: the app with every floor and the peer; its distDir. */
-export const buildBenchRoutes = () => buildBenchApp({ name: 'bench', routes: { ...GENERIC_FLOORS, ...ENDPOINT_FLOORS, ...PEER } });
+/**
+ * The benchmark build: the app with every floor and the peer; its distDir. With BENCH_PROFILE the
+ * server code is left unminified (a build of its own), so the profile names our functions.
+ */
+export function buildBenchRoutes(): string {
+  const routes = { ...GENERIC_FLOORS, ...ENDPOINT_FLOORS, ...PEER };
+  if (!process.env.BENCH_PROFILE) return buildBenchApp({ name: 'bench', routes });
+  const unminified = (config: string) => replaceOnce(config, 'poweredByHeader: false,', 'poweredByHeader: false, experimental: { serverMinification: false },');
+  return buildBenchApp({ name: 'bench-profile', routes, rewrites: { 'next.config.ts': unminified } });
+}

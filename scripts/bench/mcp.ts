@@ -31,6 +31,21 @@ export function mcpComparisons(base: string, cpuMicros: () => number, tokens: { 
   });
 }
 
+/**
+ * The bound in the same rounds: a route doing only what any MCP call wrapping the list must (read
+ * a POSTed JSON-RPC message, the same page read as the list's floor, the page answered as a tool
+ * result's text) against the list's floor. No MCP server can do better than this ratio.
+ */
+export function mcpFloorComparison(base: string, cpuMicros: () => number, listFloor: Scenario): Comparison {
+  const floor: Scenario = { name: 'floor: POST JSON-RPC + the list floor\'s read, answered as a tool result', method: 'POST', path: '/api/bench-floor/mcp-page', body: FIND_MISSIONS };
+  return {
+    name: 'MCP floor / list floor (the bound for any MCP call over the GET)',
+    a: { base, cpuMicros, scenario: () => floor },
+    b: { base, cpuMicros, scenario: () => listFloor },
+    target: MCP_TARGET,
+  };
+}
+
 /** One call before measuring: a tool error is answered 200 too, so autocannon alone would not see it. */
 export async function checkMcpComparison(comparison: Comparison): Promise<void> {
   const { base } = comparison.a;

@@ -15,7 +15,7 @@ import { benchDatabase, instanceEnv, seededCallers } from './instance-env';
 import { measureAgainstEmpty, measureTracingCost, type Scenario } from './measure';
 import { startOtlpSink } from './otlp-sink';
 import { compare, comparisonTable } from './compare';
-import { checkMcpComparison, cpuCostLines, mcpComparisons } from './mcp';
+import { checkMcpComparison, cpuCostLines, mcpComparisons, mcpFloorComparison } from './mcp';
 import { endpointScenarios } from './scenarios';
 import { post, presignedVerifies, signInAgent } from './sign-ins';
 import { type Instance, startInstance } from './server';
@@ -115,6 +115,7 @@ async function bench(chain: LocalChain, distDir: string) {
         { label: 'personal access token', token: personalToken },
       ]);
       for (const comparison of comparisons) await checkMcpComparison(comparison);
+      comparisons.push(mcpFloorComparison(base, instance.cpuMicros, floors.list));
       const results = await compare(comparisons, Math.max(floorRounds, 3), seconds, connections);
       console.log(`\nRemote MCP against the GET it wraps, same token, same run (${Math.max(floorRounds, 3)} rounds alternating)\n`);
       console.log(comparisonTable(results, ['MCP req/s', 'GET req/s', 'MCP / GET']));
