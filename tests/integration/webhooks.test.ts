@@ -11,7 +11,7 @@ import { GET as listRoute, POST as addRoute } from '@/app/api/webhooks/route';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { webhookEndpoints } from '@/lib/db/schema';
-import { deliverPending } from '@/lib/webhooks';
+import { deliverPending, sendQueuedWebhooks } from '@/lib/webhooks';
 import { call } from '../support/http';
 import { BOOKKEEPING, setEnv, useTestEnvironment } from '../support/environment';
 import { isolatedDatabase } from '../support/isolated-database';
@@ -77,6 +77,24 @@ describe('webhooks', () => {
     const lifecycle = ['mission.accepted', 'mission.submitted', 'mission.contested', 'mission.submitted', 'mission.completed'];
     expect(to('client')).toEqual(lifecycle);
     expect(to('agent')).toEqual([...lifecycle, 'earnings.released']);
+  });
+
+  test('behavior: writes finishing together share one after-response run, and an event queued during it is sent by it', async () => {
+    const c = category();
+    await add(await newAgent(), { events: ['mission.created'], filter: { category: c } });
+    const client = await newClient();
+    // Outside Next.js the routes' after-response hooks do not run: the test plays them.
+    const first = await createMission(client, { category: c });
+    const release = receiver.hold();
+    const run = sendQueuedWebhooks(config());
+    await expect.poll(() => receiver.heldCount()).toBeGreaterThan(0);
+    const second = await createMission(client, { category: c });
+    const joined = sendQueuedWebhooks(config());
+    expect(joined).toBe(run);
+    release();
+    await joined;
+    expect(eventsFor(first.id)).toEqual(['mission.created']);
+    expect(eventsFor(second.id)).toEqual(['mission.created']);
   });
 
   test('behavior: with the receiver down, then up, every event arrives once per delivery id', async () => {

@@ -1,5 +1,6 @@
 // A real HTTP server on localhost standing in for a customer's webhook endpoint: it records what
-// it is sent and answers 200, or a chosen failure status while `failing`.
+// it is sent and answers 200, or a chosen failure status while `failing`; while held, it answers
+// nothing until released.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -12,9 +13,11 @@ export interface Received {
 export async function startWebhookReceiver() {
   const received: Received[] = [];
   let failWith: number | null = null;
+  let held: (() => void)[] | null = null;
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
+    if (held) await new Promise<void>((resolve) => held!.push(resolve));
     if (failWith !== null) {
       response.writeHead(failWith).end();
       return;
@@ -31,6 +34,16 @@ export async function startWebhookReceiver() {
     fail(status: number | null) {
       failWith = status;
     },
+    /** Requests from now on wait for the answer until the function returned is called. */
+    hold(): () => void {
+      const waiting: (() => void)[] = (held = []);
+      return () => {
+        held = null;
+        for (const resume of waiting) resume();
+      };
+    },
+    /** How many requests are waiting in a hold. */
+    heldCount: () => held?.length ?? 0,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
