@@ -39,26 +39,26 @@ const RUN_BUDGET_MS = 20_000;
 // 260 req/s the outbox grew by ~1,400 deliveries a minute and answers slowed to seconds. A write
 // that finds a run under way asks it to go round once more (its deliveries were queued after the
 // run read the clock), and waits for it; past a few rounds the sweep takes what is left.
+// The state is the process's, not this module copy's: Next.js bundles the module into each route.
 const AFTER_PASSES = 4;
-let afterRun: Promise<void> | undefined;
-let again = false;
+const after = ((globalThis as unknown as { [key: symbol]: { run?: Promise<void>; again: boolean } })[Symbol.for('taskmarket.webhooks.after')] ??= { again: false });
 
 /** The route's after-response hook: send what the change just queued; what fails waits for the sweep. */
 export function sendQueuedWebhooks(cfg: Config): Promise<void> {
-  again = true;
-  afterRun ??= (async () => {
+  after.again = true;
+  after.run ??= (async () => {
     try {
-      for (let pass = 0; pass < AFTER_PASSES && again; pass += 1) {
-        again = false;
+      for (let pass = 0; pass < AFTER_PASSES && after.again; pass += 1) {
+        after.again = false;
         await deliverPending(await getDb(), cfg);
       }
     } catch (error) {
       log.warn('webhooks.after_failed', { message: (error as Error).message });
     } finally {
-      afterRun = undefined;
+      after.run = undefined;
     }
   })();
-  return afterRun;
+  return after.run;
 }
 
 export async function deliverPending(db: Db, cfg: Config, now = new Date()): Promise<{ delivered: number; failed: number }> {
