@@ -8,6 +8,7 @@ export type VisitKind = 'browse' | 'sign-in' | 'dashboard' | 'lifecycle' | 'clai
 
 /** How often each kind of visit starts, relative to the others: mostly reading, some writing. */
 export const MIX: Record<VisitKind, number> = { browse: 62, 'sign-in': 15, dashboard: 21, lifecycle: 1.5, claim: 0.5 };
+const MIX_TOTAL = Object.values(MIX).reduce((a, b) => a + b, 0);
 
 // docs/api.md#missions: a client posts at most 20 missions an hour; the soak's clients stay under it.
 const CREATE_LIMIT = { max: 20, windowMs: 3_600_000 };
@@ -17,8 +18,7 @@ const CREATE_LIMIT = { max: 20, windowMs: 3_600_000 };
  * posts at most CREATE_LIMIT.max missions an hour, and a quarter more for the ones busy in a visit.
  */
 export function clientsFor(visitsPerSecond: number, minutes: number): number {
-  const total = Object.values(MIX).reduce((a, b) => a + b, 0);
-  const posts = visitsPerSecond * (MIX.lifecycle / total) * Math.min(minutes, 60) * 60;
+  const posts = visitsPerSecond * (MIX.lifecycle / MIX_TOTAL) * Math.min(minutes, 60) * 60;
   return Math.ceil((posts / CREATE_LIMIT.max) * 1.25);
 }
 
@@ -26,8 +26,7 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * ite
 const chance = (p: number) => Math.random() < p;
 
 export function drawVisit(): VisitKind {
-  const total = Object.values(MIX).reduce((a, b) => a + b, 0);
-  let draw = Math.random() * total;
+  let draw = Math.random() * MIX_TOTAL;
   for (const [kind, weight] of Object.entries(MIX) as [VisitKind, number][]) {
     draw -= weight;
     if (draw < 0) return kind;
