@@ -1,5 +1,5 @@
 // Start-up of every Next.js server, with or without server.ts (on Vercel there is none): the
-// configuration checked once, then tracing started when an OTLP endpoint is set (API.md §19).
+// configuration checked once, then tracing started when an OTLP endpoint is set (docs/api.md#observability).
 // Both are Node-only, so they are imported only in the Node.js runtime.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;

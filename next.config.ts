@@ -7,7 +7,7 @@ const nextConfig: NextConfig = {
   outputFileTracingIncludes: { '/api/**/*': ['./drizzle/**/*'] },
   poweredByHeader: false,
   // RFC 8414 / RFC 9728 discovery lives at the origin's root, and the App Router does not route
-  // dot-folders: the documents are served by API routes under these names (API.md §17).
+  // dot-folders: the documents are served by API routes under these names (docs/api.md#oauth-21).
   // The consent page must never be framed: a hidden frame could trick a click on Approve.
   async headers() {
     return [{ source: '/oauth/:path*', headers: [{ key: 'X-Frame-Options', value: 'DENY' }, { key: 'Content-Security-Policy', value: "frame-ancestors 'none'" }] }];

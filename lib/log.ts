@@ -1,5 +1,5 @@
 // Structured server log: one JSON line per event. Callers pass context, never secrets or tokens.
-// A line written while a request is served names its id (API.md §19).
+// A line written while a request is served names its id (docs/api.md#observability).
 import { currentRequest } from './observability/request-context';
 
 type Level = 'info' | 'warn' | 'error';

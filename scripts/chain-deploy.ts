@@ -1,7 +1,7 @@
 // `npm run chain:deploy -- --rpc <url>`: deploys the token, Passport and the escrow (v3) with
 // REGISTRAR_PRIVATE_KEY; OWNER_ADDRESS, OPERATOR_ADDRESS, FEE_RECIPIENT_ADDRESS and MAX_FEE_BPS
 // set the escrow (defaults: the deployer three times, and 1000). `--upgrade <v2 escrow>` deploys
-// only a v3 escrow beside a running v2 one (API.md §18).
+// only a v3 escrow beside a running v2 one (docs/api.md#bounties).
 // A one-off operator tool, so it reads its own few environment variables rather than lib/config.
 import { parseArgs } from 'node:util';
 import {
@@ -67,7 +67,7 @@ async function main() {
 }
 
 /**
- * API.md §18: a v3 escrow beside a running v2 one, on the same token, with v2's owner, operator,
+ * docs/api.md#bounties: a v3 escrow beside a running v2 one, on the same token, with v2's owner, operator,
  * fee recipient and fee ceiling unless the environment names others. v2 is left as it is; the
  * server keeps settling the tasks it holds there once ESCROW_V2_ADDRESS names it (README).
  */

@@ -1,5 +1,5 @@
 'use client';
-// A bounty on its mission page (API.md §18): its terms and, once awarded, the result, for all who
+// A bounty on its mission page (docs/api.md#bounties): its terms and, once awarded, the result, for all who
 // see it; for an agent the entry form and its own entry; for the client every entry side by side
 // and the award form while JUDGING; for an entrant the contest of the award. The API decides who
 // reads which entry — this page only shows what GET /entries answers the viewer.

@@ -1,5 +1,5 @@
 'use client';
-// Connected apps (API.md §17): the OAuth apps and personal access tokens acting for the signed-in
+// Connected apps (docs/api.md#tokens): the OAuth apps and personal access tokens acting for the signed-in
 // user — name, scopes, when made, last used, expiry — each revocable, and the form to make a token.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { GrantView } from '@/lib/oauth/grants';

@@ -40,7 +40,7 @@ export function CreateMissionForm() {
   const [values, setValues] = useState<MissionFormValues>(() => ({ title: '', description: '', category: '', tags: '', reward: '', deadline: defaultDeadline(new Date()) }));
   const [files, setFiles] = useState<File[]>([]);
   const [assignment, setAssignment] = useState<'FIRST_COME' | 'APPLICATION' | 'BOUNTY'>('FIRST_COME');
-  // API.md §18: a bounty's places and their percentages ("60,30,10"; empty: equal).
+  // docs/api.md#bounties: a bounty's places and their percentages ("60,30,10"; empty: equal).
   const [places, setPlaces] = useState('1');
   const [split, setSplit] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});

@@ -22,7 +22,7 @@ export function MissionActions({ mission }: { mission: MissionView }) {
     ) : null;
   }
   const me = session.user.walletAddress;
-  // API.md §18: entries, the award and its contest are on the bounty panel; the owner may still
+  // docs/api.md#bounties: entries, the award and its contest are on the bounty panel; the owner may still
   // bump an OPEN bounty, and cancel it while nobody has entered.
   if (mission.assignment === 'BOUNTY') {
     if (mission.client.walletAddress !== me || mission.status !== 'OPEN') return null;

@@ -6,7 +6,7 @@ import { mockUsdcArtifact, passportArtifact, taskEscrowArtifact, taskEscrowV3Art
 /** docs/api.md#escrow: the fee ceiling a deployment gets unless MAX_FEE_BPS says otherwise. */
 export const DEFAULT_MAX_FEE_BPS = 1000;
 
-/** The escrow contracts by version: v3 (API.md §18, `releaseSplit`) is what new deployments get. */
+/** The escrow contracts by version: v3 (docs/api.md#bounties, `releaseSplit`) is what new deployments get. */
 export const ESCROW_ARTIFACTS = { v2: taskEscrowArtifact, v3: taskEscrowV3Artifact } as const;
 export type EscrowVersion = keyof typeof ESCROW_ARTIFACTS;
 
@@ -63,7 +63,7 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
 
 /**
  * One escrow on an existing token: also the upgrade of a v2 deployment (`chain:deploy --upgrade`),
- * where v3 is deployed beside v2 and v2 keeps its tasks (API.md §18).
+ * where v3 is deployed beside v2 and v2 keeps its tasks (docs/api.md#bounties).
  */
 export function deployEscrow(options: DeployContractsOptions, rewardToken: Address, version: EscrowVersion): Promise<Address> {
   const name = version === 'v2' ? 'TaskEscrow' : 'TaskEscrowV3';

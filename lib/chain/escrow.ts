@@ -9,7 +9,7 @@ import { taskEscrowV3Artifact } from './artifacts';
 const abi = taskEscrowV3Artifact.abi;
 
 /**
- * The escrow holding a task, from what its mission or settlement recorded (API.md §18): rows
+ * The escrow holding a task, from what its mission or settlement recorded (docs/api.md#bounties): rows
  * written before v3 recorded none, and their tasks are on the v2 escrow — ESCROW_V2_ADDRESS after
  * an upgrade, ESCROW_ADDRESS while there was none.
  */

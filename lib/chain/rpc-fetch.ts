@@ -1,6 +1,6 @@
 // The fetch the chain's RPC transport uses: a span per JSON-RPC request named by its method
 // (`rpc eth_call`; calldata, addresses and signed transactions stay out), and failed requests
-// counted (API.md §19).
+// counted (docs/api.md#observability).
 import { countDependencyError } from '../observability/metrics';
 import { SpanKind, inSpan, tracingEnabled } from '../observability/tracing';
 

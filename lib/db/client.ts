@@ -78,7 +78,7 @@ type Sql = import('postgres').Sql;
  * builds, and an unprepared query with parameters costs two round trips (describe, then execute)
  * and a fresh parse and plan in PostgreSQL each time: most of a read's cost. Our statements are a
  * bounded set of shapes, so each is prepared once per connection; transactions and savepoints get
- * the same client. Each statement is observed (API.md §19: a span, failures counted).
+ * the same client. Each statement is observed (docs/api.md#observability: a span, failures counted).
  */
 function preparing(sql: Sql): Sql {
   const wrapScope = (fn: unknown) => (typeof fn === 'function' ? (inner: Sql) => fn(preparing(inner)) : fn);

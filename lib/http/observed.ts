@@ -1,4 +1,4 @@
-// What every API answer gets around its handler (API.md §19): the request id (kept from a valid
+// What every API answer gets around its handler (docs/api.md#observability): the request id (kept from a valid
 // incoming `x-request-id`, else new) on the response and in every log line, a span named by the
 // route template with status and caller role, and the request counted and timed by route.
 import { after } from 'next/server';
@@ -10,7 +10,7 @@ import { type RequestContext, requestIdFrom, withRequestContext } from '../obser
 type NextContext = { params: Promise<Record<string, string | string[]>> };
 export type Handler = (request: Request, next?: NextContext) => Promise<Response>;
 
-/** `handler` with the request id, span and metrics of API.md §19 around it. */
+/** `handler` with the request id, span and metrics of docs/api.md#observability around it. */
 export function observed(handler: Handler): Handler {
   return async (request, next) => {
     const started = performance.now();

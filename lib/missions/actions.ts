@@ -41,7 +41,7 @@ const cancelOrWithdraw: ActionChoice = (m, viewer) => (isAssignee(m, viewer) ? '
 export const cancelMission = (db: Db, cfg: Config, id: string, viewer: Viewer, now: Date) =>
   act(db, cfg, cancelOrWithdraw, id, viewer, {}, now);
 
-// One URL, two rows: the owner contests a submission; an entrant contests a bounty's award (API.md §18).
+// One URL, two rows: the owner contests a submission; an entrant contests a bounty's award (docs/api.md#bounties).
 const contestChoice: ActionChoice = (m) => (m.assignmentMode === 'BOUNTY' ? 'contestAward' : 'contest');
 
 /** Checks the caller may act before the (possibly large) body is read; see precheckTransition. */

@@ -12,7 +12,7 @@ export interface ActionInput {
   reward?: bigint;
   /** Assign: the applicant the owner chose (accept assigns the caller). */
   assigneeId?: string;
-  /** Award (API.md §18): the winning entrants in place order, checked against the entries. */
+  /** Award (docs/api.md#bounties): the winning entrants in place order, checked against the entries. */
   winners?: { agentId: string; address: string }[];
 }
 

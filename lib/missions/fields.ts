@@ -25,7 +25,7 @@ export function latestDeadline(now: Date): Date {
   return latest;
 }
 
-// API.md §18: a bounty pays 1 to MAX_WINNERS places, each a whole percentage of the reward.
+// docs/api.md#bounties: a bounty pays 1 to MAX_WINNERS places, each a whole percentage of the reward.
 export const MAX_WINNERS = 10;
 export const winnersSchema = z.number().int().min(1).max(MAX_WINNERS);
 export const shareSchema = z.number().int().min(1).max(100);

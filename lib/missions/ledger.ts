@@ -47,7 +47,7 @@ export async function release(tx: Db, mission: Funded, now: Date): Promise<Recor
 }
 
 /**
- * A bounty COMPLETED (API.md §18): each winner is credited its place (gross, its part of the fee,
+ * A bounty COMPLETED (docs/api.md#bounties): each winner is credited its place (gross, its part of the fee,
  * net), and one releaseSplit pays the winners and refunds the client the unawarded places — the
  * fee on the whole, the sum exact (bounties/shares.ts).
  */

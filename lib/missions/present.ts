@@ -49,7 +49,7 @@ function contests(work: SQL): SQL {
 }
 
 /**
- * A bounty's terms and, once awarded, its places (API.md §18) — never an entry itself. Keyed on
+ * A bounty's terms and, once awarded, its places (docs/api.md#bounties) — never an entry itself. Keyed on
  * `winners`, set only on bounties (a comparison with the new enum value would fail in the
  * migration that adds it and rewrites the listings in one transaction).
  */

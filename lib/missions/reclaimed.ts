@@ -74,7 +74,7 @@ function positionOf(saved: string | null): Position | undefined {
 export async function settleReclaimedMissions(db: Db, kv: Kv, cfg: Config, now: Date): Promise<{ reclaimed: number }> {
   const clients = getChainClients();
   if (!clients || !cfg.chain.escrow) return { reclaimed: 0 };
-  // Bounties (API.md §18) have their own margin: the earlier of the two finds both kinds.
+  // Bounties (docs/api.md#bounties) have their own margin: the earlier of the two finds both kinds.
   const margin = Math.min(expiresAfterDeadlineSeconds(expiryRules(cfg)), expiresAfterDeadlineSeconds(expiryRules(cfg), true));
   const reclaimableFrom = new Date(now.getTime() - margin * 1000);
   const after = positionOf(await kv.get(CURSOR));

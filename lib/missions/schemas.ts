@@ -91,7 +91,7 @@ export const bumpSchema = z.strictObject({ reward: rewardSchema.optional() });
 export const resolveSchema = z.strictObject({
   outcome: z.enum(['COMPLETED', 'CANCELLED']),
   note: lines(2000).optional(),
-  // API.md §18: a DISPUTED bounty is completed with the operator's award.
+  // docs/api.md#bounties: a DISPUTED bounty is completed with the operator's award.
   winners: z.array(addressSchema).max(10).optional().describe('BOUNTY, outcome COMPLETED: the winning entrants, first place first'),
   reason: missionReasonSchema.optional().describe('BOUNTY: why places are left unawarded'),
 });

@@ -113,7 +113,7 @@ export const TRANSITIONS = {
     from: ['OPEN', 'ACCEPTED', 'CONTESTED'],
     to: () => 'CANCELLED',
     when: (m, now, rules) => {
-      // API.md §18: once the client may have seen entries, the reward goes to them or to the operator.
+      // docs/api.md#bounties: once the client may have seen entries, the reward goes to them or to the operator.
       if (isBounty(m) && m.entryCount > 0) return 'Agents have entered this bounty: award it after the deadline';
       if (m.status === 'ACCEPTED' && now < m.deadline) return 'The agent still has until the deadline';
       // The owner may walk away from a contest the agent left unanswered for a review window.
@@ -163,7 +163,7 @@ export const TRANSITIONS = {
     when: (m) => (isBounty(m) ? 'A bounty is resolved with its winners' : undefined),
     effects: ['release'],
   },
-  // API.md §18, bounties. The deadline closes entries: with entries the client judges them for a
+  // docs/api.md#bounties, bounties. The deadline closes entries: with entries the client judges them for a
   // review window, without any the reward goes back.
   judge: {
     party: 'system',

@@ -20,7 +20,7 @@ interface Parties {
   status: MissionStatus;
   clientId: string;
   agentId: string | null;
-  /** The viewer entered this bounty (API.md §18): it sees the mission, never the others' entries. */
+  /** The viewer entered this bounty (docs/api.md#bounties): it sees the mission, never the others' entries. */
   entered?: boolean;
 }
 
@@ -69,7 +69,7 @@ export function canSeeFile(
   if (!canSeeMission(m, viewer)) return false;
   if (file.kind === 'ATTACHMENT') return true;
   if (privileged(viewer) || isOwner(m, viewer)) return true;
-  // API.md §18: an entry's files are its author's until the bounty is COMPLETED, then every entrant's.
+  // docs/api.md#bounties: an entry's files are its author's until the bounty is COMPLETED, then every entrant's.
   if (file.kind === 'ENTRY') return viewer.kind === 'user' && (file.uploaderId === viewer.id || (m.status === 'COMPLETED' && m.entered === true));
   // An agent who withdrew is no longer a party; a new agent never sees the last one's work.
   return isAssignee(m, viewer) && file.assignment === m.assignment;

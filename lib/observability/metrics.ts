@@ -1,4 +1,4 @@
-// The process's Prometheus metrics (API.md §19), kept by prom-client: what this instance served and
+// The process's Prometheus metrics (docs/api.md#observability), kept by prom-client: what this instance served and
 // which of its calls to dependencies failed. Gauges read from the database are set at each scrape
 // (database-gauges.ts). Each instance keeps its own counters: scrape every instance.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';

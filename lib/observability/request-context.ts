@@ -1,4 +1,4 @@
-// What every log line and span of one request shares: its id (API.md §19), and the caller's role
+// What every log line and span of one request shares: its id (docs/api.md#observability), and the caller's role
 // once known. Held in AsyncLocalStorage, so lib/ code logs with the id without passing it around.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';

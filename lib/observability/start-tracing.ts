@@ -1,4 +1,4 @@
-// Turns tracing on when OTEL_EXPORTER_OTLP_ENDPOINT is set (API.md §19): our tracer provider,
+// Turns tracing on when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/api.md#observability): our tracer provider,
 // spans batched and sent by OTLP/HTTP (protobuf) to `<endpoint>/v1/traces` through the redacting
 // exporter. Unset, nothing is registered and every span point is a plain call.
 //

@@ -1,4 +1,4 @@
-// Spans around the work a request waits on (API.md §19). Tracing is on only when an OTLP endpoint
+// Spans around the work a request waits on (docs/api.md#observability). Tracing is on only when an OTLP endpoint
 // is configured (start-tracing.ts); off, `inSpan` is a plain call — no span, no context, no cost.
 // Span names and attributes carry names and numbers only: never an address, token, signature,
 // message or error text (which for viem and PostgreSQL can quote the values sent).

@@ -53,7 +53,7 @@ export const publicConfigSchema = z.strictObject({
     bountyExpiresAfterDeadlineSeconds: z
       .number()
       .int()
-      .describe('The same for a BOUNTY (API.md §18): reviewWindowSeconds × 2 + the dispute allowance + reclaimGraceSeconds'),
+      .describe('The same for a BOUNTY (docs/api.md#bounties): reviewWindowSeconds × 2 + the dispute allowance + reclaimGraceSeconds'),
     maxBountyEntries: z.number().int().describe('Entries a bounty takes at most'),
   }),
   version: z.string(),

@@ -38,7 +38,7 @@ export async function claimEarnings(db: Db, cfg: Config, agent: { id: string; wa
     const earlier = await findByKey(db, agent.id, idempotencyKey);
     if (earlier) return presentClaim(earlier);
   }
-  // After an upgrade the agent may be owed on the v2 escrow too (API.md §18): that one is paid
+  // After an upgrade the agent may be owed on the v2 escrow too (docs/api.md#bounties): that one is paid
   // first, the current one by the next claim.
   let escrow: Hex | undefined;
   let claimable = 0n;

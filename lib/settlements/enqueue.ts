@@ -29,7 +29,7 @@ export async function enqueueRelease(tx: Db, mission: Funded, net: bigint): Prom
 }
 
 /**
- * A bounty's releaseSplit (API.md §18): the winners' amounts, and the client's refund of unawarded
+ * A bounty's releaseSplit (docs/api.md#bounties): the winners' amounts, and the client's refund of unawarded
  * places when there is one; the escrow adds the fee and checks the sum is the task, to the unit.
  */
 export async function enqueueSplit(tx: Db, mission: Funded, winners: { address: string; amount: bigint }[], refund: bigint): Promise<void> {

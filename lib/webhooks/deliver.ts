@@ -134,7 +134,7 @@ async function claim(db: Db, id: string, now: Date) {
 
 type Outcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
 
-/** One attempt in its span (event and status, never the URL or payload), counted by outcome (API.md §19). */
+/** One attempt in its span (event and status, never the URL or payload), counted by outcome (docs/api.md#observability). */
 function observedSend(cfg: Config, row: Due): Promise<Outcome> {
   return inSpan('webhook deliver', { kind: SpanKind.CLIENT, attributes: { 'taskmarket.webhook.event': row.event } }, async (span) => {
     const outcome = await send(cfg, row);

@@ -41,7 +41,7 @@ export async function emitToParties(tx: Db, event: WebhookEvent, mission: Missio
 }
 
 /**
- * A bounty's event (API.md §18) to its client and every entrant — never an entry's content: the
+ * A bounty's event (docs/api.md#bounties) to its client and every entrant — never an entry's content: the
  * payload is the mission's summary and what the event adds (the award's places, say).
  */
 export async function emitToEntrants(tx: Db, event: WebhookEvent, mission: MissionFacts, now: Date, extra: Record<string, unknown> = {}) {

@@ -1,4 +1,4 @@
-// The remote MCP's cost (API.md §17): the tool call find_missions through POST /api/mcp against the
+// The remote MCP's cost (docs/api.md#mcp): the tool call find_missions through POST /api/mcp against the
 // authenticated GET /api/missions it wraps, both with the same bearer token, measured side by side
 // in one run (compare.ts: alternating, several rounds), as throughput and as the instance's CPU per
 // request — on a machine other people load, CPU per request is the steadier of the two. Target:

@@ -151,7 +151,7 @@ export async function measureAgainstEmpty(base: string, scenarios: Scenario[], s
 }
 
 /**
- * The cost of tracing (API.md §19): each scenario against the instance with tracing off and the
+ * The cost of tracing (docs/api.md#observability): each scenario against the instance with tracing off and the
  * one exporting spans, alternating which goes first, in `rounds` rounds; per round the ratio
  * traced/untraced of req/s, and of CPU time per request (each instance's own process, read from
  * /proc: steadier than req/s on a machine others are loading).

@@ -53,7 +53,7 @@ async function browse(people: Population): Promise<void> {
   let page = await tm.missions.list(query);
   for (let more = Math.floor(Math.random() * 3); more > 0 && page.nextCursor; more--) page = await tm.missions.list({ ...query, cursor: page.nextCursor });
   const mission = page.items.length ? pick(page.items) : undefined;
-  // A mission accepted since the page was read is no longer public: 404 (API.md §5), not a failure.
+  // A mission accepted since the page was read is no longer public: 404 (docs/api.md#missions), not a failure.
   if (mission) await tm.missions.get(mission.id).catch((error: { status?: number }) => {
     if (error.status !== 404) throw error;
   });

@@ -1,4 +1,4 @@
-// TaskEscrowV3 (API.md §18): releaseSplit credits up to ten recipients and the fee on the whole
+// TaskEscrowV3 (docs/api.md#bounties): releaseSplit credits up to ten recipients and the fee on the whole
 // task, only when the amounts and the fee add up to the task exactly; the reentrancy lock holds
 // against a hostile token; and a v2 deployment keeps settling its own tasks beside a v3 one.
 import { readFileSync } from 'node:fs';

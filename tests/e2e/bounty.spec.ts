@@ -1,4 +1,4 @@
-// A bounty in the dashboard (API.md §18), as the people who use it: the client posts one with two
+// A bounty in the dashboard (docs/api.md#bounties), as the people who use it: the client posts one with two
 // places and a 70/30 split; an agent enters it in the browser and sees only its own entry; after
 // the deadline the client sees the entries side by side and awards them; each entrant sees the
 // result. Every page is photographed at desktop and phone width and checked by axe. Also the

@@ -1,4 +1,4 @@
-// A hosted AI client connecting by URL (API.md §17): the MCP SDK's own client meets 401 at
+// A hosted AI client connecting by URL (docs/api.md#mcp): the MCP SDK's own client meets 401 at
 // /api/mcp, discovers the authorization server, registers itself and sends the person to the
 // consent page, driven here in Chromium with the test wallet; approved, it works a mission through
 // the tools; denied, it gets access_denied. Connected apps lists the grant and revokes it, and

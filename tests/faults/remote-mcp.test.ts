@@ -1,4 +1,4 @@
-// Remote MCP behind a load balancer (API.md §17): two production instances on one PostgreSQL and
+// Remote MCP behind a load balancer (docs/api.md#mcp): two production instances on one PostgreSQL and
 // one Redis behind a round-robin proxy, and the MCP SDK's own client holding one session through
 // it — its requests alternate between the instances and every tool call works, with a personal
 // access token and with an OAuth token got through the endpoints. A token or grant revoked

@@ -2,7 +2,7 @@
 // server.ts, PostgreSQL, and the KV through @vercel/kv (Upstash's REST protocol, here the stand-in
 // over this machine's Redis). Sign-in works on the deployment's own host and on no other
 // vercel.app host; per-IP limits count by the platform's x-real-ip and nothing a client sends.
-// Spans go by OTLP to a real receiver, flushed once each answer is out (API.md §19).
+// Spans go by OTLP to a real receiver, flushed once each answer is out (docs/api.md#observability).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -154,7 +154,7 @@ describe('a Vercel preview deployment', () => {
   });
 });
 
-describe('remote MCP on the preview (API.md §17)', () => {
+describe('remote MCP on the preview (docs/api.md#mcp)', () => {
   test('behavior: the MCP SDK client with a personal access token calls tools on next start', async () => {
     const headers = { 'x-real-ip': ip() };
     const signedIn = await signInAt(PREVIEW, headers['x-real-ip']);

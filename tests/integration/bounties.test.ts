@@ -1,4 +1,4 @@
-// Bounties through the route handlers (API.md §18), in bookkeeping mode: posting one with places
+// Bounties through the route handlers (docs/api.md#bounties), in bookkeeping mode: posting one with places
 // and a split, entries (once each, replaceable, before the deadline, capped), the deadline closing
 // it (judged, or lapsed without entries), the award and its rules, the entrants' one contest, the
 // operator's award, and each winner credited its place.

@@ -1,4 +1,4 @@
-// The money of a bounty, property-tested on anvil (API.md §18): along any path — awarded in full or
+// The money of a bounty, property-tested on anvil (docs/api.md#bounties): along any path — awarded in full or
 // in part, contested and re-awarded by the operator, escalated for want of an award, cancelled by
 // the operator, lapsed without entries, reclaimed by the client after expiry — what the escrow
 // credits the winners, the fee recipient and the client adds up to the reward exactly, each winner

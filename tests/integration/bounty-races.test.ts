@@ -1,4 +1,4 @@
-// Bounties under real concurrency (API.md §18): fifty agents entering in the last second before the
+// Bounties under real concurrency (docs/api.md#bounties): fifty agents entering in the last second before the
 // deadline — every entry answered 201 is stored, stamped before the deadline and counted, every
 // other is a 409 and left no trace; the deadline closes the bounty for good.
 import { eq } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// An entrant never sees another's entry before the bounty is COMPLETED (API.md §18): not through
+// An entrant never sees another's entry before the bounty is COMPLETED (docs/api.md#bounties): not through
 // the entries list, the mission, a file download, the board's search or a webhook — each way is
 // tried here by one entrant against another's entry, in every state before COMPLETED; once
 // COMPLETED, the entrants see them all. (The MCP tools and the dashboard read through these same

@@ -1,4 +1,4 @@
-// Upgrading a v2 deployment to escrow v3 (API.md §18), through the server: a mission funded on the
+// Upgrading a v2 deployment to escrow v3 (docs/api.md#bounties), through the server: a mission funded on the
 // v2 escrow before the upgrade keeps settling there once ESCROW_ADDRESS names v3 and
 // ESCROW_V2_ADDRESS the old one — its release and a cancelled one's refund go to v2 — while a
 // bounty funded after it is paid by v3's releaseSplit; claim pays the v2 balance, then the v3 one.

@@ -1,4 +1,4 @@
-// API.md §19: request ids on every answer and in the request's log lines; GET /api/metrics in the
+// docs/api.md#observability: request ids on every answer and in the request's log lines; GET /api/metrics in the
 // Prometheus text format behind METRICS_TOKEN, checked by Prometheus's own promtool.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, test, vi } from 'vitest';

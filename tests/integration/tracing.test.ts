@@ -1,4 +1,4 @@
-// API.md §19: with OTEL_EXPORTER_OTLP_ENDPOINT set, spans reach a real OTLP/HTTP receiver — a
+// docs/api.md#observability: with OTEL_EXPORTER_OTLP_ENDPOINT set, spans reach a real OTLP/HTTP receiver — a
 // request span per call (route template, status, caller role) with its KV calls, SQL statements
 // and RPC requests as children, the sweep's webhook deliveries and settlements under its own — and
 // no address, token, signature or message is in any of them.

@@ -1,4 +1,4 @@
-// A bounty through every first-party tool (API.md §18): the client posts one with the SDK
+// A bounty through every first-party tool (docs/api.md#bounties): the client posts one with the SDK
 // (fundAndCreateMission funds the longer bounty expiry), three agents enter it — with the SDK,
 // with `taskmarket enter` and with the MCP tool submit_entry — each seeing its own entry only;
 // after the deadline the client awards it with `taskmarket award`, and the award reaches the

@@ -1,4 +1,4 @@
-// Bounty fixtures (API.md §18): bounties posted, entered, judged and awarded through the real
+// Bounty fixtures (docs/api.md#bounties): bounties posted, entered, judged and awarded through the real
 // route handlers, and the clock of one bounty moved in the database (no sleeping in tests).
 import { POST as awardRoute } from '@/app/api/missions/[id]/award/route';
 import { GET as listEntriesRoute, POST as entriesRoute } from '@/app/api/missions/[id]/entries/route';

@@ -220,7 +220,7 @@ function presentMission(m: Row, files: FileRow[], contests: ContestRow[], work: 
           .filter((c) => c.assignment === m.assignment)
           .map((c) => ({ round: c.round, reason: c.reason, files: roundFiles('EVIDENCE', c.round), contestedAt: c.createdAt.toISOString() }))
       : [],
-    // The variant predates bounties (API.md §18) and is measured on missions that are none.
+    // The variant predates bounties (docs/api.md#bounties) and is measured on missions that are none.
     bounty: null,
     reviewDeadline: iso(m.reviewDeadline),
     bumpCount: m.bumpCount,

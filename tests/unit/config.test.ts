@@ -76,7 +76,7 @@ describe('wave-2 settings (docs/api.md#limits, #vercel)', () => {
   });
 });
 
-describe('operating settings (API.md §19)', () => {
+describe('operating settings (docs/api.md#observability)', () => {
   test('error: a METRICS_TOKEN under 32 characters stops start-up, in development too', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'x'.repeat(31) })).toThrow(/METRICS_TOKEN must be at least 32 characters/);
     expect(loadConfig({ ...production, METRICS_TOKEN: strong }).metricsToken).toBe(strong);

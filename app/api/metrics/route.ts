@@ -2,7 +2,7 @@ import { otherMethods } from '@/lib/http/methods';
 import { route } from '@/lib/http/route';
 import { renderMetrics } from '@/lib/operations/metrics-exposition';
 
-// Prometheus scrapes with `Authorization: Bearer $METRICS_TOKEN` (API.md §19); unset, it is 404.
+// Prometheus scrapes with `Authorization: Bearer $METRICS_TOKEN` (docs/api.md#observability); unset, it is 404.
 export const GET = route({
   operator: 'metrics',
   doc: {

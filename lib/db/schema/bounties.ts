@@ -1,4 +1,4 @@
-// Bounty entries (API.md §18): one per agent and bounty, replaceable until the deadline; its files
+// Bounty entries (docs/api.md#bounties): one per agent and bounty, replaceable until the deadline; its files
 // are mission_files of kind ENTRY, round = the entry's version. The award writes each winner's
 // place and amount here, and an entrant's one contest of the award.
 import { index, integer, numeric, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';

@@ -24,7 +24,7 @@ const at = (name: string) => timestamp(name, { withTimezone: true });
 // uint256 amounts: numeric(78,0) holds every value up to 2^256 - 1 exactly.
 const amount = (name: string) => numeric(name, { precision: 78, scale: 0 });
 
-// JUDGING and AWARDED are a bounty's (API.md §18): past its deadline, and once the client awarded it.
+// JUDGING and AWARDED are a bounty's (docs/api.md#bounties): past its deadline, and once the client awarded it.
 export const missionStatusEnum = pgEnum('mission_status', [
   'OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED', 'CANCELLED', 'JUDGING', 'AWARDED',
 ]);
@@ -54,7 +54,7 @@ export const missions = pgTable(
     // The escrow contract holding the task (lowercase), set when funded. Null on rows funded
     // before v3: their task is on the v2 escrow (ESCROW_V2_ADDRESS, or ESCROW_ADDRESS if no upgrade).
     escrow: text('escrow'),
-    // A bounty's places (1–10) and their percentages of the reward (null: equal), API.md §18.
+    // A bounty's places (1–10) and their percentages of the reward (null: equal), docs/api.md#bounties.
     winners: smallint('winners'),
     split: smallint('split').array(),
     // Kept by each new entry under the row lock: the cap and the deadline's judge/lapse read it.

@@ -1,4 +1,4 @@
-// The award of a bounty (API.md §18): the client's (or, once DISPUTED, the operator's) winners are
+// The award of a bounty (docs/api.md#bounties): the client's (or, once DISPUTED, the operator's) winners are
 // checked against the entries, written as places with their amounts inside the transition's
 // transaction, and an entrant's one contest of it recorded on its entry.
 import 'server-only';

@@ -1,4 +1,4 @@
-// Bounty entries (API.md §18): an agent enters an OPEN bounty before its deadline — a note and
+// Bounty entries (docs/api.md#bounties): an agent enters an OPEN bounty before its deadline — a note and
 // files, multipart like submit — once, replaceable until the deadline, at most MAX_BOUNTY_ENTRIES a
 // bounty. The mission row's lock orders entries against each other and against the deadline's
 // close, so every entry answered 201 is there and none lands after. Entries are read by the client
@@ -37,7 +37,7 @@ function entryRefusal(mission: Mission | undefined, entered: boolean, viewer: Vi
   return undefined;
 }
 
-/** The same refusal on an unlocked read, before the upload is read (API.md §12.5). */
+/** The same refusal on an unlocked read, before the upload is read (docs/api.md#uploads). */
 export async function precheckEntry(db: Db, missionId: string, viewer: Viewer, now: Date): Promise<void> {
   assertMissionId(missionId);
   const entered = viewer.kind === 'user' && (await findEntry(db, missionId, viewer.id)) !== undefined;

@@ -1,4 +1,4 @@
-// The client's award of a JUDGING bounty (API.md §18): party, state and window checked before the
+// The client's award of a JUDGING bounty (docs/api.md#bounties): party, state and window checked before the
 // winners are looked up (a stranger learns nothing about who entered), then one transition.
 import 'server-only';
 import type { Config } from '../../config';

@@ -1,4 +1,4 @@
-// Request and response shapes of the bounty endpoints (API.md §18): entries and the award. The
+// Request and response shapes of the bounty endpoints (docs/api.md#bounties): entries and the award. The
 // routes validate with them and the OpenAPI document reads them.
 import { z } from 'zod';
 import { addressSchema } from '../../address';

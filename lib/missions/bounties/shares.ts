@@ -1,4 +1,4 @@
-// What each place of a bounty pays (API.md §18), in base units. Pure and exact: the fee is taken
+// What each place of a bounty pays (docs/api.md#bounties), in base units. Pure and exact: the fee is taken
 // on the whole reward as the escrow's releaseSplit takes it (rounded down), the rest is shared by
 // the places' weights (split percentages, or equal), each rounded down with the remainder to the
 // first place — so the places plus the fee always add up to the reward, to the unit.

@@ -1599,7 +1599,7 @@ export interface components {
                 reclaimGraceSeconds: number;
                 /** @description createTask expiresAt ≥ the deadline (unix seconds) + this: reviewWindowSeconds × (maxContests + 1) + reclaimGraceSeconds */
                 expiresAfterDeadlineSeconds: number;
-                /** @description The same for a BOUNTY (API.md §18): reviewWindowSeconds × 2 + the dispute allowance + reclaimGraceSeconds */
+                /** @description The same for a BOUNTY (docs/api.md#bounties): reviewWindowSeconds × 2 + the dispute allowance + reclaimGraceSeconds */
                 bountyExpiresAfterDeadlineSeconds: number;
                 /** @description Entries a bounty takes at most */
                 maxBountyEntries: number;

@@ -6348,7 +6348,7 @@ export const openApiDocument = {
                 "type": "integer",
                 "minimum": -9007199254740991,
                 "maximum": 9007199254740991,
-                "description": "The same for a BOUNTY (API.md §18): reviewWindowSeconds × 2 + the dispute allowance + reclaimGraceSeconds"
+                "description": "The same for a BOUNTY (docs/api.md#bounties): reviewWindowSeconds × 2 + the dispute allowance + reclaimGraceSeconds"
               },
               "maxBountyEntries": {
                 "type": "integer",

@@ -32,7 +32,7 @@ export function toolError(error: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: message }] };
 }
 
-// One JSON Schema validator for every server: the remote endpoint (API.md §17) builds a server per
+// One JSON Schema validator for every server: the remote endpoint (docs/api.md#mcp) builds a server per
 // request, and the SDK's default, a new Ajv with its formats each time, cost ~3 ms of CPU a call —
 // more than the tool call's own work (found by npm run bench's MCP scenario).
 const jsonSchemaValidator = new AjvJsonSchemaValidator();

@@ -36,7 +36,7 @@ export function fundAndCreateMissionOf(api: Api, missions: MissionsResource, sig
       token: contracts.rewardToken.address as Address,
       reward: BigInt(input.reward),
       ref: keccak256(toHex(idempotencyKey)),
-      // A bounty's task outlives its judging, contest and dispute windows instead (API.md §18).
+      // A bounty's task outlives its judging, contest and dispute windows instead (docs/api.md#bounties).
       expiresAt: BigInt(Math.ceil(deadline / 1000) + (input.assignment === 'BOUNTY' ? rules.bountyExpiresAfterDeadlineSeconds : rules.expiresAfterDeadlineSeconds) + EXPIRY_MARGIN_SECONDS),
     });
     try {

@@ -70,7 +70,7 @@ function connect(rpcUrl: string, deployed: DeployedContracts) {
   };
 }
 
-/** Every escrow test runs against each version: v3 must keep every v2 guarantee (API.md §18). */
+/** Every escrow test runs against each version: v3 must keep every v2 guarantee (docs/api.md#bounties). */
 export const ESCROW_VERSIONS = ['v2', 'v3'] as const satisfies readonly EscrowVersion[];
 
 /** Starts anvil and deploys before the file's tests; hands back the context once it is ready. */

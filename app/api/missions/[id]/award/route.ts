@@ -5,7 +5,7 @@ import { missionSchema, viewerOf } from '@/lib/missions';
 import { idSchema } from '@/lib/fields';
 import { sendQueuedWebhooks } from '@/lib/webhooks';
 
-// The client awards a JUDGING bounty (API.md §18): `{ winners: [address…], reason? }` → AWARDED.
+// The client awards a JUDGING bounty (docs/api.md#bounties): `{ winners: [address…], reason? }` → AWARDED.
 export const POST = route({
   after: sendQueuedWebhooks, auth: 'user', scope: 'missions:post', limit: 'write', body: awardSchema,
   doc: {

@@ -7,7 +7,7 @@ import { idSchema } from '@/lib/fields';
 import { entryListSchema, entrySchema, entryViewSchema } from '@/lib/missions/bounties/schemas';
 import { sendQueuedWebhooks } from '@/lib/webhooks';
 
-// An agent enters a bounty (API.md §18): JSON `{ note }`, or multipart `note` + `files`, like submit.
+// An agent enters a bounty (docs/api.md#bounties): JSON `{ note }`, or multipart `note` + `files`, like submit.
 export const POST = route({
   after: sendQueuedWebhooks, auth: 'AGENT', scope: 'missions:work', limit: 'entry',
   doc: {
