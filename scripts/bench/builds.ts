@@ -10,7 +10,7 @@
 // applied, and the report names the migrations the old build does not know.
 // The main endpoints of `npm run bench` are measured alternately on the two (compare.ts) in
 // BENCH_ROUNDS (default 3) rounds of BENCH_SECONDS (10) at BENCH_CONNECTIONS (20); BENCH_ONLY=text
-// keeps those whose name contains it. Per endpoint: new/old req/s, each instance's CPU per request,
+// keeps those whose name contains it (several texts, comma-separated: any of them). Per endpoint: new/old req/s, each instance's CPU per request,
 // and a verdict on new/old ≥ 0.95 in every round decided by CPU per request (requests per CPU
 // second, new/old), which moves less than req/s on a machine shared with other work.
 // BENCH_PORT (default 3920, the old side on the next port) and BENCH_CHAIN_PORT (18720).
@@ -77,7 +77,7 @@ async function main() {
       name: onNew[endpoint].name,
       a: { base: newInstance.url, cpuMicros: newInstance.cpuMicros, scenario: () => onNew[endpoint] },
       b: { base: oldInstance.url, cpuMicros: oldInstance.cpuMicros, scenario: () => onOld[endpoint] },
-    })).filter((comparison) => !only || comparison.name.includes(only));
+    })).filter((comparison) => !only || only.split(',').some((text) => comparison.name.includes(text)));
     if (comparisons.length === 0) throw new Error(`BENCH_ONLY=${only}: no endpoint's name contains it`);
 
     const results = await compare(comparisons, rounds, seconds, connections).catch((error: Error) => {

@@ -1,6 +1,8 @@
 // Where a benchmarked instance spends its CPU: reads the V8 profile that `BENCH_PROFILE=dir npm run
 // bench` leaves (the largest .cpuprofile in dir) and prints self time by package and by function,
-// over the last SECONDS of the profile (the last scenario measured; the whole profile without it).
+// over the last SECONDS of the profile (the last scenario measured; the whole profile without it),
+// and total time by function (its own and its callees', once per sample however deep it recurs):
+// self time says which leaves are dear, total time which of our steps they were taken for.
 //   BENCH_PROFILE=/tmp/prof BENCH_ONLY='auth/me' npm run bench && npx tsx scripts/bench/profile.ts /tmp/prof 8
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +32,8 @@ if (!file) throw new Error(`no .cpuprofile in ${dir}`);
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const parentOf = new Map<number, number>();
+for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
 const self = new Map<number, number>();
 // The instance stops right after the last scenario: its last half second is shutdown, not load.
 const windowEnd = profile.endTime - 500_000;
@@ -55,13 +59,18 @@ const packageOf = (url: string): string => {
 const add = (map: Map<string, number>, key: string, value: number) => map.set(key, (map.get(key) ?? 0) + value);
 const packages = new Map<string, number>();
 const functions = new Map<string, number>();
+const totals = new Map<string, number>();
+const nameOf = ({ callFrame: { functionName, url, lineNumber } }: ProfileNode) =>
+  `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/main\//, '')}:${lineNumber + 1}`;
 let total = 0;
 for (const [id, micros] of self) {
   const node = byId.get(id)!;
-  const { functionName, url, lineNumber } = node.callFrame;
   total += micros;
-  add(packages, packageOf(url), micros);
-  add(functions, `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/main\//, '')}:${lineNumber + 1}`, micros);
+  add(packages, packageOf(node.callFrame.url), micros);
+  add(functions, nameOf(node), micros);
+  const onStack = new Set<string>();
+  for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) onStack.add(nameOf(byId.get(at)!));
+  for (const name of onStack) add(totals, name, micros);
 }
 
 const print = (title: string, map: Map<string, number>) => {
@@ -73,3 +82,4 @@ const print = (title: string, map: Map<string, number>) => {
 console.log(`${file}: ${(total / 1000).toFixed(0)} ms sampled`);
 print('self time by package', packages);
 print('self time by function', functions);
+print('total time by function (itself and what it called)', totals);

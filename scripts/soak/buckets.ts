@@ -25,6 +25,12 @@ export interface Bucket {
   pgPerRequest: number;
   /** Each instance's RSS averaged over the minute's samples (MB): one sample moves with the GC's timing. */
   rssMeanMb: number[];
+  /** CPU used in the minute by each part (cpu.ts), in cores: CPU seconds per second. */
+  cpuCores: Record<string, number>;
+  /** Rows PostgreSQL read by sequential scans in the minute, per request answered. */
+  pgSeqReadPerRequest: number;
+  /** Dead rows in the soak database's tables at the minute's end (what VACUUM has not yet reclaimed). */
+  pgDead: number;
 }
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
@@ -57,7 +63,13 @@ export function bucketsOf(exchanges: Exchange[], samples: ResourceSample[], star
     const resources = minuteSamples.at(-1);
     const rssMeanMb = (resources?.rssMb ?? []).map((_, i) => minuteSamples.reduce((sum, s) => sum + s.rssMb[i]!, 0) / minuteSamples.length);
     const before = samples.filter((s) => s.at < from).at(-1);
+    const elapsed = resources && before ? (resources.at - before.at) / 1000 : NaN;
+    const cpuCores = resources && before ? Object.fromEntries(Object.entries(resources.cpuSeconds).map(([part, used]) => [part, (used - (before.cpuSeconds[part] ?? NaN)) / elapsed])) : {};
+    const seqRead = (sample: ResourceSample | undefined) => Object.values(sample?.pgTables ?? {}).reduce((n, t) => n + t.seqRead, 0);
     buckets.push({
+      cpuCores,
+      pgSeqReadPerRequest: resources && before ? (seqRead(resources) - seqRead(before)) / Math.max(1, inside.length) : NaN,
+      pgDead: Object.values(resources?.pgTables ?? {}).reduce((n, t) => n + t.dead, 0),
       minute,
       pgPerRequest: resources && before ? (resources.pgTransactions - before.pgTransactions) / Math.max(1, inside.length) : NaN,
       rps: inside.length / 60,

@@ -1,10 +1,12 @@
 // What the soak watches besides the requests: each instance's server process (RSS from /proc, V8
-// heap from memory-probe.mjs), PostgreSQL's connections to the soak database, the deployment's
-// keys in Redis, and the depth of the two outboxes (chain settlements, webhook deliveries).
+// heap from memory-probe.mjs), where the CPU goes (cpu.ts), PostgreSQL's connections to the soak
+// database and its tables' rows (live, dead, read by sequential scans), the deployment's keys in
+// Redis, and the depth of the two outboxes (chain settlements, webhook deliveries).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import postgres from 'postgres';
+import { cpuCounter } from './cpu';
 
 export interface ResourceSample {
   at: number;
@@ -14,6 +16,10 @@ export interface ResourceSample {
   pgConnections: number;
   /** PostgreSQL's committed and rolled-back transactions in the soak database so far (pg_stat_database). */
   pgTransactions: number;
+  /** CPU seconds used so far, by part (cpu.ts). */
+  cpuSeconds: Record<string, number>;
+  /** Per table of the soak database (pg_stat_user_tables): rows live and dead, rows read by sequential scans so far. */
+  pgTables: Record<string, { live: number; dead: number; seqRead: number }>;
   kvKeys: number;
   settlementsPending: number;
   webhooksPending: number;
@@ -59,6 +65,7 @@ export function resourceWatch(options: { instancePids: number[]; probeDir: strin
   const redis = new Redis(options.redisUrl, { lazyConnect: true });
   const database = new URL(options.databaseUrl).pathname.slice(1);
   const servers = options.instancePids.map(serverPidOf);
+  const cpuSeconds = cpuCounter(servers);
 
   async function countKeys(): Promise<number> {
     let cursor = '0';
@@ -79,18 +86,22 @@ export function resourceWatch(options: { instancePids: number[]; probeDir: strin
   return {
     servers,
     async sample(): Promise<ResourceSample> {
-      const [[connections], [outbox], kvKeys] = await Promise.all([
+      const [[connections], [outbox], tables, kvKeys] = await Promise.all([
         sql<{ n: number; tx: number }[]>`select (select count(*)::int from pg_stat_activity where datname = ${database}) as n,
           (select (xact_commit + xact_rollback)::float8 from pg_stat_database where datname = ${database}) as tx`,
         sql<{ settlements: number; webhooks: number }[]>`select
           (select count(*)::int from settlements where status = 'PENDING') as settlements,
           (select count(*)::int from webhook_deliveries where status = 'PENDING') as webhooks`,
+        sql<{ table: string; live: number; dead: number; seqRead: number }[]>`select relname as table,
+          n_live_tup::float8 as live, n_dead_tup::float8 as dead, coalesce(seq_tup_read, 0)::float8 as "seqRead" from pg_stat_user_tables`,
         countKeys(),
       ]);
       return {
         at: Date.now(),
         rssMb: servers.map((pid) => rssKbOf(pid) / 1024),
         heapMb: servers.map(heapOf),
+        cpuSeconds: cpuSeconds(),
+        pgTables: Object.fromEntries(tables.map(({ table, ...counts }) => [table, counts])),
         // Less this watcher's own connection.
         pgConnections: connections!.n - 1,
         pgTransactions: connections!.tx,

@@ -4,7 +4,9 @@
 // line a minute; writes the report, its JSON and an SVG chart under SOAK_OUT (.soak/), or the chart
 // to SOAK_CHART; exits 1 when a pass rule of issue 26 fails (buckets.ts: verdict).
 // SOAK_DATABASE_URL (the server's postgres database) and SOAK_DATABASE_NAME (soak) name the
-// database it recreates, SOAK_REDIS_URL (redis://127.0.0.1:6379/5) the Redis it shares.
+// database it recreates, SOAK_REDIS_URL (redis://127.0.0.1:6379/5) the Redis it shares. When that
+// server runs without autovacuum, the soak does its work (autovacuum.ts); SOAK_AUTOVACUUM=0 leaves
+// the dead rows in place, to see what they cost.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -13,6 +15,7 @@ import { CRON_SECRET, productionEnv, startPair } from '../../tests/support/fault
 import { freePort } from '../../lib/chain/anvil-node';
 import { seed, scaledSize } from '../bench/seed';
 import { ensureBuild, freshDatabase } from '../bench/server';
+import { autovacuumStandIn } from './autovacuum';
 import { balancer, type Exchange } from './balancer';
 import { bucketsOf, verdict } from './buckets';
 import { soakChart } from './chart';
@@ -84,6 +87,7 @@ async function main() {
   });
   const pair = await startPair(env);
   let watch: ReturnType<typeof resourceWatch> | undefined;
+  let autovacuum: Awaited<ReturnType<typeof autovacuumStandIn>> | undefined;
   try {
     // The first database use migrates; the board is then seeded as the benchmarks seed it.
     for (const instance of pair.both) {
@@ -95,6 +99,7 @@ async function main() {
     const lb = balancer(pair.both.map((i) => i.url));
     console.log('funding clients, registering agents, subscribing webhooks …');
     const people = await populate(chain, lb, receiver, { clients: 40, agents: 30, returning: 400 });
+    if (process.env.SOAK_AUTOVACUUM !== '0') autovacuum = await autovacuumStandIn(databaseUrl);
     watch = resourceWatch({ instancePids: pair.both.map((i) => i.pid), probeDir, databaseUrl, redisUrl, kvPrefix });
 
     // Capacity: the same mix, closed-loop, as fast as the instances answer; the first 10 s warm up.
@@ -134,11 +139,15 @@ async function main() {
     let started = 0;
     let late = 0;
     let reported = 0;
-    let sweeps = 0;
+    let sweepsStarted = 0;
     const running = new Set<Promise<void>>();
     const sweeper = lb.fetchFor('10.255.255.254');
+    // What each sweep did (its answer), kept for the report's JSON: a slow sweep says why.
+    const sweeps: { at: number; ms: number; did: unknown }[] = [];
     const sweep = async () => {
-      await sweeper('http://localhost:3000/api/cron/sweep', { method: 'POST', headers: { authorization: `Bearer ${CRON_SECRET}` } }).catch(() => undefined);
+      const at = Date.now();
+      const answer = await sweeper('http://localhost:3000/api/cron/sweep', { method: 'POST', headers: { authorization: `Bearer ${CRON_SECRET}` } }).catch(() => undefined);
+      sweeps.push({ at, ms: Date.now() - at, did: answer?.ok ? await answer.json().catch(() => undefined) : answer?.status });
     };
     samples.push(await watch.sample());
     while (Date.now() < end) {
@@ -156,8 +165,8 @@ async function main() {
       exchanges.push(...lb.drain());
       if (now - (samples.at(-1)?.at ?? 0) >= SAMPLE_MS) samples.push(await watch.sample());
       // Vercel's cron runs the sweep once a minute (vercel.json); so does the soak.
-      if (now - start >= sweeps * 60_000 + 30_000) {
-        sweeps += 1;
+      if (now - start >= sweepsStarted * 60_000 + 30_000) {
+        sweepsStarted += 1;
         void sweep();
       }
       const minute = Math.floor((now - start) / 60_000);
@@ -166,6 +175,8 @@ async function main() {
         samples.push(await watch.sample());
         const [bucket] = bucketsOf(exchanges, samples, start + (minute - 1) * 60_000, 1);
         console.log(minuteLine({ ...bucket!, minute }));
+        const lastSweep = sweeps.at(-1);
+        if (lastSweep && lastSweep.ms > 1000) console.log(`  the last sweep took ${lastSweep.ms} ms: ${JSON.stringify(lastSweep.did)}`);
       }
       await sleep(50);
     }
@@ -189,14 +200,20 @@ async function main() {
       webhooksPending: last.webhooksPending,
       webhookBadSignatures: webhooks.badSignatures,
     });
+    const vacuumed = autovacuum?.counts();
     const header = [
       `Soak: ${new Date(start).toISOString()}, ${minutes} min, two instances (PostgreSQL + Redis, anvil), Node ${process.version}.`,
       `Capacity measured first: ${capacity.toFixed(1)} req/s (${workers} users back to back, ${capacitySeconds - 10} s); soaked at ${(load * 100).toFixed(0)} %: ${visitRate.toFixed(2)} visits/s ≈ ${(load * capacity).toFixed(1)} req/s.`,
+      autovacuum?.serverRuns
+        ? 'PostgreSQL ran its own autovacuum.'
+        : vacuumed
+          ? `PostgreSQL runs here with autovacuum off (a CI setting); the soak did its work with its default thresholds and throttling (autovacuum.ts): ${vacuumed.vacuums} vacuums, ${vacuumed.analyzes} analyzes.`
+          : '**PostgreSQL ran without autovacuum and nothing stood in for it (SOAK_AUTOVACUUM=0): dead rows stayed.**',
       ...(late ? [`**${late} visits were not started: ${MAX_IN_FLIGHT} were already in flight (the service fell behind).**`] : []),
     ];
     const report = soakReport({ buckets, checks, header, visits: soak.tallies, failures: soak.failures, webhooks });
     writeFileSync(join(out, 'report.md'), report);
-    writeFileSync(join(out, 'report.json'), JSON.stringify({ start, minutes, capacity, load, visitRate, late, buckets, samples, checks, visits: soak.tallies, webhooks }, null, 1));
+    writeFileSync(join(out, 'report.json'), JSON.stringify({ start, minutes, capacity, load, visitRate, late, buckets, samples, checks, visits: soak.tallies, webhooks, sweeps }, null, 1));
     mkdirSync(dirname(chartPath), { recursive: true });
     writeFileSync(chartPath, soakChart(buckets, `Soak: ${minutes} min at ${(load * 100).toFixed(0)} % of ${capacity.toFixed(0)} req/s, two instances`));
     console.log(`\n${report}`);
@@ -205,6 +222,7 @@ async function main() {
     console.log(passed ? 'SOAK PASS' : 'SOAK FAIL');
     process.exitCode = passed ? 0 : 1;
   } finally {
+    await autovacuum?.stop();
     await watch?.close();
     await pair.stop();
     await receiver.close();

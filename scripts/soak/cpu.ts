@@ -1,0 +1,58 @@
+// Where the machine's CPU goes during the soak, as CPU seconds used so far: each instance's server,
+// PostgreSQL, Redis, anvil, the soak's own process, and the machine as a whole. A latency that
+// grows while the request rate holds means some part's cost grew; this says whose.
+import { readdirSync, readFileSync } from 'node:fs';
+
+// /proc/<pid>/stat counts in clock ticks, 100 a second on Linux.
+const TICKS_PER_SECOND = 100;
+
+/** A process's command name and its CPU ticks, its own and those of the children it has reaped. */
+function timesOf(pid: number): { comm: string; own: number; reaped: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    // After the command: state, ppid, …; utime, stime, cutime, cstime are the 12th to 15th.
+    const fields = stat.slice(close + 2).split(' ').map(Number);
+    return { comm: stat.slice(stat.indexOf('(') + 1, close), own: fields[11]! + fields[12]!, reaped: fields[13]! + fields[14]! };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The machine's busy time (all CPUs, everything but idle and I/O wait), in CPU seconds. */
+function machineBusySeconds(): number {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = ticks as number[];
+  return (user! + nice! + system! + irq! + softirq! + steal!) / TICKS_PER_SECOND;
+}
+
+// Processes counted by name: PostgreSQL's backends come and go, and the postmaster's reaped
+// children's time keeps what the gone ones used.
+const BY_NAME: Record<string, (comm: string) => boolean> = {
+  postgres: (comm) => comm === 'postgres',
+  redis: (comm) => comm.startsWith('redis-server'),
+  anvil: (comm) => comm === 'anvil',
+};
+
+/** Cumulative CPU seconds by part; `instancePids` are the servers, in order. */
+export function cpuCounter(instancePids: number[]): () => Record<string, number> {
+  return () => {
+    const seconds: Record<string, number> = {};
+    instancePids.forEach((pid, i) => {
+      seconds[`instance ${i + 1}`] = (timesOf(pid)?.own ?? NaN) / TICKS_PER_SECOND;
+    });
+    for (const name of Object.keys(BY_NAME)) seconds[name] = 0;
+    for (const entry of readdirSync('/proc')) {
+      const pid = Number(entry);
+      if (!pid) continue;
+      const times = timesOf(pid);
+      if (!times) continue;
+      const name = Object.keys(BY_NAME).find((n) => BY_NAME[n]!(times.comm));
+      if (name) seconds[name]! += (times.own + times.reaped) / TICKS_PER_SECOND;
+    }
+    const own = process.cpuUsage();
+    seconds.soak = (own.user + own.system) / 1e6;
+    seconds.machine = machineBusySeconds();
+    return seconds;
+  };
+}
