@@ -3,8 +3,8 @@
 // by default). Without it every UPDATE of a busy table leaves a dead row no one reclaims: the
 // outboxes' pending-row lookups and the mission pages read more and more of them, and a soak
 // measures the missing vacuum rather than the service. So, like the autovacuum launcher with its
-// default settings: every AUTOVACUUM_NAPTIME, each table of the soak database past a threshold is
-// vacuumed or analyzed, with autovacuum's cost-based throttling (2 ms a 200-cost round).
+// default thresholds: every AUTOVACUUM_NAPTIME_MS, each table of the soak database past a threshold
+// is vacuumed or analyzed, with autovacuum's cost-based throttling (2 ms a 200-cost round).
 import postgres from 'postgres';
 
 // PostgreSQL's defaults: autovacuum_vacuum_threshold and _scale_factor, _insert_threshold and
@@ -12,8 +12,8 @@ import postgres from 'postgres';
 const VACUUM = { base: 50, scale: 0.2 };
 const VACUUM_INSERTS = { base: 1000, scale: 0.2 };
 const ANALYZE = { base: 50, scale: 0.1 };
-// autovacuum_naptime is a minute for each database; with one database, a worker per table may start
-// sooner than that, so the stand-in looks every 15 s.
+// autovacuum_naptime: how often each database is visited. PostgreSQL's default is a minute; the
+// stand-in looks every 15 s, as `autovacuum_naptime = 15s` would on a busy production database.
 const AUTOVACUUM_NAPTIME_MS = 15_000;
 
 interface TableCounts {
