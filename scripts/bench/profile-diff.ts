@@ -7,35 +7,15 @@
 // requests on an instance with tracing off and one with it on), each side's slices are its own.
 //   REQ_A=20580 REQ_B=27360 npx tsx scripts/bench/profile-diff.ts /tmp/prof 'serveMcp|handlePostRequest' '^listMissions '
 //   npx tsx scripts/bench/profile-diff.ts /tmp/traced verifySignIn /tmp/untraced verifySignIn
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  startTime: number;
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { loadProfile, nameOf } from './cpu-profile';
 
 const args = process.argv.slice(2);
 if (args.length !== 3 && args.length !== 4) throw new Error('usage: profile-diff.ts DIR PATTERN_A PATTERN_B, or DIR_A PATTERN_A DIR_B PATTERN_B');
 const SLICE_US = 100_000;
 
-const nameOf = ({ callFrame: { functionName, url, lineNumber } }: ProfileNode) =>
-  `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/main\//, '')}:${lineNumber + 1}`;
-
 /** Self time by function (µs) in the slices with `kind`'s frames on a stack and none of `unlike`'s. */
 function sliceTimes(dir: string, kind: RegExp, unlike?: RegExp) {
-  const file = readdirSync(dir).filter((n) => n.endsWith('.cpuprofile')).map((n) => join(dir, n)).sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parentOf = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const { file, profile, byId, parentOf } = loadProfile(dir);
   const onStack = (pattern: RegExp) => {
     const memo = new Map<number, boolean>();
     const test = (id: number): boolean => {

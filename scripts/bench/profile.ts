@@ -4,36 +4,13 @@
 // and total time by function (its own and its callees', once per sample however deep it recurs):
 // self time says which leaves are dear, total time which of our steps they were taken for.
 //   BENCH_PROFILE=/tmp/prof BENCH_ONLY='auth/me' npm run bench && npx tsx scripts/bench/profile.ts /tmp/prof 8
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  startTime: number;
-  endTime: number;
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { loadProfile, nameOf } from './cpu-profile';
 
 const dir = process.argv[2] ?? process.env.BENCH_PROFILE;
 if (!dir) throw new Error('usage: profile.ts DIR');
 const lastSeconds = process.argv[3] ? Number(process.argv[3]) : undefined;
 const top = Number(process.argv[4] ?? 40);
-const file = readdirSync(dir)
-  .filter((name) => name.endsWith('.cpuprofile'))
-  .map((name) => join(dir, name))
-  .sort((a, b) => statSync(b).size - statSync(a).size)[0];
-if (!file) throw new Error(`no .cpuprofile in ${dir}`);
-const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
-
-const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-const parentOf = new Map<number, number>();
-for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+const { file, profile, byId, parentOf } = loadProfile(dir);
 const self = new Map<number, number>();
 // The instance stops right after the last scenario: its last half second is shutdown, not load.
 const windowEnd = profile.endTime - 500_000;
@@ -60,8 +37,6 @@ const add = (map: Map<string, number>, key: string, value: number) => map.set(ke
 const packages = new Map<string, number>();
 const functions = new Map<string, number>();
 const totals = new Map<string, number>();
-const nameOf = ({ callFrame: { functionName, url, lineNumber } }: ProfileNode) =>
-  `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/main\//, '')}:${lineNumber + 1}`;
 let total = 0;
 for (const [id, micros] of self) {
   const node = byId.get(id)!;
