@@ -2,8 +2,9 @@
 // none, PostgreSQL database of its own, a Redis key prefix of its own, and a local chain.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { TICKS_PER_SECOND, procStat } from './proc-stat';
 
 export function ensureBuild(): void {
   if (existsSync(join('.next', 'BUILD_ID'))) return;
@@ -30,13 +31,7 @@ export interface Instance {
   stop(): Promise<void>;
 }
 
-// /proc/<pid>/stat: utime and stime (fields 14 and 15) in clock ticks, 100 a second on Linux.
-const TICK_MICROS = 10_000;
-function cpuMicrosOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MICROS;
-}
+const cpuMicrosOf = (pid: number): number => ((procStat(pid)?.ownTicks ?? NaN) * 1e6) / TICKS_PER_SECOND;
 
 /** An instance of the build named by env.NEXT_DIST_DIR, from the checkout in `cwd` (this one by default). */
 export async function startInstance(port: number, env: Record<string, string>, { cwd }: { cwd?: string } = {}): Promise<Instance> {

@@ -2,22 +2,7 @@
 // PostgreSQL, Redis, anvil, the soak's own process, and the machine as a whole. A latency that
 // grows while the request rate holds means some part's cost grew; this says whose.
 import { readdirSync, readFileSync } from 'node:fs';
-
-// /proc/<pid>/stat counts in clock ticks, 100 a second on Linux.
-const TICKS_PER_SECOND = 100;
-
-/** A process's command name and its CPU ticks, its own and those of the children it has reaped. */
-function timesOf(pid: number): { comm: string; own: number; reaped: number } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const close = stat.lastIndexOf(')');
-    // After the command: state, ppid, …; utime, stime, cutime, cstime are the 12th to 15th.
-    const fields = stat.slice(close + 2).split(' ').map(Number);
-    return { comm: stat.slice(stat.indexOf('(') + 1, close), own: fields[11]! + fields[12]!, reaped: fields[13]! + fields[14]! };
-  } catch {
-    return undefined;
-  }
-}
+import { TICKS_PER_SECOND, procStat } from '../bench/proc-stat';
 
 /** The machine's busy time (all CPUs, everything but idle and I/O wait), in CPU seconds. */
 function machineBusySeconds(): number {
@@ -39,16 +24,16 @@ export function cpuCounter(instancePids: number[]): () => Record<string, number>
   return () => {
     const seconds: Record<string, number> = {};
     instancePids.forEach((pid, i) => {
-      seconds[`instance ${i + 1}`] = (timesOf(pid)?.own ?? NaN) / TICKS_PER_SECOND;
+      seconds[`instance ${i + 1}`] = (procStat(pid)?.ownTicks ?? NaN) / TICKS_PER_SECOND;
     });
     for (const name of Object.keys(BY_NAME)) seconds[name] = 0;
     for (const entry of readdirSync('/proc')) {
       const pid = Number(entry);
       if (!pid) continue;
-      const times = timesOf(pid);
-      if (!times) continue;
-      const name = Object.keys(BY_NAME).find((n) => BY_NAME[n]!(times.comm));
-      if (name) seconds[name]! += (times.own + times.reaped) / TICKS_PER_SECOND;
+      const stat = procStat(pid);
+      if (!stat) continue;
+      const name = Object.keys(BY_NAME).find((n) => BY_NAME[n]!(stat.comm));
+      if (name) seconds[name]! += (stat.ownTicks + stat.reapedTicks) / TICKS_PER_SECOND;
     }
     const own = process.cpuUsage();
     seconds.soak = (own.user + own.system) / 1e6;

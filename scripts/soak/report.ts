@@ -5,11 +5,12 @@ import type { Bucket, Check } from './buckets';
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 1 : 0) : '–');
 const mb = (values: number[] | undefined) => (values ?? []).map((v) => (Number.isFinite(v) ? v.toFixed(0) : '–')).join(' / ');
 const cores = (value: number | undefined) => (value !== undefined && Number.isFinite(value) ? value.toFixed(2) : '–');
+const perRequest = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : '–');
 const cpuLine = (b: Bucket) => Object.entries(b.cpuCores).map(([part, used]) => `${part} ${cores(used)}`).join(', ');
 
 export function minuteLine(b: Bucket): string {
   const r = b.resources;
-  return `minute ${String(b.minute).padStart(2)}: ${b.rps.toFixed(1)} req/s, p50/p95/p99 ${ms(b.all.p50)}/${ms(b.all.p95)}/${ms(b.all.p99)} ms, 5xx ${b.all.errors5xx}, unanswered ${b.noAnswer}, 4xx ${b.status4xx}, RSS ${mb(r?.rssMb)} MB, heap ${mb(r?.heapMb)} MB, PostgreSQL connections ${r?.pgConnections ?? '–'}, KV keys ${r?.kvKeys ?? '–'}, outbox ${r ? `${r.settlementsPending} settlements + ${r.webhooksPending} webhooks` : '–'}; CPU cores: ${cpuLine(b)}; PostgreSQL: ${Number.isFinite(b.pgSeqReadPerRequest) ? b.pgSeqReadPerRequest.toFixed(0) : '–'} rows read by sequential scans a request, ${b.pgDead} dead rows`;
+  return `minute ${String(b.minute).padStart(2)}: ${b.rps.toFixed(1)} req/s, p50/p95/p99 ${ms(b.all.p50)}/${ms(b.all.p95)}/${ms(b.all.p99)} ms, 5xx ${b.all.errors5xx}, unanswered ${b.noAnswer}, 4xx ${b.status4xx}, RSS ${mb(r?.rssMb)} MB, heap ${mb(r?.heapMb)} MB, PostgreSQL connections ${r?.pgConnections ?? '–'}, KV keys ${r?.kvKeys ?? '–'}, outbox ${r ? `${r.settlementsPending} settlements + ${r.webhooksPending} webhooks` : '–'}; CPU cores: ${cpuLine(b)}; PostgreSQL: ${perRequest(b.pgSeqReadPerRequest)} rows read by sequential scans a request, ${b.pgDead} dead rows`;
 }
 
 export function soakReport(options: {
@@ -40,7 +41,7 @@ export function soakReport(options: {
     '',
     `| minute | ${parts.join(' | ')} | rows read by sequential scans a request | dead rows |`,
     `|---:|${parts.map(() => '---:').join('|')}|---:|---:|`,
-    ...buckets.map((b) => `| ${b.minute} | ${parts.map((part) => cores(b.cpuCores[part])).join(' | ')} | ${Number.isFinite(b.pgSeqReadPerRequest) ? b.pgSeqReadPerRequest.toFixed(0) : '–'} | ${b.pgDead} |`),
+    ...buckets.map((b) => `| ${b.minute} | ${parts.map((part) => cores(b.cpuCores[part])).join(' | ')} | ${perRequest(b.pgSeqReadPerRequest)} | ${b.pgDead} |`),
     '',
     `Visits: ${Object.entries(options.visits).map(([kind, v]) => `${kind} ${v.made} (${v.failed} failed${v.skipped ? `, ${v.skipped} not made: every party busy or at its hourly limit` : ''})`).join('; ')}.`,
     `Webhooks received: ${options.webhooks.delivered} (${options.webhooks.duplicates} redelivered) — ${Object.entries(options.webhooks.byEvent).map(([e, n]) => `${e} ${n}`).join(', ')}.`,

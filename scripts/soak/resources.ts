@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import postgres from 'postgres';
+import { procStat } from '../bench/proc-stat';
 import { cpuCounter } from './cpu';
 
 export interface ResourceSample {
@@ -25,15 +26,6 @@ export interface ResourceSample {
   webhooksPending: number;
 }
 
-const parentOf = (pid: number): number | undefined => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return undefined;
-  }
-};
-
 const rssKbOf = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 
 /** The instance's server: `tsx server.ts` runs it in a child node process, the biggest under `root`. */
@@ -44,7 +36,7 @@ export function serverPidOf(root: number): number {
     for (const entry of readdirSync('/proc')) {
       const pid = Number(entry);
       if (!pid || descendants.has(pid)) continue;
-      const parent = parentOf(pid);
+      const parent = procStat(pid)?.ppid;
       if (parent !== undefined && descendants.has(parent)) {
         descendants.add(pid);
         grew = true;
