@@ -22,7 +22,7 @@ import { soakChart } from './chart';
 import { minuteLine, soakReport } from './report';
 import { resourceWatch, type ResourceSample } from './resources';
 import { populate, type Population } from './population';
-import { clientsFor, drawVisit, visit, type VisitKind } from './visits';
+import { clientsFor, visit, visitDealer, type VisitKind } from './visits';
 import { startWebhookReceiver } from './webhook-receiver';
 
 const minutes = Number(process.env.SOAK_MINUTES ?? 30);
@@ -105,9 +105,10 @@ async function main() {
     // Capacity: the same mix, closed-loop, as fast as the instances answer; the first 10 s warm up.
     console.log(`measuring capacity: ${workers} users back to back for ${capacitySeconds} s …`);
     const probe = visitor(people);
+    const probeVisit = visitDealer();
     let measuring = true;
     const loops = Array.from({ length: workers }, async () => {
-      while (measuring) await probe.run(drawVisit());
+      while (measuring) await probe.run(probeVisit());
     });
     await sleep(10_000);
     lb.drain();
@@ -132,6 +133,7 @@ async function main() {
 
     // The soak: visits started on a steady schedule (open loop), whatever the answers' pace.
     const soak = visitor(people);
+    const nextVisit = visitDealer();
     const exchanges: Exchange[] = [];
     const samples: ResourceSample[] = [];
     const start = Date.now();
@@ -159,7 +161,7 @@ async function main() {
           started = due;
           break;
         }
-        const visitDone = soak.run(drawVisit()).finally(() => running.delete(visitDone));
+        const visitDone = soak.run(nextVisit()).finally(() => running.delete(visitDone));
         running.add(visitDone);
       }
       exchanges.push(...lb.drain());
