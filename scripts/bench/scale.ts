@@ -17,7 +17,7 @@ import postgres from 'postgres';
 import { issueToken } from '../../lib/auth/tokens';
 import type { Config } from '../../lib/config';
 import { encodeCursor } from '../../lib/missions/cursor';
-import { type Measurement, measure, type Scenario } from './measure';
+import { EMPTY, type Measurement, measure, type Scenario } from './measure';
 import { type ShapeTime, timeShapes, writePlans } from './scale-plans';
 import { scaledSize, seed } from './seed';
 import { ensureBuild, startInstance } from './server';
@@ -99,8 +99,6 @@ async function fixtures(databaseUrl: string) {
     await sql.end();
   }
 }
-
-const EMPTY: Scenario = { name: 'GET /api/health/live (empty route)', path: '/api/health/live' };
 
 function scenarios(f: Awaited<ReturnType<typeof fixtures>>, clientToken: string): Scenario[] {
   return [
