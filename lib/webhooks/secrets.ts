@@ -2,10 +2,11 @@
 // and kept sealed (AES-256-GCM under a key derived from SESSION_SECRET), so a database dump alone
 // cannot forge our signatures. Rotating SESSION_SECRET makes endpoints need new secrets.
 import 'server-only';
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes } from 'node:crypto';
 import type { Config } from '../config';
 
-const keyOf = (cfg: Config) => Buffer.from(hkdfSync('sha256', cfg.sessionSecret, 'taskmarket', 'webhook-secrets', 32));
+// A KeyObject, not a Buffer: Node 24 sets a cipher up from a Buffer key ~15-20 µs slower (iron-seal.ts).
+const keyOf = (cfg: Config) => createSecretKey(Buffer.from(hkdfSync('sha256', cfg.sessionSecret, 'taskmarket', 'webhook-secrets', 32)));
 
 export const newWebhookSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 

@@ -1,4 +1,4 @@
-// `npm run bench:peer`: our nonce, verify and me against the SIWE stack as its libraries' own
+// `npm run bench:peer`: our nonce, verify and me (and the nonce's and me's floors: the bound) against the SIWE stack as its libraries' own
 // documentation shows it (siwe's SiweMessage.verify, iron-session, the nonce in Redis, a Drizzle
 // upsert — scripts/bench/bench-routes.ts), both in the same instance on the same PostgreSQL and
 // Redis, with requests of the same shape, measured alternately (compare.ts). BENCH_REPEATS
@@ -42,6 +42,8 @@ async function main() {
     console.error('signing in once on each side for the cookies …');
     const ourCookie = await sessionCookie(base, '/api/auth/verify', (await presignedVerifies(base, 1, ours))[0]!);
     const peerCookie = await sessionCookie(base, '/api/bench-peer/verify', (await presignedVerifies(base, 1, peer))[0]!);
+    // The floor of me names its user in the Authorization header, unchecked: our signed-in user's id.
+    const { user } = (await (await fetch(`${base}/api/auth/me`, { headers: { cookie: ourCookie } })).json()) as { user: { id: string } };
     const cpu = instance.cpuMicros;
     const results = await compare(
       [
@@ -69,6 +71,14 @@ async function main() {
           a: { base, cpuMicros: cpu, scenario: () => ({ name: 'ours: GET /api/auth/me', path: '/api/auth/me', headers: { cookie: ourCookie } }) },
           b: { base, cpuMicros: cpu, scenario: () => ({ name: 'peer: GET /api/bench-peer/me', path: '/api/bench-peer/me', headers: { cookie: peerCookie } }) },
           target: 1.2,
+        },
+        {
+          // The most any me could gain on the peer: its floor (the revocation read and the user's row,
+          // together; no token, no cookie to unseal) against it. Every me must check revocation in the
+          // shared KV (docs/api.md#tokens); the peer reads only the row.
+          name: 'GET me: its floor (bound for any implementation)',
+          a: { base, cpuMicros: cpu, scenario: () => ({ name: 'floor: GET /api/bench-floor/me', path: '/api/bench-floor/me', headers: { authorization: `Bearer ${user.id}` } }) },
+          b: { base, cpuMicros: cpu, scenario: () => ({ name: 'peer: GET /api/bench-peer/me', path: '/api/bench-peer/me', headers: { cookie: peerCookie } }) },
         },
       ],
       repeats,
