@@ -28,7 +28,7 @@ export function soakReport(options: {
     '',
     '| rule | measured | pass |',
     '|---|---|---|',
-    ...checks.map((c) => `| ${c.rule} | ${c.measured} | ${c.pass ? 'yes' : '**NO**'} |`),
+    ...checks.map((c) => `| ${c.rule} | ${c.measured} | ${c.pass === undefined ? 'not judged' : c.pass ? 'yes' : '**NO**'} |`),
     '',
     '| minute | req/s | p50 ms | p95 ms | p99 ms | 5xx | 4xx | RSS MB (each instance, mean of the minute) | heap MB (last sample) | PG conns | PG tx a request | KV keys | settlements pending | webhooks pending |',
     '|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---:|',
