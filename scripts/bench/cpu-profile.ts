@@ -3,6 +3,7 @@
 // it lives.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export interface ProfileNode {
   id: number;
@@ -32,6 +33,9 @@ export function loadProfile(dir: string): { file: string; profile: Profile; byId
   return { file, profile, byId, parentOf };
 }
 
+// The scripts run from the repository's root (npm run, npx tsx): its URL is the prefix to cut.
+const ROOT = `${pathToFileURL(process.cwd()).href}/`;
+
 /** `name path:line`, the path from its package (node_modules) or the repository. */
 export const nameOf = ({ callFrame: { functionName, url, lineNumber } }: ProfileNode): string =>
-  `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/main\//, '')}:${lineNumber + 1}`;
+  `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(ROOT, '')}:${lineNumber + 1}`;

@@ -1,9 +1,10 @@
-// `npm run bench:peer`: our nonce, verify and me (and the nonce's and me's floors: the bound) against the SIWE stack as its libraries' own
+// `npm run bench:peer`: our nonce, verify and me against the SIWE stack as its libraries' own
 // documentation shows it (siwe's SiweMessage.verify, iron-session, the nonce in Redis, a Drizzle
-// upsert — scripts/bench/bench-routes.ts), both in the same instance on the same PostgreSQL and
-// Redis, with requests of the same shape, measured alternately (compare.ts). BENCH_REPEATS
-// (default 3), BENCH_SECONDS (8) and BENCH_CONNECTIONS (20) tune it; BENCH_REUSE_BUILD=1 reuses
-// the benchmark build; BENCH_DATABASE_NAME (default taskmarket_bench_peer) names its database.
+// upsert — scripts/bench/bench-routes.ts), and nonce's and me's floors against it (the bound for
+// any implementation); all in the same instance on the same PostgreSQL and Redis, with requests of
+// the same shape, measured alternately (compare.ts). BENCH_REPEATS (default 3), BENCH_SECONDS (8)
+// and BENCH_CONNECTIONS (20) tune it; BENCH_REUSE_BUILD=1 reuses the benchmark build;
+// BENCH_DATABASE_NAME (default taskmarket_bench_peer) names its database.
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { buildBenchRoutes } from './bench-routes';
 import { compare, comparisonTable } from './compare';
@@ -43,7 +44,9 @@ async function main() {
     const ourCookie = await sessionCookie(base, '/api/auth/verify', (await presignedVerifies(base, 1, ours))[0]!);
     const peerCookie = await sessionCookie(base, '/api/bench-peer/verify', (await presignedVerifies(base, 1, peer))[0]!);
     // The floor of me names its user in the Authorization header, unchecked: our signed-in user's id.
-    const { user } = (await (await fetch(`${base}/api/auth/me`, { headers: { cookie: ourCookie } })).json()) as { user: { id: string } };
+    const meAnswer = await fetch(`${base}/api/auth/me`, { headers: { cookie: ourCookie } });
+    if (!meAnswer.ok) throw new Error(`GET /api/auth/me with our cookie: ${meAnswer.status} ${await meAnswer.text()}`);
+    const { user } = (await meAnswer.json()) as { user: { id: string } };
     const cpu = instance.cpuMicros;
     const results = await compare(
       [
