@@ -17,7 +17,7 @@ export type { Charge, CountedCharge, Hit, Kv } from './types';
 function guarded(kv: Kv, prefix: string): Kv {
   // Spans name the operation only: keys hold addresses and nonces (docs/api.md#observability).
   const call = <T>(operation: string, run: () => Promise<T>): Promise<T> =>
-    inSpan(`kv ${operation}`, { attributes: { 'db.system.name': 'kv', 'db.operation.name': operation } }, async () => {
+    inSpan(`kv ${operation}`, { leaf: true, attributes: { 'db.system.name': 'kv', 'db.operation.name': operation } }, async () => {
       try {
         return await run();
       } catch (error) {

@@ -23,7 +23,7 @@ export function statementName(text: string): string {
 
 /** Runs one statement in its span, counting a failure that says the database is unreachable. */
 export function observeStatement<T>(text: string, run: () => Promise<T>): Promise<T> {
-  return inSpan(statementName(text), { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'postgresql', 'db.query.summary': statementName(text) } }, async () => {
+  return inSpan(statementName(text), { kind: SpanKind.CLIENT, leaf: true, attributes: { 'db.system.name': 'postgresql', 'db.query.summary': statementName(text) } }, async () => {
     try {
       return await run();
     } catch (error) {

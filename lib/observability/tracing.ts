@@ -25,6 +25,11 @@ export interface SpanOptions {
   attributes?: Attributes;
   /** `request`: the server span, or an internal one under a recording span of ours. */
   kind?: SpanKind | 'request';
+  /**
+   * Nothing runs under it (a KV command, a statement): the span is not made the active one, so no
+   * context is entered for it — each entry copies the request's async context (Node 24).
+   */
+  leaf?: true;
 }
 
 /** Runs `work` inside a child span of the current one, ended when it settles; a failure marks the span by its error's name. */
@@ -32,17 +37,21 @@ export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span 
   const active = holder[ACTIVE];
   if (!active) return work(undefined);
   const kind = options.kind === 'request' ? (trace.getActiveSpan()?.isRecording() ? SpanKind.INTERNAL : SpanKind.SERVER) : (options.kind ?? SpanKind.INTERNAL);
-  return active.tracer.startActiveSpan(name, { kind, attributes: options.attributes }, async (span) => {
-    try {
-      return await work(span);
-    } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: errorKind(error) });
-      span.setAttribute('error.type', errorKind(error));
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  const spanOptions = { kind, attributes: options.attributes };
+  if (options.leaf) return endedAfter(active.tracer.startSpan(name, spanOptions), work);
+  return active.tracer.startActiveSpan(name, spanOptions, (span) => endedAfter(span, work));
+}
+
+async function endedAfter<T>(span: Span, work: (span: Span) => Promise<T>): Promise<T> {
+  try {
+    return await work(span);
+  } catch (error) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: errorKind(error) });
+    span.setAttribute('error.type', errorKind(error));
+    throw error;
+  } finally {
+    span.end();
+  }
 }
 
 /** Sends the spans batched so far (Vercel freezes a function once its response is out). */
