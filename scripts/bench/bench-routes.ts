@@ -93,6 +93,25 @@ export const POST = async (request: Request) => {
   const result = { content: [{ type: 'text', text: JSON.stringify(rows[0]!.page) }] };
   return new Response(JSON.stringify({ result, jsonrpc: '2.0', id: message.id }), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
 };`,
+  // The same, served by the MCP SDK as the issue asks (its Server and Streamable HTTP transport,
+  // stateless, one per request as the SDK's stateless example builds them), the tool doing only the
+  // page read. What any SDK-served MCP call wrapping the list must cost (bench: MCP against the GET).
+  'bench-floor/mcp-sdk-page': `${DB}
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
+export const POST = async (request: Request) => {
+  const server = new Server({ name: 'floor', version: '1' }, { capabilities: { tools: {} }, jsonSchemaValidator });
+  server.setRequestHandler(CallToolRequestSchema, async () => {
+    const rows = (await (await getDb()).execute(sql\`select repeat('x', 14000) as page\`)) as unknown as { page: string }[];
+    return { content: [{ type: 'text' as const, text: JSON.stringify(rows[0]!.page) }] };
+  });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  return transport.handleRequest(request, { parsedBody: await request.json() });
+};`,
   'bench-floor/db-page': `${DB}\nexport const GET = async () => { const rows = (await (await getDb()).execute(sql\`select repeat('x', 14000) as page\`)) as unknown as { page: string }[]; return new Response(JSON.stringify(rows[0]!.page), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } }); };`,
 };
 

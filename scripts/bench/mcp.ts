@@ -8,13 +8,15 @@ import type { Scenario } from './measure';
 
 const FIND_MISSIONS = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_missions', arguments: {} } });
 export const MCP_TARGET = 0.77;
+// Streamable HTTP: a POST must accept both a JSON answer and an event stream.
+const ACCEPT = 'application/json, text/event-stream';
 
 function toolCall(label: string, authorization: string): Scenario {
   return {
     name: `POST /api/mcp tools/call find_missions (${label})`,
     method: 'POST',
     path: '/api/mcp',
-    headers: { authorization, accept: 'application/json, text/event-stream' },
+    headers: { authorization, accept: ACCEPT },
     body: FIND_MISSIONS,
   };
 }
@@ -32,18 +34,18 @@ export function mcpComparisons(base: string, cpuMicros: () => number, tokens: { 
 }
 
 /**
- * The bound in the same rounds: a route doing only what any MCP call wrapping the list must (read
- * a POSTed JSON-RPC message, the same page read as the list's floor, the page answered as a tool
- * result's text) against the list's floor. No MCP server can do better than this ratio.
+ * The bounds in the same rounds, each against the list's floor: a route doing only what any MCP
+ * call wrapping the list must (read a POSTed JSON-RPC message, the same page read as the list's
+ * floor, the page answered as a tool result's text) — no MCP server can do better than this ratio;
+ * and the same served by the MCP SDK's Server and transport, which the issue asks for — no
+ * SDK-served call can do better than that one.
  */
-export function mcpFloorComparison(base: string, cpuMicros: () => number, listFloor: Scenario): Comparison {
-  const floor: Scenario = { name: 'floor: POST JSON-RPC + the list floor\'s read, answered as a tool result', method: 'POST', path: '/api/bench-floor/mcp-page', body: FIND_MISSIONS };
-  return {
-    name: 'MCP floor / list floor (the bound for any MCP call over the GET)',
-    a: { base, cpuMicros, scenario: () => floor },
-    b: { base, cpuMicros, scenario: () => listFloor },
-    target: MCP_TARGET,
-  };
+export function mcpFloorComparisons(base: string, cpuMicros: () => number, listFloor: Scenario): Comparison[] {
+  const floors: [string, Scenario][] = [
+    ['MCP floor / list floor (the bound for any MCP call over the GET)', { name: 'floor: POST JSON-RPC + the list floor\'s read, answered as a tool result', method: 'POST', path: '/api/bench-floor/mcp-page', body: FIND_MISSIONS }],
+    ['MCP SDK floor / list floor (the bound for an SDK-served call)', { name: 'floor: the same through the MCP SDK\'s Server and transport', method: 'POST', path: '/api/bench-floor/mcp-sdk-page', headers: { accept: ACCEPT }, body: FIND_MISSIONS }],
+  ];
+  return floors.map(([name, floor]) => ({ name, a: { base, cpuMicros, scenario: () => floor }, b: { base, cpuMicros, scenario: () => listFloor }, target: MCP_TARGET }));
 }
 
 /** One call before measuring: a tool error is answered 200 too, so autocannon alone would not see it. */

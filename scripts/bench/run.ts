@@ -7,7 +7,8 @@
 // BENCH_ONLY=text keeps the scenarios whose name contains it, BENCH_REUSE=1 keeps an already seeded
 // database, BENCH_DATABASE_NAME (default taskmarket_bench) names it, and BENCH_PROFILE=dir writes the instance's V8 CPU profile there (scripts/bench/profile.ts reads it).
 // Then verify and the mission list against a second instance exporting spans to a local OTLP sink,
-// as ratios to the first (docs/api.md#observability); BENCH_TRACING=0 leaves that out, BENCH_ONLY=tracing runs only it.
+// as ratios to the first (docs/api.md#observability); BENCH_TRACING=0 leaves that out, BENCH_ONLY=tracing runs only it,
+// BENCH_TRACING=aa starts the second instance without tracing: the method's own bias (an A/A test).
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { type LocalChain, startLocalChain } from '../../lib/chain/local-chain';
 import { buildBenchRoutes } from './bench-routes';
@@ -15,7 +16,7 @@ import { benchDatabase, instanceEnv, seededCallers } from './instance-env';
 import { measureAgainstEmpty, measureTracingCost, type Scenario } from './measure';
 import { startOtlpSink } from './otlp-sink';
 import { compare, comparisonTable } from './compare';
-import { checkMcpComparison, cpuCostLines, mcpComparisons, mcpFloorComparison } from './mcp';
+import { checkMcpComparison, cpuCostLines, mcpComparisons, mcpFloorComparisons } from './mcp';
 import { endpointScenarios } from './scenarios';
 import { post, presignedVerifies, signInAgent } from './sign-ins';
 import { type Instance, startInstance } from './server';
@@ -115,7 +116,7 @@ async function bench(chain: LocalChain, distDir: string) {
         { label: 'personal access token', token: personalToken },
       ]);
       for (const comparison of comparisons) await checkMcpComparison(comparison);
-      comparisons.push(mcpFloorComparison(base, instance.cpuMicros, floors.list));
+      comparisons.push(...mcpFloorComparisons(base, instance.cpuMicros, floors.list));
       const results = await compare(comparisons, Math.max(floorRounds, 3), seconds, connections);
       console.log(`\nRemote MCP against the GET it wraps, same token, same run (${Math.max(floorRounds, 3)} rounds alternating)\n`);
       console.log(comparisonTable(results, ['MCP req/s', 'GET req/s', 'MCP / GET']));
@@ -133,10 +134,12 @@ async function bench(chain: LocalChain, distDir: string) {
 /** The same endpoints on a second instance of the same build and data, exporting every span by OTLP. */
 async function benchTracing(env: Record<string, string>, untraced: Instance, scenarios: Scenario[]) {
   const sink = await startOtlpSink();
-  const traced = await startInstance(PORT + 1, { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
+  const aa = process.env.BENCH_TRACING === 'aa';
+  const traced = await startInstance(PORT + 1, aa ? env : { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
   try {
     const table = await measureTracingCost(untraced, traced, scenarios, seconds, connections, floorRounds);
     const { requests, bytes } = await sink.received();
+    if (aa) console.log('\nA/A: the second instance does not trace; "on" is a second untraced instance');
     console.log(`\nTracing on (every span exported by OTLP/HTTP to a local sink: ${requests} exports, ${(bytes / 1e6).toFixed(1)} MB) against off, same build and data, ${floorRounds} rounds\n`);
     console.log(table);
   } finally {
