@@ -10,9 +10,12 @@ import { type RequestContext, requestIdFrom, withRequestContext } from '../obser
 type NextContext = { params: Promise<Record<string, string | string[]>> };
 export type Handler = (request: Request, next?: NextContext) => Promise<Response>;
 
+/** A handler observed as below, which still offers the bare one (`unobserved`) for in-process calls. */
+export type ObservedHandler = Handler & { readonly unobserved: Handler };
+
 /** `handler` with the request id, span and metrics of docs/api.md#observability around it. */
-export function observed(handler: Handler): Handler {
-  return async (request, next) => {
+export function observed(handler: Handler): ObservedHandler {
+  const wrapped: Handler = async (request, next) => {
     const started = performance.now();
     const context: RequestContext = { requestId: requestIdFrom(request.headers) };
     const route = routeTemplate(new URL(request.url).pathname, (await next?.params) ?? {});
@@ -30,6 +33,7 @@ export function observed(handler: Handler): Handler {
       if (tracingEnabled() && config().onVercel) flushAfterResponse();
     });
   };
+  return Object.assign(wrapped, { unobserved: handler });
 }
 
 // Response.redirect() and fetched responses have immutable headers: those are copied first.

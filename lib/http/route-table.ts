@@ -4,8 +4,11 @@ import type { Method } from './methods';
 import type { Handler } from './observed';
 import type { RouteOptions } from './route';
 
-/** A route file's exports; a handler declared with route() or documented() carries its options. */
-export type RouteModule = Partial<Record<Method, Handler & { readonly options?: RouteOptions }>>;
+/**
+ * A route file's exports; a handler declared with route() or documented() carries its options, and
+ * an observed one (all of them) its bare handler.
+ */
+export type RouteModule = Partial<Record<Method, Handler & { readonly options?: RouteOptions; readonly unobserved?: Handler }>>;
 
 /** Route files by path template, as in app/api: `[name]` is one segment. */
 export type RouteTable = readonly (readonly [template: string, module: RouteModule])[];

@@ -4,7 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from 'vitest';
 import { inProcessFetch } from '@/app/api/mcp/api-routes';
+import { GET as getMe } from '@/app/api/auth/me/route';
 import type { Caller } from '@/lib/http/auth-guard';
+import { metrics } from '@/lib/observability/metrics';
 import { useTestEnvironment } from '../support/environment';
 import { signIn } from '../support/wallets';
 
@@ -36,4 +38,20 @@ test('behavior: a write is authenticated again, so the role is the database’s'
   const accepted = await fetch(`http://localhost/api/missions/${randomUUID()}/accept`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
   expect(accepted.status).toBe(403);
   expect(await accepted.json()).toMatchObject({ error: 'Agent role required' });
+});
+
+/** How many `GET /api/auth/me` answered 200 the request metrics have counted. */
+async function countedMe(): Promise<number> {
+  const { values } = await metrics().requests.get();
+  return values.find((v) => v.labels.route === '/api/auth/me' && v.labels.method === 'GET' && v.labels.status === 200)?.value ?? 0;
+}
+
+test('behavior: the request metrics count HTTP requests, not a tool’s in-process calls', async () => {
+  const { token, fetch } = await mcpCall();
+  const before = await countedMe();
+  expect((await fetch('http://localhost/api/auth/me', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+  expect(await countedMe()).toBe(before);
+  // The same route answering a request of its own is counted.
+  expect((await getMe(new Request('http://localhost/api/auth/me', { headers: { authorization: `Bearer ${token}` } }))).status).toBe(200);
+  expect(await countedMe()).toBe(before + 1);
 });

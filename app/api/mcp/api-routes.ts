@@ -57,7 +57,9 @@ export function inProcessFetch(outer: Request, caller: Caller): typeof globalThi
       const handler = module[request.method as Method];
       if (!handler) return Response.json({ error: `Method ${request.method} not allowed` }, { status: 405 });
       const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
-      return handler(request, { params: Promise.resolve(params) });
+      // Part of the MCP request, which is observed already: its id, span and log lines are this
+      // call's too, and the request metrics count HTTP requests, not the tools' inner calls.
+      return (handler.unobserved ?? handler)(request, { params: Promise.resolve(params) });
     }
     return Response.json({ error: 'Not found' }, { status: 404 });
   };
