@@ -1,6 +1,7 @@
 // The throw-away route handlers of the benchmark build (scripts/bench/app-build.ts): the floors —
-// routes doing only the unavoidable I/O of an endpoint — and the peer, the SIWE stack as its
-// libraries' documentation shows it. One build carries both, for bench, bench:floors and bench:peer.
+// routes doing only the unavoidable I/O of an endpoint —, the peer, the SIWE stack as its
+// libraries' documentation shows it, and a switch for tracing. One build carries them all, for
+// bench, bench:floors and bench:peer.
 import { buildBenchApp, replaceOnce } from './app-build';
 
 const ok = `Response.json({ ok: true }, { headers: { 'Cache-Control': 'no-store' } })`;
@@ -116,6 +117,22 @@ export const POST = async (request: Request) => {
 };
 
 /**
+ * What the benchmark switches inside an instance: tracing, on (exporting to the OTLP endpoint
+ * posted) or off, so the tracing table compares one process with itself — two instances, both
+ * untraced, measured 0.81–0.89× apart in verify's CPU per request (BENCH_TRACING=aa).
+ */
+const CONTROLS: Record<string, string> = {
+  'bench-control/tracing': `import { startTracing, type Tracing } from '@/lib/observability/start-tracing';
+const store = globalThis as unknown as { __benchTracing?: Tracing };
+export const POST = async (request: Request) => {
+  const { endpoint } = (await request.json()) as { endpoint?: string };
+  await store.__benchTracing?.stop();
+  store.__benchTracing = endpoint ? startTracing({ endpoint, headers: {}, serviceName: 'taskmarket-bench' }) : undefined;
+  return Response.json({ tracing: store.__benchTracing !== undefined });
+};`,
+};
+
+/**
  * The peer: nonce, verify and me as the libraries' documentation shows them — siwe's
  * generateNonce and SiweMessage.verify, the nonce in Redis with a TTL (ioredis), a Drizzle upsert
  * of the user, and an iron-session cookie read back by `me` with the user's row.
@@ -184,7 +201,7 @@ export async function GET() {
  * server code is left unminified (a build of its own), so the profile names our functions.
  */
 export function buildBenchRoutes(): string {
-  const routes = { ...GENERIC_FLOORS, ...ENDPOINT_FLOORS, ...PEER };
+  const routes = { ...GENERIC_FLOORS, ...ENDPOINT_FLOORS, ...CONTROLS, ...PEER };
   if (!process.env.BENCH_PROFILE) return buildBenchApp({ name: 'bench', routes });
   const unminified = (config: string) => replaceOnce(config, 'poweredByHeader: false,', 'poweredByHeader: false, experimental: { serverMinification: false },');
   return buildBenchApp({ name: 'bench-profile', routes, rewrites: { 'next.config.ts': unminified } });

@@ -151,25 +151,27 @@ export async function measureAgainstEmpty(base: string, scenarios: Scenario[], s
 }
 
 /**
- * The cost of tracing (docs/api.md#observability): each scenario against the instance with tracing off and the
- * one exporting spans, alternating which goes first, in `rounds` rounds; per round the ratio
- * traced/untraced of req/s, and of CPU time per request (each instance's own process, read from
- * /proc: steadier than req/s on a machine others are loading).
+ * The cost of tracing (docs/api.md#observability): each scenario on one instance with tracing off
+ * and then on (`setTracing` switches it inside the process), alternating which goes first, in
+ * `rounds` rounds; per round the ratio on/off of req/s, and of CPU time per request (the
+ * instance's own process, read from /proc: steadier than req/s on a machine others are loading).
+ * One process against itself: the same heap, JIT and connections on both sides.
  */
-export async function measureTracingCost(untraced: Instance, traced: Instance, scenarios: Scenario[], seconds: number, connections: number, rounds = 2): Promise<string> {
+export async function measureTracingCost(instance: Instance, setTracing: (on: boolean) => Promise<void>, scenarios: Scenario[], seconds: number, connections: number, rounds = 2): Promise<string> {
   const lines = [
     '| endpoint | req/s off / on (last round) | ratio of req/s on/off per round | CPU µs per request off/on per round | ratio of CPU per request off/on per round | p99 ms off / on | non-2xx off / on (all rounds) |',
     '|---|---:|---:|---:|---:|---:|---:|',
   ];
-  const run = async (instance: Instance, scenario: Scenario) => {
+  const run = async (on: boolean, scenario: Scenario) => {
+    await setTracing(on);
     const measured = await measure(instance.url, scenario, seconds, connections, instance.cpuMicros);
     return { ...measured, cpuPerRequest: measured.cpuPerRequest! };
   };
   for (const scenario of scenarios) {
-    // Each side warmed on the scenario itself first: in npm run bench the untraced instance has
-    // served every scenario before this table while the traced one starts cold, and a verify's
-    // first rounds on it ran 0.65-0.77 of the untraced CPU per request, its last ones 0.91.
-    for (const instance of [untraced, traced]) await run(instance, scenario);
+    // Each side warmed on the scenario itself first: the first spans a process exports, and the
+    // code that makes them, are cold (a verify's first traced rounds ran 0.65-0.77 of the untraced
+    // CPU per request, its later ones 0.91).
+    for (const on of [false, true]) await run(on, scenario);
     const rpsRatios: number[] = [];
     const cpuRatios: number[] = [];
     const cpus: string[] = [];
@@ -179,11 +181,11 @@ export async function measureTracingCost(untraced: Instance, traced: Instance, s
     const non2xx = { off: 0, on: 0 };
     for (let round = 0; round < rounds; round++) {
       if (round % 2 === 0) {
-        off = await run(untraced, scenario);
-        on = await run(traced, scenario);
+        off = await run(false, scenario);
+        on = await run(true, scenario);
       } else {
-        on = await run(traced, scenario);
-        off = await run(untraced, scenario);
+        on = await run(true, scenario);
+        off = await run(false, scenario);
       }
       non2xx.off += off.non2xx;
       non2xx.on += on.non2xx;

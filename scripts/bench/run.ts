@@ -6,9 +6,9 @@
 // (default 2) rounds alternating with it. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 20) tune the run;
 // BENCH_ONLY=text keeps the scenarios whose name contains it, BENCH_REUSE=1 keeps an already seeded
 // database, BENCH_DATABASE_NAME (default taskmarket_bench) names it, and BENCH_PROFILE=dir writes the instance's V8 CPU profile there (scripts/bench/profile.ts reads it).
-// Then verify and the mission list against a second instance exporting spans to a local OTLP sink,
-// as ratios to the first (docs/api.md#observability); BENCH_TRACING=0 leaves that out, BENCH_ONLY=tracing runs only it,
-// BENCH_TRACING=aa starts the second instance without tracing: the method's own bias (an A/A test).
+// Then verify and the mission list with tracing switched on in the same instance (spans exported to
+// a local OTLP sink) against off (docs/api.md#observability); BENCH_TRACING=0 leaves that out,
+// BENCH_ONLY=tracing runs only it, BENCH_TRACING=aa leaves tracing off on both sides (an A/A test).
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { type LocalChain, startLocalChain } from '../../lib/chain/local-chain';
 import { buildBenchRoutes } from './bench-routes';
@@ -124,26 +124,33 @@ async function bench(chain: LocalChain, distDir: string) {
     }
     if (process.env.BENCH_TRACING !== '0') {
       const traced = scenarios.filter((s) => s.name === 'POST /api/auth/verify' || s.name === 'GET /api/missions (default sort)');
-      await benchTracing(env, instance, traced);
+      await benchTracing(instance, traced);
     }
   } finally {
     await instance.stop();
   }
 }
 
-/** The same endpoints on a second instance of the same build and data, exporting every span by OTLP. */
-async function benchTracing(env: Record<string, string>, untraced: Instance, scenarios: Scenario[]) {
+/**
+ * The same endpoints on the same instance with tracing switched on (every span exported by OTLP to
+ * a local sink) and off between measurements (bench-control/tracing). BENCH_TRACING=aa leaves it
+ * off on both sides: the method's own spread (an A/A test).
+ */
+async function benchTracing(instance: Instance, scenarios: Scenario[]) {
   const sink = await startOtlpSink();
   const aa = process.env.BENCH_TRACING === 'aa';
-  const traced = await startInstance(PORT + 1, aa ? env : { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
+  const setTracing = async (on: boolean) => {
+    const response = await fetch(`${instance.url}/api/bench-control/tracing`, { method: 'POST', body: JSON.stringify(on && !aa ? { endpoint: sink.url } : {}) });
+    if (!response.ok) throw new Error(`bench-control/tracing: ${response.status}`);
+  };
   try {
-    const table = await measureTracingCost(untraced, traced, scenarios, seconds, connections, floorRounds);
+    const table = await measureTracingCost(instance, setTracing, scenarios, seconds, connections, floorRounds);
+    await setTracing(false);
     const { requests, bytes } = await sink.received();
-    if (aa) console.log('\nA/A: the second instance does not trace; "on" is a second untraced instance');
-    console.log(`\nTracing on (every span exported by OTLP/HTTP to a local sink: ${requests} exports, ${(bytes / 1e6).toFixed(1)} MB) against off, same build and data, ${floorRounds} rounds\n`);
+    if (aa) console.log('\nA/A: tracing stays off on both sides');
+    console.log(`\nTracing on (every span exported by OTLP/HTTP to a local sink: ${requests} exports, ${(bytes / 1e6).toFixed(1)} MB) against off, the same instance switched between measurements, ${floorRounds} rounds\n`);
     console.log(table);
   } finally {
-    await traced.stop();
     await sink.close();
   }
 }
