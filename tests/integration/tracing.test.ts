@@ -3,6 +3,7 @@
 // and RPC requests as children, the sweep's webhook deliveries and settlements under its own — and
 // no address, token, signature or message is in any of them.
 import { eq } from 'drizzle-orm';
+import { trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { POST as sweepRoute } from '@/app/api/cron/sweep/route';
 import { POST as addWebhook } from '@/app/api/webhooks/route';
@@ -15,6 +16,7 @@ import { GET as health } from '@/app/api/health/route';
 import { GET as agentProfile } from '@/app/api/agents/[address]/route';
 import { config } from '@/lib/config';
 import { type Tracing, startTracing } from '@/lib/observability/start-tracing';
+import { inSpan } from '@/lib/observability/tracing';
 import { call } from '../support/http';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
 import { isolatedDatabase } from '../support/isolated-database';
@@ -136,5 +138,22 @@ describe('OpenTelemetry over OTLP/HTTP', () => {
       await db.delete(settlements).where(eq(settlements.id, pending!.id));
       await hooks.close();
     }
+  });
+
+  test('behavior: a leaf span (a KV command, a statement) is not entered: its parent stays the active span', async () => {
+    const ids: { parent?: string; leaf?: string; activeInLeaf?: string } = {};
+    await inSpan('leaf test parent', {}, async (parent) => {
+      ids.parent = parent?.spanContext().spanId;
+      await inSpan('leaf test leaf', { leaf: true }, async (leaf) => {
+        ids.leaf = leaf?.spanContext().spanId;
+        ids.activeInLeaf = trace.getActiveSpan()?.spanContext().spanId;
+      });
+    });
+    expect(ids.leaf).toBeDefined();
+    expect(ids.activeInLeaf).toBe(ids.parent);
+    await exported();
+    const leaf = receiver.spans.find((span) => span.name === 'leaf test leaf');
+    expect(leaf?.spanId).toBe(ids.leaf);
+    expect(leaf?.parentSpanId).toBe(ids.parent);
   });
 });
