@@ -123,11 +123,15 @@ export const POST = async (request: Request) => {
  */
 const CONTROLS: Record<string, string> = {
   'bench-control/tracing': `import { startTracing, type Tracing } from '@/lib/observability/start-tracing';
-const store = globalThis as unknown as { __benchTracing?: Tracing };
+const store = globalThis as unknown as { __benchTracing?: { endpoint: string; tracing: Tracing } };
 export const POST = async (request: Request) => {
   const { endpoint } = (await request.json()) as { endpoint?: string };
-  await store.__benchTracing?.stop();
-  store.__benchTracing = endpoint ? startTracing({ endpoint, headers: {}, serviceName: 'taskmarket-bench' }) : undefined;
+  // Asked for what it already is (two measurements on one side in a row), it stays as it is.
+  if (store.__benchTracing?.endpoint !== endpoint) {
+    await store.__benchTracing?.tracing.stop();
+    const tracing = endpoint ? startTracing({ endpoint, headers: {}, serviceName: 'taskmarket-bench' }) : undefined;
+    store.__benchTracing = endpoint && tracing ? { endpoint, tracing } : undefined;
+  }
   return Response.json({ tracing: store.__benchTracing !== undefined });
 };`,
 };
