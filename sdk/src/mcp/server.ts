@@ -51,9 +51,11 @@ export function createMcpServer(session: Session, version: string): Server {
     try {
       const result = await tool.run(request.params.arguments ?? {}, session);
       if (result instanceof ToolContent) return { content: result.content };
-      // The API's JSON as text, compact. No structuredContent: the tools declare no outputSchema,
-      // so clients could not rely on it, and the page in both forms doubled what a call costs to
-      // build and send (npm run bench's MCP scenario; docs/performance.md#remote-mcp).
+      // The API's JSON as text, compact. Written again rather than passed on as the API wrote it
+      // (~40 µs for a page): the database spaces the missions' JSON, and a model pays for every
+      // token. No structuredContent: the tools declare no outputSchema, so clients could not rely
+      // on it, and the page in both forms doubled what a call costs to build and send (npm run
+      // bench's MCP scenario; docs/performance.md#remote-mcp).
       return { content: [{ type: 'text', text: JSON.stringify(result) }] };
     } catch (error) {
       return toolError(error);
