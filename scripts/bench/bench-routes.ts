@@ -7,6 +7,9 @@ import { buildBenchApp, replaceOnce } from './app-build';
 const ok = `Response.json({ ok: true }, { headers: { 'Cache-Control': 'no-store' } })`;
 const DB = `import { sql } from 'drizzle-orm';\nimport { getDb } from '@/lib/db/client';`;
 const KV = `import { getKv } from '@/lib/kv';`;
+// ~14 KB of missions' JSON, a quote in every ten bytes as in a real page: what an MCP floor answers
+// as a tool result's text, so its escaping is counted (a page of 'x' has nothing to escape).
+const JSON_PAGE = `select '{"items":[' || repeat('{"id":"0b6f3c1e-7d2a-4a51-9e0f-3c2b1a0d9e8f","title":"Translate a product page into German","reward":"25000000"},', 123) || '{}],"nextCursor":null}' as page`;
 
 /** What Next.js and single round trips cost (bench:floors). */
 const GENERIC_FLOORS: Record<string, string> = {
@@ -84,14 +87,15 @@ export const GET = async (request: Request) => {
   return new Response(JSON.stringify(rows[0]!.page), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
 };`,
   // mission list: one database read of ~14 KB (a page of 20 missions), answered.
-  // A remote MCP tool call over the list: the same page read, but a POSTed JSON-RPC message read
-  // first and the page answered as the text of a JSON-RPC result (escaped once more). What any
-  // MCP call wrapping the list must do, whatever serves the protocol (bench: MCP against the GET).
+  // A remote MCP tool call over the list: a page read of the same size, but a POSTed JSON-RPC
+  // message read first and the page — missions' JSON, quotes and all — answered as the text of a
+  // JSON-RPC result (escaped once more). What any MCP call wrapping the list must do, whatever
+  // serves the protocol (bench: MCP against the GET).
   'bench-floor/mcp-page': `${DB}
 export const POST = async (request: Request) => {
   const message = (await request.json()) as { id: number };
-  const rows = (await (await getDb()).execute(sql\`select repeat('x', 14000) as page\`)) as unknown as { page: string }[];
-  const result = { content: [{ type: 'text', text: JSON.stringify(rows[0]!.page) }] };
+  const rows = (await (await getDb()).execute(sql\`${JSON_PAGE}\`)) as unknown as { page: string }[];
+  const result = { content: [{ type: 'text', text: rows[0]!.page }] };
   return new Response(JSON.stringify({ result, jsonrpc: '2.0', id: message.id }), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
 };`,
   // The same, served by the MCP SDK as the issue asks (its Server and Streamable HTTP transport,
@@ -106,8 +110,8 @@ const jsonSchemaValidator = new AjvJsonSchemaValidator();
 export const POST = async (request: Request) => {
   const server = new Server({ name: 'floor', version: '1' }, { capabilities: { tools: {} }, jsonSchemaValidator });
   server.setRequestHandler(CallToolRequestSchema, async () => {
-    const rows = (await (await getDb()).execute(sql\`select repeat('x', 14000) as page\`)) as unknown as { page: string }[];
-    return { content: [{ type: 'text' as const, text: JSON.stringify(rows[0]!.page) }] };
+    const rows = (await (await getDb()).execute(sql\`${JSON_PAGE}\`)) as unknown as { page: string }[];
+    return { content: [{ type: 'text' as const, text: rows[0]!.page }] };
   });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);

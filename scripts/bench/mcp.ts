@@ -8,6 +8,8 @@ import type { Scenario } from './measure';
 
 const FIND_MISSIONS = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_missions', arguments: {} } });
 export const MCP_TARGET = 0.77;
+const MCP_FLOOR = 'MCP floor / list floor (the bound for any MCP call over the GET)';
+const SDK_FLOOR = 'MCP SDK floor / list floor (the bound for an SDK-served call)';
 // Streamable HTTP: a POST must accept both a JSON answer and an event stream.
 const ACCEPT = 'application/json, text/event-stream';
 
@@ -42,8 +44,8 @@ export function mcpComparisons(base: string, cpuMicros: () => number, tokens: { 
  */
 export function mcpFloorComparisons(base: string, cpuMicros: () => number, listFloor: Scenario): Comparison[] {
   const floors: [string, Scenario][] = [
-    ['MCP floor / list floor (the bound for any MCP call over the GET)', { name: 'floor: POST JSON-RPC + the list floor\'s read, answered as a tool result', method: 'POST', path: '/api/bench-floor/mcp-page', body: FIND_MISSIONS }],
-    ['MCP SDK floor / list floor (the bound for an SDK-served call)', { name: 'floor: the same through the MCP SDK\'s Server and transport', method: 'POST', path: '/api/bench-floor/mcp-sdk-page', headers: { accept: ACCEPT }, body: FIND_MISSIONS }],
+    [MCP_FLOOR, { name: 'floor: POST JSON-RPC + the list floor\'s read, answered as a tool result', method: 'POST', path: '/api/bench-floor/mcp-page', body: FIND_MISSIONS }],
+    [SDK_FLOOR, { name: 'floor: the same through the MCP SDK\'s Server and transport', method: 'POST', path: '/api/bench-floor/mcp-sdk-page', headers: { accept: ACCEPT }, body: FIND_MISSIONS }],
   ];
   return floors.map(([name, floor]) => ({ name, a: { base, cpuMicros, scenario: () => floor }, b: { base, cpuMicros, scenario: () => listFloor }, target: MCP_TARGET }));
 }
@@ -70,6 +72,23 @@ export function cpuCostLines(results: Compared[]): string {
       const bound = 1 / MCP_TARGET;
       const verdict = Math.max(...ratios) <= bound ? 'met' : Math.min(...ratios) <= bound ? 'not every round' : 'missed';
       return `- ${r.name}: instance CPU per request ${ratios.map((x) => `${x.toFixed(2)}×`).join(', ')} (target ≤ ${bound.toFixed(2)}×: ${verdict})`;
+    })
+    .join('\n');
+}
+
+/**
+ * The bound itself, each round's, for each MCP / GET pair: the GET's CPU plus what the SDK floor
+ * costs over the list floor (the protocol's own work — the message, the dispatch, the page escaped
+ * into a result and answered). A tool served by the SDK that does the GET's work costs no less.
+ */
+export function boundLines(results: Compared[]): string {
+  const sdk = results.find((r) => r.name === SDK_FLOOR);
+  if (!sdk || sdk.aCpu.length === 0) return '';
+  return results
+    .filter((r) => r.name.startsWith('MCP find_missions') && r.bCpu.length === sdk.aCpu.length)
+    .map((r) => {
+      const bounds = r.bCpu.map((get, i) => (get + sdk.aCpu[i]! - sdk.bCpu[i]!) / get);
+      return `- bound for ${r.name}: (GET + SDK floor − list floor) / GET ${bounds.map((x) => `${x.toFixed(2)}×`).join(', ')}`;
     })
     .join('\n');
 }

@@ -16,7 +16,7 @@ import { benchDatabase, instanceEnv, seededCallers } from './instance-env';
 import { measureAgainstEmpty, measureTracingCost, type Scenario } from './measure';
 import { startOtlpSink } from './otlp-sink';
 import { compare, comparisonTable } from './compare';
-import { checkMcpComparison, cpuCostLines, mcpComparisons, mcpFloorComparisons } from './mcp';
+import { boundLines, checkMcpComparison, cpuCostLines, mcpComparisons, mcpFloorComparisons } from './mcp';
 import { endpointScenarios } from './scenarios';
 import { post, presignedVerifies, signInAgent } from './sign-ins';
 import { type Instance, startInstance } from './server';
@@ -120,7 +120,7 @@ async function bench(chain: LocalChain, distDir: string) {
       const results = await compare(comparisons, Math.max(floorRounds, 3), seconds, connections);
       console.log(`\nRemote MCP against the GET it wraps, same token, same run (${Math.max(floorRounds, 3)} rounds alternating)\n`);
       console.log(comparisonTable(results, ['MCP req/s', 'GET req/s', 'MCP / GET']));
-      console.log(`\n${cpuCostLines(results)}`);
+      console.log(`\n${cpuCostLines(results)}\n${boundLines(results)}`);
     }
     if (process.env.BENCH_TRACING !== '0') {
       const traced = scenarios.filter((s) => s.name === 'POST /api/auth/verify' || s.name === 'GET /api/missions (default sort)');
