@@ -1,14 +1,16 @@
 // `npx tsx scripts/db-listing.ts <migration_name>`: writes a migration (drizzle-kit generate --custom)
-// that installs the triggers keeping missions.listing — the JSON of an OPEN mission as the public
-// board shows it — with the SQL that missionJson(ANONYMOUS_SEES_WORK) (lib/missions/present.ts)
-// renders today, and rewrites every OPEN row's listing with it. Run it after changing present.ts;
-// tests/integration/missions-listing.test.ts fails while the installed function is stale.
+// that installs the triggers keeping the missions' stored views — missions.listing, the JSON of an
+// OPEN mission as the public board shows it, and missions.parties_view, as its client and agent see
+// it — with the SQL that missionJson (lib/missions/present.ts) renders today, and rewrites every
+// row's views with it. Run it after changing present.ts; tests/integration/missions-listing.test.ts
+// fails while the installed function is stale.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { missionJson } from '../lib/missions/present';
-import { ANONYMOUS_SEES_WORK } from '../lib/missions/visibility';
+import { ANONYMOUS_SEES_WORK, PARTY_SEES_WORK } from '../lib/missions/visibility';
 
 export const LISTING_COMMAND = 'npx tsx scripts/db-listing.ts <migration_name>';
 
@@ -17,69 +19,88 @@ export const LISTING_FUNCTION = 'missions_listing';
 
 const TAG = '$listing$';
 
-/** The mission's JSON as the anonymous viewer sees it, as Drizzle renders it for PostgreSQL. */
-function anonymousJson(): string {
-  const { sql, params } = new PgDialect().sqlToQuery(missionJson(ANONYMOUS_SEES_WORK));
+/** The mission's JSON for one viewer's sight of the work, as Drizzle renders it for PostgreSQL. */
+function viewJson(work: SQL, name: string): string {
+  const { sql, params } = new PgDialect().sqlToQuery(missionJson(work));
   // A trigger has no parameters to bind: the expression must be all SQL text.
-  if (params.length > 0) throw new Error(`missionJson(ANONYMOUS_SEES_WORK) has parameters (${params.length}); a trigger cannot bind them`);
+  if (params.length > 0) throw new Error(`missionJson(${name}) has parameters (${params.length}); a trigger cannot bind them`);
   if (sql.includes(TAG)) throw new Error(`missionJson renders ${TAG}, the function body's quote`);
   return sql;
 }
 
 /**
- * The body of missions_listing() (pg_proc.prosrc). The expression reads "missions"."column": the
+ * The body of missions_listing() (pg_proc.prosrc). The expressions read "missions"."column": the
  * row being written is put in scope under that name, so the text is missionJson's, unchanged.
  */
 export function listingFunctionBody(): string {
   return `
 BEGIN
   IF NEW."status" = 'OPEN' THEN
-    SELECT ${anonymousJson()}
+    SELECT ${viewJson(ANONYMOUS_SEES_WORK, 'ANONYMOUS_SEES_WORK')}
     INTO NEW."listing" FROM (SELECT NEW.*) AS "missions";
   ELSE
     NEW."listing" := NULL;
   END IF;
+  SELECT ${viewJson(PARTY_SEES_WORK, 'PARTY_SEES_WORK')}
+  INTO NEW."parties_view" FROM (SELECT NEW.*) AS "missions";
   RETURN NEW;
 END
 `;
 }
 
-// Attachments are part of the listing: a change to them rewrites their OPEN missions' rows, which
-// runs missions_listing() again (any update of the row does; the value set here is replaced).
-const FILES_FUNCTION = `
+// Files, contests and awards are part of the views: a change to them rewrites their missions' rows,
+// which runs missions_listing() again (any update of the row does; the value set here is replaced).
+// One statement per change, whatever the number of rows (transition tables new_rows and old_rows).
+const touchFunction = (where = '') => `
 BEGIN
-  IF TG_OP <> 'DELETE' THEN
-    UPDATE "missions" SET "listing" = NULL
-    WHERE "status" = 'OPEN' AND "id" IN (SELECT "mission_id" FROM "new_files" WHERE "kind" = 'ATTACHMENT');
-  END IF;
-  IF TG_OP <> 'INSERT' THEN
-    UPDATE "missions" SET "listing" = NULL
-    WHERE "status" = 'OPEN' AND "id" IN (SELECT "mission_id" FROM "old_files" WHERE "kind" = 'ATTACHMENT');
+  IF TG_OP = 'INSERT' THEN
+    UPDATE "missions" SET "parties_view" = NULL WHERE "id" IN (SELECT "mission_id" FROM "new_rows"${where});
+  ELSIF TG_OP = 'DELETE' THEN
+    UPDATE "missions" SET "parties_view" = NULL WHERE "id" IN (SELECT "mission_id" FROM "old_rows"${where});
+  ELSE
+    UPDATE "missions" SET "parties_view" = NULL
+    WHERE "id" IN (SELECT "mission_id" FROM "new_rows"${where} UNION SELECT "mission_id" FROM "old_rows"${where});
   END IF;
   RETURN NULL;
 END
 `;
 
+// Each table whose rows the views show, with its trigger function: an entry shows only once placed.
+const SHOWN: [table: string, fn: string, body: string][] = [
+  ['mission_files', 'mission_files_views', touchFunction()],
+  ['mission_contests', 'mission_contests_views', touchFunction()],
+  ['bounty_entries', 'bounty_awards_views', touchFunction(' WHERE "place" IS NOT NULL')],
+];
+
+function touchTriggers([table, fn, body]: (typeof SHOWN)[number]): string[] {
+  return [
+    `CREATE OR REPLACE FUNCTION "${fn}"() RETURNS trigger LANGUAGE plpgsql AS ${TAG}${body}${TAG};`,
+    `CREATE OR REPLACE TRIGGER "${table}_listing_insert" AFTER INSERT ON "${table}"
+  REFERENCING NEW TABLE AS "new_rows" FOR EACH STATEMENT EXECUTE FUNCTION "${fn}"();`,
+    `CREATE OR REPLACE TRIGGER "${table}_listing_update" AFTER UPDATE ON "${table}"
+  REFERENCING OLD TABLE AS "old_rows" NEW TABLE AS "new_rows" FOR EACH STATEMENT EXECUTE FUNCTION "${fn}"();`,
+    `CREATE OR REPLACE TRIGGER "${table}_listing_delete" AFTER DELETE ON "${table}"
+  REFERENCING OLD TABLE AS "old_rows" FOR EACH STATEMENT EXECUTE FUNCTION "${fn}"();`,
+  ];
+}
+
 /** The whole migration: idempotent, so each regeneration writes all of it again. */
 export function listingMigrationSql(): string {
   const statements = [
-    `-- GENERATED by \`${LISTING_COMMAND}\` (scripts/db-listing.ts) from missionJson(ANONYMOUS_SEES_WORK)
--- in lib/missions/present.ts. Do not edit: change present.ts and generate a new migration.
--- missions.listing holds an OPEN mission's JSON as the public board shows it (null otherwise),
--- written by the database in the same statement as every change to the row or its attachments.
+    `-- GENERATED by \`${LISTING_COMMAND}\` (scripts/db-listing.ts) from missionJson in
+-- lib/missions/present.ts. Do not edit: change present.ts and generate a new migration.
+-- missions.listing holds an OPEN mission's JSON as the public board shows it (null otherwise), and
+-- missions.parties_view the mission as its client and agent see it, written by the database in the
+-- same statement as every change to the row, its files, its contests or its awards.
 -- Users' wallet addresses, the one other thing the JSON reads, never change.
 CREATE OR REPLACE FUNCTION "${LISTING_FUNCTION}"() RETURNS trigger LANGUAGE plpgsql AS ${TAG}${listingFunctionBody()}${TAG};`,
     `CREATE OR REPLACE TRIGGER "missions_listing" BEFORE INSERT OR UPDATE ON "missions"
   FOR EACH ROW EXECUTE FUNCTION "${LISTING_FUNCTION}"();`,
-    `CREATE OR REPLACE FUNCTION "mission_files_listing"() RETURNS trigger LANGUAGE plpgsql AS ${TAG}${FILES_FUNCTION}${TAG};`,
-    `CREATE OR REPLACE TRIGGER "mission_files_listing_insert" AFTER INSERT ON "mission_files"
-  REFERENCING NEW TABLE AS "new_files" FOR EACH STATEMENT EXECUTE FUNCTION "mission_files_listing"();`,
-    `CREATE OR REPLACE TRIGGER "mission_files_listing_update" AFTER UPDATE ON "mission_files"
-  REFERENCING OLD TABLE AS "old_files" NEW TABLE AS "new_files" FOR EACH STATEMENT EXECUTE FUNCTION "mission_files_listing"();`,
-    `CREATE OR REPLACE TRIGGER "mission_files_listing_delete" AFTER DELETE ON "mission_files"
-  REFERENCING OLD TABLE AS "old_files" FOR EACH STATEMENT EXECUTE FUNCTION "mission_files_listing"();`,
-    `-- Every OPEN mission's listing written anew by the function above (non-OPEN rows hold null).
-UPDATE "missions" SET "listing" = NULL WHERE "status" = 'OPEN';`,
+    ...SHOWN.flatMap(touchTriggers),
+    // The files' function before parties_view (attachments of OPEN missions only), replaced above.
+    `DROP FUNCTION IF EXISTS "mission_files_listing"();`,
+    `-- Every mission's views written anew by the function above.
+UPDATE "missions" SET "parties_view" = NULL;`,
   ];
   return `${statements.join('\n--> statement-breakpoint\n')}\n`;
 }

@@ -13,10 +13,10 @@ import { ApiError } from '../errors';
 import type { JsonText } from '../http/route';
 import { decodeCursor, encodeCursor, type Sort } from './cursor';
 import { matchedPageIds } from './matched-page';
-import { listedJson, missionJson } from './present';
+import { listedJson, type MissionJson } from './present';
 import type { ListQuery, MissionList } from './schemas';
 import { settle } from './views';
-import { ANONYMOUS_SEES_WORK, canSeeWork, type Viewer, viewerValues } from './visibility';
+import { canSeeWork, type Viewer, viewerValues } from './visibility';
 import { builtOnce } from '../db/prepared';
 
 interface SortSpec {
@@ -95,8 +95,9 @@ const listStatement = builtOnce(
     const page = matched && !mine ? sql`${missions.id} = any(array(${matchedPageIds(spec, ordered, unestimated)}))` : undefined;
     // The page's ids are matches but for one where a bounded walk stopped: `hit` tells it apart.
     const hit = page ? sql<boolean>`coalesce(${matched}, false)` : sql<boolean>`true`;
-    // The board reads the views the database stored (present.ts: listedJson); `mine` lists build theirs.
-    const view = mine ? missionJson(anonymous ? ANONYMOUS_SEES_WORK : canSeeWork) : listedJson(anonymous ? undefined : canSeeWork);
+    // Both read the views the database stored: the board an OPEN mission's (present.ts: listedJson),
+    // a `mine` list the parties' — its caller is a party of every row (checkScope: a user).
+    const view = mine ? sql<MissionJson>`${missions.partiesView}` : listedJson(anonymous ? undefined : canSeeWork);
     return db
       .select({ view, key: cursorKey(spec), id: missions.id, hit, due: mine ? anyDue(db, mine) : sql<boolean>`false` })
       .from(missions)

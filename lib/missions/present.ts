@@ -4,8 +4,9 @@
 // trip, the row decoding, a Date per timestamp and a re-serialisation — most of a list's cost
 // (docs/performance.md). Money is a decimal string, times are UTC ISO strings as toISOString
 // writes them, and the submission and the contests are shown only to those who may see the work.
-// What an anonymous viewer sees of an OPEN mission is also stored, in missions.listing, by a trigger
-// whose SQL scripts/db-listing.ts renders from missionJson: a change here needs a new migration.
+// What an anonymous viewer sees of an OPEN mission, and what its parties see of any mission, are
+// also stored (missions.listing, missions.parties_view) by a trigger whose SQL scripts/db-listing.ts
+// renders from missionJson: a change here needs a new migration.
 import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { bountyEntries, type MissionFileKind, missionContests, missionFiles, missions, users } from '../db/schema';

@@ -4,14 +4,14 @@ import { eq, getTableColumns } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { missions, type MissionRow } from '../db/schema';
 
-// Every column but the search vector, which only the WHERE clause needs, and the board's stored
-// view, which only the database writes and only the board reads.
-const { search: _search, listing: _listing, ...missionColumns } = getTableColumns(missions);
+// Every column but the search vector, which only the WHERE clause needs, and the stored views,
+// which only the database writes and only the lists read.
+const { search: _search, listing: _listing, partiesView: _partiesView, ...missionColumns } = getTableColumns(missions);
 
 export { missionColumns };
 
-/** A mission row as the code reads it (without the search vector and the stored view). */
-export type Mission = Omit<MissionRow, 'search' | 'listing'>;
+/** A mission row as the code reads it (without the search vector and the stored views). */
+export type Mission = Omit<MissionRow, 'search' | 'listing' | 'partiesView'>;
 
 export async function findMission(db: Db, id: string): Promise<Mission | undefined> {
   const [row] = await db.select(missionColumns).from(missions).where(eq(missions.id, id)).limit(1);

@@ -61,6 +61,9 @@ export const enteredBy = (viewer: SQL) =>
 /** canSeeWork for an anonymous viewer: a constant, so the database drops the work's subqueries. */
 export const ANONYMOUS_SEES_WORK = sql`false`;
 
+/** canSeeWork for the mission's client or agent, which every `mine` list's caller is of its rows. */
+export const PARTY_SEES_WORK = sql`true`;
+
 export function canSeeFile(
   m: Parties & { assignment: number },
   file: { kind: MissionFileKind; assignment: number; uploaderId: string },

@@ -3,7 +3,7 @@
 // it (judged, or lapsed without entries), the award and its rules, the entrants' one contest, the
 // operator's award, and each winner credited its place.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { POST as createRoute } from '@/app/api/missions/route';
+import { POST as createRoute, GET as listRoute } from '@/app/api/missions/route';
 import { GET as agentRoute } from '@/app/api/agents/[address]/route';
 import { call } from '../support/http';
 import { setEnv, useTestEnvironment, BOOKKEEPING } from '../support/environment';
@@ -167,6 +167,10 @@ describe('judging and the award', () => {
       { place: 2, walletAddress: a().address, amount: '2700000' },
     ]);
     expect((await getMission(c(), id)).body.bounty.awards).toHaveLength(2); // an entrant who lost sees the result
+    // The client's own list (the view the database stores) shows the award as the mission's GET does.
+    const mine = await call(listRoute, { token: client.token, path: '/api/missions?mine=client' });
+    expect(mine.body.items).toStrictEqual([(await getMission(client, id)).body]);
+    expect(mine.body.items[0].bounty.awards).toHaveLength(2);
     await endWindow(id);
     await ok(sweep());
     expect(await statusOf(id)).toBe('COMPLETED');

@@ -14,7 +14,7 @@ import { POST as contestRoute } from '@/app/api/missions/[id]/contest/route';
 import { GET as listRoute, POST as createRoute } from '@/app/api/missions/route';
 import { missionFiles, missions } from '@/lib/db/schema';
 import { missionJson } from '@/lib/missions/present';
-import { ANONYMOUS_SEES_WORK } from '@/lib/missions/visibility';
+import { ANONYMOUS_SEES_WORK, PARTY_SEES_WORK } from '@/lib/missions/visibility';
 import { LISTING_COMMAND, LISTING_FUNCTION, listingFunctionBody } from '@/scripts/db-listing';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
 import { call } from '../support/http';
@@ -27,13 +27,30 @@ const freshCategory = () => `listing-${randomBytes(6).toString('hex')}`;
 const board = (category: string, viewer?: Party) => call(listRoute, { token: viewer?.token, path: `/api/missions?category=${category}&limit=100` });
 const reopen = (owner: Party, id: string) => call(reopenRoute, { method: 'POST', token: owner.token, params: { id } });
 
-/** Each mission of the category: its status, and whether its listing is missionJson's text now (null unless OPEN). */
+/**
+ * Each mission of the category: its status, and whether its stored views are missionJson's text now
+ * (the listing null unless OPEN; the parties' view always).
+ */
 async function storedListings(category: string) {
   const fresh = sql`case when ${missions.status} = 'OPEN' then ${missionJson(ANONYMOUS_SEES_WORK)} end`;
   return (await db())
-    .select({ id: missions.id, status: missions.status, listing: missions.listing, current: sql<boolean>`${missions.listing} is not distinct from ${fresh}` })
+    .select({
+      id: missions.id,
+      status: missions.status,
+      listing: missions.listing,
+      current: sql<boolean>`${missions.listing} is not distinct from ${fresh}`,
+      partiesCurrent: sql<boolean>`${missions.partiesView} = ${missionJson(PARTY_SEES_WORK)}`,
+    })
     .from(missions)
     .where(eq(missions.category, category));
+}
+
+/** A party's own list (mine=client or mine=agent) is its missions, each exactly as its own GET shows it to them. */
+async function expectMineIsTheViews(category: string, party: Party, mine: 'client' | 'agent', ids: string[]) {
+  const page = await call(listRoute, { token: party.token, path: `/api/missions?mine=${mine}&category=${category}&limit=100` });
+  expect(page.status).toBe(200);
+  expect(page.body.items.map((m: { id: string }) => m.id).sort()).toEqual([...ids].sort());
+  for (const item of page.body.items) expect(item).toStrictEqual((await getMission(party, item.id)).body);
 }
 
 /** The board as each viewer gets it is the OPEN missions, each exactly as its own GET shows it to that viewer. */
@@ -136,9 +153,12 @@ describe('missions.listing', () => {
     expect(stored.filter((m) => m.status === 'OPEN').map((m) => m.id).sort()).toEqual([...open].sort());
     for (const m of stored) {
       expect(m.current, `${m.status} mission ${m.id}: stored listing differs from missionJson`).toBe(true);
+      expect(m.partiesCurrent, `${m.status} mission ${m.id}: stored parties' view differs from missionJson`).toBe(true);
       expect(m.listing === null).toBe(m.status !== 'OPEN');
     }
     expect(new Set(stored.map((m) => m.status))).toEqual(new Set(['OPEN', 'CANCELLED', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'COMPLETED']));
+    await expectMineIsTheViews(category, owner, 'client', stored.map((m) => m.id));
+    await expectMineIsTheViews(category, agent, 'agent', [accepted.id, assigned.id, submitted.id, stillContested.id, completed.id]);
 
     // Anonymous, a signed-in stranger, the agent who withdrew, and the owner.
     await expectBoardIsTheViews(category, open, [undefined, stranger, agent, owner]);
@@ -168,11 +188,13 @@ describe('missions.listing', () => {
     await handle.update(missionFiles).set({ filename: 'renamed.pdf' }).where(and(eq(missionFiles.missionId, id), eq(missionFiles.filename, 'a.pdf')));
     let [row] = await storedListings(category);
     expect(row?.current).toBe(true);
+    expect(row?.partiesCurrent).toBe(true);
     expect(JSON.parse(row!.listing!).attachments.map((f: { filename: string }) => f.filename).sort()).toEqual(['b.png', 'renamed.pdf']);
 
     await handle.delete(missionFiles).where(eq(missionFiles.missionId, id));
     [row] = await storedListings(category);
     expect(row?.current).toBe(true);
+    expect(row?.partiesCurrent).toBe(true);
     expect(JSON.parse(row!.listing!).attachments).toEqual([]);
     await expectBoardIsTheViews(category, [id], [undefined, owner]);
   });

@@ -86,6 +86,10 @@ export const missions = pgTable(
     // OPEN, null otherwise. Written only by the database's own trigger in the same statement as
     // every change to the row or its attachments (drizzle/ via scripts/db-listing.ts), never by code.
     listing: text('listing'),
+    // The mission as its parties see it (missionJson(PARTY_SEES_WORK), JSON text), in every state:
+    // what the `mine` lists answer. Written by the same trigger, on every change to the row, its
+    // files, its contests or its awards.
+    partiesView: text('parties_view'),
     search: tsvector('search')
       .notNull()
       .generatedAlwaysAs(sql`to_tsvector('english', title || ' ' || description)`),

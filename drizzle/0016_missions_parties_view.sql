@@ -1,0 +1,1 @@
+ALTER TABLE "missions" ADD COLUMN "parties_view" text;
