@@ -13,7 +13,7 @@ import { ApiError } from '../errors';
 import type { JsonText } from '../http/route';
 import { decodeCursor, encodeCursor, type Sort } from './cursor';
 import { matchedPageIds } from './matched-page';
-import { listedJson, type MissionJson } from './present';
+import { storedJson } from './present';
 import type { ListQuery, MissionList } from './schemas';
 import { settle } from './views';
 import { canSeeWork, type Viewer, viewerValues } from './visibility';
@@ -95,9 +95,8 @@ const listStatement = builtOnce(
     const page = matched && !mine ? sql`${missions.id} = any(array(${matchedPageIds(spec, ordered, unestimated)}))` : undefined;
     // The page's ids are matches but for one where a bounded walk stopped: `hit` tells it apart.
     const hit = page ? sql<boolean>`coalesce(${matched}, false)` : sql<boolean>`true`;
-    // Both read the views the database stored: the board an OPEN mission's (present.ts: listedJson),
-    // a `mine` list the parties' — its caller is a party of every row (checkScope: a user).
-    const view = mine ? sql<MissionJson>`${missions.partiesView}` : listedJson(anonymous ? undefined : canSeeWork);
+    // The views the database stored (present.ts): a `mine` list's caller is a party of every row.
+    const view = storedJson(anonymous ? undefined : canSeeWork);
     return db
       .select({ view, key: cursorKey(spec), id: missions.id, hit, due: mine ? anyDue(db, mine) : sql<boolean>`false` })
       .from(missions)

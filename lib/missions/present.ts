@@ -12,40 +12,56 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { bountyEntries, type MissionFileKind, missionContests, missionFiles, missions, users } from '../db/schema';
 import type { JsonText } from '../http/route';
 import type { MissionView } from './schemas';
+import { ANONYMOUS_SEES_WORK } from './visibility';
 
 export type MissionJson = JsonText<MissionView>;
 
 const iso = (column: AnyPgColumn) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const walletOf = (id: AnyPgColumn) => sql`(select ${users.walletAddress} from ${users} where ${users.id} = ${id})`;
 
+// JSON written compact. json_build_object and json_agg put " : " and ", " between fields and
+// elements — 12 % of a page, which every client downloads and a model reading an MCP tool's answer
+// pays for in tokens. row_to_json and array_to_json write none.
+
+/** An object of `fields` in their order: row_to_json of one row, each field named by its column alias. */
+function object(fields: Record<string, SQL | AnyPgColumn>): SQL {
+  const columns = Object.entries(fields).map(([name, value]) => sql`${value} as ${sql.identifier(name)}`);
+  return sql`(select row_to_json(o) from (select ${sql.join(columns, sql`, `)}) o)`;
+}
+
+/** An array of `element` for each row of `from`, in `order`; [] when there is none. */
+const array = (element: SQL, order: SQL, from: SQL) => sql`coalesce((select array_to_json(array_agg(${element} order by ${order})) ${from}), '[]'::json)`;
+
 /** The mission's files of one kind in upload order, narrowed by `where` (a round's, say). */
 function files(kind: MissionFileKind, where: SQL = sql``): SQL {
   const f = missionFiles;
-  return sql`coalesce((select json_agg(json_build_object(
-      'id', ${f.id}, 'filename', ${f.filename}, 'contentType', ${f.contentType}, 'size', ${f.size}, 'sha256', ${f.sha256}
-    ) order by ${f.createdAt}, ${f.position}, ${f.id})
-    from ${f} where ${f.missionId} = ${missions.id} and ${f.kind} = ${sql.raw(`'${kind}'`)} ${where}), '[]'::json)`;
+  return array(
+    object({ id: f.id, filename: f.filename, contentType: f.contentType, size: f.size, sha256: f.sha256 }),
+    sql`${f.createdAt}, ${f.position}, ${f.id}`,
+    sql`from ${f} where ${f.missionId} = ${missions.id} and ${f.kind} = ${sql.raw(`'${kind}'`)} ${where}`,
+  );
 }
 
 // Only the current assignment's work: an agent who withdrew took their rounds with them.
 const current = sql`and ${missionFiles.assignment} = ${missions.assignment}`;
 
 function submission(work: SQL): SQL {
-  return sql`case when ${work} and ${missions.submittedAt} is not null then json_build_object(
-    'note', coalesce(${missions.submissionNote}, ''),
-    'files', ${files('DELIVERABLE', sql`${current} and ${missionFiles.round} = ${missions.submissionCount}`)},
-    'submittedAt', ${iso(missions.submittedAt)}
-  ) end`;
+  return sql`case when ${work} and ${missions.submittedAt} is not null then ${object({
+    note: sql`coalesce(${missions.submissionNote}, '')`,
+    files: files('DELIVERABLE', sql`${current} and ${missionFiles.round} = ${missions.submissionCount}`),
+    submittedAt: iso(missions.submittedAt),
+  })} end`;
 }
 
 function contests(work: SQL): SQL {
   const c = missionContests;
-  return sql`case when ${work} then coalesce((select json_agg(json_build_object(
-      'round', ${c.round}, 'reason', ${c.reason},
-      'files', ${files('EVIDENCE', sql`${current} and ${missionFiles.round} = ${c.round}`)},
-      'contestedAt', ${iso(c.createdAt)}
-    ) order by ${c.round})
-    from ${c} where ${c.missionId} = ${missions.id} and ${c.assignment} = ${missions.assignment}), '[]'::json)
+  const contest = object({
+    round: c.round,
+    reason: c.reason,
+    files: files('EVIDENCE', sql`${current} and ${missionFiles.round} = ${c.round}`),
+    contestedAt: iso(c.createdAt),
+  });
+  return sql`case when ${work} then ${array(contest, sql`${c.round}`, sql`from ${c} where ${c.missionId} = ${missions.id} and ${c.assignment} = ${missions.assignment}`)}
     else '[]'::json end`;
 }
 
@@ -57,42 +73,59 @@ function contests(work: SQL): SQL {
 function bounty(): SQL {
   const m = missions;
   const e = bountyEntries;
-  return sql`case when ${m.winners} is not null then json_build_object(
-    'winners', ${m.winners}, 'split', ${m.split}, 'entries', ${m.entryCount},
-    'awardedAt', ${iso(m.awardedAt)}, 'awardReason', ${m.awardReason},
-    'awards', coalesce((select json_agg(json_build_object(
-      'place', ${e.place}, 'walletAddress', ${walletOf(e.agentId)}, 'amount', ${e.amount}::text
-    ) order by ${e.place}) from ${e} where ${e.missionId} = ${m.id} and ${e.place} is not null), '[]'::json)
-  ) end`;
+  const award = object({ place: e.place, walletAddress: walletOf(e.agentId), amount: sql`${e.amount}::text` });
+  return sql`case when ${m.winners} is not null then ${object({
+    winners: m.winners,
+    split: m.split,
+    entries: m.entryCount,
+    awardedAt: iso(m.awardedAt),
+    awardReason: m.awardReason,
+    awards: array(award, sql`${e.place}`, sql`from ${e} where ${e.missionId} = ${m.id} and ${e.place} is not null`),
+  })} end`;
 }
 
 /**
  * The JSON text of the `missions` row in scope, with the work (submission, contests) shown where
- * `work` holds: canSeeWork, or ANONYMOUS_SEES_WORK in statements only anonymous viewers run.
+ * `work` holds: PARTY_SEES_WORK or ANONYMOUS_SEES_WORK for the stored views, canSeeWork otherwise.
  */
 export function missionJson(work: SQL): SQL<MissionJson> {
   const m = missions;
-  return sql<MissionJson>`json_build_object(
-    'id', ${m.id}, 'title', ${m.title}, 'description', ${m.description}, 'category', ${m.category}, 'tags', ${m.tags},
-    'reward', ${m.reward}::text, 'deadline', ${iso(m.deadline)}, 'status', ${m.status}, 'assignment', ${m.assignmentMode},
-    'client', json_build_object('walletAddress', ${walletOf(m.clientId)}),
-    'agent', case when ${m.agentId} is not null then json_build_object('walletAddress', ${walletOf(m.agentId)}) end,
-    'onChainTaskId', ${m.onChainTaskId},
-    'attachments', ${files('ATTACHMENT')},
-    'submission', ${submission(work)},
-    'contests', ${contests(work)},
-    'bounty', ${bounty()},
-    'reviewDeadline', ${iso(m.reviewDeadline)}, 'bumpCount', ${m.bumpCount}, 'bumpedAt', ${iso(m.bumpedAt)},
-    'createdAt', ${iso(m.createdAt)}, 'updatedAt', ${iso(m.updatedAt)}, 'acceptedAt', ${iso(m.acceptedAt)},
-    'submittedAt', ${iso(m.submittedAt)}, 'completedAt', ${iso(m.completedAt)}, 'cancelledAt', ${iso(m.cancelledAt)}
-  )::text`;
+  return sql<MissionJson>`${object({
+    id: m.id,
+    title: m.title,
+    description: m.description,
+    category: m.category,
+    tags: m.tags,
+    reward: sql`${m.reward}::text`,
+    deadline: iso(m.deadline),
+    status: m.status,
+    assignment: m.assignmentMode,
+    client: object({ walletAddress: walletOf(m.clientId) }),
+    agent: sql`case when ${m.agentId} is not null then ${object({ walletAddress: walletOf(m.agentId) })} end`,
+    onChainTaskId: m.onChainTaskId,
+    attachments: files('ATTACHMENT'),
+    submission: submission(work),
+    contests: contests(work),
+    bounty: bounty(),
+    reviewDeadline: iso(m.reviewDeadline),
+    bumpCount: m.bumpCount,
+    bumpedAt: iso(m.bumpedAt),
+    createdAt: iso(m.createdAt),
+    updatedAt: iso(m.updatedAt),
+    acceptedAt: iso(m.acceptedAt),
+    submittedAt: iso(m.submittedAt),
+    completedAt: iso(m.completedAt),
+    cancelledAt: iso(m.cancelledAt),
+  })}::text`;
 }
 
 /**
- * missionJson of an OPEN mission on the board, read from missions.listing (the view without the
- * work, kept by the database) wherever `work` does not hold; written afresh only where it does —
- * the owner, who still sees the contests of an agent who withdrew. No `work`: an anonymous viewer.
+ * missionJson(work) from the views the database stored: the parties' wherever `work` holds (a viewer
+ * who may see the work sees all of it: PARTY_SEES_WORK), else the board's for an OPEN mission;
+ * written afresh only for anyone else's sight of a mission no longer OPEN (an entrant reading a
+ * judged bounty). No `work`: an anonymous viewer.
  */
-export function listedJson(work?: SQL): SQL<MissionJson> {
-  return work ? sql<MissionJson>`case when ${work} then ${missionJson(work)} else ${missions.listing} end` : sql<MissionJson>`${missions.listing}`;
+export function storedJson(work?: SQL): SQL<MissionJson> {
+  const others = sql<MissionJson>`coalesce(${missions.listing}, ${missionJson(ANONYMOUS_SEES_WORK)})`;
+  return work ? sql<MissionJson>`case when ${work} then ${missions.partiesView} else ${others} end` : others;
 }

@@ -8,7 +8,7 @@ import { builtOnce } from '../db/prepared';
 import { missions } from '../db/schema';
 import { ApiError } from '../errors';
 import { applyTransition } from './apply-transition';
-import { type MissionJson, missionJson } from './present';
+import { type MissionJson, storedJson } from './present';
 import { idSchema } from '../fields';
 import { dueAction } from './transitions';
 import { canSeeMission, canSeeWork, enteredBy, SYSTEM, type Viewer, viewerValues } from './visibility';
@@ -25,7 +25,7 @@ const readStatement = builtOnce((db: Db) =>
       assignmentMode: missions.assignmentMode,
       entryCount: missions.entryCount,
       entered: enteredBy(sql`${sql.placeholder('viewer')}::uuid`),
-      view: missionJson(canSeeWork),
+      view: storedJson(canSeeWork),
     })
     .from(missions)
     .where(eq(missions.id, sql.placeholder('id')))

@@ -6,6 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { TaskmarketError } from '../index.js';
+import { jsonTextOf } from '../http.js';
 import type { Session } from '../cli/session.js';
 import { ToolContent, TOOLS } from './tools.js';
 
@@ -51,12 +52,11 @@ export function createMcpServer(session: Session, version: string): Server {
     try {
       const result = await tool.run(request.params.arguments ?? {}, session);
       if (result instanceof ToolContent) return { content: result.content };
-      // The API's JSON as text, compact. Written again rather than passed on as the API wrote it
-      // (~40 µs for a page): the database spaces the missions' JSON, and a model pays for every
-      // token. No structuredContent: the tools declare no outputSchema, so clients could not rely
-      // on it, and the page in both forms doubled what a call costs to build and send (npm run
-      // bench's MCP scenario; docs/performance.md#remote-mcp).
-      return { content: [{ type: 'text', text: JSON.stringify(result) }] };
+      // The API's JSON as text, as the API wrote it (compact: a model pays for every space). No
+      // structuredContent: the tools declare no outputSchema, so clients could not rely on it, and
+      // the page in both forms doubled what a call costs to build and send (npm run bench's MCP
+      // scenario; docs/performance.md#remote-mcp).
+      return { content: [{ type: 'text', text: jsonTextOf(result) ?? JSON.stringify(result) }] };
     } catch (error) {
       return toolError(error);
     }
