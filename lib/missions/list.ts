@@ -95,7 +95,8 @@ const listStatement = builtOnce(
     const page = matched && !mine ? sql`${missions.id} = any(array(${matchedPageIds(spec, ordered, unestimated)}))` : undefined;
     // The page's ids are matches but for one where a bounded walk stopped: `hit` tells it apart.
     const hit = page ? sql<boolean>`coalesce(${matched}, false)` : sql<boolean>`true`;
-    // The views the database stored (present.ts): a `mine` list's caller is a party of every row.
+    // The views the database stored (present.ts), never null here: the board's rows are OPEN, and a
+    // `mine` list's caller is a party of every row.
     const view = storedJson(anonymous ? undefined : canSeeWork);
     return db
       .select({ view, key: cursorKey(spec), id: missions.id, hit, due: mine ? anyDue(db, mine) : sql<boolean>`false` })

@@ -8,10 +8,10 @@ import { builtOnce } from '../db/prepared';
 import { missions } from '../db/schema';
 import { ApiError } from '../errors';
 import { applyTransition } from './apply-transition';
-import { type MissionJson, storedJson } from './present';
+import { type MissionJson, missionJson, storedJson } from './present';
 import { idSchema } from '../fields';
 import { dueAction } from './transitions';
-import { canSeeMission, canSeeWork, enteredBy, SYSTEM, type Viewer, viewerValues } from './visibility';
+import { ANONYMOUS_SEES_WORK, canSeeMission, canSeeWork, enteredBy, SYSTEM, type Viewer, viewerValues } from './visibility';
 
 // The facts that decide whether the viewer may see the mission, with its view, in one round trip.
 const readStatement = builtOnce((db: Db) =>
@@ -32,6 +32,15 @@ const readStatement = builtOnce((db: Db) =>
     .prepare('mission_read'),
 );
 
+// The view no stored copy holds: a non-party's sight of a mission no longer OPEN (present.ts: storedJson).
+const publicViewStatement = builtOnce((db: Db) =>
+  db
+    .select({ view: missionJson(ANONYMOUS_SEES_WORK) })
+    .from(missions)
+    .where(eq(missions.id, sql.placeholder('id')))
+    .prepare('mission_read_public'),
+);
+
 /** The mission as the viewer may see it, as the JSON text the database wrote: answered as it is. */
 export async function getMissionOrThrow(db: Db, cfg: Config, id: string, viewer: Viewer, now: Date): Promise<MissionJson> {
   if (!idSchema.safeParse(id).success) throw new ApiError(404, 'Mission not found');
@@ -44,7 +53,10 @@ export async function getMissionOrThrow(db: Db, cfg: Config, id: string, viewer:
     // What time did may have closed it to this viewer (a bounty judged is no longer public).
     if (!canSeeMission(mission, viewer)) throw new ApiError(404, 'Mission not found');
   }
-  return mission.view;
+  if (mission.view !== null) return mission.view;
+  const [written] = await publicViewStatement(db, undefined).execute({ id });
+  if (!written) throw new ApiError(404, 'Mission not found');
+  return written.view;
 }
 
 /**
