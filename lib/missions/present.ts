@@ -19,7 +19,7 @@ const iso = (column: AnyPgColumn) => sql`to_char(${column} at time zone 'UTC', '
 const walletOf = (id: AnyPgColumn) => sql`(select ${users.walletAddress} from ${users} where ${users.id} = ${id})`;
 
 // JSON written compact. json_build_object and json_agg put " : " and ", " between fields and
-// elements — 12 % of a page, which every client downloads and a model reading an MCP tool's answer
+// elements — 9 % of a page, which every client downloads and a model reading an MCP tool's answer
 // pays for in tokens. row_to_json and array_to_json write none.
 
 /** An object of `fields` in their order: row_to_json of one row, each field named by its column alias. */
