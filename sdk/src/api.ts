@@ -3,7 +3,8 @@
 // server restarted with a new secret), signs in again and repeats the call once.
 import type { Session } from './auth.js';
 import { TaskmarketError } from './errors.js';
-import { jsonOf, send, type HttpConfig, type HttpRequest } from './http.js';
+import { ApiPromise } from './answer.js';
+import { send, type HttpConfig, type HttpRequest } from './http.js';
 
 /**
  * `none`: never a token; `optional`: a token when the client has an account (public endpoints that
@@ -33,8 +34,9 @@ export class Api {
     }
   }
 
-  async json<T>(request: ApiRequest): Promise<T> {
-    return jsonOf<T>(await this.response(request));
+  /** The answer, parsed when awaited (ApiPromise: `text()` leaves it unparsed). */
+  json<T>(request: ApiRequest): ApiPromise<T> {
+    return new ApiPromise<T>(this.response(request));
   }
 }
 

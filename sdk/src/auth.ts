@@ -4,7 +4,8 @@
 import { createSiweMessage } from 'viem/siwe';
 import type { Signer } from './account.js';
 import { TaskmarketError } from './errors.js';
-import { jsonOf, send, type HttpConfig } from './http.js';
+import { ApiPromise } from './answer.js';
+import { send, type HttpConfig } from './http.js';
 import type { Answer, PublicConfig, SignInResult } from './types.js';
 
 // A token this close to its `exp` is not used: the call could arrive after it expired.
@@ -76,7 +77,7 @@ export class Session {
     const signer = this.signer;
     if (!signer) throw new TaskmarketError({ status: 0, error: 'Signing in needs an account: createClient({ account })' });
     const { chainId, siwe } = await this.config();
-    const post = async <T>(path: string, body: unknown) => jsonOf<T>(await send(this.http, { method: 'POST', path, body }));
+    const post = <T>(path: string, body: unknown) => new ApiPromise<T>(send(this.http, { method: 'POST', path, body }));
     const { nonce } = await post<Answer<'postAuthNonce'>>('/api/auth/nonce', { address: signer.address });
     // EIP-4361: the domain and URI are those of the server this client talks to (baseUrl) — never
     // a domain the server names, or a server could collect signatures valid for another site.

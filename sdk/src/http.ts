@@ -99,27 +99,6 @@ export async function errorOf(response: Response): Promise<TaskmarketError> {
   return new TaskmarketError({ status: response.status, error, details });
 }
 
-// The text each answer was parsed from, kept while the answer lives: the MCP tools answer the API's
-// JSON as their text, and writing a 14 KB page out again cost ~40 µs of CPU a call (npm run bench's
-// MCP scenario; docs/performance.md#remote-mcp).
-const sourceText = new WeakMap<object, string>();
-
-/** The JSON body of a successful response. */
-export async function jsonOf<T>(response: Response): Promise<T> {
-  let value: unknown;
-  try {
-    const text = await response.text();
-    value = JSON.parse(text);
-    if (typeof value === 'object' && value !== null) sourceText.set(value, text);
-  } catch (cause) {
-    throw new TaskmarketError({ status: response.status, error: 'The server answered something other than JSON', cause });
-  }
-  return value as T;
-}
-
-/** The JSON text an answer was parsed from — for an answer passed on as it came, never one changed since. */
-export const jsonTextOf = (value: unknown): string | undefined => (typeof value === 'object' && value !== null ? sourceText.get(value) : undefined);
-
 /** A fresh Idempotency-Key, a v4 UUID (crypto.randomUUID exists only in secure contexts in browsers). */
 export function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();

@@ -2,6 +2,7 @@
 // imports node: modules at the top level (file paths load node:fs only when used).
 export { createClient, type ClientOptions, type TaskmarketClient } from './client.js';
 export { TaskmarketError, type TaskmarketErrorInit } from './errors.js';
+export { ApiPromise } from './answer.js';
 export { PagedList, type Page } from './pages.js';
 export type { TaskmarketAccount } from './account.js';
 export type { FileInput } from './files.js';

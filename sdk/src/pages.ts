@@ -1,5 +1,6 @@
 // Cursor pages (docs/api.md#pagination) as one value: `await` a PagedList for one page, exactly as the API
 // answers it, or `for await` over it for every item, page after page, following `nextCursor`.
+import type { ApiPromise } from './answer.js';
 
 export interface Page<Item> {
   items: Item[];
@@ -7,18 +8,23 @@ export interface Page<Item> {
 }
 
 export class PagedList<Item, P extends Page<Item> = Page<Item>> implements PromiseLike<P>, AsyncIterable<Item> {
-  private first: Promise<P> | undefined;
+  private first: ApiPromise<P> | undefined;
 
   /** `load(cursor)` fetches one page; undefined for the first. Nothing is fetched until awaited or iterated. */
-  constructor(private readonly load: (cursor: string | undefined) => Promise<P>) {}
+  constructor(private readonly load: (cursor: string | undefined) => ApiPromise<P>) {}
 
-  private firstPage(): Promise<P> {
+  private firstPage(): ApiPromise<P> {
     this.first ??= this.load(undefined);
     return this.first;
   }
 
   then<A = P, B = never>(onFulfilled?: ((page: P) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
     return this.firstPage().then(onFulfilled, onRejected);
+  }
+
+  /** The first page's JSON text, exactly as the API wrote it, unparsed. */
+  text(): Promise<string> {
+    return this.firstPage().text();
   }
 
   /** Every page in turn, the first included. */

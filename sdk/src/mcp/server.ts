@@ -6,7 +6,6 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { TaskmarketError } from '../index.js';
-import { jsonTextOf } from '../http.js';
 import type { Session } from '../cli/session.js';
 import { ToolContent, TOOLS } from './tools.js';
 
@@ -56,7 +55,7 @@ export function createMcpServer(session: Session, version: string): Server {
       // structuredContent: the tools declare no outputSchema, so clients could not rely on it, and
       // the page in both forms doubled what a call costs to build and send (npm run bench's MCP
       // scenario; docs/performance.md#remote-mcp).
-      return { content: [{ type: 'text', text: jsonTextOf(result) ?? JSON.stringify(result) }] };
+      return { content: [{ type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) }] };
     } catch (error) {
       return toolError(error);
     }

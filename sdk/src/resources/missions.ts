@@ -1,5 +1,6 @@
 // Missions (docs/api.md#missions, docs/api.md#mission-states, docs/api.md#applications, docs/api.md#bounties): reads, create, the transitions, marketplace mechanics,
 // bounty entries and awards, and downloads. Bodies go as JSON, or as multipart when files come along.
+import type { ApiPromise } from '../answer.js';
 import { segment, type Api } from '../api.js';
 import { toFormData, type FileInput, type FormFields } from '../files.js';
 import { newIdempotencyKey } from '../http.js';
@@ -48,7 +49,7 @@ export function missionsResource(api: Api) {
     list(query: MissionQuery = {}): PagedList<Mission, MissionList> {
       return new PagedList((cursor) => api.json<MissionList>({ auth: 'optional', method: 'GET', path: '/api/missions', query: { ...query, cursor: cursor ?? query.cursor } }));
     },
-    get(id: string): Promise<Mission> {
+    get(id: string): ApiPromise<Mission> {
       return api.json<Mission>({ auth: 'optional', method: 'GET', path: path(id) });
     },
     /**

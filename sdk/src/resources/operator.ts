@@ -22,7 +22,7 @@ export function operatorResource(api: Api, secrets: OperatorSecrets) {
     /** Settles a DISPUTED mission: COMPLETED (the agent is paid) or CANCELLED (refunded). */
     resolve: async (id: string, input: ResolveInput) => api.json<Mission>({ auth: secret('adminToken'), method: 'POST', path: mission(id, 'resolve'), body: input }),
     comments(id: string, query: PageQuery = {}): PagedList<CommentList['items'][number], CommentList> {
-      return new PagedList(async (cursor) => api.json<CommentList>({ auth: secret('adminToken'), method: 'GET', path: mission(id, 'comments'), query: { ...query, cursor: cursor ?? query.cursor } }));
+      return new PagedList((cursor) => api.json<CommentList>({ auth: secret('adminToken'), method: 'GET', path: mission(id, 'comments'), query: { ...query, cursor: cursor ?? query.cursor } }));
     },
     comment: async (id: string, input: CommentInput) => api.json<Comment>({ auth: secret('adminToken'), method: 'POST', path: mission(id, 'comments'), body: input }),
     /** Sends a FAILED settlement again (reconciled from the chain first: never paid twice). */

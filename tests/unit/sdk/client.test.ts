@@ -1,4 +1,4 @@
-// The SDK's pure parts, without a server: Retry-After, error bodies, the JWT's exp, cursor pages,
+// The SDK's pure parts, without a server: Retry-After, error bodies, the JWT's exp, answers, cursor pages,
 // multipart forms, and that the library entry never loads a node: module at import time (browsers).
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { tokenExpiry } from '../../../sdk/src/auth';
 import { toFile, toFormData } from '../../../sdk/src/files';
 import { errorOf, retryAfterSeconds, send, urlOf } from '../../../sdk/src/http';
+import { ApiPromise } from '../../../sdk/src/answer';
 import { PagedList } from '../../../sdk/src/pages';
 import { TaskmarketError } from '../../../sdk/src/errors';
 
@@ -92,9 +93,9 @@ describe('PagedList', () => {
   };
   const list = () => {
     const loads: (string | undefined)[] = [];
-    const paged = new PagedList<number>(async (cursor) => {
+    const paged = new PagedList<number>((cursor) => {
       loads.push(cursor);
-      return pages[cursor ?? 'first']!;
+      return new ApiPromise(Promise.resolve(new Response(JSON.stringify(pages[cursor ?? 'first']))));
     });
     return { paged, loads };
   };
@@ -113,6 +114,56 @@ describe('PagedList', () => {
     for await (const item of paged) items.push(item);
     expect(items).toEqual([1, 2, 3, 4, 5]);
     expect(loads).toEqual([undefined, 'b', 'c']);
+  });
+
+  test('behavior: text() is the first page as the API wrote it, fetched once with the awaited page', async () => {
+    const { paged, loads } = list();
+    expect(await paged.text()).toBe('{"items":[1,2],"nextCursor":"b"}');
+    expect(await paged).toEqual(pages.first);
+    expect(loads).toEqual([undefined]);
+  });
+});
+
+describe('ApiPromise', () => {
+  const answer = (body: string, status = 200) => new ApiPromise<unknown>(Promise.resolve(new Response(body, { status })));
+  // Spaces and a key order JSON.stringify would not keep: the text must be the server's own.
+  const written = '{ "b": 1, "a": [1.50, "\u00e9"] }';
+
+  test('default: awaited, the JSON parsed; a Promise wherever one goes', async () => {
+    const promise = answer(written);
+    expect(promise).toBeInstanceOf(Promise);
+    expect(await promise).toEqual({ b: 1, a: [1.5, 'é'] });
+    expect(await Promise.all([answer('1'), answer('[2]')])).toEqual([1, [2]]);
+  });
+
+  test('behavior: text() is the body exactly as written, and the body is read once for both', async () => {
+    let reads = 0;
+    const response = new Response(written);
+    const text = response.text.bind(response);
+    response.text = () => (reads++, text());
+    const promise = new ApiPromise<unknown>(Promise.resolve(response));
+    expect(await promise.text()).toBe(written);
+    expect(await promise).toEqual({ b: 1, a: [1.5, 'é'] });
+    expect(await promise.text()).toBe(written);
+    expect(reads).toBe(1);
+  });
+
+  test('behavior: nothing is parsed for text(), so a body that is not JSON still comes back as text', async () => {
+    expect(await answer('not json').text()).toBe('not json');
+  });
+
+  test('error: awaited, a body that is not JSON is a TaskmarketError with the status; catch and finally see it', async () => {
+    await expect(answer('<html>', 200)).rejects.toMatchObject({ name: 'TaskmarketError', status: 200, error: 'The server answered something other than JSON' });
+    let settled = false;
+    const caught = await answer('<html>').finally(() => (settled = true)).catch((error: TaskmarketError) => error.status);
+    expect([caught, settled]).toEqual([200, true]);
+  });
+
+  test('error: a failed request rejects both text() and the awaited value with its own error', async () => {
+    const failure = new TaskmarketError({ status: 0, error: 'Could not reach' });
+    const promise = new ApiPromise<unknown>(Promise.reject(failure));
+    await expect(promise.text()).rejects.toBe(failure);
+    await expect(promise).rejects.toBe(failure);
   });
 });
 

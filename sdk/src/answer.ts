@@ -1,0 +1,72 @@
+// A call's answer. Awaited, it is the API's JSON, parsed; `text()` is the same JSON as the API wrote
+// it, never parsed. The MCP tools pass answers on as text, and parsing a 14 KB page nobody reads
+// was ~90 µs of a remote tool call's CPU (npm run bench's MCP scenario; docs/performance.md). A
+// Promise, so it goes wherever one does (await, .catch, Promise.all), as openai-node's APIPromise.
+import { TaskmarketError } from './errors.js';
+
+interface Body {
+  status: number;
+  text: string;
+}
+
+const notJson = (status: number, cause: unknown) => new TaskmarketError({ status, error: 'The server answered something other than JSON', cause });
+
+async function bodyOf(response: Response): Promise<Body> {
+  try {
+    return { status: response.status, text: await response.text() };
+  } catch (cause) {
+    throw notJson(response.status, cause);
+  }
+}
+
+export class ApiPromise<T> extends Promise<T> {
+  // Anything Promise's own methods derive from this one is a plain Promise.
+  static override get [Symbol.species]() {
+    return Promise;
+  }
+
+  readonly #response: Promise<Response>;
+  #body: Promise<Body> | undefined;
+  #parsed: Promise<T> | undefined;
+
+  /** `response`: a successful response (send's), its body not read yet. */
+  constructor(response: Promise<Response>) {
+    super((resolve) => resolve(undefined as T));
+    this.#response = response;
+  }
+
+  /** The answer's JSON text, exactly as the API wrote it (compact), without parsing it. */
+  text(): Promise<string> {
+    return this.#read().then((body) => body.text);
+  }
+
+  // The reason is `any`, as in Promise's own signatures: a handler typed for the error it expects fits.
+  override then<A = T, B = never>(onFulfilled?: ((value: T) => A | PromiseLike<A>) | null, onRejected?: ((reason: any) => B | PromiseLike<B>) | null): Promise<A | B> {
+    return this.#parse().then(onFulfilled, onRejected);
+  }
+
+  override catch<B = never>(onRejected?: ((reason: any) => B | PromiseLike<B>) | null): Promise<T | B> {
+    return this.#parse().catch(onRejected);
+  }
+
+  override finally(onFinally?: (() => void) | null): Promise<T> {
+    return this.#parse().finally(onFinally);
+  }
+
+  // The body is read once, whichever of text() and then() comes first.
+  #read(): Promise<Body> {
+    this.#body ??= this.#response.then(bodyOf);
+    return this.#body;
+  }
+
+  #parse(): Promise<T> {
+    this.#parsed ??= this.#read().then(({ status, text }) => {
+      try {
+        return JSON.parse(text) as T;
+      } catch (cause) {
+        throw notJson(status, cause);
+      }
+    });
+    return this.#parsed;
+  }
+}
