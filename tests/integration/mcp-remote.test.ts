@@ -18,6 +18,7 @@ import { POST as registerAgentRoute } from '@/app/api/auth/register-agent/route'
 import { DELETE as revokeGrantRoute } from '@/app/api/grants/[id]/route';
 import { GET as grantsRoute } from '@/app/api/grants/route';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
+import { getKv } from '@/lib/kv';
 import { MCP_MAX_BODY_BYTES } from '@/lib/mcp/bearer';
 import { stampedAddress } from '@/lib/http/socket-address';
 import { call } from '../support/http';
@@ -116,6 +117,23 @@ describe('remote MCP', () => {
     expect(page.content[0]!.text).toBe(text);
     // No space outside the strings: what a model reads is all content.
     expect(text).toBe(JSON.stringify(JSON.parse(text)));
+  });
+
+  test('behavior: a tool call checks its token once, whatever the token (one revocation read, not one per layer)', async () => {
+    const kv = getKv();
+    const get = kv.get.bind(kv);
+    const reads: string[] = [];
+    kv.get = (key) => (reads.push(key), get(key));
+    try {
+      for (const token of [agentSignIn.token, (await authorize('missions:read', agentSignIn)).tokens.access_token]) {
+        const client = await mcpClient(token);
+        reads.length = 0;
+        expect((await tool(client, 'find_missions', { limit: 2 })).isError).toBeFalsy();
+        expect(reads.filter((key) => key.startsWith('revoked:'))).toHaveLength(1);
+      }
+    } finally {
+      kv.get = get;
+    }
   });
 
   test('behavior: an agent registers, finds, asks, accepts, delivers files as content and reads them back', async () => {
