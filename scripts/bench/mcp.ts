@@ -13,6 +13,12 @@ const SDK_FLOOR = 'MCP SDK floor / list floor (the bound for an SDK-served call)
 // Streamable HTTP: a POST must accept both a JSON answer and an event stream.
 const ACCEPT = 'application/json, text/event-stream';
 
+// BENCH_MCP_RATE: both sides of every pair at this fixed load (req/s) instead of each at its most.
+// A process's CPU per request falls as its load rises (more requests per event-loop turn and per
+// syscall), so at saturation the faster side of a pair is also measured cheaper per request.
+const RATE = process.env.BENCH_MCP_RATE ? Number(process.env.BENCH_MCP_RATE) : undefined;
+const atRate = (scenario: Scenario): Scenario => (RATE ? { ...scenario, rate: RATE } : scenario);
+
 function toolCall(label: string, authorization: string): Scenario {
   return {
     name: `POST /api/mcp tools/call find_missions (${label})`,
@@ -28,8 +34,8 @@ export function mcpComparisons(base: string, cpuMicros: () => number, tokens: { 
     const authorization = `Bearer ${token}`;
     return {
       name: `MCP find_missions / GET /api/missions (${label})`,
-      a: { base, cpuMicros, scenario: () => toolCall(label, authorization) },
-      b: { base, cpuMicros, scenario: () => ({ name: `GET /api/missions (${label})`, path: '/api/missions', headers: { authorization } }) },
+      a: { base, cpuMicros, scenario: () => atRate(toolCall(label, authorization)) },
+      b: { base, cpuMicros, scenario: () => atRate({ name: `GET /api/missions (${label})`, path: '/api/missions', headers: { authorization } }) },
       target: MCP_TARGET,
     };
   });
@@ -47,7 +53,7 @@ export function mcpFloorComparisons(base: string, cpuMicros: () => number, listF
     [MCP_FLOOR, { name: 'floor: POST JSON-RPC + the list floor\'s read, answered as a tool result', method: 'POST', path: '/api/bench-floor/mcp-page', body: FIND_MISSIONS }],
     [SDK_FLOOR, { name: 'floor: the same through the MCP SDK\'s Server and transport', method: 'POST', path: '/api/bench-floor/mcp-sdk-page', headers: { accept: ACCEPT }, body: FIND_MISSIONS }],
   ];
-  return floors.map(([name, floor]) => ({ name, a: { base, cpuMicros, scenario: () => floor }, b: { base, cpuMicros, scenario: () => listFloor }, target: MCP_TARGET }));
+  return floors.map(([name, floor]) => ({ name, a: { base, cpuMicros, scenario: () => atRate(floor) }, b: { base, cpuMicros, scenario: () => atRate(listFloor) }, target: MCP_TARGET }));
 }
 
 /** One call before measuring: a tool error is answered 200 too, so autocannon alone would not see it. */

@@ -18,6 +18,8 @@ export interface Scenario {
   floor?: Scenario;
   /** The ratio to its own floor this scenario should reach (issue #16). */
   target?: number;
+  /** A fixed load, requests per second in all, instead of as many as the connections get answered. */
+  rate?: number;
 }
 
 export interface Measurement {
@@ -65,6 +67,7 @@ export async function measure(base: string, scenario: Scenario, seconds: number,
     body: scenario.body,
     connections,
     duration: seconds,
+    ...(scenario.rate && { overallRate: scenario.rate }),
     ...(bodies && {
       // With `amount` autocannon ignores `duration`: the run is stopped after `seconds` below.
       amount: bodies.length - next,
