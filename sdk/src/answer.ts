@@ -7,13 +7,18 @@ import { TaskmarketError } from './errors.js';
 interface Body {
   status: number;
   text: string;
+  /** Whether the server declared the body JSON: text() answers nothing else, unparsed as it is. */
+  declaredJson: boolean;
 }
+
+// application/json, or a +json type (RFC 6839), with any parameters.
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 const notJson = (status: number, cause: unknown) => new TaskmarketError({ status, error: 'The server answered something other than JSON', cause });
 
 async function bodyOf(response: Response): Promise<Body> {
   try {
-    return { status: response.status, text: await response.text() };
+    return { status: response.status, text: await response.text(), declaredJson: JSON_TYPE.test(response.headers.get('content-type') ?? '') };
   } catch (cause) {
     throw notJson(response.status, cause);
   }
@@ -35,9 +40,15 @@ export class ApiPromise<T> extends Promise<T> {
     this.#response = response;
   }
 
-  /** The answer's JSON text, exactly as the API wrote it (compact), without parsing it. */
+  /**
+   * The answer's JSON text, exactly as the API wrote it (compact), without parsing it. A body not
+   * declared JSON (a proxy's HTML page answered 200) is refused as awaiting would refuse it.
+   */
   text(): Promise<string> {
-    return this.#read().then((body) => body.text);
+    return this.#read().then(({ status, text, declaredJson }) => {
+      if (!declaredJson) throw notJson(status, undefined);
+      return text;
+    });
   }
 
   // The reason is `any`, as in Promise's own signatures: a handler typed for the error it expects fits.

@@ -95,7 +95,7 @@ describe('PagedList', () => {
     const loads: (string | undefined)[] = [];
     const paged = new PagedList<number>((cursor) => {
       loads.push(cursor);
-      return new ApiPromise(Promise.resolve(new Response(JSON.stringify(pages[cursor ?? 'first']))));
+      return new ApiPromise(Promise.resolve(Response.json(pages[cursor ?? 'first'])));
     });
     return { paged, loads };
   };
@@ -125,7 +125,8 @@ describe('PagedList', () => {
 });
 
 describe('ApiPromise', () => {
-  const answer = (body: string, status = 200) => new ApiPromise<unknown>(Promise.resolve(new Response(body, { status })));
+  const JSON_HEADERS = { 'content-type': 'application/json' };
+  const answer = (body: string, status = 200, headers: Record<string, string> = JSON_HEADERS) => new ApiPromise<unknown>(Promise.resolve(new Response(body, { status, headers })));
   // Spaces and a key order JSON.stringify would not keep: the text must be the server's own.
   const written = '{ "b": 1, "a": [1.50, "\u00e9"] }';
 
@@ -138,7 +139,7 @@ describe('ApiPromise', () => {
 
   test('behavior: text() is the body exactly as written, and the body is read once for both', async () => {
     let reads = 0;
-    const response = new Response(written);
+    const response = new Response(written, { headers: JSON_HEADERS });
     const text = response.text.bind(response);
     response.text = () => (reads++, text());
     const promise = new ApiPromise<unknown>(Promise.resolve(response));
@@ -148,8 +149,15 @@ describe('ApiPromise', () => {
     expect(reads).toBe(1);
   });
 
-  test('behavior: nothing is parsed for text(), so a body that is not JSON still comes back as text', async () => {
+  test('behavior: nothing is parsed for text(): a body declared JSON comes back as it is', async () => {
     expect(await answer('not json').text()).toBe('not json');
+    expect(await answer('{"a":1}', 200, { 'content-type': 'application/problem+json; charset=utf-8' }).text()).toBe('{"a":1}');
+  });
+
+  test('error: text() refuses a body not declared JSON (a proxy\'s HTML page), as awaiting it would', async () => {
+    const html = answer('<html>sign in to the Wi-Fi</html>', 200, { 'content-type': 'text/html' });
+    await expect(html.text()).rejects.toMatchObject({ name: 'TaskmarketError', status: 200, error: 'The server answered something other than JSON' });
+    await expect(answer('{"a":1}', 200, {}).text()).rejects.toMatchObject({ status: 200 });
   });
 
   test('error: awaited, a body that is not JSON is a TaskmarketError with the status; catch and finally see it', async () => {
