@@ -169,10 +169,18 @@ describe('GET /api/agents/{address}', () => {
     expect((await profile('not-an-address')).status).toBe(404);
     expect((await profile(`${b.address}00`)).status).toBe(404);
     // Mixed case with a broken EIP-55 checksum is malformed, not a lookup.
+    // Flip one letter's case, choosing one that leaves the address mixed case: when the
+    // checksum has a single lower-case letter, flipping it gives all upper case, which is valid.
     const checksummed = getAddress(b.address);
-    const i = 2 + checksummed.slice(2).search(/[a-f]/);
-    const broken = `${checksummed.slice(0, i)}${checksummed[i]!.toUpperCase()}${checksummed.slice(i + 1)}`;
-    expect((await profile(broken)).status).toBe(404);
+    const hex = checksummed.slice(2);
+    const flips = [...hex].map((ch, i) => {
+      const flipped = ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase();
+      return `${hex.slice(0, i)}${flipped}${hex.slice(i + 1)}`;
+    });
+    const mixed = flips.find((h) => h !== hex && /[a-f]/.test(h) && /[A-F]/.test(h));
+    const broken = mixed && `0x${mixed}`;
+    expect(broken).toBeDefined();
+    expect((await profile(broken!)).status).toBe(404);
   });
 });
 
