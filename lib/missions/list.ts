@@ -17,7 +17,7 @@ import { storedJson } from './present';
 import type { ListQuery, MissionList } from './schemas';
 import { settle } from './views';
 import { canSeeWork, type Viewer, viewerValues } from './visibility';
-import { builtOnce } from '../db/prepared';
+import { builtOnce, driverRows } from '../db/prepared';
 
 interface SortSpec {
   column: PgColumn;
@@ -99,7 +99,13 @@ const listStatement = builtOnce(
     // `mine` list's caller is a party of every row.
     const view = storedJson(anonymous ? undefined : canSeeWork);
     return db
-      .select({ view, key: cursorKey(spec), id: missions.id, hit, due: mine ? anyDue(db, mine) : sql<boolean>`false` })
+      .select({
+        view: view.as('view'),
+        key: cursorKey(spec).as('key'),
+        id: missions.id,
+        hit: hit.as('hit'),
+        due: (mine ? anyDue(db, mine) : sql<boolean>`false`).as('due'),
+      })
       .from(missions)
       .where(and(ordered, page ?? matched))
       .orderBy(order(spec.column), order(missions.id))
@@ -130,7 +136,7 @@ export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer
     values.afterId = after.id;
   }
   const shape = { sort: query.sort, mine: query.mine, filters, after: query.cursor !== undefined, anonymous: viewer.kind === 'anonymous' };
-  const read = () => listStatement(db, shape).execute(values);
+  const read = () => driverRows(listStatement(db, shape), values);
   let rows = await read();
   // The page says whether any of the caller's missions is past its review window (anyDue); an
   // empty page says nothing, and the due ones may be what a filter is looking for.
