@@ -1,5 +1,6 @@
 // Hot reads are built once — per database handle and per query shape — and then only executed
-// with values: drizzle's query building costs more than the query on these paths.
+// with values: drizzle's query building costs more than the query on these paths. The busiest
+// read's many rows skip drizzle's mapping too (driverRows).
 import type { PgPreparedQuery, PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
 
