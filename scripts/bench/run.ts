@@ -97,6 +97,9 @@ async function bench(chain: LocalChain, distDir: string) {
       { ...endpoints.mine, floor: floors.list, target: 0.75 },
       // Not an endpoint: a signed-in list's unavoidable I/O (the caller, then the page), against the list floor.
       { ...floors.mine, name: 'list floor with the caller (bound for any mine list)', floor: floors.list },
+      // Not an endpoint: the list floor against itself, alternated as every pair is — what this run's
+      // rounds can resolve (an A/A test): a bar nearer 1 than this row's spread is a coin toss here.
+      { ...floors.list, name: 'GET /api/missions floor against itself (A/A: what the rounds resolve)', floor: floors.list },
       endpoints.detail,
       endpoints.leaderboard,
       endpoints.leaderboard30d,
