@@ -17,7 +17,7 @@ import { benchDatabase, instanceEnv, seededCallers } from './instance-env';
 import { measureAgainstEmpty, measureTracingCost, type Scenario } from './measure';
 import { startOtlpSink } from './otlp-sink';
 import { compare, comparisonTable } from './compare';
-import { boundLines, checkMcpComparison, cpuCostLines, mcpComparisons, mcpFloorComparisons } from './mcp';
+import { boundLines, checkMcpComparison, cpuCostLines, listAgainstItself, mcpComparisons, mcpFloorComparisons } from './mcp';
 import { endpointScenarios } from './scenarios';
 import { post, presignedVerifies, signInAgent } from './sign-ins';
 import { type Instance, startInstance } from './server';
@@ -115,12 +115,10 @@ async function bench(chain: LocalChain, distDir: string) {
       console.log(table);
     }
     if (!only || 'MCP find_missions'.includes(only)) {
-      const comparisons = mcpComparisons(base, instance.cpuMicros, [
-        { label: 'session token', token: agentToken },
-        { label: 'personal access token', token: personalToken },
-      ]);
+      const session = { label: 'session token', token: agentToken };
+      const comparisons = mcpComparisons(base, instance.cpuMicros, [session, { label: 'personal access token', token: personalToken }]);
       for (const comparison of comparisons) await checkMcpComparison(comparison);
-      comparisons.push(...mcpFloorComparisons(base, instance.cpuMicros, floors.list));
+      comparisons.push(listAgainstItself(base, instance.cpuMicros, session), ...mcpFloorComparisons(base, instance.cpuMicros, floors.list));
       const results = await compare(comparisons, Math.max(floorRounds, 3), seconds, connections);
       console.log(`\nRemote MCP against the GET it wraps, same token, same run (${Math.max(floorRounds, 3)} rounds alternating)\n`);
       console.log(comparisonTable(results, ['MCP req/s', 'GET req/s', 'MCP / GET']));
