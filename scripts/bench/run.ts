@@ -10,6 +10,7 @@
 // a local OTLP sink) against off (docs/api.md#observability); BENCH_TRACING=0 leaves that out,
 // BENCH_ONLY=tracing runs only it, BENCH_TRACING=aa leaves tracing off on both sides (an A/A test).
 // The remote MCP pairs (BENCH_ONLY=MCP alone) run each side at its most, or at BENCH_MCP_RATE req/s.
+// Two A/A rows, the list floor and the MCP pairs' GET each against itself, say what a round resolves.
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { type LocalChain, startLocalChain } from '../../lib/chain/local-chain';
 import { buildBenchRoutes } from './bench-routes';
