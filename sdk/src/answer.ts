@@ -16,11 +16,12 @@ const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 const notJson = (status: number, cause: unknown) => new TaskmarketError({ status, error: 'The server answered something other than JSON', cause });
 
+// A body that breaks off (the connection reset mid-answer) is a failure to read, not a wrong type.
 async function bodyOf(response: Response): Promise<Body> {
   try {
     return { status: response.status, text: await response.text(), declaredJson: JSON_TYPE.test(response.headers.get('content-type') ?? '') };
   } catch (cause) {
-    throw notJson(response.status, cause);
+    throw new TaskmarketError({ status: response.status, error: `The server's answer could not be read: ${(cause as Error)?.message ?? cause}`, cause });
   }
 }
 
@@ -41,8 +42,9 @@ export class ApiPromise<T> extends Promise<T> {
   }
 
   /**
-   * The answer's JSON text, exactly as the API wrote it (compact), without parsing it. A body not
-   * declared JSON (a proxy's HTML page answered 200) is refused as awaiting would refuse it.
+   * The answer's JSON text, exactly as the API wrote it (compact), without parsing it. Nothing is
+   * parsed, so the declared type is the check: a body not declared JSON (a proxy's HTML page
+   * answered 200) is refused, where awaiting refuses what does not parse.
    */
   text(): Promise<string> {
     return this.#read().then(({ status, text, declaredJson }) => {

@@ -167,6 +167,16 @@ describe('ApiPromise', () => {
     expect([caught, settled]).toEqual([200, true]);
   });
 
+  test('error: a body that breaks off is a TaskmarketError saying it could not be read, for text() and await', async () => {
+    const broken = () => {
+      const body = new ReadableStream({ start: (controller) => { controller.enqueue(new TextEncoder().encode('{"items":[')); controller.error(new Error('socket hang up')); } });
+      return new ApiPromise<unknown>(Promise.resolve(new Response(body, { status: 200, headers: JSON_HEADERS })));
+    };
+    const expected = { name: 'TaskmarketError', status: 200, error: "The server's answer could not be read: socket hang up" };
+    await expect(broken().text()).rejects.toMatchObject(expected);
+    await expect(broken()).rejects.toMatchObject(expected);
+  });
+
   test('error: a failed request rejects both text() and the awaited value with its own error', async () => {
     const failure = new TaskmarketError({ status: 0, error: 'Could not reach' });
     const promise = new ApiPromise<unknown>(Promise.reject(failure));
