@@ -1,8 +1,8 @@
-// Two implementations of one endpoint measured side by side in one run: A, then B, then A, … so
-// both see the same machine at nearly the same time; each pair's ratio, and over the repeats the
-// range. Used by bench:peer (ours against the documented peer) and bench:libraries (our code
-// against the library it replaced).
-import { measure, type Scenario } from './measure';
+// Two implementations of one endpoint measured side by side in one run, each round in turns (A, B,
+// B, A, …: measure.ts's measureInTurns) so both see the same machine at nearly the same time; each
+// round's ratio, and over the rounds the range. Used by bench:peer (ours against the documented
+// peer), bench:libraries (our code against the library it replaced), bench:builds and the MCP pairs.
+import { type Load, measure, measureInTurns, type Scenario, TURNS } from './measure';
 
 export interface Side {
   base: string;
@@ -38,28 +38,21 @@ export async function compare(comparisons: Comparison[], repeats: number, second
   for (let round = 0; round < repeats; round++) {
     for (const [i, { name, a, b }] of comparisons.entries()) {
       // Alternate which side goes first, so neither always runs on a warmer (or busier) machine.
-      const order = round % 2 === 0 ? [a, b] : [b, a];
-      const [first, second] = [await measureSide(order[0]!, seconds, connections), await measureSide(order[1]!, seconds, connections)];
-      const [ma, mb] = round % 2 === 0 ? [first, second] : [second, first];
-      const [ra, rb] = [ma.rps, mb.rps];
+      const [ma, mb] = await measureInTurns([await side(a), await side(b)], seconds, connections, TURNS, round % 2 === 1);
+      for (const m of [ma, mb]) if (m.non2xx > 0) throw new Error(`${m.name}: ${m.non2xx} answers were not 2xx`);
       const r = results[i]!;
-      r.a.push(ra);
-      r.b.push(rb);
-      r.ratios.push(ra / rb);
-      if (ma.cpu !== undefined && mb.cpu !== undefined) r.aCpu.push(ma.cpu), r.bCpu.push(mb.cpu);
-      const cpu = ma.cpu !== undefined && mb.cpu !== undefined ? `, CPU ${ma.cpu.toFixed(0)} / ${mb.cpu.toFixed(0)} µs/req` : '';
-      console.error(`  ${name}, round ${round + 1}: ${ra.toFixed(0)} / ${rb.toFixed(0)} req/s = ${(ra / rb).toFixed(2)}×${cpu}`);
+      r.a.push(ma.rps);
+      r.b.push(mb.rps);
+      r.ratios.push(ma.rps / mb.rps);
+      if (ma.cpuPerRequest !== undefined && mb.cpuPerRequest !== undefined) r.aCpu.push(ma.cpuPerRequest), r.bCpu.push(mb.cpuPerRequest);
+      const cpu = ma.cpuPerRequest !== undefined && mb.cpuPerRequest !== undefined ? `, CPU ${ma.cpuPerRequest.toFixed(0)} / ${mb.cpuPerRequest.toFixed(0)} µs/req` : '';
+      console.error(`  ${name}, round ${round + 1}: ${ma.rps.toFixed(0)} / ${mb.rps.toFixed(0)} req/s = ${(ma.rps / mb.rps).toFixed(2)}×${cpu}`);
     }
   }
   return results;
 }
 
-async function measureSide(side: Side, seconds: number, connections: number): Promise<{ rps: number; cpu?: number }> {
-  const scenario = await side.scenario();
-  const result = await measure(side.base, scenario, seconds, connections, side.cpuMicros);
-  if (result.non2xx > 0) throw new Error(`${scenario.name}: ${result.non2xx} answers were not 2xx`);
-  return { rps: result.rps, cpu: result.cpuPerRequest };
-}
+const side = async ({ base, cpuMicros, scenario }: Side): Promise<Load> => ({ base, cpuMicros, scenario: await scenario() });
 
 const range = (values: number[], digits: number, unit = '') => {
   const [low, high] = [Math.min(...values), Math.max(...values)];

@@ -28,8 +28,9 @@ export interface Measurement {
   p50: number;
   p99: number;
   non2xx: number;
-  /** Requests answered. */
+  /** Requests answered, and over how many seconds. */
   total: number;
+  seconds: number;
   target?: number;
   /** With a floor: the floor's req/s and this endpoint's ratio to it, one per round. */
   floorRps?: number[];
@@ -54,8 +55,8 @@ export function skipBodies(scenario: Scenario, end: number): void {
  * a verify scenario's prepare asks the instance for thousands of nonces, work that is not the
  * endpoint's (counted in, it made the untraced instance look 1.3–2.4× costlier per verify).
  */
-export async function measure(base: string, scenario: Scenario, seconds: number, connections: number, cpuMicros?: () => number): Promise<Measurement> {
-  await scenario.prepare?.();
+export async function measure(base: string, scenario: Scenario, seconds: number, connections: number, cpuMicros?: () => number, prepare = true): Promise<Measurement> {
+  if (prepare) await scenario.prepare?.();
   const cpuBefore = cpuMicros?.();
   const bodies = scenario.bodies;
   let next = used.get(scenario) ?? 0;
@@ -92,8 +93,59 @@ export async function measure(base: string, scenario: Scenario, seconds: number,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     total: result.requests.total,
+    seconds: result.duration,
     target: scenario.target,
     ...(cpuBefore !== undefined && { cpuPerRequest: (cpuAfter! - cpuBefore) / Math.max(1, result.requests.total) }),
+  };
+}
+
+/** A scenario at the instance that serves it, with that instance's CPU clock if it has one. */
+export interface Load {
+  base: string;
+  scenario: Scenario;
+  cpuMicros?: () => number;
+}
+
+/** BENCH_TURNS: how many turns each side of a pair takes in a round (default 5: 2 s each of 10). */
+export const TURNS = Number(process.env.BENCH_TURNS ?? 5);
+
+/**
+ * One round of a pair: `turns` turns each, `seconds / turns` long, alternating which side goes
+ * first (A B B A A B …), so a change of the machine's speed within the round reaches both sides
+ * alike; each side's figures are over all its turns. In 10-second blocks the list floor measured
+ * against itself read 0.81–1.21× on this host: its speed drifts within a minute.
+ */
+export async function measureInTurns(sides: [Load, Load], seconds: number, connections: number, turns: number, bFirst = false): Promise<[Measurement, Measurement]> {
+  // Once for the round, not between turns: a verify's tops up thousands of signed sign-ins.
+  for (const { scenario } of sides) await scenario.prepare?.();
+  const taken: [Measurement[], Measurement[]] = [[], []];
+  for (let turn = 0; turn < turns; turn++) {
+    const order = (turn % 2 === 0) === bFirst ? [1, 0] : [0, 1];
+    for (const i of order) {
+      const { base, scenario, cpuMicros } = sides[i]!;
+      taken[i]!.push(await measure(base, scenario, seconds / turns, connections, cpuMicros, false));
+    }
+  }
+  return [combine(taken[0]), combine(taken[1])];
+}
+
+// One measurement from several of one scenario: rates over the time they took together, latencies
+// weighted by the requests of each.
+function combine(parts: Measurement[]): Measurement {
+  const sum = (pick: (m: Measurement) => number) => parts.reduce((n, m) => n + pick(m), 0);
+  const total = sum((m) => m.total);
+  const seconds = sum((m) => m.seconds);
+  const weighted = (pick: (m: Measurement) => number) => Math.round((sum((m) => pick(m) * m.total) / Math.max(1, total)) * 100) / 100;
+  const cpu = parts.every((m) => m.cpuPerRequest !== undefined) ? sum((m) => m.cpuPerRequest! * Math.max(1, m.total)) : undefined;
+  return {
+    ...parts[parts.length - 1]!,
+    rps: total / seconds,
+    p50: weighted((m) => m.p50),
+    p99: weighted((m) => m.p99),
+    non2xx: sum((m) => m.non2xx),
+    total,
+    seconds,
+    ...(cpu !== undefined && { cpuPerRequest: cpu / Math.max(1, total) }),
   };
 }
 
@@ -120,11 +172,11 @@ export const EMPTY: Scenario = { name: 'GET /api/health/live (empty route)', pat
 
 /**
  * The empty route (after a warm-up for JIT and connection pools), then each scenario. One with a
- * floor is measured in `floorRounds` rounds alternating with its floor (floor first, then the
- * endpoint first, …), each round's ratio kept: the machine's noise moves both alike. The endpoint's
- * req/s and latencies shown are its last round's.
+ * floor is measured in `floorRounds` rounds with its floor, each round in turns (measureInTurns; the
+ * floor first, then the endpoint first, …), each round's ratio kept: the machine's noise moves both
+ * alike. The endpoint's req/s and latencies shown are its last round's.
  */
-export async function measureAgainstEmpty(base: string, scenarios: Scenario[], seconds: number, connections: number, floorRounds = 2): Promise<string> {
+export async function measureAgainstEmpty(base: string, scenarios: Scenario[], seconds: number, connections: number, floorRounds = 2, turns = TURNS): Promise<string> {
   await measure(base, EMPTY, 3, connections);
   const baseline = await measure(base, EMPTY, seconds, connections);
   const rows: Measurement[] = [];
@@ -138,15 +190,10 @@ export async function measureAgainstEmpty(base: string, scenarios: Scenario[], s
     let last: Measurement | undefined;
     for (let round = 0; round < floorRounds; round++) {
       let floor: Measurement;
-      if (round % 2 === 0) {
-        floor = await measure(base, scenario.floor, seconds, connections);
-        last = await measure(base, scenario, seconds, connections);
-      } else {
-        last = await measure(base, scenario, seconds, connections);
-        floor = await measure(base, scenario.floor, seconds, connections);
-      }
+      [floor, last] = await measureInTurns([{ base, scenario: scenario.floor }, { base, scenario }], seconds, connections, turns, round % 2 === 1);
       floorRps.push(floor.rps);
       floorRatios.push(last.rps / floor.rps);
+      console.error(`  ${scenario.name}, round ${round + 1}: ${last.rps.toFixed(0)} / ${floor.rps.toFixed(0)} req/s = ${(last.rps / floor.rps).toFixed(2)}×`);
     }
     rows.push({ ...last!, floorRps, floorRatios });
   }

@@ -3,7 +3,8 @@
 // and the mission list, to its own floor route (scripts/bench/bench-routes.ts), all measured in the
 // same run, with p50/p99. It builds the app with the floor routes into .next-bench/bench
 // (BENCH_REUSE_BUILD=1 reuses that build). An endpoint with a floor is measured in BENCH_FLOOR_ROUNDS
-// (default 2) rounds alternating with it. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 20) tune the run;
+// (default 2) rounds with it, each round in BENCH_TURNS (default 5) turns alternating (measure.ts's
+// measureInTurns). BENCH_SECONDS (default 10, a side's time in a round) and BENCH_CONNECTIONS (default 20) tune the run;
 // BENCH_ONLY=text keeps the scenarios whose name contains it, BENCH_REUSE=1 keeps an already seeded
 // database, BENCH_DATABASE_NAME (default taskmarket_bench) names it, and BENCH_PROFILE=dir writes the instance's V8 CPU profile there (scripts/bench/profile.ts reads it).
 // Then verify and the mission list with tracing switched on in the same instance (spans exported to
@@ -15,7 +16,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { type LocalChain, startLocalChain } from '../../lib/chain/local-chain';
 import { buildBenchRoutes } from './bench-routes';
 import { benchDatabase, instanceEnv, seededCallers } from './instance-env';
-import { measureAgainstEmpty, measureTracingCost, type Scenario } from './measure';
+import { measureAgainstEmpty, measureTracingCost, type Scenario, TURNS } from './measure';
 import { startOtlpSink } from './otlp-sink';
 import { compare, comparisonTable } from './compare';
 import { boundLines, checkMcpComparison, cpuCostLines, listAgainstItself, mcpComparisons, mcpFloorComparisons } from './mcp';
@@ -112,7 +113,7 @@ async function bench(chain: LocalChain, distDir: string) {
     const chosen = only ? scenarios.filter((s) => s.name.includes(only)) : scenarios;
     if (only !== 'tracing') {
       const table = await measureAgainstEmpty(base, chosen, seconds, connections, floorRounds);
-      console.log(`\n${new Date().toISOString().slice(0, 10)}, ${seconds}s per endpoint, ${floorRounds} rounds alternating with the floor where there is one, ${connections} connections, Node ${process.version}\n`);
+      console.log(`\n${new Date().toISOString().slice(0, 10)}, ${seconds}s per endpoint, ${floorRounds} rounds with the floor where there is one (each in ${TURNS} turns alternating), ${connections} connections, Node ${process.version}\n`);
       console.log(table);
     }
     if (!only || 'MCP find_missions'.includes(only)) {
@@ -121,7 +122,7 @@ async function bench(chain: LocalChain, distDir: string) {
       for (const comparison of comparisons) await checkMcpComparison(comparison);
       comparisons.push(listAgainstItself(base, instance.cpuMicros, session), ...mcpFloorComparisons(base, instance.cpuMicros, floors.list));
       const results = await compare(comparisons, Math.max(floorRounds, 3), seconds, connections);
-      console.log(`\nRemote MCP against the GET it wraps, same token, same run (${Math.max(floorRounds, 3)} rounds alternating)\n`);
+      console.log(`\nRemote MCP against the GET it wraps, same token, same run (${Math.max(floorRounds, 3)} rounds, each in ${TURNS} turns alternating)\n`);
       console.log(comparisonTable(results, ['MCP req/s', 'GET req/s', 'MCP / GET']));
       console.log(`\n${cpuCostLines(results)}\n${boundLines(results)}`);
     }
