@@ -55,8 +55,8 @@ export function skipBodies(scenario: Scenario, end: number): void {
  * a verify scenario's prepare asks the instance for thousands of nonces, work that is not the
  * endpoint's (counted in, it made the untraced instance look 1.3–2.4× costlier per verify).
  */
-export async function measure(base: string, scenario: Scenario, seconds: number, connections: number, cpuMicros?: () => number, prepare = true): Promise<Measurement> {
-  if (prepare) await scenario.prepare?.();
+export async function measure(base: string, scenario: Scenario, seconds: number, connections: number, cpuMicros?: () => number): Promise<Measurement> {
+  await scenario.prepare?.();
   const cpuBefore = cpuMicros?.();
   const bodies = scenario.bodies;
   let next = used.get(scenario) ?? 0;
@@ -104,6 +104,8 @@ export interface Load {
   base: string;
   scenario: Scenario;
   cpuMicros?: () => number;
+  /** Run before each of this side's turns: switches the instance to it (tracing on or off, say). */
+  select?: () => Promise<void>;
 }
 
 /** BENCH_TURNS: how many turns each side of a pair takes in a round (default 5: 2 s each of 10). */
@@ -116,14 +118,13 @@ export const TURNS = Number(process.env.BENCH_TURNS ?? 5);
  * against itself read 0.81–1.21× on this host: its speed drifts within a minute.
  */
 export async function measureInTurns(sides: [Load, Load], seconds: number, connections: number, turns: number, bFirst = false): Promise<[Measurement, Measurement]> {
-  // Once for the round, not between turns: a verify's tops up thousands of signed sign-ins.
-  for (const { scenario } of sides) await scenario.prepare?.();
   const taken: [Measurement[], Measurement[]] = [[], []];
   for (let turn = 0; turn < turns; turn++) {
     const order = (turn % 2 === 0) === bFirst ? [1, 0] : [0, 1];
     for (const i of order) {
-      const { base, scenario, cpuMicros } = sides[i]!;
-      taken[i]!.push(await measure(base, scenario, seconds / turns, connections, cpuMicros, false));
+      const { base, scenario, cpuMicros, select } = sides[i]!;
+      await select?.();
+      taken[i]!.push(await measure(base, scenario, seconds / turns, connections, cpuMicros));
     }
   }
   return [combine(taken[0]), combine(taken[1])];
@@ -202,46 +203,36 @@ export async function measureAgainstEmpty(base: string, scenarios: Scenario[], s
 
 /**
  * The cost of tracing (docs/api.md#observability): each scenario on one instance with tracing off
- * and then on (`setTracing` switches it inside the process), alternating which goes first, in
- * `rounds` rounds; per round the ratio on/off of req/s, and of CPU time per request (the
+ * and on (`setTracing` switches it inside the process before each turn), in `rounds` rounds of
+ * turns (measureInTurns); per round the ratio on/off of req/s, and of CPU time per request (the
  * instance's own process, read from /proc: steadier than req/s on a machine others are loading).
  * One process against itself: the same heap, JIT and connections on both sides.
  */
-export async function measureTracingCost(instance: Instance, setTracing: (on: boolean) => Promise<void>, scenarios: Scenario[], seconds: number, connections: number, rounds = 2): Promise<string> {
+export async function measureTracingCost(instance: Instance, setTracing: (on: boolean) => Promise<void>, scenarios: Scenario[], seconds: number, connections: number, rounds = 2, turns = TURNS): Promise<string> {
   const lines = [
     '| endpoint | req/s off / on (last round) | ratio of req/s on/off per round | CPU µs per request off/on per round | ratio of CPU per request off/on per round | p99 ms off / on | non-2xx off / on (all rounds) |',
     '|---|---:|---:|---:|---:|---:|---:|',
   ];
-  const run = async (on: boolean, scenario: Scenario) => {
-    await setTracing(on);
-    const measured = await measure(instance.url, scenario, seconds, connections, instance.cpuMicros);
-    return { ...measured, cpuPerRequest: measured.cpuPerRequest! };
-  };
+  const side = (on: boolean, scenario: Scenario): Load => ({ base: instance.url, scenario, cpuMicros: instance.cpuMicros, select: () => setTracing(on) });
   for (const scenario of scenarios) {
     // Each side warmed on the scenario itself first: the first spans a process exports, and the
     // code that makes them, are cold (a verify's first traced rounds ran 0.65-0.77 of the untraced
     // CPU per request, its later ones 0.91).
-    for (const on of [false, true]) await run(on, scenario);
+    await measureInTurns([side(false, scenario), side(true, scenario)], seconds, connections, 1);
     const rpsRatios: number[] = [];
     const cpuRatios: number[] = [];
     const cpus: string[] = [];
-    let off: Awaited<ReturnType<typeof run>> | undefined;
+    let off: Measurement | undefined;
     let on: typeof off;
     // A side answering errors does other work than the other: counted, so a ratio is not read blind.
     const non2xx = { off: 0, on: 0 };
     for (let round = 0; round < rounds; round++) {
-      if (round % 2 === 0) {
-        off = await run(false, scenario);
-        on = await run(true, scenario);
-      } else {
-        on = await run(true, scenario);
-        off = await run(false, scenario);
-      }
+      [off, on] = await measureInTurns([side(false, scenario), side(true, scenario)], seconds, connections, turns, round % 2 === 1);
       non2xx.off += off.non2xx;
       non2xx.on += on.non2xx;
       rpsRatios.push(on.rps / off.rps);
-      cpuRatios.push(off.cpuPerRequest / on.cpuPerRequest);
-      cpus.push(`${off.cpuPerRequest.toFixed(0)}/${on.cpuPerRequest.toFixed(0)}`);
+      cpuRatios.push(off.cpuPerRequest! / on.cpuPerRequest!);
+      cpus.push(`${off.cpuPerRequest!.toFixed(0)}/${on.cpuPerRequest!.toFixed(0)}`);
     }
     const list = (values: number[]) => values.map((v) => v.toFixed(2)).join(', ');
     lines.push(
