@@ -4,9 +4,10 @@
 // at once, then recorded in the database, which refresh and personal tokens are checked against.
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
-import { and, count, desc, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, lt, or, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { builtOnce } from '../db/prepared';
 import { grants, users } from '../db/schema';
 import { ApiError } from '../errors';
 import type { Kv } from '../kv';
@@ -21,14 +22,22 @@ export const hashSecret = (secret: string) => createHash('sha256').update(secret
 /** A fresh random secret with a recognisable prefix: 32 bytes, 43 base64url characters. */
 export const newSecret = (prefix: string) => `${prefix}${randomBytes(32).toString('base64url')}`;
 
-const live = (now: Date) => and(isNull(grants.revokedAt), or(isNull(grants.expiresAt), gt(grants.expiresAt, now)));
+// `now` a time, or a prepared statement's placeholder for one.
+const live = (now: Date | SQLWrapper) => and(isNull(grants.revokedAt), or(isNull(grants.expiresAt), gt(grants.expiresAt, now)));
 
-export async function findPersonalToken(db: Db, token: string, now: Date): Promise<{ id: string; userId: string; scopes: Scope[] } | undefined> {
-  const [row] = await db
+// Every request with a personal token runs this lookup: one prepared statement per database handle,
+// not a query built again each time (~20 µs of a request, found by profiling npm run bench's MCP pairs).
+const findPersonalTokenStatement = builtOnce((db: Db) =>
+  db
     .select({ id: grants.id, userId: grants.userId, scopes: grants.scopes })
     .from(grants)
-    .where(and(eq(grants.tokenHash, hashSecret(token)), eq(grants.kind, 'TOKEN'), live(now)))
-    .limit(1);
+    .where(and(eq(grants.tokenHash, sql.placeholder('hash')), eq(grants.kind, 'TOKEN'), live(sql.placeholder('now'))))
+    .limit(1)
+    .prepare('find_personal_token'),
+);
+
+export async function findPersonalToken(db: Db, token: string, now: Date): Promise<{ id: string; userId: string; scopes: Scope[] } | undefined> {
+  const [row] = await findPersonalTokenStatement(db, undefined).execute({ hash: hashSecret(token), now: now.toISOString() });
   return row ? { ...row, scopes: row.scopes as Scope[] } : undefined;
 }
 
