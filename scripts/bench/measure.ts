@@ -108,7 +108,10 @@ export interface Load {
   select?: () => Promise<void>;
 }
 
-/** BENCH_TURNS: how many turns each side of a pair takes in a round (default 5: 2 s each of 10). */
+/**
+ * BENCH_TURNS: how many turns each side of a pair takes in a round (default 5: 2 s each of 10).
+ * autocannon ends a run on its one-second sample, so a turn lasts whole seconds.
+ */
 export const TURNS = Number(process.env.BENCH_TURNS ?? 5);
 
 /**
