@@ -3,19 +3,21 @@
 // (app-build.ts, into .next-bench/<variant>); ours is the benchmark build. Both run at once on the
 // same seeded PostgreSQL and Redis, and each endpoint is measured alternately on the two
 // (compare.ts), with each instance's CPU per request. BENCH_ONLY=text keeps the variants whose name contains it; BENCH_REPEATS (default
-// 4), BENCH_SECONDS (8), BENCH_CONNECTIONS (20) tune it; BENCH_REUSE_BUILD=1 reuses the builds.
+// 4), BENCH_SECONDS (10), BENCH_CONNECTIONS (20) tune it; BENCH_REUSE_BUILD=1 reuses the builds.
 import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { issueToken } from '../../lib/auth/tokens';
 import type { Config } from '../../lib/config';
 import { buildBenchApp, replaceOnce, type BenchBuild } from './app-build';
 import { buildBenchRoutes } from './bench-routes';
+import { TURNS } from './measure';
 import { compare, comparisonTable, type Comparison } from './compare';
 import { seededWallet } from './seed';
 import { startInstance } from './server';
 import { presignedVerifies, sessionCookie, verifyPool } from './sign-ins';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+// 10: each side's time in a round, in BENCH_TURNS turns of whole seconds (measure.ts).
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const repeats = Number(process.env.BENCH_REPEATS ?? 4);
 const OURS_PORT = 3910;
@@ -152,7 +154,7 @@ async function main() {
   } finally {
     await ours.stop();
   }
-  console.log(`\n${new Date().toISOString().slice(0, 10)}, ${repeats} alternating rounds of ${seconds}s, ${connections} connections, Node ${process.version}\n`);
+  console.log(`\n${new Date().toISOString().slice(0, 10)}, ${repeats} rounds of ${seconds}s a side, each in ${TURNS} turns alternating, ${connections} connections, Node ${process.version}\n`);
   console.log(sections.join('\n\n'));
 }
 
