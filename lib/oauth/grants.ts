@@ -26,7 +26,8 @@ export const newSecret = (prefix: string) => `${prefix}${randomBytes(32).toStrin
 const live = (now: Date | SQLWrapper) => and(isNull(grants.revokedAt), or(isNull(grants.expiresAt), gt(grants.expiresAt, now)));
 
 // Every request with a personal token runs this lookup: one prepared statement per database handle,
-// not a query built again each time (~20 µs of a request, found by profiling npm run bench's MCP pairs).
+// not a query built again each time (194–368 µs of CPU a lookup built, 53–86 prepared, in one
+// process: docs/performance.md; found by profiling npm run bench's MCP pairs).
 const findPersonalTokenStatement = builtOnce((db: Db) =>
   db
     .select({ id: grants.id, userId: grants.userId, scopes: grants.scopes })

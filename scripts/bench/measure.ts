@@ -180,7 +180,7 @@ export const EMPTY: Scenario = { name: 'GET /api/health/live (empty route)', pat
  * floor first, then the endpoint first, …), each round's ratio kept: the machine's noise moves both
  * alike. The endpoint's req/s and latencies shown are its last round's.
  */
-export async function measureAgainstEmpty(base: string, scenarios: Scenario[], seconds: number, connections: number, floorRounds = 2, turns = TURNS): Promise<string> {
+export async function measureAgainstEmpty(base: string, scenarios: Scenario[], seconds: number, connections: number, floorRounds = 2): Promise<string> {
   await measure(base, EMPTY, 3, connections);
   const baseline = await measure(base, EMPTY, seconds, connections);
   const rows: Measurement[] = [];
@@ -194,7 +194,7 @@ export async function measureAgainstEmpty(base: string, scenarios: Scenario[], s
     let last: Measurement | undefined;
     for (let round = 0; round < floorRounds; round++) {
       let floor: Measurement;
-      [floor, last] = await measureInTurns([{ base, scenario: scenario.floor }, { base, scenario }], seconds, connections, turns, round % 2 === 1);
+      [floor, last] = await measureInTurns([{ base, scenario: scenario.floor }, { base, scenario }], seconds, connections, TURNS, round % 2 === 1);
       floorRps.push(floor.rps);
       floorRatios.push(last.rps / floor.rps);
       console.error(`  ${scenario.name}, round ${round + 1}: ${last.rps.toFixed(0)} / ${floor.rps.toFixed(0)} req/s = ${(last.rps / floor.rps).toFixed(2)}×`);
@@ -211,7 +211,7 @@ export async function measureAgainstEmpty(base: string, scenarios: Scenario[], s
  * instance's own process, read from /proc: steadier than req/s on a machine others are loading).
  * One process against itself: the same heap, JIT and connections on both sides.
  */
-export async function measureTracingCost(instance: Instance, setTracing: (on: boolean) => Promise<void>, scenarios: Scenario[], seconds: number, connections: number, rounds = 2, turns = TURNS): Promise<string> {
+export async function measureTracingCost(instance: Instance, setTracing: (on: boolean) => Promise<void>, scenarios: Scenario[], seconds: number, connections: number, rounds = 2): Promise<string> {
   const lines = [
     '| endpoint | req/s off / on (last round) | ratio of req/s on/off per round | CPU µs per request off/on per round | ratio of CPU per request off/on per round | p99 ms off / on | non-2xx off / on (all rounds) |',
     '|---|---:|---:|---:|---:|---:|---:|',
@@ -230,7 +230,7 @@ export async function measureTracingCost(instance: Instance, setTracing: (on: bo
     // A side answering errors does other work than the other: counted, so a ratio is not read blind.
     const non2xx = { off: 0, on: 0 };
     for (let round = 0; round < rounds; round++) {
-      [off, on] = await measureInTurns([side(false, scenario), side(true, scenario)], seconds, connections, turns, round % 2 === 1);
+      [off, on] = await measureInTurns([side(false, scenario), side(true, scenario)], seconds, connections, TURNS, round % 2 === 1);
       non2xx.off += off.non2xx;
       non2xx.on += on.non2xx;
       rpsRatios.push(on.rps / off.rps);
