@@ -34,6 +34,19 @@ export const POST = async (request: Request) => {
   await getKv().put(\`floor:nonce:\${nonce}\`, address, 300_000);
   return Response.json({ nonce }, { headers: { 'Cache-Control': 'no-store' } });
 };`,
+  // nonce's floor with what docs/api.md asks of every nonce besides: the caller's hit counted against
+  // the rate limit and the nonce stored only under the cap of live nonces, both in the floor's one
+  // KV round trip (the same atomic step as lib/auth/nonces.ts). No validation, no wrapper. What it
+  // reaches against bench-floor/nonce bounds what any nonce can.
+  'bench-floor/nonce-bound': `import { randomBytes } from 'node:crypto';\n${KV}
+import { config } from '@/lib/config';
+const charge = { key: 'floor:limit:nonce', windowMs: 60_000, max: 1e9 };
+export const POST = async (request: Request) => {
+  const { address } = (await request.json()) as { address: string };
+  const nonce = randomBytes(16).toString('hex');
+  await getKv().hitThenPutCapped(charge, \`floor:nonce:\${nonce}\`, address, 300_000, 'floor:nonces:live', config().nonces.maxLive);
+  return Response.json({ nonce }, { headers: { 'Cache-Control': 'no-store' } });
+};`,
   // me: the caller named by the Authorization header (here the user's id itself, no token to
   // check), the revocation read (KV) and the user's row (database), together.
   'bench-floor/me': `${DB}\n${KV}
@@ -42,6 +55,30 @@ export const GET = async (request: Request) => {
   const [revoked, rows] = await Promise.all([
     getKv().get(\`floor:revoked:\${id}\`),
     getDb().then((db) => db.execute(sql\`select id, wallet_address, role, display_name from users where id = \${id}\`)),
+  ]);
+  return Response.json({ revoked, user: (rows as unknown as unknown[])[0] ?? null }, { headers: { 'Cache-Control': 'no-store' } });
+};`,
+  // The same, with what the API asks of every answer besides (docs/api.md#observability, #limits):
+  // observed (the request id, the span, the request metrics) and the RateLimit-* headers of the hit.
+  // Against bench-floor/nonce-bound: what that per-request work costs; the endpoint against it: ours.
+  'bench-floor/nonce-observed': `import { randomBytes } from 'node:crypto';\n${KV}
+import { config } from '@/lib/config';
+import { observed } from '@/lib/http/observed';
+const charge = { key: 'floor:limit:nonce', windowMs: 60_000, max: 1e9 };
+export const POST = observed(async (request: Request) => {
+  const { address } = (await request.json()) as { address: string };
+  const nonce = randomBytes(16).toString('hex');
+  const { hit } = await getKv().hitThenPutCapped(charge, \`floor:nonce:\${nonce}\`, address, 300_000, 'floor:nonces:live', config().nonces.maxLive);
+  return Response.json({ nonce }, { headers: { 'Cache-Control': 'no-store', 'RateLimit-Limit': String(charge.max), 'RateLimit-Remaining': String(charge.max - hit.count), 'RateLimit-Reset': String(Math.ceil(hit.resetMs / 1000)) } });
+});`,
+  // me's floor reading what me answers: the user's row with its passport joined (one database read).
+  // What it reaches against bench-floor/me bounds what any me can.
+  'bench-floor/me-bound': `${DB}\n${KV}
+export const GET = async (request: Request) => {
+  const id = (request.headers.get('authorization') ?? '').slice('Bearer '.length);
+  const [revoked, rows] = await Promise.all([
+    getKv().get(\`floor:revoked:\${id}\`),
+    getDb().then((db) => db.execute(sql\`select u.id, u.wallet_address, u.role, p.status, p.token_id, p.tx_hash from users u left join passports p on p.user_id = u.id where u.id = \${id}\`)),
   ]);
   return Response.json({ revoked, user: (rows as unknown as unknown[])[0] ?? null }, { headers: { 'Cache-Control': 'no-store' } });
 };`,
@@ -116,6 +153,16 @@ export const POST = async (request: Request) => {
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   return transport.handleRequest(request, { parsedBody: await request.json() });
+};`,
+  // The board's page as it is stored: the 21 OPEN missions' JSON read in the board's order with the
+  // sort key and id the cursor needs, 20 joined into the page. What it reaches against
+  // bench-floor/db-page (one row of the same size) bounds what any board page can.
+  'bench-floor/list-rows': `${DB}
+export const GET = async () => {
+  const rows = (await (await getDb()).execute(sql\`select listing as view, to_char(listed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key, id from missions where status = 'OPEN' order by listed_at desc, id desc limit 21\`)) as unknown as { view: string; key: string; id: string }[];
+  const last = rows.length > 20 ? rows[19]! : undefined;
+  const cursor = last ? Buffer.from(\`\${last.key},\${last.id}\`).toString('base64url') : null;
+  return new Response(\`{"items":[\${rows.slice(0, 20).map((row) => row.view).join(',')}],"nextCursor":\${JSON.stringify(cursor)}}\`, { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
 };`,
   'bench-floor/db-page': `${DB}\nexport const GET = async () => { const rows = (await (await getDb()).execute(sql\`select repeat('x', 14000) as page\`)) as unknown as { page: string }[]; return new Response(JSON.stringify(rows[0]!.page), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } }); };`,
 };

@@ -67,6 +67,8 @@ async function bench(chain: LocalChain, distDir: string) {
     const sampleVerify = JSON.parse(sample!) as { message: string; signature: string };
     const floors = {
       nonce: { name: 'floor: POST + JSON body + one KV write', method: 'POST', path: '/api/bench-floor/nonce', body: JSON.stringify({ address }) },
+      nonceObserved: { name: 'floor: nonce bound + observed + RateLimit headers', method: 'POST', path: '/api/bench-floor/nonce-observed', body: JSON.stringify({ address }) },
+      nonceBound: { name: 'floor: nonce floor + limit and cap in its KV step', method: 'POST', path: '/api/bench-floor/nonce-bound', body: JSON.stringify({ address }) },
       verify: {
         name: 'floor: POST + JSON body + KV take + DB read',
         method: 'POST',
@@ -80,20 +82,33 @@ async function bench(chain: LocalChain, distDir: string) {
         body: JSON.stringify({ ...sampleVerify, address: agentUser.walletAddress }),
       },
       me: { name: 'floor: GET + bearer + KV read + DB read', path: '/api/bench-floor/me', headers: { authorization: `Bearer ${agentUser.id}` } },
+      meBound: { name: 'floor: me floor + the passport joined', path: '/api/bench-floor/me-bound', headers: { authorization: `Bearer ${agentUser.id}` } },
       list: { name: 'floor: GET + one DB read of 14 KB, answered', path: '/api/bench-floor/db-page' },
+      listRows: { name: 'floor: the page read as its 21 stored rows', path: '/api/bench-floor/list-rows' },
       mine: { name: 'floor: list floor + the caller (KV read + DB read)', path: '/api/bench-floor/mine', headers: { authorization: `Bearer ${agentUser.id}` } },
     } satisfies Record<string, Scenario>;
 
     const scenarios: Scenario[] = [
       { ...endpoints.nonce, floor: floors.nonce, target: 0.95 },
+      // Not an endpoint: the floor with the limit and the cap every nonce must keep, against the floor;
+      // then the endpoint against that bound (how much of what is left is ours).
+      { ...floors.nonceBound, name: 'nonce floor with the limit and the cap (bound for any nonce)', floor: floors.nonce },
+      { ...endpoints.nonce, name: 'POST /api/auth/nonce against its bound', floor: floors.nonceBound },
+      // Not an endpoint: the bound with what the API asks of every answer (observed, RateLimit-* headers), against the bound.
+      { ...floors.nonceObserved, name: 'nonce bound observed, with its headers (what every answer adds)', floor: floors.nonceBound },
+      { ...endpoints.nonce, name: 'POST /api/auth/nonce against its bound observed', floor: floors.nonceObserved },
       // Issue 26: against the route doing its floor's I/O and the crypto every sign-in must do.
       { ...endpoints.verify, floor: floors.verifyCrypto, target: 0.92 },
       // Not an endpoint: what the floor plus verify's unavoidable crypto reaches, against the floor.
       { ...floors.verifyCrypto, name: 'verify floor with its crypto (bound for any verify)', floor: floors.verify },
       { ...endpoints.me, floor: floors.me, target: 0.95 },
+      { ...floors.meBound, name: 'me floor with the passport (bound for any me)', floor: floors.me },
+      { ...endpoints.me, name: 'GET /api/auth/me against its bound', floor: floors.meBound },
       endpoints.registerAgain,
       endpoints.health,
       { ...endpoints.missions, floor: floors.list, target: 0.85 },
+      { ...floors.listRows, name: 'list floor read as 21 stored rows (bound for any board page)', floor: floors.list },
+      { ...endpoints.missions, name: 'GET /api/missions against its bound', floor: floors.listRows },
       { ...endpoints.byReward, floor: floors.list },
       { ...endpoints.search, floor: floors.list },
       { ...endpoints.mine, floor: floors.list, target: 0.75 },
