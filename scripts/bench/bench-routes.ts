@@ -112,6 +112,28 @@ export const POST = async (request: Request) => {
   const cookie = sealIronSession({ token }, process.env.SESSION_SECRET!, 3600);
   return Response.json({ token, user: rows[0] ?? null, signer }, { headers: { 'Cache-Control': 'no-store', 'Set-Cookie': \`floor=\${cookie}; Path=/; HttpOnly\` } });
 };`,
+  // The crypto bound with its token signed by jose (over WebCrypto, the key imported once), as ours
+  // was until lib/auth/jwt-hs256.ts. Against bench-floor/verify-crypto: what the library costs a sign-in.
+  'bench-floor/verify-jose': `${DB}\n${KV}
+import { hashMessage, type Hex } from 'viem';
+import { recoverSigner } from '@/lib/auth/recover-address';
+import { sealIronSession } from '@/lib/auth/iron-seal';
+import { SignJWT } from 'jose';
+// Imported on the first request: \`next build\` evaluates the module without the instance's secret.
+let key: Promise<CryptoKey> | undefined;
+export const POST = async (request: Request) => {
+  key ??= crypto.subtle.importKey('raw', new TextEncoder().encode(process.env.JWT_SECRET!), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const { message, signature, address } = (await request.json()) as { message: string; signature: Hex; address: string };
+  await getKv().take(\`floor:nonce:\${Math.random()}\`, 'floor:live');
+  const rows = (await (await getDb()).execute(sql\`select id, wallet_address, role from users where wallet_address = \${address}\`)) as unknown as { id: string; role: 'CLIENT' | 'AGENT' }[];
+  const signer = await recoverSigner(hashMessage(message), signature);
+  const iat = Math.floor(Date.now() / 1000);
+  const token = await new SignJWT({ addr: address, role: rows[0]?.role, sub: rows[0]?.id, iss: 'taskmarket', aud: 'taskmarket-api', iat, exp: iat + 3600, jti: crypto.randomUUID() })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .sign(await key);
+  const cookie = sealIronSession({ token }, process.env.SESSION_SECRET!, 3600);
+  return Response.json({ token, user: rows[0] ?? null, signer }, { headers: { 'Cache-Control': 'no-store', 'Set-Cookie': \`floor=\${cookie}; Path=/; HttpOnly\` } });
+};`,
   // a signed-in list (mine=client): the caller's I/O of bench-floor/me (revocation read and user
   // row, together), then the page's one database read of ~14 KB. What it reaches against
   // bench-floor/db-page bounds what any authenticated list can.

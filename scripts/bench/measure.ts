@@ -160,7 +160,7 @@ const range = (values: number[], digits: number) => {
 
 export function report(baseline: Measurement, rows: Measurement[]): string {
   const lines = [
-    '| endpoint | req/s | ratio to empty route | ratio to own floor (floor req/s) | target | p50 ms | p99 ms | non-2xx |',
+    '| endpoint | req/s | ratio to empty route | ratio to own floor (floor req/s) | target | p50 ms | p99 ms | non-2xx (all rounds, both sides) |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const row of [baseline, ...rows]) {
@@ -192,14 +192,18 @@ export async function measureAgainstEmpty(base: string, scenarios: Scenario[], s
     const floorRps: number[] = [];
     const floorRatios: number[] = [];
     let last: Measurement | undefined;
+    // Refusals on either side in any round: a side answered cheaper than its work (a used nonce's 401, a full cap's 503).
+    let non2xx = 0;
     for (let round = 0; round < floorRounds; round++) {
       let floor: Measurement;
       [floor, last] = await measureInTurns([{ base, scenario: scenario.floor }, { base, scenario }], seconds, connections, TURNS, round % 2 === 1);
       floorRps.push(floor.rps);
       floorRatios.push(last.rps / floor.rps);
-      console.error(`  ${scenario.name}, round ${round + 1}: ${last.rps.toFixed(0)} / ${floor.rps.toFixed(0)} req/s = ${(last.rps / floor.rps).toFixed(2)}×`);
+      non2xx += floor.non2xx + last.non2xx;
+      const refused = floor.non2xx + last.non2xx ? ` (non-2xx: ${last.non2xx} / ${floor.non2xx})` : '';
+      console.error(`  ${scenario.name}, round ${round + 1}: ${last.rps.toFixed(0)} / ${floor.rps.toFixed(0)} req/s = ${(last.rps / floor.rps).toFixed(2)}×${refused}`);
     }
-    rows.push({ ...last!, floorRps, floorRatios });
+    rows.push({ ...last!, floorRps, floorRatios, non2xx });
   }
   return report(baseline, rows);
 }

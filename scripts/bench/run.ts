@@ -81,6 +81,12 @@ async function bench(chain: LocalChain, distDir: string) {
         path: '/api/bench-floor/verify-crypto',
         body: JSON.stringify({ ...sampleVerify, address: agentUser.walletAddress }),
       },
+      verifyJose: {
+        name: 'floor: verify crypto bound, its token signed by jose',
+        method: 'POST',
+        path: '/api/bench-floor/verify-jose',
+        body: JSON.stringify({ ...sampleVerify, address: agentUser.walletAddress }),
+      },
       me: { name: 'floor: GET + bearer + KV read + DB read', path: '/api/bench-floor/me', headers: { authorization: `Bearer ${agentUser.id}` } },
       meBound: { name: 'floor: me floor + the passport joined', path: '/api/bench-floor/me-bound', headers: { authorization: `Bearer ${agentUser.id}` } },
       list: { name: 'floor: GET + one DB read of 14 KB, answered', path: '/api/bench-floor/db-page' },
@@ -101,6 +107,10 @@ async function bench(chain: LocalChain, distDir: string) {
       { ...endpoints.verify, floor: floors.verifyCrypto, target: 0.92 },
       // Not an endpoint: what the floor plus verify's unavoidable crypto reaches, against the floor.
       { ...floors.verifyCrypto, name: 'verify floor with its crypto (bound for any verify)', floor: floors.verify },
+      // Not an endpoint: the crypto bound with the token signed by jose, as ours is; then ours against it.
+      { ...floors.verifyJose, name: 'verify crypto bound, token by jose (bound with our token library)', floor: floors.verifyCrypto },
+      // Its own pool of single-use bodies: measure.ts counts used bodies per scenario object.
+      { ...endpoints.verify, bodies: [], name: 'POST /api/auth/verify against its bound with jose', floor: floors.verifyJose },
       { ...endpoints.me, floor: floors.me, target: 0.95 },
       { ...floors.meBound, name: 'me floor with the passport (bound for any me)', floor: floors.me },
       { ...endpoints.me, name: 'GET /api/auth/me against its bound', floor: floors.meBound },
