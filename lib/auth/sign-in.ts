@@ -1,7 +1,7 @@
 // Sign-In with Ethereum (docs/api.md#sign-in, verify): strict parse, nonce taken out before anything else
 // is checked, then chain, domain, time window and signature, then the user and their token.
 import 'server-only';
-import { getAddress, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { ApiError } from '../errors';
@@ -38,9 +38,10 @@ export async function verifySignIn(
   if (fields.notBefore && fields.notBefore.getTime() > now.getTime()) throw refuse('Message not yet valid');
   if (fields.issuedAt.getTime() > now.getTime() + FUTURE_ISSUE_TOLERANCE_MS) throw refuse('Message issued in the future');
 
-  // The check runs on the checksum form of the address (docs/api.md#conventions).
+  // The check runs on the checksum form of the address (docs/api.md#conventions): the message's own,
+  // which the parser admits only in its EIP-55 form, so it is not derived again (a keccak).
   const valid = await isValidSignature(
-    { address: getAddress(address), message: input.message, signature: input.signature },
+    { address: fields.address, message: input.message, signature: input.signature },
     getChainClients()?.publicClient,
   );
   if (!valid) throw refuse('Invalid signature');
