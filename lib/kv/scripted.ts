@@ -59,6 +59,11 @@ const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 0`;
 
+// Redis takes a PX of whole milliseconds that keeps its clock in 64 bits. A life can come from a
+// token's own exp (a revocation lasts until then), fractional or far off: it is rounded up and held
+// to 2^53 - 1 ms (285,000 years), where the memory driver takes any number as it is.
+const wholeMs = (ttlMs: number): number => Math.min(Math.max(1, Math.ceil(ttlMs)), Number.MAX_SAFE_INTEGER);
+
 export interface ScriptRunner {
   evalScript(script: string, keys: string[], args: string[]): Promise<unknown>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
@@ -103,7 +108,7 @@ export function createScriptedKv(runner: ScriptRunner): Kv {
     async release(key, owner) {
       await runner.evalScript(RELEASE, [key], [owner]);
     },
-    put: (key, value, ttlMs) => runner.set(key, value, ttlMs),
+    put: (key, value, ttlMs) => runner.set(key, value, wholeMs(ttlMs)),
     get: (key) => runner.get(key),
     ping: () => runner.ping(),
     close: () => runner.close(),

@@ -24,6 +24,15 @@ describe.each(drivers)('%s KV', (_name, open) => {
     expect(await kv.get(`${p}a`)).toBeNull();
   });
 
+  // A revocation lives until its token's own exp, which a token states: fractional or far off, it
+  // is stored all the same (Redis refuses a PX that is no integer or overflows its clock).
+  test('behavior: put keeps a value for a fractional or an enormous life', async () => {
+    await kv.put(`${p}frac`, 'f', 60_000.5);
+    await kv.put(`${p}huge`, 'h', 1e300);
+    expect(await kv.get(`${p}frac`)).toBe('f');
+    expect(await kv.get(`${p}huge`)).toBe('h');
+  });
+
   test('behavior: take answers the value once, even to 25 concurrent callers', async () => {
     await kv.putCapped(`${p}n`, 'addr', 60_000, `${p}live`, 10);
     const results = await Promise.all(Array.from({ length: 25 }, () => kv.take(`${p}n`, `${p}live`)));
