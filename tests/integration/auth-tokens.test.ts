@@ -107,6 +107,15 @@ describe('POST /api/auth/logout', () => {
     expect((await call(me, { token: second.token })).status).toBe(200);
   });
 
+  // Found by the fuzz suite on Redis (FUZZ_SEED=1455279644): the revocation lives until the token's
+  // own exp, and Redis refused that life as a PX (503 'kv unreachable'). Only JWT_SECRET signs such a token.
+  test('behavior: a token whose exp is a billion years off is revoked too', async () => {
+    const { user } = await signIn();
+    const token = await forge({ addr: user.walletAddress, role: user.role, sub: user.id }, { exp: '1000000000y' });
+    expect(await call(logout, { token, method: 'POST' })).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await call(me, { token })).toMatchObject({ status: 401, body: { error: 'Token revoked' } });
+  });
+
   test('behavior: logging out through the cookie revokes it', async () => {
     const { cookie } = await signIn();
     expect((await call(logout, { cookie, method: 'POST', headers: { origin: 'https://app.example.com' } })).status).toBe(200);
