@@ -14,6 +14,7 @@ import { clientIp } from './client-ip';
 import { ApiError, OAuthError, unavailableDependency } from '../errors';
 import { type OperatorSecret, requireOperator } from './operator-auth';
 import { assertAllowedOrigin } from './origin';
+import { JsonResponse } from './json-response';
 import { type Handler, observed } from './observed';
 import type { OperationDoc } from './operation-doc';
 import { LIMITS, type LimitName, PendingCharge, consume } from './rate-limit';
@@ -176,7 +177,7 @@ export function json(data: unknown, init: JsonInit = {}): Response {
 }
 
 export function jsonText(text: string, init: JsonInit = {}): Response {
-  return new Response(text, {
+  return new JsonResponse(text, {
     status: init.status ?? 200,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...init.headers },
   });
