@@ -112,7 +112,8 @@ describe('remote MCP', () => {
       { params: Promise.resolve({}) },
     );
     expect(get.status).toBe(200);
-    const text = await get.text();
+    // The bytes an HTTP client receives (the body stream), not the text the answer keeps in process.
+    const text = await new Response(get.body).text();
     expect(JSON.parse(text).items.length).toBeGreaterThan(0);
     expect(page.content[0]!.text).toBe(text);
     // No space outside the strings: what a model reads is all content.
