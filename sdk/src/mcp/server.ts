@@ -29,13 +29,32 @@ export function toolError(error: unknown): CallToolResult {
   } else {
     message = String(error);
   }
-  return { isError: true, content: [{ type: 'text', text: message }] };
+  // Members in the order the SDK's result schema writes them: the remote server's plain path
+  // (lib/mcp/plain-tool-call.ts) answers byte for byte what the SDK's server would.
+  return { content: [{ type: 'text', text: message }], isError: true };
 }
 
 // One JSON Schema validator for every server: the remote endpoint (docs/api.md#mcp) builds a server per
 // request, and the SDK's default, a new Ajv with its formats each time, cost ~3 ms of CPU a call —
 // more than the tool call's own work (found by npm run bench's MCP scenario).
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
+/** A tools/call's result: the tool's answer, or its failure as the model reads it. */
+export async function callTool(session: Session, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  const tool = TOOLS.find((t) => t.name === name);
+  if (!tool) return { content: [{ type: 'text', text: `Unknown tool: ${name}` }], isError: true };
+  try {
+    const result = await tool.run(args ?? {}, session);
+    if (result instanceof ToolContent) return { content: result.content };
+    // The API's JSON as text, as the API wrote it (compact: a model pays for every space). No
+    // structuredContent: the tools declare no outputSchema, so clients could not rely on it, and
+    // the page in both forms doubled what a call costs to build and send (npm run bench's MCP
+    // scenario; docs/performance.md#remote-mcp).
+    return { content: [{ type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) }] };
+  } catch (error) {
+    return toolError(error);
+  }
+}
 
 export function createMcpServer(session: Session, version: string): Server {
   const server = new Server(
@@ -45,21 +64,7 @@ export function createMcpServer(session: Session, version: string): Server {
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: TOOLS.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema: inputSchema as never, annotations })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const tool = TOOLS.find((t) => t.name === request.params.name);
-    if (!tool) return { isError: true, content: [{ type: 'text', text: `Unknown tool: ${request.params.name}` }] };
-    try {
-      const result = await tool.run(request.params.arguments ?? {}, session);
-      if (result instanceof ToolContent) return { content: result.content };
-      // The API's JSON as text, as the API wrote it (compact: a model pays for every space). No
-      // structuredContent: the tools declare no outputSchema, so clients could not rely on it, and
-      // the page in both forms doubled what a call costs to build and send (npm run bench's MCP
-      // scenario; docs/performance.md#remote-mcp).
-      return { content: [{ type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) }] };
-    } catch (error) {
-      return toolError(error);
-    }
-  });
+  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(session, request.params.name, request.params.arguments));
   return server;
 }
 

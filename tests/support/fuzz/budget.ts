@@ -7,7 +7,7 @@ export const TOTAL_RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 10_000) ||
 
 export const SHARES = {
   /** every-route.test.ts: every handler of app/api, split evenly between them. */
-  everyRoute: 0.44,
+  everyRoute: 0.4,
   /** missions.test.ts */
   transitions: 0.16,
   reads: 0.02,
@@ -17,6 +17,8 @@ export const SHARES = {
   /** siwe.test.ts */
   siweGrammar: 0.1,
   siweRefusals: 0.06,
+  /** mcp-tool-call.test.ts */
+  mcpToolCall: 0.04,
 } as const;
 
 /** The cases of one property: its share of the total, split `ways` (at least a few, so a tiny FUZZ_RUNS still runs each). */
