@@ -157,9 +157,9 @@ export const POST = async (request: Request) => {
   const result = { content: [{ type: 'text', text: rows[0]!.page }] };
   return new Response(JSON.stringify({ result, jsonrpc: '2.0', id: message.id }), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
 };`,
-  // The same, served by the MCP SDK as the issue asks (its Server and Streamable HTTP transport,
-  // stateless, one per request as the SDK's stateless example builds them), the tool doing only the
-  // page read. What any SDK-served MCP call wrapping the list must cost (bench: MCP against the GET).
+  // The same, served by the MCP SDK (its Server and Streamable HTTP transport, stateless, one per
+  // request as the SDK's stateless example builds them), the tool doing only the page read: what
+  // /api/mcp's plain tools/call path saves by not building them (lib/mcp/plain-tool-call.ts).
   'bench-floor/mcp-sdk-page': `${DB}
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';

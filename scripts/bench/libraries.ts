@@ -10,6 +10,7 @@ import { issueToken } from '../../lib/auth/tokens';
 import type { Config } from '../../lib/config';
 import { buildBenchApp, replaceOnce, type BenchBuild } from './app-build';
 import { buildBenchRoutes } from './bench-routes';
+import { checkMcpComparison, toolCall } from './mcp';
 import { TURNS } from './measure';
 import { compare, comparisonTable, type Comparison } from './compare';
 import { seededWallet } from './seed';
@@ -114,6 +115,24 @@ const VARIANTS: Variant[] = [
           b: { base: variant, scenario: list('/api/missions?mine=client', clientHeaders) },
         },
       ];
+    },
+  },
+  {
+    name: "MCP tools/call: the SDK's Server and transport for every message (ours: lib/mcp/plain-tool-call.ts)",
+    build: {
+      name: 'lib-mcp-sdk',
+      rewrites: {
+        'next.config.ts': skipTypeCheck,
+        'lib/mcp/serve.ts': (s) => replaceOnce(s, 'const call = plainToolCall(request.headers, body);', 'const call = undefined as ReturnType<typeof plainToolCall>;'),
+      },
+    },
+    endpoints: async (ours, variant) => {
+      const call = () => toolCall('session token', clientHeaders.authorization!);
+      const comparison = { name: 'POST /api/mcp tools/call find_missions', a: { base: ours, scenario: call }, b: { base: variant, scenario: call } };
+      // A tool error is answered 200 too: both sides must answer a page.
+      await checkMcpComparison(comparison);
+      await checkMcpComparison({ ...comparison, a: comparison.b });
+      return [comparison];
     },
   },
 ];
