@@ -2,7 +2,8 @@
 // a reader in this process (the remote MCP tools' in-process fetch, app/api/mcp/api-routes.ts) gets
 // the text back as it was written. A plain Response's text() encodes the string into its body
 // stream and decodes it again: for a 14 KB board page 17 KB decoded and ~15–20 µs of CPU a tool
-// call, the largest allocation of ours in a call over the route it wraps (docs/performance.md#remote-mcp).
+// call, the largest allocation of ours in a call over the route it wraps (a sampling heap
+// profile, 2026-11-27: `git log -p -- docs/performance.md`).
 
 export class JsonResponse extends Response {
   readonly #text: string;

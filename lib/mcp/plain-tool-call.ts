@@ -2,9 +2,9 @@
 // the plainest form the SDK accepts. Only such a message is answered without building the SDK's
 // Server and transport; everything else (initialize, tools/list, ping, notifications, batches,
 // _meta, a header or field the SDK might refuse) is the SDK's to answer. Building them per request
-// cost ~100 µs of CPU a call, a sixth of the GET a find_missions wraps (npm run bench,
-// docs/performance.md#remote-mcp). tests/fuzz/mcp-tool-call.test.ts holds the two answers equal,
-// byte for byte, over generated messages and headers.
+// cost ~100 µs of CPU a call, a sixth of the GET a find_missions wraps (npm run bench; end to end,
+// docs/libraries.md). tests/fuzz/mcp-tool-call.test.ts holds the two answers equal, byte for
+// byte, over generated messages and headers.
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { type CallToolResult, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 

@@ -49,7 +49,7 @@ export async function callTool(session: Session, name: string, args: Record<stri
     // The API's JSON as text, as the API wrote it (compact: a model pays for every space). No
     // structuredContent: the tools declare no outputSchema, so clients could not rely on it, and
     // the page in both forms doubled what a call costs to build and send (npm run bench's MCP
-    // scenario; docs/performance.md#remote-mcp).
+    // scenario, 2026-11-26).
     return { content: [{ type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) }] };
   } catch (error) {
     return toolError(error);
