@@ -7,19 +7,17 @@
 
 export class JsonResponse extends Response {
   readonly #text: string;
-  #read = false;
 
   constructor(text: string, init: ResponseInit) {
     super(text, init);
     this.#text = text;
   }
 
-  // Read once, as any body: a second read, or one after the stream was taken, fails as Response's
-  // does. The stream itself is never touched here, so bodyUsed stays false after this read.
+  // Read once, as any body: the stream is cancelled unread (which marks the body used, so any later
+  // read fails as Response's does), and a body already used goes to Response's own refusal.
   override text(): Promise<string> {
-    if (this.#read) return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
     if (this.bodyUsed) return super.text();
-    this.#read = true;
+    void this.body?.cancel();
     return Promise.resolve(this.#text);
   }
 }
