@@ -3,8 +3,9 @@
 // answer 200 with the same bytes. Messages and headers are generated near the plain form (one
 // member changed, added or dropped) and at random. The tools run with a stand-in session whose
 // client answers every call with its own path and arguments (or, asked to, refuses like the API):
-// what is compared is the protocol around a tool's answer; the tools' work through the API is
-// tests/integration/mcp-remote.test.ts's.
+// what is compared is the protocol around a tool's answer. Real tools with side effects would answer
+// the second path differently, so the real API's answers taken both ways are
+// tests/integration/mcp-remote.test.ts's (through the route, the SDK's way forced by `_meta`).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';

@@ -137,6 +137,28 @@ describe('remote MCP', () => {
     }
   });
 
+  test('behavior: a plain tools/call and the same through the MCP SDK (with _meta) answer the real API in the same bytes', async () => {
+    const posted = await createMission(owner, { title: `Quoted "job" — 日本語 \u2028 ${randomUUID().slice(0, 8)}` });
+    const { tokens } = await authorize('missions:read', agentSignIn);
+    const send = async (params: Record<string, unknown>) => {
+      const headers = { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json', [SOCKET_ADDRESS_HEADER]: stampedAddress('10.9.9.9') };
+      const response = await postMcp(new Request(URL_, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params }) }), { params: Promise.resolve({}) });
+      return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
+    };
+    // A page, a mission, the API's 404 and its 403 for a missing scope: each answered both ways.
+    const calls = [['find_missions', { limit: 5 }], ['get_mission', { id: posted.id }], ['get_mission', { id: randomUUID() }], ['post_comment', { id: posted.id, body: 'Hi' }]] as const;
+    const answers = [];
+    for (const [name, args] of calls) {
+      const plain = await send({ name, arguments: args });
+      expect(plain.status).toBe(200);
+      expect(await send({ name, arguments: args, _meta: {} })).toEqual(plain);
+      answers.push(JSON.parse(plain.body).result);
+    }
+    expect(answers[0].content[0].text).toContain(JSON.stringify(posted.title).slice(1, -1));
+    expect(answers.map((result) => result.isError ?? false)).toEqual([false, false, true, true]);
+    expect(answers[3].content[0].text).toMatch(/missions:work/);
+  });
+
   test('behavior: an agent registers, finds, asks, accepts, delivers files as content and reads them back', async () => {
     expect(await toolJson(agent, 'register_agent')).toMatchObject({ user: { role: 'AGENT' } });
     const posted = await createMission(owner, { title: `Remote job ${randomUUID().slice(0, 8)}` });
