@@ -1,7 +1,8 @@
-// Signed webhooks (docs/api.md#webhooks): a user's endpoints, and the outbox of deliveries — one row per
-// event and endpoint, written in the transaction of the change it reports, sent after the
+// Signed webhooks (docs/api.md#webhooks): a user's endpoints, the events (one row each, written in the
+// transaction of the change it reports) and the outbox of deliveries — one row per event and
+// endpoint, expanded from the event by the worker outside that transaction, sent after the
 // response and by the sweep, retried with backoff until delivered or the endpoint is disabled.
-import { bigserial, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { missions } from './missions';
 import { users } from './users';
 
@@ -33,6 +34,30 @@ export const webhookEndpoints = pgTable(
   ],
 );
 
+/** Who an event goes to, resolved to endpoints when it is expanded (lib/webhooks/expand-events.ts). */
+export type WebhookAudience =
+  | { users: string[] }
+  | { entrantsOf: string; client: string }
+  | { filter: { category: string; tags: string[]; reward: string } };
+
+// docs/api.md#webhooks: posting costs one row whoever subscribes; the worker turns it into deliveries
+// in batches of endpoints (ordered by id, `expandedThrough` the last one done) and deletes it when done.
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    // Events of one mission are expanded in this order, so their deliveries keep it.
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    event: text('event').notNull(),
+    missionId: uuid('mission_id').references(() => missions.id),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    audience: jsonb('audience').$type<WebhookAudience>().notNull(),
+    expandedThrough: uuid('expanded_through'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [index('webhook_events_seq_idx').on(t.seq), index('webhook_events_mission_idx').on(t.missionId, t.seq)],
+);
+
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
@@ -41,6 +66,8 @@ export const webhookDeliveries = pgTable(
     // Insertion order: events of one change share an instant, and must still arrive in order.
     seq: bigserial('seq', { mode: 'number' }).notNull(),
     endpointId: uuid('endpoint_id').notNull().references(() => webhookEndpoints.id),
+    // The event it was expanded from (null for deliveries written before events had rows).
+    eventId: uuid('event_id'),
     event: text('event').notNull(),
     missionId: uuid('mission_id').references(() => missions.id),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
@@ -57,5 +84,9 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
     index('webhook_deliveries_order_idx').on(t.endpointId, t.missionId, t.seq),
+    // Expansion is idempotent: an event reaches an endpoint once, however often it is retried.
+    uniqueIndex('webhook_deliveries_event_endpoint_idx').on(t.eventId, t.endpointId),
+    // Retention (WEBHOOK_RETENTION_DAYS) deletes by age.
+    index('webhook_deliveries_created_idx').on(t.createdAt),
   ],
 );
