@@ -63,6 +63,7 @@ const envSchema = z.object({
   VERCEL_BRANCH_URL: optionalText,
   // Wave 3 (docs/api.md#tokens).
   OAUTH_REGISTRATIONS_PER_HOUR: intFrom(20, 1),
+  OAUTH_REGISTRATIONS_GLOBAL_PER_HOUR: intFrom(1000, 1),
   OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: intFrom(60, 1),
   // Wave 3: operating it (docs/api.md#observability).
   METRICS_TOKEN: optionalText,
@@ -77,6 +78,9 @@ const envSchema = z.object({
   // Wave 3 (docs/api.md#bounties).
   MAX_BOUNTY_ENTRIES: intFrom(200, 1),
   ENTRY_RATE_LIMIT_PER_MINUTE: intFrom(10, 1),
+  // Wave 4 (docs/api.md#limits): remote MCP, per user and per instance.
+  MCP_RATE_LIMIT_PER_MINUTE: intFrom(120, 1),
+  MCP_MAX_CONCURRENT: intFrom(32, 1),
   DISPUTE_ALLOWANCE_SECONDS: intFrom(604_800),
   ESCROW_V2_ADDRESS: hexAddress.optional(),
 });
@@ -140,7 +144,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (production && !sharedKv && e.SINGLE_INSTANCE) {
     warnings.push('SINGLE_INSTANCE=1: nonces, rate limits and revocations live in this process only; run no second instance');
   }
-  if (e.REGISTRAR_PRIVATE_KEY && !e.OPERATOR_PRIVATE_KEY) {
+  // In development the local chain's account 0 is registrar and operator by design (scripts/dev.ts).
+  if (production && e.REGISTRAR_PRIVATE_KEY && !e.OPERATOR_PRIVATE_KEY) {
     warnings.push('OPERATOR_PRIVATE_KEY is unset: the registrar key also sends payouts (release, refund, claimFor)');
   }
 
@@ -197,8 +202,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       operatorFailuresPerMinute: e.OPERATOR_RATE_LIMIT_PER_MINUTE,
       commentsPerMinute: e.COMMENT_RATE_LIMIT_PER_MINUTE,
       registrationsPerHour: e.OAUTH_REGISTRATIONS_PER_HOUR,
+      registrationsGlobalPerHour: e.OAUTH_REGISTRATIONS_GLOBAL_PER_HOUR,
       tokenPerMinute: e.OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE,
       entriesPerMinute: e.ENTRY_RATE_LIMIT_PER_MINUTE,
+      mcpPerMinute: e.MCP_RATE_LIMIT_PER_MINUTE,
+      /** In progress at once on this instance (an in-process count: lib/mcp/in-progress.ts). */
+      mcpMaxConcurrent: e.MCP_MAX_CONCURRENT,
     },
     missions: {
       reviewWindowSeconds: e.REVIEW_WINDOW_SECONDS,

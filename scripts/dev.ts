@@ -3,6 +3,7 @@
 // in development mode behind server.ts. Settings already in the environment win.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createPublicClient, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -12,9 +13,20 @@ import { mockUsdcArtifact } from '../lib/chain/artifacts';
 import { type LocalChain, startLocalChain } from '../lib/chain/local-chain';
 
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
-const CHAIN_PORT = 8545;
+const CHAIN_PORT = Number(process.env.CHAIN_PORT ?? 8545);
 
 const DEV_USDC = 1_000_000n * 10n ** 6n;
+
+/** Stops with one line when another program holds the chain's port, before anything starts. */
+async function requireFreePort(port: number) {
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`CHAIN_PORT must be a port number, not "${process.env.CHAIN_PORT}"`);
+  const taken = await new Promise<boolean>((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(true));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
+  });
+  if (taken) throw new Error(`port ${port} is taken: stop what listens there, or start on another with CHAIN_PORT=<port> npm run dev`);
+}
 
 /** Tops every anvil account up to a million test USDC, so a newcomer can fund missions at once. */
 async function fundDevAccounts(chain: LocalChain) {
@@ -35,6 +47,7 @@ async function main() {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development' };
   let stopChain = async () => {};
   if (!process.env.RPC_URL) {
+    await requireFreePort(CHAIN_PORT);
     const chain = await startLocalChain({
       port: CHAIN_PORT,
       statePath: join(dataDir, 'anvil-state.json'),

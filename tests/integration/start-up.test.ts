@@ -55,6 +55,13 @@ describe('production start-up', () => {
     expect(cfg.warnings.join('\n')).toMatch(/SINGLE_INSTANCE=1/);
   });
 
+  test('behavior: a registrar key without an operator key is worth a warning in production only', () => {
+    const registrar = { REGISTRAR_PRIVATE_KEY: `0x${'1'.repeat(64)}` };
+    expect(loadConfig({ ...base, ...registrar }).warnings.join('\n')).toMatch(/OPERATOR_PRIVATE_KEY is unset/);
+    // scripts/dev.ts: the local chain's account 0 is registrar and operator by design.
+    expect(loadConfig({ NODE_ENV: 'development', ...registrar }).warnings).toEqual([]);
+  });
+
   test('behavior: operator secrets of 32 characters or more are accepted', () => {
     expect(() => loadConfig({ ...base, ADMIN_TOKEN: 'a'.repeat(32), CRON_SECRET: 'c'.repeat(40) })).not.toThrow();
   });
