@@ -28,6 +28,10 @@ export const categorySchema = z
 export const NO_CONTROLS = /^[^\p{Cc}\p{Cs}]*$/u;
 export const NO_CONTROLS_BUT_NEWLINES = /^(?:[^\p{Cc}\p{Cs}]|[\n\r\t])*$/u;
 export const CONTROLS_MESSAGE = 'must not contain control characters';
+// A name shown to someone deciding whom to trust (an OAuth client's, on the consent page) also refuses
+// format characters (\p{Cf}): a bidi override or a zero-width character makes it read as something
+// it is not ("Claude\u202Etxt.exe"). Not for prose, where emoji need the zero-width joiner.
+export const NO_CONTROLS_OR_FORMAT = /^[^\p{Cc}\p{Cs}\p{Cf}]*$/u;
 
 /** Lists every issue as `path: message`, so a client can fix all of them in one round. */
 export function describeIssues(error: z.ZodError): string[] {

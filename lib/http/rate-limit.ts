@@ -4,8 +4,11 @@ import type { Charge, CountedCharge, Hit, Kv } from '../kv';
 import { ApiError } from '../errors';
 
 export interface Limit {
-  /** What the window counts per: the client IP, or the authenticated user. */
-  scope: 'ip' | 'user';
+  /**
+   * What the window counts per: the client IP, the authenticated user, or everyone at once (`global`:
+   * a ceiling beside a per-IP limit, counted by the handler where what it guards is about to happen).
+   */
+  scope: 'ip' | 'user' | 'global';
   max: (cfg: Config) => number;
   windowMs: number;
   /**
@@ -32,6 +35,8 @@ export const LIMITS = {
   download: { scope: 'ip', max: (c) => c.limits.downloadPerMinute, windowMs: 60_000 },
   // docs/api.md#tokens: registration is anonymous by design; an IP registers at most this many clients an hour.
   register: { scope: 'ip', max: (c) => c.limits.registrationsPerHour, windowMs: 3_600_000 },
+  // docs/api.md#oauth-21: many IPs together register at most this many clients an hour, so the table's growth has a bound.
+  registerGlobal: { scope: 'global', max: (c) => c.limits.registrationsGlobalPerHour, windowMs: 3_600_000 },
   // The token endpoint: codes and refresh tokens are unguessable, but each try costs a KV and a database call.
   token: { scope: 'ip', max: (c) => c.limits.tokenPerMinute, windowMs: 60_000 },
 } satisfies Record<string, Limit>;
@@ -55,6 +60,9 @@ export function verdict(charge: Charge, { count, resetMs }: Hit): Record<string,
   if (count > charge.max) throw new ApiError(429, 'Too many requests', undefined, { ...headers, 'Retry-After': String(reset) });
   return headers;
 }
+
+/** The subject of a `global` limit: one window for every caller. */
+export const EVERYONE = 'all';
 
 /** Counts one request against `name` for `subject`; throws 429 past the limit. Answers the RateLimit-* headers. */
 export async function consume(kv: Kv, cfg: Config, name: LimitName, subject: string): Promise<Record<string, string>> {

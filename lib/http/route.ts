@@ -17,7 +17,7 @@ import { assertAllowedOrigin } from './origin';
 import { JsonResponse } from './json-response';
 import { type Handler, observed } from './observed';
 import type { OperationDoc } from './operation-doc';
-import { LIMITS, type LimitName, PendingCharge, consume } from './rate-limit';
+import { EVERYONE, LIMITS, type LimitName, PendingCharge, consume } from './rate-limit';
 import { readForm, readJson, validate } from './validation';
 import { bearerChallenge } from '../oauth/metadata';
 import { requireScope, type ScopeRule } from '../oauth/scopes';
@@ -89,6 +89,7 @@ export function route<O extends RouteOptions>(options: O & OneBody<O> & KnownOpt
       const limit = options.limit ? LIMITS[options.limit] : undefined;
       if (limit?.scope === 'ip' && 'withWork' in limit) charge = new PendingCharge(cfg, options.limit!, ip);
       else if (limit?.scope === 'ip') limitHeaders = await consume(kv, cfg, options.limit!, ip);
+      else if (limit?.scope === 'global') limitHeaders = await consume(kv, cfg, options.limit!, EVERYONE);
       if (options.session) assertAllowedOrigin(request, cfg, 'allow');
       if (options.operator) await requireOperator(request, options.operator, cfg, kv, ip);
       if (options.operator) noteCallerRole('operator');

@@ -8,7 +8,7 @@ import { eq, lt } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { oauthClients } from '../db/schema';
 import { OAuthError } from '../errors';
-import { describeIssues, NO_CONTROLS } from '../fields';
+import { describeIssues, NO_CONTROLS_OR_FORMAT } from '../fields';
 import { hashSecret, newSecret } from './grants';
 
 export const CLIENT_UNUSED_DAYS = 30;
@@ -54,8 +54,12 @@ export interface RegisteredClient {
 
 const invalidMetadata = (description: string) => new OAuthError(400, 'invalid_client_metadata', description);
 
-/** Registers a client from its metadata (RFC 7591 §2); refuses anything we would not honour. */
-export async function registerClient(db: Db, input: unknown, now: Date): Promise<RegisteredClient> {
+/**
+ * Registers a client from its metadata (RFC 7591 §2); refuses anything we would not honour.
+ * `admit` runs once the metadata is acceptable, just before the row is written: the global ceiling
+ * (docs/api.md#oauth-21) counts registrations, not refused attempts, and may throw 429.
+ */
+export async function registerClient(db: Db, input: unknown, now: Date, admit: () => Promise<unknown>): Promise<RegisteredClient> {
   const parsed = OAuthClientMetadataSchema.safeParse(input);
   if (!parsed.success) {
     const issues = describeIssues(parsed.error);
@@ -80,9 +84,13 @@ export async function registerClient(db: Db, input: unknown, now: Date): Promise
   const method = (meta.token_endpoint_auth_method ?? 'client_secret_basic') as AuthMethod;
   if (!AUTH_METHODS.includes(method)) throw invalidMetadata(`token_endpoint_auth_method: one of ${AUTH_METHODS.join(', ')}`);
   const name = (meta.client_name ?? new URL(meta.redirect_uris[0]!).host).trim();
-  if (name.length === 0 || name.length > 100 || !NO_CONTROLS.test(name)) throw invalidMetadata('client_name: 1–100 characters, no control characters');
+  // docs/api.md#oauth-21: the name is what a person trusts on the consent page.
+  if (name.length === 0 || name.length > 100 || !NO_CONTROLS_OR_FORMAT.test(name)) {
+    throw invalidMetadata('client_name: 1–100 characters, no control or format characters (bidi overrides, zero-width)');
+  }
   if (meta.client_uri && meta.client_uri.length > MAX_URI_LENGTH) throw invalidMetadata('client_uri: too long');
 
+  await admit();
   const clientId = newSecret('tmc_');
   const secret = method === 'none' ? undefined : newSecret('tms_');
   await db.insert(oauthClients).values({
@@ -124,12 +132,8 @@ export async function authenticateClient(db: Db, authorization: string | null, b
   let id = body.client_id;
   let secret = body.client_secret;
   let basic = false;
-  if (authorization?.startsWith('Basic ')) {
-    const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 0) throw invalidClient();
-    id = decodeURIComponent(decoded.slice(0, colon));
-    secret = decodeURIComponent(decoded.slice(colon + 1));
+  if (authorization && /^basic /i.test(authorization)) {
+    ({ id, secret } = basicCredentials(authorization.slice(6)));
     basic = true;
   }
   if (!id) throw invalidClient();
@@ -141,6 +145,25 @@ export async function authenticateClient(db: Db, authorization: string | null, b
   const stored = Buffer.from(client.secretHash);
   if (given.length !== stored.length || !timingSafeEqual(given, stored)) throw invalidClient();
   return client;
+}
+
+/**
+ * RFC 6749 §2.3.1: base64 of `id:secret`, each form-urlencoded. Whatever a client sends there that
+ * does not decode (a stray `%`, no colon) is a failed authentication, never a 500
+ * (docs/api.md#oauth-21).
+ */
+function basicCredentials(encoded: string): { id: string; secret: string } {
+  const decoded = Buffer.from(encoded.trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw invalidClient();
+  const formDecoded = (part: string) => {
+    try {
+      return decodeURIComponent(part.replaceAll('+', ' '));
+    } catch {
+      throw invalidClient();
+    }
+  };
+  return { id: formDecoded(decoded.slice(0, colon)), secret: formDecoded(decoded.slice(colon + 1)) };
 }
 
 const invalidClient = () => new OAuthError(401, 'invalid_client', 'Client authentication failed', { 'WWW-Authenticate': 'Basic realm="taskmarket"' });

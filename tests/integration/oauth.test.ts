@@ -98,6 +98,20 @@ describe('dynamic client registration', () => {
     expect(answer).toMatchObject({ status: 400, body: { error: 'invalid_client_metadata' } });
   });
 
+  test.each([
+    ['a right-to-left override', 'Claude\u202Etxt.exe'],
+    ['a left-to-right isolate', 'Claude\u2066'],
+    ['a zero-width space', 'Cla\u200Bude'],
+    ['a zero-width joiner', 'Cla\u200Dude'],
+    ['a zero-width no-break space', 'Cla\uFEFFude'],
+    ['a control character', 'Claude\u0007'],
+  ])('error: a client_name with %s is refused and nothing is registered', async (_, name) => {
+    const before = await clientCount();
+    const answer = await call(registerRoute, { body: { client_name: name, redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' } });
+    expect(answer).toMatchObject({ status: 400, body: { error: 'invalid_client_metadata', error_description: expect.stringContaining('client_name') } });
+    expect(await clientCount()).toBe(before);
+  });
+
   test('behavior: registrations from one IP are limited, and the refused one creates nothing', async () => {
     const ip = '10.200.0.1';
     const body = { client_name: 'flood', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' };
@@ -131,6 +145,34 @@ describe('dynamic client registration', () => {
     const fields = { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI };
     const wrong = await exchange(fields, { headers: { authorization: `Basic ${Buffer.from(`${client.client_id}:tms_wrong`).toString('base64')}` } });
     expect(wrong).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+  });
+
+  test.each([
+    ['a stray percent in the secret', (id: string) => `${id}:tms_%zz`],
+    ['a stray percent in the id', () => 'tmc_%E0%A4%A:secret'],
+    ['no colon', (id: string) => id],
+    ['an empty id', () => ':secret'],
+  ])('error: malformed Basic credentials (%s) are 401 invalid_client, on token and revoke', async (_, credentials) => {
+    const client = await registerClient({ token_endpoint_auth_method: 'client_secret_basic' });
+    const authorization = `Basic ${Buffer.from(credentials(client.client_id)).toString('base64')}`;
+    const token = await exchange({ grant_type: 'authorization_code', code: 'x'.repeat(43), code_verifier: pkce().verifier }, { headers: { authorization } });
+    expect(token).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+    expect(token.headers.get('www-authenticate')).toMatch(/^Basic /);
+    const revoked = await callForm(revokeRoute, { token: 'tmr_x' }, { headers: { authorization } });
+    expect(revoked).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+  });
+
+  test('behavior: Basic credentials are form-encoded (RFC 6749 §2.3.1) and the scheme is case-insensitive', async () => {
+    const client = await registerClient({ token_endpoint_auth_method: 'client_secret_basic' });
+    const user = await signIn();
+    const { verifier, challenge } = pkce();
+    const code = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
+    const encoded = `${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret!)}`;
+    const answer = await exchange(
+      { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI },
+      { headers: { authorization: `basic ${Buffer.from(encoded).toString('base64')}` } },
+    );
+    expect(answer.status).toBe(200);
   });
 });
 

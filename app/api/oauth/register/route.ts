@@ -1,10 +1,12 @@
 import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
+import { consume, EVERYONE } from '@/lib/http/rate-limit';
 import { registerClient } from '@/lib/oauth/clients';
 import { protocolDocumentSchema, registrationBody } from '@/lib/oauth/schemas';
 
-// RFC 7591 dynamic client registration: anonymous, so limited per IP; the metadata is checked by
-// registerClient (its refusals are OAuth errors, as registration clients expect).
+// RFC 7591 dynamic client registration: anonymous, so limited per IP and, across all IPs, by a
+// global ceiling (docs/api.md#oauth-21); the metadata is checked by registerClient (its refusals
+// are OAuth errors, as registration clients expect).
 export const POST = route({
   limit: 'register', body: registrationBody,
   doc: {
@@ -12,8 +14,8 @@ export const POST = route({
     description: 'Redirect URIs: https, http only for loopback, or a private-use scheme; matched exactly. Errors are `{ error: invalid_redirect_uri | invalid_client_metadata, error_description }`. Unused registrations are deleted after 30 days.',
     response: protocolDocumentSchema, status: 201,
   },
-}, async ({ body, db }) =>
-  json(await registerClient(await db(), body, new Date()), { status: 201 }),
+}, async ({ body, cfg, kv, db }) =>
+  json(await registerClient(await db(), body, new Date(), () => consume(kv, cfg, 'registerGlobal', EVERYONE)), { status: 201 }),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');
