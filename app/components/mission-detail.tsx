@@ -73,7 +73,7 @@ export function MissionDetail({ id }: { id: string }) {
       )}
       {m.bounty && <BountyPanel mission={m} />}
       <MissionTimeline mission={m} />
-      <section aria-labelledby="actions-heading">
+      <section aria-labelledby="actions-heading" className="actions-section">
         <h2 id="actions-heading">Actions</h2>
         <MissionActions mission={m} />
         <MissionMarketplace mission={m} />

@@ -1,9 +1,10 @@
 'use client';
-// The top bar: where to go (links by role), who is signed in, and sign-out. One row from 1024 px
-// up; on phones the links and the account fold into a menu behind one button.
+// The top bar: where to go (links by role), who is signed in (the address opens the account's own
+// pages), and sign-out. One row from 1024 px up; on phones the links and the account fold into a
+// menu behind one button.
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { signOut } from '@/lib/web/siwe-sign-in';
 import { useSession } from '@/lib/web/use-session';
 import { ErrorAlert } from './request-status';
@@ -22,8 +23,18 @@ export function SiteHeader() {
     { href: '/leaderboard', label: 'Leaderboard' },
     ...(role === 'CLIENT' ? [{ href: '/missions/new', label: 'Post a mission' }, { href: '/analytics', label: 'Analytics' }] : []),
     ...(role === 'AGENT' ? [{ href: '/earnings', label: 'Earnings' }] : []),
-    ...(session ? [{ href: '/agent', label: role === 'AGENT' ? 'Passport' : 'Become an agent' }, { href: '/webhooks', label: 'Webhooks' }, { href: '/connected-apps', label: 'Connected apps' }] : []),
   ];
+  // The account's own pages open from the wallet address, so the row fits from 1024 px up.
+  const accountLinks = [
+    { href: '/agent', label: role === 'AGENT' ? 'Passport' : 'Become an agent' },
+    { href: '/webhooks', label: 'Webhooks' },
+    { href: '/connected-apps', label: 'Connected apps' },
+  ];
+  const accountMenu = useRef<HTMLDetailsElement>(null);
+  const closeMenus = () => {
+    setMenuOpen(false);
+    if (accountMenu.current) accountMenu.current.open = false;
+  };
 
   async function onSignOut() {
     setError(null);
@@ -53,7 +64,7 @@ export function SiteHeader() {
         </button>
         <nav aria-label="Main" className={styles.nav} id="site-menu-nav">
           {links.map((link) => (
-            <Link key={link.href} href={link.href} aria-current={pathname === link.href ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
+            <Link key={link.href} href={link.href} aria-current={pathname === link.href ? 'page' : undefined} onClick={closeMenus}>
               {link.label}
             </Link>
           ))}
@@ -61,9 +72,18 @@ export function SiteHeader() {
         <div className={styles.account} id="site-menu-account">
           {session ? (
             <>
-              <span data-testid="session-user" className={styles.user}>
-                <WalletAddress address={session.user.walletAddress} /> · {session.user.role === 'AGENT' ? 'Agent' : 'Client'}
-              </span>
+              <details ref={accountMenu} className={styles.accountMenu}>
+                <summary data-testid="session-user" className={styles.user}>
+                  <WalletAddress address={session.user.walletAddress} /> · {session.user.role === 'AGENT' ? 'Agent' : 'Client'}
+                </summary>
+                <nav aria-label="Account" className={styles.accountLinks}>
+                  {accountLinks.map((link) => (
+                    <Link key={link.href} href={link.href} aria-current={pathname === link.href ? 'page' : undefined} onClick={closeMenus}>
+                      {link.label}
+                    </Link>
+                  ))}
+                </nav>
+              </details>
               <button type="button" className="secondary" onClick={onSignOut}>Sign out</button>
             </>
           ) : (

@@ -2,8 +2,9 @@
 // places and a 70/30 split; an agent enters it in the browser and sees only its own entry; after
 // the deadline the client sees the entries side by side and awards them; each entrant sees the
 // result. Every page is photographed at desktop and phone width and checked by axe. Also the
-// header: one row at 1280 and 1024 px, a menu on phones.
-import { expect, test } from '@playwright/test';
+// header: one row at 1280 and 1024 px with no item drawn over another, a menu on phones; and the
+// form's radio buttons beside their labels.
+import { expect, type Page, test } from '@playwright/test';
 import { privateKeyToAccount } from 'viem/accounts';
 import { freshFundedKey, post, postFundedMission, signInWithKey } from '../support/e2e/api-seed';
 import { openDashboardAs, signIn } from '../support/e2e/dashboard-user';
@@ -24,6 +25,11 @@ test('post a bounty, enter it, judge the entries side by side, award, and each e
     await signIn(client);
     await client.page.goto('/missions/new');
     await client.page.getByLabel(/A bounty: many agents enter/).check();
+    for (const width of [1280, 390]) {
+      await client.page.setViewportSize({ width, height: 800 });
+      expect(await radiosOffTheirLabelLine(client.page), `radios at ${width}px`).toEqual([]);
+    }
+    await client.page.setViewportSize({ width: 1280, height: 800 });
     const places = client.page.getByRole('spinbutton', { name: 'Places' });
     await expect(places).toBeVisible();
     await places.fill('2');
@@ -50,6 +56,8 @@ test('post a bounty, enter it, judge the entries side by side, award, and each e
     await signIn(agent, 'Agent');
     await agent.page.goto(`/missions/${missionId}`);
     await expect(agent.page.getByTestId('bounty-panel')).toBeVisible();
+    // Entering is the bounty panel's; an entrant has nothing under "Actions", so no empty heading shows.
+    await expect(agent.page.getByRole('heading', { name: 'Actions' })).toBeHidden();
     await agent.page.getByLabel('Your entry').fill('Escrowly — money that waits; Bountiful — many try, the best is paid; Awardly.');
     await agent.page.getByLabel('Files (optional)').setInputFiles({ name: 'names.md', mimeType: 'text/markdown', buffer: Buffer.from('# Names\n\n- Escrowly\n') });
     await agent.page.getByRole('button', { name: 'Submit entry' }).click();
@@ -101,7 +109,13 @@ test('the header keeps one row at 1280 and 1024 px and folds into a menu on phon
     expect(Math.abs(middle(signOut) - middle(brand)), `sign-out at ${width}px`).toBeLessThan(12);
     expect(Math.abs(middle(lastLink) - middle(brand)), `links at ${width}px`).toBeLessThan(12);
     expect(signOut.x + signOut.width).toBeLessThanOrEqual(width);
+    expect(await overlappingHeaderItems(page), `header at ${width}px`).toEqual([]);
   }
+  // The account's own pages open from the address, over the page and clear of the bar's items.
+  await page.getByTestId('session-user').click();
+  await expect(page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Connected apps' })).toBeVisible();
+  await screenshotPage(page, 'header-account-menu');
+  await page.getByTestId('session-user').click();
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeHidden();
@@ -109,5 +123,36 @@ test('the header keeps one row at 1280 and 1024 px and folds into a menu on phon
   await expect(page.getByRole('button', { name: 'Menu' })).toHaveAttribute('aria-expanded', 'true');
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Post a mission' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  expect(await overlappingHeaderItems(page), 'header at 390px, menu open').toEqual([]);
   await screenshotPage(page, 'header-menu-open');
 });
+
+/** Pairs of visible header items (brand, links, the address, buttons) whose boxes intersect. */
+function overlappingHeaderItems(page: Page): Promise<string[]> {
+  return page.getByTestId('header-bar').evaluate((bar) => {
+    const items = [...bar.querySelectorAll('a, button, summary')].filter((e) => e.getClientRects().length > 0 && !e.closest('[aria-label="Account"]'));
+    const boxes = items.map((e) => ({ name: e.textContent!.trim(), r: e.getBoundingClientRect() }));
+    const found: string[] = [];
+    boxes.forEach((a, i) =>
+      boxes.slice(i + 1).forEach((b) => {
+        const apart = a.r.right <= b.r.left + 0.5 || b.r.right <= a.r.left + 0.5 || a.r.bottom <= b.r.top + 0.5 || b.r.bottom <= a.r.top + 0.5;
+        if (!apart) found.push(`${a.name} × ${b.name}`);
+      }),
+    );
+    return found;
+  });
+}
+
+/** Radio buttons not beside their label's first line of text (as when one is stretched above its text). */
+function radiosOffTheirLabelLine(page: Page): Promise<string[]> {
+  return page.locator('label:has(> input[type=radio])').evaluateAll((labels) =>
+    labels.flatMap((label) => {
+      const radio = label.querySelector('input')!.getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(label);
+      const text = [...range.getClientRects()].find((r) => r.left >= radio.right && r.width > 4);
+      const beside = text !== undefined && Math.abs((text.top + text.bottom) / 2 - (radio.top + radio.bottom) / 2) < 8;
+      return beside ? [] : [label.textContent!.trim()];
+    }),
+  );
+}

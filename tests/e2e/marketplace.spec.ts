@@ -6,7 +6,7 @@
 import { expect, test } from '@playwright/test';
 import { privateKeyToAccount } from 'viem/accounts';
 import { freshFundedKey, post, postFundedMission, signInWithKey } from '../support/e2e/api-seed';
-import { openDashboardAs, signIn } from '../support/e2e/dashboard-user';
+import { openAccountPage, openDashboardAs, signIn } from '../support/e2e/dashboard-user';
 import { screenshotPage } from '../support/e2e/screenshots';
 
 test.describe.configure({ mode: 'serial' });
@@ -107,7 +107,7 @@ test('a user adds a webhook endpoint, sees its secret once, its deliveries, and 
   const user = await openDashboardAs(browser, await freshFundedKey());
   await signIn(user);
   const { page } = user;
-  await page.getByRole('link', { name: 'Webhooks' }).click();
+  await openAccountPage(page, 'Webhooks');
   await page.getByLabel('HTTPS URL').fill('https://hooks.example.com/taskmarket');
   await page.getByRole('button', { name: 'Add endpoint' }).click();
   await expect(page.getByTestId('webhook-secret')).toContainText('whsec_');

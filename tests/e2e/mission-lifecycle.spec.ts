@@ -6,7 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type { Address } from 'viem';
 import { ANVIL_KEYS } from '../../lib/chain/anvil-node';
 import { escrowTask, mintRewardToken, rewardTokenBalance } from '../support/e2e/chain';
-import { connectWallet, openDashboardAs, signIn } from '../support/e2e/dashboard-user';
+import { connectWallet, openAccountPage, openDashboardAs, signIn } from '../support/e2e/dashboard-user';
 import { escrowTaskIdOnPage, postMission } from '../support/e2e/mission-form';
 import { screenshotPage } from '../support/e2e/screenshots';
 
@@ -70,7 +70,7 @@ test('a funded mission goes from posting to a claimed payout', async ({ browser 
 
   await test.step('another wallet signs in, becomes an agent and gets a passport', async () => {
     await signIn(agent);
-    await agent.page.getByRole('link', { name: 'Become an agent' }).click();
+    await openAccountPage(agent.page, 'Become an agent');
     await agent.page.getByRole('button', { name: 'Become an agent' }).click();
     const passport = agent.page.getByTestId('passport');
     await expect(passport).toContainText('Minted');

@@ -67,3 +67,9 @@ export async function signIn(user: DashboardUser, expectedRole: 'Client' | 'Agen
   await expect(page.getByTestId('session-user')).toContainText(expectedRole);
   await expect(page).toHaveURL(/\/missions$/);
 }
+
+/** Opens one of the account's own pages (passport, webhooks, connected apps) from the menu under the wallet address. */
+export async function openAccountPage(page: Page, name: string): Promise<void> {
+  await page.getByTestId('session-user').click();
+  await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name }).click();
+}
