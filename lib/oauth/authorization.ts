@@ -35,6 +35,8 @@ export type AuthorizationQuery = z.infer<typeof authorizationQuerySchema>;
 export interface AuthorizationRequest {
   client: Pick<OAuthClient, 'id' | 'name' | 'clientUri'>;
   redirectUri: string;
+  /** The request named its redirect_uri (rather than leaving it to the one registered): the token request must too. */
+  redirectUriGiven: boolean;
   scopes: Scope[];
   state: string | undefined;
   codeChallenge: string;
@@ -89,6 +91,7 @@ export async function checkAuthorizationRequest(db: Db, issuer: string, raw: Rec
   return {
     client: { id: client.id, name: client.name, clientUri: client.clientUri },
     redirectUri,
+    redirectUriGiven: askedRedirect !== undefined,
     scopes,
     state,
     codeChallenge: query.code_challenge,
@@ -130,17 +133,21 @@ export interface CodeGrant {
   userId: string;
   clientId: string;
   redirectUri: string;
+  redirectUriGiven: boolean;
   scopes: Scope[];
   codeChallenge: string;
 }
 
-// The code names its user so its live set is theirs: a flood of consents fills one user's set only.
+// The code is 32 random bytes and nothing else (docs/api.md#oauth-21): it travels in the browser's
+// URL, history and the client's logs, so it names no user. The user is in the KV entry it keys
+// (stored under the code's hash), counted in that user's live set: a flood of consents fills one
+// user's set only.
 const codeKey = (code: string) => `oauth-code:${createHash('sha256').update(code).digest('base64url')}`;
 const codeSet = (userId: string) => `oauth-codes:${userId}`;
-const CODE = /^([0-9a-f-]{36})\.[A-Za-z0-9_-]{43}$/;
+const CODE = /^[A-Za-z0-9_-]{43}$/;
 
 export async function issueCode(kv: Kv, grant: CodeGrant): Promise<string> {
-  const code = `${grant.userId}.${randomBytes(32).toString('base64url')}`;
+  const code = randomBytes(32).toString('base64url');
   const stored = await kv.putCapped(codeKey(code), JSON.stringify(grant), CODE_TTL_MS, codeSet(grant.userId), 20);
   if (!stored) throw new OAuthError(429, 'temporarily_unavailable', 'Too many authorizations at once; try again in a minute');
   return code;
@@ -148,9 +155,11 @@ export async function issueCode(kv: Kv, grant: CodeGrant): Promise<string> {
 
 /** Takes the code (single use: at most one caller ever sees it); undefined when unknown, used or expired. */
 export async function takeCode(kv: Kv, code: string): Promise<CodeGrant | undefined> {
-  const userId = CODE.exec(code)?.[1];
-  if (!userId) return undefined;
-  const value = await kv.take(codeKey(code), codeSet(userId));
+  if (!CODE.test(code)) return undefined;
+  // The read only finds the user's set; the take alone decides, so of two concurrent exchanges one wins.
+  const found = await kv.get(codeKey(code));
+  if (!found) return undefined;
+  const value = await kv.take(codeKey(code), codeSet((JSON.parse(found) as CodeGrant).userId));
   return value ? (JSON.parse(value) as CodeGrant) : undefined;
 }
 

@@ -37,6 +37,7 @@ export async function decideAuthorization(db: Db, kv: Kv, issuer: string, userId
     userId,
     clientId: request.client.id,
     redirectUri: request.redirectUri,
+    redirectUriGiven: request.redirectUriGiven,
     scopes: request.scopes,
     codeChallenge: request.codeChallenge,
   });

@@ -3,11 +3,11 @@
 // once and replaced (rotation) — presenting a used one again revokes the whole grant, since either
 // the client or a thief holds a copy (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2).
 import 'server-only';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { refreshTokens } from '../db/schema';
+import { grants, refreshTokens } from '../db/schema';
 import { OAuthError } from '../errors';
 import type { Kv } from '../kv';
 import { grantRevokedKey, issueToken } from '../auth/tokens';
@@ -79,6 +79,10 @@ async function redeemCode(db: Db, kv: Kv, cfg: Config, client: OAuthClient, requ
   }
   // The code is gone now, whatever follows: a wrong verifier cannot be retried with the same code.
   if (code.clientId !== client.id) throw invalidGrant('Authorization code was issued to another client');
+  // RFC 6749 §4.1.3 (docs/api.md#oauth-21): required when the authorization request had one, and then the same.
+  if (request.redirect_uri === undefined && code.redirectUriGiven) {
+    throw new OAuthError(400, 'invalid_request', 'redirect_uri is required: the authorization request named one');
+  }
   if (request.redirect_uri !== undefined && request.redirect_uri !== code.redirectUri) throw invalidGrant('redirect_uri does not match the authorization request');
   if (!verifierMatches(request.code_verifier, code.codeChallenge)) throw invalidGrant('code_verifier does not match the code_challenge');
   const grantId = await createOAuthGrant(db, code.userId, client, code.scopes, now);
@@ -89,14 +93,20 @@ async function redeemCode(db: Db, kv: Kv, cfg: Config, client: OAuthClient, requ
 
 async function refresh(db: Db, kv: Kv, cfg: Config, client: OAuthClient, request: Extract<TokenRequest, { grant_type: 'refresh_token' }>, now: Date) {
   const hash = hashSecret(request.refresh_token);
-  // One conditional write takes the token: of two concurrent refreshes, one wins.
+  // One conditional write takes the token: of two concurrent refreshes, one wins. It names the client
+  // (docs/api.md#oauth-21): another client presenting the token uses nothing up and revokes nothing.
+  const ownGrants = db.select({ id: grants.id }).from(grants).where(eq(grants.clientId, client.id));
   const [taken] = await db
     .update(refreshTokens)
     .set({ usedAt: now })
-    .where(and(eq(refreshTokens.hash, hash), isNull(refreshTokens.usedAt), gt(refreshTokens.expiresAt, now)))
+    .where(and(eq(refreshTokens.hash, hash), isNull(refreshTokens.usedAt), gt(refreshTokens.expiresAt, now), inArray(refreshTokens.grantId, ownGrants)))
     .returning({ grantId: refreshTokens.grantId });
   if (!taken) {
-    const [known] = await db.select({ grantId: refreshTokens.grantId, usedAt: refreshTokens.usedAt }).from(refreshTokens).where(eq(refreshTokens.hash, hash)).limit(1);
+    const [known] = await db
+      .select({ grantId: refreshTokens.grantId, usedAt: refreshTokens.usedAt })
+      .from(refreshTokens)
+      .where(and(eq(refreshTokens.hash, hash), inArray(refreshTokens.grantId, ownGrants)))
+      .limit(1);
     const retry = known?.usedAt && now.getTime() - known.usedAt.getTime() < REFRESH_RETRY_GRACE_MS;
     if (known?.usedAt && !retry) await revokeEverywhere(db, kv, cfg, known.grantId, now);
     if (retry) throw invalidGrant('Refresh token was just used by a concurrent request');

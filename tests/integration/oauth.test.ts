@@ -287,6 +287,37 @@ describe('authorization code with PKCE', () => {
     ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
+  test('behavior: the code names no user — 32 random bytes, nothing derived from who approved', async () => {
+    const user = await signIn();
+    const client = await registerClient();
+    const { verifier, challenge } = pkce();
+    const code = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
+    expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(code).not.toContain(user.user.id);
+    // The user is still the one who approved: the exchange finds them server-side.
+    const answer = await exchange({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id });
+    expect((await call(me, { token: answer.body.access_token })).body.user.id).toBe(user.user.id);
+  });
+
+  test('error: redirect_uri is required at the token endpoint when the authorization request had one', async () => {
+    const user = await signIn();
+    const client = await registerClient();
+    const { verifier, challenge } = pkce();
+    const code = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
+    const missing = await exchange({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: client.client_id });
+    expect(missing).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: expect.stringContaining('redirect_uri') } });
+    expect(await grantCount(user.user.id)).toBe(0);
+  });
+
+  test('behavior: redirect_uri may be left out at the token endpoint when the authorization request left it out too', async () => {
+    const user = await signIn();
+    const client = await registerClient();
+    const { verifier, challenge } = pkce();
+    const { redirect_uri: _, ...params } = authorizeParams(client.client_id, challenge);
+    const code = (await approve(user, params)).searchParams.get('code')!;
+    expect((await exchange({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: client.client_id })).status).toBe(200);
+  });
+
   test('error: an unknown grant type, a repeated parameter and a JSON body are refused', async () => {
     expect(await exchange({ grant_type: 'password', username: 'a', password: 'b' })).toMatchObject({ status: 400, body: { error: 'unsupported_grant_type' } });
     const repeated = await call(tokenRoute, {
@@ -350,10 +381,15 @@ describe('refresh tokens', () => {
     });
   });
 
-  test('error: another client cannot use the refresh token', async () => {
-    const { tokens } = await connect();
+  test('error: another client cannot use the refresh token, nor use it up for its own client', async () => {
+    const { client, tokens } = await connect();
     const other = await registerClient();
     expect(await refresh(other.client_id, tokens.refresh_token)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    // Past the retry grace too: the other client's attempt consumed nothing, so this is no reuse.
+    await new Promise((resolve) => setTimeout(resolve, REFRESH_RETRY_GRACE_MS + 100));
+    const own = await refresh(client.client_id, tokens.refresh_token);
+    expect(own.status).toBe(200);
+    expect((await call(me, { token: own.body.access_token })).status).toBe(200);
   });
 });
 
