@@ -37,17 +37,23 @@ const keyOf = (secret: string): Promise<CryptoKey> => {
   return key;
 };
 
-/** Signed by signHs256 (jwt-hs256.ts): the bytes jose's SignJWT wrote, at a fifth of its CPU. */
+/**
+ * Signed by signHs256 (jwt-hs256.ts): the bytes jose's SignJWT wrote, at a fifth of its CPU. `notAfter`
+ * (seconds since the epoch) caps `exp`: a token derived from another credential never outlives it
+ * (docs/api.md#grant-bound-tokens).
+ */
 export async function issueToken(
   cfg: Config,
   user: { id: string; walletAddress: string; role: 'CLIENT' | 'AGENT' },
   now = new Date(),
   delegation?: { grantId: string; scope: string },
+  notAfter?: number,
 ): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
   const grant = delegation ? { gid: delegation.grantId, scope: delegation.scope } : {};
+  const exp = Math.min(iat + cfg.jwtTtlSeconds, notAfter ?? Infinity);
   // The claims in the order SignJWT wrote them: the payload's, then its setters'.
-  const claims = { addr: user.walletAddress, role: user.role, ...grant, sub: user.id, iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE, iat, exp: iat + cfg.jwtTtlSeconds, jti: randomUUID() };
+  const claims = { addr: user.walletAddress, role: user.role, ...grant, sub: user.id, iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE, iat, exp, jti: randomUUID() };
   return signHs256(cfg.jwtSecret, claims);
 }
 
@@ -90,7 +96,8 @@ export async function readToken(cfg: Config, token: string, now = Date.now()): P
 
 export async function isRevoked(kv: Kv, claims: TokenClaims): Promise<boolean> {
   if (!claims.gid) return (await kv.get(`revoked:${claims.jti}`)) !== null;
-  // A revoked grant refuses every access token issued under it, on every instance (grants.ts).
+  // A revoked grant refuses every access token issued under it, on every instance (grants.ts) at its
+  // next use; the database is checked too (oauth/grant-standing.ts), so a flushed KV brings none back.
   const [token, grant] = await Promise.all([kv.get(`revoked:${claims.jti}`), kv.get(grantRevokedKey(claims.gid))]);
   return token !== null || grant !== null;
 }

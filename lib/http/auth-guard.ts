@@ -1,13 +1,15 @@
 // Who is calling: a Bearer JWT (a wallet sign-in, or an OAuth client's access token), a personal
 // access token (tm_…), or the dashboard's session cookie — all resolved to the same user, whose
 // current role is read from the database, not the token, in one query with the user's passport.
-// A delegated credential (OAuth or tm_) also brings its scopes (docs/api.md#tokens).
+// A delegated credential (OAuth or tm_) also brings its scopes (docs/api.md#tokens), and a token tied to
+// a grant is refused once the grant is revoked or expired in the database (docs/api.md#grant-bound-tokens).
 import 'server-only';
 import type { Config } from '../config';
 import { readSessionCookie } from '../auth/session-cookie';
 import { isRevoked, readToken, type TokenClaims } from '../auth/tokens';
 import type { Db } from '../db/client';
 import type { Kv } from '../kv';
+import { grantStanding } from '../oauth/grant-standing';
 import { findPersonalToken, touchGrant } from '../oauth/grants';
 import { parseScopes, type Scope } from '../oauth/scopes';
 import { findUserWithPassport, type PassportSummary, type UserSummary } from '../users/queries';
@@ -22,6 +24,11 @@ export interface Caller {
   claims?: TokenClaims;
   /** The grant a delegated credential belongs to, and what it may do; undefined for a wallet sign-in. */
   grant?: { id: string; scopes: Scope[] };
+  /**
+   * When the credential presented stops working, in seconds since the epoch (a JWT's `exp`, a personal
+   * token's expiry); undefined for a personal token without one. No token derived from it outlives it.
+   */
+  expiresAt?: number;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -55,15 +62,19 @@ export async function authenticate(request: Request, cfg: Config, kv: Kv, db: ()
   const claims = await readToken(cfg, token);
   // A cookie rides along on cross-site requests; a bearer token does not (docs/api.md#origins).
   if (via === 'cookie' && !SAFE_METHODS.has(request.method)) assertAllowedOrigin(request, cfg, 'refuse');
-  // Independent round trips, run together: the revocation list (KV) and the current role (database).
+  // Independent round trips, run together: the revocation list (KV), the current role and, for a
+  // grant-bound token, the grant's standing (database; a flushed KV forgets revocations, it does not).
   const [revoked, found] = await Promise.all([
     isRevoked(kv, claims),
-    db().then((handle) => Promise.all([findUserWithPassport(handle, claims.sub), claims.gid && touchGrant(handle, claims.gid)])),
+    db().then((handle) =>
+      Promise.all([findUserWithPassport(handle, claims.sub), claims.gid && grantStanding(handle, claims.gid), claims.gid && touchGrant(handle, claims.gid)]),
+    ),
   ]);
-  if (revoked) throw new ApiError(401, 'Token revoked');
-  if (!found[0]) throw new ApiError(401, INVALID);
+  const [user, standing] = found;
+  if (revoked || standing === 'revoked') throw new ApiError(401, 'Token revoked');
+  if (standing === 'expired' || !user) throw new ApiError(401, INVALID);
   const grant = claims.gid ? { id: claims.gid, scopes: parseScopes(claims.scope ?? '') ?? [] } : undefined;
-  return { ...found[0], via, claims, ...(grant && { grant }) };
+  return { ...user, via, claims, expiresAt: claims.exp, ...(grant && { grant }) };
 }
 
 async function personalTokenCaller(db: Db, token: string): Promise<Caller> {
@@ -71,5 +82,6 @@ async function personalTokenCaller(db: Db, token: string): Promise<Caller> {
   if (!grant) throw new ApiError(401, INVALID);
   const [found] = await Promise.all([findUserWithPassport(db, grant.userId), touchGrant(db, grant.id)]);
   if (!found) throw new ApiError(401, INVALID);
-  return { ...found, via: 'personal-token', grant: { id: grant.id, scopes: grant.scopes } };
+  const expiresAt = grant.expiresAt ? Math.floor(grant.expiresAt.getTime() / 1000) : undefined;
+  return { ...found, via: 'personal-token', grant: { id: grant.id, scopes: grant.scopes }, ...(expiresAt !== undefined && { expiresAt }) };
 }

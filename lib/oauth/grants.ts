@@ -1,7 +1,8 @@
 // Grants (docs/api.md#tokens): what a user allowed a client (OAUTH) or made for a headless agent (TOKEN,
 // a personal access token shown once and stored hashed). Listing, last use and revocation — a
 // revocation is marked in the shared KV first, so every instance refuses the grant's access tokens
-// at once, then recorded in the database, which refresh and personal tokens are checked against.
+// at once, then recorded in the database, which every token tied to the grant is checked against
+// (grant-standing.ts; docs/api.md#grant-bound-tokens).
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
 import { and, count, desc, eq, gt, isNull, lt, or, type SQLWrapper, sql } from 'drizzle-orm';
@@ -12,6 +13,7 @@ import { grants, users } from '../db/schema';
 import { ApiError } from '../errors';
 import type { Kv } from '../kv';
 import { grantRevokedKey } from '../auth/tokens';
+import { forgetGrantStanding } from './grant-standing';
 import type { Scope } from './scopes';
 
 export const MAX_PERSONAL_TOKENS = 20;
@@ -30,14 +32,18 @@ const live = (now: Date | SQLWrapper) => and(isNull(grants.revokedAt), or(isNull
 // process: docs/performance.md; found by profiling npm run bench's MCP pairs).
 const findPersonalTokenStatement = builtOnce((db: Db) =>
   db
-    .select({ id: grants.id, userId: grants.userId, scopes: grants.scopes })
+    .select({ id: grants.id, userId: grants.userId, scopes: grants.scopes, expiresAt: grants.expiresAt })
     .from(grants)
     .where(and(eq(grants.tokenHash, sql.placeholder('hash')), eq(grants.kind, 'TOKEN'), live(sql.placeholder('now'))))
     .limit(1)
     .prepare('find_personal_token'),
 );
 
-export async function findPersonalToken(db: Db, token: string, now: Date): Promise<{ id: string; userId: string; scopes: Scope[] } | undefined> {
+export async function findPersonalToken(
+  db: Db,
+  token: string,
+  now: Date,
+): Promise<{ id: string; userId: string; scopes: Scope[]; expiresAt: Date | null } | undefined> {
   const [row] = await findPersonalTokenStatement(db, undefined).execute({ hash: hashSecret(token), now: now.toISOString() });
   return row ? { ...row, scopes: row.scopes as Scope[] } : undefined;
 }
@@ -143,7 +149,7 @@ export async function revokeGrant(db: Db, kv: Kv, cfg: Config, userId: string, g
     .limit(1);
   if (!row) throw new ApiError(404, kind === 'TOKEN' ? 'Token not found' : 'Grant not found');
   await markGrantRevoked(kv, cfg, grantId);
-  await db.update(grants).set({ revokedAt: now }).where(and(eq(grants.id, grantId), isNull(grants.revokedAt)));
+  await revokeGrantNow(db, grantId, now);
 }
 
 /** Refuses the grant's access tokens on every instance (they live at most JWT_TTL_SECONDS). */
@@ -151,6 +157,13 @@ export async function markGrantRevoked(kv: Kv, cfg: Config, grantId: string): Pr
   await kv.put(grantRevokedKey(grantId), '1', (cfg.jwtTtlSeconds + 60) * 1000);
 }
 
-export const revokeGrantNow = (db: Db, grantId: string, now: Date) =>
-  db.update(grants).set({ revokedAt: now }).where(and(eq(grants.id, grantId), isNull(grants.revokedAt)));
+/**
+ * Records the revocation in the database, which every grant-bound token is checked against
+ * (grant-standing.ts), and drops this instance's read of the grant; other instances re-read it
+ * within STANDING_TTL_MS.
+ */
+export async function revokeGrantNow(db: Db, grantId: string, now: Date): Promise<void> {
+  await db.update(grants).set({ revokedAt: now }).where(and(eq(grants.id, grantId), isNull(grants.revokedAt)));
+  forgetGrantStanding(grantId);
+}
 

@@ -9,14 +9,18 @@ import { listClaimablePassports, ensurePassportRow } from './queries';
 import { presentPassport } from './present';
 import { settlePassport } from './settle';
 
-export async function registerAgent(db: Db, cfg: Config, userId: string, delegation?: { grantId: string; scope: string }) {
+/**
+ * `delegation`: the grant and scopes of a delegated caller, which the new token keeps; `notAfter` (seconds
+ * since the epoch): the caller's own expiry, which it never outlives (docs/api.md#grant-bound-tokens).
+ */
+export async function registerAgent(db: Db, cfg: Config, userId: string, delegation?: { grantId: string; scope: string }, notAfter?: number) {
   const user: UserSummary = await db.transaction(async (tx) => {
     const promoted = await promoteToAgent(tx, userId);
     await ensurePassportRow(tx, promoted);
     return promoted;
   });
   const passport = await settlePassport(db, cfg, user.id, cfg.chain.mintWaitMs);
-  return { token: await issueToken(cfg, user, new Date(), delegation), user, passport: presentPassport(cfg, passport) };
+  return { token: await issueToken(cfg, user, new Date(), delegation, notAfter), user, passport: presentPassport(cfg, passport) };
 }
 
 /** The sweep's part: retries every PENDING passport whose claim is free. Answers how many it minted. */

@@ -8,9 +8,11 @@ export const POST = route({
   auth: 'user', scope: 'missions:work', limit: 'write', session: true,
   doc: { tag: 'Auth', summary: 'Become an agent; mints the passport once', response: registerAgentResponse },
 }, async ({ caller, cfg, db }) => {
-  // A delegated caller's new token keeps its grant and scopes: registering never widens access.
+  // A delegated caller's new token keeps its grant and scopes: registering never widens access. Nor
+  // does it lengthen it: the token expires no later than the credential it came from, so calling
+  // this again and again never renews one (docs/api.md#grant-bound-tokens).
   const delegation = caller.grant && { grantId: caller.grant.id, scope: caller.grant.scopes.join(' ') };
-  const result = await registerAgent(await db(), cfg, caller.user.id, delegation);
+  const result = await registerAgent(await db(), cfg, caller.user.id, delegation, caller.expiresAt);
   // A dashboard session follows the new role too.
   const headers: Record<string, string> =
     caller.via === 'cookie' ? { 'Set-Cookie': sealSessionCookie(cfg, result.token) } : {};
