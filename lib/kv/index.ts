@@ -28,6 +28,8 @@ function guarded(kv: Kv, prefix: string): Kv {
   const k = (key: string) => prefix + key;
   return {
     putCapped: (key, value, ttlMs, setKey, cap) => call('putCapped', () => kv.putCapped(k(key), value, ttlMs, k(setKey), cap)),
+    putEvictingOldest: (key, value, ttlMs, setKey, cap) =>
+      call('putEvictingOldest', () => kv.putEvictingOldest(k(key), value, ttlMs, k(setKey), cap)),
     take: (key, setKey) => call('take', () => kv.take(k(key), k(setKey))),
     hit: (key, windowMs) => call('hit', () => kv.hit(k(key), windowMs)),
     hitThenPutCapped: (charge, key, value, ttlMs, setKey, cap) =>

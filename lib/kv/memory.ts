@@ -51,6 +51,17 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
     members.set(key, expiresAt);
     return true;
   };
+  const putEvictingOldest = (key: string, value: string, ttlMs: number, setKey: string, cap: number) => {
+    const members = liveSet(setKey);
+    for (const member of members.keys()) {
+      if (members.size < cap) break;
+      members.delete(member);
+      entries.delete(member);
+    }
+    const expiresAt = now() + ttlMs;
+    entries.set(key, { value, expiresAt });
+    members.set(key, expiresAt);
+  };
   const take = (key: string, setKey: string) => {
     const entry = read(key);
     entries.delete(key);
@@ -67,6 +78,7 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
 
   return {
     putCapped: async (...args) => putCapped(...args),
+    putEvictingOldest: async (...args) => putEvictingOldest(...args),
     take: async (key, setKey) => take(key, setKey),
     hit: async (key, windowMs) => hit(key, windowMs),
     async hitThenPutCapped(charge, key, value, ttlMs, setKey, cap) {

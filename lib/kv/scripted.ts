@@ -17,6 +17,22 @@ local function put_capped(key, value, ttl, set, cap)
   return 1
 end`;
 
+// The oldest members are the lowest scores (expiry times, one TTL per set); their keys go with them.
+const PUT_EVICTING_OLDEST = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local set, ttl = KEYS[2], tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', set, '-inf', now)
+local over = redis.call('ZCARD', set) - tonumber(ARGV[3]) + 1
+if over > 0 then
+  for _, member in ipairs(redis.call('ZRANGE', set, 0, over - 1)) do redis.call('DEL', member) end
+  redis.call('ZREMRANGEBYRANK', set, 0, over - 1)
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl)
+redis.call('ZADD', set, now + ttl, KEYS[1])
+redis.call('PEXPIRE', set, ttl)
+return 1`;
+
 const TAKE_FN = `
 local function take(key, set)
   local v = redis.call('GET', key)
@@ -77,6 +93,9 @@ export function createScriptedKv(runner: ScriptRunner): Kv {
     async putCapped(key, value, ttlMs, setKey, cap) {
       const stored = await runner.evalScript(PUT_CAPPED, [key, setKey], [value, String(ttlMs), String(cap)]);
       return Number(stored) === 1;
+    },
+    async putEvictingOldest(key, value, ttlMs, setKey, cap) {
+      await runner.evalScript(PUT_EVICTING_OLDEST, [key, setKey], [value, String(ttlMs), String(cap)]);
     },
     async take(key, setKey) {
       const value = await runner.evalScript(TAKE, [key, setKey], []);

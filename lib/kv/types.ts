@@ -24,6 +24,12 @@ export interface Kv {
    * set already holds `cap` unexpired members; answers whether it was stored.
    */
   putCapped(key: string, value: string, ttlMs: number, setKey: string, cap: number): Promise<boolean>;
+  /**
+   * Stores `value` under `key` for `ttlMs` and counts it in the live set `setKey`; when that set
+   * already holds `cap` unexpired members, the oldest are deleted first (one TTL per set, so the
+   * oldest are the soonest to expire). For what a newer copy replaces, such as an open form.
+   */
+  putEvictingOldest(key: string, value: string, ttlMs: number, setKey: string, cap: number): Promise<void>;
   /** Reads and deletes `key` in one step (and drops it from `setKey`): at most one caller sees it. */
   take(key: string, setKey: string): Promise<string | null>;
   /** Counts one hit in the fixed window `key` of `windowMs`; answers the count and the window's remaining ms. */

@@ -16,6 +16,7 @@ import { type Scope, formatScopes, parseScopes } from './scopes';
 export const DEFAULT_SCOPES: Scope[] = ['missions:read', 'missions:work', 'earnings:claim'];
 export const CODE_TTL_MS = 60_000;
 const CONSENT_TTL_MS = 10 * 60_000;
+export const MAX_CONSENT_FORMS = 50;
 const PKCE = /^[A-Za-z0-9._~-]{43,128}$/;
 
 const text = (max: number) => z.string().min(1).max(max);
@@ -115,11 +116,14 @@ const fingerprint = (userId: string, request: AuthorizationRequest) =>
 const consentKey = (token: string) => `consent:${token}`;
 const consentSet = (userId: string) => `consents:${userId}`;
 
-/** A one-time token for the consent form: the POST must carry it, for this user and these terms. */
+/**
+ * A one-time token for the consent form: the POST must carry it, for this user and these terms. A
+ * user has at most MAX_CONSENT_FORMS open; a newer page evicts the oldest form rather than being
+ * refused (docs/api.md#oauth-21), so tabs left open never lock anyone out of connecting an app.
+ */
 export async function issueConsentToken(kv: Kv, userId: string, request: AuthorizationRequest): Promise<string> {
   const token = randomBytes(24).toString('base64url');
-  const stored = await kv.putCapped(consentKey(token), fingerprint(userId, request), CONSENT_TTL_MS, consentSet(userId), 50);
-  if (!stored) throw new OAuthError(429, 'temporarily_unavailable', 'Too many consent pages open; try again in a few minutes');
+  await kv.putEvictingOldest(consentKey(token), fingerprint(userId, request), CONSENT_TTL_MS, consentSet(userId), MAX_CONSENT_FORMS);
   return token;
 }
 

@@ -52,6 +52,18 @@ describe.each(drivers)('%s KV', (_name, open) => {
     expect(await kv.putCapped(`${p}cz`, 'v', 300, set, 5)).toBe(true);
   });
 
+  test('behavior: putEvictingOldest always stores, deleting the oldest members past the cap', async () => {
+    const set = `${p}evict`;
+    for (let i = 0; i < 5; i += 1) await kv.putEvictingOldest(`${p}e${i}`, `v${i}`, 60_000, set, 3);
+    expect(await kv.get(`${p}e0`)).toBeNull();
+    expect(await kv.get(`${p}e1`)).toBeNull();
+    expect(await Promise.all([2, 3, 4].map((i) => kv.get(`${p}e${i}`)))).toEqual(['v2', 'v3', 'v4']);
+    // The set holds exactly the cap: nothing evicted is still counted, nothing kept is forgotten.
+    expect(await kv.putCapped(`${p}ex`, 'v', 60_000, set, 3)).toBe(false);
+    expect(await kv.take(`${p}e2`, set)).toBe('v2');
+    expect(await kv.putCapped(`${p}ey`, 'v', 60_000, set, 3)).toBe(true);
+  });
+
   test('behavior: hit counts within a window and starts over after it', async () => {
     const counts = await Promise.all(Array.from({ length: 10 }, () => kv.hit(`${p}h`, 300)));
     expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);

@@ -13,6 +13,7 @@ import { GET as resourceMetadata } from '@/app/api/oauth/metadata/protected-reso
 import { POST as registerRoute } from '@/app/api/oauth/register/route';
 import { POST as revokeRoute } from '@/app/api/oauth/revoke/route';
 import { POST as tokenRoute } from '@/app/api/oauth/token/route';
+import { MAX_CONSENT_FORMS } from '@/lib/oauth/authorization';
 import { REFRESH_RETRY_GRACE_MS } from '@/lib/oauth/token-exchange';
 import { getDb } from '@/lib/db/client';
 import { grants, oauthClients } from '@/lib/db/schema';
@@ -247,6 +248,17 @@ describe('authorization code with PKCE', () => {
     expect((await postConsent(user, { ...params, form_token: formToken, decision: 'approve' })).status).toBe(303);
     expect((await postConsent(user, { ...params, form_token: formToken, decision: 'approve' })).status).toBe(403);
     expect(await grantCount(other.user.id)).toBe(0);
+  });
+
+  test('behavior: past 50 open consent forms the oldest is evicted, never the newest refused', async () => {
+    const user = await signIn();
+    const client = await registerClient();
+    const params = authorizeParams(client.client_id, pkce().challenge);
+    const tokens: string[] = [];
+    for (let i = 0; i < MAX_CONSENT_FORMS + 1; i += 1) tokens.push(await consentFormToken(user, params));
+    expect((await postConsent(user, { ...params, form_token: tokens[0]!, decision: 'approve' })).status).toBe(403);
+    expect((await postConsent(user, { ...params, form_token: tokens[MAX_CONSENT_FORMS]!, decision: 'approve' })).status).toBe(303);
+    expect((await postConsent(user, { ...params, form_token: tokens[1]!, decision: 'approve' })).status).toBe(303);
   });
 
   test('error: a wrong verifier fails and uses up the code', async () => {
