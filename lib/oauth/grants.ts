@@ -103,6 +103,19 @@ export async function createOAuthGrant(db: Db, userId: string, client: { id: str
   return row!.id;
 }
 
+/**
+ * Whether the user has a standing grant for the client: they approved it before and have not
+ * disconnected it. Only then may an authorization error be redirected to it (docs/api.md#oauth-21).
+ */
+export async function hasApprovedClient(db: Db, userId: string, clientId: string, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: grants.id })
+    .from(grants)
+    .where(and(eq(grants.userId, userId), eq(grants.kind, 'OAUTH'), eq(grants.clientId, clientId), live(now)))
+    .limit(1);
+  return row !== undefined;
+}
+
 /** The grant behind a refresh or an access token, while it stands. */
 export async function findLiveGrant(db: Db, grantId: string, now: Date) {
   const [row] = await db.select().from(grants).where(and(eq(grants.id, grantId), live(now))).limit(1);
