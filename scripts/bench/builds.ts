@@ -33,7 +33,7 @@ const DOMAIN = `localhost:${PORT}`;
 const VERIFIES = Number(process.env.BENCH_VERIFIES ?? seconds * 2000);
 // Issue 25: no endpoint more than 5 % slower.
 const BOUND = 0.95;
-const ENDPOINTS: Endpoint[] = ['nonce', 'verify', 'me', 'missions', 'search', 'mine', 'detail', 'health', 'publicStats'];
+const ENDPOINTS: Endpoint[] = ['nonce', 'verify', 'me', 'meOAuth', 'mePersonal', 'missions', 'search', 'mine', 'mineOAuth', 'mcpOAuth', 'detail', 'health', 'publicStats'];
 
 async function main() {
   const oldRef = process.env.BENCH_OLD;

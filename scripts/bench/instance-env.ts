@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { issueToken } from '../../lib/auth/tokens';
+import { hashSecret, newSecret } from '../../lib/oauth/grants';
 import type { LocalChain } from '../../lib/chain/local-chain';
 import type { Config } from '../../lib/config';
 import { chainSettings } from '../../tests/support/production-server';
@@ -53,16 +54,31 @@ export function instanceEnv(chain: LocalChain, databaseUrl: string, domain: stri
 }
 
 /**
- * From the seeded data: a token for the client, signed with the instances' secret (seeded users
- * never signed in), and an OPEN mission.
+ * From the seeded data: tokens for the client, signed with the instances' secret (seeded users
+ * never signed in) — a sign-in's, an OAuth access token of a grant made here, and a personal
+ * access token — and an OPEN mission. The delegated ones carry the grant check on every request
+ * (docs/api.md#grant-bound-tokens).
  */
-export async function seededCallers(databaseUrl: string, jwtSecret: string, clientWallet: string): Promise<{ clientToken: string; missionId: string }> {
+export async function seededCallers(
+  databaseUrl: string,
+  jwtSecret: string,
+  clientWallet: string,
+): Promise<{ clientToken: string; oauthToken: string; personalToken: string; missionId: string }> {
   const sql = postgres(databaseUrl, { max: 1 });
   try {
     const [user] = await sql<{ id: string; role: 'CLIENT' | 'AGENT' }[]>`select id, role from users where wallet_address = ${clientWallet}`;
     const [mission] = await sql<{ id: string }[]>`select id from missions where status = 'OPEN' order by id limit 1`;
-    const clientToken = await issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, { id: user!.id, walletAddress: clientWallet, role: user!.role });
-    return { clientToken, missionId: mission!.id };
+    const cfg = { jwtSecret, jwtTtlSeconds: 3600 } as Config;
+    const client = { id: user!.id, walletAddress: clientWallet, role: user!.role };
+    const clientToken = await issueToken(cfg, client);
+    const scopes = ['missions:read', 'missions:work'];
+    const [oauth] = await sql<{ id: string }[]>`insert into grants (user_id, kind, client_id, name, scopes, created_at)
+      values (${client.id}, 'OAUTH', 'bench-client', 'bench', ${sql.array(scopes)}, now()) returning id`;
+    const oauthToken = await issueToken(cfg, client, new Date(), { grantId: oauth!.id, scope: scopes.join(' ') });
+    const personalToken = newSecret('tm_');
+    await sql`insert into grants (user_id, kind, name, scopes, token_hash, token_hint, created_at, expires_at)
+      values (${client.id}, 'TOKEN', 'bench', ${sql.array(scopes)}, ${hashSecret(personalToken)}, ${personalToken.slice(0, 7)}, now(), now() + interval '1 day')`;
+    return { clientToken, oauthToken, personalToken, missionId: mission!.id };
   } finally {
     await sql.end();
   }

@@ -51,6 +51,7 @@ async function bench(chain: LocalChain, distDir: string) {
     const only = process.env.BENCH_ONLY;
     const address = privateKeyToAccount(generatePrivateKey()).address;
     const { clientWallet } = await database.seeded();
+    const seeded = await seededCallers(database.databaseUrl, env.JWT_SECRET, clientWallet);
     const endpoints = endpointScenarios({
       base,
       domain: DOMAIN,
@@ -58,7 +59,7 @@ async function bench(chain: LocalChain, distDir: string) {
       verifiesPerRound: Number(process.env.BENCH_VERIFIES ?? 12000),
       address,
       agentToken,
-      ...(await seededCallers(database.databaseUrl, env.JWT_SECRET, clientWallet)),
+      ...seeded,
     });
     const { token: personalToken } = await post(base, '/api/tokens', { name: 'bench', scopes: ['missions:read'], expiresIn: 3600 }, agentToken);
 
@@ -114,6 +115,9 @@ async function bench(chain: LocalChain, distDir: string) {
       { ...endpoints.me, floor: floors.me, target: 0.95 },
       { ...floors.meBound, name: 'me floor with the passport (bound for any me)', floor: floors.me },
       { ...endpoints.me, name: 'GET /api/auth/me against its bound', floor: floors.meBound },
+      // Delegated tokens, each with the grant check on its path (docs/api.md#grant-bound-tokens).
+      { ...endpoints.meOAuth, floor: floors.me },
+      { ...endpoints.mePersonal, floor: floors.me },
       endpoints.registerAgain,
       endpoints.health,
       { ...endpoints.missions, floor: floors.list, target: 0.85 },
@@ -143,7 +147,11 @@ async function bench(chain: LocalChain, distDir: string) {
     }
     if (!only || 'MCP find_missions'.includes(only)) {
       const session = { label: 'session token', token: agentToken };
-      const comparisons = mcpComparisons(base, instance.cpuMicros, [session, { label: 'personal access token', token: personalToken }]);
+      const comparisons = mcpComparisons(base, instance.cpuMicros, [
+        session,
+        { label: 'personal access token', token: personalToken },
+        { label: 'OAuth access token', token: seeded.oauthToken },
+      ]);
       for (const comparison of comparisons) await checkMcpComparison(comparison);
       comparisons.push(listAgainstItself(base, instance.cpuMicros, session), ...mcpFloorComparisons(base, instance.cpuMicros, floors.list));
       const results = await compare(comparisons, Math.max(floorRounds, 3), seconds, connections);

@@ -1,6 +1,7 @@
 // The endpoints `npm run bench` measures, as scenarios against one instance: `npm run bench` adds
 // each one's floor and target, `npm run bench:builds` measures the main ones on two builds.
 import type { Scenario } from './measure';
+import { toolCall } from './mcp';
 import { topUp } from './sign-ins';
 
 export interface Callers {
@@ -16,6 +17,9 @@ export interface Callers {
   agentToken: string;
   /** A seeded client's token: its own missions fill `mine=client` and the analytics. */
   clientToken: string;
+  /** The same client's OAuth access token and personal access token (missions:read, missions:work). */
+  oauthToken: string;
+  personalToken: string;
   /** An OPEN mission: public, so any caller reads it. */
   missionId: string;
 }
@@ -25,6 +29,7 @@ const yearAgo = () => new Date(Date.now() - 364 * 86_400_000).toISOString().slic
 export function endpointScenarios(callers: Callers) {
   const agent = { authorization: `Bearer ${callers.agentToken}` };
   const client = { authorization: `Bearer ${callers.clientToken}` };
+  const oauth = { authorization: `Bearer ${callers.oauthToken}` };
   return {
     nonce: { name: 'POST /api/auth/nonce', method: 'POST', path: '/api/auth/nonce', body: JSON.stringify({ address: callers.address }) },
     verify: {
@@ -38,6 +43,11 @@ export function endpointScenarios(callers: Callers) {
       },
     },
     me: { name: 'GET /api/auth/me', path: '/api/auth/me', headers: agent },
+    // Delegated tokens: the grant check is on each one's path (docs/api.md#grant-bound-tokens).
+    meOAuth: { name: 'GET /api/auth/me (OAuth access token)', path: '/api/auth/me', headers: oauth },
+    mePersonal: { name: 'GET /api/auth/me (personal access token)', path: '/api/auth/me', headers: { authorization: `Bearer ${callers.personalToken}` } },
+    mineOAuth: { name: 'GET /api/missions?mine=client (OAuth access token)', path: '/api/missions?mine=client', headers: oauth },
+    mcpOAuth: toolCall('OAuth access token', oauth.authorization),
     registerAgain: { name: 'POST /api/auth/register-agent (again)', method: 'POST', path: '/api/auth/register-agent', headers: agent },
     health: { name: 'GET /api/health', path: '/api/health' },
     missions: { name: 'GET /api/missions (default sort)', path: '/api/missions' },

@@ -36,7 +36,11 @@ async function oauthGrantOf(user: User): Promise<string> {
 }
 
 async function shortPersonalToken(user: User, scopes: string[]) {
-  const answer = await call(createToken, { method: 'POST', token: user.token, body: { name: 'short', scopes, expiresIn: 3600 } });
+  const answer = await call(createToken, {
+    method: 'POST',
+    token: user.token,
+    body: { name: 'short', scopes, expiresIn: 3600 },
+  });
   expect(answer.status).toBe(201);
   return answer.body as { token: string; grant: { id: string; expiresAt: string } };
 }
@@ -69,7 +73,10 @@ describe('register-agent with a delegated token', () => {
     const { token, grant } = await shortPersonalToken(user, ['missions:work']);
     const derived = (await call(registerAgent, { method: 'POST', token })).body.token as string;
     // The personal token's hour has passed.
-    await (await getDb()).update(grants).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(grants.id, grant.id));
+    await (await getDb())
+      .update(grants)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(grants.id, grant.id));
     expect((await call(me, { token })).status).toBe(401);
     expect((await call(me, { token: derived })).status).toBe(401);
   });
@@ -79,7 +86,11 @@ describe('a revoked grant stays revoked without the KV', () => {
   test('error: an OAuth access token of a revoked grant is refused after the KV is flushed', async () => {
     const { user, tokens } = await connect('missions:read');
     expect((await call(me, { token: tokens.access_token })).status).toBe(200);
-    const revoked = await call(revokeGrant, { method: 'DELETE', token: user.token, params: { id: await oauthGrantOf(user) } });
+    const revoked = await call(revokeGrant, {
+      method: 'DELETE',
+      token: user.token,
+      params: { id: await oauthGrantOf(user) },
+    });
     expect(revoked.status).toBe(200);
     expect((await call(me, { token: tokens.access_token })).status).toBe(401);
     flushKv();
@@ -91,7 +102,9 @@ describe('a revoked grant stays revoked without the KV', () => {
     const { token, grant } = await shortPersonalToken(user, ['missions:work']);
     const derived = (await call(registerAgent, { method: 'POST', token })).body.token as string;
     expect((await call(me, { token: derived })).status).toBe(200);
-    expect((await call(deleteToken, { method: 'DELETE', token: user.token, params: { id: grant.id } })).status).toBe(200);
+    expect((await call(deleteToken, { method: 'DELETE', token: user.token, params: { id: grant.id } })).status).toBe(
+      200,
+    );
     flushKv();
     expect((await call(me, { token })).status).toBe(401);
     expect((await call(me, { token: derived })).status).toBe(401);
@@ -106,7 +119,10 @@ describe('a revoked grant stays revoked without the KV', () => {
     // Its configuration is its own too: it sees the flushed KV's new prefix only once reset.
     const otherConfig = await import('@/lib/config');
     expect((await call(other, { token: tokens.access_token })).status).toBe(200);
-    expect((await call(revokeGrant, { method: 'DELETE', token: user.token, params: { id: await oauthGrantOf(user) } })).status).toBe(200);
+    expect(
+      (await call(revokeGrant, { method: 'DELETE', token: user.token, params: { id: await oauthGrantOf(user) } }))
+        .status,
+    ).toBe(200);
     expect((await call(other, { token: tokens.access_token })).status).toBe(401);
     flushKv();
     otherConfig.resetConfig();
