@@ -8,13 +8,13 @@ import { reactToSettlement, settleExpiredMissions, settleReclaimedMissions } fro
 import { deleteUnusedClients } from '../oauth/clients';
 import { retryPendingPassports } from '../passport';
 import { retryPendingSettlements } from '../settlements';
-import { deliverPending } from '../webhooks';
+import { deleteOldWebhookData, deliverPending } from '../webhooks';
 
 export async function runSweep(db: Db, kv: Kv, cfg: Config, now = new Date()) {
   const missions = { ...(await settleExpiredMissions(db, cfg, now)), ...(await settleReclaimedMissions(db, kv, cfg, now)) };
   const passports = await retryPendingPassports(db, cfg);
   const settlements = await retryPendingSettlements(db, cfg, reactToSettlement);
-  const webhooks = await deliverPending(db, cfg, now);
+  const webhooks = { ...(await deliverPending(db, cfg, now)), retention: await deleteOldWebhookData(db, cfg, now) };
   // docs/api.md#tokens: anonymous registrations cost a row each; unused for 30 days, they go.
   const oauthClients = { deleted: await deleteUnusedClients(db, now) };
   return { missions, passports, settlements, webhooks, oauthClients };

@@ -1,44 +1,46 @@
-// Sends the outbox (docs/api.md#webhooks): each due delivery signed with Standard Webhooks (webhook-id,
-// webhook-timestamp, webhook-signature), to an address checked at send time, with a short
-// timeout and no redirects. Events of one mission reach an endpoint in order: a delivery waits
-// while an earlier one of its mission to that endpoint is pending. Failures back off
-// exponentially with jitter; an endpoint failing for 24 hours is disabled and its queue dropped.
+// Sends the outbox (docs/api.md#webhooks): expands waiting events into deliveries, then sends each due
+// one (send-attempt.ts: signed, checked, one overall deadline). Events of one mission reach an
+// endpoint in order: a delivery waits while an earlier one of its mission to that endpoint is
+// pending. Endpoints are served by CONCURRENCY lanes at once, each lane one endpoint at a time, so
+// a receiver that is slow costs its own lane for one deadline and nobody else's deliveries.
+// Failures back off exponentially with jitter; an endpoint failing for 24 hours is disabled and
+// its queue dropped.
 import 'server-only';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { and, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import { Webhook } from 'standardwebhooks';
+import { and, asc, eq, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import { type Db, getDb } from '../db/client';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { log } from '../log';
-import { metrics } from '../observability/metrics';
-import { SpanKind, inSpan } from '../observability/tracing';
-import { unsealSecret } from './secrets';
-import { checkWebhookUrl, resolveTarget } from './url-guard';
+import { expandEvents } from './expand-events';
+import { type Outcome, sendAttempt } from './send-attempt';
 
-const TIMEOUT_MS = 5_000;
+// Longer than an attempt can take (its deadline), so a lease never lapses under a live attempt.
 const LEASE_MS = 30_000;
 const DISABLE_AFTER_MS = 24 * 3_600_000;
 const BATCH = 50;
-// Each round sends at most the next event of each mission (order), so a run takes a few.
+/** Endpoints sent to at once by one run (a constant: docs/api.md#webhooks). */
+export const CONCURRENCY = 8;
+// One endpoint's lane reads at most this many batches a run, each at most the next event of
+// each mission (order); endpoints a run looks at are capped so its exclusion list stays small.
 const MAX_ROUNDS = 20;
+const MAX_ENDPOINTS_PER_RUN = 1_000;
 
 /** Seconds before attempt n + 1: 10 s doubling to an hour, ± 20 % so retries do not stampede. */
 export const backoffSeconds = (attempts: number, random = Math.random) => Math.min(3_600, 10 * 2 ** Math.max(0, attempts - 1)) * (0.8 + 0.4 * random());
 
 /**
- * One run sends for at most RUN_BUDGET_MS of wall time, and stops trying an endpoint for the rest
- * of the run at its first failure: an endpoint that never answers costs one timeout a run, not
- * one per queued event, and cannot hold up everyone else's deliveries.
+ * A run starts attempts for at most RUN_BUDGET_MS of wall time (the last ones end within their
+ * deadline after it), and stops trying an endpoint for the rest of the run at its first failure:
+ * an endpoint that never answers costs one deadline a run, in its own lane.
  */
 const RUN_BUDGET_MS = 20_000;
 
 // One after-response run at a time per process. When every write started its own run, N writes
 // under way meant N runs scanning the same outbox and racing for the same rows: in a soak at
 // 260 req/s the outbox grew by ~1,400 deliveries a minute and answers slowed to seconds. A write
-// that finds a run under way asks it to go round once more (its deliveries were queued after the
-// run read the clock), and waits for it; past a few rounds the sweep takes what is left.
+// that finds a run under way asks it to go round once more (its events were queued after the
+// run read the clock), and waits for it; past a few rounds, or the run's budget (shared by its
+// rounds), the sweep takes what is left.
 // The state is the process's, not this module copy's: Next.js bundles the module into each route.
 const AFTER_PASSES = 4;
 const after = ((globalThis as unknown as { [key: symbol]: { run?: Promise<void>; again: boolean } })[Symbol.for('taskmarket.webhooks.after')] ??= { again: false });
@@ -48,9 +50,10 @@ export function sendQueuedWebhooks(cfg: Config): Promise<void> {
   after.again = true;
   after.run ??= (async () => {
     try {
-      for (let pass = 0; pass < AFTER_PASSES && after.again; pass += 1) {
+      const until = Date.now() + RUN_BUDGET_MS;
+      for (let pass = 0; pass < AFTER_PASSES && after.again && Date.now() < until; pass += 1) {
         after.again = false;
-        await deliverPending(await getDb(), cfg);
+        await deliverPending(await getDb(), cfg, new Date(), until);
       }
     } catch (error) {
       log.warn('webhooks.after_failed', { message: (error as Error).message });
@@ -61,34 +64,84 @@ export function sendQueuedWebhooks(cfg: Config): Promise<void> {
   return after.run;
 }
 
-export async function deliverPending(db: Db, cfg: Config, now = new Date()): Promise<{ delivered: number; failed: number }> {
-  let delivered = 0;
-  let failed = 0;
+export async function deliverPending(db: Db, cfg: Config, now = new Date(), until = Date.now() + RUN_BUDGET_MS) {
+  const expanded = await expandEvents(db, now, { until });
+  // The run's clock: `now` (a later one in tests, as the next sweeps would have) plus the time
+  // spent, so a claim made late in the run leases as long as one made at its start.
   const started = Date.now();
-  const failing = new Set<string>();
+  const at = () => new Date(now.getTime() + Date.now() - started);
+  const run = { delivered: 0, failed: 0 };
+  const seen: string[] = [];
+  let queue: string[] = [];
+  let refill: Promise<void> | undefined;
+  let exhausted = false;
+  // The next endpoint with something due that this run has not served yet; lanes share one query.
+  const nextEndpoint = async (): Promise<string | undefined> => {
+    while (queue.length === 0 && !exhausted) {
+      refill ??= endpointsWithDue(db, at(), seen)
+        .then((ids) => {
+          queue = ids;
+          seen.push(...ids);
+          exhausted = ids.length === 0 || seen.length >= MAX_ENDPOINTS_PER_RUN;
+        })
+        .finally(() => {
+          refill = undefined;
+        });
+      await refill;
+    }
+    return queue.shift();
+  };
+  const lane = async () => {
+    for (let endpointId = await nextEndpoint(); endpointId && Date.now() < until; endpointId = await nextEndpoint()) {
+      await serveEndpoint(db, cfg, endpointId, at, until, run);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  return { expanded, ...run };
+}
+
+/** Endpoints (live) with a delivery due and unclaimed, oldest first, not among `seen`. */
+async function endpointsWithDue(db: Db, now: Date, seen: string[]) {
+  const d = webhookDeliveries;
+  const e = webhookEndpoints;
+  const rows = await db
+    .select({ endpointId: d.endpointId })
+    .from(d)
+    .innerJoin(e, eq(e.id, d.endpointId))
+    .where(and(due(now), isNull(e.disabledAt), isNull(e.deletedAt), seen.length > 0 ? notInArray(d.endpointId, seen) : undefined))
+    .groupBy(d.endpointId)
+    .orderBy(sql`min(${d.seq})`)
+    .limit(BATCH);
+  return rows.map((row) => row.endpointId);
+}
+
+const due = (now: Date) => {
+  const d = webhookDeliveries;
+  return and(eq(d.status, 'PENDING'), lte(d.nextAttemptAt, now), or(isNull(d.lockedUntil), lt(d.lockedUntil, now)));
+};
+
+/** One endpoint's due deliveries, in order, until none is left, one fails, or the run's time is up. */
+async function serveEndpoint(db: Db, cfg: Config, endpointId: string, at: () => Date, until: number, run: { delivered: number; failed: number }) {
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
-    const due = (await dueDeliveries(db, now)).filter((row) => !failing.has(row.endpointId));
-    if (due.length === 0) break;
-    for (const row of due) {
-      if (Date.now() - started > RUN_BUDGET_MS) return { delivered, failed };
-      if (failing.has(row.endpointId)) continue;
-      const claimed = await claim(db, row.id, now);
-      if (!claimed) continue;
-      const outcome = await observedSend(cfg, row);
+    const rows = await dueDeliveries(db, endpointId, at());
+    if (rows.length === 0) return;
+    for (const row of rows) {
+      if (Date.now() >= until) return;
+      if (!(await claim(db, row.id, at()))) continue;
+      const outcome = await sendAttempt(cfg, row);
       if (outcome.ok) {
-        delivered += 1;
-        await markDelivered(db, row, outcome.status, now);
+        run.delivered += 1;
+        await markDelivered(db, row, outcome.status, at());
       } else {
-        failed += 1;
-        failing.add(row.endpointId);
-        await markFailed(db, row, outcome, now);
+        run.failed += 1;
+        await markFailed(db, row, outcome, at());
+        return;
       }
     }
   }
-  return { delivered, failed };
 }
 
-function dueDeliveries(db: Db, now: Date) {
+function dueDeliveries(db: Db, endpointId: string, now: Date) {
   const d = webhookDeliveries;
   const e = webhookEndpoints;
   return db
@@ -98,7 +151,6 @@ function dueDeliveries(db: Db, now: Date) {
       event: d.event,
       payload: d.payload,
       attempts: d.attempts,
-      createdAt: d.createdAt,
       url: e.url,
       sealedSecret: e.sealedSecret,
       failingSince: e.failingSince,
@@ -107,9 +159,8 @@ function dueDeliveries(db: Db, now: Date) {
     .innerJoin(e, eq(e.id, d.endpointId))
     .where(
       and(
-        eq(d.status, 'PENDING'),
-        lte(d.nextAttemptAt, now),
-        or(isNull(d.lockedUntil), lt(d.lockedUntil, now)),
+        eq(d.endpointId, endpointId),
+        due(now),
         isNull(e.disabledAt),
         isNull(e.deletedAt),
         // In order per mission and endpoint: nothing earlier of the same mission still pending.
@@ -117,7 +168,7 @@ function dueDeliveries(db: Db, now: Date) {
           and earlier.status = 'PENDING' and earlier.seq < ${d.seq})`,
       ),
     )
-    .orderBy(d.seq)
+    .orderBy(asc(d.seq))
     .limit(BATCH);
 }
 
@@ -130,65 +181,6 @@ async function claim(db: Db, id: string, now: Date) {
     .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'PENDING'), or(isNull(webhookDeliveries.lockedUntil), lt(webhookDeliveries.lockedUntil, now))))
     .returning({ id: webhookDeliveries.id });
   return row;
-}
-
-type Outcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
-
-/** One attempt in its span (event and status, never the URL or payload), counted by outcome (docs/api.md#observability). */
-function observedSend(cfg: Config, row: Due): Promise<Outcome> {
-  return inSpan('webhook deliver', { kind: SpanKind.CLIENT, attributes: { 'taskmarket.webhook.event': row.event } }, async (span) => {
-    const outcome = await send(cfg, row);
-    if (outcome.status !== null) span?.setAttribute('http.response.status_code', outcome.status);
-    span?.setAttribute('taskmarket.webhook.outcome', outcome.ok ? 'delivered' : 'failed');
-    metrics().webhookAttempts.inc({ outcome: outcome.ok ? 'delivered' : 'failed' });
-    return outcome;
-  });
-}
-
-async function send(cfg: Config, row: Due): Promise<Outcome> {
-  try {
-    const allowPrivate = cfg.webhooks.allowPrivate;
-    const url = checkWebhookUrl(row.url, allowPrivate);
-    const target = await resolveTarget(url, allowPrivate);
-    const body = JSON.stringify(row.payload);
-    const sentAt = new Date();
-    const signature = new Webhook(unsealSecret(cfg, row.sealedSecret)).sign(row.id, sentAt, body);
-    const status = await post(url, target, body, {
-      'content-type': 'application/json',
-      'user-agent': 'taskmarket-webhooks/1',
-      'webhook-id': row.id,
-      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-      'webhook-signature': signature,
-    });
-    return status >= 200 && status < 300 ? { ok: true, status } : { ok: false, status, error: `HTTP ${status}` };
-  } catch (error) {
-    const reason = (error as { details?: string[] }).details?.[0] ?? (error as Error).message;
-    return { ok: false, status: null, error: reason.slice(0, 200) };
-  }
-}
-
-/** One POST to the checked address (Host and SNI stay the URL's); the answer's body is not read. */
-function post(url: URL, target: { address: string; family: number }, body: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
-      url,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        timeout: TIMEOUT_MS,
-        // Happy-eyeballs asks for every address (`all`); either way only the checked one is given.
-        lookup: ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
-          options.all ? callback(null, [target]) : callback(null, target.address, target.family)) as never,
-      },
-      (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
-      },
-    );
-    request.on('timeout', () => request.destroy(new Error('timed out')));
-    request.on('error', reject);
-    request.end(body);
-  });
 }
 
 async function markDelivered(db: Db, row: Due, status: number, now: Date) {

@@ -1,11 +1,10 @@
 // Webhook events into the outbox (docs/api.md#webhooks), always inside the transaction of the change they
-// report: one delivery row per subscribed, live endpoint — the mission's parties' for its
-// transitions, every matching filter's for mission.created. Sent later by deliver.ts.
+// report: one event row naming its audience — the mission's parties for its transitions, every
+// matching filter for mission.created — whoever and however many subscribe. expand-events.ts
+// turns it into one delivery per subscribed, live endpoint later; deliver.ts sends them.
 import 'server-only';
-import { sql } from 'drizzle-orm';
-import { arrayLiteral } from '../db/array-literal';
 import type { Db } from '../db/client';
-import { bountyEntries, type MissionRow, webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { type MissionRow, type WebhookAudience, webhookEvents } from '../db/schema';
 import type { WebhookEvent } from './schemas';
 
 type MissionFacts = Pick<MissionRow, 'id' | 'title' | 'status' | 'reward' | 'deadline' | 'category' | 'tags' | 'clientId' | 'agentId'>;
@@ -23,21 +22,15 @@ const summary = (m: MissionFacts) => ({
 /** Standard Webhooks' recommended envelope: { type, timestamp, data }. */
 const envelope = (event: WebhookEvent, data: Record<string, unknown>, now: Date) => ({ type: event, timestamp: now.toISOString(), data });
 
-async function enqueue(tx: Db, event: WebhookEvent, missionId: string | null, payload: Record<string, unknown>, audience: ReturnType<typeof sql>, now: Date) {
-  const e = webhookEndpoints;
-  await tx.execute(sql`
-    insert into ${webhookDeliveries} (endpoint_id, event, mission_id, payload, next_attempt_at, created_at)
-    select ${e.id}, ${event}, ${missionId}, ${JSON.stringify(payload)}::jsonb, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
-    from ${e}
-    where ${e.disabledAt} is null and ${e.deletedAt} is null and ${e.events} @> array[${event}]::text[] and ${audience}`);
+async function enqueue(tx: Db, event: WebhookEvent, missionId: string | null, payload: Record<string, unknown>, audience: WebhookAudience, now: Date) {
+  await tx.insert(webhookEvents).values({ event, missionId, payload, audience, createdAt: now });
 }
 
 /** A transition's event to the mission's client and agent (and `agentOnly` events to the agent alone). */
 export async function emitToParties(tx: Db, event: WebhookEvent, mission: MissionFacts, now: Date, extra: Record<string, unknown> = {}, agentOnly = false) {
   const parties = [agentOnly ? null : mission.clientId, mission.agentId].filter((id): id is string => Boolean(id));
   if (parties.length === 0) return;
-  const audience = sql`${webhookEndpoints.userId} in (${sql.join(parties.map((id) => sql`${id}::uuid`), sql`, `)})`;
-  await enqueue(tx, event, mission.id, envelope(event, { mission: summary(mission), ...extra }, now), audience, now);
+  await enqueue(tx, event, mission.id, envelope(event, { mission: summary(mission), ...extra }, now), { users: parties }, now);
 }
 
 /**
@@ -45,28 +38,22 @@ export async function emitToParties(tx: Db, event: WebhookEvent, mission: Missio
  * payload is the mission's summary and what the event adds (the award's places, say).
  */
 export async function emitToEntrants(tx: Db, event: WebhookEvent, mission: MissionFacts, now: Date, extra: Record<string, unknown> = {}) {
-  const e = bountyEntries;
-  const audience = sql`(${webhookEndpoints.userId} = ${mission.clientId}::uuid
-    or ${webhookEndpoints.userId} in (select ${e.agentId} from ${e} where ${e.missionId} = ${mission.id}::uuid))`;
+  const audience = { entrantsOf: mission.id, client: mission.clientId };
   await enqueue(tx, event, mission.id, envelope(event, { mission: summary(mission), ...extra }, now), audience, now);
 }
 
 /** An event to one user's endpoints (a winner's earnings.released). */
 export async function emitToUser(tx: Db, event: WebhookEvent, userId: string, mission: MissionFacts, now: Date, extra: Record<string, unknown> = {}) {
-  await enqueue(tx, event, mission.id, envelope(event, { mission: summary(mission), ...extra }, now), sql`${webhookEndpoints.userId} = ${userId}::uuid`, now);
+  await enqueue(tx, event, mission.id, envelope(event, { mission: summary(mission), ...extra }, now), { users: [userId] }, now);
 }
 
 /** mission.created to every endpoint whose filter (category, tag, minimum reward) the mission matches. */
 export async function emitCreated(tx: Db, mission: MissionFacts, now: Date) {
-  const f = webhookEndpoints.filter;
-  const tags = sql`${arrayLiteral(mission.tags)}::text[]`;
-  const audience = sql`(${f} ->> 'category' is null or ${f} ->> 'category' = ${mission.category})
-    and (${f} ->> 'tag' is null or ${f} ->> 'tag' = any(${tags}))
-    and (${f} ->> 'minReward' is null or (${f} ->> 'minReward')::numeric <= ${String(mission.reward)}::numeric)`;
+  const audience = { filter: { category: mission.category, tags: mission.tags, reward: String(mission.reward) } };
   await enqueue(tx, 'mission.created', mission.id, envelope('mission.created', { mission: summary(mission) }, now), audience, now);
 }
 
 /** claim.paid to the agent's endpoints, when the payout is mined. */
 export async function emitClaimPaid(tx: Db, userId: string, claim: { amount: string; txHash: string | null }, now: Date) {
-  await enqueue(tx, 'claim.paid', null, envelope('claim.paid', { claim }, now), sql`${webhookEndpoints.userId} = ${userId}::uuid`, now);
+  await enqueue(tx, 'claim.paid', null, envelope('claim.paid', { claim }, now), { users: [userId] }, now);
 }

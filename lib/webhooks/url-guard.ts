@@ -14,7 +14,11 @@ for (const [network, prefix] of [
   ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
   ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) internal.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32]] as const) {
+// 64:ff9b:1::/48 is local-use NAT64 (RFC 8215) and fec0::/10 the deprecated site-local range: both
+// reach internal IPv4 or site addresses (docs/api.md#webhooks).
+for (const [network, prefix] of [
+  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['2001:db8::', 32],
+] as const) {
   internal.addSubnet(network, prefix, 'ipv6');
 }
 

@@ -146,7 +146,7 @@ describe('webhooks', () => {
     const allowed = await add(client, { events: ['mission.cancelled'] });
     setEnv({ WEBHOOK_ALLOW_PRIVATE: undefined });
     try {
-      for (const url of ['http://example.com/h', 'https://127.0.0.1/h', 'https://localhost/h', 'https://10.1.2.3/h', 'https://169.254.169.254/latest', 'https://[::1]/h', 'https://[fd00::1]/h', 'https://user:pw@example.com/h']) {
+      for (const url of ['http://example.com/h', 'https://127.0.0.1/h', 'https://localhost/h', 'https://10.1.2.3/h', 'https://169.254.169.254/latest', 'https://[::1]/h', 'https://[fd00::1]/h', 'https://[64:ff9b:1::a00:1]/h', 'https://[fec0::1]/h', 'https://user:pw@example.com/h']) {
         const refused = await call(addRoute, { method: 'POST', token: client.token, body: { url, events: ['mission.created'] } });
         expect(refused.status, url).toBe(400);
       }
@@ -178,6 +178,7 @@ describe('webhooks', () => {
     const endpoint = await add(client, { events: ['mission.cancelled'] });
     const id = endpoint.body.id as string;
     for (let i = 0; i < 3; i += 1) await ok(act('cancel', client, (await createMission(client)).id));
+    await ok(sweep()); // the worker expands the events into deliveries
     const page = (query: string) => call(deliveriesRoute, { token: client.token, params: { id }, path: `/api/webhooks/${id}/deliveries${query}` });
     const first = await page('?limit=2&cursor=');
     expect(first.body.items).toHaveLength(2);
