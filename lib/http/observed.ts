@@ -1,10 +1,13 @@
 // What every API answer gets around its handler (docs/api.md#observability): the request id (kept from a valid
 // incoming `x-request-id`, else new) on the response and in every log line, a span named by the
-// route template with status and caller role, and the request counted and timed by route.
+// route template with status and caller role, and the request counted and timed by route. The
+// route is the template (route-label.ts), never the path; the method is one of the seven Next.js
+// calls a route handler with (any other is answered 400 before it).
 import { after } from 'next/server';
 import { config } from '../config';
 import { flushSpans, inSpan, tracingEnabled } from '../observability/tracing';
 import { metrics } from '../observability/metrics';
+import { routeLabel } from '../observability/route-label';
 import { type RequestContext, requestIdFrom, withRequestContext } from '../observability/request-context';
 
 type NextContext = { params: Promise<Record<string, string | string[]>> };
@@ -18,7 +21,7 @@ export function observed(handler: Handler): ObservedHandler {
   const wrapped: Handler = async (request, next) => {
     const started = performance.now();
     const context: RequestContext = { requestId: requestIdFrom(request.headers) };
-    const route = routeTemplate(new URL(request.url).pathname, (await next?.params) ?? {});
+    const route = routeLabel(new URL(request.url).pathname);
     const { method } = request;
     return withRequestContext(context, () =>
       inSpan(`${method} ${route}`, { kind: 'request', attributes: { 'http.request.method': method, 'http.route': route } }, async (span) => {
@@ -54,37 +57,5 @@ function flushAfterResponse(): void {
     after(flushSpans);
   } catch {
     // Not inside a Next.js request.
-  }
-}
-
-/**
- * The route's template (`/api/missions/[id]/accept`) from its path and Next's params: each segment
- * equal to a param's value is put back as its name. Labels and span names stay few, and never
- * hold an id or an address.
- */
-export function routeTemplate(pathname: string, params: Record<string, string | string[]>): string {
-  const byValue = new Map<string, string>();
-  for (const [name, value] of Object.entries(params)) {
-    if (Array.isArray(value)) return catchAll(pathname, name, value);
-    byValue.set(value, `[${name}]`);
-  }
-  if (byValue.size === 0) return pathname;
-  return pathname
-    .split('/')
-    .map((segment) => byValue.get(safeDecode(segment)) ?? segment)
-    .join('/');
-}
-
-// A catch-all route (`[...path]`) has no other params here: everything after its fixed part is it.
-function catchAll(pathname: string, name: string, value: string[]): string {
-  const segments = pathname.split('/');
-  return [...segments.slice(0, segments.length - value.length), `[...${name}]`].join('/');
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
   }
 }

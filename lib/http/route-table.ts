@@ -11,4 +11,4 @@ import type { RouteOptions } from './route';
 export type RouteModule = Partial<Record<Method, Handler & { readonly options?: RouteOptions; readonly unobserved?: Handler }>>;
 
 /** Route files by path template, as in app/api: `[name]` is one segment. */
-export type RouteTable = readonly (readonly [template: string, module: RouteModule])[];
+export type RouteTable<Template extends string = string> = readonly (readonly [template: Template, module: RouteModule])[];

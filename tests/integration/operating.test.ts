@@ -1,6 +1,8 @@
 // docs/api.md#observability: request ids on every answer and in the request's log lines; GET /api/metrics in the
 // Prometheus text format behind METRICS_TOKEN, checked by Prometheus's own promtool.
 import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { GET as catchAll } from '@/app/api/[...path]/route';
@@ -10,8 +12,11 @@ import { POST as nonce, GET as nonceGet } from '@/app/api/auth/nonce/route';
 import { GET as healthLive } from '@/app/api/health/live/route';
 import { GET as metricsGet } from '@/app/api/metrics/route';
 import { GET as missionGet } from '@/app/api/missions/[id]/route';
+import { ROUTE_TEMPLATES } from '@/app/api/route-templates';
+import nextConfig from '@/next.config';
 import { settlements } from '@/lib/db/schema';
 import { call } from '../support/http';
+import { JUNK_ROUTES, junkRequest } from '../support/junk-paths';
 import { setEnv, useTestEnvironment } from '../support/environment';
 import { db } from '../support/missions';
 import { promtoolCheck } from '../support/promtool';
@@ -141,11 +146,43 @@ describe('observed handlers', () => {
     expect(answer.headers.get('x-request-id')).toBe('redirect-1');
   });
 
-  test('behavior: route templates put back param names, catch-alls included', async () => {
-    const { routeTemplate } = await import('@/lib/http/observed');
-    expect(routeTemplate('/api/missions/3f1c7a4e-5b7d-4c2a-9f3e-8d6b5a4c3b2a/files/ab', { id: '3f1c7a4e-5b7d-4c2a-9f3e-8d6b5a4c3b2a', fileId: 'ab' })).toBe('/api/missions/[id]/files/[fileId]');
-    expect(routeTemplate('/api/agents/0xAbC%20', { address: '0xAbC ' })).toBe('/api/agents/[address]');
-    expect(routeTemplate('/api/a/b/c', { path: ['a', 'b', 'c'] })).toBe('/api/[...path]');
-    expect(routeTemplate('/api/health', {})).toBe('/api/health');
+  test('behavior: a path is labelled by the template of the route it reaches, ranked as the App Router does', async () => {
+    const { routeLabel } = await import('@/lib/observability/route-label');
+    expect(routeLabel('/api/missions/3f1c7a4e-5b7d-4c2a-9f3e-8d6b5a4c3b2a/files/ab')).toBe('/api/missions/[id]/files/[fileId]');
+    expect(routeLabel('/api/agents/0xAbC%20')).toBe('/api/agents/[address]');
+    expect(routeLabel('/api/agents/leaderboard')).toBe('/api/agents/leaderboard');
+    expect(routeLabel('/api/agents/me/passport')).toBe('/api/agents/me/passport');
+    expect(routeLabel('/api/a/b/c')).toBe('/api/[...path]');
+    expect(routeLabel('/api/health')).toBe('/api/health');
+    expect(routeLabel('/api/he%61lth')).toBe('/api/health');
+    expect(routeLabel('/api/missions/a%2Fb/accept')).toBe('/api/missions/[id]/accept');
+    expect(routeLabel('/.well-known/oauth-authorization-server')).toBe('/.well-known/oauth-authorization-server');
+    expect(routeLabel('/.well-known/oauth-protected-resource/api/mcp')).toBe('/.well-known/oauth-protected-resource/[...path]');
+    for (const path of ['/', '', '/nowhere', '/.well-known/other/x', '/api%2Fhealth', '/%E0%A4%A']) expect(routeLabel(path), path).toBe('other');
+  });
+
+  test('behavior: the labels are exactly the route files, the catch-all and next.config.ts rewrites', async () => {
+    const app = join(process.cwd(), 'app');
+    const files = (readdirSync(app, { recursive: true }) as string[]).filter((f) => /(^|\/)route\.tsx?$/.test(f));
+    const rewrites = (await nextConfig.rewrites!()) as { source: string }[];
+    const expected = [...files.map((f) => `/${f.replace(/\/?route\.tsx?$/, '')}`), ...rewrites.map((r) => r.source.replace(/:(\w+)\*$/, '[...$1]'))];
+    expect([...ROUTE_TEMPLATES].sort()).toEqual([...new Set(expected)].sort());
+  });
+});
+
+describe('labels a stranger cannot grow (docs/api.md#observability)', () => {
+  /** The series a scrape shows, by name and labels; the scrapes' own left out (the first may precede them). */
+  const series = (text: string) =>
+    text.split('\n').filter((line) => line !== '' && !line.startsWith('#') && !line.includes('route="/api/metrics"')).map((line) => line.replace(/ \S+$/, ''));
+  test('error: 10,000 requests to distinct junk paths add no series to /api/metrics', async () => {
+    for (let i = 0; i < 3; i += 1) await junkRequest(i);
+    const before = series((await scrape()).body as string);
+    const statuses = new Set<number>();
+    for (let i = 0; i < 10_000; i += 1) statuses.add((await junkRequest(i)).status);
+    expect([...statuses].sort()).toEqual([200, 404]);
+    const text = (await scrape()).body as string;
+    expect(series(text)).toEqual(before);
+    for (const route of JUNK_ROUTES) expect(text).toContain(`route="${route}"`);
+    expect(text).not.toMatch(/route="[^"]*[0-9a-f]{8}-[0-9a-f]{4}/);
   });
 });

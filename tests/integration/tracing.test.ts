@@ -23,6 +23,7 @@ import { isolatedDatabase } from '../support/isolated-database';
 import { createMission, newClient } from '../support/missions';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver';
+import { JUNK_ROUTES, junkRequest } from '../support/junk-paths';
 import { newWallet, siweMessage } from '../support/wallets';
 
 // Bookkeeping: the sweep's settlement attempt ends at "chain not configured", sending nothing.
@@ -138,6 +139,22 @@ describe('OpenTelemetry over OTLP/HTTP', () => {
       await db.delete(settlements).where(eq(settlements.id, pending!.id));
       await hooks.close();
     }
+  });
+
+  test('error: 10,000 requests to distinct junk paths add no span names (docs/api.md#observability)', async () => {
+    const requestSpans = () => receiver.spans.filter((span) => span.kind === 2);
+    for (let i = 0; i < 3; i += 1) await junkRequest(i);
+    await exported();
+    const before = new Set(receiver.spans.map((span) => span.name));
+    const counted = requestSpans().length;
+    // Sent 500 requests at a time: the batch processor's queue (2,048) drops what it cannot hold.
+    for (let i = 0; i < 10_000; i += 1) {
+      await junkRequest(i);
+      if (i % 500 === 499) await exported();
+    }
+    expect(requestSpans().length - counted).toBe(10_000);
+    expect(new Set(receiver.spans.map((span) => span.name))).toEqual(before);
+    for (const route of JUNK_ROUTES) expect(before).toContain(`GET ${route}`);
   });
 
   test('behavior: a leaf span (a KV command, a statement) is not entered: its parent stays the active span', async () => {
