@@ -2,12 +2,14 @@
 // the request path and query, which can hold an address), exception texts are dropped,
 // and anything shaped like an address, signature, hash, JWT or access token is masked — in names,
 // attributes, events and status. Our own spans carry none (tracing.ts): this is the last guard.
+// Tokens are known by their prefixes: tm_ (access and personal), tmr_ (refresh), tms_ (client
+// secret), and whsec_ (webhook signing secret, standard base64).
 import type { Attributes } from '@opentelemetry/api';
 import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter, TimedEvent } from '@opentelemetry/sdk-trace-node';
 
 const DROPPED = new Set(['http.url', 'http.target', 'url.full', 'url.path', 'url.query', 'exception.message', 'exception.stacktrace']);
-const SECRET_SHAPES = /0x[0-9a-fA-F]{40,}|eyJ[\w-]*\.[\w-]*\.[\w-]*|tm_[\w-]+/g;
+const SECRET_SHAPES = /0x[0-9a-fA-F]{40,}|eyJ[\w-]*\.[\w-]*\.[\w-]*|tm[rs]?_[\w-]+|whsec_[\w+/=-]+/g;
 // The same shapes without the global flag: `test` on a /g pattern carries lastIndex between calls.
 const HAS_SECRET = new RegExp(SECRET_SHAPES.source);
 

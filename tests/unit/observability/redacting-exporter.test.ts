@@ -39,6 +39,16 @@ describe('RedactingExporter', () => {
     expect(out.events[0]!.attributes).toEqual({ 'exception.type': 'Error' });
   });
 
+  test('behavior: refresh tokens, client secrets and webhook secrets are masked by their prefixes too', () => {
+    const secrets = ['tmr_Zx3-q_9kLm2Pw8RtYv0aBcDeFgHiJkLmNoPqRsTuVwX', 'tms_Ab-9_cdEfGhIjKlMnOpQrStUvWxYz0123456789abcd', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+/1k9q=='];
+    const { out } = exported((span) => {
+      span.updateName(`refresh ${secrets[0]}`);
+      span.setAttributes({ 'taskmarket.note': `client ${secrets[1]}`, list: [`webhook ${secrets[2]}!`] });
+    });
+    expect(out.name).toBe('refresh [redacted]');
+    expect(out.attributes).toEqual({ 'taskmarket.note': 'client [redacted]', list: ['webhook [redacted]!'] });
+  });
+
   test('behavior: a dropped key alone is enough to clean the span', () => {
     const { out } = exported((span) => span.setAttribute('url.query', 'page=2'));
     expect(out.attributes).toEqual({});
