@@ -24,7 +24,20 @@ function isAllowedOrigin(origin: string, request: Request, cfg: Config): boolean
     return false;
   }
   if (url.origin === 'null') return false;
-  // Our own origin: the browser sets Host to the server it talks to, and a page cannot change it.
-  const host = request.headers.get('host') ?? new URL(request.url).host;
-  return url.host === host.toLowerCase() || cfg.appOrigins.includes(url.origin);
+  return url.origin === ownOrigin(request) || cfg.appOrigins.includes(url.origin);
+}
+
+/**
+ * The request's own origin, scheme and host: `http://host` is another origin than `https://host`
+ * (a page on the plain-HTTP site may be anyone's on the network). The browser sets Host to the
+ * server it talks to, and a page cannot change it; the scheme is the request URL's, which Next.js
+ * takes from `X-Forwarded-Proto` behind a proxy.
+ */
+function ownOrigin(request: Request): string | undefined {
+  const url = new URL(request.url);
+  try {
+    return new URL(`${url.protocol}//${request.headers.get('host') ?? url.host}`).origin;
+  } catch {
+    return undefined;
+  }
 }

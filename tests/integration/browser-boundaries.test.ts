@@ -89,6 +89,22 @@ describe('origins (docs/api.md#origins)', () => {
     }
   });
 
+  test('error: the own origin is scheme and host: http:// to an https:// app is 403, as is another host of the same scheme', async () => {
+    // The app at https://shop.example.org (Next.js takes the scheme from X-Forwarded-Proto), not among APP_ORIGINS.
+    const at = (origin: string, host = 'shop.example.org') => ({ base: 'https://shop.example.org', headers: { host, origin } });
+    for (const origin of ['http://shop.example.org', 'https://other.example.org', 'https://shop.example.org.evil.example', 'https://shop.example.org:8443']) {
+      const refused = await call(verify, { body: await signedMessage(), ...at(origin) });
+      expect(refused, origin).toMatchObject({ status: 403, body: { error: 'Cross-site request refused' } });
+      expect(refused.headers.get('set-cookie')).toBeNull();
+    }
+    expect((await call(verify, { body: await signedMessage(), ...at('https://shop.example.org') })).status).toBe(200);
+    expect((await call(verify, { body: await signedMessage(), ...at('https://SHOP.example.org', 'shop.example.org:443') })).status).toBe(200);
+    // Served over plain HTTP, the http:// page is the own origin and the https:// one is not.
+    const plain = (origin: string) => ({ base: 'http://shop.example.org', headers: { host: 'shop.example.org', origin } });
+    expect((await call(verify, { body: await signedMessage(), ...plain('http://shop.example.org') })).status).toBe(200);
+    expect((await call(verify, { body: await signedMessage(), ...plain('https://shop.example.org') })).status).toBe(403);
+  });
+
   test('error: logout and register-agent with a bearer token but a cross-site Origin are 403 and change nothing', async () => {
     const { token } = await signIn();
     const evil = { origin: 'https://evil.example.org' };

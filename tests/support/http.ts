@@ -17,6 +17,8 @@ export interface CallOptions {
   params?: Record<string, string>;
   /** The socket address server.ts would record; a random one per call by default, so per-IP limits stay out of the way. */
   ip?: string;
+  /** The scheme and host the request is made to, as Next.js sees it; `http://localhost:3000` by default. */
+  base?: string;
 }
 
 export interface CallResult<T = any> {
@@ -35,7 +37,7 @@ export async function call<T = any>(handler: Handler, options: CallOptions = {})
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   }
-  const request = new Request(`http://localhost:3000${options.path ?? '/'}`, {
+  const request = new Request(`${options.base ?? 'http://localhost:3000'}${options.path ?? '/'}`, {
     method: options.method ?? (body === undefined ? 'GET' : 'POST'),
     headers,
     body,
