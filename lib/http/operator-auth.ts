@@ -1,9 +1,9 @@
 // Operator endpoints (cron sweep, admin, metrics) are authorized by a shared secret from the environment,
 // compared in constant time (docs/api.md#operator-secrets). What makes a secret unguessable is its length (32
 // characters in production). Wrong secrets are counted per kind and IP: past the limit each further
-// wrong one is 429 with Retry-After, so a guesser is slowed and seen. The right secret is always
-// compared and always passes: a flood of wrong ones from an address the operator shares (Vercel's
-// cron egress, an office NAT), or of another kind, cannot lock the operator out.
+// wrong one is 429 with Retry-After: a guesser shows, a misconfigured client backs off. The right
+// secret is always compared and always passes: a flood of wrong ones from an address the operator
+// shares (Vercel's cron egress, an office NAT), or of another kind, cannot lock the operator out.
 import { timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config';
 import type { Kv } from '../kv';
