@@ -34,6 +34,7 @@ export const APP_ARTIFACTS: Record<string, string> = {
   Passport: 'passportArtifact',
   TaskEscrow: 'taskEscrowArtifact',
   TaskEscrowV3: 'taskEscrowV3Artifact',
+  TaskEscrowV4: 'taskEscrowV4Artifact',
   MockUSDC: 'mockUsdcArtifact',
 };
 

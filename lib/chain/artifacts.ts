@@ -2528,12 +2528,1077 @@ export const taskEscrowV3Artifact = {
   bytecode: '0x60c060405234801561000f575f5ffd5b50604051611b29380380611b2983398101604081905261002e9161023e565b8484848484836001600160a01b03811661006257604051631e4fbdf760e01b81525f60048201526024015b60405180910390fd5b61006b816101b8565b5060017f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f00556001600160a01b03851615806100ad57506001600160a01b038316155b806100bf57506001600160a01b038216155b156100dd5760405163d92e233d60e01b815260040160405180910390fd5b6107d061ffff8216111561010a5760405163d335351b60e01b815261ffff82166004820152602401610059565b6001600160a01b03808616608052600280548583166001600160a01b0319918216811790925560038054938616939091169290921790915561ffff821660a0526040515f907fd58299b712891143e76310d5e664c4203c940a67db37cf856bdaa3c5c76a802c908290a36040516001600160a01b038316905f907f0bc21fe5c3ab742ff1d15b5c4477ffbacf1167e618228078fa625edebe7f331d908290a3505050505050505050506102a9565b600180546001600160a01b03191690556101d1816101d4565b50565b5f80546001600160a01b038381166001600160a01b0319831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b80516001600160a01b0381168114610239575f5ffd5b919050565b5f5f5f5f5f60a08688031215610252575f5ffd5b61025b86610223565b945061026960208701610223565b935061027760408701610223565b925061028560608701610223565b9150608086015161ffff8116811461029b575f5ffd5b809150509295509295909350565b60805160a05161183c6102ed5f395f81816102f70152818161060701526109fe01525f818161038e01528181610c6c01528181610fd40152611195015261183c5ff3fe608060405234801561000f575f5ffd5b506004361061016d575f3560e01c8063ab92bc71116100d9578063de643a7111610093578063e74b981b1161006e578063e74b981b14610363578063f2fde38b14610376578063fc0c546a14610389578063fcf30b7c146103b0575f5ffd5b8063de643a711461032c578063e30c39781461033f578063e3f08c1d14610350575f5ffd5b8063ab92bc71146102a7578063b3ab15fb146102c3578063b6cb58a5146102d6578063be74ad1a146102df578063bf769a3f146102f2578063ddeae03314610319575f5ffd5b80635d9ffd0b1161012a5780635d9ffd0b14610211578063715018a61461022457806379ba50971461022c5780638d977672146102345780638da5cb5b1461028f578063a6980ce21461029f575f5ffd5b8063278ecde1146101715780632dabbeed14610186578063402914f51461019957806346904840146101cb5780634e71d92d146101f6578063570ca735146101fe575b5f5ffd5b61018461017f3660046114be565b6103c3565b005b6101846101943660046114be565b6104dc565b6101b86101a73660046114eb565b60066020525f908152604090205481565b6040519081526020015b60405180910390f35b6003546101de906001600160a01b031681565b6040516001600160a01b0390911681526020016101c2565b6101b86105b1565b6002546101de906001600160a01b031681565b61018461021f36600461155c565b6105d0565b6101846108e9565b6101846108fc565b61027f6102423660046114be565b60056020525f90815260409020805460018201546002909201546001600160a01b03909116919060ff81169061010090046001600160401b031684565b6040516101c294939291906115f6565b5f546001600160a01b03166101de565b6101b8600a81565b6102b06107d081565b60405161ffff90911681526020016101c2565b6101846102d13660046114eb565b61093d565b6101b860045481565b6101846102ed366004611647565b6109c7565b6102b07f000000000000000000000000000000000000000000000000000000000000000081565b6101b86103273660046114eb565b610bab565b61018461033a366004611680565b610bcc565b6001546001600160a01b03166101de565b61018461035e3660046116b6565b610ca1565b6101846103713660046114eb565b610d66565b6101846103843660046114eb565b610df0565b6101de7f000000000000000000000000000000000000000000000000000000000000000081565b6101b86103be3660046116e0565b610e60565b6002546001600160a01b031633146103f557604051633b63649d60e11b81523360048201526024015b60405180910390fd5b6103fd61100b565b5f8181526005602052604090206001600282015460ff166004811115610425576104256115e2565b1461044657604051639d6bda0b60e01b8152600481018390526024016103ec565b60028101805460ff19166003179055600181015481546001600160a01b03165f908152600660205260408120805490919061048290849061171d565b9091555050805460018201546040519081526001600160a01b039091169083907f098446306d18a8ba797caf5ad3be836bc7fadb0fa82d207e934992497bdeaf61906020015b60405180910390a3506104d961103a565b50565b6104e461100b565b5f6104ef8233611062565b600281015490915061010090046001600160401b0316421015610541576002810154604051637c683ddf60e01b8152600481018490526101009091046001600160401b031660248201526044016103ec565b60028101805460ff191660041790556001810154335f908152600660205260408120805490919061057390849061171d565b90915550506001810154604051908152339083907f54725821f9449f2c0ddc73d5005c6d99f5b07a76690237b4b58d597e225338c4906020016104c8565b5f6105ba61100b565b6105c3336110f0565b90506105cd61103a565b90565b6002546001600160a01b031633146105fd57604051633b63649d60e11b81523360048201526024016103ec565b61060561100b565b7f000000000000000000000000000000000000000000000000000000000000000061ffff168161ffff16111561065457604051638ea70c0760e01b815261ffff821660048201526024016103ec565b8315806106615750600a84115b15610682576040516349d46ffb60e01b8152600481018590526024016103ec565b8382146106ac576040516355c5b3e360e11b815260048101859052602481018390526044016103ec565b5f8681526005602052604090206001600282015460ff1660048111156106d4576106d46115e2565b146106f557604051639d6bda0b60e01b8152600481018890526024016103ec565b5f61070f82600101548461ffff1661271061ffff166111bc565b9050805f5b87811015610799575f89898381811061072f5761072f611730565b905060200201602081019061074491906114eb565b6001600160a01b03160361076b5760405163d92e233d60e01b815260040160405180910390fd5b86868281811061077d5761077d611730565b905060200201358261078f919061171d565b9150600101610714565b50826001015481146107ce576001830154604051631a58f67160e31b81526004810191909152602481018290526044016103ec565b6002838101805460ff191690911790555f5b87811015610865578686828181106107fa576107fa611730565b9050602002013560065f8b8b8581811061081657610816611730565b905060200201602081019061082b91906114eb565b6001600160a01b03166001600160a01b031681526020019081526020015f205f828254610858919061171d565b90915550506001016107e0565b506003546001600160a01b03165f908152600660205260408120805484929061088f90849061171d565b92505081905550887f5c6a3813093326a245603b75a6a89aea644b29a12226dfdd7c0530a9ab9642ce89898989876040516108ce959493929190611744565b60405180910390a25050506108e161103a565b505050505050565b6108f161126c565b6108fa5f611298565b565b60015433906001600160a01b031681146109345760405163118cdaa760e01b81526001600160a01b03821660048201526024016103ec565b6104d981611298565b61094561126c565b6001600160a01b03811661096c5760405163d92e233d60e01b815260040160405180910390fd5b6002546040516001600160a01b038084169216907fd58299b712891143e76310d5e664c4203c940a67db37cf856bdaa3c5c76a802c905f90a3600280546001600160a01b0319166001600160a01b0392909216919091179055565b6002546001600160a01b031633146109f457604051633b63649d60e11b81523360048201526024016103ec565b6109fc61100b565b7f000000000000000000000000000000000000000000000000000000000000000061ffff168161ffff161115610a4b57604051638ea70c0760e01b815261ffff821660048201526024016103ec565b6001600160a01b038216610a725760405163d92e233d60e01b815260040160405180910390fd5b5f8381526005602052604090206001600282015460ff166004811115610a9a57610a9a6115e2565b14610abb57604051639d6bda0b60e01b8152600481018590526024016103ec565b6002818101805460ff1916909117905560018101545f90610ae39061ffff85166127106111bc565b90505f818360010154610af691906117c7565b6001600160a01b0386165f90815260066020526040812080549293508392909190610b2290849061171d565b90915550506003546001600160a01b03165f9081526006602052604081208054849290610b5090849061171d565b909155505060408051828152602081018490526001600160a01b0387169188917f566199195fc2c6b6d36e4eef7f503e805c14a71a5599ef35a5aaa96bab5580d4910160405180910390a3505050610ba661103a565b505050565b5f610bb461100b565b610bbd826110f0565b9050610bc761103a565b919050565b610bd461100b565b5f610bdf8333611062565b9050815f03610c0157604051631f2a200560e01b815260040160405180910390fd5b81816001015f828254610c14919061171d565b9091555050600181015460405184917f86a09e7767ded8430fc007524dc0ff2281a7da7e06ad2dc23b7dc7f03f5ecc1691610c5791868252602082015260400190565b60405180910390a2610c946001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000163330856112b1565b50610c9d61103a565b5050565b5f610cac8333611062565b60028101549091506001600160401b03610100909104811690831611610d0357600281015460405163f431687b60e01b81526101009091046001600160401b039081166004830152831660248201526044016103ec565b60028101805468ffffffffffffffff0019166101006001600160401b0385169081029190911790915560405190815283907feda5729a6f745b8fba95fa6f39670c93cb6217cc4da960618fd3a4714501d9509060200160405180910390a2505050565b610d6e61126c565b6001600160a01b038116610d955760405163d92e233d60e01b815260040160405180910390fd5b6003546040516001600160a01b038084169216907f0bc21fe5c3ab742ff1d15b5c4477ffbacf1167e618228078fa625edebe7f331d905f90a3600380546001600160a01b0319166001600160a01b0392909216919091179055565b610df861126c565b600180546001600160a01b0383166001600160a01b03199091168117909155610e285f546001600160a01b031690565b6001600160a01b03167f38d16b8cac22d99fc7c124b9cd0de2d3fa1faef420bfe791d8c362d765e2270060405160405180910390a350565b5f610e6961100b565b835f03610e8957604051631f2a200560e01b815260040160405180910390fd5b42826001600160401b031611610ebd57604051638d499f7d60e01b81526001600160401b03831660048201526024016103ec565b60045f8154610ecb906117da565b918290555060408051608081018252338152602080820188815260018385018181526001600160401b03891660608601525f878152600590945294909220835181546001600160a01b0319166001600160a01b039091161781559051818301559251600284018054959650929490929160ff1990911690836004811115610f5457610f546115e2565b021790555060609190910151600290910180546001600160401b039092166101000268ffffffffffffffff00199092169190911790556040805185815260208101859052339183917fb71beb6238309c077f15fc7fdd4934661f0844d25d25198741f2b8356992215a910160405180910390a3610ffc6001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000163330876112b1565b61100461103a565b9392505050565b6110136112ed565b60027f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f005b55565b60017f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f00611037565b5f8281526005602052604090206001600282015460ff16600481111561108a5761108a6115e2565b146110ab57604051639d6bda0b60e01b8152600481018490526024016103ec565b80546001600160a01b038381169116146110ea57604051639a23c31560e01b8152600481018490526001600160a01b03831660248201526044016103ec565b92915050565b6001600160a01b0381165f9081526006602052604081205490819003611134576040516332559a3360e11b81526001600160a01b03831660048201526024016103ec565b6001600160a01b0382165f8181526006602052604080822091909155517fd8138f8a3f377c5259ca548e70e4c2de94f129f5a11036a15b69513cba2b426a906111809084815260200190565b60405180910390a2610bc76001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000168383611337565b5f5f5f6111c9868661136c565b91509150815f036111ed578381816111e3576111e36117f2565b0492505050611004565b818411611204576112046003851502601118611388565b5f848688095f868103871696879004966002600389028118808a02820302808a02820302808a02820302808a02820302808a02820302808a02909103029181900381900460010185841190960395909502919093039390930492909217029150509392505050565b5f546001600160a01b031633146108fa5760405163118cdaa760e01b81523360048201526024016103ec565b600180546001600160a01b03191690556104d981611399565b6112bf8484848460016113e8565b6112e757604051635274afe760e01b81526001600160a01b03851660048201526024016103ec565b50505050565b6113195f60027f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f00611455565b156108fa57604051633ee5aeb560e01b815260040160405180910390fd5b611344838383600161145c565b610ba657604051635274afe760e01b81526001600160a01b03841660048201526024016103ec565b5f805f1983850993909202808410938190039390930393915050565b634e487b715f52806020526024601cfd5b5f80546001600160a01b038381166001600160a01b0319831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b6040516323b872dd60e01b5f8181526001600160a01b038781166004528616602452604485905291602083606481808c5af1925060015f51148316611444578383151615611438573d5f823e3d81fd5b5f883b113d1516831692505b604052505f60605295945050505050565b5414919050565b60405163a9059cbb60e01b5f8181526001600160a01b038616600452602485905291602083604481808b5af1925060015f511483166114b25783831516156114a6573d5f823e3d81fd5b5f873b113d1516831692505b60405250949350505050565b5f602082840312156114ce575f5ffd5b5035919050565b80356001600160a01b0381168114610bc7575f5ffd5b5f602082840312156114fb575f5ffd5b611004826114d5565b5f5f83601f840112611514575f5ffd5b5081356001600160401b0381111561152a575f5ffd5b6020830191508360208260051b8501011115611544575f5ffd5b9250929050565b803561ffff81168114610bc7575f5ffd5b5f5f5f5f5f5f60808789031215611571575f5ffd5b8635955060208701356001600160401b0381111561158d575f5ffd5b61159989828a01611504565b90965094505060408701356001600160401b038111156115b7575f5ffd5b6115c389828a01611504565b90945092506115d690506060880161154b565b90509295509295509295565b634e487b7160e01b5f52602160045260245ffd5b6001600160a01b038516815260208101849052608081016005841061162957634e487b7160e01b5f52602160045260245ffd5b8360408301526001600160401b038316606083015295945050505050565b5f5f5f60608486031215611659575f5ffd5b83359250611669602085016114d5565b91506116776040850161154b565b90509250925092565b5f5f60408385031215611691575f5ffd5b50508035926020909101359150565b80356001600160401b0381168114610bc7575f5ffd5b5f5f604083850312156116c7575f5ffd5b823591506116d7602084016116a0565b90509250929050565b5f5f5f606084860312156116f2575f5ffd5b8335925060208401359150611677604085016116a0565b634e487b7160e01b5f52601160045260245ffd5b808201808211156110ea576110ea611709565b634e487b7160e01b5f52603260045260245ffd5b606080825281018590525f8660808301825b88811015611784576001600160a01b0361176f846114d5565b16825260209283019290910190600101611756565b5083810360208501528581526001600160fb1b038611156117a3575f5ffd5b8560051b915081876020830137604093909301939093525001602001949350505050565b818103818111156110ea576110ea611709565b5f600182016117eb576117eb611709565b5060010190565b634e487b7160e01b5f52601260045260245ffdfea264697066735822122055d611979890726e60c1e47ea4c04b5fc3d790aa046b7cedb77c2f64c62537aa64736f6c634300081c0033' as const,
 };
 
+export const taskEscrowV4Artifact = {
+  abi: [
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "token_",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "owner_",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "operator_",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "feeRecipient_",
+          "type": "address"
+        },
+        {
+          "internalType": "uint16",
+          "name": "maxFeeBps_",
+          "type": "uint16"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "constructor"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "count",
+          "type": "uint256"
+        }
+      ],
+      "name": "BadRecipients",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint64",
+          "name": "expiresAt",
+          "type": "uint64"
+        }
+      ],
+      "name": "ExpiryNotInFuture",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint64",
+          "name": "current",
+          "type": "uint64"
+        },
+        {
+          "internalType": "uint64",
+          "name": "requested",
+          "type": "uint64"
+        }
+      ],
+      "name": "ExpiryNotLater",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint16",
+          "name": "feeBps",
+          "type": "uint16"
+        }
+      ],
+      "name": "FeeTooHigh",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "bytes32",
+          "name": "expected",
+          "type": "bytes32"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "given",
+          "type": "bytes32"
+        }
+      ],
+      "name": "FundingNonceMismatch",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "recipients",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "amounts",
+          "type": "uint256"
+        }
+      ],
+      "name": "LengthMismatch",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint16",
+          "name": "maxFeeBps",
+          "type": "uint16"
+        }
+      ],
+      "name": "MaxFeeTooHigh",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint64",
+          "name": "expiresAt",
+          "type": "uint64"
+        }
+      ],
+      "name": "NotExpired",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "caller",
+          "type": "address"
+        }
+      ],
+      "name": "NotOperator",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "address",
+          "name": "caller",
+          "type": "address"
+        }
+      ],
+      "name": "NotTaskClient",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "beneficiary",
+          "type": "address"
+        }
+      ],
+      "name": "NothingToClaim",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        }
+      ],
+      "name": "OwnableInvalidOwner",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "account",
+          "type": "address"
+        }
+      ],
+      "name": "OwnableUnauthorizedAccount",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "ReentrancyGuardReentrantCall",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "token",
+          "type": "address"
+        }
+      ],
+      "name": "SafeERC20FailedOperation",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "expected",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "actual",
+          "type": "uint256"
+        }
+      ],
+      "name": "SplitMismatch",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        }
+      ],
+      "name": "TaskNotOpen",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "ZeroAddress",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "ZeroAmount",
+      "type": "error"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "beneficiary",
+          "type": "address"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "amount",
+          "type": "uint256"
+        }
+      ],
+      "name": "Claimed",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "previousRecipient",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "newRecipient",
+          "type": "address"
+        }
+      ],
+      "name": "FeeRecipientChanged",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "previousOperator",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "newOperator",
+          "type": "address"
+        }
+      ],
+      "name": "OperatorChanged",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "previousOwner",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "newOwner",
+          "type": "address"
+        }
+      ],
+      "name": "OwnershipTransferStarted",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "previousOwner",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "newOwner",
+          "type": "address"
+        }
+      ],
+      "name": "OwnershipTransferred",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "client",
+          "type": "address"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "reward",
+          "type": "uint256"
+        },
+        {
+          "indexed": false,
+          "internalType": "bytes32",
+          "name": "ref",
+          "type": "bytes32"
+        }
+      ],
+      "name": "TaskCreated",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint64",
+          "name": "expiresAt",
+          "type": "uint64"
+        }
+      ],
+      "name": "TaskExtended",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "client",
+          "type": "address"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "amount",
+          "type": "uint256"
+        }
+      ],
+      "name": "TaskReclaimed",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "client",
+          "type": "address"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "amount",
+          "type": "uint256"
+        }
+      ],
+      "name": "TaskRefunded",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "agent",
+          "type": "address"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "agentAmount",
+          "type": "uint256"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "fee",
+          "type": "uint256"
+        }
+      ],
+      "name": "TaskReleased",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "indexed": false,
+          "internalType": "address[]",
+          "name": "recipients",
+          "type": "address[]"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256[]",
+          "name": "amounts",
+          "type": "uint256[]"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "fee",
+          "type": "uint256"
+        }
+      ],
+      "name": "TaskSplitReleased",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "amount",
+          "type": "uint256"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "newAmount",
+          "type": "uint256"
+        }
+      ],
+      "name": "TaskToppedUp",
+      "type": "event"
+    },
+    {
+      "inputs": [],
+      "name": "FEE_CEILING_BPS",
+      "outputs": [
+        {
+          "internalType": "uint16",
+          "name": "",
+          "type": "uint16"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "MAX_RECIPIENTS",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "TASK_FUNDING_TYPEHASH",
+      "outputs": [
+        {
+          "internalType": "bytes32",
+          "name": "",
+          "type": "bytes32"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "acceptOwnership",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "claim",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "beneficiary",
+          "type": "address"
+        }
+      ],
+      "name": "claimFor",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "beneficiary",
+          "type": "address"
+        }
+      ],
+      "name": "claimable",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "amount",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "reward",
+          "type": "uint256"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "ref",
+          "type": "bytes32"
+        },
+        {
+          "internalType": "uint64",
+          "name": "expiresAt",
+          "type": "uint64"
+        }
+      ],
+      "name": "createTask",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "client",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "reward",
+          "type": "uint256"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "ref",
+          "type": "bytes32"
+        },
+        {
+          "internalType": "uint64",
+          "name": "expiresAt",
+          "type": "uint64"
+        },
+        {
+          "internalType": "uint256",
+          "name": "validAfter",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "validBefore",
+          "type": "uint256"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "nonce",
+          "type": "bytes32"
+        },
+        {
+          "internalType": "bytes",
+          "name": "signature",
+          "type": "bytes"
+        }
+      ],
+      "name": "createTaskWithAuthorization",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint64",
+          "name": "expiresAt",
+          "type": "uint64"
+        }
+      ],
+      "name": "extend",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "feeRecipient",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "client",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "reward",
+          "type": "uint256"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "ref",
+          "type": "bytes32"
+        },
+        {
+          "internalType": "uint64",
+          "name": "expiresAt",
+          "type": "uint64"
+        }
+      ],
+      "name": "fundingNonce",
+      "outputs": [
+        {
+          "internalType": "bytes32",
+          "name": "",
+          "type": "bytes32"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "maxFeeBps",
+      "outputs": [
+        {
+          "internalType": "uint16",
+          "name": "",
+          "type": "uint16"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "operator",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "owner",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "pendingOwner",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        }
+      ],
+      "name": "reclaim",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        }
+      ],
+      "name": "refund",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "address",
+          "name": "agent",
+          "type": "address"
+        },
+        {
+          "internalType": "uint16",
+          "name": "feeBps",
+          "type": "uint16"
+        }
+      ],
+      "name": "release",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "address[]",
+          "name": "recipients",
+          "type": "address[]"
+        },
+        {
+          "internalType": "uint256[]",
+          "name": "amounts",
+          "type": "uint256[]"
+        },
+        {
+          "internalType": "uint16",
+          "name": "feeBps",
+          "type": "uint16"
+        }
+      ],
+      "name": "releaseSplit",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "renounceOwnership",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "newRecipient",
+          "type": "address"
+        }
+      ],
+      "name": "setFeeRecipient",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "newOperator",
+          "type": "address"
+        }
+      ],
+      "name": "setOperator",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "taskCount",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        }
+      ],
+      "name": "tasks",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "client",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "amount",
+          "type": "uint256"
+        },
+        {
+          "internalType": "enum TaskEscrow.State",
+          "name": "state",
+          "type": "uint8"
+        },
+        {
+          "internalType": "uint64",
+          "name": "expiresAt",
+          "type": "uint64"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "token",
+      "outputs": [
+        {
+          "internalType": "contract IERC20",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "taskId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "amount",
+          "type": "uint256"
+        }
+      ],
+      "name": "topUp",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "newOwner",
+          "type": "address"
+        }
+      ],
+      "name": "transferOwnership",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    }
+  ] as const,
+  bytecode: '0x60c060405234801561000f575f5ffd5b5060405161204238038061204283398101604081905261002e91610248565b84848484848484848484836001600160a01b03811661006757604051631e4fbdf760e01b81525f60048201526024015b60405180910390fd5b610070816101c2565b5060017f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f00556001600160a01b03851615806100b257506001600160a01b038316155b806100c457506001600160a01b038216155b156100e25760405163d92e233d60e01b815260040160405180910390fd5b6107d061ffff8216111561010f5760405163d335351b60e01b815261ffff8216600482015260240161005e565b6001600160a01b03808616608052600280548583166001600160a01b0319918216811790925560038054938616939091169290921790915561ffff821660a0526040515f907fd58299b712891143e76310d5e664c4203c940a67db37cf856bdaa3c5c76a802c908290a36040516001600160a01b038316905f907f0bc21fe5c3ab742ff1d15b5c4477ffbacf1167e618228078fa625edebe7f331d908290a35050505050505050505050505050506102b3565b600180546001600160a01b03191690556101db816101de565b50565b5f80546001600160a01b038381166001600160a01b0319831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b80516001600160a01b0381168114610243575f5ffd5b919050565b5f5f5f5f5f60a0868803121561025c575f5ffd5b6102658661022d565b94506102736020870161022d565b93506102816040870161022d565b925061028f6060870161022d565b9150608086015161ffff811681146102a5575f5ffd5b809150509295509295909350565b60805160a051611d446102fe5f395f818161037f015281816106a20152610d1401525f818161042901528181610b7901528181610f820152818161137401526115350152611d445ff3fe608060405234801561000f575f5ffd5b50600436106101bb575f3560e01c8063ab92bc71116100f3578063e30c397811610093578063e920cff21161006e578063e920cff2146103fe578063f2fde38b14610411578063fc0c546a14610424578063fcf30b7c1461044b575f5ffd5b8063e30c3978146103c7578063e3f08c1d146103d8578063e74b981b146103eb575f5ffd5b8063be74ad1a116100ce578063be74ad1a14610367578063bf769a3f1461037a578063ddeae033146103a1578063de643a71146103b4575f5ffd5b8063ab92bc711461032f578063b3ab15fb1461034b578063b6cb58a51461035e575f5ffd5b80635d9ffd0b1161015e57806379ba50971161013957806379ba5097146102b45780638d977672146102bc5780638da5cb5b14610317578063a6980ce214610327575f5ffd5b80635d9ffd0b1461028657806367c1fb5f14610299578063715018a6146102ac575f5ffd5b8063469048401161019957806346904840146102195780634ab7e4b7146102445780634e71d92d1461026b578063570ca73514610273575f5ffd5b8063278ecde1146101bf5780632dabbeed146101d4578063402914f5146101e7575b5f5ffd5b6101d26101cd36600461185e565b61045e565b005b6101d26101e236600461185e565b610577565b6102066101f536600461188b565b60066020525f908152604090205481565b6040519081526020015b60405180910390f35b60035461022c906001600160a01b031681565b6040516001600160a01b039091168152602001610210565b6102067fb4f79d31b24ed3b44ff8eade21887afee0fbc7fe014f4081003ed5ac28f8b86c81565b61020661064c565b60025461022c906001600160a01b031681565b6101d26102943660046118fc565b61066b565b6102066102a7366004611998565b610984565b6101d2610bff565b6101d2610c12565b6103076102ca36600461185e565b60056020525f90815260409020805460018201546002909201546001600160a01b03909116919060ff81169061010090046001600160401b031684565b6040516102109493929190611a67565b5f546001600160a01b031661022c565b610206600a81565b6103386107d081565b60405161ffff9091168152602001610210565b6101d261035936600461188b565b610c53565b61020660045481565b6101d2610375366004611ab8565b610cdd565b6103387f000000000000000000000000000000000000000000000000000000000000000081565b6102066103af36600461188b565b610ec1565b6101d26103c2366004611af1565b610ee2565b6001546001600160a01b031661022c565b6101d26103e6366004611b11565b610fb7565b6101d26103f936600461188b565b61107c565b61020661040c366004611b3b565b611106565b6101d261041f36600461188b565b611190565b61022c7f000000000000000000000000000000000000000000000000000000000000000081565b610206610459366004611b7e565b611200565b6002546001600160a01b0316331461049057604051633b63649d60e11b81523360048201526024015b60405180910390fd5b6104986113ab565b5f8181526005602052604090206001600282015460ff1660048111156104c0576104c0611a53565b146104e157604051639d6bda0b60e01b815260048101839052602401610487565b60028101805460ff19166003179055600181015481546001600160a01b03165f908152600660205260408120805490919061051d908490611bbb565b9091555050805460018201546040519081526001600160a01b039091169083907f098446306d18a8ba797caf5ad3be836bc7fadb0fa82d207e934992497bdeaf61906020015b60405180910390a3506105746113da565b50565b61057f6113ab565b5f61058a8233611402565b600281015490915061010090046001600160401b03164210156105dc576002810154604051637c683ddf60e01b8152600481018490526101009091046001600160401b03166024820152604401610487565b60028101805460ff191660041790556001810154335f908152600660205260408120805490919061060e908490611bbb565b90915550506001810154604051908152339083907f54725821f9449f2c0ddc73d5005c6d99f5b07a76690237b4b58d597e225338c490602001610563565b5f6106556113ab565b61065e33611490565b90506106686113da565b90565b6002546001600160a01b0316331461069857604051633b63649d60e11b8152336004820152602401610487565b6106a06113ab565b7f000000000000000000000000000000000000000000000000000000000000000061ffff168161ffff1611156106ef57604051638ea70c0760e01b815261ffff82166004820152602401610487565b8315806106fc5750600a84115b1561071d576040516349d46ffb60e01b815260048101859052602401610487565b838214610747576040516355c5b3e360e11b81526004810185905260248101839052604401610487565b5f8681526005602052604090206001600282015460ff16600481111561076f5761076f611a53565b1461079057604051639d6bda0b60e01b815260048101889052602401610487565b5f6107aa82600101548461ffff1661271061ffff1661155c565b9050805f5b87811015610834575f8989838181106107ca576107ca611bce565b90506020020160208101906107df919061188b565b6001600160a01b0316036108065760405163d92e233d60e01b815260040160405180910390fd5b86868281811061081857610818611bce565b905060200201358261082a9190611bbb565b91506001016107af565b5082600101548114610869576001830154604051631a58f67160e31b8152600481019190915260248101829052604401610487565b6002838101805460ff191690911790555f5b878110156109005786868281811061089557610895611bce565b9050602002013560065f8b8b858181106108b1576108b1611bce565b90506020020160208101906108c6919061188b565b6001600160a01b03166001600160a01b031681526020019081526020015f205f8282546108f39190611bbb565b909155505060010161087b565b506003546001600160a01b03165f908152600660205260408120805484929061092a908490611bbb565b92505081905550887f5c6a3813093326a245603b75a6a89aea644b29a12226dfdd7c0530a9ab9642ce8989898987604051610969959493929190611be2565b60405180910390a250505061097c6113da565b505050505050565b5f61098d6113ab565b6001600160a01b038a166109b45760405163d92e233d60e01b815260040160405180910390fd5b885f036109d457604051631f2a200560e01b815260040160405180910390fd5b42876001600160401b031611610a0857604051638d499f7d60e01b81526001600160401b0388166004820152602401610487565b5f610a158b8b8b8b611106565b9050808514610a415760405163659cceb960e01b81526004810182905260248101869052604401610487565b60045f8154610a4f90611c65565b9182905550604080516080810182526001600160a01b038e168152602081018d90529193508101600181526001600160401b038a166020918201525f84815260058252604090819020835181546001600160a01b0319166001600160a01b0390911617815591830151600180840191909155908301516002830180549192909160ff191690836004811115610ae657610ae6611a53565b021790555060609190910151600290910180546001600160401b039092166101000268ffffffffffffffff0019909216919091179055604080518b8152602081018b90526001600160a01b038d169184917fb71beb6238309c077f15fc7fdd4934661f0844d25d25198741f2b8356992215a910160405180910390a36040516388b7ab6360e01b81526001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016906388b7ab6390610bbc908e9030908f908d908d908d908d908d90600401611c7d565b5f604051808303815f87803b158015610bd3575f5ffd5b505af1158015610be5573d5f5f3e3d5ffd5b5050505050610bf26113da565b9998505050505050505050565b610c0761160c565b610c105f611638565b565b60015433906001600160a01b03168114610c4a5760405163118cdaa760e01b81526001600160a01b0382166004820152602401610487565b61057481611638565b610c5b61160c565b6001600160a01b038116610c825760405163d92e233d60e01b815260040160405180910390fd5b6002546040516001600160a01b038084169216907fd58299b712891143e76310d5e664c4203c940a67db37cf856bdaa3c5c76a802c905f90a3600280546001600160a01b0319166001600160a01b0392909216919091179055565b6002546001600160a01b03163314610d0a57604051633b63649d60e11b8152336004820152602401610487565b610d126113ab565b7f000000000000000000000000000000000000000000000000000000000000000061ffff168161ffff161115610d6157604051638ea70c0760e01b815261ffff82166004820152602401610487565b6001600160a01b038216610d885760405163d92e233d60e01b815260040160405180910390fd5b5f8381526005602052604090206001600282015460ff166004811115610db057610db0611a53565b14610dd157604051639d6bda0b60e01b815260048101859052602401610487565b6002818101805460ff1916909117905560018101545f90610df99061ffff851661271061155c565b90505f818360010154610e0c9190611ce7565b6001600160a01b0386165f90815260066020526040812080549293508392909190610e38908490611bbb565b90915550506003546001600160a01b03165f9081526006602052604081208054849290610e66908490611bbb565b909155505060408051828152602081018490526001600160a01b0387169188917f566199195fc2c6b6d36e4eef7f503e805c14a71a5599ef35a5aaa96bab5580d4910160405180910390a3505050610ebc6113da565b505050565b5f610eca6113ab565b610ed382611490565b9050610edd6113da565b919050565b610eea6113ab565b5f610ef58333611402565b9050815f03610f1757604051631f2a200560e01b815260040160405180910390fd5b81816001015f828254610f2a9190611bbb565b9091555050600181015460405184917f86a09e7767ded8430fc007524dc0ff2281a7da7e06ad2dc23b7dc7f03f5ecc1691610f6d91868252602082015260400190565b60405180910390a2610faa6001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016333085611651565b50610fb36113da565b5050565b5f610fc28333611402565b60028101549091506001600160401b0361010090910481169083161161101957600281015460405163f431687b60e01b81526101009091046001600160401b03908116600483015283166024820152604401610487565b60028101805468ffffffffffffffff0019166101006001600160401b0385169081029190911790915560405190815283907feda5729a6f745b8fba95fa6f39670c93cb6217cc4da960618fd3a4714501d9509060200160405180910390a2505050565b61108461160c565b6001600160a01b0381166110ab5760405163d92e233d60e01b815260040160405180910390fd5b6003546040516001600160a01b038084169216907f0bc21fe5c3ab742ff1d15b5c4477ffbacf1167e618228078fa625edebe7f331d905f90a3600380546001600160a01b0319166001600160a01b0392909216919091179055565b604080517fb4f79d31b24ed3b44ff8eade21887afee0fbc7fe014f4081003ed5ac28f8b86c602082015246918101919091523060608201526001600160a01b038516608082015260a0810184905260c081018390526001600160401b03821660e08201525f9061010001604051602081830303815290604052805190602001209050949350505050565b61119861160c565b600180546001600160a01b0383166001600160a01b031990911681179091556111c85f546001600160a01b031690565b6001600160a01b03167f38d16b8cac22d99fc7c124b9cd0de2d3fa1faef420bfe791d8c362d765e2270060405160405180910390a350565b5f6112096113ab565b835f0361122957604051631f2a200560e01b815260040160405180910390fd5b42826001600160401b03161161125d57604051638d499f7d60e01b81526001600160401b0383166004820152602401610487565b60045f815461126b90611c65565b918290555060408051608081018252338152602080820188815260018385018181526001600160401b03891660608601525f878152600590945294909220835181546001600160a01b0319166001600160a01b039091161781559051818301559251600284018054959650929490929160ff19909116908360048111156112f4576112f4611a53565b021790555060609190910151600290910180546001600160401b039092166101000268ffffffffffffffff00199092169190911790556040805185815260208101859052339183917fb71beb6238309c077f15fc7fdd4934661f0844d25d25198741f2b8356992215a910160405180910390a361139c6001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016333087611651565b6113a46113da565b9392505050565b6113b361168d565b60027f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f005b55565b60017f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f006113d7565b5f8281526005602052604090206001600282015460ff16600481111561142a5761142a611a53565b1461144b57604051639d6bda0b60e01b815260048101849052602401610487565b80546001600160a01b0383811691161461148a57604051639a23c31560e01b8152600481018490526001600160a01b0383166024820152604401610487565b92915050565b6001600160a01b0381165f90815260066020526040812054908190036114d4576040516332559a3360e11b81526001600160a01b0383166004820152602401610487565b6001600160a01b0382165f8181526006602052604080822091909155517fd8138f8a3f377c5259ca548e70e4c2de94f129f5a11036a15b69513cba2b426a906115209084815260200190565b60405180910390a2610edd6001600160a01b037f00000000000000000000000000000000000000000000000000000000000000001683836116d7565b5f5f5f611569868661170c565b91509150815f0361158d5783818161158357611583611cfa565b04925050506113a4565b8184116115a4576115a46003851502601118611728565b5f848688095f868103871696879004966002600389028118808a02820302808a02820302808a02820302808a02820302808a02820302808a02909103029181900381900460010185841190960395909502919093039390930492909217029150509392505050565b5f546001600160a01b03163314610c105760405163118cdaa760e01b8152336004820152602401610487565b600180546001600160a01b031916905561057481611739565b61165f848484846001611788565b61168757604051635274afe760e01b81526001600160a01b0385166004820152602401610487565b50505050565b6116b95f60027f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f006117f5565b15610c1057604051633ee5aeb560e01b815260040160405180910390fd5b6116e483838360016117fc565b610ebc57604051635274afe760e01b81526001600160a01b0384166004820152602401610487565b5f805f1983850993909202808410938190039390930393915050565b634e487b715f52806020526024601cfd5b5f80546001600160a01b038381166001600160a01b0319831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b6040516323b872dd60e01b5f8181526001600160a01b038781166004528616602452604485905291602083606481808c5af1925060015f511483166117e45783831516156117d8573d5f823e3d81fd5b5f883b113d1516831692505b604052505f60605295945050505050565b5414919050565b60405163a9059cbb60e01b5f8181526001600160a01b038616600452602485905291602083604481808b5af1925060015f51148316611852578383151615611846573d5f823e3d81fd5b5f873b113d1516831692505b60405250949350505050565b5f6020828403121561186e575f5ffd5b5035919050565b80356001600160a01b0381168114610edd575f5ffd5b5f6020828403121561189b575f5ffd5b6113a482611875565b5f5f83601f8401126118b4575f5ffd5b5081356001600160401b038111156118ca575f5ffd5b6020830191508360208260051b85010111156118e4575f5ffd5b9250929050565b803561ffff81168114610edd575f5ffd5b5f5f5f5f5f5f60808789031215611911575f5ffd5b8635955060208701356001600160401b0381111561192d575f5ffd5b61193989828a016118a4565b90965094505060408701356001600160401b03811115611957575f5ffd5b61196389828a016118a4565b90945092506119769050606088016118eb565b90509295509295509295565b80356001600160401b0381168114610edd575f5ffd5b5f5f5f5f5f5f5f5f5f6101008a8c0312156119b1575f5ffd5b6119ba8a611875565b985060208a0135975060408a013596506119d660608b01611982565b955060808a0135945060a08a0135935060c08a0135925060e08a01356001600160401b03811115611a05575f5ffd5b8a01601f81018c13611a15575f5ffd5b80356001600160401b03811115611a2a575f5ffd5b8c6020828401011115611a3b575f5ffd5b60208201935080925050509295985092959850929598565b634e487b7160e01b5f52602160045260245ffd5b6001600160a01b0385168152602081018490526080810160058410611a9a57634e487b7160e01b5f52602160045260245ffd5b8360408301526001600160401b038316606083015295945050505050565b5f5f5f60608486031215611aca575f5ffd5b83359250611ada60208501611875565b9150611ae8604085016118eb565b90509250925092565b5f5f60408385031215611b02575f5ffd5b50508035926020909101359150565b5f5f60408385031215611b22575f5ffd5b82359150611b3260208401611982565b90509250929050565b5f5f5f5f60808587031215611b4e575f5ffd5b611b5785611875565b93506020850135925060408501359150611b7360608601611982565b905092959194509250565b5f5f5f60608486031215611b90575f5ffd5b8335925060208401359150611ae860408501611982565b634e487b7160e01b5f52601160045260245ffd5b8082018082111561148a5761148a611ba7565b634e487b7160e01b5f52603260045260245ffd5b606080825281018590525f8660808301825b88811015611c22576001600160a01b03611c0d84611875565b16825260209283019290910190600101611bf4565b5083810360208501528581526001600160fb1b03861115611c41575f5ffd5b8560051b915081876020830137604093909301939093525001602001949350505050565b5f60018201611c7657611c76611ba7565b5060010190565b6001600160a01b0389811682528816602082015260408101879052606081018690526080810185905260a0810184905260e060c08201819052810182905281836101008301375f81830161010090810191909152601f909201601f19160101979650505050505050565b8181038181111561148a5761148a611ba7565b634e487b7160e01b5f52601260045260245ffdfea2646970667358221220d8dacf673272196fa754268498d6e109d817e5d4e32bb7d898b4683c1838541664736f6c634300081c0033' as const,
+};
+
 export const mockUsdcArtifact = {
   abi: [
     {
       "inputs": [],
       "stateMutability": "nonpayable",
       "type": "constructor"
+    },
+    {
+      "inputs": [],
+      "name": "ECDSAInvalidSignature",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "length",
+          "type": "uint256"
+        }
+      ],
+      "name": "ECDSAInvalidSignatureLength",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "bytes32",
+          "name": "s",
+          "type": "bytes32"
+        }
+      ],
+      "name": "ECDSAInvalidSignatureS",
+      "type": "error"
     },
     {
       "inputs": [
@@ -2652,6 +3717,44 @@ export const mockUsdcArtifact = {
         {
           "indexed": true,
           "internalType": "address",
+          "name": "authorizer",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "bytes32",
+          "name": "nonce",
+          "type": "bytes32"
+        }
+      ],
+      "name": "AuthorizationCanceled",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "authorizer",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "bytes32",
+          "name": "nonce",
+          "type": "bytes32"
+        }
+      ],
+      "name": "AuthorizationUsed",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
           "name": "from",
           "type": "address"
         },
@@ -2670,6 +3773,71 @@ export const mockUsdcArtifact = {
       ],
       "name": "Transfer",
       "type": "event"
+    },
+    {
+      "inputs": [],
+      "name": "CANCEL_AUTHORIZATION_TYPEHASH",
+      "outputs": [
+        {
+          "internalType": "bytes32",
+          "name": "",
+          "type": "bytes32"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "DOMAIN_SEPARATOR",
+      "outputs": [
+        {
+          "internalType": "bytes32",
+          "name": "",
+          "type": "bytes32"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "PERMIT_TYPEHASH",
+      "outputs": [
+        {
+          "internalType": "bytes32",
+          "name": "",
+          "type": "bytes32"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "RECEIVE_WITH_AUTHORIZATION_TYPEHASH",
+      "outputs": [
+        {
+          "internalType": "bytes32",
+          "name": "",
+          "type": "bytes32"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "TRANSFER_WITH_AUTHORIZATION_TYPEHASH",
+      "outputs": [
+        {
+          "internalType": "bytes32",
+          "name": "",
+          "type": "bytes32"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
     },
     {
       "inputs": [
@@ -2723,6 +3891,30 @@ export const mockUsdcArtifact = {
       "inputs": [
         {
           "internalType": "address",
+          "name": "authorizer",
+          "type": "address"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "nonce",
+          "type": "bytes32"
+        }
+      ],
+      "name": "authorizationState",
+      "outputs": [
+        {
+          "internalType": "bool",
+          "name": "",
+          "type": "bool"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
           "name": "account",
           "type": "address"
         }
@@ -2736,6 +3928,62 @@ export const mockUsdcArtifact = {
         }
       ],
       "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "authorizer",
+          "type": "address"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "nonce",
+          "type": "bytes32"
+        },
+        {
+          "internalType": "uint8",
+          "name": "v",
+          "type": "uint8"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "r",
+          "type": "bytes32"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "s",
+          "type": "bytes32"
+        }
+      ],
+      "name": "cancelAuthorization",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "authorizer",
+          "type": "address"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "nonce",
+          "type": "bytes32"
+        },
+        {
+          "internalType": "bytes",
+          "name": "signature",
+          "type": "bytes"
+        }
+      ],
+      "name": "cancelAuthorization",
+      "outputs": [],
+      "stateMutability": "nonpayable",
       "type": "function"
     },
     {
@@ -2780,6 +4028,197 @@ export const mockUsdcArtifact = {
         }
       ],
       "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        }
+      ],
+      "name": "nonces",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "spender",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "value",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "deadline",
+          "type": "uint256"
+        },
+        {
+          "internalType": "bytes",
+          "name": "signature",
+          "type": "bytes"
+        }
+      ],
+      "name": "permit",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "spender",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "value",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "deadline",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint8",
+          "name": "v",
+          "type": "uint8"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "r",
+          "type": "bytes32"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "s",
+          "type": "bytes32"
+        }
+      ],
+      "name": "permit",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "from",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "to",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "value",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "validAfter",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "validBefore",
+          "type": "uint256"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "nonce",
+          "type": "bytes32"
+        },
+        {
+          "internalType": "bytes",
+          "name": "signature",
+          "type": "bytes"
+        }
+      ],
+      "name": "receiveWithAuthorization",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "from",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "to",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "value",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "validAfter",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "validBefore",
+          "type": "uint256"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "nonce",
+          "type": "bytes32"
+        },
+        {
+          "internalType": "uint8",
+          "name": "v",
+          "type": "uint8"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "r",
+          "type": "bytes32"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "s",
+          "type": "bytes32"
+        }
+      ],
+      "name": "receiveWithAuthorization",
+      "outputs": [],
+      "stateMutability": "nonpayable",
       "type": "function"
     },
     {
@@ -2860,7 +4299,116 @@ export const mockUsdcArtifact = {
       ],
       "stateMutability": "nonpayable",
       "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "from",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "to",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "value",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "validAfter",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "validBefore",
+          "type": "uint256"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "nonce",
+          "type": "bytes32"
+        },
+        {
+          "internalType": "bytes",
+          "name": "signature",
+          "type": "bytes"
+        }
+      ],
+      "name": "transferWithAuthorization",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "from",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "to",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "value",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "validAfter",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint256",
+          "name": "validBefore",
+          "type": "uint256"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "nonce",
+          "type": "bytes32"
+        },
+        {
+          "internalType": "uint8",
+          "name": "v",
+          "type": "uint8"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "r",
+          "type": "bytes32"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "s",
+          "type": "bytes32"
+        }
+      ],
+      "name": "transferWithAuthorization",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "version",
+      "outputs": [
+        {
+          "internalType": "string",
+          "name": "",
+          "type": "string"
+        }
+      ],
+      "stateMutability": "pure",
+      "type": "function"
     }
   ] as const,
-  bytecode: '0x608060405234801561000f575f5ffd5b50604051806040016040528060098152602001684d6f636b205553444360b81b815250604051806040016040528060048152602001635553444360e01b815250816003908161005e919061010b565b50600461006b828261010b565b5050506101c5565b634e487b7160e01b5f52604160045260245ffd5b600181811c9082168061009b57607f821691505b6020821081036100b957634e487b7160e01b5f52602260045260245ffd5b50919050565b601f82111561010657805f5260205f20601f840160051c810160208510156100e45750805b601f840160051c820191505b81811015610103575f81556001016100f0565b50505b505050565b81516001600160401b0381111561012457610124610073565b610138816101328454610087565b846100bf565b6020601f82116001811461016a575f83156101535750848201515b5f19600385901b1c1916600184901b178455610103565b5f84815260208120601f198516915b828110156101995787850151825560209485019460019092019101610179565b50848210156101b657868401515f19600387901b60f8161c191681555b50505050600190811b01905550565b610746806101d25f395ff3fe608060405234801561000f575f5ffd5b506004361061009b575f3560e01c806340c10f191161006357806340c10f191461011457806370a082311461012957806395d89b4114610151578063a9059cbb14610159578063dd62ed3e1461016c575f5ffd5b806306fdde031461009f578063095ea7b3146100bd57806318160ddd146100e057806323b872dd146100f2578063313ce56714610105575b5f5ffd5b6100a76101a4565b6040516100b491906105b6565b60405180910390f35b6100d06100cb366004610606565b610234565b60405190151581526020016100b4565b6002545b6040519081526020016100b4565b6100d061010036600461062e565b61024d565b604051600681526020016100b4565b610127610122366004610606565b610270565b005b6100e4610137366004610668565b6001600160a01b03165f9081526020819052604090205490565b6100a761027e565b6100d0610167366004610606565b61028d565b6100e461017a366004610688565b6001600160a01b039182165f90815260016020908152604080832093909416825291909152205490565b6060600380546101b3906106b9565b80601f01602080910402602001604051908101604052809291908181526020018280546101df906106b9565b801561022a5780601f106102015761010080835404028352916020019161022a565b820191905f5260205f20905b81548152906001019060200180831161020d57829003601f168201915b5050505050905090565b5f3361024181858561029a565b60019150505b92915050565b5f3361025a8582856102ac565b61026585858561032d565b506001949350505050565b61027a828261038a565b5050565b6060600480546101b3906106b9565b5f3361024181858561032d565b6102a783838360016103be565b505050565b6001600160a01b038381165f908152600160209081526040808320938616835292905220545f19811015610327578181101561031957604051637dc7a0d960e11b81526001600160a01b038416600482015260248101829052604481018390526064015b60405180910390fd5b61032784848484035f6103be565b50505050565b6001600160a01b03831661035657604051634b637e8f60e11b81525f6004820152602401610310565b6001600160a01b03821661037f5760405163ec442f0560e01b81525f6004820152602401610310565b6102a7838383610490565b6001600160a01b0382166103b35760405163ec442f0560e01b81525f6004820152602401610310565b61027a5f8383610490565b6001600160a01b0384166103e75760405163e602df0560e01b81525f6004820152602401610310565b6001600160a01b03831661041057604051634a1406b160e11b81525f6004820152602401610310565b6001600160a01b038085165f908152600160209081526040808320938716835292905220829055801561032757826001600160a01b0316846001600160a01b03167f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b9258460405161048291815260200190565b60405180910390a350505050565b6001600160a01b0383166104ba578060025f8282546104af91906106f1565b9091555061052a9050565b6001600160a01b0383165f908152602081905260409020548181101561050c5760405163391434e360e21b81526001600160a01b03851660048201526024810182905260448101839052606401610310565b6001600160a01b0384165f9081526020819052604090209082900390555b6001600160a01b03821661054657600280548290039055610564565b6001600160a01b0382165f9081526020819052604090208054820190555b816001600160a01b0316836001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef836040516105a991815260200190565b60405180910390a3505050565b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b80356001600160a01b0381168114610601575f5ffd5b919050565b5f5f60408385031215610617575f5ffd5b610620836105eb565b946020939093013593505050565b5f5f5f60608486031215610640575f5ffd5b610649846105eb565b9250610657602085016105eb565b929592945050506040919091013590565b5f60208284031215610678575f5ffd5b610681826105eb565b9392505050565b5f5f60408385031215610699575f5ffd5b6106a2836105eb565b91506106b0602084016105eb565b90509250929050565b600181811c908216806106cd57607f821691505b6020821081036106eb57634e487b7160e01b5f52602260045260245ffd5b50919050565b8082018082111561024757634e487b7160e01b5f52601160045260245ffdfea2646970667358221220443b5ae54ba36f2bf1356a6d05c496ee4dd35b6fbea26e149248f7f647dbe0c364736f6c634300081c0033' as const,
+  bytecode: '0x608060405234801561000f575f5ffd5b50604051806040016040528060098152602001684d6f636b205553444360b81b815250604051806040016040528060048152602001635553444360e01b815250816003908161005e919061010b565b50600461006b828261010b565b5050506101c5565b634e487b7160e01b5f52604160045260245ffd5b600181811c9082168061009b57607f821691505b6020821081036100b957634e487b7160e01b5f52602260045260245ffd5b50919050565b601f82111561010657805f5260205f20601f840160051c810160208510156100e45750805b601f840160051c820191505b81811015610103575f81556001016100f0565b50505b505050565b81516001600160401b0381111561012457610124610073565b610138816101328454610087565b846100bf565b6020601f82116001811461016a575f83156101535750848201515b5f19600385901b1c1916600184901b178455610103565b5f84815260208120601f198516915b828110156101995787850151825560209485019460019092019101610179565b50848210156101b657868401515f19600387901b60f8161c191681555b50505050600190811b01905550565b611826806101d25f395ff3fe608060405234801561000f575f5ffd5b5060043610610187575f3560e01c806388b7ab63116100d9578063cf09299511610093578063dd62ed3e1161006e578063dd62ed3e146103aa578063e3ee160e146103e2578063e94a0102146103f5578063ef55bec61461042d575f5ffd5b8063cf0929951461035d578063d505accf14610370578063d916948714610383575f5ffd5b806388b7ab63146102e257806395d89b41146102f55780639fd5a6cf146102fd578063a0cc6a6814610310578063a9059cbb14610337578063b7b728991461034a575f5ffd5b80633644e515116101445780635a049a701161011f5780635a049a701461026157806370a08231146102745780637ecebe001461029c5780637f2eecc3146102bb575f5ffd5b80633644e5151461022757806340c10f191461022f57806354fd4d5014610244575f5ffd5b806306fdde031461018b578063095ea7b3146101a957806318160ddd146101cc57806323b872dd146101de57806330adf81f146101f1578063313ce56714610218575b5f5ffd5b610193610440565b6040516101a091906112c7565b60405180910390f35b6101bc6101b73660046112f4565b6104d0565b60405190151581526020016101a0565b6002545b6040519081526020016101a0565b6101bc6101ec36600461131c565b6104e9565b6101d07f6e71edae12b1b97f4d1f60370fef10105fa2faae0126114a169c64845d6126c981565b604051600681526020016101a0565b6101d061050e565b61024261023d3660046112f4565b6105a2565b005b6040805180820190915260018152601960f91b6020820152610193565b61024261026f366004611366565b6105b0565b6101d06102823660046113b0565b6001600160a01b03165f9081526020819052604090205490565b6101d06102aa3660046113b0565b60056020525f908152604090205481565b6101d07fd099cc98ef71107a616c4f0f941f04c322d8e254fe26b3c6668db87aae413de881565b6102426102f0366004611468565b6105e5565b6101936105fd565b61024261030b3660046114e7565b61060c565b6101d07f7c7c6cdb67a18743f49ec6fa9b35f50d52ed05cbed4cc592e13b44501c1a226781565b6101bc6103453660046112f4565b610619565b610242610358366004611554565b610626565b61024261036b366004611468565b610636565b61024261037e3660046115a7565b610645565b6101d07f158b0a9edf7a828aad02f63cd515c68ef2f50ba807396f6d12842833a159742981565b6101d06103b836600461160d565b6001600160a01b039182165f90815260016020908152604080832093909416825291909152205490565b6102426103f036600461163e565b610675565b6101bc6104033660046112f4565b6001600160a01b03919091165f908152600660209081526040808320938352929052205460ff1690565b61024261043b36600461163e565b6106b2565b60606003805461044f906116b9565b80601f016020809104026020016040519081016040528092919081815260200182805461047b906116b9565b80156104c65780601f1061049d576101008083540402835291602001916104c6565b820191905f5260205f20905b8154815290600101906020018083116104a957829003601f168201915b5050505050905090565b5f336104dd8185856106e4565b60019150505b92915050565b5f336104f68582856106f1565b610501858585610772565b60019150505b9392505050565b5f7f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f610538610440565b80516020918201206040805192830193909352918101919091527fad7c5bef027816a800da1736444fb58a807ef4c9603b7848673f7e3a68eb14a560608201524660808201523060a082015260c00160405160208183030381529060405280519060200120905090565b6105ac82826107cf565b5050565b6105de85858484876040516020016105ca939291906116f1565b604051602081830303815290604052610803565b5050505050565b6105f4878787878787876108cf565b50505050505050565b60606004805461044f906116b9565b6105de8585858585610997565b5f336104dd818585610772565b610631838383610803565b505050565b6105f487878787878787610b28565b6105f487878787868689604051602001610661939291906116f1565b604051602081830303815290604052610997565b6106a789898989898988888b604051602001610693939291906116f1565b604051602081830303815290604052610b28565b505050505050505050565b6106a789898989898988888b6040516020016106d0939291906116f1565b6040516020818303038152906040526108cf565b6106318383836001610b75565b6001600160a01b038381165f908152600160209081526040808320938616835292905220545f1981101561076c578181101561075e57604051637dc7a0d960e11b81526001600160a01b038416600482015260248101829052604481018390526064015b60405180910390fd5b61076c84848484035f610b75565b50505050565b6001600160a01b03831661079b57604051634b637e8f60e11b81525f6004820152602401610755565b6001600160a01b0382166107c45760405163ec442f0560e01b81525f6004820152602401610755565b610631838383610c47565b6001600160a01b0382166107f85760405163ec442f0560e01b81525f6004820152602401610755565b6105ac5f8383610c47565b61080d8383610d6d565b604080517f158b0a9edf7a828aad02f63cd515c68ef2f50ba807396f6d12842833a159742960208201526001600160a01b03851691810191909152606081018390526108759084906080015b6040516020818303038152906040528051906020012083610df7565b6001600160a01b0383165f818152600660209081526040808320868452909152808220805460ff19166001179055518492917f1cdd46ff242716cdaa72d159d339a485b3438398348d68f09d7c8c0a59353d8191a3505050565b6001600160a01b03861633146109355760405162461bcd60e51b815260206004820152602560248201527f46696174546f6b656e56323a2063616c6c6572206d7573742062652074686520604482015264706179656560d81b6064820152608401610755565b61094187838686610e78565b610982877fd099cc98ef71107a616c4f0f941f04c322d8e254fe26b3c6668db87aae413de88989898989896040516020016108599796959493929190611714565b61098c8783610f42565b6105f4878787610772565b5f198214806109a65750428210155b6109f25760405162461bcd60e51b815260206004820152601e60248201527f46696174546f6b656e56323a207065726d6974206973206578706972656400006044820152606401610755565b5f610abc6109fe61050e565b6001600160a01b0388165f90815260056020526040812080547f6e71edae12b1b97f4d1f60370fef10105fa2faae0126114a169c64845d6126c9928b928b928b92909190610a4b83611764565b909155506040805160208101969096526001600160a01b0394851690860152929091166060840152608083015260a082015260c0810186905260e0016040516020818303038152906040528051906020012060405161190160f01b8152600281019290925260228201526042902090565b9050610ac9868284610f9b565b610b155760405162461bcd60e51b815260206004820152601a60248201527f454950323631323a20696e76616c6964207369676e61747572650000000000006044820152606401610755565b610b208686866106e4565b505050505050565b610b3487838686610e78565b610982877f7c7c6cdb67a18743f49ec6fa9b35f50d52ed05cbed4cc592e13b44501c1a22678989898989896040516020016108599796959493929190611714565b6001600160a01b038416610b9e5760405163e602df0560e01b81525f6004820152602401610755565b6001600160a01b038316610bc757604051634a1406b160e11b81525f6004820152602401610755565b6001600160a01b038085165f908152600160209081526040808320938716835292905220829055801561076c57826001600160a01b0316846001600160a01b03167f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b92584604051610c3991815260200190565b60405180910390a350505050565b6001600160a01b038316610c71578060025f828254610c66919061177c565b90915550610ce19050565b6001600160a01b0383165f9081526020819052604090205481811015610cc35760405163391434e360e21b81526001600160a01b03851660048201526024810182905260448101839052606401610755565b6001600160a01b0384165f9081526020819052604090209082900390555b6001600160a01b038216610cfd57600280548290039055610d1b565b6001600160a01b0382165f9081526020819052604090208054820190555b816001600160a01b0316836001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef83604051610d6091815260200190565b60405180910390a3505050565b6001600160a01b0382165f90815260066020908152604080832084845290915290205460ff16156105ac5760405162461bcd60e51b815260206004820152602e60248201527f46696174546f6b656e56323a20617574686f72697a6174696f6e20697320757360448201526d1959081bdc8818d85b98d95b195960921b6064820152608401610755565b610e2c83610e26610e0661050e565b8560405161190160f01b8152600281019290925260228201526042902090565b83610f9b565b6106315760405162461bcd60e51b815260206004820152601e60248201527f46696174546f6b656e56323a20696e76616c6964207369676e617475726500006044820152606401610755565b814211610edb5760405162461bcd60e51b815260206004820152602b60248201527f46696174546f6b656e56323a20617574686f72697a6174696f6e206973206e6f60448201526a1d081e595d081d985b1a5960aa1b6064820152608401610755565b804210610f385760405162461bcd60e51b815260206004820152602560248201527f46696174546f6b656e56323a20617574686f72697a6174696f6e2069732065786044820152641c1a5c995960da1b6064820152608401610755565b61076c8484610d6d565b6001600160a01b0382165f818152600660209081526040808320858452909152808220805460ff19166001179055518392917f98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a591a35050565b5f836001600160a01b03163b5f03610fd257836001600160a01b0316610fc184846110a8565b6001600160a01b0316149050610507565b5f5f856001600160a01b03168585604051602401610ff192919061178f565b60408051601f198184030181529181526020820180516001600160e01b0316630b135d3f60e11b1790525161102691906117af565b5f60405180830381855afa9150503d805f811461105e576040519150601f19603f3d011682016040523d82523d5f602084013e611063565b606091505b509150915081801561107757506020815110155b801561109e57508051630b135d3f60e11b9061109c90830160209081019084016117c5565b145b9695505050505050565b5f5f5f5f6110b686866110d0565b9250925092506110c68282611119565b5090949350505050565b5f5f5f8351604103611107576020840151604085015160608601515f1a6110f9888285856111d1565b955095509550505050611112565b505081515f91506002905b9250925092565b5f82600381111561112c5761112c6117dc565b03611135575050565b6001826003811115611149576111496117dc565b036111675760405163f645eedf60e01b815260040160405180910390fd5b600282600381111561117b5761117b6117dc565b0361119c5760405163fce698f760e01b815260048101829052602401610755565b60038260038111156111b0576111b06117dc565b036105ac576040516335e2f38360e21b815260048101829052602401610755565b5f80807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a084111561120a57505f9150600390508261128f565b604080515f808252602082018084528a905260ff891692820192909252606081018790526080810186905260019060a0016020604051602081039080840390855afa15801561125b573d5f5f3e3d5ffd5b5050604051601f1901519150506001600160a01b03811661128657505f92506001915082905061128f565b92505f91508190505b9450945094915050565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b602081525f6105076020830184611299565b80356001600160a01b03811681146112ef575f5ffd5b919050565b5f5f60408385031215611305575f5ffd5b61130e836112d9565b946020939093013593505050565b5f5f5f6060848603121561132e575f5ffd5b611337846112d9565b9250611345602085016112d9565b929592945050506040919091013590565b803560ff811681146112ef575f5ffd5b5f5f5f5f5f60a0868803121561137a575f5ffd5b611383866112d9565b94506020860135935061139860408701611356565b94979396509394606081013594506080013592915050565b5f602082840312156113c0575f5ffd5b610507826112d9565b634e487b7160e01b5f52604160045260245ffd5b5f82601f8301126113ec575f5ffd5b813567ffffffffffffffff811115611406576114066113c9565b604051601f8201601f19908116603f0116810167ffffffffffffffff81118282101715611435576114356113c9565b60405281815283820160200185101561144c575f5ffd5b816020850160208301375f918101602001919091529392505050565b5f5f5f5f5f5f5f60e0888a03121561147e575f5ffd5b611487886112d9565b9650611495602089016112d9565b955060408801359450606088013593506080880135925060a0880135915060c088013567ffffffffffffffff8111156114cc575f5ffd5b6114d88a828b016113dd565b91505092959891949750929550565b5f5f5f5f5f60a086880312156114fb575f5ffd5b611504866112d9565b9450611512602087016112d9565b93506040860135925060608601359150608086013567ffffffffffffffff81111561153b575f5ffd5b611547888289016113dd565b9150509295509295909350565b5f5f5f60608486031215611566575f5ffd5b61156f846112d9565b925060208401359150604084013567ffffffffffffffff811115611591575f5ffd5b61159d868287016113dd565b9150509250925092565b5f5f5f5f5f5f5f60e0888a0312156115bd575f5ffd5b6115c6886112d9565b96506115d4602089016112d9565b955060408801359450606088013593506115f060808901611356565b9699959850939692959460a0840135945060c09093013592915050565b5f5f6040838503121561161e575f5ffd5b611627836112d9565b9150611635602084016112d9565b90509250929050565b5f5f5f5f5f5f5f5f5f6101208a8c031215611657575f5ffd5b6116608a6112d9565b985061166e60208b016112d9565b975060408a0135965060608a0135955060808a0135945060a08a0135935061169860c08b01611356565b989b979a50959894979396929550929360e081013593506101000135919050565b600181811c908216806116cd57607f821691505b6020821081036116eb57634e487b7160e01b5f52602260045260245ffd5b50919050565b928352602083019190915260f81b6001600160f81b031916604082015260410190565b9687526001600160a01b0395861660208801529390941660408601526060850191909152608084015260a083019190915260c082015260e00190565b634e487b7160e01b5f52601160045260245ffd5b5f6001820161177557611775611750565b5060010190565b808201808211156104e3576104e3611750565b828152604060208201525f6117a76040830184611299565b949350505050565b5f82518060208501845e5f920191825250919050565b5f602082840312156117d5575f5ffd5b5051919050565b634e487b7160e01b5f52602160045260245ffdfea26469706673582212206c7dcb84d517bade74fd1d1458e23a2909f099fa37250f3efff274820014f4fa64736f6c634300081c0033' as const,
 };

@@ -1,13 +1,17 @@
 // Deploys the reward token (MockUSDC), Passport and TaskEscrow with the given clients. Used by the
 // deploy script, the dev chain and tests; it reads no environment, so callers choose every address.
 import type { Abi, Account, Address, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem';
-import { mockUsdcArtifact, passportArtifact, taskEscrowArtifact, taskEscrowV3Artifact } from './artifacts';
+import { mockUsdcArtifact, passportArtifact, taskEscrowArtifact, taskEscrowV3Artifact, taskEscrowV4Artifact } from './artifacts';
 
 /** docs/api.md#escrow: the fee ceiling a deployment gets unless MAX_FEE_BPS says otherwise. */
 export const DEFAULT_MAX_FEE_BPS = 1000;
 
-/** The escrow contracts by version: v3 (docs/api.md#bounties, `releaseSplit`) is what new deployments get. */
-export const ESCROW_ARTIFACTS = { v2: taskEscrowArtifact, v3: taskEscrowV3Artifact } as const;
+/**
+ * The escrow contracts by version, each a superset of the one before: v3 adds `releaseSplit`
+ * (docs/api.md#bounties), v4 `createTaskWithAuthorization` (docs/escrow.md#funding-with-one-signature).
+ */
+export const ESCROW_ARTIFACTS = { v2: taskEscrowArtifact, v3: taskEscrowV3Artifact, v4: taskEscrowV4Artifact } as const;
+const ESCROW_NAMES: Record<EscrowVersion, string> = { v2: 'TaskEscrow', v3: 'TaskEscrowV3', v4: 'TaskEscrowV4' };
 export type EscrowVersion = keyof typeof ESCROW_ARTIFACTS;
 
 export interface DeployContractsOptions {
@@ -66,6 +70,5 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
  * where v3 is deployed beside v2 and v2 keeps its tasks (docs/api.md#bounties).
  */
 export function deployEscrow(options: DeployContractsOptions, rewardToken: Address, version: EscrowVersion): Promise<Address> {
-  const name = version === 'v2' ? 'TaskEscrow' : 'TaskEscrowV3';
-  return deployOne(options, name, ESCROW_ARTIFACTS[version], [rewardToken, options.owner, options.operator, options.feeRecipient, options.maxFeeBps]);
+  return deployOne(options, ESCROW_NAMES[version], ESCROW_ARTIFACTS[version], [rewardToken, options.owner, options.operator, options.feeRecipient, options.maxFeeBps]);
 }

@@ -16,7 +16,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { mockUsdcArtifact, passportArtifact, taskEscrowV3Artifact } from '@/lib/chain/artifacts';
+import { mockUsdcArtifact, passportArtifact, taskEscrowV4Artifact } from '@/lib/chain/artifacts';
 import { deployContracts, type DeployedContracts, type EscrowVersion } from '@/lib/chain/deploy';
 import { ANVIL_KEYS, startAnvil, type AnvilNode } from '@/lib/chain/anvil-node';
 
@@ -38,8 +38,8 @@ function connect(rpcUrl: string, deployed: DeployedContracts) {
       address: account.address,
       walletClient,
       passport: getContract({ address: deployed.passport, abi: passportArtifact.abi, client }),
-      // v3's ABI is v2's plus releaseSplit: one binding serves both versions.
-      escrow: getContract({ address: deployed.escrow, abi: taskEscrowV3Artifact.abi, client }),
+      // Each version's ABI is the one before plus its additions: v4's binding serves them all.
+      escrow: getContract({ address: deployed.escrow, abi: taskEscrowV4Artifact.abi, client }),
       token: getContract({ address: deployed.rewardToken, abi: mockUsdcArtifact.abi, client }),
     };
   }
@@ -70,8 +70,8 @@ function connect(rpcUrl: string, deployed: DeployedContracts) {
   };
 }
 
-/** Every escrow test runs against each version: v3 must keep every v2 guarantee (docs/api.md#bounties). */
-export const ESCROW_VERSIONS = ['v2', 'v3'] as const satisfies readonly EscrowVersion[];
+/** Every escrow test runs against each version: each must keep every guarantee of the one before (docs/escrow.md). */
+export const ESCROW_VERSIONS = ['v2', 'v3', 'v4'] as const satisfies readonly EscrowVersion[];
 
 /** Starts anvil and deploys before the file's tests; hands back the context once it is ready. */
 export function useContractsChain(escrowVersion: EscrowVersion = 'v3'): () => ChainContext {
@@ -110,7 +110,7 @@ export function useContractsChain(escrowVersion: EscrowVersion = 'v3'): () => Ch
   };
 }
 
-const KNOWN_ERRORS = [...passportArtifact.abi, ...taskEscrowV3Artifact.abi, ...mockUsdcArtifact.abi].filter(
+const KNOWN_ERRORS = [...passportArtifact.abi, ...taskEscrowV4Artifact.abi, ...mockUsdcArtifact.abi].filter(
   (item) => item.type === 'error',
 );
 
@@ -135,4 +135,18 @@ export async function expectRevert(action: Promise<unknown>, errorName: string):
   );
   expect(error, `expected a revert with ${errorName}, but it succeeded`).toBeDefined();
   expect(revertName(error), String(error)).toBe(errorName);
+}
+
+/**
+ * Expects the action to be refused with this revert string: USDC (FiatToken v2.2) and so MockUSDC
+ * refuse with `require` messages, not custom errors.
+ */
+export async function expectRevertReason(action: Promise<unknown>, reason: string): Promise<void> {
+  const error = await action.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error, `expected a revert with "${reason}", but it succeeded`).toBeDefined();
+  const reverted = error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : undefined;
+  expect(reverted instanceof ContractFunctionRevertedError ? reverted.reason : undefined, String(error)).toBe(reason);
 }
