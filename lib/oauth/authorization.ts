@@ -49,6 +49,7 @@ export class UnsafeAuthorizationRequest extends Error {}
 /** A problem reported to the client at its redirect URI (RFC 6749 §4.1.2.1). */
 export class RedirectableError extends Error {
   constructor(
+    readonly clientId: string,
     readonly redirectUri: string,
     readonly code: string,
     description: string,
@@ -79,7 +80,7 @@ export async function checkAuthorizationRequest(db: Db, issuer: string, raw: Rec
     throw new UnsafeAuthorizationRequest('The redirect_uri does not match one this application registered.');
   }
   const state = typeof raw.state === 'string' ? raw.state : undefined;
-  const refuse = (code: string, description: string) => new RedirectableError(redirectUri, code, description, state);
+  const refuse = (code: string, description: string) => new RedirectableError(client.id, redirectUri, code, description, state);
   if (duplicated) throw refuse('invalid_request', `${duplicated} given more than once`);
   if (!parsed.success) throw refuse('invalid_request', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   const query = parsed.data;
@@ -106,6 +107,10 @@ export function redirectWith(redirectUri: string, params: Record<string, string 
   for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value);
   return url.toString();
 }
+
+/** Where a redirectable error sends the browser: the client's redirect URI with error, state and iss. */
+export const errorLocation = (error: RedirectableError, issuer: string) =>
+  redirectWith(error.redirectUri, { error: error.code, error_description: error.message, state: error.state, iss: issuer });
 
 // What the consent form token and the code are bound to: this user, this client, these terms.
 const fingerprint = (userId: string, request: AuthorizationRequest) =>

@@ -1,12 +1,15 @@
-// The consent decision (docs/api.md#tokens): the form posted from the authorize page, by a signed-in user
+// The consent decision (docs/api.md#oauth-21): the form posted from the authorize page, by a signed-in user
 // with the one-time form token the page gave them, becomes a redirect to the client with a code —
-// or with access_denied. Everything is checked again here: the page's view is not trusted.
+// or with access_denied. Everything is checked again here: the page's view is not trusted, and a
+// problem found before the form token is taken is the page's rule too — an error here, sent back
+// to the client only when the user approved that client before (no open redirector).
 import 'server-only';
 import type { Db } from '../db/client';
 import { ApiError } from '../errors';
 import type { Kv } from '../kv';
 import {
   checkAuthorizationRequest,
+  errorLocation,
   issueCode,
   RedirectableError,
   redirectWith,
@@ -14,6 +17,7 @@ import {
   UnsafeAuthorizationRequest,
 } from './authorization';
 import type { FormBody } from './form';
+import { hasApprovedClient } from './grants';
 
 /** The URL the browser is sent to (303) once the user approved or denied. */
 export async function decideAuthorization(db: Db, kv: Kv, issuer: string, userId: string, form: FormBody): Promise<string> {
@@ -23,8 +27,9 @@ export async function decideAuthorization(db: Db, kv: Kv, issuer: string, userId
     request = await checkAuthorizationRequest(db, issuer, params);
   } catch (error) {
     if (error instanceof UnsafeAuthorizationRequest) throw new ApiError(400, error.message);
-    if (error instanceof RedirectableError) return redirectWith(error.redirectUri, { error: error.code, error_description: error.message, state: error.state, iss: issuer });
-    throw error;
+    if (!(error instanceof RedirectableError)) throw error;
+    if (await hasApprovedClient(db, userId, error.clientId, new Date())) return errorLocation(error, issuer);
+    throw new ApiError(400, error.message);
   }
   // Consent CSRF: without the token this page handed to this user for these exact terms, nothing happens.
   if (typeof formToken !== 'string' || !(await takeConsentToken(kv, userId, formToken, request))) {

@@ -221,9 +221,8 @@ describe('authorization code with PKCE', () => {
     }
   });
 
-  test('error: PKCE is required and S256 only; the error goes back to the client', async () => {
-    const user = await signIn();
-    const client = await registerClient();
+  test('error: PKCE is required and S256 only; the error goes back to a client the user approved before', async () => {
+    const { user, client } = await connect();
     for (const extra of [{ code_challenge: '' }, { code_challenge_method: 'plain' }] as Record<string, string>[]) {
       const params = authorizeParams(client.client_id, pkce().challenge, extra);
       const answer = await postConsent(user, { ...params, form_token: 'x'.repeat(32), decision: 'approve' });

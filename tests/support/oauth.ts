@@ -8,7 +8,7 @@ import { POST as tokensRoute } from '@/app/api/tokens/route';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { getKv } from '@/lib/kv';
-import { checkAuthorizationRequest, issueConsentToken } from '@/lib/oauth/authorization';
+import { viewAuthorization } from '@/lib/oauth/authorization-view';
 import { issuerOf } from '@/lib/oauth/metadata';
 import { call, type CallOptions } from './http';
 import { signIn } from './wallets';
@@ -59,8 +59,9 @@ export function authorizeParams(clientId: string, challenge: string, extra: Reco
 
 /** What the authorize page does for a signed-in user: check the request, issue the form token. */
 export async function consentFormToken(user: User, params: Record<string, string>) {
-  const request = await checkAuthorizationRequest(await getDb(), issuerOf(config()), params);
-  return issueConsentToken(getKv(), user.user.id, request);
+  const view = await viewAuthorization(await getDb(), getKv(), issuerOf(config()), params, user.user.id, new Date());
+  if (view.kind !== 'consent') throw new Error(`authorize page: ${view.kind} ${JSON.stringify(view)}`);
+  return view.formToken;
 }
 
 /** The consent form's POST from the browser: cookie, same-site Origin, the form token, a decision. */

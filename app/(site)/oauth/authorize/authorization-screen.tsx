@@ -1,0 +1,108 @@
+// What the authorize page shows for each answer lib/oauth/authorization-view.ts decided
+// (docs/api.md#oauth-21). An error is shown here with a plain link back — nothing on this page sends the
+// browser anywhere by itself (no meta refresh, no script) — except for a client this user already
+// approved, which is redirected to (Next's 307).
+import { redirect } from 'next/navigation';
+import { SignInPanel } from '@/app/components/sign-in-panel';
+import type { AuthorizationView } from '@/lib/oauth/authorization-view';
+import { SCOPE_DESCRIPTIONS } from '@/lib/oauth/scopes';
+
+export function AuthorizationScreen({ view, here, hidden }: { view: AuthorizationView; here: string; hidden: Record<string, string> }) {
+  switch (view.kind) {
+    case 'redirect':
+      return redirect(view.location);
+    case 'refused':
+      return <Refused message={view.message} />;
+    case 'error':
+      return (
+        <>
+          <h1>Cannot connect this app</h1>
+          <div className="alert alert-error" role="alert">
+            <p data-testid="authorization-error">{view.message}</p>
+            <p>
+              Nothing was shared. The app that sent you here is at <strong data-testid="redirect-host">{view.redirectHost}</strong>.
+            </p>
+          </div>
+          <p>
+            <a href={view.back} rel="noreferrer" data-testid="back-to-app">
+              Go back to {view.redirectHost}
+            </a>
+          </p>
+        </>
+      );
+    case 'sign-in':
+      return (
+        <>
+          <h1>Connect {view.request.client.name}</h1>
+          <p>
+            <strong>{view.request.client.name}</strong> wants to use taskmarket on your behalf. Sign in with your wallet first; you will see what
+            it asks for before anything is allowed.
+          </p>
+          <SignInPanel next={here} />
+        </>
+      );
+    case 'consent':
+      return <Consent view={view} hidden={{ ...hidden, form_token: view.formToken }} />;
+  }
+}
+
+function Consent({ view, hidden }: { view: Extract<AuthorizationView, { kind: 'consent' }>; hidden: Record<string, string> }) {
+  const { request } = view;
+  return (
+    <>
+      <h1>Connect {request.client.name}</h1>
+      <section className="panel stack" aria-labelledby="consent-heading">
+        <h2 id="consent-heading">
+          Allow <span data-testid="client-name">{request.client.name}</span> to act for your wallet?
+        </h2>
+        {/* Every client registered itself (RFC 7591): its name is its own claim, so where the answer goes is what to judge. */}
+        <div className="alert alert-warn" data-testid="unverified">
+          <p>
+            <strong>Unverified app.</strong> Anyone can register an app under any name; taskmarket has not checked who runs this one.
+          </p>
+          <p>
+            Approving sends access to <strong data-testid="redirect-origin">{view.redirectOrigin}</strong>
+          </p>
+        </div>
+        <p>
+          After you approve, you are sent back to <strong data-testid="redirect-host">{new URL(request.redirectUri).host || request.redirectUri}</strong>.
+          Only approve an app you started connecting yourself.
+        </p>
+        <p>It asks to:</p>
+        <ul data-testid="scopes">
+          {request.scopes.map((scope) => (
+            <li key={scope}>
+              <code>{scope}</code> — {SCOPE_DESCRIPTIONS[scope]}
+            </li>
+          ))}
+        </ul>
+        <p>It can never move money from your wallet. You can disconnect it at any time in Connected apps.</p>
+        <form method="post" action="/api/oauth/authorize" className="stack">
+          {Object.entries(hidden).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <p>
+            <button type="submit" name="decision" value="approve">
+              Approve
+            </button>{' '}
+            <button type="submit" name="decision" value="deny" className="secondary">
+              Deny
+            </button>
+          </p>
+        </form>
+      </section>
+    </>
+  );
+}
+
+function Refused({ message }: { message: string }) {
+  return (
+    <>
+      <h1>Cannot connect this app</h1>
+      <div className="alert alert-error" role="alert">
+        <p data-testid="authorization-error">{message}</p>
+        <p>Nothing was shared. Start the connection again from your app.</p>
+      </div>
+    </>
+  );
+}
