@@ -6,7 +6,8 @@
 // Failures back off exponentially with jitter; an endpoint failing for 24 hours is disabled and
 // its queue dropped.
 import 'server-only';
-import { and, asc, eq, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, gt, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import { type Db, getDb } from '../db/client';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema';
@@ -21,9 +22,8 @@ const BATCH = 50;
 /** Endpoints sent to at once by one run (a constant: docs/api.md#webhooks). */
 export const CONCURRENCY = 8;
 // One endpoint's lane reads at most this many batches a run, each at most the next event of
-// each mission (order); endpoints a run looks at are capped so its exclusion list stays small.
+// each mission (order).
 const MAX_ROUNDS = 20;
-const MAX_ENDPOINTS_PER_RUN = 1_000;
 
 /** Seconds before attempt n + 1: 10 s doubling to an hour, ± 20 % so retries do not stampede. */
 export const backoffSeconds = (attempts: number, random = Math.random) => Math.min(3_600, 10 * 2 ** Math.max(0, attempts - 1)) * (0.8 + 0.4 * random());
@@ -71,18 +71,21 @@ export async function deliverPending(db: Db, cfg: Config, now = new Date(), unti
   const started = Date.now();
   const at = () => new Date(now.getTime() + Date.now() - started);
   const run = { delivered: 0, failed: 0 };
-  const seen: string[] = [];
+  // Endpoints with something due, visited once each in id order from a random point round to it
+  // (so a run cut short by its budget favours no one); lanes share one query at a time.
+  const start = randomUUID();
+  let cursor: { after: string; before?: string } = { after: start };
   let queue: string[] = [];
   let refill: Promise<void> | undefined;
   let exhausted = false;
-  // The next endpoint with something due that this run has not served yet; lanes share one query.
   const nextEndpoint = async (): Promise<string | undefined> => {
     while (queue.length === 0 && !exhausted) {
-      refill ??= endpointsWithDue(db, at(), seen)
+      refill ??= endpointsWithDue(db, at(), cursor)
         .then((ids) => {
           queue = ids;
-          seen.push(...ids);
-          exhausted = ids.length === 0 || seen.length >= MAX_ENDPOINTS_PER_RUN;
+          if (ids.length > 0) cursor = { ...cursor, after: ids.at(-1)! };
+          else if (cursor.before === undefined) cursor = { after: '00000000-0000-0000-0000-000000000000', before: start };
+          else exhausted = true;
         })
         .finally(() => {
           refill = undefined;
@@ -100,17 +103,16 @@ export async function deliverPending(db: Db, cfg: Config, now = new Date(), unti
   return { expanded, ...run };
 }
 
-/** Endpoints (live) with a delivery due and unclaimed, oldest first, not among `seen`. */
-async function endpointsWithDue(db: Db, now: Date, seen: string[]) {
+/** Live endpoints with a delivery due and unclaimed, in id order, after `after` (and up to `before`). */
+async function endpointsWithDue(db: Db, now: Date, range: { after: string; before?: string }) {
   const d = webhookDeliveries;
   const e = webhookEndpoints;
   const rows = await db
-    .select({ endpointId: d.endpointId })
+    .selectDistinct({ endpointId: d.endpointId })
     .from(d)
     .innerJoin(e, eq(e.id, d.endpointId))
-    .where(and(due(now), isNull(e.disabledAt), isNull(e.deletedAt), seen.length > 0 ? notInArray(d.endpointId, seen) : undefined))
-    .groupBy(d.endpointId)
-    .orderBy(sql`min(${d.seq})`)
+    .where(and(due(now), isNull(e.disabledAt), isNull(e.deletedAt), gt(d.endpointId, range.after), range.before ? lte(d.endpointId, range.before) : undefined))
+    .orderBy(d.endpointId)
     .limit(BATCH);
   return rows.map((row) => row.endpointId);
 }
