@@ -84,6 +84,7 @@ const envSchema = z.object({
   MCP_MAX_CONCURRENT: intFrom(32, 1),
   DISPUTE_ALLOWANCE_SECONDS: intFrom(604_800),
   ESCROW_V2_ADDRESS: hexAddress.optional(),
+  ESCROW_V3_ADDRESS: hexAddress.optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -183,6 +184,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       escrow: e.ESCROW_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       // §18: a v2 escrow left running beside ESCROW_ADDRESS (v3) after an upgrade; its tasks settle there.
       escrowV2: e.ESCROW_V2_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
+      // docs/escrow.md#upgrading-a-v3-deployment-to-v4: a v3 escrow kept beside v4; its agents' balances are claimed there.
+      escrowV3: e.ESCROW_V3_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       rewardToken: e.REWARD_TOKEN_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       mintWaitMs: e.MINT_WAIT_MS,
       // docs/api.md#settlements: payouts and mints are sent by different keys; unset, the registrar key sends both.

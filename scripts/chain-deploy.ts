@@ -1,14 +1,14 @@
-// `npm run chain:deploy -- --rpc <url>`: deploys the token, Passport and the escrow (v3) with
+// `npm run chain:deploy -- --rpc <url>`: deploys the token, Passport and the escrow (v4) with
 // REGISTRAR_PRIVATE_KEY; OWNER_ADDRESS, OPERATOR_ADDRESS, FEE_RECIPIENT_ADDRESS and MAX_FEE_BPS
-// set the escrow (defaults: the deployer three times, and 1000). `--upgrade <v2 escrow>` deploys
-// only a v3 escrow beside a running v2 one (docs/api.md#bounties).
+// set the escrow (defaults: the deployer three times, and 1000). `--upgrade <v2 or v3 escrow>`
+// deploys only a v4 escrow beside a running older one (docs/escrow.md#upgrading-a-v3-deployment-to-v4).
 // A one-off operator tool, so it reads its own few environment variables rather than lib/config.
 import { parseArgs } from 'node:util';
 import {
   type Account, type Address, BaseError, type Chain, createPublicClient, createWalletClient, defineChain, http, isAddress, type PublicClient, type Transport, type WalletClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { taskEscrowArtifact } from '../lib/chain/artifacts';
+import { taskEscrowV4Artifact } from '../lib/chain/artifacts';
 import { DEFAULT_MAX_FEE_BPS, deployContracts, deployEscrow } from '../lib/chain/deploy';
 
 function fail(message: string): never {
@@ -32,7 +32,7 @@ function maxFeeBps(): number {
 
 async function main() {
   const { values } = parseArgs({ options: { rpc: { type: 'string' }, upgrade: { type: 'string' } } });
-  if (!values.rpc) fail('usage: npm run chain:deploy -- --rpc <url> [--upgrade <v2 escrow address>]');
+  if (!values.rpc) fail('usage: npm run chain:deploy -- --rpc <url> [--upgrade <v2 or v3 escrow address>]');
   if (values.upgrade !== undefined && !isAddress(values.upgrade)) fail(`--upgrade is not an address: ${values.upgrade}`);
   const key = process.env.REGISTRAR_PRIVATE_KEY;
   if (!key) fail('REGISTRAR_PRIVATE_KEY is required (the registrar/deployer key, 0x + 64 hex digits)');
@@ -66,17 +66,28 @@ async function main() {
   process.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
 }
 
+/** Which escrow an address holds, by the function each version added: v3's MAX_RECIPIENTS, v4's TASK_FUNDING_TYPEHASH. */
+async function versionOf(publicClient: PublicClient, escrow: Address): Promise<'v2' | 'v3' | 'v4'> {
+  const has = (functionName: 'MAX_RECIPIENTS' | 'TASK_FUNDING_TYPEHASH') =>
+    publicClient.readContract({ address: escrow, abi: taskEscrowV4Artifact.abi, functionName }).then(() => true, () => false);
+  if (await has('TASK_FUNDING_TYPEHASH')) return 'v4';
+  return (await has('MAX_RECIPIENTS')) ? 'v3' : 'v2';
+}
+
 /**
- * docs/api.md#bounties: a v3 escrow beside a running v2 one, on the same token, with v2's owner, operator,
- * fee recipient and fee ceiling unless the environment names others. v2 is left as it is; the
- * server keeps settling the tasks it holds there once ESCROW_V2_ADDRESS names it (README).
+ * docs/escrow.md#upgrading-a-v3-deployment-to-v4: a v4 escrow beside a running v2 or v3 one, on the
+ * same token, with the old one's owner, operator, fee recipient and fee ceiling unless the
+ * environment names others. The old escrow is left as it is; the server keeps settling the tasks
+ * it holds there once ESCROW_V2_ADDRESS or ESCROW_V3_ADDRESS names it (README).
  */
-async function upgrade(walletClient: WalletClient<Transport, Chain, Account>, publicClient: PublicClient, v2: Address, deployer: Address) {
+async function upgrade(walletClient: WalletClient<Transport, Chain, Account>, publicClient: PublicClient, old: Address, deployer: Address) {
   const read = <T>(functionName: 'token' | 'owner' | 'operator' | 'feeRecipient' | 'maxFeeBps') =>
-    publicClient.readContract({ address: v2, abi: taskEscrowArtifact.abi, functionName }) as Promise<T>;
+    publicClient.readContract({ address: old, abi: taskEscrowV4Artifact.abi, functionName }) as Promise<T>;
   const [token, owner, operator, feeRecipient, ceiling] = await Promise.all([
     read<Address>('token'), read<Address>('owner'), read<Address>('operator'), read<Address>('feeRecipient'), read<number>('maxFeeBps'),
-  ]).catch(() => fail(`${v2} is not a TaskEscrow on this chain`));
+  ]).catch(() => fail(`${old} is not a TaskEscrow on this chain`));
+  const version = await versionOf(publicClient, old);
+  if (version === 'v4') fail(`${old} is already a v4 escrow: nothing to upgrade`);
   const options = {
     walletClient,
     publicClient,
@@ -86,9 +97,11 @@ async function upgrade(walletClient: WalletClient<Transport, Chain, Account>, pu
     feeRecipient: optionalAddress('FEE_RECIPIENT_ADDRESS', feeRecipient),
     maxFeeBps: process.env.MAX_FEE_BPS ? maxFeeBps() : ceiling,
   };
-  const escrow = await deployEscrow(options, token, 'v3');
-  console.error(`chain:deploy: escrow v3 deployed beside v2 ${v2}; set ESCROW_ADDRESS=${escrow} and ESCROW_V2_ADDRESS=${v2}`);
-  const printed = { escrow: escrow.toLowerCase(), escrowV2: v2.toLowerCase(), rewardToken: token.toLowerCase(), owner: options.owner.toLowerCase(), operator: options.operator.toLowerCase() };
+  const escrow = await deployEscrow(options, token, 'v4');
+  const variable = version === 'v2' ? 'ESCROW_V2_ADDRESS' : 'ESCROW_V3_ADDRESS';
+  console.error(`chain:deploy: escrow v4 deployed beside ${version} ${old}; set ESCROW_ADDRESS=${escrow} and ${variable}=${old}`);
+  const kept = version === 'v2' ? { escrowV2: old.toLowerCase() } : { escrowV3: old.toLowerCase() };
+  const printed = { escrow: escrow.toLowerCase(), ...kept, rewardToken: token.toLowerCase(), owner: options.owner.toLowerCase(), operator: options.operator.toLowerCase() };
   process.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
 }
 

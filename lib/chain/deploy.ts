@@ -1,4 +1,4 @@
-// Deploys the reward token (MockUSDC), Passport and TaskEscrow with the given clients. Used by the
+// Deploys the reward token (MockUSDC), Passport and TaskEscrow (v4) with the given clients. Used by the
 // deploy script, the dev chain and tests; it reads no environment, so callers choose every address.
 import type { Abi, Account, Address, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem';
 import { mockUsdcArtifact, passportArtifact, taskEscrowArtifact, taskEscrowV3Artifact, taskEscrowV4Artifact } from './artifacts';
@@ -27,7 +27,7 @@ export interface DeployContractsOptions {
   feeRecipient: Address;
   /** The escrow's fee ceiling, fixed for its life (≤ 2000). */
   maxFeeBps: number;
-  /** Default v3; v2 only to stand up an old deployment (tests of the upgrade path). */
+  /** Default v4; v2 and v3 only to stand up an old deployment (tests of the upgrade path). */
   escrowVersion?: EscrowVersion;
 }
 
@@ -61,13 +61,13 @@ async function deployOne(
 export async function deployContracts(options: DeployContractsOptions): Promise<DeployedContracts> {
   const rewardToken = await deployOne(options, 'MockUSDC', mockUsdcArtifact, []);
   const passport = await deployOne(options, 'Passport', passportArtifact, [options.registrar]);
-  const escrow = await deployEscrow(options, rewardToken, options.escrowVersion ?? 'v3');
+  const escrow = await deployEscrow(options, rewardToken, options.escrowVersion ?? 'v4');
   return { passport, escrow, rewardToken };
 }
 
 /**
- * One escrow on an existing token: also the upgrade of a v2 deployment (`chain:deploy --upgrade`),
- * where v3 is deployed beside v2 and v2 keeps its tasks (docs/api.md#bounties).
+ * One escrow on an existing token: also the upgrade of a v2 or v3 deployment (`chain:deploy --upgrade`),
+ * where v4 is deployed beside the old escrow and the old one keeps its tasks (docs/escrow.md#upgrading-a-v3-deployment-to-v4).
  */
 export function deployEscrow(options: DeployContractsOptions, rewardToken: Address, version: EscrowVersion): Promise<Address> {
   return deployOne(options, ESCROW_NAMES[version], ESCROW_ARTIFACTS[version], [rewardToken, options.owner, options.operator, options.feeRecipient, options.maxFeeBps]);

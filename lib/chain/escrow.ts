@@ -1,12 +1,13 @@
 // The TaskEscrow contract as the backend uses it: reading tasks and balances, and the calls the
 // operator key sends (release, releaseSplit, refund, claimFor) as plain call data for the outbox
-// to sign. v3's ABI is v2's plus releaseSplit, so one ABI serves a v2 escrow kept after an upgrade.
+// to sign. Each version's ABI is the one before plus its additions (v3 releaseSplit, v4
+// createTaskWithAuthorization), so v4's serves a v2 or v3 escrow kept after an upgrade.
 import 'server-only';
 import { encodeFunctionData, type Hex, parseEventLogs, type PublicClient, type TransactionReceipt } from 'viem';
 import type { Config } from '../config';
-import { taskEscrowV3Artifact } from './artifacts';
+import { taskEscrowV4Artifact } from './artifacts';
 
-const abi = taskEscrowV3Artifact.abi;
+const abi = taskEscrowV4Artifact.abi;
 
 /**
  * The escrow holding a task, from what its mission or settlement recorded (docs/api.md#bounties): rows

@@ -5,11 +5,12 @@ import { concat, createPublicClient, createWalletClient, http, keccak256, type H
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { ANVIL_KEYS, startAnvil } from './anvil-node';
-import { mockUsdcArtifact, passportArtifact, taskEscrowArtifact } from './artifacts';
-import { DEFAULT_MAX_FEE_BPS, type DeployedContracts, deployContracts } from './deploy';
+import { mockUsdcArtifact, passportArtifact } from './artifacts';
+import { DEFAULT_MAX_FEE_BPS, type DeployedContracts, deployContracts, ESCROW_ARTIFACTS } from './deploy';
 
-// The compiled contracts a deployment was made from.
-const BUILD = keccak256(concat([mockUsdcArtifact.bytecode, passportArtifact.bytecode, taskEscrowArtifact.bytecode]));
+// The compiled contracts a deployment was made from: every one deployContracts deploys, so a
+// recorded deployment of an older escrow (or token) is replaced by today's.
+const BUILD = keccak256(concat([mockUsdcArtifact.bytecode, passportArtifact.bytecode, ESCROW_ARTIFACTS.v4.bytecode]));
 
 export interface LocalChain {
   rpcUrl: string;

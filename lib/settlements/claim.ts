@@ -15,8 +15,9 @@ import { readClaimable } from '../chain/escrow';
 import { readChain } from '../chain/rpc-errors';
 import { processSettlement } from './process';
 
-/** The escrows an agent may be owed on: a v2 one kept after an upgrade, then the current one. */
-export const claimEscrows = (cfg: Config): Hex[] => [...new Set([cfg.chain.escrowV2, cfg.chain.escrow].filter((e): e is Hex => Boolean(e)))];
+/** The escrows an agent may be owed on, oldest first: v2 and v3 ones kept after upgrades, then the current one. */
+export const claimEscrows = (cfg: Config): Hex[] =>
+  [...new Set([cfg.chain.escrowV2, cfg.chain.escrowV3, cfg.chain.escrow].filter((e): e is Hex => Boolean(e)))];
 
 export const presentClaim = (row: Settlement) => ({ amount: row.amount, txHash: row.txHash, status: row.status });
 

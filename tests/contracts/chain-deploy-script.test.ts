@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createPublicClient, createWalletClient, getAddress, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { passportArtifact, taskEscrowArtifact, taskEscrowV3Artifact } from '@/lib/chain/artifacts';
+import { passportArtifact, taskEscrowArtifact, taskEscrowV3Artifact, taskEscrowV4Artifact } from '@/lib/chain/artifacts';
 import { deployContracts } from '@/lib/chain/deploy';
 import { ANVIL_KEYS, startAnvil, type AnvilNode } from '@/lib/chain/anvil-node';
 
@@ -101,7 +101,7 @@ describe('chain:deploy script', () => {
 });
 
 describe('chain:deploy --upgrade', () => {
-  test('deploys a v3 escrow beside a v2 one with its token, owner, operator, fee recipient and ceiling; v2 is untouched', async () => {
+  test('deploys a v4 escrow beside a v2 one with its token, owner, operator, fee recipient and ceiling; v2 is untouched', async () => {
     const operator = privateKeyToAccount(ANVIL_KEYS[8]).address;
     const feeRecipient = privateKeyToAccount(ANVIL_KEYS[6]).address;
     const publicClient = createPublicClient({ chain: foundry, transport: http(node.rpcUrl) });
@@ -120,8 +120,35 @@ describe('chain:deploy --upgrade', () => {
     expect(await publicClient.readContract({ ...v3, functionName: 'feeRecipient' })).toBe(feeRecipient);
     expect(await publicClient.readContract({ ...v3, functionName: 'maxFeeBps' })).toBe(700);
     expect(await publicClient.readContract({ ...v3, functionName: 'MAX_RECIPIENTS' })).toBe(10n);
+    expect(await publicClient.readContract({ address: printed.escrow!, abi: taskEscrowV4Artifact.abi, functionName: 'TASK_FUNDING_TYPEHASH' })).toMatch(/^0x[0-9a-f]{64}$/);
     expect(getAddress(await publicClient.readContract({ ...v3, functionName: 'token' }))).toBe(getAddress(old.rewardToken));
     expect(await publicClient.readContract({ address: old.escrow, abi: taskEscrowArtifact.abi, functionName: 'operator' })).toBe(operator);
+  });
+
+  test('deploys a v4 escrow beside a v3 one and names it ESCROW_V3_ADDRESS; a v4 escrow is refused as already upgraded', async () => {
+    const operator = privateKeyToAccount(ANVIL_KEYS[8]).address;
+    const publicClient = createPublicClient({ chain: foundry, transport: http(node.rpcUrl) });
+    const walletClient = createWalletClient({ chain: foundry, transport: http(node.rpcUrl), account: privateKeyToAccount(ANVIL_KEYS[5]) });
+    const old = await deployContracts({
+      walletClient, publicClient, registrar: walletClient.account.address, owner: walletClient.account.address, operator, feeRecipient: operator, maxFeeBps: 500, escrowVersion: 'v3',
+    });
+    const { stdout, stderr } = await deployScript(['--rpc', node.rpcUrl, '--upgrade', old.escrow], { REGISTRAR_PRIVATE_KEY: ANVIL_KEYS[5] });
+    const printed = JSON.parse(stdout) as Record<string, `0x${string}`>;
+    expect(Object.keys(printed)).toEqual(['escrow', 'escrowV3', 'rewardToken', 'owner', 'operator']);
+    expect(printed).toMatchObject({ escrowV3: old.escrow.toLowerCase(), rewardToken: old.rewardToken.toLowerCase(), operator: operator.toLowerCase() });
+    expect(stderr).toContain(`ESCROW_V3_ADDRESS=${old.escrow}`);
+    const v4 = { address: printed.escrow!, abi: taskEscrowV4Artifact.abi } as const;
+    expect(await publicClient.readContract({ ...v4, functionName: 'maxFeeBps' })).toBe(500);
+    expect(await publicClient.readContract({ ...v4, functionName: 'operator' })).toBe(operator);
+    expect(getAddress(await publicClient.readContract({ ...v4, functionName: 'token' }))).toBe(getAddress(old.rewardToken));
+
+    const again = await deployScript(['--rpc', node.rpcUrl, '--upgrade', printed.escrow!], { REGISTRAR_PRIVATE_KEY: ANVIL_KEYS[5] }).then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(again?.code).toBe(1);
+    expect(again?.stdout).toBe('');
+    expect(again?.stderr).toContain('is already a v4 escrow');
   });
 
   test('error: an address that is not an escrow is refused', async () => {

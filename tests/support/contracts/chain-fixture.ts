@@ -74,7 +74,7 @@ function connect(rpcUrl: string, deployed: DeployedContracts) {
 export const ESCROW_VERSIONS = ['v2', 'v3', 'v4'] as const satisfies readonly EscrowVersion[];
 
 /** Starts anvil and deploys before the file's tests; hands back the context once it is ready. */
-export function useContractsChain(escrowVersion: EscrowVersion = 'v3'): () => ChainContext {
+export function useContractsChain(escrowVersion: EscrowVersion = 'v4'): () => ChainContext {
   let node: AnvilNode | undefined;
   let context: ChainContext | undefined;
   let snapshot: Hex | undefined;
