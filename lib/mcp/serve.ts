@@ -2,13 +2,17 @@
 // a session — behind a load balancer and on Vercel alike. A plain tools/call is answered directly,
 // as the SDK would answer it (plain-tool-call.ts); any other message by the SDK's server and
 // transport, built for the request from the one tool set, answering with JSON (no stream to keep open).
+// A batch is neither's: it is refused first (batch.ts).
 import 'server-only';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { callTool, createMcpServer, type Session } from '@taskmarket/sdk/mcp';
 import sdkPackage from '@taskmarket/sdk/package.json' with { type: 'json' };
+import { batchRefusal } from './batch';
 import { plainToolCall, toolCallAnswer } from './plain-tool-call';
 
 export async function serveMcp(request: Request, body: unknown, session: Session): Promise<Response> {
+  const refusal = batchRefusal(body);
+  if (refusal) return refusal;
   const call = plainToolCall(request.headers, body);
   if (call) return toolCallAnswer(call, await callTool(session, call.name, call.arguments));
   return serveBySdk(request, body, session);

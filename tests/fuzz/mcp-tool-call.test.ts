@@ -108,6 +108,8 @@ describe('remote MCP: the plain tools/call path', () => {
     textBlock,
     fc.record({ type: fc.constant('image' as const), data: fc.base64String(), mimeType: fc.constantFrom('image/png', 'image/jpeg') }),
     fc.record({ type: fc.constant('resource' as const), resource: fc.record({ uri: fc.webUrl(), mimeType: fc.constantFrom('application/pdf', 'application/zip'), blob: fc.base64String() }) }),
+    // A file over the inline limit: its download URL (sdk/src/mcp/tools.ts builds the members in this order).
+    fc.record({ name: fc.string(), uri: fc.webUrl(), mimeType: fc.constantFrom('application/pdf', 'image/png', 'text/plain'), size: fc.nat(), type: fc.constant('resource_link' as const) }),
   );
   const result: fc.Arbitrary<CallToolResult> = fc.oneof(
     fc.array(block, { minLength: 1, maxLength: 3 }).map((content) => ({ content })),

@@ -27,7 +27,8 @@ import { createMission, newClient, type Party } from '../support/missions';
 import { connect as authorize } from '../support/oauth';
 import { signIn } from '../support/wallets';
 
-useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
+// The heap test makes 1,800 calls as one user; the MCP limits are tests/integration/mcp-limits.test.ts's.
+useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000', MCP_RATE_LIMIT_PER_MINUTE: '100000' });
 
 const URL_ = 'https://app.example.com/api/mcp';
 setFlagsFromString('--expose-gc');

@@ -1,6 +1,9 @@
 import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
+import { readJson } from '@/lib/http/validation';
 import { MCP_MAX_BODY_BYTES, mcpMessage, requireBearer } from '@/lib/mcp/bearer';
+import { inSlot } from '@/lib/mcp/in-progress';
+import { assertMcpOrigin } from '@/lib/mcp/origin';
 import { createRemoteSession } from '@/lib/mcp/remote-session';
 import { serveMcp } from '@/lib/mcp/serve';
 import { issuerOf } from '@/lib/oauth/metadata';
@@ -9,34 +12,42 @@ import { protocolDocumentSchema } from '@/lib/oauth/schemas';
 
 // Remote MCP (docs/api.md#mcp): the `taskmarket mcp` tools over Streamable HTTP, for a bearer token
 // (OAuth or tm_). The caller is known before the body is read; each tool call is the API's own
-// route, called with the same token, so scopes are enforced there.
+// route, called with the same token, so scopes are enforced there. Bounded (docs/api.md#limits): the
+// per-user limit is counted before anything is read, and the message is read only inside one of
+// the instance's slots, so no more than MCP_MAX_CONCURRENT bodies and answers are held at once.
 export const POST = route({
-  auth: 'user', scope: 'any', body: mcpMessage, maxBodyBytes: MCP_MAX_BODY_BYTES,
+  auth: 'user', scope: 'any', limit: 'mcp',
   doc: {
     tag: 'MCP', summary: 'MCP Streamable HTTP (stateless, JSON responses): the taskmarket tools',
-    description: 'Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply.',
-    response: protocolDocumentSchema, errors: [413],
+    description: 'Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply. One JSON-RPC message per request: a batch is 400. A browser Origin other than the app\'s own is 403; beyond the instance\'s requests in progress, 503 with Retry-After.',
+    body: mcpMessage, response: protocolDocumentSchema, errors: [413],
   },
-}, async ({ request, body, caller, cfg }) => {
+}, async ({ request, caller, cfg }) => {
   const token = requireBearer(request, caller);
-  const session = createRemoteSession({ baseUrl: issuerOf(cfg), token, fetch: inProcessFetch(request, caller) });
-  return serveMcp(request, body, session);
+  assertMcpOrigin(request, cfg);
+  return inSlot(cfg.limits.mcpMaxConcurrent, async () => {
+    const body = await readJson(request, MCP_MAX_BODY_BYTES);
+    const session = createRemoteSession({ baseUrl: issuerOf(cfg), token, fetch: inProcessFetch(request, caller) });
+    return serveMcp(request, body, session);
+  });
 });
 
 // Stateless: no stream for server-initiated messages (MCP allows 405 here), and no session to end.
 export const GET = route({
-  auth: 'user', scope: 'any',
-  doc: { tag: 'MCP', summary: 'No server-sent stream here: answers 405', response: protocolDocumentSchema },
-}, async ({ request, caller }) => {
+  auth: 'user', scope: 'any', limit: 'mcp',
+  doc: { tag: 'MCP', summary: 'No server-sent stream here: answers 405', response: protocolDocumentSchema, errors: [403] },
+}, async ({ request, caller, cfg }) => {
   requireBearer(request, caller);
+  assertMcpOrigin(request, cfg);
   return json({ error: 'This MCP server offers no SSE stream: send requests with POST' }, { status: 405, headers: { Allow: 'POST, DELETE' } });
 });
 
 export const DELETE = route({
-  auth: 'user', scope: 'any',
+  auth: 'user', scope: 'any', limit: 'mcp',
   doc: { tag: 'MCP', summary: 'End a session (stateless: nothing to end), 204', response: protocolDocumentSchema, status: 204 },
-}, async ({ request, caller }) => {
+}, async ({ request, caller, cfg }) => {
   requireBearer(request, caller);
+  assertMcpOrigin(request, cfg);
   return new Response(null, { status: 204 });
 });
 

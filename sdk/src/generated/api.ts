@@ -1100,18 +1100,18 @@ export interface paths {
         };
         /**
          * No server-sent stream here: answers 405
-         * @description Requires a signed-in user.
+         * @description Requires a signed-in user. Rate-limited.
          */
         get: operations["getMcp"];
         put?: never;
         /**
          * MCP Streamable HTTP (stateless, JSON responses): the taskmarket tools
-         * @description Requires a signed-in user. Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply.
+         * @description Requires a signed-in user. Rate-limited. Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply. One JSON-RPC message per request: a batch is 400. A browser Origin other than the app's own is 403; beyond the instance's requests in progress, 503 with Retry-After.
          */
         post: operations["postMcp"];
         /**
          * End a session (stateless: nothing to end), 204
-         * @description Requires a signed-in user.
+         * @description Requires a signed-in user. Rate-limited.
          */
         delete: operations["deleteMcp"];
         options?: never;
@@ -3683,6 +3683,8 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3713,6 +3715,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3737,6 +3740,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

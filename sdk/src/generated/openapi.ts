@@ -3801,7 +3801,7 @@ export const openApiDocument = {
           "MCP"
         ],
         "summary": "No server-sent stream here: answers 405",
-        "description": "Requires a signed-in user.",
+        "description": "Requires a signed-in user. Rate-limited.",
         "security": [
           {
             "bearer": []
@@ -3825,6 +3825,12 @@ export const openApiDocument = {
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
           "500": {
             "$ref": "#/components/responses/InternalError"
           },
@@ -3839,7 +3845,7 @@ export const openApiDocument = {
           "MCP"
         ],
         "summary": "MCP Streamable HTTP (stateless, JSON responses): the taskmarket tools",
-        "description": "Requires a signed-in user. Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply.",
+        "description": "Requires a signed-in user. Rate-limited. Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply. One JSON-RPC message per request: a batch is 400. A browser Origin other than the app's own is 403; beyond the instance's requests in progress, 503 with Retry-After.",
         "security": [
           {
             "bearer": []
@@ -3882,6 +3888,9 @@ export const openApiDocument = {
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
           },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
           "500": {
             "$ref": "#/components/responses/InternalError"
           },
@@ -3896,7 +3905,7 @@ export const openApiDocument = {
           "MCP"
         ],
         "summary": "End a session (stateless: nothing to end), 204",
-        "description": "Requires a signed-in user.",
+        "description": "Requires a signed-in user. Rate-limited.",
         "security": [
           {
             "bearer": []
@@ -3922,6 +3931,9 @@ export const openApiDocument = {
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"

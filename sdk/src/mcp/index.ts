@@ -1,7 +1,7 @@
 // The MCP server as a library: the one set of tools, served over stdio by `taskmarket mcp` and over
 // Streamable HTTP by the taskmarket server itself (/api/mcp, docs/api.md#mcp).
 export { callTool, createMcpServer, toolError } from './server.js';
-export { TOOLS, type Tool } from './tools.js';
+export { MAX_INLINE_FILE_BYTES, TOOLS, type Tool } from './tools.js';
 export { ToolInputError } from './tool-input.js';
 export type { Session } from '../cli/session.js';
 export type { Settings, Client } from '../cli/context.js';
