@@ -1,10 +1,10 @@
 // Every route file of app/api but the catch-all, by its path: the one list the OpenAPI document
 // (/api/openapi.json, /docs, the SDK's generated sources) and the remote MCP tools' in-process calls
 // (mcp/api-routes.ts) read. Each endpoint describes itself in its route's options; adding a route
-// file = adding its line here (tests/integration/openapi.test.ts fails without it) and its template to
-// route-templates.ts (type-checked). The order is the document's.
+// file = adding its line here (tests/integration/openapi.test.ts fails without it) and its template
+// to lib/http/route-templates.ts (type-checked). The order is the document's.
 import type { RouteTable } from '@/lib/http/route-table';
-import type { ApiRouteTemplate } from './route-templates';
+import type { ApiRouteTemplate } from '@/lib/http/route-templates';
 import * as account from '@/app/api/account/profile/route';
 import * as accountStats from '@/app/api/account/stats/route';
 import * as adminComments from '@/app/api/admin/missions/[id]/comments/route';
@@ -61,7 +61,7 @@ import * as webhooks from '@/app/api/webhooks/route';
 import * as webhook from '@/app/api/webhooks/[id]/route';
 import * as deliveries from '@/app/api/webhooks/[id]/deliveries/route';
 
-// Each template is one of API_ROUTES (route-templates.ts), which metrics and traces label by.
+// Each template is one of API_ROUTES (lib/http/route-templates.ts), which metrics and traces label by.
 export const ROUTE_TABLE: RouteTable<ApiRouteTemplate> = [
   // Auth (docs/api.md#auth)
   ['/api/auth/nonce', nonce],

@@ -7,7 +7,7 @@ import { after } from 'next/server';
 import { config } from '../config';
 import { flushSpans, inSpan, tracingEnabled } from '../observability/tracing';
 import { metrics } from '../observability/metrics';
-import { routeLabel } from '../observability/route-label';
+import { routeLabel } from './route-label';
 import { type RequestContext, requestIdFrom, withRequestContext } from '../observability/request-context';
 
 type NextContext = { params: Promise<Record<string, string | string[]>> };

@@ -2,7 +2,7 @@
 // that matches its path, as the App Router ranks them (a fixed segment before `[name]`, `[name]`
 // before `[...name]`), or `other`. Only the known templates can come out, whatever the path —
 // the label set, and so /api/metrics' series and the span names, stay bounded.
-import { ROUTE_TEMPLATES } from '@/app/api/route-templates';
+import { ROUTE_TEMPLATES } from './route-templates';
 
 /** What a label is when no template matches the path. */
 export const OTHER_ROUTE = 'other';

@@ -1,8 +1,8 @@
 // Every path template the app answers with a route handler — the only labels its metrics and span
 // names may carry (docs/api.md#observability): a request is counted under its route's template,
-// never its path, so no stranger can add a series. Kept beside the route table, which TypeScript
-// holds to API_ROUTES; tests/integration/operating.test.ts holds this list to the route files and
-// to next.config.ts's rewrites. No imports: every route's bundle loads it.
+// never its path, so no stranger can add a series. TypeScript holds app/api/route-table.ts to
+// API_ROUTES; tests/integration/operating.test.ts holds this list to the route files and to
+// next.config.ts's rewrites. Only names, no imports: every route's bundle loads it.
 
 /** Each app/api route file but the catch-all, by its path (`[name]` is one segment). */
 export const API_ROUTES = [

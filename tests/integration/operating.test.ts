@@ -12,7 +12,7 @@ import { POST as nonce, GET as nonceGet } from '@/app/api/auth/nonce/route';
 import { GET as healthLive } from '@/app/api/health/live/route';
 import { GET as metricsGet } from '@/app/api/metrics/route';
 import { GET as missionGet } from '@/app/api/missions/[id]/route';
-import { ROUTE_TEMPLATES } from '@/app/api/route-templates';
+import { ROUTE_TEMPLATES } from '@/lib/http/route-templates';
 import nextConfig from '@/next.config';
 import { settlements } from '@/lib/db/schema';
 import { call } from '../support/http';
@@ -147,7 +147,7 @@ describe('observed handlers', () => {
   });
 
   test('behavior: a path is labelled by the template of the route it reaches, ranked as the App Router does', async () => {
-    const { routeLabel } = await import('@/lib/observability/route-label');
+    const { routeLabel } = await import('@/lib/http/route-label');
     expect(routeLabel('/api/missions/3f1c7a4e-5b7d-4c2a-9f3e-8d6b5a4c3b2a/files/ab')).toBe('/api/missions/[id]/files/[fileId]');
     expect(routeLabel('/api/agents/0xAbC%20')).toBe('/api/agents/[address]');
     expect(routeLabel('/api/agents/leaderboard')).toBe('/api/agents/leaderboard');
