@@ -47,6 +47,8 @@ export function instanceEnv(chain: LocalChain, databaseUrl: string, domain: stri
     NONCE_RATE_LIMIT_PER_MINUTE: '100000000',
     VERIFY_RATE_LIMIT_PER_MINUTE: '100000000',
     WRITE_RATE_LIMIT_PER_MINUTE: '100000000',
+    MCP_RATE_LIMIT_PER_MINUTE: '100000000',
+    MCP_MAX_CONCURRENT: '100000',
     // Nor the cap of live nonces: the nonce rows together issue more than 100,000 within a nonce's
     // five minutes, and past the cap a request is a cheap 503 that would flatter its side.
     NONCE_MAX_LIVE: '100000000',

@@ -137,6 +137,8 @@ async function startSize(size: string, port: number): Promise<SizedInstance> {
     NONCE_RATE_LIMIT_PER_MINUTE: '100000000',
     VERIFY_RATE_LIMIT_PER_MINUTE: '100000000',
     WRITE_RATE_LIMIT_PER_MINUTE: '100000000',
+    MCP_RATE_LIMIT_PER_MINUTE: '100000000',
+    MCP_MAX_CONCURRENT: '100000',
   });
   return { size, url: instance.url, scenarios: scenarios(f, clientToken), stop: instance.stop };
 }
