@@ -11,7 +11,7 @@ import { UPLOAD_LIMITS } from '../uploads/limits';
  */
 export const MCP_MAX_BODY_BYTES = Math.ceil((UPLOAD_LIMITS.maxFileBytes * 4) / 3) + 256 * 1024;
 
-/** A JSON-RPC message (or batch), checked by the MCP transport itself. */
+/** One JSON-RPC message (a batch is refused: batch.ts), checked by the MCP transport itself. */
 export const mcpMessage = z.unknown().describe('A JSON-RPC message of the MCP Streamable HTTP transport');
 
 /** The caller's bearer credential, passed on to the API calls the tools make. */
