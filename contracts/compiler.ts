@@ -1,5 +1,6 @@
-// Compiles contracts/*.sol (and the test-only contracts/test/*.sol) with the solc npm package and
-// renders the committed artifacts. Pure: reads sources, writes nothing (compile.ts writes).
+// Compiles contracts/*.sol (the test-only contracts/test/*.sol, and the ERC-8004 reference registries
+// vendored unchanged in contracts/erc8004/) with the solc npm package and renders the committed
+// artifacts. Pure: reads sources, writes nothing (compile.ts writes).
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -26,8 +27,9 @@ const require = createRequire(import.meta.url);
 const solc = require('solc') as Solc;
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCE_DIRS = ['contracts', 'contracts/test'];
 const TEST_DIR = 'contracts/test/';
+/** Third-party sources, kept as published (contracts/erc8004/README.md). */
+const VENDORED_DIR = 'contracts/erc8004/';
 
 /** The contracts the app deploys, and their export names in lib/chain/artifacts.ts. */
 export const APP_ARTIFACTS: Record<string, string> = {
@@ -36,11 +38,27 @@ export const APP_ARTIFACTS: Record<string, string> = {
   TaskEscrowV3: 'taskEscrowV3Artifact',
   TaskEscrowV4: 'taskEscrowV4Artifact',
   MockUSDC: 'mockUsdcArtifact',
+  // ERC-8004 (contracts/erc8004/README.md): the reference registries, each behind an ERC1967Proxy that starts
+  // on HardhatMinimalUUPS and is upgraded to the registry, as the reference deploys them.
+  ERC1967Proxy: 'erc1967ProxyArtifact',
+  HardhatMinimalUUPS: 'minimalUupsArtifact',
+  IdentityRegistryUpgradeable: 'identityRegistryArtifact',
+  ReputationRegistryUpgradeable: 'reputationRegistryArtifact',
 };
 
-function readSources(): Record<string, { content: string }> {
+/**
+ * Two compilations with their own settings: ours, and the vendored ERC-8004 registries with the
+ * settings their repository builds them with (via-IR, which they need: "stack too deep" without
+ * it), so neither changes the other's bytecode.
+ */
+const BUILDS: { dirs: string[]; settings: Record<string, unknown> }[] = [
+  { dirs: ['contracts', 'contracts/test'], settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun' } },
+  { dirs: ['contracts/erc8004'], settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun', viaIR: true } },
+];
+
+function readSources(dirs: string[]): Record<string, { content: string }> {
   const sources: Record<string, { content: string }> = {};
-  for (const dir of SOURCE_DIRS) {
+  for (const dir of dirs) {
     for (const file of readdirSync(join(REPO_ROOT, dir)).filter((f) => f.endsWith('.sol')).sort()) {
       sources[`${dir}/${file}`] = { content: readFileSync(join(REPO_ROOT, dir, file), 'utf8') };
     }
@@ -59,17 +77,17 @@ function findImport(path: string): { contents: string } | { error: string } {
   }
 }
 
-/** Compiles every source; throws on any compiler error. Warnings go to `onWarning`. */
-export function compileContracts(
-  onWarning: (message: string) => void = (message) => console.warn(message),
-): Record<string, CompiledContract> {
-  const sources = readSources();
+function compileBuild(
+  build: (typeof BUILDS)[number],
+  onWarning: (message: string) => void,
+  compiled: Record<string, CompiledContract>,
+): void {
+  const sources = readSources(build.dirs);
   const input = {
     language: 'Solidity',
     sources,
     settings: {
-      optimizer: { enabled: true, runs: 200 },
-      evmVersion: 'cancun',
+      ...build.settings,
       outputSelection: Object.fromEntries(
         Object.keys(sources).map((key) => [key, { '*': ['abi', 'evm.bytecode.object'] }]),
       ),
@@ -80,8 +98,6 @@ export function compileContracts(
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length > 0) throw new Error(`solc failed:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
   for (const warning of problems.filter((p) => p.severity === 'warning')) onWarning(warning.formattedMessage);
-
-  const compiled: Record<string, CompiledContract> = {};
   for (const source of Object.keys(sources)) {
     for (const [name, contract] of Object.entries(output.contracts?.[source] ?? {})) {
       // Interfaces and abstract contracts have no bytecode and nothing to deploy.
@@ -90,6 +106,14 @@ export function compileContracts(
       compiled[name] = { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}`, source };
     }
   }
+}
+
+/** Compiles every source; throws on any compiler error. Warnings go to `onWarning`. */
+export function compileContracts(
+  onWarning: (message: string) => void = (message) => console.warn(message),
+): Record<string, CompiledContract> {
+  const compiled: Record<string, CompiledContract> = {};
+  for (const build of BUILDS) compileBuild(build, onWarning, compiled);
   for (const name of Object.keys(APP_ARTIFACTS)) {
     if (!compiled[name]) throw new Error(`contract ${name} not found in contracts/`);
   }
@@ -118,7 +142,7 @@ function renderArtifactsModule(compiled: Record<string, CompiledContract>): stri
 export function renderArtifactFiles(compiled: Record<string, CompiledContract>): Record<string, string> {
   const files: Record<string, string> = {};
   for (const [name, contract] of Object.entries(compiled).sort(([a], [b]) => a.localeCompare(b))) {
-    const dir = contract.source.startsWith(TEST_DIR) ? 'contracts/out/test' : 'contracts/out';
+    const dir = contract.source.startsWith(TEST_DIR) ? 'contracts/out/test' : contract.source.startsWith(VENDORED_DIR) ? 'contracts/out/erc8004' : 'contracts/out';
     files[`${dir}/${name}.json`] = renderJson(contract);
   }
   files['lib/chain/artifacts.ts'] = renderArtifactsModule(compiled);

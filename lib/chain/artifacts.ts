@@ -4412,3 +4412,2094 @@ export const mockUsdcArtifact = {
   ] as const,
   bytecode: '0x608060405234801561000f575f5ffd5b50604051806040016040528060098152602001684d6f636b205553444360b81b815250604051806040016040528060048152602001635553444360e01b815250816003908161005e919061010b565b50600461006b828261010b565b5050506101c5565b634e487b7160e01b5f52604160045260245ffd5b600181811c9082168061009b57607f821691505b6020821081036100b957634e487b7160e01b5f52602260045260245ffd5b50919050565b601f82111561010657805f5260205f20601f840160051c810160208510156100e45750805b601f840160051c820191505b81811015610103575f81556001016100f0565b50505b505050565b81516001600160401b0381111561012457610124610073565b610138816101328454610087565b846100bf565b6020601f82116001811461016a575f83156101535750848201515b5f19600385901b1c1916600184901b178455610103565b5f84815260208120601f198516915b828110156101995787850151825560209485019460019092019101610179565b50848210156101b657868401515f19600387901b60f8161c191681555b50505050600190811b01905550565b611826806101d25f395ff3fe608060405234801561000f575f5ffd5b5060043610610187575f3560e01c806388b7ab63116100d9578063cf09299511610093578063dd62ed3e1161006e578063dd62ed3e146103aa578063e3ee160e146103e2578063e94a0102146103f5578063ef55bec61461042d575f5ffd5b8063cf0929951461035d578063d505accf14610370578063d916948714610383575f5ffd5b806388b7ab63146102e257806395d89b41146102f55780639fd5a6cf146102fd578063a0cc6a6814610310578063a9059cbb14610337578063b7b728991461034a575f5ffd5b80633644e515116101445780635a049a701161011f5780635a049a701461026157806370a08231146102745780637ecebe001461029c5780637f2eecc3146102bb575f5ffd5b80633644e5151461022757806340c10f191461022f57806354fd4d5014610244575f5ffd5b806306fdde031461018b578063095ea7b3146101a957806318160ddd146101cc57806323b872dd146101de57806330adf81f146101f1578063313ce56714610218575b5f5ffd5b610193610440565b6040516101a091906112c7565b60405180910390f35b6101bc6101b73660046112f4565b6104d0565b60405190151581526020016101a0565b6002545b6040519081526020016101a0565b6101bc6101ec36600461131c565b6104e9565b6101d07f6e71edae12b1b97f4d1f60370fef10105fa2faae0126114a169c64845d6126c981565b604051600681526020016101a0565b6101d061050e565b61024261023d3660046112f4565b6105a2565b005b6040805180820190915260018152601960f91b6020820152610193565b61024261026f366004611366565b6105b0565b6101d06102823660046113b0565b6001600160a01b03165f9081526020819052604090205490565b6101d06102aa3660046113b0565b60056020525f908152604090205481565b6101d07fd099cc98ef71107a616c4f0f941f04c322d8e254fe26b3c6668db87aae413de881565b6102426102f0366004611468565b6105e5565b6101936105fd565b61024261030b3660046114e7565b61060c565b6101d07f7c7c6cdb67a18743f49ec6fa9b35f50d52ed05cbed4cc592e13b44501c1a226781565b6101bc6103453660046112f4565b610619565b610242610358366004611554565b610626565b61024261036b366004611468565b610636565b61024261037e3660046115a7565b610645565b6101d07f158b0a9edf7a828aad02f63cd515c68ef2f50ba807396f6d12842833a159742981565b6101d06103b836600461160d565b6001600160a01b039182165f90815260016020908152604080832093909416825291909152205490565b6102426103f036600461163e565b610675565b6101bc6104033660046112f4565b6001600160a01b03919091165f908152600660209081526040808320938352929052205460ff1690565b61024261043b36600461163e565b6106b2565b60606003805461044f906116b9565b80601f016020809104026020016040519081016040528092919081815260200182805461047b906116b9565b80156104c65780601f1061049d576101008083540402835291602001916104c6565b820191905f5260205f20905b8154815290600101906020018083116104a957829003601f168201915b5050505050905090565b5f336104dd8185856106e4565b60019150505b92915050565b5f336104f68582856106f1565b610501858585610772565b60019150505b9392505050565b5f7f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f610538610440565b80516020918201206040805192830193909352918101919091527fad7c5bef027816a800da1736444fb58a807ef4c9603b7848673f7e3a68eb14a560608201524660808201523060a082015260c00160405160208183030381529060405280519060200120905090565b6105ac82826107cf565b5050565b6105de85858484876040516020016105ca939291906116f1565b604051602081830303815290604052610803565b5050505050565b6105f4878787878787876108cf565b50505050505050565b60606004805461044f906116b9565b6105de8585858585610997565b5f336104dd818585610772565b610631838383610803565b505050565b6105f487878787878787610b28565b6105f487878787868689604051602001610661939291906116f1565b604051602081830303815290604052610997565b6106a789898989898988888b604051602001610693939291906116f1565b604051602081830303815290604052610b28565b505050505050505050565b6106a789898989898988888b6040516020016106d0939291906116f1565b6040516020818303038152906040526108cf565b6106318383836001610b75565b6001600160a01b038381165f908152600160209081526040808320938616835292905220545f1981101561076c578181101561075e57604051637dc7a0d960e11b81526001600160a01b038416600482015260248101829052604481018390526064015b60405180910390fd5b61076c84848484035f610b75565b50505050565b6001600160a01b03831661079b57604051634b637e8f60e11b81525f6004820152602401610755565b6001600160a01b0382166107c45760405163ec442f0560e01b81525f6004820152602401610755565b610631838383610c47565b6001600160a01b0382166107f85760405163ec442f0560e01b81525f6004820152602401610755565b6105ac5f8383610c47565b61080d8383610d6d565b604080517f158b0a9edf7a828aad02f63cd515c68ef2f50ba807396f6d12842833a159742960208201526001600160a01b03851691810191909152606081018390526108759084906080015b6040516020818303038152906040528051906020012083610df7565b6001600160a01b0383165f818152600660209081526040808320868452909152808220805460ff19166001179055518492917f1cdd46ff242716cdaa72d159d339a485b3438398348d68f09d7c8c0a59353d8191a3505050565b6001600160a01b03861633146109355760405162461bcd60e51b815260206004820152602560248201527f46696174546f6b656e56323a2063616c6c6572206d7573742062652074686520604482015264706179656560d81b6064820152608401610755565b61094187838686610e78565b610982877fd099cc98ef71107a616c4f0f941f04c322d8e254fe26b3c6668db87aae413de88989898989896040516020016108599796959493929190611714565b61098c8783610f42565b6105f4878787610772565b5f198214806109a65750428210155b6109f25760405162461bcd60e51b815260206004820152601e60248201527f46696174546f6b656e56323a207065726d6974206973206578706972656400006044820152606401610755565b5f610abc6109fe61050e565b6001600160a01b0388165f90815260056020526040812080547f6e71edae12b1b97f4d1f60370fef10105fa2faae0126114a169c64845d6126c9928b928b928b92909190610a4b83611764565b909155506040805160208101969096526001600160a01b0394851690860152929091166060840152608083015260a082015260c0810186905260e0016040516020818303038152906040528051906020012060405161190160f01b8152600281019290925260228201526042902090565b9050610ac9868284610f9b565b610b155760405162461bcd60e51b815260206004820152601a60248201527f454950323631323a20696e76616c6964207369676e61747572650000000000006044820152606401610755565b610b208686866106e4565b505050505050565b610b3487838686610e78565b610982877f7c7c6cdb67a18743f49ec6fa9b35f50d52ed05cbed4cc592e13b44501c1a22678989898989896040516020016108599796959493929190611714565b6001600160a01b038416610b9e5760405163e602df0560e01b81525f6004820152602401610755565b6001600160a01b038316610bc757604051634a1406b160e11b81525f6004820152602401610755565b6001600160a01b038085165f908152600160209081526040808320938716835292905220829055801561076c57826001600160a01b0316846001600160a01b03167f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b92584604051610c3991815260200190565b60405180910390a350505050565b6001600160a01b038316610c71578060025f828254610c66919061177c565b90915550610ce19050565b6001600160a01b0383165f9081526020819052604090205481811015610cc35760405163391434e360e21b81526001600160a01b03851660048201526024810182905260448101839052606401610755565b6001600160a01b0384165f9081526020819052604090209082900390555b6001600160a01b038216610cfd57600280548290039055610d1b565b6001600160a01b0382165f9081526020819052604090208054820190555b816001600160a01b0316836001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef83604051610d6091815260200190565b60405180910390a3505050565b6001600160a01b0382165f90815260066020908152604080832084845290915290205460ff16156105ac5760405162461bcd60e51b815260206004820152602e60248201527f46696174546f6b656e56323a20617574686f72697a6174696f6e20697320757360448201526d1959081bdc8818d85b98d95b195960921b6064820152608401610755565b610e2c83610e26610e0661050e565b8560405161190160f01b8152600281019290925260228201526042902090565b83610f9b565b6106315760405162461bcd60e51b815260206004820152601e60248201527f46696174546f6b656e56323a20696e76616c6964207369676e617475726500006044820152606401610755565b814211610edb5760405162461bcd60e51b815260206004820152602b60248201527f46696174546f6b656e56323a20617574686f72697a6174696f6e206973206e6f60448201526a1d081e595d081d985b1a5960aa1b6064820152608401610755565b804210610f385760405162461bcd60e51b815260206004820152602560248201527f46696174546f6b656e56323a20617574686f72697a6174696f6e2069732065786044820152641c1a5c995960da1b6064820152608401610755565b61076c8484610d6d565b6001600160a01b0382165f818152600660209081526040808320858452909152808220805460ff19166001179055518392917f98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a591a35050565b5f836001600160a01b03163b5f03610fd257836001600160a01b0316610fc184846110a8565b6001600160a01b0316149050610507565b5f5f856001600160a01b03168585604051602401610ff192919061178f565b60408051601f198184030181529181526020820180516001600160e01b0316630b135d3f60e11b1790525161102691906117af565b5f60405180830381855afa9150503d805f811461105e576040519150601f19603f3d011682016040523d82523d5f602084013e611063565b606091505b509150915081801561107757506020815110155b801561109e57508051630b135d3f60e11b9061109c90830160209081019084016117c5565b145b9695505050505050565b5f5f5f5f6110b686866110d0565b9250925092506110c68282611119565b5090949350505050565b5f5f5f8351604103611107576020840151604085015160608601515f1a6110f9888285856111d1565b955095509550505050611112565b505081515f91506002905b9250925092565b5f82600381111561112c5761112c6117dc565b03611135575050565b6001826003811115611149576111496117dc565b036111675760405163f645eedf60e01b815260040160405180910390fd5b600282600381111561117b5761117b6117dc565b0361119c5760405163fce698f760e01b815260048101829052602401610755565b60038260038111156111b0576111b06117dc565b036105ac576040516335e2f38360e21b815260048101829052602401610755565b5f80807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a084111561120a57505f9150600390508261128f565b604080515f808252602082018084528a905260ff891692820192909252606081018790526080810186905260019060a0016020604051602081039080840390855afa15801561125b573d5f5f3e3d5ffd5b5050604051601f1901519150506001600160a01b03811661128657505f92506001915082905061128f565b92505f91508190505b9450945094915050565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b602081525f6105076020830184611299565b80356001600160a01b03811681146112ef575f5ffd5b919050565b5f5f60408385031215611305575f5ffd5b61130e836112d9565b946020939093013593505050565b5f5f5f6060848603121561132e575f5ffd5b611337846112d9565b9250611345602085016112d9565b929592945050506040919091013590565b803560ff811681146112ef575f5ffd5b5f5f5f5f5f60a0868803121561137a575f5ffd5b611383866112d9565b94506020860135935061139860408701611356565b94979396509394606081013594506080013592915050565b5f602082840312156113c0575f5ffd5b610507826112d9565b634e487b7160e01b5f52604160045260245ffd5b5f82601f8301126113ec575f5ffd5b813567ffffffffffffffff811115611406576114066113c9565b604051601f8201601f19908116603f0116810167ffffffffffffffff81118282101715611435576114356113c9565b60405281815283820160200185101561144c575f5ffd5b816020850160208301375f918101602001919091529392505050565b5f5f5f5f5f5f5f60e0888a03121561147e575f5ffd5b611487886112d9565b9650611495602089016112d9565b955060408801359450606088013593506080880135925060a0880135915060c088013567ffffffffffffffff8111156114cc575f5ffd5b6114d88a828b016113dd565b91505092959891949750929550565b5f5f5f5f5f60a086880312156114fb575f5ffd5b611504866112d9565b9450611512602087016112d9565b93506040860135925060608601359150608086013567ffffffffffffffff81111561153b575f5ffd5b611547888289016113dd565b9150509295509295909350565b5f5f5f60608486031215611566575f5ffd5b61156f846112d9565b925060208401359150604084013567ffffffffffffffff811115611591575f5ffd5b61159d868287016113dd565b9150509250925092565b5f5f5f5f5f5f5f60e0888a0312156115bd575f5ffd5b6115c6886112d9565b96506115d4602089016112d9565b955060408801359450606088013593506115f060808901611356565b9699959850939692959460a0840135945060c09093013592915050565b5f5f6040838503121561161e575f5ffd5b611627836112d9565b9150611635602084016112d9565b90509250929050565b5f5f5f5f5f5f5f5f5f6101208a8c031215611657575f5ffd5b6116608a6112d9565b985061166e60208b016112d9565b975060408a0135965060608a0135955060808a0135945060a08a0135935061169860c08b01611356565b989b979a50959894979396929550929360e081013593506101000135919050565b600181811c908216806116cd57607f821691505b6020821081036116eb57634e487b7160e01b5f52602260045260245ffd5b50919050565b928352602083019190915260f81b6001600160f81b031916604082015260410190565b9687526001600160a01b0395861660208801529390941660408601526060850191909152608084015260a083019190915260c082015260e00190565b634e487b7160e01b5f52601160045260245ffd5b5f6001820161177557611775611750565b5060010190565b808201808211156104e3576104e3611750565b828152604060208201525f6117a76040830184611299565b949350505050565b5f82518060208501845e5f920191825250919050565b5f602082840312156117d5575f5ffd5b5051919050565b634e487b7160e01b5f52602160045260245ffdfea26469706673582212206c7dcb84d517bade74fd1d1458e23a2909f099fa37250f3efff274820014f4fa64736f6c634300081c0033' as const,
 };
+
+export const erc1967ProxyArtifact = {
+  abi: [
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "implementation",
+          "type": "address"
+        },
+        {
+          "internalType": "bytes",
+          "name": "_data",
+          "type": "bytes"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "constructor"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "target",
+          "type": "address"
+        }
+      ],
+      "name": "AddressEmptyCode",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "implementation",
+          "type": "address"
+        }
+      ],
+      "name": "ERC1967InvalidImplementation",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "ERC1967NonPayable",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "ERC1967ProxyUninitialized",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "FailedCall",
+      "type": "error"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "implementation",
+          "type": "address"
+        }
+      ],
+      "name": "Upgraded",
+      "type": "event"
+    },
+    {
+      "stateMutability": "payable",
+      "type": "fallback"
+    }
+  ] as const,
+  bytecode: '0x60806040523461014b576102978038038061001981610163565b928339810160408282031261014b578151916001600160a01b0383169081840361014b576020810151906001600160401b03821161014b570182601f8201121561014b578051906001600160401b03821161014f57610081601f8301601f1916602001610163565b938285526020838301011161014b57815f9260208093018387015e8401015281511561013c57823b1561012a577f360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc80546001600160a01b031916821790557fbc7cd75a20ee27fd9adebab32041f755214dbc6bffa90cc0225b39da2e5c2d3b5f80a28051156101235761011391610188565b505b604051608290816102158239f35b5050610115565b634c9c8ce360e01b5f5260045260245ffd5b6330a289cf60e21b5f5260045ffd5b5f80fd5b634e487b7160e01b5f52604160045260245ffd5b6040519190601f01601f191682016001600160401b0381118382101761014f57604052565b905f8091602081519101845af48080610201575b156101bc5750506040513d81523d5f602083013e60203d82010160405290565b156101e157639996b31560e01b5f9081526001600160a01b0391909116600452602490fd5b3d156101f2576040513d5f823e3d90fd5b63d6bda27560e01b5f5260045ffd5b503d15158061019c5750813b151561019c56fe60806040527f360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc545f9081906001600160a01b0316368280378136915af43d5f803e156048573d5ff35b3d5ffdfea2646970667358221220367db88bdb1ffc00687f29e67d079005ab968eeaab5eb9a3eff0c711c577a3c364736f6c634300081c0033' as const,
+};
+
+export const minimalUupsArtifact = {
+  abi: [
+    {
+      "inputs": [],
+      "stateMutability": "nonpayable",
+      "type": "constructor"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "target",
+          "type": "address"
+        }
+      ],
+      "name": "AddressEmptyCode",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "implementation",
+          "type": "address"
+        }
+      ],
+      "name": "ERC1967InvalidImplementation",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "ERC1967NonPayable",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "FailedCall",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "InvalidInitialization",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "NotInitializing",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        }
+      ],
+      "name": "OwnableInvalidOwner",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "account",
+          "type": "address"
+        }
+      ],
+      "name": "OwnableUnauthorizedAccount",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "UUPSUnauthorizedCallContext",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "bytes32",
+          "name": "slot",
+          "type": "bytes32"
+        }
+      ],
+      "name": "UUPSUnsupportedProxiableUUID",
+      "type": "error"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": false,
+          "internalType": "uint64",
+          "name": "version",
+          "type": "uint64"
+        }
+      ],
+      "name": "Initialized",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "previousOwner",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "newOwner",
+          "type": "address"
+        }
+      ],
+      "name": "OwnershipTransferred",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "implementation",
+          "type": "address"
+        }
+      ],
+      "name": "Upgraded",
+      "type": "event"
+    },
+    {
+      "inputs": [],
+      "name": "UPGRADE_INTERFACE_VERSION",
+      "outputs": [
+        {
+          "internalType": "string",
+          "name": "",
+          "type": "string"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "getVersion",
+      "outputs": [
+        {
+          "internalType": "string",
+          "name": "",
+          "type": "string"
+        }
+      ],
+      "stateMutability": "pure",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "identityRegistry_",
+          "type": "address"
+        }
+      ],
+      "name": "initialize",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "owner",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "proxiableUUID",
+      "outputs": [
+        {
+          "internalType": "bytes32",
+          "name": "",
+          "type": "bytes32"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "renounceOwnership",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "newOwner",
+          "type": "address"
+        }
+      ],
+      "name": "transferOwnership",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "newImplementation",
+          "type": "address"
+        },
+        {
+          "internalType": "bytes",
+          "name": "data",
+          "type": "bytes"
+        }
+      ],
+      "name": "upgradeToAndCall",
+      "outputs": [],
+      "stateMutability": "payable",
+      "type": "function"
+    }
+  ] as const,
+  bytecode: '0x60a080604052346100c257306080525f5160206108bd5f395f51905f525460ff8160401c166100b3576002600160401b03196001600160401b03821601610060575b6040516107f690816100c782396080518181816102fc01526103d80152f35b6001600160401b0319166001600160401b039081175f5160206108bd5f395f51905f525581527fc7f505b2f371ae2175ee4913f4499e1f2633a7b5936321eed1cdaeb6115181d290602090a15f80610041565b63f92ee8a960e01b5f5260045ffd5b5f80fdfe60806040526004361015610011575f80fd5b5f3560e01c80630d8e6e2c146105685780634f1ef2861461035057806352d1902d146102ea578063715018a6146102835780638da5cb5b1461024f578063ad3cb1cc1461020c578063c4d66de8146100a05763f2fde38b14610071575f80fd5b3461009c57602036600319011261009c5761009a61008d6105cd565b610095610676565b610605565b005b5f80fd5b3461009c57602036600319011261009c576100b96105cd565b5f5160206107a15f395f51905f52549060ff8260401c16159167ffffffffffffffff811680159081610204575b60011490816101fa575b1590816101f1575b506101e25767ffffffffffffffff1981166001175f5160206107a15f395f51905f5255826101b6575b5061012a6106a9565b6101326106a9565b61013b33610605565b60018060a01b03166bffffffffffffffffffffffff60a01b5f5416175f5561015f57005b68ff0000000000000000195f5160206107a15f395f51905f5254165f5160206107a15f395f51905f52557fc7f505b2f371ae2175ee4913f4499e1f2633a7b5936321eed1cdaeb6115181d2602060405160018152a1005b68ffffffffffffffffff191668010000000000000001175f5160206107a15f395f51905f525582610121565b63f92ee8a960e01b5f5260045ffd5b905015846100f8565b303b1591506100f0565b8491506100e6565b3461009c575f36600319011261009c5761024b60405161022d6040826105e3565b60058152640352e302e360dc1b6020820152604051918291826105a3565b0390f35b3461009c575f36600319011261009c575f5160206107615f395f51905f52546040516001600160a01b039091168152602090f35b3461009c575f36600319011261009c5761029b610676565b5f5160206107615f395f51905f5280546001600160a01b031981169091555f906001600160a01b03167f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e08280a3005b3461009c575f36600319011261009c577f00000000000000000000000000000000000000000000000000000000000000006001600160a01b031630036103415760206040515f5160206107815f395f51905f528152f35b63703e46dd60e11b5f5260045ffd5b604036600319011261009c576103646105cd565b6024359067ffffffffffffffff821161009c573660238301121561009c57816004013567ffffffffffffffff811161055457604051926103ae601f8301601f1916602001856105e3565b818452366024838301011161009c57815f9260246020930183870137840101526001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016308114908115610532575b5061034157610410610676565b6040516352d1902d60e01b81526001600160a01b0382169290602081600481875afa5f91816104fe575b506104525783634c9c8ce360e01b5f5260045260245ffd5b805f5160206107815f395f51905f528592036104ec5750823b156104da575f5160206107815f395f51905f5280546001600160a01b031916821790557fbc7cd75a20ee27fd9adebab32041f755214dbc6bffa90cc0225b39da2e5c2d3b5f80a28051156104c25761009a916106d4565b5050346104cb57005b63b398979f60e01b5f5260045ffd5b634c9c8ce360e01b5f5260045260245ffd5b632a87526960e21b5f5260045260245ffd5b9091506020813d60201161052a575b8161051a602093836105e3565b8101031261009c5751908561043a565b3d915061050d565b5f5160206107815f395f51905f52546001600160a01b03161415905083610403565b634e487b7160e01b5f52604160045260245ffd5b3461009c575f36600319011261009c5761024b6040516105896040826105e3565b6005815264302e302e3160d81b6020820152604051918291825b602060409281835280519182918282860152018484015e5f828201840152601f01601f1916010190565b600435906001600160a01b038216820361009c57565b90601f8019910116810190811067ffffffffffffffff82111761055457604052565b6001600160a01b03168015610663575f5160206107615f395f51905f5280546001600160a01b0319811683179091556001600160a01b03167f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e05f80a3565b631e4fbdf760e01b5f525f60045260245ffd5b5f5160206107615f395f51905f52546001600160a01b0316330361069657565b63118cdaa760e01b5f523360045260245ffd5b60ff5f5160206107a15f395f51905f525460401c16156106c557565b631afcd79f60e31b5f5260045ffd5b905f8091602081519101845af4808061074d575b156107085750506040513d81523d5f602083013e60203d82010160405290565b1561072d57639996b31560e01b5f9081526001600160a01b0391909116600452602490fd5b3d1561073e576040513d5f823e3d90fd5b63d6bda27560e01b5f5260045ffd5b503d1515806106e85750813b15156106e856fe9016d09d72d40fdae2fd8ceac6b6234c7706214fd39c1cd1e609a0528c199300360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbcf0c57e16840df040f15088dc2f81fe391c3923bec73e23a9662efc9c229c6a00a264697066735822122007d3e52f9be08a7ffea830ad52e75869cf6144709980073f850b478ac3751cf864736f6c634300081c0033f0c57e16840df040f15088dc2f81fe391c3923bec73e23a9662efc9c229c6a00' as const,
+};
+
+export const identityRegistryArtifact = {
+  abi: [
+    {
+      "inputs": [],
+      "stateMutability": "nonpayable",
+      "type": "constructor"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "target",
+          "type": "address"
+        }
+      ],
+      "name": "AddressEmptyCode",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "implementation",
+          "type": "address"
+        }
+      ],
+      "name": "ERC1967InvalidImplementation",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "ERC1967NonPayable",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "sender",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "tokenId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        }
+      ],
+      "name": "ERC721IncorrectOwner",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "operator",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "tokenId",
+          "type": "uint256"
+        }
+      ],
+      "name": "ERC721InsufficientApproval",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "approver",
+          "type": "address"
+        }
+      ],
+      "name": "ERC721InvalidApprover",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "operator",
+          "type": "address"
+        }
+      ],
+      "name": "ERC721InvalidOperator",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        }
+      ],
+      "name": "ERC721InvalidOwner",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "receiver",
+          "type": "address"
+        }
+      ],
+      "name": "ERC721InvalidReceiver",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "sender",
+          "type": "address"
+        }
+      ],
+      "name": "ERC721InvalidSender",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "tokenId",
+          "type": "uint256"
+        }
+      ],
+      "name": "ERC721NonexistentToken",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "FailedCall",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "InvalidInitialization",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "NotInitializing",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        }
+      ],
+      "name": "OwnableInvalidOwner",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "account",
+          "type": "address"
+        }
+      ],
+      "name": "OwnableUnauthorizedAccount",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "UUPSUnauthorizedCallContext",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "bytes32",
+          "name": "slot",
+          "type": "bytes32"
+        }
+      ],
+      "name": "UUPSUnsupportedProxiableUUID",
+      "type": "error"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "approved",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "tokenId",
+          "type": "uint256"
+        }
+      ],
+      "name": "Approval",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "operator",
+          "type": "address"
+        },
+        {
+          "indexed": false,
+          "internalType": "bool",
+          "name": "approved",
+          "type": "bool"
+        }
+      ],
+      "name": "ApprovalForAll",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "_fromTokenId",
+          "type": "uint256"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "_toTokenId",
+          "type": "uint256"
+        }
+      ],
+      "name": "BatchMetadataUpdate",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [],
+      "name": "EIP712DomainChanged",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": false,
+          "internalType": "uint64",
+          "name": "version",
+          "type": "uint64"
+        }
+      ],
+      "name": "Initialized",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "indexed": true,
+          "internalType": "string",
+          "name": "indexedMetadataKey",
+          "type": "string"
+        },
+        {
+          "indexed": false,
+          "internalType": "string",
+          "name": "metadataKey",
+          "type": "string"
+        },
+        {
+          "indexed": false,
+          "internalType": "bytes",
+          "name": "metadataValue",
+          "type": "bytes"
+        }
+      ],
+      "name": "MetadataSet",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": false,
+          "internalType": "uint256",
+          "name": "_tokenId",
+          "type": "uint256"
+        }
+      ],
+      "name": "MetadataUpdate",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "previousOwner",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "newOwner",
+          "type": "address"
+        }
+      ],
+      "name": "OwnershipTransferred",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "indexed": false,
+          "internalType": "string",
+          "name": "agentURI",
+          "type": "string"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        }
+      ],
+      "name": "Registered",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "from",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "to",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "tokenId",
+          "type": "uint256"
+        }
+      ],
+      "name": "Transfer",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "indexed": false,
+          "internalType": "string",
+          "name": "newURI",
+          "type": "string"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "updatedBy",
+          "type": "address"
+        }
+      ],
+      "name": "URIUpdated",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "implementation",
+          "type": "address"
+        }
+      ],
+      "name": "Upgraded",
+      "type": "event"
+    },
+    {
+      "inputs": [],
+      "name": "UPGRADE_INTERFACE_VERSION",
+      "outputs": [
+        {
+          "internalType": "string",
+          "name": "",
+          "type": "string"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "to",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "tokenId",
+          "type": "uint256"
+        }
+      ],
+      "name": "approve",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        }
+      ],
+      "name": "balanceOf",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "eip712Domain",
+      "outputs": [
+        {
+          "internalType": "bytes1",
+          "name": "fields",
+          "type": "bytes1"
+        },
+        {
+          "internalType": "string",
+          "name": "name",
+          "type": "string"
+        },
+        {
+          "internalType": "string",
+          "name": "version",
+          "type": "string"
+        },
+        {
+          "internalType": "uint256",
+          "name": "chainId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "address",
+          "name": "verifyingContract",
+          "type": "address"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "salt",
+          "type": "bytes32"
+        },
+        {
+          "internalType": "uint256[]",
+          "name": "extensions",
+          "type": "uint256[]"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        }
+      ],
+      "name": "getAgentWallet",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "tokenId",
+          "type": "uint256"
+        }
+      ],
+      "name": "getApproved",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "string",
+          "name": "metadataKey",
+          "type": "string"
+        }
+      ],
+      "name": "getMetadata",
+      "outputs": [
+        {
+          "internalType": "bytes",
+          "name": "",
+          "type": "bytes"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "getVersion",
+      "outputs": [
+        {
+          "internalType": "string",
+          "name": "",
+          "type": "string"
+        }
+      ],
+      "stateMutability": "pure",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "initialize",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "operator",
+          "type": "address"
+        }
+      ],
+      "name": "isApprovedForAll",
+      "outputs": [
+        {
+          "internalType": "bool",
+          "name": "",
+          "type": "bool"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "spender",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        }
+      ],
+      "name": "isAuthorizedOrOwner",
+      "outputs": [
+        {
+          "internalType": "bool",
+          "name": "",
+          "type": "bool"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "name",
+      "outputs": [
+        {
+          "internalType": "string",
+          "name": "",
+          "type": "string"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "owner",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "tokenId",
+          "type": "uint256"
+        }
+      ],
+      "name": "ownerOf",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "proxiableUUID",
+      "outputs": [
+        {
+          "internalType": "bytes32",
+          "name": "",
+          "type": "bytes32"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "register",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "string",
+          "name": "agentURI",
+          "type": "string"
+        },
+        {
+          "components": [
+            {
+              "internalType": "string",
+              "name": "metadataKey",
+              "type": "string"
+            },
+            {
+              "internalType": "bytes",
+              "name": "metadataValue",
+              "type": "bytes"
+            }
+          ],
+          "internalType": "struct IdentityRegistryUpgradeable.MetadataEntry[]",
+          "name": "metadata",
+          "type": "tuple[]"
+        }
+      ],
+      "name": "register",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "string",
+          "name": "agentURI",
+          "type": "string"
+        }
+      ],
+      "name": "register",
+      "outputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        }
+      ],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "renounceOwnership",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "from",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "to",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "tokenId",
+          "type": "uint256"
+        }
+      ],
+      "name": "safeTransferFrom",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "from",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "to",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "tokenId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "bytes",
+          "name": "data",
+          "type": "bytes"
+        }
+      ],
+      "name": "safeTransferFrom",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "string",
+          "name": "newURI",
+          "type": "string"
+        }
+      ],
+      "name": "setAgentURI",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "address",
+          "name": "newWallet",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "deadline",
+          "type": "uint256"
+        },
+        {
+          "internalType": "bytes",
+          "name": "signature",
+          "type": "bytes"
+        }
+      ],
+      "name": "setAgentWallet",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "operator",
+          "type": "address"
+        },
+        {
+          "internalType": "bool",
+          "name": "approved",
+          "type": "bool"
+        }
+      ],
+      "name": "setApprovalForAll",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "string",
+          "name": "metadataKey",
+          "type": "string"
+        },
+        {
+          "internalType": "bytes",
+          "name": "metadataValue",
+          "type": "bytes"
+        }
+      ],
+      "name": "setMetadata",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "bytes4",
+          "name": "interfaceId",
+          "type": "bytes4"
+        }
+      ],
+      "name": "supportsInterface",
+      "outputs": [
+        {
+          "internalType": "bool",
+          "name": "",
+          "type": "bool"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "symbol",
+      "outputs": [
+        {
+          "internalType": "string",
+          "name": "",
+          "type": "string"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "tokenId",
+          "type": "uint256"
+        }
+      ],
+      "name": "tokenURI",
+      "outputs": [
+        {
+          "internalType": "string",
+          "name": "",
+          "type": "string"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "from",
+          "type": "address"
+        },
+        {
+          "internalType": "address",
+          "name": "to",
+          "type": "address"
+        },
+        {
+          "internalType": "uint256",
+          "name": "tokenId",
+          "type": "uint256"
+        }
+      ],
+      "name": "transferFrom",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "newOwner",
+          "type": "address"
+        }
+      ],
+      "name": "transferOwnership",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        }
+      ],
+      "name": "unsetAgentWallet",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "newImplementation",
+          "type": "address"
+        },
+        {
+          "internalType": "bytes",
+          "name": "data",
+          "type": "bytes"
+        }
+      ],
+      "name": "upgradeToAndCall",
+      "outputs": [],
+      "stateMutability": "payable",
+      "type": "function"
+    }
+  ] as const,
+  bytecode: '0x60a080604052346100c257306080525f5160206138d05f395f51905f525460ff8160401c166100b3576002600160401b03196001600160401b03821601610060575b60405161380990816100c7823960805181818161157301526116050152f35b6001600160401b0319166001600160401b039081175f5160206138d05f395f51905f525581527fc7f505b2f371ae2175ee4913f4499e1f2633a7b5936321eed1cdaeb6115181d290602090a15f80610041565b63f92ee8a960e01b5f5260045ffd5b5f80fdfe6080806040526004361015610012575f80fd5b5f3560e01c908162339509146125495750806301ffc9a7146124c157806306fdde0314612404578063081812fc146123dc578063095ea7b3146122f05780630af28bd3146121f35780630d8e6e2c146121ac5780631aa3a0081461201257806323b872dd14611ffb5780632d1ef5ae14611ae35780633fddcf19146119d857806342842e0e146119a9578063466648da146117815780634f1ef286146115c757806352d1902d146115615780636352211e1461153157806370a08231146114e2578063715018a61461147b5780638129fc1c14610d5f57806384b0196e14610ca95780638da5cb5b14610c755780638ea42286146107ac57806395d89b41146106ca578063a22cb46514610619578063ad3cb1cc146105d2578063b88d4fde14610576578063c87b56dd14610557578063cb4799f2146104c0578063d95e72be14610486578063e985e9c51461043a578063f2c298be146102115763f2fde38b1461017b575f80fd5b3461020d57602036600319011261020d57610194612618565b61019c61322b565b6001600160a01b031680156101fa575f5160206136b45f395f51905f5280546001600160a01b0319811683179091556001600160a01b03167f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e05f80a3005b631e4fbdf760e01b5f525f60045260245ffd5b5f80fd5b3461020d57602036600319011261020d576004356001600160401b03811161020d5761024190369060040161271d565b5f5160206137345f395f51905f525461025981612851565b5f5160206137345f395f51905f5255604051913360601b90816020850152601484526102866034856126ab565b825f525f5160206136d45f395f51905f52602052602b60405f20604051906a1859d95b9d15d85b1b195d60aa1b8252600b8201522084516001600160401b038111610426576020956102e2826102dc855461273b565b8561289d565b8690601f83116001146103c45761031092915f91836103b9575b50508160011b915f199060031b1c19161790565b90555b61031d8333612f1d565b6103278184612dde565b827fca52e62c367d81bb2e328eb795f7c7ba24afb478408a26c0e201d155c449bc4a6040518681528061035e3395898301906125f4565b0390a36040519083820152601481526103786034826126ab565b815f5160206137545f395f51905f526103ae600b6040516a1859d95b9d15d85b1b195d60aa1b81522093604051918291826128d5565b0390a3604051908152f35b0151905088806102fc565b90601f19831691845f52815f20925f5b81811061040f57509084600195949392106103f7575b505050811b019055610313565b01515f1960f88460031b161c191690558780806103ea565b92938a6001819287860151815501950193016103d4565b634e487b7160e01b5f52604160045260245ffd5b3461020d57604036600319011261020d57610453612618565b61046461045e61262e565b91612c50565b9060018060a01b03165f52602052602060ff60405f2054166040519015158152f35b3461020d57604036600319011261020d5760206104b66104a4612618565b602435906104b182612d89565b6134ad565b6040519015158152f35b3461020d57604036600319011261020d576024356001600160401b03811161020d5761053861053f6020806104fc61055395369060040161271d565b6004355f525f5160206136d45f395f51905f52825260405f20604051938285935191829101845e82019081520301902060405192838092612773565b03826126ab565b6040519182916020835260208301906125f4565b0390f35b3461020d57602036600319011261020d5761055361053f600435612cb0565b3461020d57608036600319011261020d5761058f612618565b61059761262e565b90604435606435926001600160401b03841161020d576105be6105d094369060040161271d565b926105ca83838361290b565b336133d4565b005b3461020d575f36600319011261020d576105536040516105f36040826126ab565b60058152640352e302e360dc1b60208201526040519182916020835260208301906125f4565b3461020d57604036600319011261020d57610632612618565b6024359081151580920361020d5733156106b7576001600160a01b03169081156106a45761065f33612c50565b825f5260205260405f2060ff1981541660ff83161790556040519081527f17307eab39ab6107e8899845ad3d59bd9653f200f220920489ca2b5937696c3160203392a3005b50630b61174360e31b5f5260045260245ffd5b63a9fbf51f60e01b5f525f60045260245ffd5b3461020d575f36600319011261020d576040515f5f5160206137b45f395f51905f52546106f68161273b565b8084529060018116908115610788575060011461071e575b6105538361053f818503826126ab565b5f5160206137b45f395f51905f525f9081527ff4bad0a69248f59680a4f2b3000328cec71a413447c96781cfe5996daa8c456e939250905b80821061076e5750909150810160200161053f61070e565b919260018160209254838588010152019101909291610756565b60ff191660208086019190915291151560051b8401909101915061053f905061070e565b3461020d57604036600319011261020d576004356001600160401b03811161020d576107dc90369060040161271d565b6024356001600160401b03811161020d573660238201121561020d578060040135906001600160401b038211610426578160051b90602082019261082360405194856126ab565b8352602460208401928201019036821161020d5760248101925b828410610bdc575f5160206137345f395f51905f5254858761085e83612851565b5f5160206137345f395f51905f5255604051903360601b918260208201526014815261088b6034826126ab565b845f525f5160206136d45f395f51905f52602052602b60405f20604051906a1859d95b9d15d85b1b195d60aa1b8252600b82015220908051906001600160401b038211610426576108e0826102dc855461273b565b602090601f8311600114610b765761090e92915f91836103b95750508160011b915f199060031b1c19161790565b90559291925b61091e8333612f1d565b6109288184612dde565b827fca52e62c367d81bb2e328eb795f7c7ba24afb478408a26c0e201d155c449bc4a6040516020815280610961339560208301906125f4565b0390a36040519060208201526014815261097c6034826126ab565b815f5160206137545f395f51905f526109b2600b6040516a1859d95b9d15d85b1b195d60aa1b81522093604051918291826128d5565b0390a35f915b8051831015610b6b576109ff7f2ac6109326e720d1435c0db66f7e35eda7839f52b6f1f5520a60788e132b4e396109ef8584612c88565b5151602081519101201415612baa565b6020610a0b8483612c88565b51015192825f525f5160206136d45f395f51905f5260205260208060405f20610a348486612c88565b515190604051938285935191829101845e8201908152030190208451946001600160401b03861161042657610a7386610a6d845461273b565b8461289d565b602090601f8711600114610b04579580610aa69260019697985f926103b95750508160011b915f199060031b1c19161790565b90555b610ab38184612c88565b5151845f5160206137545f395f51905f52610ace8487612c88565b515192610ae96020610ae0878a612c88565b51015191612be5565b93610af960405192839283612c01565b0390a30191906109b8565b90601f19871691835f52815f20925f5b818110610b53575091600196979892918388959310610b3b575b505050811b019055610aa9565b01515f1960f88460031b161c19169055878080610b2e565b82840151855560019094019360209384019301610b14565b602082604051908152f35b90601f19831691845f52815f20925f5b818110610bc45750908460019594939210610bac575b505050811b019055929192610914565b01515f1960f88460031b161c19169055878080610b9c565b92936020600181928786015181550195019301610b86565b83356001600160401b03811161020d5782016040602319823603011261020d5760405191604083018381106001600160401b038211176104265760405260248201356001600160401b03811161020d57610c3c906024369185010161271d565b83526044820135926001600160401b03841161020d57610c6660209493602486953692010161271d565b8382015281520193019261083d565b3461020d575f36600319011261020d575f5160206136b45f395f51905f52546040516001600160a01b039091168152602090f35b3461020d575f36600319011261020d57610d03610cc461325e565b610ccc613329565b6020610d1160405192610cdf83856126ab565b5f84525f368137604051958695600f60f81b875260e08588015260e08701906125f4565b9085820360408701526125f4565b4660608501523060808501525f60a085015283810360c08501528180845192838152019301915f5b828110610d4857505050500390f35b835185528695509381019392810192600101610d39565b3461020d575f36600319011261020d575f5160206137945f395f51905f525460ff8160401c168015611467575b6114585768ffffffffffffffffff191668010000000000000002175f5160206137945f395f51905f5255610dbe61322b565b6040805190610dcd81836126ab565b600d82526c4167656e744964656e7469747960981b6020830152805190610df481836126ab565b60058252641051d1539560da1b6020830152610e0e6135bc565b610e166135bc565b82516001600160401b03811161042657610e3d5f5160206136745f395f51905f525461273b565b601f81116113fe575b506020601f8211600114611365578190610e769394955f926111a75750508160011b915f199060031b1c19161790565b5f5160206136745f395f51905f52555b81516001600160401b03811161042657610ead5f5160206137b45f395f51905f525461273b565b601f811161130b575b50602092601f821160011461129257610ee6929382915f926112875750508160011b915f199060031b1c19161790565b5f5160206137b45f395f51905f52555b610efe6135bc565b805190610f0b81836126ab565b601782527f455243383030344964656e74697479526567697374727900000000000000000060208301528051610f4182826126ab565b60018152603160f81b6020820152610f576135bc565b610f5f6135bc565b82516001600160401b03811161042657610f865f5160206136945f395f51905f525461273b565b601f811161122d575b506020601f82116001146111b2578190610fbf9394955f926111a75750508160011b915f199060031b1c19161790565b5f5160206136945f395f51905f52555b8051906001600160401b03821161042657610ff75f5160206136f45f395f51905f525461273b565b601f8111611142575b50602090601f83116001146110a157826020937fc7f505b2f371ae2175ee4913f4499e1f2633a7b5936321eed1cdaeb6115181d29593611054935f926110965750508160011b915f199060031b1c19161790565b5f5160206136f45f395f51905f52555b68ff0000000000000000195f5160206137945f395f51905f5254165f5160206137945f395f51905f52555160028152a1005b0151905086806102fc565b90601f198316915f5160206136f45f395f51905f525f52815f20925f5b81811061112a57509260019285926020967fc7f505b2f371ae2175ee4913f4499e1f2633a7b5936321eed1cdaeb6115181d2989610611112575b505050811b015f5160206136f45f395f51905f5255611064565b01515f1960f88460031b161c191690558580806110f8565b929360206001819287860151815501950193016110be565b5f5160206136f45f395f51905f525f52611197907f5f9ce34815f8e11431c7bb75a8e6886a91478f7ffc1dbb0a98dc240fddd76b75601f850160051c8101916020861061119d575b601f0160051c019061285f565b83611000565b909150819061118a565b0151905085806102fc565b601f198216905f5160206136945f395f51905f525f52805f20915f5b818110611215575095836001959697106111fd575b505050811b015f5160206136945f395f51905f5255610fcf565b01515f1960f88460031b161c191690558480806111e3565b9192602060018192868b0151815501940192016111ce565b5f5160206136945f395f51905f525f52611281907f42ad5d3e1f2e6e70edcf6d991b8a3023d3fca8047a131592f9edb9fd9b89d57d601f840160051c8101916020851061119d57601f0160051c019061285f565b84610f8f565b0151905084806102fc565b601f198216935f5160206137b45f395f51905f525f52805f20915f5b8681106112f357508360019596106112db575b505050811b015f5160206137b45f395f51905f5255610ef6565b01515f1960f88460031b161c191690558380806112c1565b919260206001819286850151815501940192016112ae565b5f5160206137b45f395f51905f525f5261135f907ff4bad0a69248f59680a4f2b3000328cec71a413447c96781cfe5996daa8c456e601f840160051c8101916020851061119d57601f0160051c019061285f565b83610eb6565b601f198216905f5160206136745f395f51905f525f527f37c58c799b6609234b945e882912ee9ad34948a1dfaa20a97485e1a7752bbf81915f5b8181106113e6575095836001959697106113ce575b505050811b015f5160206136745f395f51905f5255610e86565b01515f1960f88460031b161c191690558480806113b4565b9192602060018192868b01518155019401920161139f565b5f5160206136745f395f51905f525f52611452907f37c58c799b6609234b945e882912ee9ad34948a1dfaa20a97485e1a7752bbf81601f840160051c8101916020851061119d57601f0160051c019061285f565b84610e46565b63f92ee8a960e01b5f5260045ffd5b5060026001600160401b0382161015610d8c565b3461020d575f36600319011261020d5761149361322b565b5f5160206136b45f395f51905f5280546001600160a01b031981169091555f906001600160a01b03167f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e08280a3005b3461020d57602036600319011261020d576114fb612618565b6001600160a01b0381161561151e57611515602091612c18565b54604051908152f35b6322718ad960e21b5f525f60045260245ffd5b3461020d57602036600319011261020d57602061154f600435612d89565b6040516001600160a01b039091168152f35b3461020d575f36600319011261020d577f00000000000000000000000000000000000000000000000000000000000000006001600160a01b031630036115b85760206040515f5160206137145f395f51905f528152f35b63703e46dd60e11b5f5260045ffd5b604036600319011261020d576115db612618565b6024356001600160401b03811161020d576115fa90369060040161271d565b906001600160a01b037f00000000000000000000000000000000000000000000000000000000000000001630811490811561175f575b506115b85761163d61322b565b6040516352d1902d60e01b81526001600160a01b0382169290602081600481875afa5f918161172b575b5061167f5783634c9c8ce360e01b5f5260045260245ffd5b805f5160206137145f395f51905f528592036117195750823b15611707575f5160206137145f395f51905f5280546001600160a01b031916821790557fbc7cd75a20ee27fd9adebab32041f755214dbc6bffa90cc0225b39da2e5c2d3b5f80a28051156116ef576105d0916135e7565b5050346116f857005b63b398979f60e01b5f5260045ffd5b634c9c8ce360e01b5f5260045260245ffd5b632a87526960e21b5f5260045260245ffd5b9091506020813d602011611757575b81611747602093836126ab565b8101031261020d57519085611667565b3d915061173a565b5f5160206137145f395f51905f52546001600160a01b03161415905083611630565b3461020d57606036600319011261020d576004356024356001600160401b03811161020d576117b490369060040161271d565b906044356001600160401b03811161020d576117d490369060040161271d565b6117dd826131f2565b336001600160a01b03821614908115611986575b50801561195d575b611802906127f4565b82516118367f2ac6109326e720d1435c0db66f7e35eda7839f52b6f1f5520a60788e132b4e39602086019283201415612baa565b825f525f5160206136d45f395f51905f52602052602060405f209160405192839187518091845e82019081520301902081516001600160401b0381116104265761188481610a6d845461273b565b6020601f82116001146118ed57815f5160206137545f395f51905f529493926118c1925f916118e2575b508160011b915f199060031b1c19161790565b90555b6118cd84612be5565b936118dd60405192839283612c01565b0390a3005b9050840151886118ae565b601f19821690835f52805f20915f5b81811061194557509183915f5160206137545f395f51905f529695946001941061192d575b5050811b0190556118c4565b8501515f1960f88460031b161c191690558780611921565b9192602060018192868a0151815501940192016118fc565b5061196782612d89565b506118026001600160a01b0361197c84612db8565b16331490506117f9565b6119909150612c50565b335f908152602091909152604090205460ff16846117f1565b3461020d576105d06119ba36612671565b90604051926119ca6020856126ab565b5f84526105ca83838361290b565b3461020d57602036600319011261020d576004356119f581612d89565b336001600160a01b03821614908115611ac0575b508015611a97575b611a1a906127f4565b805f525f5160206136d45f395f51905f526020525f602b60408220604051906a1859d95b9d15d85b1b195d60aa1b8252600b82015220611a63611a5d825461273b565b82612875565b55600b6040516a1859d95b9d15d85b1b195d60aa1b815220905f5160206137545f395f51905f52604051806118dd81612b77565b50611aa181612d89565b50611a1a6001600160a01b03611ab683612db8565b1633149050611a11565b611aca9150612c50565b335f908152602091909152604090205460ff1682611a09565b3461020d57608036600319011261020d57600435611aff61262e565b906044356064356001600160401b03811161020d57611b22903690600401612644565b9091611b2d84612d89565b6001600160a01b0381169190338314908115611fd8575b508015611faf575b611b55906127f4565b6001600160a01b038616918215611f7d57814211611f4e5761012c4201804211611f3a578211611f02576042916040519060208201927f678b53cd718d595370ab070ebf48edfdcd834beac116bf23e625fc7f4d5b7d328452886040840152856060840152608083015260a082015260a08152611bd360c0826126ab565b519020611bde61325e565b60208151910120611bed613329565b602081519101206040519060208201927f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f8452604083015260608201524660808201523060a082015260a08152611c4560c0826126ab565b519020906040519161190160f01b8352600283015260228201522090611c75611c6f3685876126e7565b836131b8565b506004819392931015611eee571591821592611eda575b5050611df8575b505050604051916bffffffffffffffffffffffff199060601b169081602084015260148352611cc36034846126ab565b805f525f5160206136d45f395f51905f52602052602b60405f20604051906a1859d95b9d15d85b1b195d60aa1b8252600b8201522083516001600160401b03811161042657611d1681610a6d845461273b565b602094601f8211600114611d9757611d479293949582915f926110965750508160011b915f199060031b1c19161790565b90555b60405191602083015260148252611d626034836126ab565b5f5160206137545f395f51905f526118dd600b6040516a1859d95b9d15d85b1b195d60aa1b81522093604051918291826128d5565b601f19821695835f52805f20915f5b888110611de057508360019596979810611dc8575b505050811b019055611d4a565b01515f1960f88460031b161c19169055858080611dbb565b91926020600181928685015181550194019201611da6565b5f92611e3b8493611e2d6040519384926020840196630b135d3f60e11b88526024850152604060448501526064840191612831565b03601f1981018352826126ab565b5190855afa611e48612b28565b81611ecc575b81611e9c575b5015611e6257828080611c93565b60405162461bcd60e51b8152602060048201526012602482015271696e76616c69642077616c6c65742073696760701b6044820152606490fd5b8051630b135d3f60e11b92506001600160e01b031991611ec491810160209081019101612b57565b161483611e54565b905060208151101590611e4e565b6001600160a01b0316141590508680611c8c565b634e487b7160e01b5f52602160045260245ffd5b60405162461bcd60e51b815260206004820152601060248201526f3232b0b23634b732903a37b7903330b960811b6044820152606490fd5b634e487b7160e01b5f52601160045260245ffd5b60405162461bcd60e51b8152602060048201526007602482015266195e1c1a5c995960ca1b6044820152606490fd5b60405162461bcd60e51b815260206004820152600a602482015269189859081dd85b1b195d60b21b6044820152606490fd5b50611fb985612d89565b50611b556001600160a01b03611fce87612db8565b1633149050611b4c565b611fe29150612c50565b335f908152602091909152604090205460ff1687611b44565b3461020d576105d061200c36612671565b9161290b565b3461020d575f36600319011261020d575f5160206137345f395f51905f525461203a81612851565b5f5160206137345f395f51905f5255604051903360601b806020840152601483526120666034846126ab565b815f525f5160206136d45f395f51905f52602052602b60405f20604051906a1859d95b9d15d85b1b195d60aa1b8252600b8201522083516001600160401b038111610426576020946120bc826102dc855461273b565b8590601f831160011461214a576120e992915f918361213f5750508160011b915f199060031b1c19161790565b90555b6120f68233612f1d565b6040518381525f84820152827fca52e62c367d81bb2e328eb795f7c7ba24afb478408a26c0e201d155c449bc4a60403393a36040519083820152601481526103786034826126ab565b0151905087806102fc565b90601f19831691845f52815f20925f5b818110612195575090846001959493921061217d575b505050811b0190556120ec565b01515f1960f88460031b161c19169055868080612170565b92938960018192878601518155019501930161215a565b3461020d575f36600319011261020d576105536040516121cd6040826126ab565b60058152640322e302e360dc1b60208201526040519182916020835260208301906125f4565b3461020d57604036600319011261020d576024356004356001600160401b03821161020d577f3a2c7fffc2cba7582c690e3b82c453ea02a308326a98a3ad7576c606336409fb61224a6118dd933690600401612644565b939061225584612d89565b336001600160a01b038216149081156122cd575b5080156122a4575b61227a906127f4565b61228e6122883687846126e7565b85612dde565b6040519182916020835233966020840191612831565b506122ae84612d89565b5061227a6001600160a01b036122c386612db8565b1633149050612271565b6122d79150612c50565b335f908152602091909152604090205460ff1686612269565b3461020d57604036600319011261020d57612309612618565b60243561231581612d89565b331515806123c9575b806123a6575b6123935781906001600160a01b0384811691167f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b9255f80a45f9081525f5160206137745f395f51905f526020526040902080546001600160a01b0319166001600160a01b03909216919091179055005b63a9fbf51f60e01b5f523360045260245ffd5b506123b081612c50565b335f908152602091909152604090205460ff1615612324565b506001600160a01b03811633141561231e565b3461020d57602036600319011261020d57602061154f6004356123fe81612d89565b50612db8565b3461020d575f36600319011261020d576040515f5f5160206136745f395f51905f52546124308161273b565b80845290600181169081156107885750600114612457576105538361053f818503826126ab565b5f5160206136745f395f51905f525f9081527f37c58c799b6609234b945e882912ee9ad34948a1dfaa20a97485e1a7752bbf81939250905b8082106124a75750909150810160200161053f61070e565b91926001816020925483858801015201910190929161248f565b3461020d57602036600319011261020d5760043563ffffffff60e01b811680910361020d57602090632483248360e11b8114908115612506575b506040519015158152f35b6380ac58cd60e01b811491508115612538575b8115612527575b50826124fb565b6301ffc9a760e01b14905082612520565b635b5e139f60e01b81149150612519565b3461020d57602036600319011261020d576105386125a1602b6020936004355f525f5160206136d45f395f51905f52855260405f206a1859d95b9d15d85b1b195d60aa1b8252600b8201522060405192838092612773565b8051908201516bffffffffffffffffffffffff1981169190601482106125cf575b50506040519060601c8152f35b6bffffffffffffffffffffffff1960149290920360031b82901b1616905082806125c2565b805180835260209291819084018484015e5f828201840152601f01601f1916010190565b600435906001600160a01b038216820361020d57565b602435906001600160a01b038216820361020d57565b9181601f8401121561020d578235916001600160401b03831161020d576020838186019501011161020d57565b606090600319011261020d576004356001600160a01b038116810361020d57906024356001600160a01b038116810361020d579060443590565b90601f801991011681019081106001600160401b0382111761042657604052565b6001600160401b03811161042657601f01601f191660200190565b9291926126f3826126cc565b9161270160405193846126ab565b82948184528183011161020d578281602093845f960137010152565b9080601f8301121561020d57816020612738933591016126e7565b90565b90600182811c92168015612769575b602083101461275557565b634e487b7160e01b5f52602260045260245ffd5b91607f169161274a565b5f92918154916127828361273b565b80835292600181169081156127d7575060011461279e57505050565b5f9081526020812093945091925b8383106127bd575060209250010190565b6001816020929493945483858701015201910191906127ac565b915050602093945060ff929192191683830152151560051b010190565b156127fb57565b60405162461bcd60e51b815260206004820152600e60248201526d139bdd08185d5d1a1bdc9a5e995960921b6044820152606490fd5b908060209392818452848401375f828201840152601f01601f1916010190565b5f198114611f3a5760010190565b81811061286a575050565b5f815560010161285f565b90601f8111612882575050565b61289b915f52601f60205f20910160051c81019061285f565b565b9190601f81116128ac57505050565b61289b925f5260205f20906020601f840160051c8301931061119d57601f0160051c019061285f565b6040808252600b908201526a1859d95b9d15d85b1b195d60aa1b606082015261273891608082015b9160208184039101526125f4565b9091906001600160a01b0383168015612b15576001600160a01b0361292f846131f2565b16151580612b0d575b612a8e575b82612947816131f2565b9133612a3f575b6001600160a01b038316956129679087612a0357612c18565b60018154019055815f527f80bb2b638cc20bc4d0a60d66940f3ab4a00c1d7b313497ca82fb0b4ab007930260205260405f20816bffffffffffffffffffffffff60a01b825416179055857fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef5f80a4506001600160a01b03168083036129eb57505050565b6364283d7b60e01b5f5260045260245260445260645ffd5b5f8481525f5160206137745f395f51905f526020526040902080546001600160a01b0319169055612a3385612c18565b80545f19019055612c18565b90612a4b9033846134ad565b15612a5757839061294e565b836001600160a01b038316612a7857637e27328960e01b5f5260045260245ffd5b63177e802f60e01b5f523360045260245260445ffd5b825f525f5160206136d45f395f51905f526020525f602b60408220604051906a1859d95b9d15d85b1b195d60aa1b8252600b82015220612ad1611a5d825461273b565b55600b6040516a1859d95b9d15d85b1b195d60aa1b815220835f5160206137545f395f51905f5260405180612b0581612b77565b0390a361293d565b506001612938565b633250574960e11b5f525f60045260245ffd5b3d15612b52573d90612b39826126cc565b91612b4760405193846126ab565b82523d5f602084013e565b606090565b9081602091031261020d57516001600160e01b03198116810361020d5790565b6040808252600b908201526a1859d95b9d15d85b1b195d60aa1b60608201526080602082018190525f9082015260a00190565b15612bb157565b60405162461bcd60e51b815260206004820152600c60248201526b7265736572766564206b657960a01b6044820152606490fd5b602090604051918183925191829101835e81015f815203902090565b90916128fd612738936040845260408401906125f4565b6001600160a01b03165f9081527f80bb2b638cc20bc4d0a60d66940f3ab4a00c1d7b313497ca82fb0b4ab00793036020526040902090565b6001600160a01b03165f9081527f80bb2b638cc20bc4d0a60d66940f3ab4a00c1d7b313497ca82fb0b4ab00793056020526040902090565b8051821015612c9c5760209160051b010190565b634e487b7160e01b5f52603260045260245ffd5b612cb981612d89565b50602090604051612cca83826126ab565b5f8152815f527f0542a41881ee128a365a727b282c86fa859579490b9bb45aab8503648c8e79008352610538612d0960405f2060405192838092612773565b815115612d825780849151612d4757505050612d2490612d89565b505f604051612d3383826126ab565b52612d4160405191826126ab565b5f815290565b612738935081906040519584879551918291018487015e8401908282015f8152815193849201905e01015f815203601f1981018352826126ab565b9250505090565b612d92816131f2565b906001600160a01b03821615612da6575090565b637e27328960e01b5f5260045260245ffd5b5f9081525f5160206137745f395f51905f5260205260409020546001600160a01b031690565b919091805f527f0542a41881ee128a365a727b282c86fa859579490b9bb45aab8503648c8e790060205260405f2083516001600160401b03811161042657612e2a81610a6d845461273b565b6020601f8211600114612e9557816020949392612e7e927ff8e1a15aba9398e019f0b49df1a4fde98ee17ae345cb5f6b5e2c27f5033e8ce797985f92612e8a5750508160011b915f199060031b1c19161790565b90555b604051908152a1565b015190505f806102fc565b601f19821695835f52815f20965f5b818110612f05575096600192849260209796957ff8e1a15aba9398e019f0b49df1a4fde98ee17ae345cb5f6b5e2c27f5033e8ce7999a10612eed575b505050811b019055612e81565b01515f1960f88460031b161c191690555f8080612ee0565b83830151895560019098019760209384019301612ea4565b9060209060405190612f2f83836126ab565b5f82526001600160a01b038416938415612b15576001600160a01b03612f54836131f2565b161515806131b0575b613132575b612f6b826131f2565b6001600160a01b038116801515919084908890846130f6575b612f8d86612c18565b805460010190555f8381527f80bb2b638cc20bc4d0a60d66940f3ab4a00c1d7b313497ca82fb0b4ab00793028a526040812080546001600160a01b031916841790557fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef9080a4506130e3573b613004575b50505050565b9161304191819495936040519384928392630a85bd0160e11b84523360048501525f602485015260448401526080606484015260848301906125f4565b03815f885af15f91816130b4575b5061307d57505061305e612b28565b805191908261307a5783633250574960e11b5f5260045260245ffd5b01fd5b909291506001600160e01b03191663757a42ff60e11b016130a257505f808080612ffe565b633250574960e11b5f5260045260245ffd5b6130d5919250843d86116130dc575b6130cd81836126ab565b810190612b57565b905f61304f565b503d6130c3565b6339e3563760e11b5f525f60045260245ffd5b5f8381525f5160206137745f395f51905f526020526040902080546001600160a01b031916905561312684612c18565b80545f19019055612f84565b815f525f5160206136d45f395f51905f5284525f602b60408220604051906a1859d95b9d15d85b1b195d60aa1b8252600b82015220613174611a5d825461273b565b55600b6040516a1859d95b9d15d85b1b195d60aa1b815220825f5160206137545f395f51905f52604051806131a881612b77565b0390a3612f62565b506001612f5d565b81519190604183036131e8576131e19250602082015190606060408401519301515f1a9061352f565b9192909190565b50505f9160029190565b5f9081527f80bb2b638cc20bc4d0a60d66940f3ab4a00c1d7b313497ca82fb0b4ab007930260205260409020546001600160a01b031690565b5f5160206136b45f395f51905f52546001600160a01b0316330361324b57565b63118cdaa760e01b5f523360045260245ffd5b6040515f5160206136945f395f51905f5254815f61327b8361273b565b808352926001811690811561330a575060011461329f575b612738925003826126ab565b505f5160206136945f395f51905f525f90815290917f42ad5d3e1f2e6e70edcf6d991b8a3023d3fca8047a131592f9edb9fd9b89d57d5b8183106132ee57505090602061273892820101613293565b60209193508060019154838588010152019101909183926132d6565b6020925061273894915060ff191682840152151560051b820101613293565b6040515f5160206136f45f395f51905f5254815f6133468361273b565b808352926001811690811561330a575060011461336957612738925003826126ab565b505f5160206136f45f395f51905f525f90815290917f5f9ce34815f8e11431c7bb75a8e6886a91478f7ffc1dbb0a98dc240fddd76b755b8183106133b857505090602061273892820101613293565b60209193508060019154838588010152019101909183926133a0565b823b6133e2575b5050505050565b604051630a85bd0160e11b81526001600160a01b03918216600482015291811660248301526044820193909352608060648201529116916020908290819061342e9060848301906125f4565b03815f865af15f918161348c575b5061346a575061344a612b28565b805190816134655782633250574960e11b5f5260045260245ffd5b602001fd5b6001600160e01b03191663757a42ff60e11b016130a257505f808080806133db565b6134a691925060203d6020116130dc576130cd81836126ab565b905f61343c565b6001600160a01b0390911680151592836134c8575b50505090565b6001600160a01b038316821493509091831561350f575b5082156134f1575b50505f80806134c2565b9091506001600160a01b039061350690612db8565b16145f806134e7565b61351a919350612c50565b815f5260205260ff60405f205416915f6134df565b91907f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a084116135b1579160209360809260ff5f9560405194855216868401526040830152606082015282805260015afa156135a6575f516001600160a01b0381161561359c57905f905f90565b505f906001905f90565b6040513d5f823e3d90fd5b5050505f9160039190565b60ff5f5160206137945f395f51905f525460401c16156135d857565b631afcd79f60e31b5f5260045ffd5b905f8091602081519101845af48080613660575b1561361b5750506040513d81523d5f602083013e60203d82010160405290565b1561364057639996b31560e01b5f9081526001600160a01b0391909116600452602490fd5b3d15613651576040513d5f823e3d90fd5b63d6bda27560e01b5f5260045ffd5b503d1515806135fb5750813b15156135fb56fe80bb2b638cc20bc4d0a60d66940f3ab4a00c1d7b313497ca82fb0b4ab0079300a16a46d94261c7517cc8ff89f61c0ce93598e3c849801011dee649a6a557d1029016d09d72d40fdae2fd8ceac6b6234c7706214fd39c1cd1e609a0528c199300a040f782729de4970518741823ec1276cbcd41a0c7493f62d173341566a04e01a16a46d94261c7517cc8ff89f61c0ce93598e3c849801011dee649a6a557d103360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbca040f782729de4970518741823ec1276cbcd41a0c7493f62d173341566a04e002c149ed548c6d2993cd73efe187df6eccabe4538091b33adbd25fafdb8a1468b80bb2b638cc20bc4d0a60d66940f3ab4a00c1d7b313497ca82fb0b4ab0079304f0c57e16840df040f15088dc2f81fe391c3923bec73e23a9662efc9c229c6a0080bb2b638cc20bc4d0a60d66940f3ab4a00c1d7b313497ca82fb0b4ab0079301a2646970667358221220efc0d0e41a0a190fa6925311b37479a5f959778f55d8ceaa48dd0e53a2af6ab364736f6c634300081c0033f0c57e16840df040f15088dc2f81fe391c3923bec73e23a9662efc9c229c6a00' as const,
+};
+
+export const reputationRegistryArtifact = {
+  abi: [
+    {
+      "inputs": [],
+      "stateMutability": "nonpayable",
+      "type": "constructor"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "target",
+          "type": "address"
+        }
+      ],
+      "name": "AddressEmptyCode",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "implementation",
+          "type": "address"
+        }
+      ],
+      "name": "ERC1967InvalidImplementation",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "ERC1967NonPayable",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "FailedCall",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "InvalidInitialization",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "NotInitializing",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "owner",
+          "type": "address"
+        }
+      ],
+      "name": "OwnableInvalidOwner",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "account",
+          "type": "address"
+        }
+      ],
+      "name": "OwnableUnauthorizedAccount",
+      "type": "error"
+    },
+    {
+      "inputs": [],
+      "name": "UUPSUnauthorizedCallContext",
+      "type": "error"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "bytes32",
+          "name": "slot",
+          "type": "bytes32"
+        }
+      ],
+      "name": "UUPSUnsupportedProxiableUUID",
+      "type": "error"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "clientAddress",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "uint64",
+          "name": "feedbackIndex",
+          "type": "uint64"
+        }
+      ],
+      "name": "FeedbackRevoked",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": false,
+          "internalType": "uint64",
+          "name": "version",
+          "type": "uint64"
+        }
+      ],
+      "name": "Initialized",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "clientAddress",
+          "type": "address"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint64",
+          "name": "feedbackIndex",
+          "type": "uint64"
+        },
+        {
+          "indexed": false,
+          "internalType": "int128",
+          "name": "value",
+          "type": "int128"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint8",
+          "name": "valueDecimals",
+          "type": "uint8"
+        },
+        {
+          "indexed": true,
+          "internalType": "string",
+          "name": "indexedTag1",
+          "type": "string"
+        },
+        {
+          "indexed": false,
+          "internalType": "string",
+          "name": "tag1",
+          "type": "string"
+        },
+        {
+          "indexed": false,
+          "internalType": "string",
+          "name": "tag2",
+          "type": "string"
+        },
+        {
+          "indexed": false,
+          "internalType": "string",
+          "name": "endpoint",
+          "type": "string"
+        },
+        {
+          "indexed": false,
+          "internalType": "string",
+          "name": "feedbackURI",
+          "type": "string"
+        },
+        {
+          "indexed": false,
+          "internalType": "bytes32",
+          "name": "feedbackHash",
+          "type": "bytes32"
+        }
+      ],
+      "name": "NewFeedback",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "previousOwner",
+          "type": "address"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "newOwner",
+          "type": "address"
+        }
+      ],
+      "name": "OwnershipTransferred",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "clientAddress",
+          "type": "address"
+        },
+        {
+          "indexed": false,
+          "internalType": "uint64",
+          "name": "feedbackIndex",
+          "type": "uint64"
+        },
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "responder",
+          "type": "address"
+        },
+        {
+          "indexed": false,
+          "internalType": "string",
+          "name": "responseURI",
+          "type": "string"
+        },
+        {
+          "indexed": false,
+          "internalType": "bytes32",
+          "name": "responseHash",
+          "type": "bytes32"
+        }
+      ],
+      "name": "ResponseAppended",
+      "type": "event"
+    },
+    {
+      "anonymous": false,
+      "inputs": [
+        {
+          "indexed": true,
+          "internalType": "address",
+          "name": "implementation",
+          "type": "address"
+        }
+      ],
+      "name": "Upgraded",
+      "type": "event"
+    },
+    {
+      "inputs": [],
+      "name": "UPGRADE_INTERFACE_VERSION",
+      "outputs": [
+        {
+          "internalType": "string",
+          "name": "",
+          "type": "string"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "address",
+          "name": "clientAddress",
+          "type": "address"
+        },
+        {
+          "internalType": "uint64",
+          "name": "feedbackIndex",
+          "type": "uint64"
+        },
+        {
+          "internalType": "string",
+          "name": "responseURI",
+          "type": "string"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "responseHash",
+          "type": "bytes32"
+        }
+      ],
+      "name": "appendResponse",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        }
+      ],
+      "name": "getClients",
+      "outputs": [
+        {
+          "internalType": "address[]",
+          "name": "",
+          "type": "address[]"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "getIdentityRegistry",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "address",
+          "name": "clientAddress",
+          "type": "address"
+        }
+      ],
+      "name": "getLastIndex",
+      "outputs": [
+        {
+          "internalType": "uint64",
+          "name": "",
+          "type": "uint64"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "address",
+          "name": "clientAddress",
+          "type": "address"
+        },
+        {
+          "internalType": "uint64",
+          "name": "feedbackIndex",
+          "type": "uint64"
+        },
+        {
+          "internalType": "address[]",
+          "name": "responders",
+          "type": "address[]"
+        }
+      ],
+      "name": "getResponseCount",
+      "outputs": [
+        {
+          "internalType": "uint64",
+          "name": "count",
+          "type": "uint64"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "address[]",
+          "name": "clientAddresses",
+          "type": "address[]"
+        },
+        {
+          "internalType": "string",
+          "name": "tag1",
+          "type": "string"
+        },
+        {
+          "internalType": "string",
+          "name": "tag2",
+          "type": "string"
+        }
+      ],
+      "name": "getSummary",
+      "outputs": [
+        {
+          "internalType": "uint64",
+          "name": "count",
+          "type": "uint64"
+        },
+        {
+          "internalType": "int128",
+          "name": "summaryValue",
+          "type": "int128"
+        },
+        {
+          "internalType": "uint8",
+          "name": "summaryValueDecimals",
+          "type": "uint8"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "getVersion",
+      "outputs": [
+        {
+          "internalType": "string",
+          "name": "",
+          "type": "string"
+        }
+      ],
+      "stateMutability": "pure",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "int128",
+          "name": "value",
+          "type": "int128"
+        },
+        {
+          "internalType": "uint8",
+          "name": "valueDecimals",
+          "type": "uint8"
+        },
+        {
+          "internalType": "string",
+          "name": "tag1",
+          "type": "string"
+        },
+        {
+          "internalType": "string",
+          "name": "tag2",
+          "type": "string"
+        },
+        {
+          "internalType": "string",
+          "name": "endpoint",
+          "type": "string"
+        },
+        {
+          "internalType": "string",
+          "name": "feedbackURI",
+          "type": "string"
+        },
+        {
+          "internalType": "bytes32",
+          "name": "feedbackHash",
+          "type": "bytes32"
+        }
+      ],
+      "name": "giveFeedback",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "identityRegistry_",
+          "type": "address"
+        }
+      ],
+      "name": "initialize",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "owner",
+      "outputs": [
+        {
+          "internalType": "address",
+          "name": "",
+          "type": "address"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "proxiableUUID",
+      "outputs": [
+        {
+          "internalType": "bytes32",
+          "name": "",
+          "type": "bytes32"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "address[]",
+          "name": "clientAddresses",
+          "type": "address[]"
+        },
+        {
+          "internalType": "string",
+          "name": "tag1",
+          "type": "string"
+        },
+        {
+          "internalType": "string",
+          "name": "tag2",
+          "type": "string"
+        },
+        {
+          "internalType": "bool",
+          "name": "includeRevoked",
+          "type": "bool"
+        }
+      ],
+      "name": "readAllFeedback",
+      "outputs": [
+        {
+          "internalType": "address[]",
+          "name": "clients",
+          "type": "address[]"
+        },
+        {
+          "internalType": "uint64[]",
+          "name": "feedbackIndexes",
+          "type": "uint64[]"
+        },
+        {
+          "internalType": "int128[]",
+          "name": "values",
+          "type": "int128[]"
+        },
+        {
+          "internalType": "uint8[]",
+          "name": "valueDecimals",
+          "type": "uint8[]"
+        },
+        {
+          "internalType": "string[]",
+          "name": "tag1s",
+          "type": "string[]"
+        },
+        {
+          "internalType": "string[]",
+          "name": "tag2s",
+          "type": "string[]"
+        },
+        {
+          "internalType": "bool[]",
+          "name": "revokedStatuses",
+          "type": "bool[]"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "address",
+          "name": "clientAddress",
+          "type": "address"
+        },
+        {
+          "internalType": "uint64",
+          "name": "feedbackIndex",
+          "type": "uint64"
+        }
+      ],
+      "name": "readFeedback",
+      "outputs": [
+        {
+          "internalType": "int128",
+          "name": "value",
+          "type": "int128"
+        },
+        {
+          "internalType": "uint8",
+          "name": "valueDecimals",
+          "type": "uint8"
+        },
+        {
+          "internalType": "string",
+          "name": "tag1",
+          "type": "string"
+        },
+        {
+          "internalType": "string",
+          "name": "tag2",
+          "type": "string"
+        },
+        {
+          "internalType": "bool",
+          "name": "isRevoked",
+          "type": "bool"
+        }
+      ],
+      "stateMutability": "view",
+      "type": "function"
+    },
+    {
+      "inputs": [],
+      "name": "renounceOwnership",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "uint256",
+          "name": "agentId",
+          "type": "uint256"
+        },
+        {
+          "internalType": "uint64",
+          "name": "feedbackIndex",
+          "type": "uint64"
+        }
+      ],
+      "name": "revokeFeedback",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "newOwner",
+          "type": "address"
+        }
+      ],
+      "name": "transferOwnership",
+      "outputs": [],
+      "stateMutability": "nonpayable",
+      "type": "function"
+    },
+    {
+      "inputs": [
+        {
+          "internalType": "address",
+          "name": "newImplementation",
+          "type": "address"
+        },
+        {
+          "internalType": "bytes",
+          "name": "data",
+          "type": "bytes"
+        }
+      ],
+      "name": "upgradeToAndCall",
+      "outputs": [],
+      "stateMutability": "payable",
+      "type": "function"
+    }
+  ] as const,
+  bytecode: '0x60a080604052346100c257306080525f516020612a885f395f51905f525460ff8160401c166100b3576002600160401b03196001600160401b03821601610060575b6040516129c190816100c7823960805181818161117601526112190152f35b6001600160401b0319166001600160401b039081175f516020612a885f395f51905f525581527fc7f505b2f371ae2175ee4913f4499e1f2633a7b5936321eed1cdaeb6115181d290602090a15f80610041565b63f92ee8a960e01b5f5260045ffd5b5f80fdfe6101206040526004361015610012575f80fd5b5f3560e01c80630d8e6e2c14611d8a578063232b081014611c5e5780633c036a7e1461156757806342dd519c146114da5780634ab3ca99146113975780634f1ef286146111ca57806352d1902d146111645780636e04cacd14610f22578063715018a614610ebb57806381bbba5814610e125780638da5cb5b14610dde578063ad3cb1cc14610d93578063bc4d861b14610d6c578063c2349ab214610abe578063c4d66de814610959578063d9d84224146101cf578063f2d81759146101765763f2fde38b146100e0575f80fd5b34610172576020366003190112610172576100f9611e07565b61010161282c565b6001600160a01b0316801561015f575f51602061290c5f395f51905f5280546001600160a01b0319811683179091556001600160a01b03167f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e05f80a3005b631e4fbdf760e01b5f525f60045260245ffd5b5f80fd5b346101725760403660031901126101725761018f611df1565b6004355f525f51602061296c5f395f51905f5260205260405f209060018060a01b03165f5260205260206001600160401b0360405f205416604051908152f35b346101725760a0366003190112610172576024356001600160401b038111610172576101ff903690600401611f02565b906044356001600160401b0381116101725761021f903690600401611e33565b6064939193356001600160401b03811161017257610241903690600401611e33565b9490936084359384151585036101725780156108e6576102b4916102669136916121bf565b945b6102a66020935f60405161027c8782611e9c565b527fc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470953691611ebd565b838151910120963691611ebd565b818151910120905f935f5b8651811015610446576004355f9081525f51602061296c5f395f51905f528452604090206001600160a01b036102f5838a612194565b511660018060a01b03165f5283526001600160401b0360405f20541660015b816001600160401b038216111561032f5750506001016102bf565b966004999299989198355f525f51602061294c5f395f51905f52855260405f2060018060a01b036103608c85612194565b51166001600160a01b03165f90815290865260408082206001600160401b038b16835287529020841580610438575b61040a5783881415848903610415575b61040a5786881415908789036103dc575b506103d2576103c16103c7916125d5565b976120c5565b989198979097610314565b966103c7906120c5565b600291506103fb906103f46040518094819301612044565b0382611e9c565b8581519101208614158b6103b0565b50966103c7906120c5565b5060405161042a816103f48160018601612044565b86815191012084141561039f565b5060ff815460881c1661038f565b509091939594610455876121a8565b926104636040519485611e9c565b878452601f19610472896121a8565b013682860137610481886121a8565b9461048f6040519687611e9c565b88865261049b896121a8565b601f190136878401376104be6104b08a6121a8565b60405160c05260c051611e9c565b8860c051526104cc896121a8565b601f1901368360c05101376104e0896121a8565b966104ee6040519889611e9c565b8988526104fa8a6121a8565b601f1901368985013761054061050f8b6125e3565b9a610519816125e3565b608052610536610528826121a8565b60405160a05260a051611e9c565b8060a051526121a8565b601f1901368460a05101375f92835b85518510156107a9576004355f9081525f51602061296c5f395f51905f528352604090206001600160a01b036105858789612194565b511660018060a01b03165f5282526001600160401b0360405f20541660e0526001610100525b60e0516001600160401b0361010051161161079e576004355f9081525f51602061294c5f395f51905f528352604090206001600160a01b036105ed8789612194565b51166001600160a01b03165f9081529083526040808220610100516001600160401b0316835284529020871580610790575b610766578b8514158c860361076d575b610766578c84861415858703610743575b61073b5760026106ed84936106dc8f94968f978f98610723998f8f61067991610671879260018060a01b0392612194565b511692612194565b52610691836001600160401b03610100511692612194565b5283549687600f0b6106a58460c051612194565b526106b78360ff8a60801c1692612194565b526040516106cc816103f48160018901612044565b6106d68383612194565b52612194565b506103f46040518094819301612044565b6106f983608051612194565b5261070682608051612194565b5060ff6107158360a051612194565b9160881c16151590526125d5565b995b610731610100516120c5565b61010052996105ab565b505099610725565b50604051610758816103f48160028701612044565b848151910120851415610640565b5099610725565b50604051610782816103f48160018601612044565b8381519101208c141561062f565b5060ff815460881c1661061f565b60019094019361054f565b6107c588838c8f8d60405195869560e0875260e0870190611e60565b858103858701528480835192838152019201905f5b8181106108c65750505084810360408601528360c051519182815201908460c05101905f5b8181106108ac5750505084810360608601528380845192838152019301905f5b818110610892575050508161083e918561084e94036080870152611f32565b83810360a0850152608051611f32565b9082820360c08401528060a051519283815201918160a05101915f5b82811061087957505050500390f35b835115158552869550938101939281019260010161086a565b825160ff168552879650938501939185019160010161081f565b8251600f0b845288975092860192918601916001016107ff565b82516001600160401b0316845288975092860192918601916001016107da565b50506004355f525f5160206128ec5f395f51905f5260205260405f206040519081602082549182815201915f5260205f20905f5b81811061093a5750505090610934816102b4930382611e9c565b94610268565b82546001600160a01b031684526020909301926001928301920161091a565b3461017257602036600319011261017257610972611e07565b7ff0c57e16840df040f15088dc2f81fe391c3923bec73e23a9662efc9c229c6a005460ff8160401c16908115610aa9575b50610a9a577ff0c57e16840df040f15088dc2f81fe391c3923bec73e23a9662efc9c229c6a00805468ffffffffffffffffff1916680100000000000000028117909155600217906109f261282c565b6001600160a01b03168015610a66576bffffffffffffffffffffffff60a01b5f5416175f557ff0c57e16840df040f15088dc2f81fe391c3923bec73e23a9662efc9c229c6a00557fc7f505b2f371ae2175ee4913f4499e1f2633a7b5936321eed1cdaeb6115181d2602060405160028152a1005b60405162461bcd60e51b815260206004820152600c60248201526b626164206964656e7469747960a01b6044820152606490fd5b63f92ee8a960e01b5f5260045ffd5b600291506001600160401b03161015826109a3565b346101725760a036600319011261017257600435610ada611df1565b90610ae3611e1d565b90606435916001600160401b03831161017257610b0c6001600160401b03933690600401611e33565b9390911692610b1c841515611f8a565b8015610d3b577fb1c6be0b5b8aef6539e2fac0fd131a2faa7b49edf8e505b5eb0ad487d56051d491610c6e91845f525f51602061296c5f395f51905f5260205260405f2060018060a01b0388165f52602052610b876001600160401b0360405f205416871115611fca565b5f8581527fa03d7693f2b3746b2d03f163c788147b71aa82854399a21fdf4de143ba778304602090815260408083206001600160a01b038b1684528252808320898452825280832033845290915290205460ff1615610c8a575b5f8581527fa03d7693f2b3746b2d03f163c788147b71aa82854399a21fdf4de143ba778302602090815260408083206001600160a01b038b16845282528083208984528252808320338452909152902080546001600160401b0390610c479082166120c5565b166001600160401b0319825416179055604051958652606060208701526060860191612154565b608435604085015233946001600160a01b0316939081900390a4005b845f527fa03d7693f2b3746b2d03f163c788147b71aa82854399a21fdf4de143ba77830360205260405f2060018060a01b0388165f5260205260405f20865f52602052610cdb60405f2033906120f6565b5f8581527fa03d7693f2b3746b2d03f163c788147b71aa82854399a21fdf4de143ba778304602090815260408083206001600160a01b038b168452825280832089845282528083203384529091529020805460ff19166001179055610be1565b60405162461bcd60e51b8152602060048201526009602482015268456d7074792055524960b81b6044820152606490fd5b34610172575f366003190112610172575f546040516001600160a01b039091168152602090f35b34610172575f36600319011261017257610dda604051610db4604082611e9c565b60058152640352e302e360dc1b6020820152604051918291602083526020830190611dcd565b0390f35b34610172575f366003190112610172575f51602061290c5f395f51905f52546040516001600160a01b039091168152602090f35b34610172576080366003190112610172576024356001600160401b03811161017257610e42903690600401611f02565b6044356001600160401b03811161017257610e61903690600401611e33565b929091606435916001600160401b0383116101725760609460ff94610e8d610e98953690600401611e33565b949093600435612278565b906001600160401b0360409493945194168452600f0b6020840152166040820152f35b34610172575f36600319011261017257610ed361282c565b5f51602061290c5f395f51905f5280546001600160a01b031981169091555f906001600160a01b03167f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e08280a3005b3461017257608036600319011261017257600435610f3e611df1565b610f46611e1d565b6064356001600160401b03811161017257610f65903690600401611f02565b90925f926001600160a01b0382166110b6575050835f525f5160206128ec5f395f51905f5260205260405f2092604051808560208297549384815201905f5260205f20925f5b818110611094575050610fc092500385611e9c565b5f5b8451811015611079575f8681525f51602061296c5f395f51905f52602052604090206001600160a01b03610ff68388612194565b511660018060a01b03165f526020526001600160401b0360405f20541660015b816001600160401b0382161115611031575050600101610fc2565b91969095919490919061106e906110689061106287878a6001600160a01b0361105a8f8a612194565b51168961262c565b90612174565b956120c5565b969196959095611016565b5050509050602091505b6001600160401b0360405191168152f35b84546001600160a01b0316835260019485019489945060209093019201610fab565b92949391926001600160401b03811661115157509190835f959495525f51602061296c5f395f51905f5260205260405f2060018060a01b0384165f526020526001600160401b0360405f205416926001955b846001600160401b038816111561112757505050505060209150611083565b90919293946111406111469161106287878b888861262c565b966120c5565b959493929190611108565b906020955061115f9461262c565b611083565b34610172575f366003190112610172577f00000000000000000000000000000000000000000000000000000000000000006001600160a01b031630036111bb5760206040515f51602061292c5f395f51905f528152f35b63703e46dd60e11b5f5260045ffd5b6040366003190112610172576111de611e07565b6024356001600160401b03811161017257366023820112156101725761120e903690602481600401359101611ebd565b906001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016308114908115611375575b506111bb5761125161282c565b6040516352d1902d60e01b81526001600160a01b0382169290602081600481875afa5f9181611341575b506112935783634c9c8ce360e01b5f5260045260245ffd5b805f51602061292c5f395f51905f5285920361132f5750823b1561131d575f51602061292c5f395f51905f5280546001600160a01b031916821790557fbc7cd75a20ee27fd9adebab32041f755214dbc6bffa90cc0225b39da2e5c2d3b5f80a2805115611305576113039161285f565b005b50503461130e57005b63b398979f60e01b5f5260045ffd5b634c9c8ce360e01b5f5260045260245ffd5b632a87526960e21b5f5260045260245ffd5b9091506020813d60201161136d575b8161135d60209383611e9c565b810103126101725751908561127b565b3d9150611350565b5f51602061292c5f395f51905f52546001600160a01b03161415905083611244565b3461017257604036600319011261017257600435602435906001600160401b038216809203610172576113cb821515611f8a565b5f8181525f51602061296c5f395f51905f5260209081526040808320338452909152902054611405906001600160401b0316831115611fca565b5f8181525f51602061294c5f395f51905f5260209081526040808320338452825280832085845290915290205460881c60ff166114a3575f8181525f51602061294c5f395f51905f5260209081526040808320338085529083528184208685529092528220805460ff60881b1916600160881b17905591907f25156fd3288212246d8b008d5921fde376c71ed14ac2e072a506eb06fde6d09d9080a4005b60405162461bcd60e51b815260206004820152600f60248201526e105b1c9958591e481c995d9bdad959608a1b6044820152606490fd5b34610172576020366003190112610172576004355f525f5160206128ec5f395f51905f5260205260405f206040519081602082549182815201915f5260205f20905f5b81811061154857610dda8561153481870382611e9c565b604051918291602083526020830190611e60565b82546001600160a01b031684526020909301926001928301920161151d565b3461017257610100366003190112610172576004356024359081600f0b809203610172576044359060ff8216809203610172576064356001600160401b038111610172576115b9903690600401611e33565b906084356001600160401b038111610172576115d9903690600401611e33565b9060a4356001600160401b038111610172576115f9903690600401611e33565b91909260c4356001600160401b0381116101725761161b903690600401611e33565b95909660128a11611c25576f4b3b4ca85a86c47a098a223fffffffff198b121580611c0b575b15611bd4575f54604051636caf395f60e11b8152336004820152602481018b905290602090829060449082906001600160a01b03165afa908115611bc9575f91611b8e575b50611b4957885f525f51602061296c5f395f51905f5260205260405f2060018060a01b0333165f5260205260405f20996116c96001600160401b038c54166120c5565b9a6001600160401b038c166001600160401b031982541617905560405160a08101908082106001600160401b03831117611a7e578b916040528d81528c6020820184815260408301905f825261172036888a611ebd565b9260608501938452611733368b8d611ebd565b60808681019182525f9788525f51602061294c5f395f51905f5260209081526040808a20338b528252808a206001600160401b039586168b52909152909720955186549351945171ffffffffffffffffffffffffffffffffffff199094166fffffffffffffffffffffffffffffffff909116179390961b60ff60801b169290921790151560881b60ff60881b161783559051805160018401929091908211611a7e576117df835461200c565b601f8111611b04575b50602090601f8311600114611a9d576002949392915f9183611a92575b50508160011b915f199060031b1c19161790555b0190518051906001600160401b038211611a7e578190611839845461200c565b601f8111611a2e575b50602090601f83116001146119cb575f926119c0575b50508160011b915f199060031b1c19161790555b5f8a81527fa03d7693f2b3746b2d03f163c788147b71aa82854399a21fdf4de143ba7783066020908152604080832033845290915290205460ff1615611958575b60405182848237808381015f81520390209b6040519b6001600160401b03168c5260208c015260408b015260608a0161010090526101008a01906118f092612154565b9088820360808a015261190292612154565b9086820360a088015261191492612154565b9084820360c086015261192692612154565b9160e43560e0820152803393037f6a4a61743519c9d648a14e6493f47dbe3ff1aa29e7785c96c8326a205e58febc91a4005b895f525f5160206128ec5f395f51905f526020526119793360405f206120f6565b5f8a81527fa03d7693f2b3746b2d03f163c788147b71aa82854399a21fdf4de143ba778306602090815260408083203384529091529020805460ff191660011790556118ad565b015190508f80611858565b5f8581528281209350601f198516905b818110611a1657509084600195949392106119fe575b505050811b01905561186c565b01515f1960f88460031b161c191690558f80806119f1565b929360206001819287860151815501950193016119db565b909150835f5260205f20601f840160051c81019160208510611a74575b90601f859493920160051c01905b818110611a665750611842565b5f8155849350600101611a59565b9091508190611a4b565b634e487b7160e01b5f52604160045260245ffd5b015190505f80611805565b90601f19831691845f52815f20925f5b818110611aec575091600193918560029897969410611ad4575b505050811b019055611819565b01515f1960f88460031b161c191690555f8080611ac7565b92936020600181928786015181550195019301611aad565b835f5260205f20601f840160051c81019160208510611b3f575b601f0160051c01905b818110611b3457506117e8565b5f8155600101611b27565b9091508190611b1e565b60405162461bcd60e51b815260206004820152601960248201527f53656c662d666565646261636b206e6f7420616c6c6f776564000000000000006044820152606490fd5b90506020813d602011611bc1575b81611ba960209383611e9c565b8101031261017257518015158103610172578c611686565b3d9150611b9c565b6040513d5f823e3d90fd5b60405162461bcd60e51b815260206004820152600f60248201526e76616c756520746f6f206c6172676560881b6044820152606490fd5b506f4b3b4ca85a86c47a098a2240000000008b1315611641565b60405162461bcd60e51b8152602060048201526011602482015270746f6f206d616e7920646563696d616c7360781b6044820152606490fd5b3461017257606036600319011261017257600435611c7a611df1565b6001600160401b03611c8a611e1d565b1691611c97831515611f8a565b805f525f51602061296c5f395f51905f5260205260405f2060018060a01b0383165f52602052611cd66001600160401b0360405f205416841115611fca565b5f525f51602061294c5f395f51905f5260205260405f209060018060a01b03165f5260205260405f20905f52602052611d6c60405f20805460ff611d7a6002611d4460405195611d3487611d2d8160018501612044565b0388611e9c565b6103f46040518094819301612044565b60405195869585600f0b8752848660801c16602088015260a0604088015260a0870190611dcd565b908582036060870152611dcd565b9160881c16151560808301520390f35b34610172575f36600319011261017257610dda604051611dab604082611e9c565b60058152640322e302e360dc1b60208201526040519182916020835260208301905b805180835260209291819084018484015e5f828201840152601f01601f1916010190565b602435906001600160a01b038216820361017257565b600435906001600160a01b038216820361017257565b604435906001600160401b038216820361017257565b9181601f84011215610172578235916001600160401b038311610172576020838186019501011161017257565b90602080835192838152019201905f5b818110611e7d5750505090565b82516001600160a01b0316845260209384019390920191600101611e70565b90601f801991011681019081106001600160401b03821117611a7e57604052565b9291926001600160401b038211611a7e5760405191611ee6601f8201601f191660200184611e9c565b829481845281830111610172578281602093845f960137010152565b9181601f84011215610172578235916001600160401b038311610172576020808501948460051b01011161017257565b9080602083519182815201916020808360051b8301019401925f915b838310611f5d57505050505090565b9091929394602080611f7b600193601f198682030187528951611dcd565b97019301930191939290611f4e565b15611f9157565b60405162461bcd60e51b81526020600482015260116024820152700696e646578206d757374206265203e203607c1b6044820152606490fd5b15611fd157565b60405162461bcd60e51b8152602060048201526013602482015272696e646578206f7574206f6620626f756e647360681b6044820152606490fd5b90600182811c9216801561203a575b602083101461202657565b634e487b7160e01b5f52602260045260245ffd5b91607f169161201b565b5f92918154916120538361200c565b80835292600181169081156120a8575060011461206f57505050565b5f9081526020812093945091925b83831061208e575060209250010190565b60018160209294939454838587010152019101919061207d565b915050602093945060ff929192191683830152151560051b010190565b6001600160401b03166001600160401b0381146120e25760010190565b634e487b7160e01b5f52601160045260245ffd5b80549068010000000000000000821015611a7e5760018201808255821015612140575f5260205f20019060018060a01b03166bffffffffffffffffffffffff60a01b825416179055565b634e487b7160e01b5f52603260045260245ffd5b908060209392818452848401375f828201840152601f01601f1916010190565b906001600160401b03809116911601906001600160401b0382116120e257565b80518210156121405760209160051b010190565b6001600160401b038111611a7e5760051b60200190565b92916121ca826121a8565b936121d86040519586611e9c565b602085848152019260051b810191821161017257915b8183106121fa57505050565b82356001600160a01b0381168103610172578152602092830192016121ee565b60ff166012039060ff82116120e257565b604d81116120e257600a0a90565b9060138110156121405760051b0190565b811561226457600160ff1b81145f198314166120e2570590565b634e487b7160e01b5f52601260045260245ffd5b9495939196905f978015155f14612590576122bc916122989136916121bf565b91966122ae6020955f60405161027c8982611e9c565b858151910120953691611ebd565b8381519101205f9361026093604051946122d68187611e9c565b3686375f938388831415921415945b81518110156124ca575f8a81525f51602061296c5f395f51905f528552604090206001600160a01b036123188385612194565b511660018060a01b03165f5284526001600160401b0360405f2054166001905b806001600160401b03831611156123535750506001016122e5565b5f8c81525f51602061294c5f395f51905f52875260409020919d9990916001600160a01b036123828587612194565b511660018060a01b03165f5286528d6001600160401b0360405f2091165f52865260405f209081549160ff8360881c1661249a5786806124a7575b61249a57899081612473575b506124675760ff8260801c166123e960ff6123e38361221a565b1661222b565b92600f0b83810293600160ff1b81145f8312166120e25781850514901517156120e2576001600160401b0361243461242d826124268f8690612239565b51166120c5565b928d612239565b911690525f82820192831291129080158216911516176120e25761245b612461919a6120c5565b9d6120c5565b90612338565b999d61246191506120c5565b6002915061248b906103f46040518094819301612044565b8781519101208814155f6123c9565b50999d61246191506120c5565b506040516124bc816103f48160018601612044565b8881519101208d14156123bd565b505050505050915091506001600160401b03841615612585575f80805b60ff81166012811161254c576001600160401b036125058287612239565b51166001600160401b0385161061252b575b5060ff1660ff81146120e2576001016124e7565b6125419193506001600160401b03925084612239565b5116908060ff612517565b5050939261257e925061256a91506001600160401b0386169061224a565b61257860ff6123e38661221a565b9061224a565b600f0b9190565b505f92508291829150565b60405162461bcd60e51b815260206004820152601860248201527f636c69656e7441646472657373657320726571756972656400000000000000006044820152606490fd5b5f1981146120e25760010190565b906125ed826121a8565b6125fa6040519182611e9c565b828152809261260b601f19916121a8565b01905f5b82811061261b57505050565b80606060208093850101520161260f565b5f95949093908061277d575050825f527fa03d7693f2b3746b2d03f163c788147b71aa82854399a21fdf4de143ba77830360205260405f2060018060a01b0382165f5260205260405f206001600160401b0383165f5260205260405f2092604051808560208297549384815201905f5260205f20925f5b81811061275b5750506126b892500385611e9c565b5f955b84518710156127535761274b600191835f527fa03d7693f2b3746b2d03f163c788147b71aa82854399a21fdf4de143ba77830260205260405f20838060a01b0386165f5260205260405f206001600160401b0387165f5260205260405f20838060a01b036127298b8a612194565b5116848060a01b03165f526020526001600160401b0360405f20541690612174565b9601956126bb565b955050505050565b84546001600160a01b03168352600194850194899450602090930192016126a3565b909590945f94915b86861015612822575f8381527fa03d7693f2b3746b2d03f163c788147b71aa82854399a21fdf4de143ba778302602090815260408083206001600160a01b0388811685529083528184206001600160401b038a16855290925290912091600588901b8a013591821682036101725760019261281a92848060a01b03165f526020526001600160401b0360405f20541690612174565b950194612785565b9650945050505050565b5f51602061290c5f395f51905f52546001600160a01b0316330361284c57565b63118cdaa760e01b5f523360045260245ffd5b905f8091602081519101845af480806128d8575b156128935750506040513d81523d5f602083013e60203d82010160405290565b156128b857639996b31560e01b5f9081526001600160a01b0391909116600452602490fd5b3d156128c9576040513d5f823e3d90fd5b63d6bda27560e01b5f5260045ffd5b503d1515806128735750813b151561287356fea03d7693f2b3746b2d03f163c788147b71aa82854399a21fdf4de143ba7783059016d09d72d40fdae2fd8ceac6b6234c7706214fd39c1cd1e609a0528c199300360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbca03d7693f2b3746b2d03f163c788147b71aa82854399a21fdf4de143ba778300a03d7693f2b3746b2d03f163c788147b71aa82854399a21fdf4de143ba778301a264697066735822122042734b7e97bf5617c5ad493bbffa03b5006f521272d9a5dec4cdd5fff14e037a64736f6c634300081c0033f0c57e16840df040f15088dc2f81fe391c3923bec73e23a9662efc9c229c6a00' as const,
+};

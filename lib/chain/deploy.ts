@@ -1,7 +1,10 @@
 // Deploys the reward token (MockUSDC), Passport and TaskEscrow (v4) with the given clients. Used by the
 // deploy script, the dev chain and tests; it reads no environment, so callers choose every address.
-import type { Abi, Account, Address, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem';
-import { mockUsdcArtifact, passportArtifact, taskEscrowArtifact, taskEscrowV3Artifact, taskEscrowV4Artifact } from './artifacts';
+import { type Abi, type Account, type Address, type Chain, encodeFunctionData, type Hex, type PublicClient, type Transport, type WalletClient, zeroAddress } from 'viem';
+import {
+  erc1967ProxyArtifact, identityRegistryArtifact, minimalUupsArtifact, mockUsdcArtifact, passportArtifact, reputationRegistryArtifact,
+  taskEscrowArtifact, taskEscrowV3Artifact, taskEscrowV4Artifact,
+} from './artifacts';
 
 /** docs/api.md#escrow: the fee ceiling a deployment gets unless MAX_FEE_BPS says otherwise. */
 export const DEFAULT_MAX_FEE_BPS = 1000;
@@ -37,8 +40,10 @@ export interface DeployedContracts {
   rewardToken: Address;
 }
 
+type Deployer = Pick<DeployContractsOptions, 'walletClient' | 'publicClient'>;
+
 async function deployOne(
-  { walletClient, publicClient }: DeployContractsOptions,
+  { walletClient, publicClient }: Deployer,
   name: string,
   artifact: { abi: Abi; bytecode: Hex },
   args: readonly unknown[],
@@ -71,4 +76,51 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
  */
 export function deployEscrow(options: DeployContractsOptions, rewardToken: Address, version: EscrowVersion): Promise<Address> {
   return deployOne(options, ESCROW_NAMES[version], ESCROW_ARTIFACTS[version], [rewardToken, options.owner, options.operator, options.feeRecipient, options.maxFeeBps]);
+}
+
+/** The ERC-8004 registries (contracts/erc8004/README.md) a local chain deploys; elsewhere the canonical ones are named. */
+export interface Erc8004Registries {
+  identityRegistry: Address;
+  reputationRegistry: Address;
+}
+
+/**
+ * The reference ERC-8004 Identity and Reputation registries (contracts/erc8004/), deployed as their
+ * repository's own tests deploy them: each an ERC1967Proxy first pointing at HardhatMinimalUUPS,
+ * whose initializer makes the deployer the owner, then upgraded by that owner to the registry and
+ * its owner-only `initialize` (the Reputation registry learns the Identity registry's address).
+ * The registries are upgradeable by that owner — the deployer's key, on a local chain only.
+ */
+export async function deployErc8004Registries(deployer: Deployer): Promise<Erc8004Registries> {
+  const { walletClient, publicClient } = deployer;
+  const minimal = await deployOne(deployer, 'HardhatMinimalUUPS', minimalUupsArtifact, []);
+  async function behindProxy(name: string, artifact: { abi: Abi; bytecode: Hex }, identity: Address, initialize: Hex): Promise<Address> {
+    const placeholder = encodeFunctionData({ abi: minimalUupsArtifact.abi, functionName: 'initialize', args: [identity] });
+    const proxy = await deployOne(deployer, `${name} proxy`, erc1967ProxyArtifact, [minimal, placeholder]);
+    const implementation = await deployOne(deployer, name, artifact, []);
+    const hash = await walletClient.writeContract({
+      address: proxy,
+      abi: minimalUupsArtifact.abi,
+      functionName: 'upgradeToAndCall',
+      args: [implementation, initialize],
+      account: walletClient.account,
+      chain: walletClient.chain ?? null,
+    });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new Error(`${name} upgrade ${hash} failed (status ${receipt.status})`);
+    return proxy;
+  }
+  const identityRegistry = await behindProxy(
+    'IdentityRegistryUpgradeable',
+    identityRegistryArtifact,
+    zeroAddress,
+    encodeFunctionData({ abi: identityRegistryArtifact.abi, functionName: 'initialize' }),
+  );
+  const reputationRegistry = await behindProxy(
+    'ReputationRegistryUpgradeable',
+    reputationRegistryArtifact,
+    identityRegistry,
+    encodeFunctionData({ abi: reputationRegistryArtifact.abi, functionName: 'initialize', args: [identityRegistry] }),
+  );
+  return { identityRegistry, reputationRegistry };
 }
