@@ -48,6 +48,11 @@ function createMetrics() {
       labelNames: ['status'] as const,
       registers,
     }),
+    webhookEventsWaiting: new Gauge({
+      name: 'taskmarket_webhook_events_waiting',
+      help: 'Webhook events not yet expanded into deliveries (the same on every instance)',
+      registers,
+    }),
     oldestPendingSettlement: new Gauge({
       name: 'taskmarket_oldest_pending_settlement_age_seconds',
       help: 'Age of the oldest PENDING settlement, 0 when none (the same on every instance)',

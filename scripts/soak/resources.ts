@@ -83,7 +83,8 @@ export function resourceWatch(options: { instancePids: number[]; probeDir: strin
           (select (xact_commit + xact_rollback)::float8 from pg_stat_database where datname = ${database}) as tx`,
         sql<{ settlements: number; webhooks: number }[]>`select
           (select count(*)::int from settlements where status = 'PENDING') as settlements,
-          (select count(*)::int from webhook_deliveries where status = 'PENDING') as webhooks`,
+          (select count(*)::int from webhook_deliveries where status = 'PENDING')
+            + (select count(*)::int from webhook_events) as webhooks`,
         sql<{ table: string; live: number; dead: number; seqRead: number }[]>`select relname as table,
           n_live_tup::float8 as live, n_dead_tup::float8 as dead, coalesce(seq_tup_read, 0)::float8 as "seqRead" from pg_stat_user_tables`,
         countKeys(),

@@ -124,6 +124,7 @@ describe('GET /api/metrics', () => {
       expect(text).toMatch(/^taskmarket_http_requests_total\{method="GET",route="\/api\/agents\/\[address\]",status="\d+"\} [1-9]/m);
       for (const status of ['PENDING', 'MINED', 'FAILED', 'SUPERSEDED']) expect(text).toMatch(new RegExp(`^taskmarket_settlements\\{status="${status}"\\} \\d+`, 'm'));
       for (const status of ['PENDING', 'DELIVERED', 'FAILED']) expect(text).toMatch(new RegExp(`^taskmarket_webhook_deliveries\\{status="${status}"\\} \\d+`, 'm'));
+      expect(text).toMatch(/^taskmarket_webhook_events_waiting \d+$/m);
       const age = Number(/^taskmarket_oldest_pending_settlement_age_seconds (\S+)$/m.exec(text)?.[1]);
       expect(age).toBeGreaterThanOrEqual(120);
       expect(text).toMatch(/^taskmarket_dependency_errors_total\{dependency="kv"\} [1-9]/m);
