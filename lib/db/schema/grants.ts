@@ -1,6 +1,6 @@
 // Delegated access (docs/api.md#tokens): OAuth clients registered by MCP hosts, the grants users gave them
 // or made for themselves (personal access tokens), and the rotating refresh tokens of OAuth grants.
-import { index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, numeric, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
@@ -37,6 +37,9 @@ export const grants = pgTable(
     clientId: text('client_id'),
     name: text('name').notNull(),
     scopes: text('scopes').array().notNull(),
+    // What the grant may release at once over a rolling 24 h, in base units (docs/api.md#confirmations);
+    // above it a release waits for the person's yes. 0: every release waits.
+    releaseLimit: numeric('release_limit', { precision: 78, scale: 0 }).notNull().default('0'),
     // TOKEN: SHA-256 of the token (tm_…), never the token itself; its first characters to recognise it.
     tokenHash: text('token_hash').unique(),
     tokenHint: text('token_hint'),

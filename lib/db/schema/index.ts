@@ -6,3 +6,4 @@ export * from './marketplace';
 export * from './webhooks';
 export * from './grants';
 export * from './bounties';
+export * from './confirmations';
