@@ -61,6 +61,9 @@ export const refreshTokens = pgTable(
       .references(() => grants.id, { onDelete: 'cascade' }),
     expiresAt: at('expires_at').notNull(),
     usedAt: at('used_at'),
+    // The resource (RFC 8707) its access tokens are for, kept through rotation (docs/api.md#audience);
+    // null: the MCP endpoint, as for tokens issued before resources were told apart.
+    resource: text('resource'),
   },
   (t) => [index('refresh_tokens_grant_idx').on(t.grantId)],
 );
