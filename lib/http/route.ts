@@ -14,6 +14,7 @@ import { clientIp } from './client-ip';
 import { ApiError, OAuthError, unavailableDependency } from '../errors';
 import { type OperatorSecret, requireOperator } from './operator-auth';
 import { assertAllowedOrigin } from './origin';
+import { CORS_HEADERS } from './cors';
 import { JsonResponse } from './json-response';
 import { type Handler, observed } from './observed';
 import type { OperationDoc } from './operation-doc';
@@ -46,6 +47,8 @@ export interface RouteOptions {
   session?: true;
   /** The endpoint's entry in the OpenAPI document, beside what the options above already say. */
   doc?: OperationDoc;
+  /** Readable by a page of any origin, without credentials (docs/api.md#cors): its answers, errors included. */
+  cors?: true;
 }
 
 /** A body is stated once: by the `body` option when the wrapper validates it, else by the doc. */
@@ -80,6 +83,7 @@ export type RouteHandler<O extends RouteOptions> = Handler & { readonly options:
 
 export function route<O extends RouteOptions>(options: O & OneBody<O> & KnownOptions<O>, handler: (ctx: RouteContext<O>) => Promise<Response>): RouteHandler<O> {
   const handle: Handler = async (request, next) => {
+    const corsHeaders = options.cors ? CORS_HEADERS : {};
     let limitHeaders: Record<string, string> = {};
     let charge: PendingCharge | undefined;
     try {
@@ -122,11 +126,11 @@ export function route<O extends RouteOptions>(options: O & OneBody<O> & KnownOpt
 
       const response = await handler({ request, params, query, body, caller, ip, charge, cfg, kv, db: getDb } as RouteContext<O>);
       if (charge) limitHeaders = charge.headers ?? (await consume(kv, cfg, options.limit!, ip));
-      for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
+      for (const [name, value] of Object.entries({ ...limitHeaders, ...corsHeaders })) response.headers.set(name, value);
       if (options.after && response.ok) runAfterResponse(options.after, cfg);
       return response;
     } catch (error) {
-      return errorResponse(await countedRefusal(error, charge), request, charge?.headers ?? limitHeaders);
+      return errorResponse(await countedRefusal(error, charge), request, { ...(charge?.headers ?? limitHeaders), ...corsHeaders });
     }
   };
   return Object.assign(observed(handle), { options });

@@ -1,5 +1,6 @@
 import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
+import { preflight } from '@/lib/http/cors';
 import { readJson } from '@/lib/http/validation';
 import { MCP_MAX_BODY_BYTES, mcpMessage, requireBearer } from '@/lib/mcp/bearer';
 import { inSlot } from '@/lib/mcp/in-progress';
@@ -16,7 +17,7 @@ import { protocolDocumentSchema } from '@/lib/oauth/schemas';
 // per-user limit is counted before anything is read, and the message is read only inside one of
 // the instance's slots, so no more than MCP_MAX_CONCURRENT bodies and answers are held at once.
 export const POST = route({
-  auth: 'user', scope: 'any', limit: 'mcp',
+  auth: 'user', scope: 'any', limit: 'mcp', cors: true,
   doc: {
     tag: 'MCP', summary: 'MCP Streamable HTTP (stateless, JSON responses): the taskmarket tools',
     description: 'Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply. One JSON-RPC message per request: a batch is 400. A browser Origin other than the app\'s own is 403; beyond the instance\'s requests in progress, 503 with Retry-After.',
@@ -34,7 +35,7 @@ export const POST = route({
 
 // Stateless: no stream for server-initiated messages (MCP allows 405 here), and no session to end.
 export const GET = route({
-  auth: 'user', scope: 'any', limit: 'mcp',
+  auth: 'user', scope: 'any', limit: 'mcp', cors: true,
   doc: { tag: 'MCP', summary: 'No server-sent stream here: answers 405', response: protocolDocumentSchema, errors: [403] },
 }, async ({ request, caller, cfg }) => {
   requireBearer(request, caller);
@@ -43,7 +44,7 @@ export const GET = route({
 });
 
 export const DELETE = route({
-  auth: 'user', scope: 'any', limit: 'mcp',
+  auth: 'user', scope: 'any', limit: 'mcp', cors: true,
   doc: { tag: 'MCP', summary: 'End a session (stateless: nothing to end), 204', response: protocolDocumentSchema, status: 204 },
 }, async ({ request, caller, cfg }) => {
   requireBearer(request, caller);
@@ -51,4 +52,5 @@ export const DELETE = route({
   return new Response(null, { status: 204 });
 });
 
+export const OPTIONS = preflight('GET', 'POST', 'DELETE');
 export const { PUT, PATCH } = otherMethods('GET', 'POST', 'DELETE');

@@ -1,5 +1,6 @@
 import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
+import { preflight } from '@/lib/http/cors';
 import { consume, EVERYONE } from '@/lib/http/rate-limit';
 import { registerClient } from '@/lib/oauth/clients';
 import { protocolDocumentSchema, registrationBody } from '@/lib/oauth/schemas';
@@ -8,7 +9,7 @@ import { protocolDocumentSchema, registrationBody } from '@/lib/oauth/schemas';
 // global ceiling (docs/api.md#oauth-21); the metadata is checked by registerClient (its refusals
 // are OAuth errors, as registration clients expect).
 export const POST = route({
-  limit: 'register', body: registrationBody,
+  limit: 'register', body: registrationBody, cors: true,
   doc: {
     tag: 'OAuth', summary: 'Dynamic client registration (RFC 7591)',
     description: 'Redirect URIs: https, http only for loopback, or a private-use scheme; matched exactly. Errors are `{ error: invalid_redirect_uri | invalid_client_metadata, error_description }`. Unused registrations are deleted after 30 days.',
@@ -18,4 +19,5 @@ export const POST = route({
   json(await registerClient(await db(), body, new Date(), () => consume(kv, cfg, 'registerGlobal', EVERYONE)), { status: 201 }),
 );
 
+export const OPTIONS = preflight('POST');
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

@@ -1,5 +1,6 @@
 import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
+import { preflight } from '@/lib/http/cors';
 import { authenticateClient } from '@/lib/oauth/clients';
 import { formBody, parseForm } from '@/lib/oauth/form';
 import { revocationRequestSchema, revokeClientToken } from '@/lib/oauth/revocation';
@@ -7,7 +8,7 @@ import { protocolDocumentSchema } from '@/lib/oauth/schemas';
 
 // RFC 7009: the client gives up a token; its grant ends on every instance.
 export const POST = route({
-  limit: 'token', form: true, body: formBody,
+  limit: 'token', form: true, body: formBody, cors: true,
   doc: {
     tag: 'OAuth', summary: "Token revocation (RFC 7009): ends the token's grant",
     description: 'application/x-www-form-urlencoded; answers 200 for unknown tokens too.', response: protocolDocumentSchema,
@@ -21,4 +22,5 @@ export const POST = route({
   return json({});
 });
 
+export const OPTIONS = preflight('POST');
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');
