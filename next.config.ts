@@ -3,8 +3,8 @@ import type { NextConfig } from 'next';
 const nextConfig: NextConfig = {
   // Native, WASM or socket-holding packages stay outside the bundle.
   serverExternalPackages: ['@electric-sql/pglite', 'postgres', 'ioredis', '@spruceid/siwe-parser', 'secp256k1'],
-  // Migrations are applied at start from drizzle/; serverless bundles must carry them.
-  outputFileTracingIncludes: { '/api/**/*': ['./drizzle/**/*'] },
+  // Migrations are applied at start from drizzle/; serverless bundles must carry them, and /docs/api.md its file.
+  outputFileTracingIncludes: { '/api/**/*': ['./drizzle/**/*'], '/docs/api.md': ['./docs/api.md'] },
   poweredByHeader: false,
   // RFC 8414 / RFC 9728 discovery lives at the origin's root, and the App Router does not route
   // dot-folders: the documents are served by API routes under these names (docs/api.md#oauth-21).
