@@ -17,7 +17,10 @@ export function assertMcpOrigin(request: Request, cfg: Config): void {
   if (origin === null) return;
   if (cfg.appOrigins.includes(origin.toLowerCase().replace(/\/+$/, ''))) return;
   if (isBrowserClientOrigin(origin)) return;
-  throw new ApiError(403, 'Origin not allowed for MCP: a browser page may call it from an https origin, a loopback one or this app\'s own');
+  throw new ApiError(
+    403,
+    "Origin not allowed for MCP: a browser page may call it from an https origin, a loopback one or this app's own",
+  );
 }
 
 function isBrowserClientOrigin(origin: string): boolean {

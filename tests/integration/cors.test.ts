@@ -48,22 +48,31 @@ function expectReadable(response: CallResult) {
 }
 
 describe('CORS (docs/api.md#cors)', () => {
-  test.each(CORS_ROUTES)('behavior: a preflight to %s is 204 with exactly the CORS headers, never credentials', async (template, module, methods) => {
-    const preflight = await call(module.OPTIONS as Handler, {
-      method: 'OPTIONS',
-      path: template,
-      headers: { origin: PAGE, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
-    });
-    expect(preflight.status).toBe(204);
-    expect(preflight.body).toBe('');
-    expect(Object.fromEntries(accessControl(preflight.headers).map((name) => [name, preflight.headers.get(name)]))).toEqual({
-      'access-control-allow-origin': '*',
-      'access-control-allow-methods': methods,
-      'access-control-allow-headers': 'authorization, content-type, mcp-protocol-version',
-      'access-control-expose-headers': 'WWW-Authenticate, x-request-id',
-      'access-control-max-age': '7200',
-    });
-  });
+  test.each(CORS_ROUTES)(
+    'behavior: a preflight to %s is 204 with exactly the CORS headers, never credentials',
+    async (template, module, methods) => {
+      const preflight = await call(module.OPTIONS as Handler, {
+        method: 'OPTIONS',
+        path: template,
+        headers: {
+          origin: PAGE,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.body).toBe('');
+      expect(
+        Object.fromEntries(accessControl(preflight.headers).map((name) => [name, preflight.headers.get(name)])),
+      ).toEqual({
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': methods,
+        'access-control-allow-headers': 'authorization, content-type, mcp-protocol-version',
+        'access-control-expose-headers': 'WWW-Authenticate, x-request-id',
+        'access-control-max-age': '7200',
+      });
+    },
+  );
 
   test('behavior: the CORS routes are exactly the six, and the metadata paths under /.well-known reach them', async () => {
     const withCors = ROUTE_TABLE.filter(([, module]) => {
@@ -73,11 +82,14 @@ describe('CORS (docs/api.md#cors)', () => {
     expect(withCors.sort()).toEqual(CORS_ROUTES.map(([template]) => template).sort());
     // Every method a CORS route serves answers with the CORS headers (route()'s `cors` option).
     for (const [template, module, methods] of CORS_ROUTES) {
-      for (const method of methods.split(', ') as (keyof RouteModule)[]) expect(module[method]?.options?.cors, `${method} ${template}`).toBe(true);
+      for (const method of methods.split(', ') as (keyof RouteModule)[])
+        expect(module[method]?.options?.cors, `${method} ${template}`).toBe(true);
     }
     const rewrites = (await nextConfig.rewrites!()) as { source: string; destination: string }[];
     const wellKnown = rewrites.filter((r) => r.source.startsWith('/.well-known/oauth-')).map((r) => r.destination);
-    expect(new Set(wellKnown)).toEqual(new Set(['/api/oauth/metadata/authorization-server', '/api/oauth/metadata/protected-resource']));
+    expect(new Set(wellKnown)).toEqual(
+      new Set(['/api/oauth/metadata/authorization-server', '/api/oauth/metadata/protected-resource']),
+    );
   });
 
   test('behavior: the metadata documents, register, token and revoke answers are readable from another origin, errors too', async () => {
@@ -93,14 +105,28 @@ describe('CORS (docs/api.md#cors)', () => {
     });
     expect(registered.status).toBe(201);
     expectReadable(registered);
-    const refusedRegistration = await call(register.POST!, { headers, body: { client_name: 'x', redirect_uris: ['ftp://x'] } });
+    const refusedRegistration = await call(register.POST!, {
+      headers,
+      body: { client_name: 'x', redirect_uris: ['ftp://x'] },
+    });
     expect(refusedRegistration.status).toBe(400);
     expectReadable(refusedRegistration);
 
-    const badGrant = await callForm(token.POST!, { grant_type: 'authorization_code', code: 'nope', client_id: registered.body.client_id }, { headers });
-    expect(badGrant).toMatchObject({ status: 400, body: { error: expect.any(String), error_description: expect.any(String) } });
+    const badGrant = await callForm(
+      token.POST!,
+      { grant_type: 'authorization_code', code: 'nope', client_id: registered.body.client_id },
+      { headers },
+    );
+    expect(badGrant).toMatchObject({
+      status: 400,
+      body: { error: expect.any(String), error_description: expect.any(String) },
+    });
     expectReadable(badGrant);
-    const revoked = await callForm(revoke.POST!, { token: 'tm_unknown', client_id: registered.body.client_id }, { headers });
+    const revoked = await callForm(
+      revoke.POST!,
+      { token: 'tm_unknown', client_id: registered.body.client_id },
+      { headers },
+    );
     expect(revoked.status).toBe(200);
     expectReadable(revoked);
   });
@@ -120,10 +146,20 @@ describe('CORS (docs/api.md#cors)', () => {
     // from the app's own it is not a bearer token (docs/api.md#mcp).
     const withCookie = await call(mcp.POST!, { path: '/api/mcp', cookie, headers: MCP_HEADERS, body: PING });
     expect(withCookie).toMatchObject({ status: 403, body: { error: 'Cross-site request refused' } });
-    const ownCookie = await call(mcp.POST!, { path: '/api/mcp', cookie, headers: { ...MCP_HEADERS, origin: 'https://app.example.com' }, body: PING });
+    const ownCookie = await call(mcp.POST!, {
+      path: '/api/mcp',
+      cookie,
+      headers: { ...MCP_HEADERS, origin: 'https://app.example.com' },
+      body: PING,
+    });
     expect(ownCookie.status).toBe(401);
     // A rebinding page's Origin is still refused (docs/security.md#mcp-origins), readably.
-    const rebound = await call(mcp.POST!, { path: '/api/mcp', token: bearer, headers: { ...MCP_HEADERS, origin: 'http://evil.example' }, body: PING });
+    const rebound = await call(mcp.POST!, {
+      path: '/api/mcp',
+      token: bearer,
+      headers: { ...MCP_HEADERS, origin: 'http://evil.example' },
+      body: PING,
+    });
     expect(rebound.status).toBe(403);
     expectReadable(rebound);
   });

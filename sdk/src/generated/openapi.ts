@@ -3845,7 +3845,7 @@ export const openApiDocument = {
           "MCP"
         ],
         "summary": "MCP Streamable HTTP (stateless, JSON responses): the taskmarket tools",
-        "description": "Requires a signed-in user. Rate-limited. Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply. One JSON-RPC message per request: a batch is 400. A browser Origin other than the app's own is 403; beyond the instance's requests in progress, 503 with Retry-After.",
+        "description": "Requires a signed-in user. Rate-limited. Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply. One JSON-RPC message per request: a batch is 400. A browser Origin a DNS-rebinding page has (plain http on a name not loopback, or null) is 403; CORS for any other; beyond the instance's requests in progress, 503 with Retry-After.",
         "security": [
           {
             "bearer": []
