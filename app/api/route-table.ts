@@ -24,6 +24,8 @@ import * as sweep from '@/app/api/cron/sweep/route';
 import * as analytics from '@/app/api/enterprise/analytics/route';
 import * as grants from '@/app/api/grants/route';
 import * as grant from '@/app/api/grants/[id]/route';
+import * as confirmationsRoute from '@/app/api/confirmations/route';
+import * as confirmation from '@/app/api/confirmations/[id]/route';
 import * as health from '@/app/api/health/route';
 import * as live from '@/app/api/health/live/route';
 import * as mcp from '@/app/api/mcp/route';
@@ -130,5 +132,7 @@ export const ROUTE_TABLE: RouteTable<ApiRouteTemplate> = [
   ['/api/tokens/[id]', personalToken],
   ['/api/grants', grants],
   ['/api/grants/[id]', grant],
+  ['/api/confirmations', confirmationsRoute],
+  ['/api/confirmations/[id]', confirmation],
   ['/api/mcp', mcp],
 ];

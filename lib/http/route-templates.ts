@@ -60,6 +60,8 @@ export const API_ROUTES = [
   '/api/tokens/[id]',
   '/api/grants',
   '/api/grants/[id]',
+  '/api/confirmations',
+  '/api/confirmations/[id]',
   '/api/mcp',
 ] as const;
 

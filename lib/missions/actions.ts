@@ -7,7 +7,7 @@ import type { Db } from '../db/client';
 import { ApiError } from '../errors';
 import { validate } from '../http/validation';
 import type { RequestBody } from '../http/request-body';
-import { applyTransition, type ActionChoice, assertMissionId, precheckTransition } from './apply-transition';
+import { applyTransition, type ActionChoice, assertMissionId, precheckTransition, type TransitionGate } from './apply-transition';
 import type { ActionInput } from './changes';
 import { settleMission } from '../settlements/sweep';
 import { reactToSettlement } from './reclaimed';
@@ -22,7 +22,9 @@ import { getMissionOrThrow } from './views';
 import { isAssignee, OPERATOR, type Viewer } from './visibility';
 
 /** Runs the transition, sends what it settles, and answers the mission as the caller now sees it. */
-export async function act(db: Db, cfg: Config, choice: ActionChoice, id: string, viewer: Viewer, input: ActionInput & { files?: RequestBody['files'] }, now: Date): Promise<MissionJson> {
+export async function act(
+  db: Db, cfg: Config, choice: ActionChoice, id: string, viewer: Viewer, input: ActionInput & { files?: RequestBody['files']; gate?: TransitionGate }, now: Date,
+): Promise<MissionJson> {
   await applyTransition(db, cfg, choice, id, viewer, input, now);
   // Release or refund rows this transition wrote go out now; the sweep retries what fails.
   await settleMission(db, cfg, id, reactToSettlement);
@@ -32,8 +34,9 @@ export async function act(db: Db, cfg: Config, choice: ActionChoice, id: string,
 const fieldsOf = (body: RequestBody) => (body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields);
 
 /** Accept, approve and reopen take no input. */
-export const simpleAction = (db: Db, cfg: Config, action: Extract<Action, 'accept' | 'approve' | 'reopen'>, id: string, viewer: Viewer, now: Date) =>
-  act(db, cfg, action, id, viewer, {}, now);
+export const simpleAction = (
+  db: Db, cfg: Config, action: Extract<Action, 'accept' | 'approve' | 'reopen'>, id: string, viewer: Viewer, now: Date, gate?: TransitionGate,
+) => act(db, cfg, action, id, viewer, gate ? { gate } : {}, now);
 
 // One URL, two rows of the table: the owner cancels, the assigned agent withdraws.
 const cancelOrWithdraw: ActionChoice = (m, viewer) => (isAssignee(m, viewer) ? 'withdraw' : 'cancel');

@@ -22,7 +22,15 @@ import { SYSTEM, type Viewer } from './visibility';
 
 export interface TransitionRequest extends ActionInput {
   files?: SpooledFile[];
+  /**
+   * Runs inside the transition's transaction once the transition is allowed, before it is written: a
+   * delegated release counted against its grant, or a confirmation marked used (docs/api.md#confirmations).
+   * It throws to stop the transition; nothing of it is then written.
+   */
+  gate?: TransitionGate;
 }
+
+export type TransitionGate = (tx: Db, mission: Mission, input: TransitionRequest) => Promise<void>;
 
 
 /** An action, or a rule picking one from the locked mission (cancel: the owner's or the agent's row). */
@@ -46,6 +54,7 @@ export async function applyTransition(
       const agentId = input.assigneeId ?? (viewer.kind === 'user' ? viewer.id : undefined);
       if (agentId) await assertCapacity(tx, agentId, cfg.missions.maxActive);
     }
+    if (input.gate) await input.gate(tx, mission, input);
     await write(tx, cfg, action, mission, viewer, input, now);
     return undefined;
   });

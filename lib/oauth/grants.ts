@@ -9,7 +9,7 @@ import { and, count, desc, eq, gt, isNull, lt, or, type SQLWrapper, sql } from '
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { builtOnce } from '../db/prepared';
-import { grants, users } from '../db/schema';
+import { confirmations, grants, users } from '../db/schema';
 import { ApiError } from '../errors';
 import type { Kv } from '../kv';
 import { grantRevokedKey } from '../auth/tokens';
@@ -65,7 +65,7 @@ export async function touchGrant(db: Db, grantId: string, now = Date.now()): Pro
 export async function createPersonalToken(
   db: Db,
   userId: string,
-  input: { name: string; scopes: Scope[]; expiresIn: number },
+  input: { name: string; scopes: Scope[]; expiresIn: number; releaseLimit?: string },
   now: Date,
 ): Promise<{ token: string; grant: GrantView }> {
   const token = newSecret('tm_');
@@ -86,6 +86,7 @@ export async function createPersonalToken(
         scopes: input.scopes,
         tokenHash: hashSecret(token),
         tokenHint: token.slice(0, 7),
+        releaseLimit: input.releaseLimit ?? '0',
         createdAt: now,
         expiresAt: new Date(now.getTime() + input.expiresIn * 1000),
       })
@@ -135,6 +136,7 @@ export function presentGrant(row: GrantRow) {
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     expiresAt: row.expiresAt?.toISOString() ?? null,
+    releaseLimit: String(row.releaseLimit),
   };
 }
 export type GrantView = ReturnType<typeof presentGrant>;
@@ -177,6 +179,13 @@ export async function markGrantRevoked(kv: Kv, cfg: Config, grantId: string): Pr
  */
 export async function revokeGrantNow(db: Db, grantId: string, now: Date): Promise<void> {
   await db.update(grants).set({ revokedAt: now }).where(and(eq(grants.id, grantId), isNull(grants.revokedAt)));
+  // Its releases still waiting die with it (docs/api.md#confirmations): the person cut the app off, and
+  // a payment prompt from it afterwards would only invite a mistaken yes. A decision racing this is
+  // a compare-and-set on PENDING, so exactly one of the two lands.
+  await db
+    .update(confirmations)
+    .set({ status: 'DENIED', decidedAt: now })
+    .where(and(eq(confirmations.grantId, grantId), eq(confirmations.status, 'PENDING')));
   forgetGrantStanding(grantId);
 }
 

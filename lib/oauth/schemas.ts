@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CONTROLS_MESSAGE, NO_CONTROLS } from '../fields';
 import { ApiError } from '../errors';
 import { SCOPES } from './scopes';
+import { releaseLimitSchema } from '../confirmations/schemas';
 
 const DAY = 86_400;
 
@@ -28,6 +29,7 @@ export const createTokenSchema = z.strictObject({
     .max(365 * DAY)
     .default(90 * DAY)
     .describe('Seconds until the token stops working: 1 hour to 365 days (default 90 days)'),
+  releaseLimit: releaseLimitSchema.default('0'),
 });
 
 export const grantSchema = z.object({
@@ -40,6 +42,7 @@ export const grantSchema = z.object({
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
   expiresAt: z.string().nullable(),
+  releaseLimit: z.string().describe('Base units released at once over a rolling 24 h before the person must confirm (docs/api.md#confirmations)'),
 });
 
 export const createdTokenSchema = z.object({

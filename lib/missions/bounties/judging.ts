@@ -4,15 +4,15 @@ import 'server-only';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { act } from '../actions';
-import { assertMissionId, precheckTransition } from '../apply-transition';
+import { assertMissionId, precheckTransition, type TransitionGate } from '../apply-transition';
 import { findMission } from '../queries';
 import type { Viewer } from '../visibility';
 import { resolveWinners } from './award';
 import type { AwardInput } from './schemas';
 
-export async function awardBounty(db: Db, cfg: Config, missionId: string, viewer: Viewer, input: AwardInput, now: Date) {
+export async function awardBounty(db: Db, cfg: Config, missionId: string, viewer: Viewer, input: AwardInput, now: Date, gate?: TransitionGate) {
   assertMissionId(missionId);
   await precheckTransition(db, cfg, 'award', missionId, viewer, now);
   const winners = await resolveWinners(db, (await findMission(db, missionId))!, input);
-  return act(db, cfg, 'award', missionId, viewer, { winners, reason: input.reason }, now);
+  return act(db, cfg, 'award', missionId, viewer, { winners, reason: input.reason, ...(gate && { gate }) }, now);
 }

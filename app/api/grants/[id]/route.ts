@@ -2,6 +2,7 @@ import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
 import { revokeGrant } from '@/lib/oauth/grants';
 import { grantIdParams } from '@/lib/oauth/schemas';
+import { grantLimitSchema, setReleaseLimit } from '@/lib/confirmations';
 import { idSchema } from '@/lib/fields';
 import { logoutResponse } from '@/lib/auth/schemas';
 
@@ -18,4 +19,18 @@ export const DELETE = route({
   return json({ ok: true });
 });
 
-export const { GET, POST, PUT, PATCH } = otherMethods('DELETE');
+// The person sets what an app or a personal token may release without asking (docs/api.md#confirmations).
+export const PATCH = route({
+  auth: 'user', limit: 'write', body: grantLimitSchema,
+  doc: {
+    tag: 'Tokens', summary: "Change a grant's or personal token's release limit (base units over a rolling 24 h)", params: { id: idSchema },
+    description: 'Wallet sign-in only. Beyond the limit a delegated release waits for the person (202 and a confirmation).',
+    response: logoutResponse, errors: [404],
+  },
+}, async ({ params, body, caller, db }) => {
+  const { id } = grantIdParams(params);
+  await setReleaseLimit(await db(), caller.user.id, id, body.releaseLimit);
+  return json({ ok: true });
+});
+
+export const { GET, POST, PUT } = otherMethods('DELETE', 'PATCH');

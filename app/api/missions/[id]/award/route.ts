@@ -1,20 +1,22 @@
-import { awardBounty, awardSchema } from '@/lib/missions/bounties';
+import { awardSchema } from '@/lib/missions/bounties';
+import { release, releaseResponse } from '@/lib/confirmations';
 import { otherMethods } from '@/lib/http/methods';
-import { jsonText, route } from '@/lib/http/route';
-import { missionSchema, viewerOf } from '@/lib/missions';
+import { route } from '@/lib/http/route';
+import { missionSchema } from '@/lib/missions';
 import { idSchema } from '@/lib/fields';
 import { sendQueuedWebhooks } from '@/lib/webhooks';
 
 // The client awards a JUDGING bounty (docs/api.md#bounties): `{ winners: [address…], reason? }` → AWARDED.
+// A delegated token beyond its grant's release limit gets 202 and a confirmation (docs/api.md#confirmations).
 export const POST = route({
   after: sendQueuedWebhooks, auth: 'user', scope: 'missions:post', limit: 'write', body: awardSchema,
   doc: {
     tag: 'Bounties', summary: 'JUDGING → AWARDED: the winning entrants in place order, a reason for places left unawarded',
-    description: 'Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit.',
+    description: 'Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit. With a delegated token whose grant\'s releaseLimit does not cover the awarded shares: 202 { confirmation: { id, url, expiresAt } }, nothing changed until the person approves.',
     params: { id: idSchema }, response: missionSchema, errors: [400, 403, 404, 409],
   },
 }, async ({ params, caller, body, cfg, db }) =>
-  jsonText(await awardBounty(await db(), cfg, params.id!, viewerOf(caller), body, new Date())),
+  releaseResponse(await release(await db(), cfg, caller, { action: 'award', missionId: params.id!, body }, new Date())),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

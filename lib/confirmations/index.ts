@@ -1,0 +1,8 @@
+// Confirmations (docs/api.md#confirmations): the public face the routes, the pages and the MCP endpoint use.
+export { release, type ReleaseAnswer } from './release';
+export { decideConfirmation } from './decide';
+export { getConfirmation, listPending } from './views';
+export { setReleaseLimit } from './grant-limits';
+export { releasedSince, RELEASE_WINDOW_MS } from './release-gate';
+export * from './schemas';
+export { releaseResponse } from './release-response';
