@@ -59,6 +59,8 @@ const envSchema = z.object({
   RECLAIM_GRACE_SECONDS: intFrom(604_800),
   WEBHOOK_ALLOW_PRIVATE: flag,
   WEBHOOK_RETENTION_DAYS: intFrom(30, 1),
+  // PEM of a CA that outbound guarded fetches also trust; honoured only with WEBHOOK_ALLOW_PRIVATE (tests).
+  WEBHOOK_TEST_CA: optionalText,
   VERCEL_ENV: optionalText,
   VERCEL_URL: optionalText,
   VERCEL_BRANCH_URL: optionalText,
@@ -66,6 +68,8 @@ const envSchema = z.object({
   OAUTH_REGISTRATIONS_PER_HOUR: intFrom(20, 1),
   OAUTH_REGISTRATIONS_GLOBAL_PER_HOUR: intFrom(1000, 1),
   OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: intFrom(60, 1),
+  // Wave 4 (docs/api.md#client-id-metadata-documents).
+  OAUTH_CLIENT_DOCUMENT_FETCHES_PER_MINUTE: intFrom(10, 1),
   // Wave 3: operating it (docs/api.md#observability).
   METRICS_TOKEN: optionalText,
   OTEL_EXPORTER_OTLP_ENDPOINT: z
@@ -208,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       registrationsPerHour: e.OAUTH_REGISTRATIONS_PER_HOUR,
       registrationsGlobalPerHour: e.OAUTH_REGISTRATIONS_GLOBAL_PER_HOUR,
       tokenPerMinute: e.OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE,
+      clientDocumentFetchesPerMinute: e.OAUTH_CLIENT_DOCUMENT_FETCHES_PER_MINUTE,
       entriesPerMinute: e.ENTRY_RATE_LIMIT_PER_MINUTE,
       mcpPerMinute: e.MCP_RATE_LIMIT_PER_MINUTE,
       /** In progress at once on this instance (an in-process count: lib/mcp/in-progress.ts). */
@@ -222,7 +227,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxBountyEntries: e.MAX_BOUNTY_ENTRIES,
       disputeAllowanceSeconds: e.DISPUTE_ALLOWANCE_SECONDS,
     },
-    webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, retentionDays: e.WEBHOOK_RETENTION_DAYS },
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+      retentionDays: e.WEBHOOK_RETENTION_DAYS,
+      /** Trusted beside the system CAs by guarded fetches, only where private addresses are allowed (tests). */
+      testCa: e.WEBHOOK_ALLOW_PRIVATE ? e.WEBHOOK_TEST_CA : undefined,
+    },
     port: e.PORT,
     cronSecret: e.CRON_SECRET,
     adminToken: e.ADMIN_TOKEN,

@@ -15,6 +15,7 @@ import {
   RedirectableError,
   UnsafeAuthorizationRequest,
 } from './authorization';
+import type { Requester } from './client-metadata-document';
 import { hasApprovedClient } from './grants';
 
 export type AuthorizationView =
@@ -29,11 +30,22 @@ export type AuthorizationView =
 
 type Params = Record<string, string | string[] | undefined>;
 
-/** The page's answer to `params`, for a signed-in `userId` or nobody. */
-export async function viewAuthorization(db: Db, kv: Kv, issuer: string, params: Params, userId: string | undefined, now: Date): Promise<AuthorizationView> {
+/**
+ * The page's answer to `params`, for a signed-in `userId` or nobody. `requester` is whose IP a client
+ * metadata document fetched for this view is counted against (docs/api.md#client-id-metadata-documents).
+ */
+export async function viewAuthorization(
+  db: Db,
+  kv: Kv,
+  issuer: string,
+  params: Params,
+  userId: string | undefined,
+  now: Date,
+  requester: Requester,
+): Promise<AuthorizationView> {
   let request: AuthorizationRequest;
   try {
-    request = await checkAuthorizationRequest(db, issuer, params);
+    request = await checkAuthorizationRequest(db, issuer, params, requester);
   } catch (error) {
     if (error instanceof UnsafeAuthorizationRequest) return { kind: 'refused', message: error.message };
     if (!(error instanceof RedirectableError)) throw error;

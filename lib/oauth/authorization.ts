@@ -9,7 +9,9 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { OAuthError } from '../errors';
 import type { Kv } from '../kv';
-import { findClient, type OAuthClient } from './clients';
+import { clientIdUrl, MAX_CLIENT_ID_URL_LENGTH } from './client-id-url';
+import { ClientDocumentError, clientFromDocument, type Requester } from './client-metadata-document';
+import { findClient, type OAuthClient, redirectUriMatches } from './clients';
 import { type Scope, formatScopes, parseScopes } from './scopes';
 
 /** Scopes granted when a client asks for none: what an agent needs to find, deliver and be paid. */
@@ -23,7 +25,7 @@ const text = (max: number) => z.string().min(1).max(max);
 
 export const authorizationQuerySchema = z.object({
   response_type: z.string().max(50).optional(),
-  client_id: text(100),
+  client_id: text(MAX_CLIENT_ID_URL_LENGTH),
   redirect_uri: text(2000).optional(),
   scope: z.string().max(500).optional(),
   state: z.string().max(1000).optional(),
@@ -33,8 +35,11 @@ export const authorizationQuerySchema = z.object({
 });
 export type AuthorizationQuery = z.infer<typeof authorizationQuerySchema>;
 
+/** The client asking: registered (RFC 7591) or described by its metadata document, whose host is then verified. */
+export type AuthorizingClient = Pick<OAuthClient, 'id' | 'name' | 'clientUri' | 'redirectUris'> & { verifiedDomain?: string };
+
 export interface AuthorizationRequest {
-  client: Pick<OAuthClient, 'id' | 'name' | 'clientUri'>;
+  client: Omit<AuthorizingClient, 'redirectUris'>;
   redirectUri: string;
   /** The request named its redirect_uri (rather than leaving it to the one registered): the token request must too. */
   redirectUriGiven: boolean;
@@ -66,17 +71,40 @@ export function acceptsResource(issuer: string, resource: string | undefined): b
   return resource === undefined || [resourceOf(issuer), issuer, `${issuer}/`].includes(resource);
 }
 
-export async function checkAuthorizationRequest(db: Db, issuer: string, raw: Record<string, string | string[] | undefined>): Promise<AuthorizationRequest> {
+/**
+ * The client named by `clientId`: a metadata document's (docs/api.md#client-id-metadata-documents), or a
+ * registered one. A document that cannot be used is a problem for our page, like an unknown client.
+ */
+async function authorizingClient(db: Db, requester: Requester, clientId: string): Promise<AuthorizingClient | undefined> {
+  const url = clientIdUrl(clientId);
+  if (url) {
+    try {
+      return await clientFromDocument(requester, url);
+    } catch (error) {
+      if (error instanceof ClientDocumentError) throw new UnsafeAuthorizationRequest(error.message);
+      throw error;
+    }
+  }
+  return findClient(db, clientId);
+}
+
+export async function checkAuthorizationRequest(
+  db: Db,
+  issuer: string,
+  raw: Record<string, string | string[] | undefined>,
+  requester: Requester,
+): Promise<AuthorizationRequest> {
   // A parameter given twice is ambiguous (RFC 6749 §3.1): refused.
   const duplicated = Object.keys(raw).find((key) => Array.isArray(raw[key]));
   const parsed = authorizationQuerySchema.safeParse(Object.fromEntries(Object.entries(raw).filter(([, v]) => typeof v === 'string')));
   const clientId = typeof raw.client_id === 'string' ? raw.client_id : undefined;
-  const client = clientId ? await findClient(db, clientId) : undefined;
+  const client = clientId ? await authorizingClient(db, requester, clientId) : undefined;
   if (!client) throw new UnsafeAuthorizationRequest('This application is not registered with taskmarket (unknown client_id).');
   const askedRedirect = typeof raw.redirect_uri === 'string' ? raw.redirect_uri : undefined;
-  // Exact string match against a registered URI (OAuth 2.1 §4.1.1); none given is fine only when there is one.
+  // Exact string match against a registered URI (OAuth 2.1 §4.1.1), any port for loopback (docs/api.md#loopback-redirects);
+  // none given is fine only when there is one.
   const redirectUri = askedRedirect ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
-  if (!redirectUri || !client.redirectUris.includes(redirectUri) || Array.isArray(raw.redirect_uri)) {
+  if (!redirectUri || !client.redirectUris.some((registered) => redirectUriMatches(registered, redirectUri)) || Array.isArray(raw.redirect_uri)) {
     throw new UnsafeAuthorizationRequest('The redirect_uri does not match one this application registered.');
   }
   const state = typeof raw.state === 'string' ? raw.state : undefined;
@@ -91,7 +119,7 @@ export async function checkAuthorizationRequest(db: Db, issuer: string, raw: Rec
   const scopes = query.scope === undefined || query.scope.trim() === '' ? DEFAULT_SCOPES : parseScopes(query.scope);
   if (!scopes || scopes.length === 0) throw refuse('invalid_scope', 'Unknown scope');
   return {
-    client: { id: client.id, name: client.name, clientUri: client.clientUri },
+    client: { id: client.id, name: client.name, clientUri: client.clientUri, ...(client.verifiedDomain && { verifiedDomain: client.verifiedDomain }) },
     redirectUri,
     redirectUriGiven: askedRedirect !== undefined,
     scopes,
@@ -112,11 +140,14 @@ export function redirectWith(redirectUri: string, params: Record<string, string 
 export const errorLocation = (error: RedirectableError, issuer: string) =>
   redirectWith(error.redirectUri, { error: error.code, error_description: error.message, state: error.state, iss: issuer });
 
-// What the consent form token and the code are bound to: this user, this client, these terms.
+// What the consent form token is bound to: this user, this client, these terms. The scopes are not
+// among them: the person picks from those asked for (docs/api.md#choosing-scopes), which the token's
+// entry keeps beside its fingerprint.
 const fingerprint = (userId: string, request: AuthorizationRequest) =>
   createHash('sha256')
-    .update(JSON.stringify([userId, request.client.id, request.redirectUri, formatScopes(request.scopes), request.codeChallenge, request.state ?? '', request.resource ?? '']))
+    .update(JSON.stringify([userId, request.client.id, request.redirectUri, request.codeChallenge, request.state ?? '', request.resource ?? '']))
     .digest('base64url');
+const FORM_TOKEN = /^[A-Za-z0-9_-]{32}$/;
 
 const consentKey = (token: string) => `consent:${token}`;
 const consentSet = (userId: string) => `consents:${userId}`;
@@ -128,19 +159,30 @@ const consentSet = (userId: string) => `consents:${userId}`;
  */
 export async function issueConsentToken(kv: Kv, userId: string, request: AuthorizationRequest): Promise<string> {
   const token = randomBytes(24).toString('base64url');
-  await kv.putEvictingOldest(consentKey(token), fingerprint(userId, request), CONSENT_TTL_MS, consentSet(userId), MAX_CONSENT_FORMS);
+  const entry = `${fingerprint(userId, request)} ${formatScopes(request.scopes)}`;
+  await kv.putEvictingOldest(consentKey(token), entry, CONSENT_TTL_MS, consentSet(userId), MAX_CONSENT_FORMS);
   return token;
+}
+
+/** The scopes the page offered with this form token, read without taking it; undefined when it is unknown. */
+export async function offeredScopes(kv: Kv, token: string): Promise<Scope[] | undefined> {
+  if (!FORM_TOKEN.test(token)) return undefined;
+  const entry = await kv.get(consentKey(token));
+  return entry === null ? undefined : parseScopes(entry.slice(entry.indexOf(' ') + 1));
 }
 
 /** Takes the form token (one use); false when it is unknown, used, expired or for other terms. */
 export async function takeConsentToken(kv: Kv, userId: string, token: string, request: AuthorizationRequest): Promise<boolean> {
-  if (!/^[A-Za-z0-9_-]{32}$/.test(token)) return false;
-  return (await kv.take(consentKey(token), consentSet(userId))) === fingerprint(userId, request);
+  if (!FORM_TOKEN.test(token)) return false;
+  const entry = await kv.take(consentKey(token), consentSet(userId));
+  return entry !== null && entry.slice(0, entry.indexOf(' ')) === fingerprint(userId, request);
 }
 
 export interface CodeGrant {
   userId: string;
   clientId: string;
+  /** The name the person saw: a metadata document's client has no row to read it from at the token endpoint. */
+  clientName?: string;
   redirectUri: string;
   redirectUriGiven: boolean;
   scopes: Scope[];

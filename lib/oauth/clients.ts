@@ -9,6 +9,7 @@ import type { Db } from '../db/client';
 import { oauthClients } from '../db/schema';
 import { OAuthError } from '../errors';
 import { describeIssues, NO_CONTROLS_OR_FORMAT } from '../fields';
+import { clientIdUrl } from './client-id-url';
 import { hashSecret, newSecret } from './grants';
 
 export const CLIENT_UNUSED_DAYS = 30;
@@ -39,6 +40,23 @@ export function redirectUriProblem(uri: string): string | undefined {
   return undefined;
 }
 
+// A loopback redirect URI split at its port: the host as written, and everything after the port.
+const LOOPBACK_REDIRECT = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(?::\d{1,5})?([/?].*)?$/;
+
+/**
+ * Whether `asked` is the registered redirect URI: the same string (OAuth 2.1 §4.1.1), or for an
+ * http loopback URI the same but for the port — a native app listens on whatever port the system
+ * gives it at that moment (RFC 8252 §7.3, OAuth 2.1 §8.4.2; docs/api.md#loopback-redirects).
+ */
+export function redirectUriMatches(registered: string, asked: string): boolean {
+  if (registered === asked) return true;
+  const want = LOOPBACK_REDIRECT.exec(registered);
+  const got = LOOPBACK_REDIRECT.exec(asked);
+  if (!want || !got || want[1] !== got[1] || (want[2] ?? '') !== (got[2] ?? '')) return false;
+  // The pattern is the gate; the URL parser confirms the port is one (at most 65535).
+  return URL.canParse(asked) && !redirectUriProblem(asked);
+}
+
 export interface RegisteredClient {
   client_id: string;
   client_secret?: string;
@@ -54,12 +72,21 @@ export interface RegisteredClient {
 
 const invalidMetadata = (description: string) => new OAuthError(400, 'invalid_client_metadata', description);
 
+/** Client metadata as we honour it, from a registration (RFC 7591) or a metadata document (docs/api.md#client-id-metadata-documents). */
+export interface CheckedMetadata {
+  name: string;
+  redirectUris: string[];
+  grantTypes: string[];
+  responseTypes: string[];
+  method: AuthMethod;
+  clientUri: string | undefined;
+}
+
 /**
- * Registers a client from its metadata (RFC 7591 §2); refuses anything we would not honour.
- * `admit` runs once the metadata is acceptable, just before the row is written: the global ceiling
- * (docs/api.md#oauth-21) counts registrations, not refused attempts, and may throw 429.
+ * Checks client metadata field by field; refuses anything we would not honour. `defaultMethod` is
+ * RFC 7591 §2's client_secret_basic for a registration, `none` for a metadata document.
  */
-export async function registerClient(db: Db, input: unknown, now: Date, admit: () => Promise<unknown>): Promise<RegisteredClient> {
+export function checkClientMetadata(input: unknown, defaultMethod: AuthMethod): CheckedMetadata {
   const parsed = OAuthClientMetadataSchema.safeParse(input);
   if (!parsed.success) {
     const issues = describeIssues(parsed.error);
@@ -80,8 +107,7 @@ export async function registerClient(db: Db, input: unknown, now: Date, admit: (
   }
   const responseTypes = meta.response_types ?? ['code'];
   if (responseTypes.some((r) => r !== 'code')) throw invalidMetadata('response_types: code only');
-  // RFC 7591 §2: the default is client_secret_basic.
-  const method = (meta.token_endpoint_auth_method ?? 'client_secret_basic') as AuthMethod;
+  const method = (meta.token_endpoint_auth_method ?? defaultMethod) as AuthMethod;
   if (!AUTH_METHODS.includes(method)) throw invalidMetadata(`token_endpoint_auth_method: one of ${AUTH_METHODS.join(', ')}`);
   const name = (meta.client_name ?? new URL(meta.redirect_uris[0]!).host).trim();
   // docs/api.md#oauth-21: the name is what a person trusts on the consent page.
@@ -89,17 +115,26 @@ export async function registerClient(db: Db, input: unknown, now: Date, admit: (
     throw invalidMetadata('client_name: 1–100 characters, no control or format characters (bidi overrides, zero-width)');
   }
   if (meta.client_uri && meta.client_uri.length > MAX_URI_LENGTH) throw invalidMetadata('client_uri: too long');
+  return { name, redirectUris: meta.redirect_uris, grantTypes, responseTypes, method, clientUri: meta.client_uri };
+}
 
+/**
+ * Registers a client from its metadata (RFC 7591 §2).
+ * `admit` runs once the metadata is acceptable, just before the row is written: the global ceiling
+ * (docs/api.md#oauth-21) counts registrations, not refused attempts, and may throw 429.
+ */
+export async function registerClient(db: Db, input: unknown, now: Date, admit: () => Promise<unknown>): Promise<RegisteredClient> {
+  const { name, redirectUris, grantTypes, responseTypes, method, clientUri } = checkClientMetadata(input, 'client_secret_basic');
   await admit();
   const clientId = newSecret('tmc_');
   const secret = method === 'none' ? undefined : newSecret('tms_');
   await db.insert(oauthClients).values({
     id: clientId,
     name,
-    redirectUris: meta.redirect_uris,
+    redirectUris,
     authMethod: method,
     secretHash: secret ? hashSecret(secret) : null,
-    clientUri: meta.client_uri ?? null,
+    clientUri: clientUri ?? null,
     createdAt: now,
     lastUsedAt: now,
   });
@@ -108,11 +143,11 @@ export async function registerClient(db: Db, input: unknown, now: Date, admit: (
     ...(secret && { client_secret: secret, client_secret_expires_at: 0 }),
     client_id_issued_at: Math.floor(now.getTime() / 1000),
     client_name: name,
-    redirect_uris: meta.redirect_uris,
+    redirect_uris: redirectUris,
     grant_types: grantTypes,
     response_types: responseTypes,
     token_endpoint_auth_method: method,
-    ...(meta.client_uri && { client_uri: meta.client_uri }),
+    ...(clientUri && { client_uri: clientUri }),
   };
 }
 
@@ -137,6 +172,10 @@ export async function authenticateClient(db: Db, authorization: string | null, b
     basic = true;
   }
   if (!id) throw invalidClient();
+  // A metadata document's client is public (docs/api.md#client-id-metadata-documents): nothing to check
+  // here; its code or refresh token is bound to this client_id, and PKCE proves the code's holder.
+  const documentUrl = clientIdUrl(id);
+  if (documentUrl) return publicDocumentClient(documentUrl);
   const client = await findClient(db, id);
   if (!client) throw invalidClient();
   if (client.authMethod === 'none') return client;
@@ -164,6 +203,12 @@ function basicCredentials(encoded: string): { id: string; secret: string } {
     }
   };
   return { id: formDecoded(decoded.slice(0, colon)), secret: formDecoded(decoded.slice(colon + 1)) };
+}
+
+/** A metadata document's client at the token and revocation endpoints: its id, public, no secret. */
+function publicDocumentClient(url: URL): OAuthClient {
+  const epoch = new Date(0);
+  return { id: url.href, name: url.host, redirectUris: [], authMethod: 'none', secretHash: null, clientUri: null, createdAt: epoch, lastUsedAt: epoch };
 }
 
 const invalidClient = () => new OAuthError(401, 'invalid_client', 'Client authentication failed', { 'WWW-Authenticate': 'Basic realm="taskmarket"' });

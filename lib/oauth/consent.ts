@@ -2,7 +2,8 @@
 // with the one-time form token the page gave them, becomes a redirect to the client with a code —
 // or with access_denied. Everything is checked again here: the page's view is not trusted, and a
 // problem found before the form token is taken is the page's rule too — an error here, sent back
-// to the client only when the user approved that client before (no open redirector).
+// to the client only when the user approved that client before (no open redirector). The person
+// picks the scopes (docs/api.md#choosing-scopes): the form's `scope` fields, each one the page offered.
 import 'server-only';
 import type { Db } from '../db/client';
 import { ApiError } from '../errors';
@@ -11,28 +12,42 @@ import {
   checkAuthorizationRequest,
   errorLocation,
   issueCode,
+  offeredScopes,
   RedirectableError,
   redirectWith,
   takeConsentToken,
   UnsafeAuthorizationRequest,
 } from './authorization';
+import type { Requester } from './client-metadata-document';
 import type { FormBody } from './form';
 import { hasApprovedClient } from './grants';
+import { isScope, type Scope, SCOPES } from './scopes';
 
 /** The URL the browser is sent to (303) once the user approved or denied. */
-export async function decideAuthorization(db: Db, kv: Kv, issuer: string, userId: string, form: FormBody): Promise<string> {
-  const { form_token: formToken, decision, ...params } = form;
+export async function decideAuthorization(
+  db: Db,
+  kv: Kv,
+  issuer: string,
+  userId: string,
+  form: FormBody,
+  requester: Requester,
+): Promise<string> {
+  // `scope` is the person's choice here, not the request's: the page offered what was asked for.
+  const { form_token: formToken, decision, scope: chosen, ...params } = form;
   let request;
   try {
-    request = await checkAuthorizationRequest(db, issuer, params);
+    request = await checkAuthorizationRequest(db, issuer, params, requester);
   } catch (error) {
     if (error instanceof UnsafeAuthorizationRequest) throw new ApiError(400, error.message);
     if (!(error instanceof RedirectableError)) throw error;
     if (await hasApprovedClient(db, userId, error.clientId, new Date())) return errorLocation(error, issuer);
     throw new ApiError(400, error.message);
   }
+  const offered = typeof formToken === 'string' ? await offeredScopes(kv, formToken) : undefined;
+  // Checked before the form token is taken, so a refused choice leaves the form usable.
+  const scopes = decision === 'approve' && offered ? chosenScopes(chosen, offered) : [];
   // Consent CSRF: without the token this page handed to this user for these exact terms, nothing happens.
-  if (typeof formToken !== 'string' || !(await takeConsentToken(kv, userId, formToken, request))) {
+  if (typeof formToken !== 'string' || !offered || !(await takeConsentToken(kv, userId, formToken, request))) {
     throw new ApiError(403, 'This consent form has expired or was already used; start the connection again from your app');
   }
   if (decision !== 'approve') {
@@ -41,10 +56,20 @@ export async function decideAuthorization(db: Db, kv: Kv, issuer: string, userId
   const code = await issueCode(kv, {
     userId,
     clientId: request.client.id,
+    clientName: request.client.name,
     redirectUri: request.redirectUri,
     redirectUriGiven: request.redirectUriGiven,
-    scopes: request.scopes,
+    scopes,
     codeChallenge: request.codeChallenge,
   });
   return redirectWith(request.redirectUri, { code, state: request.state, iss: issuer });
+}
+
+/** The checked `scope` fields: at least one, each one the page offered (docs/api.md#choosing-scopes), else 400. */
+function chosenScopes(chosen: string | string[] | undefined, offered: Scope[]): Scope[] {
+  const values = [chosen ?? []].flat();
+  const refused = values.filter((value) => !isScope(value) || !offered.includes(value));
+  if (refused.length > 0) throw new ApiError(400, 'Validation failed', [`scope: not asked for: ${refused.join(', ').slice(0, 200)}`]);
+  if (values.length === 0) throw new ApiError(400, 'Validation failed', ['scope: choose at least one']);
+  return SCOPES.filter((scope) => values.includes(scope));
 }

@@ -14,7 +14,7 @@ import { ApiError } from '../errors';
 import type { Kv } from '../kv';
 import { grantRevokedKey } from '../auth/tokens';
 import { forgetGrantStanding } from './grant-standing';
-import type { Scope } from './scopes';
+import { SCOPES, type Scope } from './scopes';
 
 export const MAX_PERSONAL_TOKENS = 20;
 
@@ -96,12 +96,38 @@ export async function createPersonalToken(
   return { token, grant: presentGrant(row) };
 }
 
-export async function createOAuthGrant(db: Db, userId: string, client: { id: string; name: string }, scopes: Scope[], now: Date): Promise<string> {
-  const [row] = await db
-    .insert(grants)
-    .values({ userId, kind: 'OAUTH', clientId: client.id, name: client.name, scopes, createdAt: now, lastUsedAt: now })
-    .returning({ id: grants.id });
-  return row!.id;
+/**
+ * The user's grant to the client after they approved `scopes`: a new one, or — when they already
+ * stand connected to that client — the same grant extended by the newly approved scopes
+ * (docs/api.md#re-authorizing-extends-the-grant), so stepping up for one more scope keeps what was granted before. The
+ * user's row serialises concurrent approvals, so one client never ends up with two grants.
+ */
+export async function grantOAuthScopes(
+  db: Db,
+  userId: string,
+  client: { id: string; name: string },
+  scopes: Scope[],
+  now: Date,
+): Promise<{ id: string; scopes: Scope[] }> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    const [standing] = await tx
+      .select({ id: grants.id, scopes: grants.scopes })
+      .from(grants)
+      .where(and(eq(grants.userId, userId), eq(grants.kind, 'OAUTH'), eq(grants.clientId, client.id), live(now)))
+      .orderBy(desc(grants.createdAt), desc(grants.id))
+      .limit(1);
+    if (standing) {
+      const held = SCOPES.filter((scope) => standing.scopes.includes(scope) || scopes.includes(scope));
+      await tx.update(grants).set({ scopes: held, lastUsedAt: now }).where(eq(grants.id, standing.id));
+      return { id: standing.id, scopes: held };
+    }
+    const [row] = await tx
+      .insert(grants)
+      .values({ userId, kind: 'OAUTH', clientId: client.id, name: client.name, scopes, createdAt: now, lastUsedAt: now })
+      .returning({ id: grants.id });
+    return { id: row!.id, scopes };
+  });
 }
 
 /**

@@ -15,7 +15,7 @@ import { findUserWithPassport } from '../users/queries';
 import { type FormBody, parseForm } from './form';
 import { acceptsResource, grantOfUsedCode, rememberUsedCode, takeCode, verifierMatches } from './authorization';
 import { type OAuthClient, touchClient } from './clients';
-import { createOAuthGrant, findLiveGrant, hashSecret, markGrantRevoked, newSecret, revokeGrantNow } from './grants';
+import { findLiveGrant, grantOAuthScopes, hashSecret, markGrantRevoked, newSecret, revokeGrantNow } from './grants';
 import { formatScopes, parseScopes, type Scope } from './scopes';
 
 export const REFRESH_TTL_MS = 30 * 86_400_000;
@@ -85,10 +85,11 @@ async function redeemCode(db: Db, kv: Kv, cfg: Config, client: OAuthClient, requ
   }
   if (request.redirect_uri !== undefined && request.redirect_uri !== code.redirectUri) throw invalidGrant('redirect_uri does not match the authorization request');
   if (!verifierMatches(request.code_verifier, code.codeChallenge)) throw invalidGrant('code_verifier does not match the code_challenge');
-  const grantId = await createOAuthGrant(db, code.userId, client, code.scopes, now);
-  await rememberUsedCode(kv, request.code, grantId);
+  // A second approval extends the standing grant (docs/api.md#re-authorizing-extends-the-grant): the tokens carry all it now holds.
+  const grant = await grantOAuthScopes(db, code.userId, { id: client.id, name: code.clientName ?? client.name }, code.scopes, now);
+  await rememberUsedCode(kv, request.code, grant.id);
   await touchClient(db, client.id, now);
-  return tokensFor(db, cfg, code.userId, grantId, code.scopes, now);
+  return tokensFor(db, cfg, code.userId, grant.id, grant.scopes, now);
 }
 
 async function refresh(db: Db, kv: Kv, cfg: Config, client: OAuthClient, request: Extract<TokenRequest, { grant_type: 'refresh_token' }>, now: Date) {

@@ -4,12 +4,11 @@
 // all. A socket timeout alone is an idle timeout: a receiver writing a byte every few seconds
 // never trips it and held a delivery run for hours.
 import 'server-only';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { Webhook } from 'standardwebhooks';
 import type { Config } from '../config';
 import { metrics } from '../observability/metrics';
 import { SpanKind, inSpan } from '../observability/tracing';
+import { abortable, pinnedRequest } from './pinned-request';
 import { unsealSecret } from './secrets';
 import { checkWebhookUrl, resolveTarget } from './url-guard';
 
@@ -62,35 +61,12 @@ async function send(cfg: Config, attempt: Attempt): Promise<Outcome> {
   }
 }
 
-const abortable = <T>(work: Promise<T>, signal: AbortSignal) =>
-  Promise.race([work, new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }))]);
-
 /**
- * One POST to the checked address (Host and SNI stay the URL's). Settles at the status line; the
- * body is not read — the response is destroyed, so a receiver trickling one holds nothing of ours.
+ * One POST to the checked address. Settles at the status line; the body is not read — the
+ * response is destroyed, so a receiver trickling one holds nothing of ours.
  */
-function post(url: URL, target: { address: string; family: number }, body: string, signal: AbortSignal, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
-      url,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        agent: false,
-        // Happy-eyeballs asks for every address (`all`); either way only the checked one is given.
-        lookup: ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
-          options.all ? callback(null, [target]) : callback(null, target.address, target.family)) as never,
-      },
-      (response) => {
-        resolve(response.statusCode ?? 0);
-        response.destroy();
-      },
-    );
-    const onAbort = () => request.destroy(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    request.on('close', () => signal.removeEventListener('abort', onAbort));
-    request.on('error', reject);
-    request.end(body);
-  });
+async function post(url: URL, target: { address: string; family: number }, body: string, signal: AbortSignal, headers: Record<string, string>): Promise<number> {
+  const response = await pinnedRequest(url, target, { method: 'POST', headers, body, signal });
+  response.destroy();
+  return response.statusCode ?? 0;
 }

@@ -121,7 +121,10 @@ async function approveOverHttp(authorizationUrl: URL, cookie: string): Promise<s
   const html = await page.text();
   const hidden = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map(([, name, value]) => [name!, value!.replaceAll('&amp;', '&')]);
   expect(hidden.map(([name]) => name)).toContain('form_token');
-  const form = new URLSearchParams([...hidden, ['decision', 'approve']]);
+  // The scope checkboxes, as the browser sends them when left checked (docs/api.md#choosing-scopes).
+  const checked = [...html.matchAll(/<input type="checkbox" name="scope" checked="" value="([^"]+)"/g)].map(([, value]) => ['scope', value!]);
+  expect(checked.length).toBeGreaterThan(0);
+  const form = new URLSearchParams([...hidden, ...checked, ['decision', 'approve']]);
   const decided = await fetch(new URL('/api/oauth/authorize', authorizationUrl), {
     method: 'POST',
     redirect: 'manual',

@@ -16,14 +16,14 @@ import { viewAuthorization } from '@/lib/oauth/authorization-view';
 import { issuerOf } from '@/lib/oauth/metadata';
 import { call } from '../support/http';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
-import { authorizeParams, connect, ORIGIN, pkce, postConsent, REDIRECT_URI, registerClient, type User } from '../support/oauth';
+import { authorizeParams, connect, ORIGIN, pkce, postConsent, REDIRECT_URI, registerClient, requester, type User } from '../support/oauth';
 import { signIn } from '../support/wallets';
 
 useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
 
 /** The page for `params`, as `user` (or nobody) sees it: its HTML, or where Next would redirect. */
 async function openPage(params: Record<string, string>, user?: User): Promise<{ html?: string; redirectedTo?: string }> {
-  const view = await viewAuthorization(await getDb(), getKv(), issuerOf(config()), params, user?.user.id, new Date());
+  const view = await viewAuthorization(await getDb(), getKv(), issuerOf(config()), params, user?.user.id, new Date(), requester());
   try {
     return { html: renderToStaticMarkup(AuthorizationScreen({ view, here: '/oauth/authorize', hidden: params })) };
   } catch (error) {

@@ -62,7 +62,10 @@ describe('discovery', () => {
   test('behavior: /api/mcp without a token is 401 naming the resource metadata (RFC 9728)', async () => {
     const answer = await call(mcpRoute, { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
     expect(answer.status).toBe(401);
-    expect(answer.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${ISSUER}/.well-known/oauth-protected-resource/api/mcp"`);
+    // docs/api.md#least-privilege: it also says which scopes to ask for, the least an agent needs.
+    expect(answer.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${ISSUER}/.well-known/oauth-protected-resource/api/mcp", scope="missions:read missions:work"`,
+    );
   });
 
   test('error: a token in the query string is refused, not used', async () => {
@@ -241,8 +244,10 @@ describe('authorization code with PKCE', () => {
     const formToken = await consentFormToken(user, params);
     expect((await postConsent(user, { ...params, form_token: formToken, decision: 'approve' }, { origin: 'https://evil.example' })).status).toBe(403);
     expect((await postConsent(user, { ...params, decision: 'approve' })).status).toBe(403);
+    // A scope the page did not offer is refused (docs/api.md#choosing-scopes), and the form stays usable.
     const widened = { ...params, scope: 'missions:read missions:post' };
-    expect((await postConsent(user, { ...widened, form_token: await consentFormToken(user, params), decision: 'approve' })).status).toBe(403);
+    const offeredFor = await consentFormToken(user, params);
+    expect((await postConsent(user, { ...widened, form_token: offeredFor, decision: 'approve' })).status).toBe(400);
     expect((await postConsent(other, { ...params, form_token: await consentFormToken(user, params), decision: 'approve' })).status).toBe(403);
     expect((await postConsent(user, { ...params, form_token: formToken, decision: 'approve' })).status).toBe(303);
     expect((await postConsent(user, { ...params, form_token: formToken, decision: 'approve' })).status).toBe(403);

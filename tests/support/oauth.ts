@@ -10,7 +10,7 @@ import { getDb } from '@/lib/db/client';
 import { getKv } from '@/lib/kv';
 import { viewAuthorization } from '@/lib/oauth/authorization-view';
 import { issuerOf } from '@/lib/oauth/metadata';
-import { call, type CallOptions } from './http';
+import { call, type CallOptions, randomIp } from './http';
 import { signIn } from './wallets';
 
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
@@ -18,8 +18,8 @@ export const ORIGIN = 'https://app.example.com';
 
 type Handler = Parameters<typeof call>[0];
 
-/** A form POST as an OAuth client (or the consent page's browser) sends it. */
-export function callForm(handler: Handler, fields: Record<string, string>, options: CallOptions = {}) {
+/** A form POST as an OAuth client (or the consent page's browser) sends it; pairs may repeat a name. */
+export function callForm(handler: Handler, fields: Record<string, string> | [string, string][], options: CallOptions = {}) {
   return call(handler, {
     method: 'POST',
     ...options,
@@ -57,21 +57,35 @@ export function authorizeParams(clientId: string, challenge: string, extra: Reco
   };
 }
 
+/** Who opens the authorize page: the IP client metadata document fetches are counted against. */
+export const requester = (ip = randomIp()) => ({ cfg: config(), kv: getKv(), ip });
+
 /** What the authorize page does for a signed-in user: check the request, issue the form token. */
-export async function consentFormToken(user: User, params: Record<string, string>) {
-  const view = await viewAuthorization(await getDb(), getKv(), issuerOf(config()), params, user.user.id, new Date());
+export async function consentView(user: User, params: Record<string, string>, ip?: string) {
+  const view = await viewAuthorization(await getDb(), getKv(), issuerOf(config()), params, user.user.id, new Date(), requester(ip));
   if (view.kind !== 'consent') throw new Error(`authorize page: ${view.kind} ${JSON.stringify(view)}`);
-  return view.formToken;
+  return view;
 }
 
-/** The consent form's POST from the browser: cookie, same-site Origin, the form token, a decision. */
+export const consentFormToken = async (user: User, params: Record<string, string>) => (await consentView(user, params)).formToken;
+
+/**
+ * The consent form's POST from the browser: cookie, same-site Origin, the form token, a decision.
+ * `scope` is the boxes left checked, space-separated here and sent as one `scope` field each, as the
+ * browser sends checkboxes (docs/api.md#choosing-scopes); leaving them all checked is the authorization
+ * request's own `scope`.
+ */
 export function postConsent(user: User, fields: Record<string, string>, headers: Record<string, string> = { origin: ORIGIN }) {
-  return callForm(authorizeRoute, fields, { cookie: user.cookie, headers });
+  const { scope, ...rest } = fields;
+  const checked = (scope ?? '').split(' ').filter(Boolean).map((value): [string, string] => ['scope', value]);
+  return callForm(authorizeRoute, [...Object.entries(rest), ...checked], { cookie: user.cookie, headers });
 }
 
-export async function approve(user: User, params: Record<string, string>) {
-  const formToken = await consentFormToken(user, params);
-  const answer = await postConsent(user, { ...params, form_token: formToken, decision: 'approve' });
+/** The page opened and approved; `chosen` the scopes left checked (space-separated), by default every one offered. */
+export async function approve(user: User, params: Record<string, string>, chosen?: string) {
+  const view = await consentView(user, params);
+  const scope = chosen ?? view.request.scopes.join(' ');
+  const answer = await postConsent(user, { ...params, scope, form_token: view.formToken, decision: 'approve' });
   if (answer.status !== 303) throw new Error(`consent: ${answer.status} ${JSON.stringify(answer.body)}`);
   return new URL(answer.headers.get('location')!);
 }

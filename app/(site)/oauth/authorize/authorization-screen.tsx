@@ -41,8 +41,11 @@ export function AuthorizationScreen({ view, here, hidden }: { view: Authorizatio
           <SignInPanel next={here} />
         </>
       );
-    case 'consent':
-      return <Consent view={view} hidden={{ ...hidden, form_token: view.formToken }} />;
+    case 'consent': {
+      // The request's own `scope` is not carried: the checkboxes below are the person's answer (docs/api.md#choosing-scopes).
+      const { scope: _asked, ...carried } = hidden;
+      return <Consent view={view} hidden={{ ...carried, form_token: view.formToken }} />;
+    }
   }
 }
 
@@ -55,32 +58,25 @@ function Consent({ view, hidden }: { view: Extract<AuthorizationView, { kind: 'c
         <h2 id="consent-heading">
           Allow <span data-testid="client-name">{request.client.name}</span> to act for your wallet?
         </h2>
-        {/* Every client registered itself (RFC 7591): its name is its own claim, so where the answer goes is what to judge. */}
-        <div className="alert alert-warn" data-testid="unverified">
-          <p>
-            <strong>Unverified app.</strong> Anyone can register an app under any name; taskmarket has not checked who runs this one.
-          </p>
-          <p>
-            Approving sends access to <strong data-testid="redirect-origin">{view.redirectOrigin}</strong>
-          </p>
-        </div>
+        <ClientIdentity verifiedDomain={request.client.verifiedDomain} redirectOrigin={view.redirectOrigin} />
         <p>
           After you approve, you are sent back to <strong data-testid="redirect-host">{new URL(request.redirectUri).host || request.redirectUri}</strong>.
           Only approve an app you started connecting yourself.
         </p>
-        <p>It asks to:</p>
-        <ul data-testid="scopes">
-          {request.scopes.map((scope) => (
-            <li key={scope}>
-              <code>{scope}</code> — {SCOPE_DESCRIPTIONS[scope]}
-            </li>
-          ))}
-        </ul>
         <p>It can never move money from your wallet. You can disconnect it at any time in Connected apps.</p>
         <form method="post" action="/api/oauth/authorize" className="stack">
           {Object.entries(hidden).map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}
+          {/* docs/api.md#choosing-scopes: each scope asked for, checked; the grant holds the ones left checked. */}
+          <fieldset data-testid="scopes">
+            <legend>It asks to (untick what you do not want to allow):</legend>
+            {request.scopes.map((scope) => (
+              <label key={scope} style={{ fontWeight: 'normal', display: 'block' }}>
+                <input type="checkbox" name="scope" value={scope} defaultChecked /> <code>{scope}</code> — {SCOPE_DESCRIPTIONS[scope]}
+              </label>
+            ))}
+          </fieldset>
           <p>
             <button type="submit" name="decision" value="approve">
               Approve
@@ -92,6 +88,37 @@ function Consent({ view, hidden }: { view: Extract<AuthorizationView, { kind: 'c
         </form>
       </section>
     </>
+  );
+}
+
+/**
+ * Who is asking. A client whose id is its metadata document's URL is vouched for by that document's
+ * host (docs/api.md#client-id-metadata-documents); a dynamically registered one named itself, so
+ * where the answer goes is what to judge.
+ */
+function ClientIdentity({ verifiedDomain, redirectOrigin }: { verifiedDomain: string | undefined; redirectOrigin: string }) {
+  const destination = (
+    <p>
+      Approving sends access to <strong data-testid="redirect-origin">{redirectOrigin}</strong>
+    </p>
+  );
+  if (verifiedDomain) {
+    return (
+      <div className="alert alert-ok" data-testid="verified">
+        <p>
+          Verified domain: <strong data-testid="verified-domain">{verifiedDomain}</strong> publishes this app&apos;s description.
+        </p>
+        {destination}
+      </div>
+    );
+  }
+  return (
+    <div className="alert alert-warn" data-testid="unverified">
+      <p>
+        <strong>Unverified app.</strong> Anyone can register an app under any name; taskmarket has not checked who runs this one.
+      </p>
+      {destination}
+    </div>
   );
 }
 

@@ -4,8 +4,10 @@
 // who is asking, where the answer goes and what it may do, posted with a one-time token bound to
 // this person and these exact terms.
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
+import { clientIp } from '@/lib/http/client-ip';
 import { getKv } from '@/lib/kv';
 import { viewAuthorization } from '@/lib/oauth/authorization-view';
 import { issuerOf } from '@/lib/oauth/metadata';
@@ -19,7 +21,10 @@ type SearchParams = Record<string, string | string[] | undefined>;
 export default async function AuthorizePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
   const session = await currentSession();
-  const view = await viewAuthorization(await getDb(), getKv(), issuerOf(config()), params, session?.user.id, new Date());
+  const cfg = config();
+  // A client metadata document fetched for this view is counted against this IP (docs/api.md#client-id-metadata-documents).
+  const requester = { cfg, kv: getKv(), ip: clientIp(await headers(), cfg.trustProxy, cfg.onVercel) };
+  const view = await viewAuthorization(await getDb(), getKv(), issuerOf(cfg), params, session?.user.id, new Date(), requester);
   const hidden = Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => typeof e[1] === 'string'));
   const here = `/oauth/authorize?${new URLSearchParams(hidden).toString()}`;
   return <AuthorizationScreen view={view} here={here} hidden={hidden} />;

@@ -1,0 +1,109 @@
+// Clients identified by a Client ID Metadata Document (docs/api.md#client-id-metadata-documents;
+// draft-ietf-oauth-client-id-metadata-document): the client_id is an https URL, and the JSON there
+// is its registration. We fetch it through the webhook address guard (a stranger chooses the URL:
+// public addresses only, no redirects, ≤ 5 KB, 5 s), keep what we checked in the shared KV for as
+// long as its Cache-Control allows (at most 24 h), and count each fetch against the requester's IP.
+import 'server-only';
+import { createHash } from 'node:crypto';
+import type { Config } from '../config';
+import { ApiError, OAuthError } from '../errors';
+import { consume } from '../http/rate-limit';
+import type { Kv } from '../kv';
+import { guardedGet } from '../webhooks/guarded-get';
+import { checkClientMetadata } from './clients';
+
+export const MAX_DOCUMENT_BYTES = 5 * 1024;
+export const DOCUMENT_DEADLINE_MS = 5_000;
+export const MAX_DOCUMENT_CACHE_MS = 24 * 3_600_000;
+
+/** Who asks for a document: the configuration and the IP its fetches are counted against. */
+export interface Requester {
+  cfg: Config;
+  kv: Kv;
+  ip: string;
+}
+
+/** A client as its metadata document describes it; `verifiedDomain` is the host that served it. */
+export interface DocumentClient {
+  id: string;
+  name: string;
+  redirectUris: string[];
+  clientUri: string | null;
+  verifiedDomain: string;
+}
+
+/** Why the document could not be used: shown on our page, never sent to a redirect URI. */
+export class ClientDocumentError extends Error {}
+
+const cacheKey = (url: URL) => `oauth-cimd:${createHash('sha256').update(url.href).digest('base64url')}`;
+
+export async function clientFromDocument(requester: Requester, url: URL): Promise<DocumentClient> {
+  const { cfg, kv, ip } = requester;
+  const cached = await kv.get(cacheKey(url));
+  if (cached) return JSON.parse(cached) as DocumentClient;
+  try {
+    await consume(kv, cfg, 'clientDocument', ip);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 429) {
+      throw new ClientDocumentError("Too many client metadata documents fetched from your address; try again in a minute.");
+    }
+    throw error;
+  }
+  let response;
+  try {
+    response = await guardedGet(cfg, url, { maxBytes: MAX_DOCUMENT_BYTES, deadlineMs: DOCUMENT_DEADLINE_MS, accept: 'application/json' });
+  } catch (error) {
+    const reason = (error as { details?: string[] }).details?.[0] ?? (error as Error).message;
+    throw fault(`could not be fetched (${reason.slice(0, 200)})`);
+  }
+  if (response.status !== 200) throw fault(`answered HTTP ${response.status}, not 200`);
+  const type = String(response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) throw fault('is not application/json');
+  let document: unknown;
+  try {
+    document = JSON.parse(response.body);
+  } catch {
+    throw fault('is not valid JSON');
+  }
+  const client = checkDocument(document, url);
+  const lifetime = cacheLifetime(response.headers['cache-control'], response.headers.age);
+  if (lifetime > 0) await kv.put(cacheKey(url), JSON.stringify(client), lifetime);
+  return client;
+}
+
+function checkDocument(document: unknown, url: URL): DocumentClient {
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) throw fault('is not a JSON object');
+  const fields = document as Record<string, unknown>;
+  // The draft: simple string comparison with the URL it was fetched from.
+  if (fields.client_id !== url.href) throw fault('names another client_id');
+  // The draft: no shared secret can be established through a document, so the client is public (PKCE).
+  if ('client_secret' in fields || 'client_secret_expires_at' in fields) throw fault('must not carry a client_secret');
+  let checked;
+  try {
+    checked = checkClientMetadata(document, 'none');
+  } catch (error) {
+    if (error instanceof OAuthError) throw fault(error.message);
+    throw error;
+  }
+  if (checked.method !== 'none') throw fault('token_endpoint_auth_method must be none');
+  return { id: url.href, name: checked.name, redirectUris: checked.redirectUris, clientUri: checked.clientUri ?? null, verifiedDomain: url.host };
+}
+
+const fault = (problem: string) => new ClientDocumentError(`The app's client metadata document ${problem}.`);
+
+/**
+ * How long a shared cache may keep the answer (RFC 9111 §5.2.2): s-maxage, else max-age, less its
+ * Age; nothing for no-store, no-cache, private or no directive. At most MAX_DOCUMENT_CACHE_MS.
+ */
+export function cacheLifetime(cacheControl: string | string[] | undefined, age: string | string[] | undefined): number {
+  const directives = new Map<string, string>();
+  for (const part of [cacheControl ?? []].flat().join(',').split(',')) {
+    const [name, value = ''] = part.trim().toLowerCase().split('=');
+    if (name) directives.set(name, value.replace(/^"|"$/g, ''));
+  }
+  if (['no-store', 'no-cache', 'private'].some((name) => directives.has(name))) return 0;
+  const seconds = Number(directives.get('s-maxage') ?? directives.get('max-age'));
+  if (!Number.isInteger(seconds) || seconds <= 0) return 0;
+  const aged = seconds - (Number([age ?? '0'].flat()[0]) || 0);
+  return Math.min(Math.max(0, aged) * 1000, MAX_DOCUMENT_CACHE_MS);
+}
