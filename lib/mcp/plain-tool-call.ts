@@ -6,7 +6,7 @@
 // docs/libraries.md). tests/fuzz/mcp-tool-call.test.ts holds the two answers equal, byte for
 // byte, over generated messages and headers.
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { type CallToolResult, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, type McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 
 export interface PlainToolCall {
   id: string | number;
@@ -45,4 +45,10 @@ export function plainToolCall(headers: Headers, body: unknown): PlainToolCall | 
 /** The JSON-RPC answer, as the SDK's Protocol builds it and its transport sends it. */
 export function toolCallAnswer(call: PlainToolCall, result: CallToolResult): Response {
   return new Response(JSON.stringify({ result, jsonrpc: '2.0', id: call.id }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+}
+
+/** A tool's protocol error (a URL elicitation, docs/api.md#confirmations), as the SDK's Protocol answers one. */
+export function toolCallError(call: PlainToolCall, error: McpError): Response {
+  const body = { jsonrpc: '2.0', id: call.id, error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) } };
+  return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
 }

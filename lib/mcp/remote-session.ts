@@ -13,12 +13,15 @@ export interface RemoteSessionOptions {
   token: string;
   /** Dispatches the SDK's requests to this app's route handlers. */
   fetch: typeof globalThis.fetch;
+  /** Whether the client takes URL-mode elicitations (client-capabilities.ts). */
+  urlElicitation?: () => Promise<boolean>;
 }
 
-export function createRemoteSession({ baseUrl, token, fetch }: RemoteSessionOptions): Session {
+export function createRemoteSession({ baseUrl, token, fetch, urlElicitation }: RemoteSessionOptions): Session {
   let client: Client | undefined;
   const session: Session = {
     remote: true,
+    ...(urlElicitation && { urlElicitation }),
     settings: () => ({ baseUrl }),
     client: (needs = {}) => {
       if (needs.chain) {

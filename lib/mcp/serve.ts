@@ -8,13 +8,22 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { callTool, createMcpServer, type Session } from '@taskmarket/sdk/mcp';
 import sdkPackage from '@taskmarket/sdk/package.json' with { type: 'json' };
 import { batchRefusal } from './batch';
-import { plainToolCall, toolCallAnswer } from './plain-tool-call';
+import { plainToolCall, toolCallAnswer, toolCallError } from './plain-tool-call';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 
 export async function serveMcp(request: Request, body: unknown, session: Session): Promise<Response> {
   const refusal = batchRefusal(body);
   if (refusal) return refusal;
   const call = plainToolCall(request.headers, body);
-  if (call) return toolCallAnswer(call, await callTool(session, call.name, call.arguments));
+  if (call) {
+    try {
+      return toolCallAnswer(call, await callTool(session, call.name, call.arguments));
+    } catch (error) {
+      // callTool throws only a protocol error (a URL elicitation); anything else is a bug, as in the SDK's path.
+      if (error instanceof McpError) return toolCallError(call, error);
+      throw error;
+    }
+  }
   return serveBySdk(request, body, session);
 }
 

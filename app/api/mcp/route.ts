@@ -6,6 +6,7 @@ import { MCP_MAX_BODY_BYTES, mcpMessage, requireBearer } from '@/lib/mcp/bearer'
 import { inSlot } from '@/lib/mcp/in-progress';
 import { assertMcpOrigin } from '@/lib/mcp/origin';
 import { createRemoteSession } from '@/lib/mcp/remote-session';
+import { noteClientCapabilities, urlElicitationOf } from '@/lib/mcp/client-capabilities';
 import { serveMcp } from '@/lib/mcp/serve';
 import { issuerOf } from '@/lib/oauth/metadata';
 import { inProcessFetch } from './api-routes';
@@ -23,12 +24,15 @@ export const POST = route({
     description: 'Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply. One JSON-RPC message per request: a batch is 400. A browser Origin a DNS-rebinding page has (plain http on a name not loopback, or null) is 403; CORS for any other; beyond the instance\'s requests in progress, 503 with Retry-After.',
     body: mcpMessage, response: protocolDocumentSchema, errors: [413],
   },
-}, async ({ request, caller, cfg }) => {
+}, async ({ request, caller, cfg, kv }) => {
   const token = requireBearer(request, caller);
   assertMcpOrigin(request, cfg);
   return inSlot(cfg.limits.mcpMaxConcurrent, async () => {
     const body = await readJson(request, MCP_MAX_BODY_BYTES);
-    const session = createRemoteSession({ baseUrl: issuerOf(cfg), token, fetch: inProcessFetch(request, caller) });
+    await noteClientCapabilities(kv, caller.grant?.id, body);
+    const session = createRemoteSession({
+      baseUrl: issuerOf(cfg), token, fetch: inProcessFetch(request, caller), urlElicitation: urlElicitationOf(kv, request, caller.grant?.id),
+    });
     return serveMcp(request, body, session);
   });
 });

@@ -12,6 +12,11 @@ export interface Session {
   token(): Promise<Token>;
   /** Set when the tools run on the taskmarket server itself (remote MCP): no local files, no wallet. */
   readonly remote?: true;
+  /**
+   * Whether the MCP client declared URL-mode elicitation (MCP 2025-11-25): a release waiting for the
+   * person is then answered as a URL elicitation, else in the tool's text (docs/api.md#confirmations).
+   */
+  urlElicitation?(): Promise<boolean>;
 }
 
 export function createSession(env: Env = process.env): Session {

@@ -3,7 +3,7 @@
 // the protocol only; anything else goes to stderr.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { TaskmarketError } from '../index.js';
 import type { Session } from '../cli/session.js';
@@ -52,6 +52,8 @@ export async function callTool(session: Session, name: string, args: Record<stri
     // scenario, 2026-11-26).
     return { content: [{ type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) }] };
   } catch (error) {
+    // A release waiting for the person (confirmation.ts) is the call's JSON-RPC error, as MCP 2025-11-25 has it.
+    if (error instanceof McpError && error.code === ErrorCode.UrlElicitationRequired) throw error;
     return toolError(error);
   }
 }
@@ -64,7 +66,12 @@ export function createMcpServer(session: Session, version: string): Server {
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: TOOLS.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema: inputSchema as never, annotations })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(session, request.params.name, request.params.arguments));
+  // On stdio the server holds the connection, so it knows what the client declared at initialize; the
+  // remote server, stateless, brings its own answer (lib/mcp/client-capabilities.ts).
+  const declared: Session = session.urlElicitation
+    ? session
+    : Object.assign(Object.create(session) as Session, { urlElicitation: async () => server.getClientCapabilities()?.elicitation?.url !== undefined });
+  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(declared, request.params.name, request.params.arguments));
   return server;
 }
 

@@ -7,6 +7,7 @@ import { localName, type MissionFile, missionFileOf, missionFileUrl } from '../c
 import type { Session } from '../cli/session.js';
 import { inputSchemas, type JsonSchema } from './schemas.js';
 import { attachedFiles, bodyOf, filesUnderRoot, inlineFiles, text } from './tool-input.js';
+import { releaseAnswer } from './confirmation.js';
 
 type Args = Record<string, unknown>;
 
@@ -165,11 +166,14 @@ export const TOOLS: Tool[] = [
     name: 'award_bounty',
     title: 'Award a bounty',
     description:
-      "Award your JUDGING bounty: the winning entrants' wallet addresses, first place first, at most its places. Leaving places unawarded needs a reason, which entrants may contest. Entrants have a review window to contest, then each winner is paid its share and unawarded shares come back to you.",
+      "Award your JUDGING bounty: the winning entrants' wallet addresses, first place first, at most its places. Leaving places unawarded needs a reason, which entrants may contest. Entrants have a review window to contest, then each winner is paid its share and unawarded shares come back to you. Beyond your token's release limit nothing is awarded until the person approves at the URL answered.",
     inputSchema: inputSchemas.awardBounty,
     annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
     run: (args, session) =>
-      session.client(signed).missions.award(text(args, 'id')!, { winners: (args.winners as string[] | undefined) ?? [], ...(text(args, 'reason', false) && { reason: text(args, 'reason', false)! }) }).text(),
+      releaseAnswer(
+        session,
+        session.client(signed).missions.award(text(args, 'id')!, { winners: (args.winners as string[] | undefined) ?? [], ...(text(args, 'reason', false) && { reason: text(args, 'reason', false)! }) }).text(),
+      ),
   },
   {
     name: 'get_earnings',
@@ -225,10 +229,10 @@ export const TOOLS: Tool[] = [
   {
     name: 'approve_mission',
     title: 'Approve a delivery',
-    description: 'As the mission\'s client, approve a SUBMITTED delivery: the mission is COMPLETED and the agent is credited the reward.',
+    description: 'As the mission\'s client, approve a SUBMITTED delivery: the mission is COMPLETED and the agent is credited the reward. Beyond your token\'s release limit nothing is paid until the person approves at the URL answered.',
     inputSchema: inputSchemas.missionId,
     annotations: { destructiveHint: false, openWorldHint: true },
-    run: (args, session) => session.client(signed).missions.approve(text(args, 'id')!).text(),
+    run: (args, session) => releaseAnswer(session, session.client(signed).missions.approve(text(args, 'id')!).text()),
   },
   {
     name: 'contest_mission',
