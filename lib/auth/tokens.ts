@@ -7,9 +7,11 @@ import { z } from 'zod';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
 import type { Kv } from '../kv';
+import { issuerOf, RESOURCE_NAMES, resourceUri } from '../oauth/resources';
 import { signHs256 } from './jwt-hs256';
 
 export const TOKEN_ISSUER = 'taskmarket';
+/** A wallet sign-in's audience: the whole API. An OAuth access token's is the resource it was issued for. */
 export const TOKEN_AUDIENCE = 'taskmarket-api';
 
 const claimsSchema = z.object({
@@ -19,6 +21,8 @@ const claimsSchema = z.object({
   jti: z.string().min(1),
   exp: z.number(),
   iat: z.number(),
+  // docs/api.md#audience: TOKEN_AUDIENCE, or an OAuth access token's resource (RFC 8707, RFC 9068 §3).
+  aud: z.string(),
   // docs/api.md#tokens: a token issued to an OAuth client carries its grant and scopes; a sign-in's has neither.
   gid: z.string().uuid().optional(),
   scope: z.string().optional(),
@@ -37,6 +41,14 @@ const keyOf = (secret: string): Promise<CryptoKey> => {
   return key;
 };
 
+/** What a token derived from a delegated credential carries: its grant, scopes and resource (an `aud`). */
+export interface Delegation {
+  grantId: string;
+  scope: string;
+  /** The resource an OAuth access token is for (docs/api.md#audience); none: the whole API, as a personal token's. */
+  resource?: string;
+}
+
 /**
  * Signed by signHs256 (jwt-hs256.ts): the bytes jose's SignJWT wrote, at a fifth of its CPU. `notAfter`
  * (seconds since the epoch) caps `exp`: a token derived from another credential never outlives it
@@ -46,14 +58,15 @@ export async function issueToken(
   cfg: Config,
   user: { id: string; walletAddress: string; role: 'CLIENT' | 'AGENT' },
   now = new Date(),
-  delegation?: { grantId: string; scope: string },
+  delegation?: Delegation,
   notAfter?: number,
 ): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
   const grant = delegation ? { gid: delegation.grantId, scope: delegation.scope } : {};
   const exp = Math.min(iat + cfg.jwtTtlSeconds, notAfter ?? Infinity);
   // The claims in the order SignJWT wrote them: the payload's, then its setters'.
-  const claims = { addr: user.walletAddress, role: user.role, ...grant, sub: user.id, iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE, iat, exp, jti: randomUUID() };
+  const aud = delegation?.resource ?? TOKEN_AUDIENCE;
+  const claims = { addr: user.walletAddress, role: user.role, ...grant, sub: user.id, iss: TOKEN_ISSUER, aud, iat, exp, jti: randomUUID() };
   return signHs256(cfg.jwtSecret, claims);
 }
 
@@ -65,7 +78,11 @@ const INVALID = 'Invalid or expired token';
 const VERIFIED_MAX = 10_000;
 const verified = new Map<string, { secret: string; claims: TokenClaims }>();
 
-/** Checks signature (HS256 only: `alg: none` and others are refused), issuer, audience and expiry. */
+/**
+ * Checks signature (HS256 only: `alg: none` and others are refused), issuer, audience — the API's, or one
+ * of our resources' — and expiry. Whether the audience is the one a request is addressed to is the
+ * caller's check (http/auth-guard.ts).
+ */
 export async function readToken(cfg: Config, token: string, now = Date.now()): Promise<TokenClaims> {
   const known = verified.get(token);
   if (known?.secret === cfg.jwtSecret) {
@@ -79,7 +96,7 @@ export async function readToken(cfg: Config, token: string, now = Date.now()): P
     ({ payload } = await jwtVerify(token, await keyOf(cfg.jwtSecret), {
       algorithms: ['HS256'],
       issuer: TOKEN_ISSUER,
-      audience: TOKEN_AUDIENCE,
+      audience: [TOKEN_AUDIENCE, ...RESOURCE_NAMES.map((name) => resourceUri(issuerOf(cfg), name))],
       requiredClaims: ['exp', 'iat', 'jti', 'sub'],
       currentDate: new Date(now),
     }));

@@ -6,11 +6,12 @@
 import 'server-only';
 import type { Config } from '../config';
 import { readSessionCookie } from '../auth/session-cookie';
-import { isRevoked, readToken, type TokenClaims } from '../auth/tokens';
+import { isRevoked, readToken, TOKEN_AUDIENCE, type TokenClaims } from '../auth/tokens';
 import type { Db } from '../db/client';
 import type { Kv } from '../kv';
 import { grantStanding } from '../oauth/grant-standing';
 import { findPersonalToken, touchGrant } from '../oauth/grants';
+import { issuerOf, type ResourceName, resourceUri } from '../oauth/resources';
 import { parseScopes, type Scope } from '../oauth/scopes';
 import { findUserWithPassport, type PassportSummary, type UserSummary } from '../users/queries';
 import { ApiError } from '../errors';
@@ -42,7 +43,25 @@ const INVALID = 'Invalid or expired token';
 const vouched = new WeakMap<Request, Caller>();
 export const vouchFor = (request: Request, caller: Caller): void => void vouched.set(request, caller);
 
-export async function authenticate(request: Request, cfg: Config, kv: Kv, db: () => Promise<Db>): Promise<Caller | undefined> {
+// The requests a tool call makes inside an /api/mcp request are part of it: an access token issued for
+// /api/mcp is accepted there (docs/api.md#audience). Only this process's own Request objects are marked.
+const insideMcp = new WeakSet<Request>();
+export const madeInsideMcp = (request: Request): void => void insideMcp.add(request);
+
+/**
+ * The resource a request is addressed to (docs/api.md#audience): the one its route serves (`declared`:
+ * /api/mcp's says so, every other is the REST API's), or /api/mcp for a call made inside it.
+ */
+export const addressedResource = (request: Request, declared: ResourceName = 'api'): ResourceName =>
+  insideMcp.has(request) ? 'mcp' : declared;
+
+export async function authenticate(
+  request: Request,
+  cfg: Config,
+  kv: Kv,
+  db: () => Promise<Db>,
+  resource: ResourceName = addressedResource(request),
+): Promise<Caller | undefined> {
   const known = vouched.get(request);
   if (known) return known;
   const authorization = request.headers.get('authorization');
@@ -60,6 +79,11 @@ export async function authenticate(request: Request, cfg: Config, kv: Kv, db: ()
   }
   if (!token) return undefined;
   const claims = await readToken(cfg, token);
+  // An OAuth access token works at the resource it was issued for only (RFC 8707; docs/api.md#audience):
+  // a claim in the token, so no lookup. A sign-in's (and a personal token's derivative's) is the whole API.
+  if (claims.aud !== TOKEN_AUDIENCE && claims.aud !== resourceUri(issuerOf(cfg), resource)) {
+    throw new ApiError(401, 'Token was issued for another resource');
+  }
   // A cookie rides along on cross-site requests; a bearer token does not (docs/api.md#origins).
   if (via === 'cookie' && !SAFE_METHODS.has(request.method)) assertAllowedOrigin(request, cfg, 'refuse');
   // Independent round trips, run together: the revocation list (KV), the current role and, for a

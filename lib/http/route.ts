@@ -9,7 +9,7 @@ import { getKv, type Kv } from '../kv';
 import { after } from 'next/server';
 import { log } from '../log';
 import { noteCallerRole } from '../observability/request-context';
-import { type Caller, authenticate } from './auth-guard';
+import { type Caller, addressedResource, authenticate } from './auth-guard';
 import { clientIp } from './client-ip';
 import { ApiError, OAuthError, unavailableDependency } from '../errors';
 import { type OperatorSecret, requireOperator } from './operator-auth';
@@ -20,8 +20,9 @@ import { type Handler, observed } from './observed';
 import type { OperationDoc } from './operation-doc';
 import { EVERYONE, LIMITS, type LimitName, PendingCharge, consume } from './rate-limit';
 import { readForm, readJson, validate } from './validation';
-import { bearerChallenge } from '../oauth/metadata';
-import { requireScope, type ScopeRule } from '../oauth/scopes';
+import type { ResourceName } from '../oauth/resources';
+import { bearerChallenge, scopeChallenge, withScopes } from '../oauth/metadata';
+import { requireScope, ScopeRefusal, type ScopeRule, scopesOfRule } from '../oauth/scopes';
 
 type Role = 'CLIENT' | 'AGENT';
 
@@ -39,6 +40,8 @@ export interface RouteOptions {
    * authenticated route; a wallet sign-in may do everything. Unset: a wallet sign-in only (docs/api.md#tokens).
    */
   scope?: ScopeRule;
+  /** The protected resource the route is (docs/api.md#audience): the REST API's unless it says `mcp`. */
+  resource?: ResourceName;
   /** Authorized by an operator secret (ADMIN_TOKEN or CRON_SECRET) instead of a user. */
   operator?: OperatorSecret;
   /** Work for once a successful response is out, such as sending the webhooks the change queued. */
@@ -102,15 +105,21 @@ export function route<O extends RouteOptions>(options: O & OneBody<O> & KnownOpt
       if (request.url.includes('access_token=') && new URL(request.url).searchParams.has('access_token')) {
         throw new ApiError(400, 'Access tokens are not accepted in the query string; send Authorization: Bearer');
       }
-      const caller = options.auth ? await challenged(cfg, authenticate(request, cfg, kv, getDb)) : undefined;
+      const rule = options.scope ?? 'session';
+      const resource = addressedResource(request, options.resource);
+      const caller = options.auth ? await challenged(cfg, resource, rule, authenticate(request, cfg, kv, getDb, resource)) : undefined;
       if (caller) noteCallerRole(caller.user.role);
       if (options.auth && options.auth !== 'optional') {
-        if (!caller) throw new ApiError(401, 'Authentication required', undefined, { 'WWW-Authenticate': bearerChallenge(cfg) });
+        if (!caller) {
+          throw new ApiError(401, 'Authentication required', undefined, {
+            'WWW-Authenticate': bearerChallenge(cfg, resource, scopesOfRule(rule)),
+          });
+        }
         if (options.auth !== 'user' && caller.user.role !== options.auth) {
           throw new ApiError(403, `${options.auth === 'AGENT' ? 'Agent' : 'Client'} role required`);
         }
       }
-      if (caller) requireScope(caller.grant?.scopes, options.scope ?? 'session');
+      if (caller) stepUp(cfg, resource, () => requireScope(caller.grant?.scopes, rule));
       if (limit?.scope === 'user' && caller) limitHeaders = await consume(kv, cfg, options.limit!, caller.user.id);
 
       const query = options.query
@@ -136,15 +145,34 @@ export function route<O extends RouteOptions>(options: O & OneBody<O> & KnownOpt
   return Object.assign(observed(handle), { options });
 }
 
-/** A refused credential's 401 tells an OAuth client where to authorize (RFC 6750 §3, RFC 9728 §5.1). */
-async function challenged<T>(cfg: Config, authentication: Promise<T>): Promise<T> {
+/**
+ * A refused credential's 401 tells an OAuth client where to authorize (RFC 6750 §3, RFC 9728 §5.1) and
+ * what to ask for (docs/api.md#least-privilege).
+ */
+async function challenged<T>(cfg: Config, resource: ResourceName, rule: ScopeRule, authentication: Promise<T>): Promise<T> {
   try {
     return await authentication;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
-      throw new ApiError(401, error.message, error.details, { 'WWW-Authenticate': bearerChallenge(cfg, ', error="invalid_token"') });
+      const challenge = bearerChallenge(cfg, resource, scopesOfRule(rule), ', error="invalid_token"');
+      throw new ApiError(401, error.message, error.details, { 'WWW-Authenticate': challenge });
     }
     throw error;
+  }
+}
+
+/**
+ * A token without the scope a route needs is a 403 that says which scopes to re-authorize for
+ * (RFC 6750 §3.1, MCP authorization's scope challenge; docs/api.md#step-up): on a call a tool makes
+ * inside /api/mcp, /api/mcp's own (app/api/mcp/route.ts answers it as the endpoint's 403).
+ */
+function stepUp(cfg: Config, resource: ResourceName, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    if (!(error instanceof ScopeRefusal)) throw error;
+    const challenge = scopeChallenge(cfg, resource, withScopes(error.held, [error.needed]));
+    throw new ApiError(403, error.message, undefined, { 'WWW-Authenticate': challenge });
   }
 }
 

@@ -12,10 +12,10 @@ import type { Kv } from '../kv';
 import { clientIdUrl, MAX_CLIENT_ID_URL_LENGTH } from './client-id-url';
 import { ClientDocumentError, clientFromDocument, type Requester } from './client-metadata-document';
 import { findClient, type OAuthClient, redirectUriMatches } from './clients';
-import { type Scope, formatScopes, parseScopes } from './scopes';
+import { namedResource } from './resources';
+import { DEFAULT_SCOPES, type Scope, formatScopes, parseScopes } from './scopes';
 
-/** Scopes granted when a client asks for none: what an agent needs to find, deliver and be paid. */
-export const DEFAULT_SCOPES: Scope[] = ['missions:read', 'missions:work', 'earnings:claim'];
+export { DEFAULT_SCOPES } from './scopes';
 export const CODE_TTL_MS = 60_000;
 const CONSENT_TTL_MS = 10 * 60_000;
 export const MAX_CONSENT_FORMS = 50;
@@ -64,12 +64,8 @@ export class RedirectableError extends Error {
   }
 }
 
-/** The resource server's identifier (RFC 8707/9728): the MCP endpoint. The origin itself is accepted too. */
-export const resourceOf = (issuer: string) => `${issuer}/api/mcp`;
-
-export function acceptsResource(issuer: string, resource: string | undefined): boolean {
-  return resource === undefined || [resourceOf(issuer), issuer, `${issuer}/`].includes(resource);
-}
+/** Whether `resource` names one of ours (RFC 8707; docs/api.md#audience): the MCP endpoint or the REST API. */
+export const acceptsResource = (issuer: string, resource: string | undefined): boolean => namedResource(issuer, resource) !== undefined;
 
 /**
  * The client named by `clientId`: a metadata document's (docs/api.md#client-id-metadata-documents), or a
@@ -187,6 +183,8 @@ export interface CodeGrant {
   redirectUriGiven: boolean;
   scopes: Scope[];
   codeChallenge: string;
+  /** The authorization request's `resource` (RFC 8707), which the token request may not change. */
+  resource?: string;
 }
 
 // The code is 32 random bytes and nothing else (docs/api.md#oauth-21): it travels in the browser's

@@ -61,6 +61,7 @@ export async function decideAuthorization(
     redirectUriGiven: request.redirectUriGiven,
     scopes,
     codeChallenge: request.codeChallenge,
+    resource: request.resource,
   });
   return redirectWith(request.redirectUri, { code, state: request.state, iss: issuer });
 }

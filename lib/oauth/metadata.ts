@@ -1,11 +1,12 @@
-// Discovery documents (docs/api.md#tokens): the authorization server's metadata (RFC 8414) and the MCP
-// endpoint's protected-resource metadata (RFC 9728), both named from the public origin.
+// Discovery documents (docs/api.md#tokens): the authorization server's metadata (RFC 8414), the
+// protected-resource metadata (RFC 9728) of each resource — /api/mcp and the REST API — all named
+// from the public origin, and the challenges a 401 or a 403 carries to them.
 import type { Config } from '../config';
-import { resourceOf } from './authorization';
-import { SCOPES } from './scopes';
+import { ApiError } from '../errors';
+import { issuerOf, RESOURCE_NAMES, type ResourceName, resourceUri } from './resources';
+import { DEFAULT_SCOPES, formatScopes, SCOPES, type Scope } from './scopes';
 
-/** The issuer: the first public origin (APP_ORIGINS, or the SIWE domain's). */
-export const issuerOf = (cfg: Config): string => cfg.appOrigins[0]!;
+export { issuerOf } from './resources';
 
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 
@@ -28,21 +29,57 @@ export function authorizationServerMetadata(cfg: Config) {
     // A client_id may be the https URL of the client's own metadata document (docs/api.md#client-id-metadata-documents).
     client_id_metadata_document_supported: true,
     service_documentation: `${issuer}/docs`,
+    // RFC 9728 §4: the resources this server issues tokens for (docs/api.md#audience).
+    protected_resources: RESOURCE_NAMES.map((name) => resourceUri(issuer, name)),
   };
 }
 
-export function protectedResourceMetadata(cfg: Config) {
+/** The protected-resource metadata of `name`, served at its well-known URI (RFC 9728 §3.1). */
+export function protectedResourceMetadata(cfg: Config, name: ResourceName = 'mcp') {
   const issuer = issuerOf(cfg);
   return {
-    resource: resourceOf(issuer),
+    resource: resourceUri(issuer, name),
     authorization_servers: [issuer],
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ['header'],
-    resource_name: 'taskmarket',
+    resource_name: name === 'mcp' ? 'taskmarket MCP' : 'taskmarket API',
     resource_documentation: `${issuer}/docs`,
   };
 }
 
-/** The challenge a 401 carries, so an MCP client can find how to authorize (RFC 9728 §5.1). */
-export const bearerChallenge = (cfg: Config, extra = '') =>
-  `Bearer resource_metadata="${issuerOf(cfg)}${PROTECTED_RESOURCE_PATH}/api/mcp"${extra}`;
+/**
+ * Which resource's metadata a request asks for, by the path it was made to (RFC 9728 §3.1): the
+ * resource's path after the well-known prefix; the prefix alone, the MCP endpoint's as it always was.
+ * A path naming no resource of ours is 404 (a client must not take another resource's document).
+ */
+export function metadataResourceOf(request: Request): ResourceName {
+  const path = new URL(request.url).pathname;
+  const suffix = path.startsWith(PROTECTED_RESOURCE_PATH) ? path.slice(PROTECTED_RESOURCE_PATH.length) : '';
+  const name = suffix === '' ? 'mcp' : RESOURCE_NAMES.find((candidate) => resourceUri('', candidate) === suffix);
+  if (!name) throw new ApiError(404, 'No protected resource has its metadata here');
+  return name;
+}
+
+/** Where a resource's metadata is: the well-known prefix, then the resource's path (RFC 9728 §3.1). */
+export const metadataUrlOf = (cfg: Config, name: ResourceName) =>
+  resourceUri(`${issuerOf(cfg)}${PROTECTED_RESOURCE_PATH}`, name);
+
+/**
+ * The challenge a 401 carries, so a client can find how to authorize (RFC 9728 §5.1), and which
+ * scopes to ask for (MCP authorization, scope selection): the least an agent needs, plus what this
+ * route needs (docs/api.md#least-privilege).
+ */
+export const bearerChallenge = (cfg: Config, name: ResourceName, needed: readonly Scope[] = [], extra = '') =>
+  `Bearer resource_metadata="${metadataUrlOf(cfg, name)}", scope="${withScopes(DEFAULT_SCOPES, needed)}"${extra}`;
+
+/**
+ * The challenge of a 403 for a token without the scope a request needs (RFC 6750 §3.1, MCP
+ * authorization, scope challenge): the scopes it holds plus the one needed, so a client re-authorizing
+ * for them loses nothing it had (docs/api.md#step-up).
+ */
+export const scopeChallenge = (cfg: Config, name: ResourceName, scope: string) =>
+  `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${metadataUrlOf(cfg, name)}"`;
+
+/** `held` and `needed` as one scope string, in the canonical order. */
+export const withScopes = (held: readonly Scope[], needed: readonly Scope[]): string =>
+  formatScopes(SCOPES.filter((scope) => held.includes(scope) || needed.includes(scope)));

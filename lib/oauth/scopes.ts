@@ -14,6 +14,13 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   webhooks: 'Add, list and remove your webhooks',
 };
 
+/**
+ * What an agent needs to find and deliver work, and all a client gets unless it asks for more: an
+ * authorization request without `scope`, and every 401's challenge (docs/api.md#least-privilege).
+ * The rest — posting and releasing money, claiming, webhooks — is asked for when needed (step-up).
+ */
+export const DEFAULT_SCOPES: Scope[] = ['missions:read', 'missions:work'];
+
 const KNOWN = new Set<string>(SCOPES);
 
 export const isScope = (value: string): value is Scope => KNOWN.has(value);
@@ -33,11 +40,29 @@ export const formatScopes = (scopes: readonly Scope[]): string => scopes.join(' 
  */
 export type ScopeRule = Scope | readonly Scope[] | 'any' | 'session';
 
+/**
+ * A delegated token without the scope a route needs: 403 naming it. `needed` is the scope that would
+ * do (the first of a rule's alternatives), `held` what the token has: the route wrapper turns them
+ * into the step-up challenge (docs/api.md#step-up).
+ */
+export class ScopeRefusal extends ApiError {
+  constructor(
+    readonly held: readonly Scope[],
+    readonly needed: Scope,
+    alternatives: readonly Scope[],
+  ) {
+    super(403, `Token lacks the ${alternatives.join(' or ')} scope`);
+  }
+}
+
 /** Throws 403 naming the missing scope when `granted` (undefined: a wallet sign-in) does not allow `rule`. */
 export function requireScope(granted: readonly Scope[] | undefined, rule: ScopeRule): void {
   if (granted === undefined || rule === 'any') return;
   if (rule === 'session') throw new ApiError(403, 'This needs a wallet sign-in; a delegated token cannot do it');
   const wanted = typeof rule === 'string' ? [rule] : rule;
   if (wanted.some((scope) => granted.includes(scope))) return;
-  throw new ApiError(403, `Token lacks the ${wanted.join(' or ')} scope`);
+  throw new ScopeRefusal(granted, wanted[0]!, wanted);
 }
+
+/** The scopes a route's rule names: what a 401's challenge adds to the least (none for `any` or `session`). */
+export const scopesOfRule = (rule: ScopeRule): Scope[] => (rule === 'any' || rule === 'session' ? [] : typeof rule === 'string' ? [rule] : [rule[0]!]);

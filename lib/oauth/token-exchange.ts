@@ -14,6 +14,7 @@ import { grantRevokedKey, issueToken } from '../auth/tokens';
 import { findUserWithPassport } from '../users/queries';
 import { type FormBody, parseForm } from './form';
 import { acceptsResource, grantOfUsedCode, rememberUsedCode, takeCode, verifierMatches } from './authorization';
+import { issuerOf, namedResource, type ResourceName, resourceUri } from './resources';
 import { type OAuthClient, touchClient } from './clients';
 import { findLiveGrant, grantOAuthScopes, hashSecret, markGrantRevoked, newSecret, revokeGrantNow } from './grants';
 import { formatScopes, parseScopes, type Scope } from './scopes';
@@ -70,6 +71,21 @@ export async function exchangeToken(db: Db, kv: Kv, cfg: Config, issuer: string,
   return request.grant_type === 'authorization_code' ? redeemCode(db, kv, cfg, client, request, now) : refresh(db, kv, cfg, client, request, now);
 }
 
+/**
+ * The resource the access token is for (RFC 8707 §2.2; docs/api.md#audience): the one the token request
+ * names, else the one the grant was for (the authorization request's, or the refresh token's), else
+ * the MCP endpoint. Naming another than the grant's is `invalid_target`.
+ */
+function resourceFor(cfg: Config, granted: string | null | undefined, asked: string | undefined): ResourceName {
+  const issuer = issuerOf(cfg);
+  const grantedName = granted === 'mcp' || granted === 'api' ? granted : granted ? namedResource(issuer, granted) : undefined;
+  const askedName = asked === undefined ? undefined : namedResource(issuer, asked);
+  if (grantedName && askedName && grantedName !== askedName) {
+    throw new OAuthError(400, 'invalid_target', 'resource is not the one the authorization was for');
+  }
+  return askedName ?? grantedName ?? 'mcp';
+}
+
 async function redeemCode(db: Db, kv: Kv, cfg: Config, client: OAuthClient, request: Extract<TokenRequest, { grant_type: 'authorization_code' }>, now: Date) {
   const code = await takeCode(kv, request.code);
   if (!code) {
@@ -85,11 +101,12 @@ async function redeemCode(db: Db, kv: Kv, cfg: Config, client: OAuthClient, requ
   }
   if (request.redirect_uri !== undefined && request.redirect_uri !== code.redirectUri) throw invalidGrant('redirect_uri does not match the authorization request');
   if (!verifierMatches(request.code_verifier, code.codeChallenge)) throw invalidGrant('code_verifier does not match the code_challenge');
+  const resource = resourceFor(cfg, code.resource, request.resource);
   // A second approval extends the standing grant (docs/api.md#re-authorizing-extends-the-grant): the tokens carry all it now holds.
   const grant = await grantOAuthScopes(db, code.userId, { id: client.id, name: code.clientName ?? client.name }, code.scopes, now);
   await rememberUsedCode(kv, request.code, grant.id);
   await touchClient(db, client.id, now);
-  return tokensFor(db, cfg, code.userId, grant.id, grant.scopes, now);
+  return tokensFor(db, cfg, code.userId, grant.id, grant.scopes, now, resource);
 }
 
 async function refresh(db: Db, kv: Kv, cfg: Config, client: OAuthClient, request: Extract<TokenRequest, { grant_type: 'refresh_token' }>, now: Date) {
@@ -101,7 +118,7 @@ async function refresh(db: Db, kv: Kv, cfg: Config, client: OAuthClient, request
     .update(refreshTokens)
     .set({ usedAt: now })
     .where(and(eq(refreshTokens.hash, hash), isNull(refreshTokens.usedAt), gt(refreshTokens.expiresAt, now), inArray(refreshTokens.grantId, ownGrants)))
-    .returning({ grantId: refreshTokens.grantId });
+    .returning({ grantId: refreshTokens.grantId, resource: refreshTokens.resource });
   if (!taken) {
     const [known] = await db
       .select({ grantId: refreshTokens.grantId, usedAt: refreshTokens.usedAt })
@@ -116,6 +133,7 @@ async function refresh(db: Db, kv: Kv, cfg: Config, client: OAuthClient, request
   const grant = await findLiveGrant(db, taken.grantId, now);
   if (!grant || grant.clientId !== client.id) throw invalidGrant('Refresh token is invalid or expired');
   if ((await kv.get(grantRevokedKey(grant.id))) !== null) throw invalidGrant('The grant was revoked');
+  const resource = resourceFor(cfg, taken.resource, request.resource);
   let scopes = grant.scopes as Scope[];
   if (request.scope !== undefined) {
     // RFC 6749 §6: a refresh may narrow the scopes, never widen them.
@@ -124,17 +142,26 @@ async function refresh(db: Db, kv: Kv, cfg: Config, client: OAuthClient, request
     scopes = asked;
   }
   await touchClient(db, client.id, now);
-  return tokensFor(db, cfg, grant.userId, grant.id, scopes, now);
+  return tokensFor(db, cfg, grant.userId, grant.id, scopes, now, resource);
 }
 
-async function tokensFor(db: Db, cfg: Config, userId: string, grantId: string, scopes: Scope[], now: Date): Promise<TokenResponse> {
+async function tokensFor(
+  db: Db,
+  cfg: Config,
+  userId: string,
+  grantId: string,
+  scopes: Scope[],
+  now: Date,
+  resource: ResourceName,
+): Promise<TokenResponse> {
   const found = await findUserWithPassport(db, userId);
   if (!found) throw invalidGrant('The user no longer exists');
   const refreshToken = newSecret('tmr_');
-  await db.insert(refreshTokens).values({ hash: hashSecret(refreshToken), grantId, expiresAt: new Date(now.getTime() + REFRESH_TTL_MS) });
+  const expiresAt = new Date(now.getTime() + REFRESH_TTL_MS);
+  await db.insert(refreshTokens).values({ hash: hashSecret(refreshToken), grantId, expiresAt, resource });
   const scope = formatScopes(scopes);
   return {
-    access_token: await issueToken(cfg, found.user, now, { grantId, scope }),
+    access_token: await issueToken(cfg, found.user, now, { grantId, scope, resource: resourceUri(issuerOf(cfg), resource) }),
     token_type: 'Bearer',
     expires_in: cfg.jwtTtlSeconds,
     refresh_token: refreshToken,

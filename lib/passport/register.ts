@@ -3,17 +3,17 @@
 import 'server-only';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { issueToken } from '../auth/tokens';
+import { type Delegation, issueToken } from '../auth/tokens';
 import { promoteToAgent, type UserSummary } from '../users/queries';
 import { listClaimablePassports, ensurePassportRow } from './queries';
 import { presentPassport } from './present';
 import { settlePassport } from './settle';
 
 /**
- * `delegation`: the grant and scopes of a delegated caller, which the new token keeps; `notAfter` (seconds
+ * `delegation`: the grant, scopes and resource of a delegated caller, which the new token keeps; `notAfter` (seconds
  * since the epoch): the caller's own expiry, which it never outlives (docs/api.md#grant-bound-tokens).
  */
-export async function registerAgent(db: Db, cfg: Config, userId: string, delegation?: { grantId: string; scope: string }, notAfter?: number) {
+export async function registerAgent(db: Db, cfg: Config, userId: string, delegation?: Delegation, notAfter?: number) {
   const user: UserSummary = await db.transaction(async (tx) => {
     const promoted = await promoteToAgent(tx, userId);
     await ensurePassportRow(tx, promoted);

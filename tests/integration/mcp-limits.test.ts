@@ -21,7 +21,7 @@ import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
 import { call, randomIp } from '../support/http';
 import { createMission, missionInput, newClient, type Party } from '../support/missions';
 import { png, upload } from '../support/multipart';
-import { connect } from '../support/oauth';
+import { connect, MCP_RESOURCE } from '../support/oauth';
 import { signIn } from '../support/wallets';
 
 const RATE = 10;
@@ -142,7 +142,7 @@ describe('/api/mcp limits', () => {
 
   test('error: past MCP_RATE_LIMIT_PER_MINUTE a user is 429 with Retry-After, whichever of its tokens it uses; another user is not', async () => {
     const user = await signIn();
-    const { tokens } = await connect('missions:read', user);
+    const { tokens } = await connect('missions:read', user, MCP_RESOURCE);
     const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
     for (let i = 0; i < RATE; i++) expect((await post(i % 2 ? user.token : tokens.access_token, ping)).status).toBe(200);
     for (const token of [user.token, tokens.access_token]) {

@@ -24,7 +24,10 @@ import { stampedAddress } from '@/lib/http/socket-address';
 import { call } from '../support/http';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
 import { createMission, newClient, type Party } from '../support/missions';
-import { connect as authorize } from '../support/oauth';
+import { API_RESOURCE, connect, MCP_RESOURCE } from '../support/oauth';
+
+/** Connected for /api/mcp (docs/api.md#audience). */
+const authorize = (scope: string, user?: Parameters<typeof connect>[1]) => connect(scope, user, MCP_RESOURCE);
 import { signIn } from '../support/wallets';
 
 // The heap test makes 1,800 calls as one user; the MCP limits are tests/integration/mcp-limits.test.ts's.
@@ -108,8 +111,10 @@ describe('remote MCP', () => {
     const { tokens } = await authorize('missions:read', agentSignIn);
     const client = await mcpClient(tokens.access_token);
     const page = await tool(client, 'find_missions', { limit: 5 });
+    // The REST route takes a token issued for it (docs/api.md#audience).
+    const rest = (await connect('missions:read', agentSignIn, API_RESOURCE)).tokens.access_token;
     const get = await listMissions(
-      new Request('http://localhost:3000/api/missions?limit=5', { headers: { authorization: `Bearer ${tokens.access_token}`, [SOCKET_ADDRESS_HEADER]: stampedAddress('10.9.9.9') } }),
+      new Request('http://localhost:3000/api/missions?limit=5', { headers: { authorization: `Bearer ${rest}`, [SOCKET_ADDRESS_HEADER]: stampedAddress('10.9.9.9') } }),
       { params: Promise.resolve({}) },
     );
     expect(get.status).toBe(200);
@@ -144,20 +149,26 @@ describe('remote MCP', () => {
     const send = async (params: Record<string, unknown>) => {
       const headers = { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json', [SOCKET_ADDRESS_HEADER]: stampedAddress('10.9.9.9') };
       const response = await postMcp(new Request(URL_, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params }) }), { params: Promise.resolve({}) });
-      return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
+      const challenge = response.headers.get('www-authenticate');
+      return { status: response.status, type: response.headers.get('content-type'), challenge, body: await response.text() };
     };
-    // A page, a mission, the API's 404 and its 403 for a missing scope: each answered both ways.
+    // A page, a mission, the API's 404, and a scope the token lacks (the endpoint's own 403, with the
+    // step-up challenge: docs/api.md#step-up): each answered both ways.
     const calls = [['find_missions', { limit: 5 }], ['get_mission', { id: posted.id }], ['get_mission', { id: randomUUID() }], ['post_comment', { id: posted.id, body: 'Hi' }]] as const;
     const answers = [];
     for (const [name, args] of calls) {
       const plain = await send({ name, arguments: args });
-      expect(plain.status).toBe(200);
       expect(await send({ name, arguments: args, _meta: {} })).toEqual(plain);
-      answers.push(JSON.parse(plain.body).result);
+      answers.push(plain);
     }
-    expect(answers[0].content[0].text).toContain(JSON.stringify(posted.title).slice(1, -1));
-    expect(answers.map((result) => result.isError ?? false)).toEqual([false, false, true, true]);
-    expect(answers[3].content[0].text).toMatch(/missions:work/);
+    expect(answers.map(({ status }) => status)).toEqual([200, 200, 200, 403]);
+    const results = answers.slice(0, 3).map(({ body }) => JSON.parse(body).result);
+    expect(results[0].content[0].text).toContain(JSON.stringify(posted.title).slice(1, -1));
+    expect(results.map((result) => result.isError ?? false)).toEqual([false, false, true]);
+    expect(JSON.parse(answers[3]!.body)).toEqual({ error: 'Token lacks the missions:work or missions:post scope' });
+    expect(answers[3]!.challenge).toBe(
+      'Bearer error="insufficient_scope", scope="missions:read missions:work", resource_metadata="https://app.example.com/.well-known/oauth-protected-resource/api/mcp"',
+    );
   });
 
   test('behavior: an agent registers, finds, asks, accepts, delivers files as content and reads them back', async () => {
@@ -182,14 +193,17 @@ describe('remote MCP', () => {
     expect(await toolJson(agent, 'get_earnings')).toHaveProperty('pending');
   });
 
-  test("error: outside its scopes a tool answers the API's own 403 text", async () => {
+  test('error: outside its scopes a tool call is the endpoint\'s 403 (step-up), and the session goes on', async () => {
     const reader = await signIn();
     await call(registerAgentRoute, { method: 'POST', token: reader.token });
     const { tokens } = await authorize('missions:read', reader);
     const client = await mcpClient(tokens.access_token);
     const posted = await createMission(owner);
-    const refused = await tool(client, 'accept_mission', { id: posted.id });
-    expect(refused).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Token lacks the missions:work scope' }] });
+    // docs/api.md#step-up: not a tool error the model reads, but the HTTP answer the client re-authorizes on.
+    await expect(tool(client, 'accept_mission', { id: posted.id })).rejects.toMatchObject({
+      code: 403,
+      message: expect.stringContaining('Token lacks the missions:work scope'),
+    });
     expect((await tool(client, 'get_mission', { id: posted.id })).isError).toBeFalsy();
   });
 

@@ -45,7 +45,7 @@ import { grants } from '@/lib/db/schema';
 import { call } from '../support/http';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
 import { createMission as seedMission, missionInput, newClient } from '../support/missions';
-import { connect, personalToken, type User } from '../support/oauth';
+import { API_RESOURCE, connect, ORIGIN, personalToken, type User } from '../support/oauth';
 import { signIn } from '../support/wallets';
 
 useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
@@ -120,18 +120,26 @@ const send = (handler: Handler, method: string, token: string, body?: unknown) =
   call(handler, { method, token, body, params: { id, fileId: randomUUID(), address: agent.wallet.address } });
 
 describe.each([
-  ['an OAuth access token', async (user: User, scopes: string[]) => (await connect(scopes.join(' '), user)).tokens.access_token],
+  // For the REST API: one issued for /api/mcp, the default, is refused here (docs/api.md#audience).
+  ['an OAuth access token', async (user: User, scopes: string[]) => (await connect(scopes.join(' '), user, API_RESOURCE)).tokens.access_token],
   ['a personal access token', async (user: User, scopes: string[]) => (await personalToken(user, scopes)).token],
 ])('%s', (_kind, tokenFor) => {
   // The one scope that none of the cases need: each case sees its own scope missing.
   const unrelated = (scope: string) => (scope === 'webhooks' ? 'missions:read' : 'webhooks');
 
-  test.each(CASES)('error: %s without its scope is 403 naming %s', async (_label, handler, method, scope, role, body) => {
+  test.each(CASES)('error: %s without its scope is 403 naming %s, with the step-up challenge', async (_label, handler, method, scope, role, body) => {
     // A new client each time: a user holds at most 20 personal access tokens.
-    const token = await tokenFor(role === 'agent' ? agent : await signIn(), [unrelated(scope)]);
+    const held = unrelated(scope);
+    const token = await tokenFor(role === 'agent' ? agent : await signIn(), [held]);
     const answer = await send(handler, method, token, body);
     expect(answer.status).toBe(403);
     expect(answer.body.error).toBe(`Token lacks the ${scope} scope`);
+    // docs/api.md#step-up: what it holds plus the one needed (the first of alternatives), in the scopes' order.
+    const needed = scope.split(' or ')[0]!;
+    const wanted = ['missions:read', 'missions:work', 'missions:post', 'earnings:claim', 'webhooks'].filter((s) => s === held || s === needed);
+    expect(answer.headers.get('www-authenticate')).toBe(
+      `Bearer error="insufficient_scope", scope="${wanted.join(' ')}", resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/api"`,
+    );
   });
 
   test.each(SESSION_ONLY)('error: %s needs a wallet sign-in', async (_label, handler, method, body) => {

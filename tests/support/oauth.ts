@@ -15,6 +15,12 @@ import { signIn } from './wallets';
 
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 export const ORIGIN = 'https://app.example.com';
+/**
+ * The two resources a token can be issued for (docs/api.md#audience). A client names /api/mcp, or
+ * nothing (the default), to use MCP, and /api for the REST routes: the fixtures ask for /api unless told.
+ */
+export const MCP_RESOURCE = `${ORIGIN}/api/mcp`;
+export const API_RESOURCE = `${ORIGIN}/api`;
 
 type Handler = Parameters<typeof call>[0];
 
@@ -53,6 +59,7 @@ export function authorizeParams(clientId: string, challenge: string, extra: Reco
     code_challenge_method: 'S256',
     scope: 'missions:read missions:work earnings:claim',
     state: 'st-123',
+    resource: API_RESOURCE,
     ...extra,
   };
 }
@@ -92,13 +99,13 @@ export async function approve(user: User, params: Record<string, string>, chosen
 
 export const exchange = (fields: Record<string, string>, options: CallOptions = {}) => callForm(tokenRoute, fields, options);
 
-/** A user connected to a fresh client with `scope`: their tokens as the client holds them. */
-export async function connect(scope = 'missions:read missions:work earnings:claim', user?: User) {
+/** A user connected to a fresh client with `scope`, for `resource`: their tokens as the client holds them. */
+export async function connect(scope = 'missions:read missions:work earnings:claim', user?: User, resource = API_RESOURCE) {
   const who = user ?? (await signIn());
   const client = await registerClient();
   const { verifier, challenge } = pkce();
-  const location = await approve(who, authorizeParams(client.client_id, challenge, { scope }));
-  const answer = await exchange({ grant_type: 'authorization_code', code: location.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id });
+  const location = await approve(who, authorizeParams(client.client_id, challenge, { scope, resource }));
+  const answer = await exchange({ grant_type: 'authorization_code', code: location.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id, resource });
   if (answer.status !== 200) throw new Error(`token: ${answer.status} ${JSON.stringify(answer.body)}`);
   return { user: who, client, tokens: answer.body as { access_token: string; refresh_token: string; scope: string; expires_in: number } };
 }

@@ -3,7 +3,7 @@
 // without a second trip through the network. Every user-facing route of the route table is here (a
 // test walks app/api to keep it so).
 import { ROUTE_TABLE } from '@/app/api/route-table';
-import { type Caller, vouchFor } from '@/lib/http/auth-guard';
+import { type Caller, madeInsideMcp, vouchFor } from '@/lib/http/auth-guard';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
 import type { Method } from '@/lib/http/methods';
 import type { RouteModule, RouteTable } from '@/lib/http/route-table';
@@ -40,7 +40,8 @@ const CLIENT_HEADERS = ['x-real-ip', 'x-forwarded-for', SOCKET_ADDRESS_HEADER];
 /**
  * A fetch for the SDK that answers from the route handlers, as `outer`'s client. A read with the
  * outer request's own credential carries the caller the MCP route authenticated moments ago;
- * a write authenticates again, so a role changed within the call (register_agent) is seen.
+ * a write authenticates again, so a role changed within the call (register_agent) is seen. Each
+ * call is part of the MCP request: a token issued for /api/mcp is accepted (docs/api.md#audience).
  */
 export function inProcessFetch(outer: Request, caller: Caller): typeof globalThis.fetch {
   return async (input, init) => {
@@ -49,6 +50,7 @@ export function inProcessFetch(outer: Request, caller: Caller): typeof globalThi
       const value = outer.headers.get(name);
       if (value !== null) request.headers.set(name, value);
     }
+    madeInsideMcp(request);
     if (request.method === 'GET' && request.headers.get('authorization') === outer.headers.get('authorization')) vouchFor(request, caller);
     const { pathname } = new URL(request.url);
     for (const { regex, names, module } of compiledRoutes()) {

@@ -8,20 +8,22 @@ import { assertMcpOrigin } from '@/lib/mcp/origin';
 import { createRemoteSession } from '@/lib/mcp/remote-session';
 import { noteClientCapabilities, urlElicitationOf } from '@/lib/mcp/client-capabilities';
 import { serveMcp } from '@/lib/mcp/serve';
+import { ScopeChallengeWatch } from '@/lib/mcp/step-up';
 import { issuerOf } from '@/lib/oauth/metadata';
 import { inProcessFetch } from './api-routes';
 import { protocolDocumentSchema } from '@/lib/oauth/schemas';
 
 // Remote MCP (docs/api.md#mcp): the `taskmarket mcp` tools over Streamable HTTP, for a bearer token
 // (OAuth or tm_). The caller is known before the body is read; each tool call is the API's own
-// route, called with the same token, so scopes are enforced there. Bounded (docs/api.md#limits): the
+// route, called with the same token, so scopes are enforced there — a call refused a scope is this
+// endpoint's 403 with the scope challenge (docs/api.md#step-up). Bounded (docs/api.md#limits): the
 // per-user limit is counted before anything is read, and the message is read only inside one of
 // the instance's slots, so no more than MCP_MAX_CONCURRENT bodies and answers are held at once.
 export const POST = route({
-  auth: 'user', scope: 'any', limit: 'mcp', cors: true,
+  auth: 'user', scope: 'any', limit: 'mcp', resource: 'mcp', cors: true,
   doc: {
     tag: 'MCP', summary: 'MCP Streamable HTTP (stateless, JSON responses): the taskmarket tools',
-    description: 'Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply. One JSON-RPC message per request: a batch is 400. A browser Origin a DNS-rebinding page has (plain http on a name not loopback, or null) is 403; CORS for any other; beyond the instance\'s requests in progress, 503 with Retry-After.',
+    description: 'Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply: a tool call needing a scope the token lacks is 403 with WWW-Authenticate error="insufficient_scope" (step-up). One JSON-RPC message per request: a batch is 400. A browser Origin a DNS-rebinding page has (plain http on a name not loopback, or null) is 403; CORS for any other; beyond the instance\'s requests in progress, 503 with Retry-After.',
     body: mcpMessage, response: protocolDocumentSchema, errors: [413],
   },
 }, async ({ request, caller, cfg, kv }) => {
@@ -29,17 +31,18 @@ export const POST = route({
   assertMcpOrigin(request, cfg);
   return inSlot(cfg.limits.mcpMaxConcurrent, async () => {
     const body = await readJson(request, MCP_MAX_BODY_BYTES);
+    const stepUp = new ScopeChallengeWatch();
     await noteClientCapabilities(kv, caller.grant?.id, body);
     const session = createRemoteSession({
-      baseUrl: issuerOf(cfg), token, fetch: inProcessFetch(request, caller), urlElicitation: urlElicitationOf(kv, request, caller.grant?.id),
+      baseUrl: issuerOf(cfg), token, fetch: stepUp.watching(inProcessFetch(request, caller)), urlElicitation: urlElicitationOf(kv, request, caller.grant?.id),
     });
-    return serveMcp(request, body, session);
+    return stepUp.answer(await serveMcp(request, body, session));
   });
 });
 
 // Stateless: no stream for server-initiated messages (MCP allows 405 here), and no session to end.
 export const GET = route({
-  auth: 'user', scope: 'any', limit: 'mcp', cors: true,
+  auth: 'user', scope: 'any', limit: 'mcp', resource: 'mcp', cors: true,
   doc: { tag: 'MCP', summary: 'No server-sent stream here: answers 405', response: protocolDocumentSchema, errors: [403] },
 }, async ({ request, caller, cfg }) => {
   requireBearer(request, caller);
@@ -48,7 +51,7 @@ export const GET = route({
 });
 
 export const DELETE = route({
-  auth: 'user', scope: 'any', limit: 'mcp', cors: true,
+  auth: 'user', scope: 'any', limit: 'mcp', resource: 'mcp', cors: true,
   doc: { tag: 'MCP', summary: 'End a session (stateless: nothing to end), 204', response: protocolDocumentSchema, status: 204 },
 }, async ({ request, caller, cfg }) => {
   requireBearer(request, caller);
