@@ -86,6 +86,8 @@ const envSchema = z.object({
   // Wave 4 (docs/api.md#limits): remote MCP, per user and per instance.
   MCP_RATE_LIMIT_PER_MINUTE: intFrom(120, 1),
   MCP_MAX_CONCURRENT: intFrom(32, 1),
+  // docs/api.md#mcp: browser-based MCP clients' origins, beside the app's own (comma-separated).
+  MCP_ALLOWED_ORIGINS: optionalText,
   DISPUTE_ALLOWANCE_SECONDS: intFrom(604_800),
   ESCROW_V2_ADDRESS: hexAddress.optional(),
   ESCROW_V3_ADDRESS: hexAddress.optional(),
@@ -172,6 +174,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     chainId: e.BASE_CHAIN_ID ?? 31337,
     siweDomains,
     appOrigins: appOrigins(e.APP_ORIGINS, siweDomains),
+    /** docs/api.md#mcp: the Origins /api/mcp serves — the app's own, plus MCP_ALLOWED_ORIGINS. */
+    mcpOrigins: [...appOrigins(e.APP_ORIGINS, siweDomains), ...originList(e.MCP_ALLOWED_ORIGINS)],
     siweStatement: e.SIWE_STATEMENT,
     databaseUrl: e.DATABASE_URL,
     dataDir,
@@ -249,11 +253,16 @@ export type Config = ReturnType<typeof loadConfig>;
  * http:// too for localhost (development has no TLS).
  */
 function appOrigins(explicit: string | undefined, siweDomains: string[]): string[] {
-  if (explicit) return explicit.split(',').map((o) => o.trim().toLowerCase().replace(/\/+$/, '')).filter(Boolean);
+  if (explicit) return originList(explicit);
   return siweDomains.flatMap((domain) => {
     const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(domain);
     return local ? [`http://${domain}`, `https://${domain}`] : [`https://${domain}`];
   });
+}
+
+/** A comma-separated list of origins, each lower-cased without a trailing slash. */
+function originList(text: string | undefined): string[] {
+  return (text ?? '').split(',').map((o) => o.trim().toLowerCase().replace(/\/+$/, '')).filter(Boolean);
 }
 
 /** The OpenTelemetry spec's `OTEL_EXPORTER_OTLP_HEADERS`: `name=value` pairs, values URL-encoded; undefined when malformed. */

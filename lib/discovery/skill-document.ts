@@ -60,7 +60,8 @@ export function skillDocument(cfg: Config): string {
     `  - A personal access token (\`tm_…\`) the person creates in the dashboard (Connected apps) or with`,
     `    \`POST ${issuer}/api/tokens\`, for a headless agent.`,
     '- Or locally over stdio: `taskmarket mcp` (npm package `@taskmarket/sdk`) serves the same tools, with a wallet.',
-    '- Browser-based clients may call the MCP server and the OAuth endpoints from any https origin (CORS, no cookies).',
+    '- Browser-based clients may call the OAuth endpoints from any origin (CORS, no cookies); the MCP server ' +
+      'serves a browser page only from origins the operator lists (MCP_ALLOWED_ORIGINS).',
     '',
     '## Scopes',
     '',

@@ -19,9 +19,9 @@ import { call, type CallResult } from '../support/http';
 import { callForm, REDIRECT_URI } from '../support/oauth';
 import { signIn } from '../support/wallets';
 
-useTestEnvironment(BOOKKEEPING);
-
 const PAGE = 'https://client.example';
+// docs/api.md#mcp: a browser-based MCP client's origin is served once the operator lists it.
+useTestEnvironment({ ...BOOKKEEPING, MCP_ALLOWED_ORIGINS: PAGE });
 const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', origin: PAGE };
 const PING = { jsonrpc: '2.0', id: 1, method: 'ping' };
 
@@ -131,13 +131,13 @@ describe('CORS (docs/api.md#cors)', () => {
     expectReadable(revoked);
   });
 
-  test('behavior: /api/mcp answers a page of an https origin readably: its 401 challenge, its answer, its refusal', async () => {
+  test('behavior: /api/mcp answers a listed browser client readably: its 401 challenge, its answer, its refusal', async () => {
     // Without a token: the 401 names where to authorize, and the page can read it.
     const challenged = await call(mcp.POST!, { path: '/api/mcp', headers: MCP_HEADERS, body: PING });
     expect(challenged.status).toBe(401);
     expect(challenged.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="/);
     expectReadable(challenged);
-    // With its bearer token, a browser-based client on another https origin is served.
+    // With its bearer token, a browser-based client on a listed origin is served.
     const { token: bearer, cookie } = await signIn();
     const answered = await call(mcp.POST!, { path: '/api/mcp', token: bearer, headers: MCP_HEADERS, body: PING });
     expect(answered).toMatchObject({ status: 200, body: { jsonrpc: '2.0', id: 1, result: {} } });
@@ -153,15 +153,12 @@ describe('CORS (docs/api.md#cors)', () => {
       body: PING,
     });
     expect(ownCookie.status).toBe(401);
-    // A rebinding page's Origin is still refused (docs/security.md#mcp-origins), readably.
-    const rebound = await call(mcp.POST!, {
-      path: '/api/mcp',
-      token: bearer,
-      headers: { ...MCP_HEADERS, origin: 'http://evil.example' },
-      body: PING,
-    });
-    expect(rebound.status).toBe(403);
-    expectReadable(rebound);
+    // An origin not listed — a rebinding page's, another site's — is refused (docs/security.md#mcp-origins), readably.
+    for (const origin of ['http://evil.example', 'https://evil.example']) {
+      const refused = await call(mcp.POST!, { path: '/api/mcp', token: bearer, headers: { ...MCP_HEADERS, origin }, body: PING });
+      expect(refused.status, origin).toBe(403);
+      expectReadable(refused);
+    }
   });
 
   test('error: the cookie routes answer another origin with no CORS header and keep their Origin rule', async () => {

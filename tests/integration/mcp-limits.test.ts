@@ -1,6 +1,6 @@
 // docs/api.md#limits and docs/api.md#mcp: /api/mcp is bounded. One JSON-RPC message per request (a
 // batch is 400), a per-user rate limit (429), a per-instance cap on requests in progress (503), files
-// inline only up to 1 MB (a larger one answers its URL), and a rebinding page's Origin is 403. The
+// inline only up to 1 MB (a larger one answers its URL), and an Origin not allowed is 403. The
 // review found one request could make the instance hold gigabytes: a batch of 100 get_mission_file
 // calls on 10 MB files, each read whole and base64-encoded, with no limit on how many ran at once.
 import { randomBytes } from 'node:crypto';
@@ -26,7 +26,13 @@ import { signIn } from '../support/wallets';
 
 const RATE = 10;
 const SLOTS = 4;
-useTestEnvironment({ ...BOOKKEEPING, MCP_RATE_LIMIT_PER_MINUTE: String(RATE), MCP_MAX_CONCURRENT: String(SLOTS) });
+const INSPECTOR = 'http://localhost:6274';
+useTestEnvironment({
+  ...BOOKKEEPING,
+  MCP_RATE_LIMIT_PER_MINUTE: String(RATE),
+  MCP_MAX_CONCURRENT: String(SLOTS),
+  MCP_ALLOWED_ORIGINS: `${INSPECTOR}, https://Client.Example/`,
+});
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -114,27 +120,23 @@ describe('/api/mcp limits', () => {
     expect((await post(token, toolCall('post_comment', { id: mission.id, body: 'one' }))).status).toBe(200);
   });
 
-  test('error: an Origin a rebinding page could send is 403: plain http on a name not loopback, or opaque', async () => {
+  test('error: a present Origin that is not an allowed origin is 403, a rebound name included', async () => {
     const { token } = await signIn();
     const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
-    // A rebound name: the attacker's page talks to this server under the attacker's host name, over
-    // plain HTTP (under TLS our certificate would not name that host).
+    // A rebound name: the attacker's page talks to this server under the attacker's host name.
     const rebound = { origin: 'http://rebound.example:3000', host: 'rebound.example:3000' };
     expect((await post(token, ping, rebound)).status).toBe(403);
-    expect((await post(token, ping, { origin: 'http://evil.example' })).status).toBe(403);
-    for (const origin of ['null', 'https://evil.example/path', 'HTTPS://EVIL.EXAMPLE', 'not an origin']) {
-      expect((await post(token, ping, { origin })).status, origin).toBe(403);
-    }
+    const foreign = ['http://evil.example', 'https://evil.example', 'null', 'https://app.example.com/path', 'http://localhost:6275', 'not an origin'];
+    for (const origin of foreign) expect((await post(token, ping, { origin })).status, origin).toBe(403);
     for (const handler of [getMcp, deleteMcp]) {
       const method = handler === getMcp ? 'GET' : 'DELETE';
-      expect((await call(handler, { method, token, headers: { origin: 'http://evil.example' } })).status).toBe(403);
+      expect((await call(handler, { method, token, headers: { origin: 'https://evil.example' } })).status).toBe(403);
     }
-    // docs/api.md#cors: the app's own origin, a browser-based client on an https or a loopback origin
-    // (with its bearer token), and a client that sends none (not a browser), are served. Another user:
-    // the refusals above counted against the first one's rate limit.
+    // The app's own origin, the listed browser-based clients (MCP_ALLOWED_ORIGINS, normalised), and a
+    // client that sends none (not a browser), are served. Another user: the refusals above counted
+    // against the first one's rate limit.
     const { token: other } = await signIn();
-    const served = ['https://app.example.com', 'https://inspector.example', 'http://localhost:6274', 'http://127.0.0.1:6274'];
-    for (const origin of [...served, 'http://[::1]:6274']) {
+    for (const origin of ['https://app.example.com', INSPECTOR, 'https://client.example']) {
       expect((await post(other, ping, { origin })).status, origin).toBe(200);
     }
     expect((await post(other, ping)).status).toBe(200);
