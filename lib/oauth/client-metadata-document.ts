@@ -2,25 +2,25 @@
 // draft-ietf-oauth-client-id-metadata-document): the client_id is an https URL, and the JSON there
 // is its registration. We fetch it through the webhook address guard (a stranger chooses the URL:
 // public addresses only, no redirects, ≤ 5 KB, 5 s), keep what we checked in the shared KV for as
-// long as its Cache-Control allows (at most 24 h), and count each fetch against the requester's IP.
+// long as its Cache-Control allows (at most 24 h), and admit each fetch through the requester's
+// per-IP limit, which the route or page supplies (lib/http sits above this floor).
 import 'server-only';
 import { createHash } from 'node:crypto';
 import type { Config } from '../config';
 import { ApiError, OAuthError } from '../errors';
-import { consume } from '../http/rate-limit';
 import type { Kv } from '../kv';
-import { guardedGet } from '../webhooks/guarded-get';
+import { guardedGet } from '../outbound/guarded-get';
 import { checkClientMetadata } from './clients';
 
 export const MAX_DOCUMENT_BYTES = 5 * 1024;
 export const DOCUMENT_DEADLINE_MS = 5_000;
 export const MAX_DOCUMENT_CACHE_MS = 24 * 3_600_000;
 
-/** Who asks for a document: the configuration and the IP its fetches are counted against. */
+/** Who asks for a document: the configuration, the KV, and the per-IP limit a fetch must pass (throws 429). */
 export interface Requester {
   cfg: Config;
   kv: Kv;
-  ip: string;
+  admitFetch: () => Promise<unknown>;
 }
 
 /** A client as its metadata document describes it; `verifiedDomain` is the host that served it. */
@@ -38,11 +38,11 @@ export class ClientDocumentError extends Error {}
 const cacheKey = (url: URL) => `oauth-cimd:${createHash('sha256').update(url.href).digest('base64url')}`;
 
 export async function clientFromDocument(requester: Requester, url: URL): Promise<DocumentClient> {
-  const { cfg, kv, ip } = requester;
+  const { cfg, kv } = requester;
   const cached = await kv.get(cacheKey(url));
   if (cached) return JSON.parse(cached) as DocumentClient;
   try {
-    await consume(kv, cfg, 'clientDocument', ip);
+    await requester.admitFetch();
   } catch (error) {
     if (error instanceof ApiError && error.status === 429) {
       throw new ClientDocumentError("Too many client metadata documents fetched from your address; try again in a minute.");

@@ -11,7 +11,7 @@ import { ApiError } from '../errors';
 import { idSchema } from '../fields';
 import { type createWebhookSchema, MAX_ENDPOINTS, type WebhookEndpointView, type WebhookEvent } from './schemas';
 import { newWebhookSecret, sealSecret } from './secrets';
-import { checkWebhookTarget } from './url-guard';
+import { checkWebhookTarget } from '../outbound/url-guard';
 
 
 type Endpoint = typeof webhookEndpoints.$inferSelect;

@@ -8,9 +8,9 @@ import { Webhook } from 'standardwebhooks';
 import type { Config } from '../config';
 import { metrics } from '../observability/metrics';
 import { SpanKind, inSpan } from '../observability/tracing';
-import { abortable, pinnedRequest } from './pinned-request';
+import { abortable, pinnedRequest } from '../outbound/pinned-request';
 import { unsealSecret } from './secrets';
-import { checkWebhookUrl, resolveTarget } from './url-guard';
+import { checkWebhookUrl, resolveTarget } from '../outbound/url-guard';
 
 export const ATTEMPT_DEADLINE_MS = 5_000;
 

@@ -1,4 +1,5 @@
 import { route } from '@/lib/http/route';
+import { consume } from '@/lib/http/rate-limit';
 import { otherMethods } from '@/lib/http/methods';
 import { decideAuthorization } from '@/lib/oauth/consent';
 import { formBody } from '@/lib/oauth/form';
@@ -15,7 +16,8 @@ export const POST = route({
     response: protocolDocumentSchema, status: 303, errors: [403],
   },
 }, async ({ body, caller, cfg, kv, db, ip }) => {
-  const location = await decideAuthorization(await db(), kv, issuerOf(cfg), caller.user.id, body, { cfg, kv, ip });
+  const requester = { cfg, kv, admitFetch: () => consume(kv, cfg, 'clientDocument', ip) };
+  const location = await decideAuthorization(await db(), kv, issuerOf(cfg), caller.user.id, body, requester);
   return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
 });
 

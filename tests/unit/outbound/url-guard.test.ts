@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { checkWebhookTarget, checkWebhookUrl, isInternalAddress } from '@/lib/webhooks/url-guard';
+import { checkWebhookTarget, checkWebhookUrl, isInternalAddress } from '@/lib/outbound/url-guard';
 
 describe('webhook address rules (docs/api.md#webhooks)', () => {
   test.each([

@@ -2,6 +2,7 @@
 // or otherwise internal addresses in production — checked when the endpoint is added and again at
 // every delivery against the addresses DNS gives then, and the delivery connects to exactly the
 // address that was checked (so DNS rebinding between check and connect gets nowhere).
+// The same rule guards client metadata document fetches (docs/api.md#client-id-metadata-documents).
 // WEBHOOK_ALLOW_PRIVATE=1 lifts the address rule and allows http, for tests and development.
 import 'server-only';
 import { lookup } from 'node:dns/promises';
