@@ -14,7 +14,11 @@ export class ScopeChallengeWatch {
   watching(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
     return async (input, init) => {
       const response = await fetch(input, init);
-      if (response.status === 403 && !this.refusal && response.headers.get('www-authenticate')?.includes(INSUFFICIENT_SCOPE)) {
+      if (
+        response.status === 403 &&
+        !this.refusal &&
+        response.headers.get('www-authenticate')?.includes(INSUFFICIENT_SCOPE)
+      ) {
         this.refusal = response.clone();
       }
       return response;
@@ -26,6 +30,9 @@ export class ScopeChallengeWatch {
     if (!this.refusal) return answer;
     await answer.body?.cancel();
     const { error } = (await this.refusal.json()) as { error: string };
-    return json({ error }, { status: 403, headers: { 'WWW-Authenticate': this.refusal.headers.get('www-authenticate')! } });
+    return json(
+      { error },
+      { status: 403, headers: { 'WWW-Authenticate': this.refusal.headers.get('www-authenticate')! } },
+    );
   }
 }

@@ -65,7 +65,8 @@ export class RedirectableError extends Error {
 }
 
 /** Whether `resource` names one of ours (RFC 8707; docs/api.md#audience): the MCP endpoint or the REST API. */
-export const acceptsResource = (issuer: string, resource: string | undefined): boolean => namedResource(issuer, resource) !== undefined;
+export const acceptsResource = (issuer: string, resource: string | undefined): boolean =>
+  namedResource(issuer, resource) !== undefined;
 
 /**
  * The client named by `clientId`: a metadata document's (docs/api.md#client-id-metadata-documents), or a

@@ -29,7 +29,8 @@ export function namedResource(issuer: string, value: string | undefined): Resour
   } catch {
     return undefined;
   }
-  if (url.origin !== new URL(issuer).origin || url.search !== '' || value.includes('#') || url.username || url.password) return undefined;
+  if (url.origin !== new URL(issuer).origin || url.search !== '' || value.includes('#') || url.username || url.password)
+    return undefined;
   if (url.pathname === '/' || url.pathname === PATHS.mcp) return 'mcp';
   return url.pathname === PATHS.api ? 'api' : undefined;
 }

@@ -65,4 +65,7 @@ export function requireScope(granted: readonly Scope[] | undefined, rule: ScopeR
 }
 
 /** The scopes a route's rule names: what a 401's challenge adds to the least (none for `any` or `session`). */
-export const scopesOfRule = (rule: ScopeRule): Scope[] => (rule === 'any' || rule === 'session' ? [] : typeof rule === 'string' ? [rule] : [rule[0]!]);
+export function scopesOfRule(rule: ScopeRule): Scope[] {
+  if (rule === 'any' || rule === 'session') return [];
+  return typeof rule === 'string' ? [rule] : [rule[0]!];
+}

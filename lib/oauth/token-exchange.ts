@@ -78,7 +78,9 @@ export async function exchangeToken(db: Db, kv: Kv, cfg: Config, issuer: string,
  */
 function resourceFor(cfg: Config, granted: string | null | undefined, asked: string | undefined): ResourceName {
   const issuer = issuerOf(cfg);
-  const grantedName = granted === 'mcp' || granted === 'api' ? granted : granted ? namedResource(issuer, granted) : undefined;
+  // A refresh token row holds the name; an authorization request, the URI it was given.
+  const grantedName =
+    granted === 'mcp' || granted === 'api' ? granted : granted ? namedResource(issuer, granted) : undefined;
   const askedName = asked === undefined ? undefined : namedResource(issuer, asked);
   if (grantedName && askedName && grantedName !== askedName) {
     throw new OAuthError(400, 'invalid_target', 'resource is not the one the authorization was for');

@@ -14,7 +14,11 @@ export const POST = route({
   // this again and again never renews one (docs/api.md#grant-bound-tokens), nor moves it to another
   // resource: an OAuth token's audience stays (docs/api.md#audience).
   const resource = caller.claims?.aud === TOKEN_AUDIENCE ? undefined : caller.claims?.aud;
-  const delegation = caller.grant && { grantId: caller.grant.id, scope: caller.grant.scopes.join(' '), ...(resource && { resource }) };
+  const delegation = caller.grant && {
+    grantId: caller.grant.id,
+    scope: caller.grant.scopes.join(' '),
+    ...(resource && { resource }),
+  };
   const result = await registerAgent(await db(), cfg, caller.user.id, delegation, caller.expiresAt);
   // A dashboard session follows the new role too.
   const headers: Record<string, string> =
