@@ -1,8 +1,15 @@
 'use client';
 // Connected apps (docs/api.md#tokens): the OAuth apps and personal access tokens acting for the signed-in
-// user — name, scopes, when made, last used, expiry — each revocable, and the form to make a token.
+// user — name, scopes, when made, last used, expiry — each revocable, and the form to make a token; and
+// per grant its release limit, what it released in the last 24 h and the releases waiting for the
+// person's yes, decided here too (docs/api.md#confirmations).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { GrantView } from '@/lib/oauth/grants';
+import type { ConfirmationView } from '@/lib/confirmations/schemas';
+import type { ListedGrant } from '@/lib/oauth/grants';
+import { formatAmount } from '@/lib/web/money';
+import { useRewardToken } from '@/lib/web/runtime-config-context';
+import { ConfirmationCard, CONFIRMATIONS_KEY } from './confirmation-card';
+import { ReleaseLimitForm } from './release-limit-form';
 import { apiFetch, describeApiError } from '@/lib/web/api-client';
 import { formatTime } from './mission-timeline';
 import { PersonalTokenForm, TOKENS_KEY } from './personal-token-form';
@@ -31,8 +38,12 @@ export function ConnectedApps() {
   );
 }
 
+type GrantView = ListedGrant;
+
 function GrantList({ kind }: { kind: GrantView['kind'] }) {
   const queryClient = useQueryClient();
+  const token = useRewardToken();
+  const pending = useQuery({ queryKey: CONFIRMATIONS_KEY, queryFn: () => apiFetch<{ items: ConfirmationView[] }>('/api/confirmations') });
   const [path, key, noun] = kind === 'oauth' ? (['/api/grants', GRANTS_KEY, 'apps'] as const) : (['/api/tokens', TOKENS_KEY, 'tokens'] as const);
   const list = useQuery({ queryKey: key, queryFn: () => apiFetch<{ items: GrantView[] }>(path) });
   const revoke = useMutation({
@@ -75,7 +86,19 @@ function GrantList({ kind }: { kind: GrantView['kind'] }) {
                   <dt>Expires</dt>
                   <dd>{grant.expiresAt ? formatTime(grant.expiresAt) : 'When revoked'}</dd>
                 </div>
+                <div>
+                  <dt>Release limit (24 h)</dt>
+                  <dd data-testid="release-limit">{grant.releaseLimit === '0' ? 'None: every payment asks you' : formatAmount(grant.releaseLimit, token)}</dd>
+                </div>
+                <div>
+                  <dt>Released in the last 24 h</dt>
+                  <dd data-testid="released-24h">{formatAmount(grant.releasedLast24h, token)}</dd>
+                </div>
               </dl>
+              <ReleaseLimitForm grantId={grant.id} releaseLimit={grant.releaseLimit} listKey={key} />
+              {pending.data?.items
+                .filter((c) => c.grant.id === grant.id)
+                .map((c) => <ConfirmationCard key={c.id} confirmation={c} />)}
               <button type="button" className="danger" disabled={revoke.isPending} onClick={() => onRevoke(grant)} aria-describedby={`grant-${grant.id}`}>
                 {kind === 'oauth' ? 'Disconnect' : 'Revoke'}
               </button>

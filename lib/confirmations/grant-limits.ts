@@ -1,9 +1,11 @@
-// A grant's release limit, changed by its person in Connected apps (docs/api.md#confirmations).
+// A grant's release limit, changed by its person in Connected apps, and what it released of it lately
+// (docs/api.md#confirmations).
 import 'server-only';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { grants } from '../db/schema';
+import { grantReleases, grants } from '../db/schema';
 import { ApiError } from '../errors';
+import { RELEASE_WINDOW_MS } from './release-gate';
 
 export async function setReleaseLimit(db: Db, userId: string, grantId: string, releaseLimit: string): Promise<void> {
   const [row] = await db
@@ -12,4 +14,15 @@ export async function setReleaseLimit(db: Db, userId: string, grantId: string, r
     .where(and(eq(grants.id, grantId), eq(grants.userId, userId), isNull(grants.revokedAt)))
     .returning({ id: grants.id });
   if (!row) throw new ApiError(404, 'Grant not found');
+}
+
+/** What each grant released at once in the last 24 h (base units; Connected apps shows it). */
+export async function releasedByGrant(db: Db, grantIds: string[], now: Date): Promise<Map<string, string>> {
+  if (grantIds.length === 0) return new Map();
+  const rows = await db
+    .select({ grantId: grantReleases.grantId, sum: sql<string>`sum(${grantReleases.amount})::text` })
+    .from(grantReleases)
+    .where(and(inArray(grantReleases.grantId, grantIds), gt(grantReleases.createdAt, new Date(now.getTime() - RELEASE_WINDOW_MS))))
+    .groupBy(grantReleases.grantId);
+  return new Map(rows.map((row) => [row.grantId, row.sum]));
 }

@@ -186,6 +186,8 @@ export interface CodeGrant {
   codeChallenge: string;
   /** The authorization request's `resource` (RFC 8707), which the token request may not change. */
   resource?: string;
+  /** What the person let the app release without asking, in base units (docs/api.md#confirmations). */
+  releaseLimit?: string;
 }
 
 // The code is 32 random bytes and nothing else (docs/api.md#oauth-21): it travels in the browser's

@@ -21,6 +21,7 @@ import {
 import type { Requester } from './client-metadata-document';
 import type { FormBody } from './form';
 import { hasApprovedClient } from './grants';
+import { consentReleaseLimit } from '../confirmations/consent-limit';
 import { isScope, type Scope, SCOPES } from './scopes';
 
 /** The URL the browser is sent to (303) once the user approved or denied. */
@@ -33,7 +34,7 @@ export async function decideAuthorization(
   requester: Requester,
 ): Promise<string> {
   // `scope` is the person's choice here, not the request's: the page offered what was asked for.
-  const { form_token: formToken, decision, scope: chosen, ...params } = form;
+  const { form_token: formToken, decision, scope: chosen, release_limit: limitField, ...params } = form;
   let request;
   try {
     request = await checkAuthorizationRequest(db, issuer, params, requester);
@@ -46,6 +47,7 @@ export async function decideAuthorization(
   const offered = typeof formToken === 'string' ? await offeredScopes(kv, formToken) : undefined;
   // Checked before the form token is taken, so a refused choice leaves the form usable.
   const scopes = decision === 'approve' && offered ? chosenScopes(chosen, offered) : [];
+  const releaseLimit = decision === 'approve' ? consentReleaseLimit(limitField) : '0';
   // Consent CSRF: without the token this page handed to this user for these exact terms, nothing happens.
   if (typeof formToken !== 'string' || !offered || !(await takeConsentToken(kv, userId, formToken, request))) {
     throw new ApiError(403, 'This consent form has expired or was already used; start the connection again from your app');
@@ -62,6 +64,7 @@ export async function decideAuthorization(
     scopes,
     codeChallenge: request.codeChallenge,
     resource: request.resource,
+    releaseLimit,
   });
   return redirectWith(request.redirectUri, { code, state: request.state, iss: issuer });
 }

@@ -14,6 +14,7 @@ import { ApiError } from '../errors';
 import type { Kv } from '../kv';
 import { grantRevokedKey } from '../auth/tokens';
 import { forgetGrantStanding } from './grant-standing';
+import { releasedByGrant } from '../confirmations/grant-limits';
 import { SCOPES, type Scope } from './scopes';
 
 export const MAX_PERSONAL_TOKENS = 20;
@@ -167,16 +168,18 @@ export function presentGrant(row: GrantRow) {
 }
 export type GrantView = ReturnType<typeof presentGrant>;
 
-/** The user's standing grants and tokens, newest first. */
-export async function listGrants(db: Db, userId: string, kind: GrantRow['kind'] | undefined, now: Date): Promise<GrantView[]> {
+/** The user's standing grants and tokens, newest first, with what each released in the last 24 h. */
+export async function listGrants(db: Db, userId: string, kind: GrantRow['kind'] | undefined, now: Date): Promise<ListedGrant[]> {
   const rows = await db
     .select()
     .from(grants)
     .where(and(eq(grants.userId, userId), kind ? eq(grants.kind, kind) : undefined, live(now)))
     .orderBy(desc(grants.createdAt), desc(grants.id))
     .limit(500);
-  return rows.map(presentGrant);
+  const released = await releasedByGrant(db, rows.map((row) => row.id), now);
+  return rows.map((row) => ({ ...presentGrant(row), releasedLast24h: released.get(row.id) ?? '0' }));
 }
+export type ListedGrant = GrantView & { releasedLast24h: string };
 
 /**
  * Revokes the user's grant (the owner is in the WHERE clause: someone else's id is 404). The KV mark

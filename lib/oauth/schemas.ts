@@ -43,6 +43,7 @@ export const grantSchema = z.object({
   lastUsedAt: z.string().nullable(),
   expiresAt: z.string().nullable(),
   releaseLimit: z.string().describe('Base units released at once over a rolling 24 h before the person must confirm (docs/api.md#confirmations)'),
+  releasedLast24h: z.string().optional().describe('Base units released at once in the last 24 h (in lists)'),
 });
 
 export const createdTokenSchema = z.object({

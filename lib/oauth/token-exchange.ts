@@ -16,6 +16,7 @@ import { type FormBody, parseForm } from './form';
 import { acceptsResource, grantOfUsedCode, rememberUsedCode, takeCode, verifierMatches } from './authorization';
 import { issuerOf, namedResource, type ResourceName, resourceUri } from './resources';
 import { type OAuthClient, touchClient } from './clients';
+import { setReleaseLimit } from '../confirmations/grant-limits';
 import { findLiveGrant, grantOAuthScopes, hashSecret, markGrantRevoked, newSecret, revokeGrantNow } from './grants';
 import { formatScopes, parseScopes, type Scope } from './scopes';
 
@@ -106,6 +107,8 @@ async function redeemCode(db: Db, kv: Kv, cfg: Config, client: OAuthClient, requ
   const resource = resourceFor(cfg, code.resource, request.resource);
   // A second approval extends the standing grant (docs/api.md#re-authorizing-extends-the-grant): the tokens carry all it now holds.
   const grant = await grantOAuthScopes(db, code.userId, { id: client.id, name: code.clientName ?? client.name }, code.scopes, now);
+  // The person's latest consent sets what the app may release without asking (docs/api.md#confirmations).
+  await setReleaseLimit(db, code.userId, grant.id, code.releaseLimit ?? '0');
   await rememberUsedCode(kv, request.code, grant.id);
   await touchClient(db, client.id, now);
   return tokensFor(db, cfg, code.userId, grant.id, grant.scopes, now, resource);

@@ -33,7 +33,9 @@ import { POST as award } from '@/app/api/missions/[id]/award/route';
 import { GET as deliveries } from '@/app/api/webhooks/[id]/deliveries/route';
 import { DELETE as removeWebhook } from '@/app/api/webhooks/[id]/route';
 import { POST as consent } from '@/app/api/oauth/authorize/route';
-import { DELETE as revokeGrant } from '@/app/api/grants/[id]/route';
+import { DELETE as revokeGrant, PATCH as grantLimit } from '@/app/api/grants/[id]/route';
+import { GET as confirmationsList } from '@/app/api/confirmations/route';
+import { POST as decideConfirmation } from '@/app/api/confirmations/[id]/route';
 import { GET as missionsList, POST as createMission } from '@/app/api/missions/route';
 import { DELETE as deleteToken } from '@/app/api/tokens/[id]/route';
 import { GET as tokensList, POST as createToken } from '@/app/api/tokens/route';
@@ -93,6 +95,9 @@ const SESSION_ONLY: [string, Handler, string, unknown?][] = [
   ['GET /api/grants', grantsList, 'GET'],
   ['DELETE /api/tokens/{id}', deleteToken, 'DELETE'],
   ['DELETE /api/grants/{id}', revokeGrant, 'DELETE'],
+  ['PATCH /api/grants/{id}', grantLimit, 'PATCH', { releaseLimit: '1' }],
+  ['GET /api/confirmations', confirmationsList, 'GET'],
+  ['POST /api/confirmations/{id}', decideConfirmation, 'POST', { decision: 'approve' }],
   ['POST /api/oauth/authorize', consent, 'POST'],
   ['PATCH /api/account/profile', profilePatch, 'PATCH', { displayName: 'x' }],
 ];

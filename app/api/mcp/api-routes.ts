@@ -10,7 +10,8 @@ import type { RouteModule, RouteTable } from '@/lib/http/route-table';
 
 // Not for tools: the operator's routes, signing in with a wallet, OAuth and token management (a tool
 // holds a delegated token and must not mint or manage credentials), MCP itself, health and the document.
-const NOT_FOR_TOOLS = /^\/api\/(admin|cron|metrics|oauth|mcp|tokens|grants|health|openapi\.json|auth\/(nonce|verify))(\/|$)/;
+// The list of a person's confirmations is theirs alone; one confirmation is readable by the token that asked.
+const NOT_FOR_TOOLS = /^\/api\/(admin|cron|metrics|oauth|mcp|tokens|grants|health|openapi\.json|auth\/(nonce|verify)|confirmations$)(\/|$)/;
 
 /** The routes the tools reach. */
 export function routesForTools(): RouteTable {

@@ -77,6 +77,13 @@ function Consent({ view, hidden }: { view: Extract<AuthorizationView, { kind: 'c
               </label>
             ))}
           </fieldset>
+          {/* docs/api.md#confirmations: beyond this, each payment the app asks for waits for your yes. */}
+          <p>
+            <label htmlFor="release_limit">Payments it may release without asking you, per 24 h (USDC)</label>{' '}
+            <input id="release_limit" name="release_limit" inputMode="decimal" defaultValue="0" data-testid="release-limit" />
+            <br />
+            <span className="hint">0: every approval or award it makes waits until you confirm it. Change it later in Connected apps.</span>
+          </p>
           <p>
             <button type="submit" name="decision" value="approve">
               Approve

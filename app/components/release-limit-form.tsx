@@ -1,0 +1,40 @@
+'use client';
+// A grant's release limit (docs/api.md#confirmations): what the app or token may release from escrow over a
+// rolling 24 h without asking; beyond it each release waits for the person's yes.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { apiFetch, describeApiError } from '@/lib/web/api-client';
+import { formatUnits } from 'viem';
+import { parseAmount } from '@/lib/web/money';
+import { useRewardToken } from '@/lib/web/runtime-config-context';
+
+export function ReleaseLimitForm({ grantId, releaseLimit, listKey }: { grantId: string; releaseLimit: string; listKey: readonly unknown[] }) {
+  const token = useRewardToken();
+  const queryClient = useQueryClient();
+  const [text, setText] = useState(formatUnits(BigInt(releaseLimit), token.decimals));
+  const [problem, setProblem] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: (limit: bigint) =>
+      apiFetch(`/api/grants/${encodeURIComponent(grantId)}`, { method: 'PATCH', body: JSON.stringify({ releaseLimit: limit.toString() }) }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: listKey }),
+  });
+  const onSubmit = (event: React.FormEvent) => {
+    event.preventDefault();
+    // 0 is a limit too: every release then waits for you (parseAmount wants a positive reward).
+    const parsed = /^0*(\.0*)?$/.test(text.trim()) ? { ok: true as const, value: 0n } : parseAmount(text, token);
+    if (!parsed.ok) return setProblem(parsed.reason);
+    setProblem(null);
+    save.mutate(parsed.value);
+  };
+  const id = `release-limit-${grantId}`;
+  return (
+    <form className="row" onSubmit={onSubmit} noValidate>
+      <label htmlFor={id}>Release without asking, per 24 h ({token.symbol})</label>
+      <input id={id} name="releaseLimit" inputMode="decimal" value={text} onChange={(e) => setText(e.target.value)} aria-invalid={problem !== null} />
+      <button type="submit" disabled={save.isPending}>Save limit</button>
+      {(problem ?? (save.isError && describeApiError(save.error))) && (
+        <p className="alert alert-error" role="alert">{problem ?? describeApiError(save.error)}</p>
+      )}
+    </form>
+  );
+}
