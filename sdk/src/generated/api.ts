@@ -349,7 +349,7 @@ export interface paths {
         put?: never;
         /**
          * SUBMITTED → COMPLETED; the agent is credited
-         * @description Requires a signed-in user. Rate-limited.
+         * @description Requires a signed-in user. Rate-limited. With a delegated token whose grant's releaseLimit does not cover the reward: 202 { confirmation: { id, url, expiresAt } }, nothing changed until the person approves.
          */
         post: operations["postMissionsByIdApprove"];
         delete?: never;
@@ -453,7 +453,7 @@ export interface paths {
         put?: never;
         /**
          * JUDGING → AWARDED: the winning entrants in place order, a reason for places left unawarded
-         * @description Requires a signed-in user. Rate-limited. Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit.
+         * @description Requires a signed-in user. Rate-limited. Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit. With a delegated token whose grant's releaseLimit does not cover the awarded shares: 202 { confirmation: { id, url, expiresAt } }, nothing changed until the person approves.
          */
         post: operations["postMissionsByIdAward"];
         delete?: never;
@@ -917,7 +917,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** RFC 9728 metadata of /api/mcp, also at /.well-known/oauth-protected-resource */
+        /** RFC 9728 metadata of /api/mcp; of /api at /.well-known/oauth-protected-resource/api */
         get: operations["getOauthMetadataProtectedResource"];
         put?: never;
         post?: never;
@@ -998,7 +998,7 @@ export interface paths {
         put?: never;
         /**
          * The consent form's decision (from the /oauth/authorize page) → 303 to the client
-         * @description Requires a signed-in user. Rate-limited. application/x-www-form-urlencoded, a wallet sign-in session cookie from an allowed Origin, and the one-time form_token the page issued for these exact terms.
+         * @description Requires a signed-in user. Rate-limited. application/x-www-form-urlencoded, a wallet sign-in session cookie from an allowed Origin, and the one-time form_token the page issued for these exact terms; with decision=approve, the scopes the person checked as repeated `scope` fields (at least one, each one asked for; else 400).
          */
         post: operations["postOauthAuthorize"];
         delete?: never;
@@ -1088,6 +1088,54 @@ export interface paths {
         delete: operations["deleteGrantsById"];
         options?: never;
         head?: never;
+        /**
+         * Change a grant's or personal token's release limit (base units over a rolling 24 h)
+         * @description Requires a signed-in user. Rate-limited. Wallet sign-in only. Beyond the limit a delegated release waits for the person (202 and a confirmation).
+         */
+        patch: operations["patchGrantsById"];
+        trace?: never;
+    };
+    "/api/confirmations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your confirmations waiting for a decision, newest first
+         * @description Requires a signed-in user.
+         */
+        get: operations["getConfirmations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/confirmations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A confirmation: the person, or the delegated token that asked for it
+         * @description Requires a signed-in user.
+         */
+        get: operations["getConfirmationsById"];
+        put?: never;
+        /**
+         * Approve or deny: approved, the release is applied as if made now, once
+         * @description Requires a signed-in user. Rate-limited. Wallet sign-in only. An approval runs the action with its usual checks: a mission that changed meanwhile answers that action's error (409) and the confirmation keeps waiting. Decided or expired: 409.
+         */
+        post: operations["postConfirmationsById"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -1106,7 +1154,7 @@ export interface paths {
         put?: never;
         /**
          * MCP Streamable HTTP (stateless, JSON responses): the taskmarket tools
-         * @description Requires a signed-in user. Rate-limited. Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply. One JSON-RPC message per request: a batch is 400. A browser Origin a DNS-rebinding page has (plain http on a name not loopback, or null) is 403; CORS for any other; beyond the instance's requests in progress, 503 with Retry-After.
+         * @description Requires a signed-in user. Rate-limited. Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply: a tool call needing a scope the token lacks is 403 with WWW-Authenticate error="insufficient_scope" (step-up). One JSON-RPC message per request: a batch is 400. A browser Origin a DNS-rebinding page has (plain http on a name not loopback, or null) is 403; CORS for any other; beyond the instance's requests in progress, 503 with Retry-After.
          */
         post: operations["postMcp"];
         /**
@@ -1214,7 +1262,7 @@ export interface components {
         WebhooksBody: {
             /** Format: uri */
             url: string;
-            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded")[];
+            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "confirmation.requested")[];
             /** @description mission.created only: category, tag and minimum reward the mission must match */
             filter?: {
                 category?: string;
@@ -1239,6 +1287,19 @@ export interface components {
              * @default 7776000
              */
             expiresIn?: number;
+            /**
+             * @description Base units a delegated token may release at once over a rolling 24 h; beyond it the person confirms. 0 by default
+             * @default 0
+             */
+            releaseLimit?: string;
+        };
+        GrantsByIdBody: {
+            /** @description Base units a delegated token may release at once over a rolling 24 h; beyond it the person confirms. 0 by default */
+            releaseLimit: string;
+        };
+        ConfirmationsByIdBody: {
+            /** @enum {string} */
+            decision: "approve" | "deny";
         };
         /** @description A JSON-RPC message of the MCP Streamable HTTP transport */
         McpBody: unknown;
@@ -1647,7 +1708,7 @@ export interface components {
                 /** Format: uuid */
                 id: string;
                 url: string;
-                events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded")[];
+                events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "confirmation.requested")[];
                 filter: {
                     category?: string;
                     tag?: string;
@@ -1662,7 +1723,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded")[];
+            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "confirmation.requested")[];
             filter: {
                 category?: string;
                 tag?: string;
@@ -1682,7 +1743,7 @@ export interface components {
                  */
                 id: string;
                 /** @enum {string} */
-                event: "mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded";
+                event: "mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "confirmation.requested";
                 /** @enum {string} */
                 status: "PENDING" | "DELIVERED" | "FAILED";
                 attempts: number;
@@ -1715,6 +1776,10 @@ export interface components {
                 createdAt: string;
                 lastUsedAt: string | null;
                 expiresAt: string | null;
+                /** @description Base units released at once over a rolling 24 h before the person must confirm (docs/api.md#confirmations) */
+                releaseLimit: string;
+                /** @description Base units released at once in the last 24 h (in lists) */
+                releasedLast24h?: string;
             }[];
         };
         TokensPostResponse: {
@@ -1733,7 +1798,50 @@ export interface components {
                 createdAt: string;
                 lastUsedAt: string | null;
                 expiresAt: string | null;
+                /** @description Base units released at once over a rolling 24 h before the person must confirm (docs/api.md#confirmations) */
+                releaseLimit: string;
+                /** @description Base units released at once in the last 24 h (in lists) */
+                releasedLast24h?: string;
             };
+        };
+        ConfirmationsResponse: {
+            items: components["schemas"]["ConfirmationsByIdResponse"][];
+        };
+        ConfirmationsByIdResponse: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            /** @enum {string} */
+            status: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED";
+            /** @enum {string} */
+            action: "approve" | "award";
+            /** @description Base units the action releases */
+            amount: string;
+            mission: {
+                /** Format: uuid */
+                id: string;
+                title: string;
+                status: string;
+                reward: string;
+            };
+            recipients: {
+                walletAddress: string;
+                amount: string | null;
+            }[];
+            /** @description The request as the token sent it (an award: winners, reason) */
+            body: {
+                [key: string]: unknown;
+            };
+            grant: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /** @enum {string} */
+                kind: "oauth" | "token";
+            };
+            createdAt: string;
+            expiresAt: string;
+            decidedAt: string | null;
         };
     };
     responses: {
@@ -3659,6 +3767,122 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchGrantsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GrantsByIdBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthLogoutResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getConfirmations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmationsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getConfirmationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmationsByIdResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postConfirmationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmationsByIdBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmationsByIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -46,6 +46,9 @@ export const openApiDocument = {
       "name": "Tokens"
     },
     {
+      "name": "Confirmations"
+    },
+    {
       "name": "MCP"
     }
   ],
@@ -1479,7 +1482,7 @@ export const openApiDocument = {
           "Missions"
         ],
         "summary": "SUBMITTED → COMPLETED; the agent is credited",
-        "description": "Requires a signed-in user. Rate-limited.",
+        "description": "Requires a signed-in user. Rate-limited. With a delegated token whose grant's releaseLimit does not cover the reward: 202 { confirmation: { id, url, expiresAt } }, nothing changed until the person approves.",
         "security": [
           {
             "bearer": []
@@ -1960,7 +1963,7 @@ export const openApiDocument = {
           "Bounties"
         ],
         "summary": "JUDGING → AWARDED: the winning entrants in place order, a reason for places left unawarded",
-        "description": "Requires a signed-in user. Rate-limited. Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit.",
+        "description": "Requires a signed-in user. Rate-limited. Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit. With a delegated token whose grant's releaseLimit does not cover the awarded shares: 202 { confirmation: { id, url, expiresAt } }, nothing changed until the person approves.",
         "security": [
           {
             "bearer": []
@@ -3311,7 +3314,7 @@ export const openApiDocument = {
         "tags": [
           "OAuth"
         ],
-        "summary": "RFC 9728 metadata of /api/mcp, also at /.well-known/oauth-protected-resource",
+        "summary": "RFC 9728 metadata of /api/mcp; of /api at /.well-known/oauth-protected-resource/api",
         "security": [],
         "parameters": [],
         "responses": {
@@ -3482,7 +3485,7 @@ export const openApiDocument = {
           "OAuth"
         ],
         "summary": "The consent form's decision (from the /oauth/authorize page) → 303 to the client",
-        "description": "Requires a signed-in user. Rate-limited. application/x-www-form-urlencoded, a wallet sign-in session cookie from an allowed Origin, and the one-time form_token the page issued for these exact terms.",
+        "description": "Requires a signed-in user. Rate-limited. application/x-www-form-urlencoded, a wallet sign-in session cookie from an allowed Origin, and the one-time form_token the page issued for these exact terms; with decision=approve, the scopes the person checked as repeated `scope` fields (at least one, each one asked for; else 400).",
         "security": [
           {
             "bearer": []
@@ -3735,6 +3738,77 @@ export const openApiDocument = {
       }
     },
     "/api/grants/{id}": {
+      "patch": {
+        "operationId": "patchGrantsById",
+        "tags": [
+          "Tokens"
+        ],
+        "summary": "Change a grant's or personal token's release limit (base units over a rolling 24 h)",
+        "description": "Requires a signed-in user. Rate-limited. Wallet sign-in only. Beyond the limit a delegated release waits for the person (202 and a confirmation).",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/GrantsByIdBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AuthLogoutResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
       "delete": {
         "operationId": "deleteGrantsById",
         "tags": [
@@ -3781,6 +3855,174 @@ export const openApiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/confirmations": {
+      "get": {
+        "operationId": "getConfirmations",
+        "tags": [
+          "Confirmations"
+        ],
+        "summary": "Your confirmations waiting for a decision, newest first",
+        "description": "Requires a signed-in user.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConfirmationsResponse"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/confirmations/{id}": {
+      "get": {
+        "operationId": "getConfirmationsById",
+        "tags": [
+          "Confirmations"
+        ],
+        "summary": "A confirmation: the person, or the delegated token that asked for it",
+        "description": "Requires a signed-in user.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConfirmationsByIdResponse"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "postConfirmationsById",
+        "tags": [
+          "Confirmations"
+        ],
+        "summary": "Approve or deny: approved, the release is applied as if made now, once",
+        "description": "Requires a signed-in user. Rate-limited. Wallet sign-in only. An approval runs the action with its usual checks: a mission that changed meanwhile answers that action's error (409) and the confirmation keeps waiting. Decided or expired: 409.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ConfirmationsByIdBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConfirmationsByIdResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
@@ -3845,7 +4087,7 @@ export const openApiDocument = {
           "MCP"
         ],
         "summary": "MCP Streamable HTTP (stateless, JSON responses): the taskmarket tools",
-        "description": "Requires a signed-in user. Rate-limited. Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply. One JSON-RPC message per request: a batch is 400. A browser Origin a DNS-rebinding page has (plain http on a name not loopback, or null) is 403; CORS for any other; beyond the instance's requests in progress, 503 with Retry-After.",
+        "description": "Requires a signed-in user. Rate-limited. Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply: a tool call needing a scope the token lacks is 403 with WWW-Authenticate error=\"insufficient_scope\" (step-up). One JSON-RPC message per request: a batch is 400. A browser Origin a DNS-rebinding page has (plain http on a name not loopback, or null) is 403; CORS for any other; beyond the instance's requests in progress, 503 with Retry-After.",
         "security": [
           {
             "bearer": []
@@ -4364,7 +4606,7 @@ export const openApiDocument = {
           },
           "events": {
             "minItems": 1,
-            "maxItems": 13,
+            "maxItems": 14,
             "type": "array",
             "items": {
               "type": "string",
@@ -4381,7 +4623,8 @@ export const openApiDocument = {
                 "claim.paid",
                 "mission.entry_submitted",
                 "mission.judging",
-                "mission.awarded"
+                "mission.awarded",
+                "confirmation.requested"
               ]
             }
           },
@@ -4474,11 +4717,47 @@ export const openApiDocument = {
             "type": "integer",
             "minimum": 3600,
             "maximum": 31536000
+          },
+          "releaseLimit": {
+            "default": "0",
+            "type": "string",
+            "pattern": "^(0|[1-9][0-9]{0,29})$",
+            "description": "Base units a delegated token may release at once over a rolling 24 h; beyond it the person confirms. 0 by default"
           }
         },
         "required": [
           "name",
           "scopes"
+        ],
+        "additionalProperties": false
+      },
+      "GrantsByIdBody": {
+        "type": "object",
+        "properties": {
+          "releaseLimit": {
+            "type": "string",
+            "pattern": "^(0|[1-9][0-9]{0,29})$",
+            "description": "Base units a delegated token may release at once over a rolling 24 h; beyond it the person confirms. 0 by default"
+          }
+        },
+        "required": [
+          "releaseLimit"
+        ],
+        "additionalProperties": false
+      },
+      "ConfirmationsByIdBody": {
+        "type": "object",
+        "properties": {
+          "decision": {
+            "type": "string",
+            "enum": [
+              "approve",
+              "deny"
+            ]
+          }
+        },
+        "required": [
+          "decision"
         ],
         "additionalProperties": false
       },
@@ -6582,7 +6861,8 @@ export const openApiDocument = {
                       "claim.paid",
                       "mission.entry_submitted",
                       "mission.judging",
-                      "mission.awarded"
+                      "mission.awarded",
+                      "confirmation.requested"
                     ]
                   }
                 },
@@ -6658,7 +6938,8 @@ export const openApiDocument = {
                 "claim.paid",
                 "mission.entry_submitted",
                 "mission.judging",
-                "mission.awarded"
+                "mission.awarded",
+                "confirmation.requested"
               ]
             }
           },
@@ -6733,7 +7014,8 @@ export const openApiDocument = {
                     "claim.paid",
                     "mission.entry_submitted",
                     "mission.judging",
-                    "mission.awarded"
+                    "mission.awarded",
+                    "confirmation.requested"
                   ]
                 },
                 "status": {
@@ -6875,6 +7157,14 @@ export const openApiDocument = {
                     "string",
                     "null"
                   ]
+                },
+                "releaseLimit": {
+                  "type": "string",
+                  "description": "Base units released at once over a rolling 24 h before the person must confirm (docs/api.md#confirmations)"
+                },
+                "releasedLast24h": {
+                  "description": "Base units released at once in the last 24 h (in lists)",
+                  "type": "string"
                 }
               },
               "required": [
@@ -6886,7 +7176,8 @@ export const openApiDocument = {
                 "tokenHint",
                 "createdAt",
                 "lastUsedAt",
-                "expiresAt"
+                "expiresAt",
+                "releaseLimit"
               ],
               "additionalProperties": false
             }
@@ -6955,6 +7246,14 @@ export const openApiDocument = {
                   "string",
                   "null"
                 ]
+              },
+              "releaseLimit": {
+                "type": "string",
+                "description": "Base units released at once over a rolling 24 h before the person must confirm (docs/api.md#confirmations)"
+              },
+              "releasedLast24h": {
+                "description": "Base units released at once in the last 24 h (in lists)",
+                "type": "string"
               }
             },
             "required": [
@@ -6966,7 +7265,8 @@ export const openApiDocument = {
               "tokenHint",
               "createdAt",
               "lastUsedAt",
-              "expiresAt"
+              "expiresAt",
+              "releaseLimit"
             ],
             "additionalProperties": false
           }
@@ -6974,6 +7274,163 @@ export const openApiDocument = {
         "required": [
           "token",
           "grant"
+        ],
+        "additionalProperties": false
+      },
+      "ConfirmationsResponse": {
+        "type": "object",
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ConfirmationsByIdResponse"
+            }
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "additionalProperties": false
+      },
+      "ConfirmationsByIdResponse": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "format": "uuid",
+            "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+          },
+          "url": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "PENDING",
+              "APPROVED",
+              "DENIED",
+              "EXPIRED"
+            ]
+          },
+          "action": {
+            "type": "string",
+            "enum": [
+              "approve",
+              "award"
+            ]
+          },
+          "amount": {
+            "type": "string",
+            "description": "Base units the action releases"
+          },
+          "mission": {
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string",
+                "format": "uuid",
+                "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+              },
+              "title": {
+                "type": "string"
+              },
+              "status": {
+                "type": "string"
+              },
+              "reward": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "title",
+              "status",
+              "reward"
+            ],
+            "additionalProperties": false
+          },
+          "recipients": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "walletAddress": {
+                  "type": "string"
+                },
+                "amount": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                }
+              },
+              "required": [
+                "walletAddress",
+                "amount"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "body": {
+            "type": "object",
+            "propertyNames": {
+              "type": "string"
+            },
+            "additionalProperties": {},
+            "description": "The request as the token sent it (an award: winners, reason)"
+          },
+          "grant": {
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string",
+                "format": "uuid",
+                "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+              },
+              "name": {
+                "type": "string"
+              },
+              "kind": {
+                "type": "string",
+                "enum": [
+                  "oauth",
+                  "token"
+                ]
+              }
+            },
+            "required": [
+              "id",
+              "name",
+              "kind"
+            ],
+            "additionalProperties": false
+          },
+          "createdAt": {
+            "type": "string"
+          },
+          "expiresAt": {
+            "type": "string"
+          },
+          "decidedAt": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "id",
+          "url",
+          "status",
+          "action",
+          "amount",
+          "mission",
+          "recipients",
+          "body",
+          "grant",
+          "createdAt",
+          "expiresAt",
+          "decidedAt"
         ],
         "additionalProperties": false
       }
