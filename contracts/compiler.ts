@@ -1,7 +1,9 @@
 // Compiles contracts/*.sol (the test-only contracts/test/*.sol, and the ERC-8004 reference registries
 // vendored unchanged in contracts/erc8004/) with the solc npm package and renders the committed
-// artifacts. Pure: reads sources, writes nothing (compile.ts writes).
-import { readdirSync, readFileSync } from 'node:fs';
+// artifacts. Writes nothing of the project's (compile.ts writes); solc's answers are kept in
+// node_modules/.cache, keyed by everything they depend on.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +22,7 @@ interface SolcOutput {
 
 interface Solc {
   compile(input: string, callbacks: { import: (path: string) => { contents: string } | { error: string } }): string;
+  version(): string;
 }
 
 // solc ships no type declarations; require it through a typed seam instead of an ambient module.
@@ -77,6 +80,38 @@ function findImport(path: string): { contents: string } | { error: string } {
   }
 }
 
+const CACHE_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'taskmarket-solc');
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const importHash = (found: ReturnType<typeof findImport>) => sha256('contents' in found ? found.contents : found.error);
+
+/**
+ * solc's answer to `input`, from the cache when the compiler, the input and every file it imported
+ * are unchanged. The via-IR build of the ERC-8004 registries takes 40 s or more of one core, and
+ * npm test compiles twice (the artifacts test, and `npm run contracts:compile` as a script).
+ */
+function compileCached(input: string): string {
+  const file = join(CACHE_DIR, `${sha256(`${solc.version()}\n${input}`)}.json`);
+  try {
+    const entry = JSON.parse(readFileSync(file, 'utf8')) as { imports: Record<string, string>; output: string };
+    if (Object.entries(entry.imports).every(([path, hash]) => importHash(findImport(path)) === hash)) return entry.output;
+  } catch {
+    // No entry yet, or an unreadable one: compile.
+  }
+  const imports: Record<string, string> = {};
+  const output = solc.compile(input, {
+    import: (path) => {
+      const found = findImport(path);
+      imports[path] = importHash(found);
+      return found;
+    },
+  });
+  // Written whole and renamed, so a concurrent reader sees the old entry or the new one.
+  mkdirSync(CACHE_DIR, { recursive: true });
+  writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify({ imports, output }));
+  renameSync(`${file}.${process.pid}.tmp`, file);
+  return output;
+}
+
 function compileBuild(
   build: (typeof BUILDS)[number],
   onWarning: (message: string) => void,
@@ -93,7 +128,7 @@ function compileBuild(
       ),
     },
   };
-  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport })) as SolcOutput;
+  const output = JSON.parse(compileCached(JSON.stringify(input))) as SolcOutput;
   const problems = output.errors ?? [];
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length > 0) throw new Error(`solc failed:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
