@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
 import type { Kv } from '../kv';
-import { issuerOf, RESOURCE_NAMES, resourceUri } from '../oauth/resources';
+import { issuerOf, RESOURCE_NAMES, resourceUri } from './resources';
 import { signHs256 } from './jwt-hs256';
 
 export const TOKEN_ISSUER = 'taskmarket';

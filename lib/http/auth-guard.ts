@@ -11,7 +11,7 @@ import type { Db } from '../db/client';
 import type { Kv } from '../kv';
 import { grantStanding } from '../oauth/grant-standing';
 import { findPersonalToken, touchGrant } from '../oauth/grants';
-import { issuerOf, type ResourceName, resourceUri } from '../oauth/resources';
+import { issuerOf, type ResourceName, resourceUri } from '../auth/resources';
 import { parseScopes, type Scope } from '../oauth/scopes';
 import { findUserWithPassport, type PassportSummary, type UserSummary } from '../users/queries';
 import { ApiError } from '../errors';

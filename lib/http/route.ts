@@ -20,7 +20,7 @@ import { type Handler, observed } from './observed';
 import type { OperationDoc } from './operation-doc';
 import { EVERYONE, LIMITS, type LimitName, PendingCharge, consume } from './rate-limit';
 import { readForm, readJson, validate } from './validation';
-import type { ResourceName } from '../oauth/resources';
+import type { ResourceName } from '../auth/resources';
 import { bearerChallenge, scopeChallenge, withScopes } from '../oauth/metadata';
 import { requireScope, ScopeRefusal, type ScopeRule, scopesOfRule } from '../oauth/scopes';
 

@@ -12,7 +12,7 @@ import type { Kv } from '../kv';
 import { clientIdUrl, MAX_CLIENT_ID_URL_LENGTH } from './client-id-url';
 import { ClientDocumentError, clientFromDocument, type Requester } from './client-metadata-document';
 import { findClient, type OAuthClient, redirectUriMatches } from './clients';
-import { namedResource } from './resources';
+import { namedResource } from '../auth/resources';
 import { DEFAULT_SCOPES, type Scope, formatScopes, parseScopes } from './scopes';
 
 export { DEFAULT_SCOPES } from './scopes';

@@ -3,10 +3,10 @@
 // from the public origin, and the challenges a 401 or a 403 carries to them.
 import type { Config } from '../config';
 import { ApiError } from '../errors';
-import { issuerOf, RESOURCE_NAMES, type ResourceName, resourceUri } from './resources';
+import { issuerOf, RESOURCE_NAMES, type ResourceName, resourceUri } from '../auth/resources';
 import { DEFAULT_SCOPES, formatScopes, SCOPES, type Scope } from './scopes';
 
-export { issuerOf } from './resources';
+export { issuerOf } from '../auth/resources';
 
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 

@@ -14,7 +14,7 @@ import { grantRevokedKey, issueToken } from '../auth/tokens';
 import { findUserWithPassport } from '../users/queries';
 import { type FormBody, parseForm } from './form';
 import { acceptsResource, grantOfUsedCode, rememberUsedCode, takeCode, verifierMatches } from './authorization';
-import { issuerOf, namedResource, type ResourceName, resourceUri } from './resources';
+import { issuerOf, namedResource, type ResourceName, resourceUri } from '../auth/resources';
 import { type OAuthClient, touchClient } from './clients';
 import { setReleaseLimit } from '../confirmations/grant-limits';
 import { findLiveGrant, grantOAuthScopes, hashSecret, markGrantRevoked, newSecret, revokeGrantNow } from './grants';

@@ -1,6 +1,6 @@
 // The two protected resources (RFC 8707, RFC 9728; docs/api.md#audience): the MCP endpoint and the REST
 // API. An OAuth access token is issued for one of them — its `aud` claim — and accepted there only.
-// Only a type imported: the token reader (auth/tokens.ts) and the route wrapper use it on every request.
+// Beside the token reader (tokens.ts), which checks a token's audience on every request; OAuth names them.
 import type { Config } from '../config';
 
 export type ResourceName = 'mcp' | 'api';
