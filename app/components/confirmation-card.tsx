@@ -21,12 +21,21 @@ const STATUS_TEXT: Record<ConfirmationView['status'], string> = {
   EXPIRED: 'Expired: nothing was released',
 };
 
-export function ConfirmationCard({ confirmation: c, showDeliverable = false }: { confirmation: ConfirmationView; showDeliverable?: boolean }) {
+export function ConfirmationCard({
+  confirmation: c,
+  showDeliverable = false,
+}: {
+  confirmation: ConfirmationView;
+  showDeliverable?: boolean;
+}) {
   const token = useRewardToken();
   const queryClient = useQueryClient();
   const decide = useMutation({
     mutationFn: (decision: 'approve' | 'deny') =>
-      apiFetch<ConfirmationView>(`/api/confirmations/${encodeURIComponent(c.id)}`, { method: 'POST', body: JSON.stringify({ decision }) }),
+      apiFetch<ConfirmationView>(`/api/confirmations/${encodeURIComponent(c.id)}`, {
+        method: 'POST',
+        body: JSON.stringify({ decision }),
+      }),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: CONFIRMATIONS_KEY });
       void queryClient.invalidateQueries({ queryKey: ['confirmation', c.id] });
@@ -39,8 +48,9 @@ export function ConfirmationCard({ confirmation: c, showDeliverable = false }: {
         {what} <Link href={`/missions/${c.mission.id}`}>{c.mission.title}</Link>
       </h3>
       <p className="hint">
-        Asked by <strong>{c.grant.name}</strong> ({c.grant.kind === 'oauth' ? 'connected app' : 'personal access token'}) on {formatTime(c.createdAt)}.
-        The text of a mission is written by others: decide on what you see here, not on what an agent told you.
+        Asked by <strong>{c.grant.name}</strong> ({c.grant.kind === 'oauth' ? 'connected app' : 'personal access token'}
+        ) on {formatTime(c.createdAt)}. The text of a mission is written by others: decide on what you see here, not on
+        what an agent told you.
       </p>
       <dl className="grid">
         <div>
@@ -66,16 +76,27 @@ export function ConfirmationCard({ confirmation: c, showDeliverable = false }: {
         </div>
         <div>
           <dt>Status</dt>
-          <dd data-testid="confirmation-status">{STATUS_TEXT[c.status]}{c.status === 'PENDING' && ` (until ${formatTime(c.expiresAt)})`}</dd>
+          <dd data-testid="confirmation-status">
+            {STATUS_TEXT[c.status]}
+            {c.status === 'PENDING' && ` (until ${formatTime(c.expiresAt)})`}
+          </dd>
         </div>
       </dl>
       {typeof c.body.reason === 'string' && <p>Reason given for places left unawarded: {c.body.reason}</p>}
       {showDeliverable && c.action === 'approve' && <Deliverable missionId={c.mission.id} />}
-      {decide.isError && <p className="alert alert-error" role="alert">{describeApiError(decide.error)}</p>}
+      {decide.isError && (
+        <p className="alert alert-error" role="alert">
+          {describeApiError(decide.error)}
+        </p>
+      )}
       {c.status === 'PENDING' && (
         <div className="row">
-          <button type="button" disabled={decide.isPending} onClick={() => decide.mutate('approve')}>Approve and release</button>
-          <button type="button" className="danger" disabled={decide.isPending} onClick={() => decide.mutate('deny')}>Deny</button>
+          <button type="button" disabled={decide.isPending} onClick={() => decide.mutate('approve')}>
+            Approve and release
+          </button>
+          <button type="button" className="danger" disabled={decide.isPending} onClick={() => decide.mutate('deny')}>
+            Deny
+          </button>
         </div>
       )}
     </article>
@@ -84,7 +105,10 @@ export function ConfirmationCard({ confirmation: c, showDeliverable = false }: {
 
 /** What the agent delivered, as the mission's owner sees it. */
 function Deliverable({ missionId }: { missionId: string }) {
-  const mission = useQuery({ queryKey: ['mission', missionId], queryFn: () => apiFetch<MissionView>(`/api/missions/${encodeURIComponent(missionId)}`) });
+  const mission = useQuery({
+    queryKey: ['mission', missionId],
+    queryFn: () => apiFetch<MissionView>(`/api/missions/${encodeURIComponent(missionId)}`),
+  });
   const submission = mission.data?.submission;
   if (!submission) return null;
   return (

@@ -8,8 +8,14 @@ import { ConfirmationCard } from './confirmation-card';
 import { ErrorAlert, LoadingMessage } from './request-status';
 
 export function ConfirmationDetail({ id }: { id: string }) {
-  const query = useQuery({ queryKey: ['confirmation', id], queryFn: () => apiFetch<ConfirmationView>(`/api/confirmations/${encodeURIComponent(id)}`) });
+  const query = useQuery({
+    queryKey: ['confirmation', id],
+    queryFn: () => apiFetch<ConfirmationView>(`/api/confirmations/${encodeURIComponent(id)}`),
+  });
   if (query.isPending) return <LoadingMessage label="Loading the confirmation" />;
-  if (query.isError) return <ErrorAlert error={query.error} title="Could not load this confirmation" onRetry={() => void query.refetch()} />;
+  if (query.isError)
+    return (
+      <ErrorAlert error={query.error} title="Could not load this confirmation" onRetry={() => void query.refetch()} />
+    );
   return <ConfirmationCard confirmation={query.data} showDeliverable />;
 }

@@ -8,14 +8,25 @@ import { formatUnits } from 'viem';
 import { parseAmount } from '@/lib/web/money';
 import { useRewardToken } from '@/lib/web/runtime-config-context';
 
-export function ReleaseLimitForm({ grantId, releaseLimit, listKey }: { grantId: string; releaseLimit: string; listKey: readonly unknown[] }) {
+export function ReleaseLimitForm({
+  grantId,
+  releaseLimit,
+  listKey,
+}: {
+  grantId: string;
+  releaseLimit: string;
+  listKey: readonly unknown[];
+}) {
   const token = useRewardToken();
   const queryClient = useQueryClient();
   const [text, setText] = useState(formatUnits(BigInt(releaseLimit), token.decimals));
   const [problem, setProblem] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: (limit: bigint) =>
-      apiFetch(`/api/grants/${encodeURIComponent(grantId)}`, { method: 'PATCH', body: JSON.stringify({ releaseLimit: limit.toString() }) }),
+      apiFetch(`/api/grants/${encodeURIComponent(grantId)}`, {
+        method: 'PATCH',
+        body: JSON.stringify({ releaseLimit: limit.toString() }),
+      }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: listKey }),
   });
   const onSubmit = (event: React.FormEvent) => {
@@ -30,10 +41,21 @@ export function ReleaseLimitForm({ grantId, releaseLimit, listKey }: { grantId: 
   return (
     <form className="row" onSubmit={onSubmit} noValidate>
       <label htmlFor={id}>Release without asking, per 24 h ({token.symbol})</label>
-      <input id={id} name="releaseLimit" inputMode="decimal" value={text} onChange={(e) => setText(e.target.value)} aria-invalid={problem !== null} />
-      <button type="submit" disabled={save.isPending}>Save limit</button>
+      <input
+        id={id}
+        name="releaseLimit"
+        inputMode="decimal"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        aria-invalid={problem !== null}
+      />
+      <button type="submit" disabled={save.isPending}>
+        Save limit
+      </button>
       {(problem ?? (save.isError && describeApiError(save.error))) && (
-        <p className="alert alert-error" role="alert">{problem ?? describeApiError(save.error)}</p>
+        <p className="alert alert-error" role="alert">
+          {problem ?? describeApiError(save.error)}
+        </p>
       )}
     </form>
   );

@@ -10,6 +10,7 @@ export function consentReleaseLimit(field: string | string[] | undefined): strin
   if (Array.isArray(field)) throw new ApiError(400, 'Validation failed', ['release_limit: give it once']);
   const text = (field ?? '').trim();
   if (text === '') return '0';
-  if (!WHOLE_TOKENS.test(text)) throw new ApiError(400, 'Validation failed', ['release_limit: an amount of USDC such as 25 or 12.50']);
+  if (!WHOLE_TOKENS.test(text))
+    throw new ApiError(400, 'Validation failed', ['release_limit: an amount of USDC such as 25 or 12.50']);
   return parseUnits(text, USDC_DECIMALS).toString();
 }

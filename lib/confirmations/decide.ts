@@ -22,17 +22,24 @@ import type { ConfirmationView } from './schemas';
 const CHANGED = 'This confirmation was already decided or has expired';
 
 /** Marks the confirmation approved, inside the transition's transaction; another decision first is 409. */
-const usedOnce = (id: string, now: Date): TransitionGate => async (tx) => {
-  const [row] = await tx
-    .update(confirmations)
-    .set({ status: 'APPROVED', decidedAt: now })
-    .where(and(eq(confirmations.id, id), eq(confirmations.status, 'PENDING'), gt(confirmations.expiresAt, now)))
-    .returning({ id: confirmations.id });
-  if (!row) throw new ApiError(409, CHANGED);
-};
+const usedOnce =
+  (id: string, now: Date): TransitionGate =>
+  async (tx) => {
+    const [row] = await tx
+      .update(confirmations)
+      .set({ status: 'APPROVED', decidedAt: now })
+      .where(and(eq(confirmations.id, id), eq(confirmations.status, 'PENDING'), gt(confirmations.expiresAt, now)))
+      .returning({ id: confirmations.id });
+    if (!row) throw new ApiError(409, CHANGED);
+  };
 
 export async function decideConfirmation(
-  db: Db, cfg: Config, caller: Caller, id: string, decision: 'approve' | 'deny', now: Date,
+  db: Db,
+  cfg: Config,
+  caller: Caller,
+  id: string,
+  decision: 'approve' | 'deny',
+  now: Date,
 ): Promise<ConfirmationView> {
   const view = await getConfirmation(db, cfg, caller, id, now);
   if (view.status !== 'PENDING') throw new ApiError(409, CHANGED);
@@ -45,7 +52,14 @@ export async function decideConfirmation(
     if (!row) throw new ApiError(409, CHANGED);
   } else {
     const body = view.action === 'award' ? validate(awardSchema, view.body) : {};
-    await runRelease(db, cfg, { action: view.action, missionId: view.mission.id, body }, viewerOf(caller), now, usedOnce(id, now));
+    await runRelease(
+      db,
+      cfg,
+      { action: view.action, missionId: view.mission.id, body },
+      viewerOf(caller),
+      now,
+      usedOnce(id, now),
+    );
   }
   return getConfirmation(db, cfg, caller, id, now);
 }

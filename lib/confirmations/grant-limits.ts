@@ -22,7 +22,12 @@ export async function releasedByGrant(db: Db, grantIds: string[], now: Date): Pr
   const rows = await db
     .select({ grantId: grantReleases.grantId, sum: sql<string>`sum(${grantReleases.amount})::text` })
     .from(grantReleases)
-    .where(and(inArray(grantReleases.grantId, grantIds), gt(grantReleases.createdAt, new Date(now.getTime() - RELEASE_WINDOW_MS))))
+    .where(
+      and(
+        inArray(grantReleases.grantId, grantIds),
+        gt(grantReleases.createdAt, new Date(now.getTime() - RELEASE_WINDOW_MS)),
+      ),
+    )
     .groupBy(grantReleases.grantId);
   return new Map(rows.map((row) => [row.grantId, row.sum]));
 }

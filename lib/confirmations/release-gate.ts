@@ -42,12 +42,18 @@ export async function releasedSince(db: Db, grantId: string, since: Date): Promi
 export function grantGate(grantId: string, now: Date): TransitionGate {
   return async (tx, mission, input) => {
     const amount = releaseAmount(mission, input);
-    const [grant] = await tx.select({ limit: grants.releaseLimit }).from(grants).where(eq(grants.id, grantId)).for('update');
+    const [grant] = await tx
+      .select({ limit: grants.releaseLimit })
+      .from(grants)
+      .where(eq(grants.id, grantId))
+      .for('update');
     const since = new Date(now.getTime() - RELEASE_WINDOW_MS);
     // What fell out of the window is forgotten here, under the lock: the table holds at most a day per grant.
     await tx.delete(grantReleases).where(and(eq(grantReleases.grantId, grantId), lte(grantReleases.createdAt, since)));
     const used = await releasedSince(tx, grantId, since);
     if (!grant || used + amount > BigInt(grant.limit)) throw new ConfirmationNeeded(amount);
-    await tx.insert(grantReleases).values({ grantId, missionId: mission.id, amount: amount.toString(), createdAt: now });
+    await tx
+      .insert(grantReleases)
+      .values({ grantId, missionId: mission.id, amount: amount.toString(), createdAt: now });
   };
 }

@@ -5,5 +5,7 @@ import { json, jsonText } from '../http/route';
 import type { ReleaseAnswer } from './release';
 
 export function releaseResponse(answer: ReleaseAnswer): Response {
-  return 'confirmation' in answer ? json({ confirmation: answer.confirmation }, { status: 202 }) : jsonText(answer.mission);
+  return 'confirmation' in answer
+    ? json({ confirmation: answer.confirmation }, { status: 202 })
+    : jsonText(answer.mission);
 }

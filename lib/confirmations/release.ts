@@ -24,12 +24,25 @@ export interface ReleaseRequest {
 }
 
 /** Runs the real action — the same checks, states, events and webhooks whoever runs it. */
-export function runRelease(db: Db, cfg: Config, release: ReleaseRequest, viewer: Viewer, now: Date, gate: TransitionGate | undefined) {
+export function runRelease(
+  db: Db,
+  cfg: Config,
+  release: ReleaseRequest,
+  viewer: Viewer,
+  now: Date,
+  gate: TransitionGate | undefined,
+) {
   if (release.action === 'approve') return simpleAction(db, cfg, 'approve', release.missionId, viewer, now, gate);
   return awardBounty(db, cfg, release.missionId, viewer, release.body as AwardInput, now, gate);
 }
 
-export async function release(db: Db, cfg: Config, caller: Caller, request: ReleaseRequest, now: Date): Promise<ReleaseAnswer> {
+export async function release(
+  db: Db,
+  cfg: Config,
+  caller: Caller,
+  request: ReleaseRequest,
+  now: Date,
+): Promise<ReleaseAnswer> {
   const viewer = viewerOf(caller);
   if (!caller.grant) return { mission: await runRelease(db, cfg, request, viewer, now, undefined) };
   try {

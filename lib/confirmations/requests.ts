@@ -28,14 +28,26 @@ export const confirmationUrl = (cfg: Config, id: string) => `${issuerOf(cfg)}/co
 const sameBody = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export async function requestConfirmation(
-  db: Db, cfg: Config,
-  ask: { userId: string; grantId: string; missionId: string; action: ReleaseAction; body: Record<string, unknown>; amount: bigint },
+  db: Db,
+  cfg: Config,
+  ask: {
+    userId: string;
+    grantId: string;
+    missionId: string;
+    action: ReleaseAction;
+    body: Record<string, unknown>;
+    amount: bigint;
+  },
   now: Date,
 ): Promise<ConfirmationTicket> {
   const row = await db.transaction(async (tx) => {
     // The grant's row serialises its requests: the cap and the "same request" answer hold under a race.
     await tx.select({ id: grants.id }).from(grants).where(eq(grants.id, ask.grantId)).for('update');
-    const live = and(eq(confirmations.grantId, ask.grantId), eq(confirmations.status, 'PENDING'), gt(confirmations.expiresAt, now));
+    const live = and(
+      eq(confirmations.grantId, ask.grantId),
+      eq(confirmations.status, 'PENDING'),
+      gt(confirmations.expiresAt, now),
+    );
     const waiting = await tx
       .select()
       .from(confirmations)
@@ -44,11 +56,19 @@ export async function requestConfirmation(
     if (same) return same;
     const [{ n }] = (await tx.select({ n: count() }).from(confirmations).where(live)) as [{ n: number }];
     if (n >= MAX_PENDING_PER_GRANT) {
-      throw new ApiError(409, `At most ${MAX_PENDING_PER_GRANT} confirmations wait per app; the person must decide some first`);
+      throw new ApiError(
+        409,
+        `At most ${MAX_PENDING_PER_GRANT} confirmations wait per app; the person must decide some first`,
+      );
     }
     const [created] = await tx
       .insert(confirmations)
-      .values({ ...ask, amount: ask.amount.toString(), createdAt: now, expiresAt: new Date(now.getTime() + CONFIRMATION_TTL_MS) })
+      .values({
+        ...ask,
+        amount: ask.amount.toString(),
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + CONFIRMATION_TTL_MS),
+      })
       .returning();
     const mission = (await findMission(tx, ask.missionId))!;
     const ticket = ticketOf(cfg, created!);
@@ -61,5 +81,7 @@ export async function requestConfirmation(
 }
 
 const ticketOf = (cfg: Config, row: { id: string; expiresAt: Date }): ConfirmationTicket => ({
-  id: row.id, url: confirmationUrl(cfg, row.id), expiresAt: row.expiresAt.toISOString(),
+  id: row.id,
+  url: confirmationUrl(cfg, row.id),
+  expiresAt: row.expiresAt.toISOString(),
 });

@@ -9,7 +9,9 @@ import { ApiError } from '../errors';
 export const releaseLimitSchema = z
   .string()
   .regex(/^(0|[1-9][0-9]{0,29})$/, 'must be a string of decimal digits (base units), at most 30 digits')
-  .describe('Base units a delegated token may release at once over a rolling 24 h; beyond it the person confirms. 0 by default');
+  .describe(
+    'Base units a delegated token may release at once over a rolling 24 h; beyond it the person confirms. 0 by default',
+  );
 
 export const decisionSchema = z.strictObject({ decision: z.enum(['approve', 'deny']) });
 

@@ -24,8 +24,14 @@ async function present(db: Db, cfg: Config, rows: Row[], now: Date): Promise<Con
   const [missionRows, grantRows] = await Promise.all([
     db
       .select({
-        id: missions.id, title: missions.title, status: missions.status, reward: missions.reward, feeBps: missions.feeBps,
-        winners: missions.winners, split: missions.split, agent: users.walletAddress,
+        id: missions.id,
+        title: missions.title,
+        status: missions.status,
+        reward: missions.reward,
+        feeBps: missions.feeBps,
+        winners: missions.winners,
+        split: missions.split,
+        agent: users.walletAddress,
       })
       .from(missions)
       .leftJoin(users, eq(users.id, missions.agentId))
@@ -55,7 +61,13 @@ async function present(db: Db, cfg: Config, rows: Row[], now: Date): Promise<Con
   });
 }
 
-type MissionFacts = { reward: string; feeBps: number; winners: number | null; split: number[] | null; agent: string | null };
+type MissionFacts = {
+  reward: string;
+  feeBps: number;
+  winners: number | null;
+  split: number[] | null;
+  agent: string | null;
+};
 
 /** Who is paid what: the agent the reward less the fee; each winner of an award its place's share. */
 function recipientsOf(row: Row, m: MissionFacts) {
@@ -63,7 +75,13 @@ function recipientsOf(row: Row, m: MissionFacts) {
     return m.agent ? [{ walletAddress: m.agent, amount: splitReward(BigInt(m.reward), m.feeBps).net.toString() }] : [];
   }
   const addresses = Array.isArray(row.body.winners) ? (row.body.winners as string[]) : [];
-  const payout = payoutOf(BigInt(m.reward), m.feeBps, m.winners ?? 1, m.split, addresses.map((address, i) => ({ agentId: address, address, place: i + 1 })));
+  const payout = payoutOf(
+    BigInt(m.reward),
+    m.feeBps,
+    m.winners ?? 1,
+    m.split,
+    addresses.map((address, i) => ({ agentId: address, address, place: i + 1 })),
+  );
   return payout.winners.map((w) => ({ walletAddress: w.address, amount: w.amount.toString() }));
 }
 
@@ -79,7 +97,13 @@ export async function listPending(db: Db, cfg: Config, userId: string, now: Date
 }
 
 /** One confirmation, for the person (a wallet sign-in) or the token that asked; anyone else: 404. */
-export async function getConfirmation(db: Db, cfg: Config, caller: Caller, id: string, now: Date): Promise<ConfirmationView> {
+export async function getConfirmation(
+  db: Db,
+  cfg: Config,
+  caller: Caller,
+  id: string,
+  now: Date,
+): Promise<ConfirmationView> {
   const [row] = await db.select().from(confirmations).where(eq(confirmations.id, id)).limit(1);
   const mayRead = row && row.userId === caller.user.id && (caller.grant ? caller.grant.id === row.grantId : true);
   if (!mayRead) throw new ApiError(404, 'Confirmation not found');

@@ -20,7 +20,11 @@ import { act, missionInput, missionRow, newAgent, ok, type Party } from '../supp
 import { call } from '../support/http';
 import { newWallet, signIn } from '../support/wallets';
 
-useTestEnvironment({ PLATFORM_FEE_BPS: '1000', WRITE_RATE_LIMIT_PER_MINUTE: '100000', ENTRY_RATE_LIMIT_PER_MINUTE: '100000' });
+useTestEnvironment({
+  PLATFORM_FEE_BPS: '1000',
+  WRITE_RATE_LIMIT_PER_MINUTE: '100000',
+  ENTRY_RATE_LIMIT_PER_MINUTE: '100000',
+});
 
 const REWARD = 25_000_000n;
 const DAY_MS = 24 * 3600 * 1000;
@@ -37,15 +41,26 @@ async function person(): Promise<Person> {
 
 /** A personal token of `owner`'s with `scopes` and, when given, a release limit. */
 async function tokenOf(owner: Party, scopes: string[], releaseLimit?: string) {
-  const answer = await call(createToken, { method: 'POST', token: owner.token, body: { name: 'agent', scopes, ...(releaseLimit !== undefined && { releaseLimit }) } });
+  const answer = await call(createToken, {
+    method: 'POST',
+    token: owner.token,
+    body: { name: 'agent', scopes, ...(releaseLimit !== undefined && { releaseLimit }) },
+  });
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-  return { token: answer.body.token as string, grantId: answer.body.grant.id as string, releaseLimit: answer.body.grant.releaseLimit as string };
+  return {
+    token: answer.body.token as string,
+    grantId: answer.body.grant.id as string,
+    releaseLimit: answer.body.grant.releaseLimit as string,
+  };
 }
 
 /** A funded mission of `client`'s, accepted and delivered by a fresh agent: SUBMITTED. */
 async function delivered(client: Person) {
   const taskId = await fundTask(client.wallet, REWARD);
-  const created = await call(createRoute, { token: client.token, body: missionInput({ reward: REWARD.toString(), onChainTaskId: taskId }) });
+  const created = await call(createRoute, {
+    token: client.token,
+    body: missionInput({ reward: REWARD.toString(), onChainTaskId: taskId }),
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.id as string;
   const worker = await newAgent();
@@ -55,7 +70,8 @@ async function delivered(client: Person) {
 }
 
 const approveWith = (token: string, id: string) => act('approve', { token, address: '', id: '' }, id);
-const decide = (token: string, id: string, decision: string) => call(decideRoute, { method: 'POST', token, params: { id }, body: { decision } });
+const decide = (token: string, id: string, decision: string) =>
+  call(decideRoute, { method: 'POST', token, params: { id }, body: { decision } });
 const read = (token: string, id: string) => call(getRoute, { token, params: { id } });
 const RELEASED = 2; // the escrow's Released state
 
@@ -79,7 +95,10 @@ describe('releases within the limit', () => {
     expect((await approveWith(agentToken.token, first.id)).status).toBe(200);
     expect((await approveWith(agentToken.token, second.id)).status).toBe(202);
     // A day passes for the first release.
-    await (await getDb()).update(grantReleases).set({ createdAt: new Date(Date.now() - DAY_MS - 1000) }).where(eq(grantReleases.grantId, agentToken.grantId));
+    await (await getDb())
+      .update(grantReleases)
+      .set({ createdAt: new Date(Date.now() - DAY_MS - 1000) })
+      .where(eq(grantReleases.grantId, agentToken.grantId));
     const again = await approveWith(agentToken.token, second.id);
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect((await taskOnChain(second.taskId)).state).toBe(RELEASED);
@@ -102,15 +121,51 @@ describe('releases within the limit', () => {
     const { id } = await delivered(client);
     const agentToken = await tokenOf(client, ['missions:post']);
     expect(agentToken.releaseLimit).toBe('0');
-    expect((await call(patchGrant, { method: 'PATCH', token: agentToken.token, params: { id: agentToken.grantId }, body: { releaseLimit: '99000000' } })).status).toBe(403);
-    expect((await call(patchGrant, { method: 'PATCH', token: client.token, params: { id: agentToken.grantId }, body: { releaseLimit: '-1' } })).status).toBe(400);
+    expect(
+      (
+        await call(patchGrant, {
+          method: 'PATCH',
+          token: agentToken.token,
+          params: { id: agentToken.grantId },
+          body: { releaseLimit: '99000000' },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await call(patchGrant, {
+          method: 'PATCH',
+          token: client.token,
+          params: { id: agentToken.grantId },
+          body: { releaseLimit: '-1' },
+        })
+      ).status,
+    ).toBe(400);
     const stranger = await person();
-    expect((await call(patchGrant, { method: 'PATCH', token: stranger.token, params: { id: agentToken.grantId }, body: { releaseLimit: '1' } })).status).toBe(404);
-    expect((await call(patchGrant, { method: 'PATCH', token: client.token, params: { id: agentToken.grantId }, body: { releaseLimit: REWARD.toString() } })).status).toBe(200);
+    expect(
+      (
+        await call(patchGrant, {
+          method: 'PATCH',
+          token: stranger.token,
+          params: { id: agentToken.grantId },
+          body: { releaseLimit: '1' },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(patchGrant, {
+          method: 'PATCH',
+          token: client.token,
+          params: { id: agentToken.grantId },
+          body: { releaseLimit: REWARD.toString() },
+        })
+      ).status,
+    ).toBe(200);
     expect((await approveWith(agentToken.token, id)).status).toBe(200);
   });
 
-  test('behavior: a wallet sign-in releases at once, and claiming one\'s own earnings needs no confirmation', async () => {
+  test("behavior: a wallet sign-in releases at once, and claiming one's own earnings needs no confirmation", async () => {
     const client = await person();
     const { id, worker } = await delivered(client);
     expect((await act('approve', client, id)).status).toBe(200);
@@ -129,20 +184,32 @@ describe('beyond the limit: the person decides', () => {
     const answer = await approveWith(agentToken.token, id);
     expect(answer.status).toBe(202);
     expect(answer.body).toEqual({
-      confirmation: { id: expect.any(String), url: `https://app.example.com/confirmations/${answer.body.confirmation.id}`, expiresAt: expect.any(String) },
+      confirmation: {
+        id: expect.any(String),
+        url: `https://app.example.com/confirmations/${answer.body.confirmation.id}`,
+        expiresAt: expect.any(String),
+      },
     });
     const ticket = answer.body.confirmation;
     expect(Date.parse(ticket.expiresAt) - Date.now()).toBeGreaterThan(DAY_MS - 60_000);
     expect((await missionRow(id)).status).toBe('SUBMITTED');
     expect((await taskOnChain(taskId)).state).not.toBe(RELEASED);
-    const events = await (await getDb()).select().from(webhookEvents).where(and(eq(webhookEvents.missionId, id), eq(webhookEvents.event, 'confirmation.requested')));
+    const events = await (await getDb())
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.missionId, id), eq(webhookEvents.event, 'confirmation.requested')));
     expect(events).toHaveLength(1);
     expect(events[0]!.audience).toEqual({ users: [client.id] });
     // Asked again while it waits: the same confirmation.
     expect((await approveWith(agentToken.token, id)).body.confirmation.id).toBe(ticket.id);
     const listed = await call(listRoute, { token: client.token });
     expect(listed.body.items.map((c: { id: string }) => c.id)).toEqual([ticket.id]);
-    expect(listed.body.items[0]).toMatchObject({ status: 'PENDING', action: 'approve', amount: REWARD.toString(), mission: { id, status: 'SUBMITTED' } });
+    expect(listed.body.items[0]).toMatchObject({
+      status: 'PENDING',
+      action: 'approve',
+      amount: REWARD.toString(),
+      mission: { id, status: 'SUBMITTED' },
+    });
   });
 
   test('behavior: approved by the person, the release is applied as if made then, and the escrow releases', async () => {
@@ -155,7 +222,10 @@ describe('beyond the limit: the person decides', () => {
     expect(decided.body).toMatchObject({ status: 'APPROVED', mission: { id, status: 'COMPLETED' } });
     expect((await taskOnChain(taskId)).state).toBe(RELEASED);
     expect(await claimableOnChain(worker.address)).toBe((REWARD * 9_000n) / 10_000n);
-    const approvals = await (await getDb()).select().from(missionEvents).where(and(eq(missionEvents.missionId, id), eq(missionEvents.action, 'approve')));
+    const approvals = await (await getDb())
+      .select()
+      .from(missionEvents)
+      .where(and(eq(missionEvents.missionId, id), eq(missionEvents.action, 'approve')));
     expect(approvals).toHaveLength(1);
     expect(approvals[0]!.actorId).toBe(client.id);
   });
@@ -165,7 +235,10 @@ describe('beyond the limit: the person decides', () => {
     const { id } = await delivered(client);
     const agentToken = await tokenOf(client, ['missions:post']);
     const { confirmation } = (await approveWith(agentToken.token, id)).body;
-    const answers = await Promise.all([decide(client.token, confirmation.id, 'approve'), decide(client.token, confirmation.id, 'approve')]);
+    const answers = await Promise.all([
+      decide(client.token, confirmation.id, 'approve'),
+      decide(client.token, confirmation.id, 'approve'),
+    ]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     expect(await (await getDb()).select().from(agentEarnings).where(eq(agentEarnings.missionId, id))).toHaveLength(1);
     expect((await decide(client.token, confirmation.id, 'deny')).status).toBe(409);
@@ -176,7 +249,10 @@ describe('beyond the limit: the person decides', () => {
     const { id } = await delivered(client);
     const agentToken = await tokenOf(client, ['missions:post']);
     const { confirmation } = (await approveWith(agentToken.token, id)).body;
-    const [approved, denied] = await Promise.all([decide(client.token, confirmation.id, 'approve'), decide(client.token, confirmation.id, 'deny')]);
+    const [approved, denied] = await Promise.all([
+      decide(client.token, confirmation.id, 'approve'),
+      decide(client.token, confirmation.id, 'deny'),
+    ]);
     expect([approved.status, denied.status].sort()).toEqual([200, 409]);
     const status = (await read(client.token, confirmation.id)).body.status;
     expect(status).toBe(approved.status === 200 ? 'APPROVED' : 'DENIED');
@@ -199,14 +275,17 @@ describe('beyond the limit: the person decides', () => {
     const { id } = await delivered(client);
     const agentToken = await tokenOf(client, ['missions:post']);
     const { confirmation } = (await approveWith(agentToken.token, id)).body;
-    await (await getDb()).update(confirmations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(confirmations.id, confirmation.id));
+    await (await getDb())
+      .update(confirmations)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(confirmations.id, confirmation.id));
     expect((await read(client.token, confirmation.id)).body.status).toBe('EXPIRED');
     expect((await decide(client.token, confirmation.id, 'approve')).status).toBe(409);
     expect((await missionRow(id)).status).toBe('SUBMITTED');
     expect((await call(listRoute, { token: client.token })).body.items).toEqual([]);
   });
 
-  test('race: the mission changed before the approval: the action\'s own 409, the confirmation still waiting', async () => {
+  test("race: the mission changed before the approval: the action's own 409, the confirmation still waiting", async () => {
     const client = await person();
     const { id } = await delivered(client);
     const agentToken = await tokenOf(client, ['missions:post']);
@@ -225,7 +304,9 @@ describe('beyond the limit: the person decides', () => {
     const { id } = await delivered(client);
     const agentToken = await tokenOf(client, ['missions:post']);
     const { confirmation } = (await approveWith(agentToken.token, id)).body;
-    expect((await call(deleteToken, { method: 'DELETE', token: client.token, params: { id: agentToken.grantId } })).status).toBe(200);
+    expect(
+      (await call(deleteToken, { method: 'DELETE', token: client.token, params: { id: agentToken.grantId } })).status,
+    ).toBe(200);
     expect((await read(client.token, confirmation.id)).body.status).toBe('DENIED');
     expect((await decide(client.token, confirmation.id, 'approve')).status).toBe(409);
     expect((await missionRow(id)).status).toBe('SUBMITTED');
@@ -266,7 +347,11 @@ describe('beyond the limit: the person decides', () => {
     const asked = await award({ token: agentToken.token, address: '', id: '' }, id, { winners: [entrant.address] });
     expect(asked.status, JSON.stringify(asked.body)).toBe(202);
     const view = (await read(client.token, asked.body.confirmation.id)).body;
-    expect(view).toMatchObject({ action: 'award', amount: REWARD.toString(), recipients: [{ walletAddress: entrant.address }] });
+    expect(view).toMatchObject({
+      action: 'award',
+      amount: REWARD.toString(),
+      recipients: [{ walletAddress: entrant.address }],
+    });
     expect((await missionRow(id)).status).toBe('JUDGING');
     const decided = await decide(client.token, asked.body.confirmation.id, 'approve');
     expect(decided.status, JSON.stringify(decided.body)).toBe(200);

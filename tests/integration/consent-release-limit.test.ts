@@ -5,7 +5,15 @@ import { describe, expect, test } from 'vitest';
 import { GET as grantsList } from '@/app/api/grants/route';
 import { call } from '../support/http';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
-import { authorizeParams, consentView, exchange, pkce, postConsent, REDIRECT_URI, registerClient } from '../support/oauth';
+import {
+  authorizeParams,
+  consentView,
+  exchange,
+  pkce,
+  postConsent,
+  REDIRECT_URI,
+  registerClient,
+} from '../support/oauth';
 import { signIn } from '../support/wallets';
 
 useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
@@ -17,7 +25,11 @@ async function consent(releaseLimit: string | undefined) {
   const params = authorizeParams(client.client_id, challenge, { scope: 'missions:read missions:post' });
   const view = await consentView(user, params);
   const answer = await postConsent(user, {
-    ...params, scope: 'missions:read missions:post', form_token: view.formToken, decision: 'approve', ...(releaseLimit !== undefined && { release_limit: releaseLimit }),
+    ...params,
+    scope: 'missions:read missions:post',
+    form_token: view.formToken,
+    decision: 'approve',
+    ...(releaseLimit !== undefined && { release_limit: releaseLimit }),
   });
   return { user, client, verifier, answer };
 }
@@ -26,7 +38,13 @@ async function limitAfterExchange(releaseLimit: string | undefined) {
   const { user, client, verifier, answer } = await consent(releaseLimit);
   expect(answer.status, JSON.stringify(answer.body)).toBe(303);
   const code = new URL(answer.headers.get('location')!).searchParams.get('code')!;
-  const tokens = await exchange({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id });
+  const tokens = await exchange({
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT_URI,
+    client_id: client.client_id,
+  });
   expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
   const listed = await call(grantsList, { token: user.token });
   return listed.body.items[0] as { releaseLimit: string; releasedLast24h: string };

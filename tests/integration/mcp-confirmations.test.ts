@@ -25,7 +25,10 @@ const routeFetch: typeof fetch = async (input, init) => {
 
 const clients: Client[] = [];
 async function mcpClient(token: string, capabilities: Record<string, unknown>): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(URL_), { fetch: routeFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(URL_), {
+    fetch: routeFetch,
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
   const client = new Client({ name: 'confirmations-test', version: '1.0.0' }, { capabilities });
   await client.connect(transport);
   clients.push(client);
@@ -44,7 +47,11 @@ async function delivered(client: Party) {
 }
 
 async function postingToken(owner: Party) {
-  const answer = await call(createToken, { method: 'POST', token: owner.token, body: { name: 'chat', scopes: ['missions:read', 'missions:post'] } });
+  const answer = await call(createToken, {
+    method: 'POST',
+    token: owner.token,
+    body: { name: 'chat', scopes: ['missions:read', 'missions:post'] },
+  });
   expect(answer.status).toBe(201);
   return answer.body.token as string;
 }
@@ -61,12 +68,15 @@ describe('approve_mission beyond the release limit', () => {
     expect(error).toBeInstanceOf(UrlElicitationRequiredError);
     const elicitation = (error as UrlElicitationRequiredError).elicitations[0]!;
     expect((error as UrlElicitationRequiredError).code).toBe(ErrorCode.UrlElicitationRequired);
-    expect(elicitation).toMatchObject({ mode: 'url', url: `https://app.example.com/confirmations/${elicitation.elicitationId}` });
+    expect(elicitation).toMatchObject({
+      mode: 'url',
+      url: `https://app.example.com/confirmations/${elicitation.elicitationId}`,
+    });
     expect(elicitation.message).toContain(elicitation.url);
     expect((await missionRow(id)).status).toBe('SUBMITTED');
   });
 
-  test('behavior: a client without it gets the confirmation in the tool\'s text, and nothing is released', async () => {
+  test("behavior: a client without it gets the confirmation in the tool's text, and nothing is released", async () => {
     const owner = await newClient();
     const id = await delivered(owner);
     const mcp = await mcpClient(await postingToken(owner), { elicitation: { form: {} } });
@@ -80,17 +90,27 @@ describe('approve_mission beyond the release limit', () => {
     expect((await missionRow(id)).status).toBe('SUBMITTED');
   });
 
-  test('behavior: the plain tools/call path answers the elicitation in the SDK path\'s bytes', async () => {
+  test("behavior: the plain tools/call path answers the elicitation in the SDK path's bytes", async () => {
     const owner = await newClient();
     const id = await delivered(owner);
     const token = await postingToken(owner);
     await mcpClient(token, { elicitation: { url: {} } });
     const send = async (params: Record<string, unknown>) => {
       const headers = {
-        authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json',
-        'mcp-protocol-version': '2025-11-25', [SOCKET_ADDRESS_HEADER]: stampedAddress('10.9.9.9'),
+        authorization: `Bearer ${token}`,
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        'mcp-protocol-version': '2025-11-25',
+        [SOCKET_ADDRESS_HEADER]: stampedAddress('10.9.9.9'),
       };
-      const response = await postMcp(new Request(URL_, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }) }), { params: Promise.resolve({}) });
+      const response = await postMcp(
+        new Request(URL_, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }),
+        }),
+        { params: Promise.resolve({}) },
+      );
       return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
     };
     const plain = await send({ name: 'approve_mission', arguments: { id } });
@@ -102,10 +122,18 @@ describe('approve_mission beyond the release limit', () => {
       new Request(URL_, {
         method: 'POST',
         headers: {
-          authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json',
-          'mcp-protocol-version': '2025-06-18', [SOCKET_ADDRESS_HEADER]: stampedAddress('10.9.9.9'),
+          authorization: `Bearer ${token}`,
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          'mcp-protocol-version': '2025-06-18',
+          [SOCKET_ADDRESS_HEADER]: stampedAddress('10.9.9.9'),
         },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'approve_mission', arguments: { id } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 8,
+          method: 'tools/call',
+          params: { name: 'approve_mission', arguments: { id } },
+        }),
       }),
       { params: Promise.resolve({}) },
     );

@@ -33,7 +33,10 @@ export const confirmations = pgTable(
     expiresAt: at('expires_at').notNull(),
     decidedAt: at('decided_at'),
   },
-  (t) => [index('confirmations_user_idx').on(t.userId, t.status, t.createdAt), index('confirmations_grant_idx').on(t.grantId, t.status)],
+  (t) => [
+    index('confirmations_user_idx').on(t.userId, t.status, t.createdAt),
+    index('confirmations_grant_idx').on(t.grantId, t.status),
+  ],
 );
 
 export const grantReleases = pgTable(

@@ -29,7 +29,13 @@ export async function releaseAnswer(session: Session, answer: Promise<string>): 
   if (!ticket) return text;
   const message = messageOf(ticket);
   if (await session.urlElicitation?.()) {
-    throw new UrlElicitationRequiredError([{ mode: 'url', elicitationId: ticket.id, url: ticket.url, message }], message);
+    throw new UrlElicitationRequiredError(
+      [{ mode: 'url', elicitationId: ticket.id, url: ticket.url, message }],
+      message,
+    );
   }
-  return new ToolContent([{ type: 'text', text }, { type: 'text', text: message }]);
+  return new ToolContent([
+    { type: 'text', text },
+    { type: 'text', text: message },
+  ]);
 }

@@ -12,8 +12,8 @@ export default async function ConfirmationPage({ params }: { params: Promise<{ i
     <>
       <h1>Confirm a payment</h1>
       <p>
-        An app acting for you asked to release money held in escrow. Nothing moves until you approve it here. Pending requests are also
-        listed in <Link href="/connected-apps">Connected apps</Link>.
+        An app acting for you asked to release money held in escrow. Nothing moves until you approve it here. Pending
+        requests are also listed in <Link href="/connected-apps">Connected apps</Link>.
       </p>
       <SignedInGate next={`/confirmations/${encodeURIComponent(id)}`} purpose="to see and decide this payment">
         <ConfirmationDetail id={id} />
