@@ -2,7 +2,8 @@
 export { release, type ReleaseAnswer } from './release';
 export { decideConfirmation } from './decide';
 export { getConfirmation, listPending } from './views';
-export { setReleaseLimit } from './grant-limits';
-export { releasedSince, RELEASE_WINDOW_MS } from './release-gate';
+export { setReleaseLimit } from '../oauth/release-limit';
+export { releasedSince } from './release-gate';
 export * from './schemas';
 export { releaseResponse } from './release-response';
+export { deleteOldConfirmations } from './retention';

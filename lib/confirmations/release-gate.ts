@@ -9,8 +9,7 @@ import { grantReleases, grants } from '../db/schema';
 import type { TransitionGate, TransitionRequest } from '../missions/apply-transition';
 import { payoutOf } from '../missions/bounties/shares';
 import type { Mission } from '../missions/queries';
-
-export const RELEASE_WINDOW_MS = 24 * 3600 * 1000;
+import { RELEASE_WINDOW_MS } from '../oauth/release-limit';
 
 /** Thrown inside the transition: nothing is written, and the caller asks the person instead. */
 export class ConfirmationNeeded extends Error {

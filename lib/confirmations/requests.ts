@@ -9,7 +9,7 @@ import type { Db } from '../db/client';
 import { confirmations, grants } from '../db/schema';
 import { ApiError } from '../errors';
 import { findMission } from '../missions/queries';
-import { issuerOf } from '../oauth/metadata';
+import { issuerOf } from '../auth/resources';
 import { emitToUser } from '../webhooks/outbox';
 
 export const CONFIRMATION_TTL_MS = 24 * 3600 * 1000;

@@ -1,17 +1,7 @@
 // Request and response shapes of /api/confirmations and of a grant's release limit (docs/api.md#confirmations).
 import { z } from 'zod';
 import { ApiError } from '../errors';
-
-/**
- * A release limit: base units over a rolling 24 h, a string like a reward; 0 (every release waits
- * for the person) up to 10^30 (no one needs more, and the sum of a day's releases stays exact).
- */
-export const releaseLimitSchema = z
-  .string()
-  .regex(/^(0|[1-9][0-9]{0,29})$/, 'must be a string of decimal digits (base units), at most 30 digits')
-  .describe(
-    'Base units a delegated token may release at once over a rolling 24 h; beyond it the person confirms. 0 by default',
-  );
+import { releaseLimitSchema } from '../oauth/release-limit';
 
 export const decisionSchema = z.strictObject({ decision: z.enum(['approve', 'deny']) });
 

@@ -21,7 +21,7 @@ import {
 import type { Requester } from './client-metadata-document';
 import type { FormBody } from './form';
 import { hasApprovedClient } from './grants';
-import { consentReleaseLimit } from '../confirmations/consent-limit';
+import { consentReleaseLimit } from './release-limit';
 import { isScope, type Scope, SCOPES } from './scopes';
 
 /** The URL the browser is sent to (303) once the user approved or denied. */

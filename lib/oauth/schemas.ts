@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CONTROLS_MESSAGE, NO_CONTROLS } from '../fields';
 import { ApiError } from '../errors';
 import { SCOPES } from './scopes';
-import { releaseLimitSchema } from '../confirmations/schemas';
+import { releaseLimitSchema } from './release-limit';
 
 const DAY = 86_400;
 

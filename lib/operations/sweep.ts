@@ -3,6 +3,7 @@
 import 'server-only';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { deleteOldConfirmations } from '../confirmations';
 import type { Kv } from '../kv';
 import { reactToSettlement, settleExpiredMissions, settleReclaimedMissions } from '../missions';
 import { deleteUnusedClients } from '../oauth/clients';
@@ -17,5 +18,6 @@ export async function runSweep(db: Db, kv: Kv, cfg: Config, now = new Date()) {
   const webhooks = { ...(await deliverPending(db, cfg, now)), retention: await deleteOldWebhookData(db, cfg, now) };
   // docs/api.md#tokens: anonymous registrations cost a row each; unused for 30 days, they go.
   const oauthClients = { deleted: await deleteUnusedClients(db, now) };
-  return { missions, passports, settlements, webhooks, oauthClients };
+  const confirmations = { deleted: await deleteOldConfirmations(db, cfg, now) };
+  return { missions, passports, settlements, webhooks, oauthClients, confirmations };
 }

@@ -5,6 +5,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { POST as claimRoute } from '@/app/api/agents/me/claim/route';
+import { POST as sweepRoute } from '@/app/api/cron/sweep/route';
 import { GET as listRoute } from '@/app/api/confirmations/route';
 import { GET as getRoute, POST as decideRoute } from '@/app/api/confirmations/[id]/route';
 import { PATCH as patchGrant } from '@/app/api/grants/[id]/route';
@@ -356,5 +357,29 @@ describe('beyond the limit: the person decides', () => {
     const decided = await decide(client.token, asked.body.confirmation.id, 'approve');
     expect(decided.status, JSON.stringify(decided.body)).toBe(200);
     expect((await missionRow(id)).status).toBe('AWARDED');
+  });
+});
+
+describe('retention', () => {
+  test('behavior: the sweep deletes confirmations decided or expired over WEBHOOK_RETENTION_DAYS ago, and keeps the rest', async () => {
+    const client = await person();
+    const agentToken = await tokenOf(client, ['missions:post']);
+    const asks = [];
+    for (let i = 0; i < 3; i++) asks.push((await approveWith(agentToken.token, (await delivered(client)).id)).body.confirmation.id as string);
+    const [oldDenied, recentDenied, waiting] = asks as [string, string, string];
+    for (const id of [oldDenied, recentDenied]) expect((await decide(client.token, id, 'deny')).body.status).toBe('DENIED');
+    const db = await getDb();
+    const monthAgo = new Date(Date.now() - 31 * DAY_MS);
+    await db.update(confirmations).set({ decidedAt: monthAgo }).where(eq(confirmations.id, oldDenied));
+    const swept = await call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+    expect(swept.status).toBe(200);
+    expect(swept.body.confirmations.deleted).toBeGreaterThanOrEqual(1);
+    const left = await db.select({ id: confirmations.id }).from(confirmations).where(eq(confirmations.userId, client.id));
+    expect(left.map((row) => row.id).sort()).toEqual([recentDenied, waiting].sort());
+    // A pending one whose 24 h ended a month ago goes too.
+    await db.update(confirmations).set({ expiresAt: monthAgo }).where(eq(confirmations.id, waiting));
+    await call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+    expect((await read(client.token, waiting)).status).toBe(404);
+    expect((await read(client.token, recentDenied)).status).toBe(200);
   });
 });
