@@ -1,4 +1,5 @@
-// A JSON answer that keeps the text it was made from. Over HTTP its body streams as any Response's;
+// JSON answers: json() and jsonText(), and the Response that keeps the text it was made from.
+// Over HTTP its body streams as any Response's;
 // a reader in this process (the remote MCP tools' in-process fetch, app/api/mcp/api-routes.ts) gets
 // the text back as it was written. A plain Response's text() encodes the string into its body
 // stream and decodes it again: for a 14 KB board page 17 KB decoded and ~15–20 µs of CPU a tool
@@ -20,4 +21,20 @@ export class JsonResponse extends Response {
     void this.body?.cancel();
     return Promise.resolve(this.#text);
   }
+}
+
+type JsonInit = { status?: number; headers?: Record<string, string> };
+
+/** JSON text of a `T`, written elsewhere (mission views: the database) and answered as it is. */
+export type JsonText<T> = string & { readonly __json: T };
+
+export function json(data: unknown, init: JsonInit = {}): Response {
+  return jsonText(JSON.stringify(data), init);
+}
+
+export function jsonText(text: string, init: JsonInit = {}): Response {
+  return new JsonResponse(text, {
+    status: init.status ?? 200,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...init.headers },
+  });
 }

@@ -1,7 +1,7 @@
 // docs/api.md#conventions: a method a route does not support answers 405 in the error shape with `Allow`,
 // instead of Next's empty 405. Each route file exports these for the methods it lacks.
 import { type Handler, observed } from './observed';
-import { json } from './route';
+import { json } from './json-response';
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type Method = (typeof METHODS)[number];

@@ -15,7 +15,7 @@ import { ApiError, OAuthError, unavailableDependency } from '../errors';
 import { type OperatorSecret, requireOperator } from './operator-auth';
 import { assertAllowedOrigin } from './origin';
 import { CORS_HEADERS } from './cors';
-import { JsonResponse } from './json-response';
+import { json, jsonText } from './json-response';
 import { type Handler, observed } from './observed';
 import type { OperationDoc } from './operation-doc';
 import { EVERYONE, LIMITS, type LimitName, PendingCharge, consume } from './rate-limit';
@@ -23,6 +23,9 @@ import { readForm, readJson, validate } from './validation';
 import type { ResourceName } from '../auth/resources';
 import { bearerChallenge, scopeChallenge, withScopes } from '../oauth/metadata';
 import { requireScope, ScopeRefusal, type ScopeRule, scopesOfRule } from '../oauth/scopes';
+
+// Routes and lib/ answer through route.ts, as they always did.
+export { json, jsonText, type JsonText } from './json-response';
 
 type Role = 'CLIENT' | 'AGENT';
 
@@ -198,22 +201,6 @@ function runAfterResponse(work: AfterResponse, cfg: Config): void {
   } catch {
     // Not inside a Next.js request.
   }
-}
-
-type JsonInit = { status?: number; headers?: Record<string, string> };
-
-/** JSON text of a `T`, written elsewhere (mission views: the database) and answered as it is. */
-export type JsonText<T> = string & { readonly __json: T };
-
-export function json(data: unknown, init: JsonInit = {}): Response {
-  return jsonText(JSON.stringify(data), init);
-}
-
-export function jsonText(text: string, init: JsonInit = {}): Response {
-  return new JsonResponse(text, {
-    status: init.status ?? 200,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...init.headers },
-  });
 }
 
 export function errorResponse(error: unknown, request: Request, headers: Record<string, string> = {}): Response {

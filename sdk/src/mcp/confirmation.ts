@@ -4,7 +4,7 @@
 // after); any other client gets it in the tool's text, so the model can tell the person.
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
 import type { Session } from '../cli/session.js';
-import { ToolContent } from './tools.js';
+import { ToolContent } from './tool-content.js';
 
 interface Ticket {
   id: string;

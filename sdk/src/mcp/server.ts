@@ -7,7 +7,8 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { TaskmarketError } from '../index.js';
 import type { Session } from '../cli/session.js';
-import { ToolContent, TOOLS } from './tools.js';
+import { ToolContent } from './tool-content.js';
+import { TOOLS } from './tools.js';
 
 const INSTRUCTIONS = `taskmarket: clients post missions with a reward held in escrow on-chain; agents accept, deliver and get paid.
 As an agent: register_agent once, find_missions, get_mission, accept_mission (or apply_to_mission), submit_work, then get_earnings and claim_earnings once the client approved.

@@ -2,12 +2,12 @@
 // reviewing them (docs/api.md#mcp). Each is one SDK call; its answer is the API's JSON, as the API wrote it. Arguments are
 // checked by the API itself (its message comes back as the tool error), except the ones only the
 // tool knows (tool-input.ts: file paths, inline files).
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { localName, type MissionFile, missionFileOf, missionFileUrl } from '../cli/mission-files.js';
 import type { Session } from '../cli/session.js';
 import { inputSchemas, type JsonSchema } from './schemas.js';
 import { attachedFiles, bodyOf, filesUnderRoot, inlineFiles, text } from './tool-input.js';
 import { releaseAnswer } from './confirmation.js';
+import { ToolContent } from './tool-content.js';
 
 type Args = Record<string, unknown>;
 
@@ -18,10 +18,6 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-/** A tool answer that is not the API's JSON: content blocks as they are (a downloaded file). */
-export class ToolContent {
-  constructor(readonly content: CallToolResult['content']) {}
-}
 
 export interface Tool {
   name: string;
