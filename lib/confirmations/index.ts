@@ -2,7 +2,7 @@
 export { release, type ReleaseAnswer } from './release';
 export { decideConfirmation } from './decide';
 export { getConfirmation, listPending } from './views';
-export { setReleaseLimit } from '../oauth/release-limit';
+export { setReleaseLimit } from '../oauth/grant-releases';
 export { releasedSince } from './release-gate';
 export * from './schemas';
 export { releaseResponse } from './release-response';

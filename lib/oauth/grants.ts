@@ -14,7 +14,7 @@ import { ApiError } from '../errors';
 import type { Kv } from '../kv';
 import { grantRevokedKey } from '../auth/tokens';
 import { forgetGrantStanding } from './grant-standing';
-import { releasedByGrant } from './release-limit';
+import { releasedByGrant } from './grant-releases';
 import { SCOPES, type Scope } from './scopes';
 
 export const MAX_PERSONAL_TOKENS = 20;

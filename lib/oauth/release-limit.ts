@@ -1,12 +1,9 @@
-// A grant's release limit (docs/api.md#confirmations): its shape, the amount the person types on the
-// consent page, the change made in Connected apps, and what the grant released at once lately. Here,
-// beside the grants, because OAuth sets it; lib/confirmations, above, enforces it.
-import 'server-only';
-import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+// A grant's release limit (docs/api.md#confirmations): its shape and the amount the person types on
+// the consent page. Here, beside the grants, because OAuth sets it; lib/confirmations, above, enforces
+// it. No server-only import: the dashboard's forms validate with the same schema (grant-releases.ts
+// reads and writes the rows).
 import { parseUnits } from 'viem';
 import { z } from 'zod';
-import type { Db } from '../db/client';
-import { grantReleases, grants } from '../db/schema';
 import { ApiError } from '../errors';
 
 /** The window a release limit covers: a rolling 24 h. */
@@ -34,30 +31,4 @@ export function consentReleaseLimit(field: string | string[] | undefined): strin
   if (!WHOLE_TOKENS.test(text))
     throw new ApiError(400, 'Validation failed', ['release_limit: an amount of USDC such as 25 or 12.50']);
   return parseUnits(text, USDC_DECIMALS).toString();
-}
-
-/** Connected apps: the person changes a live grant's limit (404 for another's or a revoked one). */
-export async function setReleaseLimit(db: Db, userId: string, grantId: string, releaseLimit: string): Promise<void> {
-  const [row] = await db
-    .update(grants)
-    .set({ releaseLimit })
-    .where(and(eq(grants.id, grantId), eq(grants.userId, userId), isNull(grants.revokedAt)))
-    .returning({ id: grants.id });
-  if (!row) throw new ApiError(404, 'Grant not found');
-}
-
-/** What each grant released at once in the last 24 h (base units; Connected apps shows it). */
-export async function releasedByGrant(db: Db, grantIds: string[], now: Date): Promise<Map<string, string>> {
-  if (grantIds.length === 0) return new Map();
-  const rows = await db
-    .select({ grantId: grantReleases.grantId, sum: sql<string>`sum(${grantReleases.amount})::text` })
-    .from(grantReleases)
-    .where(
-      and(
-        inArray(grantReleases.grantId, grantIds),
-        gt(grantReleases.createdAt, new Date(now.getTime() - RELEASE_WINDOW_MS)),
-      ),
-    )
-    .groupBy(grantReleases.grantId);
-  return new Map(rows.map((row) => [row.grantId, row.sum]));
 }

@@ -16,7 +16,7 @@ import { type FormBody, parseForm } from './form';
 import { acceptsResource, grantOfUsedCode, rememberUsedCode, takeCode, verifierMatches } from './authorization';
 import { issuerOf, namedResource, type ResourceName, resourceUri } from '../auth/resources';
 import { type OAuthClient, touchClient } from './clients';
-import { setReleaseLimit } from './release-limit';
+import { setReleaseLimit } from './grant-releases';
 import { findLiveGrant, grantOAuthScopes, hashSecret, markGrantRevoked, newSecret, revokeGrantNow } from './grants';
 import { formatScopes, parseScopes, type Scope } from './scopes';
 
