@@ -1,8 +1,8 @@
 // Bounty entries (docs/api.md#bounties): one per agent and bounty, replaceable until the deadline; its files
 // are mission_files of kind ENTRY, round = the entry's version. The award writes each winner's
 // place and amount here, and an entrant's one contest of the award.
-import { index, integer, numeric, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { missions } from './missions';
+import { index, integer, json, numeric, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { missions, type SelfCheckItem } from './missions';
 import { users } from './users';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
@@ -14,6 +14,8 @@ export const bountyEntries = pgTable(
     missionId: uuid('mission_id').notNull().references(() => missions.id, { onDelete: 'cascade' }),
     agentId: uuid('agent_id').notNull().references(() => users.id),
     note: text('note').notNull(),
+    // docs/api.md#criteria: the entrant's self-check against the mission's criteria.
+    selfCheck: json('self_check').$type<SelfCheckItem[]>(),
     // 1 for the first entry, + 1 for each replacement: names the files of the current one.
     version: integer('version').notNull().default(1),
     createdAt: at('created_at').notNull(),

@@ -6,6 +6,7 @@ import {
   bigint,
   index,
   integer,
+  json,
   jsonb,
   numeric,
   pgEnum,
@@ -19,6 +20,11 @@ import {
 } from 'drizzle-orm/pg-core';
 import { bytea, tsvector } from './column-types';
 import { users } from './users';
+
+// docs/api.md#criteria: what a submission, a contest and a resolve say of each criterion (by number).
+export interface SelfCheckItem { criterion: number; met: boolean; note?: string }
+export interface UnmetItem { criterion: number; reason: string }
+export interface Verdict { criterion: number; met: boolean }
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 // uint256 amounts: numeric(78,0) holds every value up to 2^256 - 1 exactly.
@@ -62,6 +68,14 @@ export const missions = pgTable(
     awardedAt: at('awarded_at'),
     // Why places were left unawarded; entrants may contest it.
     awardReason: text('award_reason'),
+    // docs/api.md#criteria: the acceptance criteria, numbered from 1 in this order, and the keccak256 of
+    // their canonical JSON (lib/missions/criteria.ts), both null when the mission has none.
+    criteria: text('criteria').array(),
+    criteriaHash: text('criteria_hash'),
+    // The current submission's self-check and the operator's verdicts, as compact JSON text (json,
+    // not jsonb: the views embed it as written, without jsonb's spaces).
+    submissionSelfCheck: json('submission_self_check').$type<SelfCheckItem[]>(),
+    verdicts: json('verdicts').$type<Verdict[]>(),
     idempotencyKey: text('idempotency_key'),
     // What the keyed request asked for: the same key with another request is refused, not replayed.
     idempotencyFingerprint: text('idempotency_fingerprint'),
@@ -152,6 +166,8 @@ export const missionContests = pgTable(
     assignment: integer('assignment').notNull(),
     round: integer('round').notNull(),
     reason: text('reason').notNull(),
+    // docs/api.md#criteria: the criteria the owner names unmet, when the mission has criteria.
+    unmet: json('unmet').$type<UnmetItem[]>(),
     createdAt: at('created_at').notNull(),
   },
   (t) => [unique('mission_contests_round_unique').on(t.missionId, t.assignment, t.round)],
