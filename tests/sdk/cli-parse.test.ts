@@ -1,10 +1,10 @@
 // The CLI's pure parts: amounts and deadlines as a person types them, and the human formats.
 import { describe, expect, test, vi } from 'vitest';
-import { UsageError } from '../../sdk/src/cli/context';
+import { UsageError } from '../../sdk/src/session/settings';
 import { renderMissionTable } from '../../sdk/src/cli/commands/render';
 import { formatAmount, formatTime } from '../../sdk/src/cli/output';
 import { parseAmount, parseDeadline, parseLimit, parseReward, parseTaskId } from '../../sdk/src/cli/parse';
-import { readSettings } from '../../sdk/src/cli/context';
+import { readSettings } from '../../sdk/src/session/settings';
 
 const USDC = { symbol: 'USDC', decimals: 6 };
 

@@ -1,6 +1,6 @@
 // Flag values a person types, turned into what the API takes: amounts in base units, deadlines as
 // ISO timestamps. Pure functions; a bad value is a UsageError naming the flag.
-import { UsageError } from './context.js';
+import { UsageError } from '../session/settings.js';
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 

@@ -5,9 +5,9 @@ import { TaskmarketError } from '../index.js';
 import { registerAccountCommands, registerEarningsCommands } from './commands/account.js';
 import { registerMissionCommands } from './commands/missions.js';
 import { registerWebhookCommands } from './commands/webhooks.js';
-import { DEFAULT_URL, UsageError, type Env } from './context.js';
+import { DEFAULT_URL, UsageError, type Env } from '../session/settings.js';
 import { EXIT_FAILURE, EXIT_USAGE, printError } from './output.js';
-import { createSession, type Session } from './session.js';
+import { createSession, type Session } from '../session/session.js';
 
 const ENVIRONMENT = `
 Environment:

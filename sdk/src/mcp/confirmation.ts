@@ -3,7 +3,7 @@
 // URLElicitationRequiredError of MCP 2025-11-25 (the person opens the URL; the model may call again
 // after); any other client gets it in the tool's text, so the model can tell the person.
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
-import type { Session } from '../cli/session.js';
+import type { Session } from '../session/session.js';
 import { ToolContent } from './tool-content.js';
 
 interface Ticket {

@@ -3,5 +3,5 @@
 export { callTool, createMcpServer, toolError } from './server.js';
 export { MAX_INLINE_FILE_BYTES, TOOLS, type Tool } from './tools.js';
 export { ToolInputError } from './tool-input.js';
-export type { Session } from '../cli/session.js';
-export type { Settings, Client } from '../cli/context.js';
+export type { Session } from '../session/session.js';
+export type { Settings, Client } from '../session/settings.js';

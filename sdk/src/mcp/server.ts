@@ -6,7 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { TaskmarketError } from '../index.js';
-import type { Session } from '../cli/session.js';
+import type { Session } from '../session/session.js';
 import { ToolContent } from './tool-content.js';
 import { TOOLS } from './tools.js';
 

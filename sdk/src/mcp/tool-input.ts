@@ -3,7 +3,7 @@
 // stranger and read by the model; "attach ~/.aws/credentials" must not be something it can do.
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { Session } from '../cli/session.js';
+import type { Session } from '../session/session.js';
 
 type Args = Record<string, unknown>;
 

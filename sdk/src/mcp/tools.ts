@@ -2,8 +2,8 @@
 // reviewing them (docs/api.md#mcp). Each is one SDK call; its answer is the API's JSON, as the API wrote it. Arguments are
 // checked by the API itself (its message comes back as the tool error), except the ones only the
 // tool knows (tool-input.ts: file paths, inline files).
-import { localName, type MissionFile, missionFileOf, missionFileUrl } from '../cli/mission-files.js';
-import type { Session } from '../cli/session.js';
+import { localName, type MissionFile, missionFileOf, missionFileUrl } from '../session/mission-files.js';
+import type { Session } from '../session/session.js';
 import { inputSchemas, type JsonSchema } from './schemas.js';
 import { attachedFiles, bodyOf, filesUnderRoot, inlineFiles, text } from './tool-input.js';
 import { releaseAnswer } from './confirmation.js';

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { answer, jsonOption, type JsonFlag } from '../answer.js';
 import { formatAmount, formatTime, printFields, printLine, printTable, truncate } from '../output.js';
-import type { Session } from '../session.js';
+import type { Session } from '../../session/session.js';
 
 interface PassportLike {
   tokenId: string | null;

@@ -4,9 +4,9 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { answer, jsonOption, type JsonFlag } from '../answer.js';
-import { downloadMissionFile, localName } from '../mission-files.js';
+import { downloadMissionFile, localName } from '../../session/mission-files.js';
 import { printLine } from '../output.js';
-import type { Session } from '../session.js';
+import type { Session } from '../../session/session.js';
 
 export function registerFileCommands(missions: Command, session: Session): void {
   missions

@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import { answer, jsonOption as json, type JsonFlag } from '../answer.js';
 import { TaskmarketError } from '../../index.js';
 import { collect, parseAmount, parseDeadline, parseLimit, parseReward, parseTaskId } from '../parse.js';
-import type { Session } from '../session.js';
+import type { Session } from '../../session/session.js';
 import { registerFileCommands } from './files.js';
 import { renderMission, renderMissionTable, renderTransition, type MissionLike } from './render.js';
 import { printLine } from '../output.js';

@@ -1,6 +1,6 @@
 // Human renderings of the API's objects, shared by the commands. `--json` never comes here.
 import { formatAmount, formatTime, printFields, printLine, printTable, truncate } from '../output.js';
-import type { Token } from '../session.js';
+import type { Token } from '../../session/session.js';
 
 interface MissionFile {
   id: string;

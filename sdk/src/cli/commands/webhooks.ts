@@ -4,7 +4,7 @@ import { openApiDocument } from '../../generated/openapi.js';
 import { answer, jsonOption, type JsonFlag } from '../answer.js';
 import { formatTime, printFields, printLine, printTable } from '../output.js';
 import { collect, parseAmount } from '../parse.js';
-import type { Session } from '../session.js';
+import type { Session } from '../../session/session.js';
 
 // The event names of the API's own schema (the generated OpenAPI document), not a copy.
 const EVENTS: readonly string[] = openApiDocument.components.schemas.WebhooksBody.properties.events.items.enum;

@@ -1,6 +1,6 @@
 // What a command gets to work with: the client (built on first use, from the environment) and the
 // reward token's symbol and decimals for human output (asked of the server once, only when shown).
-import { clientFor, readSettings, requireNeeds, type Client, type Env, type Settings } from './context.js';
+import { clientFor, readSettings, requireNeeds, type Client, type Env, type Settings } from './settings.js';
 
 export type Token = { symbol: string | null; decimals: number | null } | null;
 

@@ -1,7 +1,7 @@
 // A mission's files by id — attachments, the submission's and contests' evidence — with their
 // names, for the download command and the MCP tool (the API serves bytes; the names are on the mission).
 import { basename } from 'node:path';
-import type { Client } from './context.js';
+import type { Client } from './settings.js';
 
 export interface MissionFile {
   id: string;

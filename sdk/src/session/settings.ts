@@ -1,6 +1,6 @@
-// The CLI's settings, from the environment only (no config file, no token on disk): the key in
-// TASKMARKET_PRIVATE_KEY, the server in TASKMARKET_URL, the chain in TASKMARKET_RPC_URL. Each
-// invocation builds one client and signs in at most once, when a command needs it.
+// The settings of the CLI and the stdio MCP server, from the environment only (no config file, no
+// token on disk): the key in TASKMARKET_PRIVATE_KEY, the server in TASKMARKET_URL, the chain in
+// TASKMARKET_RPC_URL. Each invocation builds one client and signs in at most once, when needed.
 import { privateKeyToAccount } from 'viem/accounts';
 import { createClient } from '../index.js';
 
