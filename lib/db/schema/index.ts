@@ -7,3 +7,4 @@ export * from './webhooks';
 export * from './grants';
 export * from './bounties';
 export * from './confirmations';
+export * from './fundings';

@@ -31,8 +31,9 @@ const at = (name: string) => timestamp(name, { withTimezone: true });
 const amount = (name: string) => numeric(name, { precision: 78, scale: 0 });
 
 // JUDGING and AWARDED are a bounty's (docs/api.md#bounties): past its deadline, and once the client awarded it.
+// AWAITING_FUNDING (docs/api.md#post-and-pay): posted, its reward not yet on-chain; seen only by its poster.
 export const missionStatusEnum = pgEnum('mission_status', [
-  'OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED', 'CANCELLED', 'JUDGING', 'AWARDED',
+  'OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED', 'CANCELLED', 'JUDGING', 'AWARDED', 'AWAITING_FUNDING',
 ]);
 export const missionFileKindEnum = pgEnum('mission_file_kind', ['ATTACHMENT', 'DELIVERABLE', 'EVIDENCE', 'ENTRY']);
 export const missionActorEnum = pgEnum('mission_actor', ['OWNER', 'AGENT', 'OPERATOR', 'SYSTEM']);
@@ -60,6 +61,10 @@ export const missions = pgTable(
     // The escrow contract holding the task (lowercase), set when funded. Null on rows funded
     // before v3: their task is on the v2 escrow (ESCROW_V2_ADDRESS, or ESCROW_ADDRESS if no upgrade).
     escrow: text('escrow'),
+    // docs/api.md#post-and-pay: the task's terms fixed when a mission is posted unfunded, so the
+    // funding authorization's nonce (which commits to them) is the same on every read.
+    fundingRef: text('funding_ref'),
+    fundingExpiresAt: bigint('funding_expires_at', { mode: 'bigint' }),
     // A bounty's places (1–10) and their percentages of the reward (null: equal), docs/api.md#bounties.
     winners: smallint('winners'),
     split: smallint('split').array(),
