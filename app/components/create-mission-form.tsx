@@ -1,41 +1,29 @@
 'use client';
-// Post a mission: the form with its validation messages and file picker; when escrow is on, the
-// reward is first locked through the wallet (approve + createTask), then the mission is created
-// with the task id. A failed create keeps the funded task, so a retry does not pay twice.
+// Post a mission: the form with its validation messages and file picker. With escrow on, the mission
+// is created AWAITING_FUNDING and the poster goes on to its funding page (docs/api.md#post-and-pay):
+// one signature there, or the wallet's own transactions — the same path an AI chat's post takes.
 import { useRouter } from 'next/navigation';
 import { useRef, useState, type FormEvent } from 'react';
-import type { Address } from 'viem';
 import { MAX_WINNERS, shareSchema, splitProblems, winnersSchema } from '@/lib/missions/fields';
 import type { MissionView } from '@/lib/missions/schemas';
 import { ApiRequestError } from '@/lib/web/api-client';
 import { checkFiles } from '@/lib/web/file-types';
-import { fundNewTask, randomRef, type FundingStep } from '@/lib/web/escrow';
+import { randomRef } from '@/lib/web/escrow';
 import { defaultDeadline, errorsFromDetails, splitTags, validateMissionForm, type FieldErrors, type MissionFormValues } from '@/lib/web/mission-form';
 import { postMissionRequest } from '@/lib/web/mission-requests';
 import { useRewardToken, useRuntimeConfig } from '@/lib/web/runtime-config-context';
 import type { UploadProgress as Progress } from '@/lib/web/upload';
-import { useSession } from '@/lib/web/use-session';
-import { useWallet } from '@/lib/web/use-wallet';
 import { classifyWalletError } from '@/lib/web/wallet-errors';
 import { FilePicker } from './file-picker';
 import { MissionFormFields } from './mission-form-fields';
-import { NetworkNotice } from './network-notice';
 import { UploadProgress } from './upload-progress';
-import { WalletConnect } from './wallet-connect';
 
-type Step = 'idle' | FundingStep | 'create';
-const STEP_LABELS: Record<Step, string> = {
-  idle: '',
-  approve: 'Step 1 of 3: approve the reward in your wallet…',
-  fund: 'Step 2 of 3: lock the reward in escrow — confirm in your wallet…',
-  create: 'Posting the mission…',
-};
+/** The create answer: with escrow on, where the mission is funded. */
+type Created = MissionView & { funding?: { url: string; expiresAt: string } };
 
 export function CreateMissionForm() {
-  const walletAddress = useSession().session?.user.walletAddress ?? '';
   const config = useRuntimeConfig();
   const token = useRewardToken();
-  const wallet = useWallet();
   const router = useRouter();
   const [values, setValues] = useState<MissionFormValues>(() => ({ title: '', description: '', category: '', tags: '', reward: '', deadline: defaultDeadline(new Date()) }));
   const [files, setFiles] = useState<File[]>([]);
@@ -44,13 +32,10 @@ export function CreateMissionForm() {
   const [places, setPlaces] = useState('1');
   const [split, setSplit] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [step, setStep] = useState<Step>('idle');
+  const [busy, setBusy] = useState(false);
   const attempt = useRef<{ fingerprint: string; key: string } | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
-  const [funded, setFunded] = useState<{ ref: `0x${string}`; reward: bigint; taskId: number; expiresAt: bigint } | null>(null);
-  const escrow = config.contracts.escrow as Address | null;
-  const tokenAddress = config.contracts.rewardToken?.address as Address | undefined;
-  const walletMismatch = Boolean(escrow && wallet.address && wallet.address.toLowerCase() !== walletAddress);
+  const escrow = config.contracts.escrow;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -66,22 +51,8 @@ export function CreateMissionForm() {
     }
     if (checked.reward === undefined || !checked.deadline) return;
     const reward = checked.reward;
-    // docs/api.md#escrow: the task may not be reclaimable before the mission can be settled; computed
-    // here from the deadline, never typed by the user.
-    const margin = bounty ? config.missions.bountyExpiresAfterDeadlineSeconds : config.missions.expiresAfterDeadlineSeconds;
-    const expiresAt = BigInt(Math.ceil(checked.deadline.getTime() / 1000) + margin);
     try {
-      let task = funded && funded.reward === reward && funded.expiresAt >= expiresAt ? funded : null;
-      if (escrow && !task) {
-        if (!tokenAddress) throw new Error('The reward token is not configured; missions cannot be funded right now.');
-        if (walletMismatch) throw new Error('The connected wallet is not the account you signed in with.');
-        const client = await wallet.walletClient();
-        const ref = randomRef();
-        const { taskId } = await fundNewTask(client, { escrow, token: tokenAddress }, { reward, ref, expiresAt }, setStep);
-        task = { ref, reward, taskId, expiresAt };
-        setFunded(task);
-      }
-      setStep('create');
+      setBusy(true);
       const fields = {
         title: values.title.trim(),
         description: values.description.trim(),
@@ -89,7 +60,6 @@ export function CreateMissionForm() {
         tags: splitTags(values.tags),
         reward: reward.toString(),
         deadline: checked.deadline.toISOString(),
-        onChainTaskId: task?.taskId,
         assignment,
         winners: bounty?.winners,
         split: bounty?.split?.map(String),
@@ -98,14 +68,15 @@ export function CreateMissionForm() {
       // already made; an edited one is a new request with a key of its own (docs/api.md#idempotency).
       const fingerprint = JSON.stringify([fields, files.map((f) => [f.name, f.size, f.lastModified])]);
       if (attempt.current?.fingerprint !== fingerprint) attempt.current = { fingerprint, key: randomRef() };
-      const mission = await postMissionRequest<MissionView>('/api/missions', fields, {
+      const mission = await postMissionRequest<Created>('/api/missions', fields, {
         files,
         idempotencyKey: attempt.current.key,
         onProgress: setProgress,
       });
-      router.push(`/missions/${mission.id}`);
+      // Same origin: the funding page's path (the URL names the app's public origin).
+      router.push(mission.funding ? new URL(mission.funding.url, window.location.origin).pathname : `/missions/${mission.id}`);
     } catch (error) {
-      setStep('idle');
+      setBusy(false);
       setProgress(null);
       const next = error instanceof ApiRequestError && error.details.length > 0 ? errorsFromDetails(error.details) : { form: classifyWalletError(error).message };
       setErrors(next);
@@ -113,7 +84,6 @@ export function CreateMissionForm() {
     }
   }
 
-  const busy = step !== 'idle';
   return (
     <form onSubmit={submit} noValidate aria-describedby={errors.form ? 'form-error' : undefined}>
       <MissionFormFields values={values} errors={errors} tokenSymbol={token.symbol} disabled={busy} onChange={setValues} />
@@ -148,23 +118,16 @@ export function CreateMissionForm() {
         )}
       </fieldset>
       {escrow && (
-        <section className="panel stack" aria-labelledby="funding-heading">
-          <h2 id="funding-heading">Funding</h2>
-          <p>
-            The reward is locked in the escrow contract from your wallet before the mission is posted: your wallet asks you to
-            approve {token.symbol}, then to fund the task.
-          </p>
-          <WalletConnect />
-          <NetworkNotice />
-          {walletMismatch && <p className="alert alert-warn" role="alert">The connected wallet is not the account you signed in with. Switch accounts in your wallet.</p>}
-          {funded && <p className="alert alert-ok" role="status">Reward locked in escrow task #{funded.taskId}.</p>}
-        </section>
+        <p className="hint">
+          Next you fund the reward into the escrow contract: one signature from your wallet (no ETH needed), or two transactions if you prefer.
+          Until then the mission is not on the board.
+        </p>
       )}
-      <div aria-live="polite">{busy && <p className="loading">{STEP_LABELS[step]}</p>}</div>
-      {progress && step === 'create' && files.length > 0 && <UploadProgress progress={progress} />}
+      <div aria-live="polite">{busy && <p className="loading">Posting the mission…</p>}</div>
+      {progress && busy && files.length > 0 && <UploadProgress progress={progress} />}
       {errors.form && <p id="form-error" className="alert alert-error" role="alert" tabIndex={-1}>{errors.form}</p>}
-      <button type="submit" disabled={busy || (Boolean(escrow) && (!wallet.isConnected || wallet.wrongNetwork))}>
-        {escrow && !funded ? 'Fund and post mission' : 'Post mission'}
+      <button type="submit" disabled={busy}>
+        {escrow ? 'Post and fund mission' : 'Post mission'}
       </button>
     </form>
   );

@@ -28,14 +28,14 @@ test('a funded mission goes from posting to a claimed payout', async ({ browser 
     await expect(client.page.getByRole('heading', { name: 'Post a mission' })).toBeVisible();
     await expect(client.page.getByText(/Up to 10 files, 10\.0 MB each\. Accepted: PNG/)).toBeVisible();
     await client.page.getByLabel('Title').fill('');
-    await client.page.getByRole('button', { name: 'Fund and post mission' }).click();
+    await client.page.getByRole('button', { name: 'Post and fund mission' }).click();
     await expect(client.page.getByText('Give the mission a title.')).toBeVisible();
     await expect(client.page.getByText('Describe what needs to be done.')).toBeVisible();
     await expect(client.page.getByText('Enter an amount such as 25 or 12.50.')).toBeVisible();
     await screenshotPage(client.page, 'create-mission');
   });
 
-  await test.step('the client funds the escrow from the wallet and posts the mission with an attachment', async () => {
+  await test.step('the client posts the mission with an attachment and funds it with one signature', async () => {
     const page = client.page;
     missionUrl = await postMission(page, {
       title: TITLE,

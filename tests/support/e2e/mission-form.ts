@@ -1,4 +1,5 @@
-// Filling in "Post a mission" the way a person does, and posting it (funding included).
+// Filling in "Post a mission" the way a person does, and posting it: the form creates the mission,
+// then its funding page funds it with one signature (docs/api.md#post-and-pay).
 import { expect, type Page } from '@playwright/test';
 import { connectWallet } from './dashboard-user';
 
@@ -23,11 +24,19 @@ export async function postMission(page: Page, input: MissionInput): Promise<stri
     await page.getByLabel('Attachments (optional)').setInputFiles(input.attachment);
     await expect(page.getByText(`${input.attachment.name} (`)).toBeVisible();
   }
-  await connectWallet(page);
-  await page.getByRole('button', { name: 'Fund and post mission' }).click();
-  await expect(page).toHaveURL(/\/missions\/[0-9a-f-]{36}$/, { timeout: 60_000 });
+  await page.getByRole('button', { name: 'Post and fund mission' }).click();
+  await fundOnFundingPage(page);
   await expect(page.getByRole('heading', { name: input.title })).toBeVisible();
   return new URL(page.url()).pathname;
+}
+
+/** On a mission's funding page: connect, press "Fund" (one signature), and wait for the mission page. */
+export async function fundOnFundingPage(page: Page): Promise<void> {
+  await expect(page).toHaveURL(/\/missions\/[0-9a-f-]{36}\/fund$/, { timeout: 60_000 });
+  await expect(page.getByTestId('funding-terms')).toBeVisible();
+  await connectWallet(page);
+  await page.getByRole('button', { name: /^Fund \d/ }).click();
+  await expect(page).toHaveURL(/\/missions\/[0-9a-f-]{36}$/, { timeout: 60_000 });
 }
 
 export async function escrowTaskIdOnPage(page: Page): Promise<number> {

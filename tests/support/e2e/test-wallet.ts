@@ -1,5 +1,5 @@
 // The Node half of the test wallet: a viem account on the e2e anvil answering the page's
-// EIP-1193 requests — accounts, chain id, personal_sign, eth_sendTransaction (signed and sent
+// EIP-1193 requests — accounts, chain id, personal_sign, eth_signTypedData_v4, eth_sendTransaction (signed and sent
 // here), wallet_switchEthereumChain — and passing every read through to the node. A test can
 // put the wallet on another network or make it refuse the next request (EIP-1193 error 4001).
 import type { BrowserContext } from '@playwright/test';
@@ -43,7 +43,10 @@ export class TestWallet {
     return this.account.address;
   }
 
-  refuseNext(method: 'personal_sign' | 'eth_sendTransaction' | 'eth_requestAccounts'): void {
+  /** How many EIP-712 signatures the person gave (eth_signTypedData_v4). */
+  typedDataSigned = 0;
+
+  refuseNext(method: 'personal_sign' | 'eth_sendTransaction' | 'eth_requestAccounts' | 'eth_signTypedData_v4'): void {
     this.refuseOnce.add(method);
   }
 
@@ -91,6 +94,14 @@ export class TestWallet {
       case 'personal_sign': {
         const [message] = params as [Hex, string];
         return { result: await this.account.signMessage({ message: { raw: message } }) };
+      }
+      case 'eth_signTypedData_v4': {
+        // EIP-712 as wallets take it: [address, JSON of { domain, types (with EIP712Domain), primaryType, message }].
+        const [, json] = params as [Hex, string];
+        const { domain, types, primaryType, message } = JSON.parse(json) as { domain: never; types: Record<string, never>; primaryType: string; message: never };
+        const { EIP712Domain: _domain, ...rest } = types;
+        this.typedDataSigned++;
+        return { result: await this.account.signTypedData({ domain, types: rest, primaryType, message }) };
       }
       case 'eth_sendTransaction': {
         const [tx] = params as [{ to?: Hex; data?: Hex; value?: Hex; gas?: Hex }];
