@@ -47,6 +47,7 @@ const current = sql`and ${missionFiles.assignment} = ${missions.assignment}`;
 function submission(work: SQL): SQL {
   return sql`case when ${work} and ${missions.submittedAt} is not null then ${object({
     note: sql`coalesce(${missions.submissionNote}, '')`,
+    selfCheck: sql`coalesce(${missions.submissionSelfCheck}, '[]'::json)`,
     files: files('DELIVERABLE', sql`${current} and ${missionFiles.round} = ${missions.submissionCount}`),
     submittedAt: iso(missions.submittedAt),
   })} end`;
@@ -57,6 +58,7 @@ function contests(work: SQL): SQL {
   const contest = object({
     round: c.round,
     reason: c.reason,
+    unmet: sql`coalesce(${c.unmet}, '[]'::json)`,
     files: files('EVIDENCE', sql`${current} and ${missionFiles.round} = ${c.round}`),
     contestedAt: iso(c.createdAt),
   });
@@ -83,6 +85,13 @@ function bounty(): SQL {
   })} end`;
 }
 
+/** docs/api.md#criteria: the criteria as `[{ number, text }]`, numbered from 1; [] when there is none. */
+function criteria(): SQL {
+  const list = missions.criteria;
+  return sql`coalesce((select array_to_json(array_agg((select row_to_json(o) from (select c.n as "number", c.t as "text") o) order by c.n))
+    from unnest(${list}) with ordinality as c(t, n)), '[]'::json)`;
+}
+
 /**
  * The JSON text of the `missions` row in scope, with the work (submission, contests) shown where
  * `work` holds: PARTY_SEES_WORK or ANONYMOUS_SEES_WORK for the stored views, canSeeWork otherwise.
@@ -103,6 +112,9 @@ export function missionJson(work: SQL): SQL<MissionJson> {
     agent: sql`case when ${m.agentId} is not null then ${object({ walletAddress: walletOf(m.agentId) })} end`,
     onChainTaskId: m.onChainTaskId,
     attachments: files('ATTACHMENT'),
+    criteria: criteria(),
+    criteriaHash: m.criteriaHash,
+    verdicts: m.verdicts,
     submission: submission(work),
     contests: contests(work),
     bounty: bounty(),

@@ -19,6 +19,7 @@ import {
   winnersSchema,
 } from './fields';
 import { addressSchema } from '../address';
+import { criteriaSchema, selfCheckSchema, unmetSchema, verdictsSchema } from './criteria';
 
 const UINT256_MAX = (1n << 256n) - 1n;
 
@@ -71,6 +72,8 @@ export const createMissionSchema = z.strictObject({
     .max(MAX_WINNERS)
     .optional()
     .describe('BOUNTY: each place\'s percentage of the reward, first place first, summing to 100 (default: equal)'),
+  // docs/api.md#criteria: frozen once OPEN.
+  criteria: criteriaSchema.optional().describe('Acceptance criteria: 1–20 lines of 1–500 characters, numbered from 1 in this order'),
 }).superRefine((input, ctx) => {
   const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
   if (input.assignment !== 'BOUNTY') {
@@ -85,8 +88,8 @@ export const createMissionSchema = z.strictObject({
   }
 });
 
-export const submitSchema = z.strictObject({ note: missionNoteSchema.default('') });
-export const contestSchema = z.strictObject({ reason: missionReasonSchema });
+export const submitSchema = z.strictObject({ note: missionNoteSchema.default(''), selfCheck: selfCheckSchema.optional() });
+export const contestSchema = z.strictObject({ reason: missionReasonSchema, unmet: unmetSchema.optional() });
 export const bumpSchema = z.strictObject({ reward: rewardSchema.optional() });
 export const resolveSchema = z.strictObject({
   outcome: z.enum(['COMPLETED', 'CANCELLED']),
@@ -94,6 +97,7 @@ export const resolveSchema = z.strictObject({
   // docs/api.md#bounties: a DISPUTED bounty is completed with the operator's award.
   winners: z.array(addressSchema).max(10).optional().describe('BOUNTY, outcome COMPLETED: the winning entrants, first place first'),
   reason: missionReasonSchema.optional().describe('BOUNTY: why places are left unawarded'),
+  verdicts: verdictsSchema.optional(),
 });
 
 export const MISSION_SORTS = ['bumped', 'reward', 'deadline', 'created'] as const;
@@ -127,6 +131,7 @@ export const missionFileSchema = z.object({
 });
 
 const timestamp = z.string().nullable();
+export const selfCheckViewSchema = z.array(z.object({ criterion: z.number().int(), met: z.boolean(), note: z.string().optional() }));
 
 export const missionSchema = z.object({
   id: z.string(),
@@ -142,9 +147,21 @@ export const missionSchema = z.object({
   agent: z.object({ walletAddress: z.string() }).nullable(),
   onChainTaskId: z.number().nullable(),
   attachments: z.array(missionFileSchema),
-  submission: z.object({ note: z.string(), files: z.array(missionFileSchema), submittedAt: z.string() }).nullable(),
+  // docs/api.md#criteria
+  criteria: z.array(z.object({ number: z.number().int(), text: z.string() })),
+  criteriaHash: z.string().nullable(),
+  verdicts: z.array(z.object({ criterion: z.number().int(), met: z.boolean() })).nullable(),
+  submission: z
+    .object({ note: z.string(), selfCheck: selfCheckViewSchema, files: z.array(missionFileSchema), submittedAt: z.string() })
+    .nullable(),
   contests: z.array(
-    z.object({ round: z.number().int(), reason: z.string(), files: z.array(missionFileSchema), contestedAt: z.string() }),
+    z.object({
+      round: z.number().int(),
+      reason: z.string(),
+      unmet: z.array(z.object({ criterion: z.number().int(), reason: z.string() })),
+      files: z.array(missionFileSchema),
+      contestedAt: z.string(),
+    }),
   ),
   bounty: z
     .object({

@@ -211,14 +211,17 @@ function presentMission(m: Row, files: FileRow[], contests: ContestRow[], work: 
     agent: m.agentId ? { walletAddress: m.agentWallet! } : null,
     onChainTaskId: m.onChainTaskId,
     attachments: files.filter((f) => f.kind === 'ATTACHMENT').map(presentFile),
+    criteria: (m.criteria ?? []).map((text, index) => ({ number: index + 1, text })),
+    criteriaHash: m.criteriaHash,
+    verdicts: m.verdicts,
     submission:
       work && m.submittedAt
-        ? { note: m.submissionNote ?? '', files: roundFiles('DELIVERABLE', m.submissionCount), submittedAt: m.submittedAt.toISOString() }
+        ? { note: m.submissionNote ?? '', selfCheck: m.submissionSelfCheck ?? [], files: roundFiles('DELIVERABLE', m.submissionCount), submittedAt: m.submittedAt.toISOString() }
         : null,
     contests: work
       ? contests
           .filter((c) => c.assignment === m.assignment)
-          .map((c) => ({ round: c.round, reason: c.reason, files: roundFiles('EVIDENCE', c.round), contestedAt: c.createdAt.toISOString() }))
+          .map((c) => ({ round: c.round, reason: c.reason, unmet: c.unmet ?? [], files: roundFiles('EVIDENCE', c.round), contestedAt: c.createdAt.toISOString() }))
       : [],
     // The variant predates bounties (docs/api.md#bounties) and is measured on missions that are none.
     bounty: null,
