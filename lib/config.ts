@@ -70,6 +70,7 @@ const envSchema = z.object({
   OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: intFrom(60, 1),
   // Wave 4 (docs/api.md#client-id-metadata-documents).
   OAUTH_CLIENT_DOCUMENT_FETCHES_PER_MINUTE: intFrom(10, 1),
+  OAUTH_CLIENT_DOCUMENT_FETCHES_GLOBAL_PER_HOUR: intFrom(1000, 1),
   // Wave 3: operating it (docs/api.md#observability).
   METRICS_TOKEN: optionalText,
   OTEL_EXPORTER_OTLP_ENDPOINT: z
@@ -217,6 +218,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       registrationsGlobalPerHour: e.OAUTH_REGISTRATIONS_GLOBAL_PER_HOUR,
       tokenPerMinute: e.OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE,
       clientDocumentFetchesPerMinute: e.OAUTH_CLIENT_DOCUMENT_FETCHES_PER_MINUTE,
+      clientDocumentFetchesGlobalPerHour: e.OAUTH_CLIENT_DOCUMENT_FETCHES_GLOBAL_PER_HOUR,
       entriesPerMinute: e.ENTRY_RATE_LIMIT_PER_MINUTE,
       mcpPerMinute: e.MCP_RATE_LIMIT_PER_MINUTE,
       /** In progress at once on this instance (an in-process count: lib/mcp/in-progress.ts). */

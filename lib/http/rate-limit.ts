@@ -42,6 +42,8 @@ export const LIMITS = {
   // docs/api.md#client-id-metadata-documents: each client metadata document we fetch (a cache miss) is
   // an outbound request a stranger chose; counted by the handler, only when it fetches.
   clientDocument: { scope: 'ip', max: (c) => c.limits.clientDocumentFetchesPerMinute, windowMs: 60_000 },
+  // docs/api.md#client-id-metadata-documents: a stranger with many IPs makes us fetch at most this many an hour.
+  clientDocumentGlobal: { scope: 'global', max: (c) => c.limits.clientDocumentFetchesGlobalPerHour, windowMs: 3_600_000 },
   // docs/api.md#limits: per user, whatever token or grant it comes with (twenty tokens are not twenty
   // budgets), and counted before the message is read. Its tools' own API calls count as well.
   mcp: { scope: 'user', max: (c) => c.limits.mcpPerMinute, windowMs: 60_000 },

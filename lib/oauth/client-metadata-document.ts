@@ -3,7 +3,8 @@
 // is its registration. We fetch it through the webhook address guard (a stranger chooses the URL:
 // public addresses only, no redirects, ≤ 5 KB, 5 s), keep what we checked in the shared KV for as
 // long as its Cache-Control allows (at most 24 h), and admit each fetch through the requester's
-// per-IP limit, which the route or page supplies (lib/http sits above this floor).
+// per-IP limit and then its global one, which lib/http/document-requester.ts supplies (lib/http sits
+// above this floor).
 import 'server-only';
 import { createHash } from 'node:crypto';
 import type { Config } from '../config';
@@ -16,11 +17,14 @@ export const MAX_DOCUMENT_BYTES = 5 * 1024;
 export const DOCUMENT_DEADLINE_MS = 5_000;
 export const MAX_DOCUMENT_CACHE_MS = 24 * 3_600_000;
 
-/** Who asks for a document: the configuration, the KV, and the per-IP limit a fetch must pass (throws 429). */
+/**
+ * Who asks for a document: the configuration, the KV, and the limits a fetch must pass (each throws
+ * 429): the asking IP's, then the one for all IPs together.
+ */
 export interface Requester {
   cfg: Config;
   kv: Kv;
-  admitFetch: () => Promise<unknown>;
+  admitFetch: (who: 'ip' | 'everyone') => Promise<unknown>;
 }
 
 /** A client as its metadata document describes it; `verifiedDomain` is the host that served it. */
@@ -41,14 +45,8 @@ export async function clientFromDocument(requester: Requester, url: URL): Promis
   const { cfg, kv } = requester;
   const cached = await kv.get(cacheKey(url));
   if (cached) return JSON.parse(cached) as DocumentClient;
-  try {
-    await requester.admitFetch();
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 429) {
-      throw new ClientDocumentError("Too many client metadata documents fetched from your address; try again in a minute.");
-    }
-    throw error;
-  }
+  await admit(requester, 'ip', 'Too many client metadata documents fetched from your address; try again in a minute.');
+  await admit(requester, 'everyone', 'Too many client metadata documents fetched from everywhere this hour; try again later.');
   let response;
   try {
     response = await guardedGet(cfg, url, { maxBytes: MAX_DOCUMENT_BYTES, deadlineMs: DOCUMENT_DEADLINE_MS, accept: 'application/json' });
@@ -69,6 +67,15 @@ export async function clientFromDocument(requester: Requester, url: URL): Promis
   const lifetime = cacheLifetime(response.headers['cache-control'], response.headers.age);
   if (lifetime > 0) await kv.put(cacheKey(url), JSON.stringify(client), lifetime);
   return client;
+}
+
+async function admit(requester: Requester, who: 'ip' | 'everyone', refusal: string): Promise<void> {
+  try {
+    await requester.admitFetch(who);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 429) throw new ClientDocumentError(refusal);
+    throw error;
+  }
 }
 
 function checkDocument(document: unknown, url: URL): DocumentClient {

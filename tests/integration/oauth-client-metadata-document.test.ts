@@ -1,7 +1,9 @@
 // Client ID Metadata Documents (docs/api.md#client-id-metadata-documents): a client_id that is an https
 // URL is fetched through the webhook address guard from a client's server on loopback — its
 // self-signed certificate trusted only through WEBHOOK_TEST_CA, which config honours only with
-// WEBHOOK_ALLOW_PRIVATE — cached in the KV as its Cache-Control says, counted per IP when fetched.
+// WEBHOOK_ALLOW_PRIVATE — cached in the KV as its Cache-Control says, counted per IP and for all IPs
+// together when fetched.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { AuthorizationScreen } from '@/app/(site)/oauth/authorize/authorization-screen';
@@ -116,6 +118,29 @@ describe('what a stranger can make us fetch', () => {
     expect(await open(clientId, ip)).toMatchObject({ kind: 'refused', message: expect.stringMatching(/Too many/) });
     expect(server.hits(where)).toBe(3);
     expect((await open(clientId)).kind).toBe('consent');
+  });
+
+  test('error: past OAUTH_CLIENT_DOCUMENT_FETCHES_GLOBAL_PER_HOUR fetches from all IPs, a fresh IP is refused too; cached reads go on', async () => {
+    // A fresh KV (an empty window) and a ceiling of 5 fetches an hour for everyone together.
+    setEnv({ KV_PREFIX: `test:${randomUUID()}:`, OAUTH_CLIENT_DOCUMENT_FETCHES_GLOBAL_PER_HOUR: '5' });
+    try {
+      const cached = publish();
+      expect((await open(cached.clientId)).kind).toBe('consent');
+      const { clientId, where } = publish({}, { headers: { 'cache-control': 'no-cache' } });
+      const ip = randomIp();
+      for (let i = 0; i < 3; i += 1) expect((await open(clientId, ip)).kind).toBe('consent');
+      // Refused by its own IP's limit first, so it spends nothing of the shared budget: one fetch is left.
+      expect(await open(clientId, ip)).toMatchObject({ kind: 'refused', message: expect.stringMatching(/from your address/) });
+      expect((await open(clientId)).kind).toBe('consent');
+      for (let i = 0; i < 2; i += 1) {
+        expect(await open(clientId)).toMatchObject({ kind: 'refused', message: expect.stringMatching(/from everywhere this hour/) });
+      }
+      expect(server.hits(where)).toBe(4);
+      expect((await open(cached.clientId)).kind).toBe('consent');
+      expect(server.hits(cached.where)).toBe(1);
+    } finally {
+      setEnv({ KV_PREFIX: `test:${randomUUID()}:`, OAUTH_CLIENT_DOCUMENT_FETCHES_GLOBAL_PER_HOUR: undefined });
+    }
   });
 
   test('error: without WEBHOOK_ALLOW_PRIVATE the guard refuses the loopback address, and the test CA is not trusted', async () => {

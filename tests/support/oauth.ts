@@ -7,7 +7,7 @@ import { POST as tokenRoute } from '@/app/api/oauth/token/route';
 import { POST as tokensRoute } from '@/app/api/tokens/route';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
-import { consume } from '@/lib/http/rate-limit';
+import { documentRequester } from '@/lib/http/document-requester';
 import { getKv } from '@/lib/kv';
 import { viewAuthorization } from '@/lib/oauth/authorization-view';
 import { issuerOf } from '@/lib/oauth/metadata';
@@ -66,7 +66,7 @@ export function authorizeParams(clientId: string, challenge: string, extra: Reco
 }
 
 /** Who opens the authorize page: the IP client metadata document fetches are counted against. */
-export const requester = (ip = randomIp()) => ({ cfg: config(), kv: getKv(), admitFetch: () => consume(getKv(), config(), 'clientDocument', ip) });
+export const requester = (ip = randomIp()) => documentRequester(config(), getKv(), ip);
 
 /** What the authorize page does for a signed-in user: check the request, issue the form token. */
 export async function consentView(user: User, params: Record<string, string>, ip?: string) {

@@ -8,7 +8,7 @@ import { headers } from 'next/headers';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { clientIp } from '@/lib/http/client-ip';
-import { consume } from '@/lib/http/rate-limit';
+import { documentRequester } from '@/lib/http/document-requester';
 import { getKv } from '@/lib/kv';
 import { viewAuthorization } from '@/lib/oauth/authorization-view';
 import { issuerOf } from '@/lib/oauth/metadata';
@@ -23,9 +23,9 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
   const params = await searchParams;
   const session = await currentSession();
   const cfg = config();
-  // A client metadata document fetched for this view is counted against this IP (docs/api.md#client-id-metadata-documents).
+  // A client metadata document fetched for this view counts against this IP and against everyone (docs/api.md#client-id-metadata-documents).
   const ip = clientIp(await headers(), cfg.trustProxy, cfg.onVercel);
-  const requester = { cfg, kv: getKv(), admitFetch: () => consume(getKv(), cfg, 'clientDocument', ip) };
+  const requester = documentRequester(cfg, getKv(), ip);
   const view = await viewAuthorization(await getDb(), getKv(), issuerOf(cfg), params, session?.user.id, new Date(), requester);
   const hidden = Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => typeof e[1] === 'string'));
   const here = `/oauth/authorize?${new URLSearchParams(hidden).toString()}`;

@@ -1,5 +1,5 @@
 import { route } from '@/lib/http/route';
-import { consume } from '@/lib/http/rate-limit';
+import { documentRequester } from '@/lib/http/document-requester';
 import { otherMethods } from '@/lib/http/methods';
 import { decideAuthorization } from '@/lib/oauth/consent';
 import { formBody } from '@/lib/oauth/form';
@@ -16,7 +16,7 @@ export const POST = route({
     response: protocolDocumentSchema, status: 303, errors: [403],
   },
 }, async ({ body, caller, cfg, kv, db, ip }) => {
-  const requester = { cfg, kv, admitFetch: () => consume(kv, cfg, 'clientDocument', ip) };
+  const requester = documentRequester(cfg, kv, ip);
   const location = await decideAuthorization(await db(), kv, issuerOf(cfg), caller.user.id, body, requester);
   return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
 });
