@@ -12,6 +12,7 @@ import type { ActionInput } from './changes';
 import { settleMission } from '../settlements/sweep';
 import { reactToSettlement } from './reclaimed';
 import { fromForm } from './form-fields';
+import { unknownCriteria } from './criteria';
 import { verifyTopUp } from './funding';
 import type { MissionJson } from './present';
 import { bumpSchema, contestSchema, resolveSchema, submitSchema } from './schemas';
@@ -53,15 +54,34 @@ export const precheck = (db: Db, cfg: Config, action: 'submit' | 'contest' | 'bu
 
 export async function submitMission(db: Db, cfg: Config, id: string, viewer: Viewer, body: RequestBody, now: Date) {
   assertMissionId(id);
-  const { note } = validate(submitSchema, fieldsOf(body));
+  const { note, selfCheck } = validate(submitSchema, fieldsOf(body));
   if (note === '' && body.files.length === 0) throw new ApiError(400, 'Validation failed', ['note: a submission needs a note or files']);
-  return act(db, cfg, 'submit', id, viewer, { note, files: body.files }, now);
+  if (selfCheck) await checkCriteria(db, id, 'selfCheck', selfCheck);
+  return act(db, cfg, 'submit', id, viewer, { note, selfCheck, files: body.files }, now);
 }
 
 export async function contestMission(db: Db, cfg: Config, id: string, viewer: Viewer, body: RequestBody, now: Date) {
   assertMissionId(id);
-  const { reason } = validate(contestSchema, fieldsOf(body));
-  return act(db, cfg, contestChoice, id, viewer, { reason, files: body.files }, now);
+  const { reason, unmet } = validate(contestSchema, fieldsOf(body));
+  const mission = await findMission(db, id);
+  // docs/api.md#criteria: a contest of a mission with criteria names the unmet ones (a bounty's award
+  // contest is about the award, not the work: it names none).
+  if (mission && mission.assignmentMode !== 'BOUNTY') {
+    if (mission.criteria && !unmet) throw new ApiError(400, 'Validation failed', ['unmet: name at least one unmet criterion']);
+    const unknown = unknownCriteria('unmet', unmet ?? [], mission.criteria);
+    if (unknown.length > 0) throw new ApiError(400, 'Validation failed', unknown);
+  } else if (unmet) {
+    throw new ApiError(400, 'Validation failed', ['unmet: a bounty\'s award is contested with a reason only']);
+  }
+  return act(db, cfg, contestChoice, id, viewer, { reason, unmet, files: body.files }, now);
+}
+
+/** docs/api.md#criteria: `items` name criteria the mission has (they are frozen once OPEN: an unlocked read will do). */
+async function checkCriteria(db: Db, id: string, field: string, items: readonly { criterion: number }[]) {
+  const mission = await findMission(db, id);
+  if (!mission) return; // the transition answers 404
+  const unknown = unknownCriteria(field, items, mission.criteria);
+  if (unknown.length > 0) throw new ApiError(400, 'Validation failed', unknown);
 }
 
 /** `input`: the JSON body, `{}` when none was sent (docs/api.md#uploads: bump takes JSON only). */
@@ -76,13 +96,18 @@ export async function bumpMission(db: Db, cfg: Config, id: string, viewer: Viewe
 }
 
 /** The operator settles a DISPUTED mission one way or the other; a bounty completes with the operator's award. */
-export async function resolveMission(db: Db, cfg: Config, id: string, { outcome, note, winners, reason }: z.infer<typeof resolveSchema>, now: Date) {
+export async function resolveMission(
+  db: Db, cfg: Config, id: string, { outcome, note, winners, reason, verdicts }: z.infer<typeof resolveSchema>, now: Date,
+) {
   assertMissionId(id);
   const mission = await findMission(db, id);
   const bounty = mission?.assignmentMode === 'BOUNTY';
   if (!bounty && (winners !== undefined || reason !== undefined)) throw new ApiError(400, 'Validation failed', ['winners: only a bounty is resolved with winners']);
-  if (outcome === 'CANCELLED') return act(db, cfg, 'resolveCancel', id, OPERATOR, { note }, now);
-  if (!bounty) return act(db, cfg, 'resolveComplete', id, OPERATOR, { note }, now);
+  // docs/api.md#criteria: verdicts name the mission's own criteria.
+  const unknown = mission && verdicts ? unknownCriteria('verdicts', verdicts, mission.criteria) : [];
+  if (unknown.length > 0) throw new ApiError(400, 'Validation failed', unknown);
+  if (outcome === 'CANCELLED') return act(db, cfg, 'resolveCancel', id, OPERATOR, { note, verdicts }, now);
+  if (!bounty) return act(db, cfg, 'resolveComplete', id, OPERATOR, { note, verdicts }, now);
   const awarded = await resolveWinners(db, mission, { winners: winners ?? [], reason });
-  return act(db, cfg, 'resolveAward', id, OPERATOR, { note, winners: awarded, reason }, now);
+  return act(db, cfg, 'resolveAward', id, OPERATOR, { note, winners: awarded, reason, verdicts }, now);
 }

@@ -128,11 +128,14 @@ async function write(
       data.round = updated.submissionCount;
       data.files = await storeFiles(tx, owner(updated, 'DELIVERABLE', updated.submissionCount, viewer), input.files ?? [], now);
     } else if (effect === 'recordContest') {
+      if (input.selfCheck) data.selfCheck = input.selfCheck;
       data.round = updated.contestCount;
       await tx.insert(missionContests).values({
-        missionId: updated.id, assignment: updated.assignment, round: updated.contestCount, reason: input.reason ?? '', createdAt: now,
+        missionId: updated.id, assignment: updated.assignment, round: updated.contestCount, reason: input.reason ?? '',
+        unmet: input.unmet ?? null, createdAt: now,
       });
       data.files = await storeFiles(tx, owner(updated, 'EVIDENCE', updated.contestCount, viewer), input.files ?? [], now);
+      if (input.unmet) data.unmet = input.unmet;
     } else if (effect === 'release') {
       data.payout = await ledger.release(tx, updated, now);
     } else if (effect === 'recordAward') {
@@ -161,6 +164,7 @@ async function write(
   const event = (transition as Transition).event ?? action;
   await recordEvent(tx, { missionId: mission.id, clientId: mission.clientId, viewer, action: event, from: mission.status, to, data, now });
   await emitTransition(tx, action, to, mission, updated, now, data);
+  if (transition.party === 'operator' && input.verdicts) data.verdicts = input.verdicts;
   return updated;
 }
 

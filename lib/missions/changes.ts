@@ -1,5 +1,6 @@
 // The column changes each side effect of the transition table makes to the mission row. Pure:
 // the mission, the caller's input and `now` in, the values to write out.
+import type { SelfCheckItem, UnmetItem, Verdict } from '../db/schema';
 import { ApiError } from '../errors';
 import type { Mission } from './queries';
 import type { Effect, MissionRules } from './transitions';
@@ -14,6 +15,10 @@ export interface ActionInput {
   assigneeId?: string;
   /** Award (docs/api.md#bounties): the winning entrants in place order, checked against the entries. */
   winners?: { agentId: string; address: string }[];
+  /** docs/api.md#criteria: a submission's self-check, a contest's unmet criteria, the operator's verdicts. */
+  selfCheck?: SelfCheckItem[];
+  unmet?: UnmetItem[];
+  verdicts?: Verdict[];
 }
 
 type Changes = Partial<Omit<Mission, 'id' | 'status'>>;
@@ -22,6 +27,7 @@ type Changes = Partial<Omit<Mission, 'id' | 'status'>>;
 const freshRounds = {
   submissionCount: 0,
   submissionNote: null,
+  submissionSelfCheck: null,
   submittedAt: null,
   reviewDeadline: null,
   contestCount: 0,
@@ -41,6 +47,7 @@ function changesOf(effect: Effect, m: Mission, viewer: Viewer, input: ActionInpu
       return {
         submissionCount: m.submissionCount + 1,
         submissionNote: input.note ?? '',
+        submissionSelfCheck: input.selfCheck ?? null,
         submittedAt: now,
         reviewDeadline: new Date(now.getTime() + rules.reviewWindowSeconds * 1000),
       };
@@ -71,5 +78,8 @@ function changesOf(effect: Effect, m: Mission, viewer: Viewer, input: ActionInpu
 }
 
 export function planChanges(effects: readonly Effect[], m: Mission, viewer: Viewer, input: ActionInput, now: Date, rules: MissionRules): Changes {
-  return Object.assign({}, ...effects.map((effect) => changesOf(effect, m, viewer, input, now, rules))) as Changes;
+  const changes = Object.assign({}, ...effects.map((effect) => changesOf(effect, m, viewer, input, now, rules))) as Changes;
+  // docs/api.md#criteria: only the operator's resolve carries verdicts (actions.ts).
+  if (input.verdicts) changes.verdicts = input.verdicts;
+  return changes;
 }

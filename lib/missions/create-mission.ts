@@ -12,6 +12,7 @@ import { ApiError } from '../errors';
 import { validate } from '../http/validation';
 import type { RequestBody } from '../http/request-body';
 import { recordEvent } from './events';
+import { criteriaHash } from './criteria';
 import { storeFiles } from './files';
 import { fromForm } from './form-fields';
 import { emitCreated } from '../webhooks/outbox';
@@ -117,5 +118,8 @@ async function insertMission(
   const files = await storeFiles(tx, { missionId: mission!.id, kind: 'ATTACHMENT', assignment: 0, round: 0, uploaderId: clientId }, body.files, now);
   await recordEvent(tx, { missionId: mission!.id, clientId, viewer: { kind: 'user', id: clientId, role: 'CLIENT' }, action: 'create', from: null, to: 'OPEN', data: { files }, now });
   await emitCreated(tx, mission!, now);
+      // docs/api.md#criteria: the hash is written with the list and, like it, never changes once OPEN.
+      criteria: input.criteria ?? null,
+      criteriaHash: input.criteria ? criteriaHash(input.criteria) : null,
   return mission!.id;
 }

@@ -16,6 +16,7 @@ import type { RequestBody } from '../../http/request-body';
 import { assertMissionId } from '../apply-transition';
 import { recordEvent } from '../events';
 import { storeFiles } from '../files';
+import { unknownCriteria } from '../criteria';
 import { fromForm } from '../form-fields';
 import { findMission, lockMission, type Mission } from '../queries';
 import { canSeeMission, isOwner, type Viewer } from '../visibility';
@@ -47,13 +48,16 @@ export async function precheckEntry(db: Db, missionId: string, viewer: Viewer, n
 
 export async function enterBounty(db: Db, cfg: Config, missionId: string, viewer: Viewer, body: RequestBody, now: Date): Promise<EntryView> {
   assertMissionId(missionId);
-  const { note } = validate(entrySchema, body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields);
+  const { note, selfCheck } = validate(entrySchema, body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields);
   if (note === '' && body.files.length === 0) throw new ApiError(400, 'Validation failed', ['note: an entry needs a note or files']);
   const entryId = await db.transaction(async (tx) => {
     const mission = await lockMission(tx, missionId);
     const earlier = viewer.kind === 'user' ? await findEntry(tx, missionId, viewer.id) : undefined;
     const refusal = entryRefusal(mission, earlier !== undefined, viewer, now);
     if (refusal) throw refusal;
+    // docs/api.md#criteria: a self-check names only the bounty's own criteria.
+    const unknown = unknownCriteria('selfCheck', selfCheck ?? [], mission!.criteria);
+    if (unknown.length > 0) throw new ApiError(400, 'Validation failed', unknown);
     const agentId = (viewer as { id: string }).id;
     let id: string;
     let version = 1;
@@ -61,18 +65,18 @@ export async function enterBounty(db: Db, cfg: Config, missionId: string, viewer
       // A replacement: the earlier version's files go with it.
       version = earlier.version + 1;
       await tx.delete(missionFiles).where(and(eq(missionFiles.missionId, missionId), eq(missionFiles.kind, 'ENTRY'), eq(missionFiles.uploaderId, agentId)));
-      await tx.update(bountyEntries).set({ note, version, updatedAt: now }).where(eq(bountyEntries.id, earlier.id));
+      await tx.update(bountyEntries).set({ note, selfCheck: selfCheck ?? null, version, updatedAt: now }).where(eq(bountyEntries.id, earlier.id));
       id = earlier.id;
     } else {
       if (mission!.entryCount >= cfg.missions.maxBountyEntries) {
         throw new ApiError(409, `This bounty has taken the most entries it may (${cfg.missions.maxBountyEntries})`);
       }
-      const [row] = await tx.insert(bountyEntries).values({ missionId, agentId, note, createdAt: now, updatedAt: now }).returning({ id: bountyEntries.id });
+      const [row] = await tx.insert(bountyEntries).values({ missionId, agentId, note, selfCheck: selfCheck ?? null, createdAt: now, updatedAt: now }).returning({ id: bountyEntries.id });
       await tx.update(missions).set({ entryCount: mission!.entryCount + 1, updatedAt: now }).where(and(eq(missions.id, missionId), eq(missions.status, 'OPEN')));
       id = row!.id;
     }
     const files = await storeFiles(tx, { missionId, kind: 'ENTRY', assignment: 0, round: version, uploaderId: agentId }, body.files, now);
-    await recordEvent(tx, { missionId, clientId: mission!.clientId, viewer, action: 'enter', from: 'OPEN', to: 'OPEN', data: { version, files }, now });
+    await recordEvent(tx, { missionId, clientId: mission!.clientId, viewer, action: 'enter', from: 'OPEN', to: 'OPEN', data: { version, files, ...(selfCheck ? { selfCheck } : {}) }, now });
     const [agent] = await tx.select({ walletAddress: users.walletAddress }).from(users).where(eq(users.id, agentId));
     // To the client alone (the mission's agent is null on a bounty): no entrant hears of another.
     await emitToParties(tx, 'mission.entry_submitted', { ...mission!, agentId: null }, now, { entry: { id, agent: agent!, version } });
@@ -103,7 +107,7 @@ async function entryRows(db: Db, missionId: string, page: { id?: string; author?
   const e = bountyEntries;
   const rows = await db
     .select({
-      id: e.id, agentId: e.agentId, walletAddress: users.walletAddress, note: e.note, version: e.version, createdAt: e.createdAt,
+      id: e.id, agentId: e.agentId, walletAddress: users.walletAddress, note: e.note, selfCheck: e.selfCheck, version: e.version, createdAt: e.createdAt,
       updatedAt: e.updatedAt, place: e.place, amount: e.amount, contestedAt: e.contestedAt,
     })
     .from(e)
@@ -120,6 +124,7 @@ async function entryRows(db: Db, missionId: string, page: { id?: string; author?
     id: row.id,
     agent: { walletAddress: row.walletAddress },
     note: row.note,
+    selfCheck: row.selfCheck ?? [],
     files: files
       .filter((f) => f.uploaderId === row.agentId && f.round === row.version)
       .map(({ id, filename, contentType, size, sha256 }) => ({ id, filename, contentType, size, sha256 })),

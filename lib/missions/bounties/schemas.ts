@@ -4,9 +4,13 @@ import { z } from 'zod';
 import { addressSchema } from '../../address';
 import { cursorParam } from '../../http/cursor';
 import { missionNoteSchema, missionReasonSchema } from '../fields';
-import { missionFileSchema } from '../schemas';
+import { selfCheckSchema } from '../criteria';
+import { missionFileSchema, selfCheckViewSchema } from '../schemas';
 
-export const entrySchema = z.strictObject({ note: missionNoteSchema.default('').describe('What the entry is; with or instead of files') });
+export const entrySchema = z.strictObject({
+  note: missionNoteSchema.default('').describe('What the entry is; with or instead of files'),
+  selfCheck: selfCheckSchema.optional(),
+});
 
 export const entryQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -22,6 +26,7 @@ export const entryViewSchema = z.object({
   id: z.string(),
   agent: z.object({ walletAddress: z.string() }),
   note: z.string(),
+  selfCheck: selfCheckViewSchema.describe('docs/api.md#criteria: the entrant\'s own check of the criteria ([] when none)'),
   files: z.array(missionFileSchema),
   version: z.number().int().describe('1, then + 1 for each replacement'),
   createdAt: z.string(),
