@@ -31,6 +31,9 @@ const envSchema = z.object({
   PASSPORT_ADDRESS: hexAddress.optional(),
   ESCROW_ADDRESS: hexAddress.optional(),
   REWARD_TOKEN_ADDRESS: hexAddress.optional(),
+  // docs/api.md#erc-8004: the ERC-8004 Identity and Reputation registries (the canonical ones on Base; the local chain's in dev).
+  ERC8004_IDENTITY_ADDRESS: hexAddress.optional(),
+  ERC8004_REPUTATION_ADDRESS: hexAddress.optional(),
   MINT_WAIT_MS: intFrom(10_000),
   TRUST_PROXY: intFrom(0),
   VERCEL: flag,
@@ -56,6 +59,11 @@ const envSchema = z.object({
   MINT_BUDGET_PER_HOUR: intFrom(100),
   OPERATOR_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional(),
   SETTLEMENT_MAX_ATTEMPTS: intFrom(10, 1),
+  // docs/api.md#post-and-pay: the key that relays funding authorizations (default the operator's), its
+  // hourly gas budget, and how many unfunded missions one poster may hold at once.
+  RELAYER_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional(),
+  RELAY_BUDGET_PER_HOUR: intFrom(100),
+  MAX_UNFUNDED_MISSIONS: intFrom(5, 1),
   RECLAIM_GRACE_SECONDS: intFrom(604_800),
   WEBHOOK_ALLOW_PRIVATE: flag,
   WEBHOOK_RETENTION_DAYS: intFrom(30, 1),
@@ -196,11 +204,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       // docs/escrow.md#upgrading-a-v3-deployment-to-v4: a v3 escrow kept beside v4; its agents' balances are claimed there.
       escrowV3: e.ESCROW_V3_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       rewardToken: e.REWARD_TOKEN_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
+      // docs/api.md#erc-8004: identities agents link, and where the operator writes feedback at settlement.
+      identityRegistry: e.ERC8004_IDENTITY_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
+      reputationRegistry: e.ERC8004_REPUTATION_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       mintWaitMs: e.MINT_WAIT_MS,
       // docs/api.md#settlements: payouts and mints are sent by different keys; unset, the registrar key sends both.
       operatorKey: (e.OPERATOR_PRIVATE_KEY ?? e.REGISTRAR_PRIVATE_KEY) as `0x${string}` | undefined,
       operatorKeyIsRegistrar: !e.OPERATOR_PRIVATE_KEY,
       mintBudgetPerHour: e.MINT_BUDGET_PER_HOUR,
+      // docs/api.md#post-and-pay: sends createTaskWithAuthorization; unset, the operator key does.
+      relayerKey: (e.RELAYER_PRIVATE_KEY ?? e.OPERATOR_PRIVATE_KEY ?? e.REGISTRAR_PRIVATE_KEY) as `0x${string}` | undefined,
+      relayBudgetPerHour: e.RELAY_BUDGET_PER_HOUR,
       settlementMaxAttempts: e.SETTLEMENT_MAX_ATTEMPTS,
       reclaimGraceSeconds: e.RECLAIM_GRACE_SECONDS,
     },
@@ -229,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxContests: e.MAX_CONTESTS,
       feeBps: e.PLATFORM_FEE_BPS,
       maxActive: e.MAX_ACTIVE_MISSIONS,
+      maxUnfunded: e.MAX_UNFUNDED_MISSIONS,
       acceptWindowSeconds: e.ACCEPT_WINDOW_SECONDS,
       maxBountyEntries: e.MAX_BOUNTY_ENTRIES,
       disputeAllowanceSeconds: e.DISPUTE_ALLOWANCE_SECONDS,

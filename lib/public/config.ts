@@ -17,6 +17,8 @@ export async function publicConfig(cfg: Config): Promise<PublicConfig> {
     contracts: {
       passport: cfg.chain.passport ?? null,
       escrow: cfg.chain.escrow ?? null,
+      identityRegistry: cfg.chain.identityRegistry ?? null,
+      reputationRegistry: cfg.chain.reputationRegistry ?? null,
       rewardToken: token ? { address: token, ...(await tokenMetadata(token)) } : null,
     },
     uploads: { maxFiles: UPLOAD_LIMITS.maxFiles, maxFileBytes: UPLOAD_LIMITS.maxFileBytes, allowedTypes: [...ALLOWED_TYPES] },

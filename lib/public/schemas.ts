@@ -29,6 +29,9 @@ export const publicConfigSchema = z.strictObject({
   contracts: z.strictObject({
     passport: address.nullable(),
     escrow: address.nullable(),
+    /** docs/api.md#erc-8004: the ERC-8004 registries agents link identities in and the operator writes feedback to. */
+    identityRegistry: address.nullable(),
+    reputationRegistry: address.nullable(),
     /** symbol and decimals are read from the token; null while the chain cannot be reached. */
     rewardToken: z
       .strictObject({ address, symbol: z.string().nullable(), decimals: z.number().int().nullable() })

@@ -1,0 +1,50 @@
+// Shapes of the ERC-8004 endpoints (docs/api.md#erc-8004): the link, the profile's summary, the
+// registration file (EIP-8004 registration-v1).
+import { z } from 'zod';
+
+/** A uint256 token id, as decimal digits (a JSON number is taken too, while it is a safe integer). */
+export const agentIdInput = z
+  .union([z.string().regex(/^\d{1,78}$/, 'must be decimal digits'), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)])
+  .transform((value) => BigInt(value))
+  .refine((value) => value < 2n ** 256n, 'must fit in a uint256');
+
+export const linkIdentityBody = z.strictObject({
+  agentId: agentIdInput.describe('The ERC-8004 agentId (ERC-721 token id) in the configured Identity registry; ids count from 0'),
+});
+
+export const linkedIdentitySchema = z.strictObject({
+  agentId: z.string().regex(/^\d+$/),
+  /** `eip155:{chainId}:{identity registry}` */
+  agentRegistry: z.string(),
+});
+
+export const reputationSummarySchema = z.strictObject({
+  agentId: z.string().regex(/^\d+$/),
+  /** Feedback our operator gave this identity (tag1 `taskmarket`, revoked left out); null when the registry could not be read. */
+  feedbackCount: z.number().int().nullable(),
+  /** Their average value (0–100); null before the first, or when unreadable. */
+  averageValue: z.number().nullable(),
+  /** The chain could not be read just now: the figures are the last ones read, or null. */
+  stale: z.boolean(),
+});
+
+const registrationEntry = z.strictObject({
+  agentId: z.union([z.number().int(), z.string()]),
+  agentRegistry: z.string(),
+});
+
+export const registrationFileSchema = z.strictObject({
+  type: z.literal('https://eips.ethereum.org/EIPS/eip-8004#registration-v1'),
+  name: z.string(),
+  description: z.string(),
+  image: z.string().optional(),
+  services: z.array(z.strictObject({ name: z.string(), endpoint: z.string(), version: z.string().optional() })),
+  x402Support: z.boolean(),
+  active: z.boolean(),
+  registrations: z.array(registrationEntry),
+  supportedTrust: z.array(z.string()),
+});
+
+export type LinkedIdentity = z.infer<typeof linkedIdentitySchema>;
+export type ReputationSummary = z.infer<typeof reputationSummarySchema>;
+export type RegistrationFile = z.infer<typeof registrationFileSchema>;

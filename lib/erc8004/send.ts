@@ -1,0 +1,162 @@
+// Carries one feedback row to the Reputation registry (docs/api.md#erc-8004-feedback), like a
+// settlement: claimed by one worker at a time (a lease), the payout waited for (the feedback never
+// goes before the money, and never holds it up), the file rendered once, then signed, its hash and
+// block recorded before it leaves (lib/chain/sender.ts), and confirmed from the chain. A recorded
+// transaction the node no longer knows is looked for among the registry's NewFeedback events from
+// that block before anything is sent again, so a crash after the send never gives it twice.
+import 'server-only';
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Hex } from 'viem';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { settlements } from '../db/schema';
+import { type ReputationFeedback, reputationFeedback } from '../db/schema/erc8004';
+import { getChainClients } from '../chain/clients';
+import { findGivenFeedback, giveFeedbackCall } from '../chain/erc8004';
+import { isRpcUnreachable } from '../chain/rpc-errors';
+import { lookupTransaction, sendSerialized } from '../chain/sender';
+import { issuerOf, resourceUri } from '../auth/resources';
+import { unavailableDependency } from '../errors';
+import { log } from '../log';
+import { renderFeedbackDocument } from './document';
+import { FEEDBACK_TAG } from './outcomes';
+
+const LEASE_MARGIN_MS = 30_000;
+const SWEEP_WAIT_MS = 5_000;
+
+const claimable = (now: Date) =>
+  and(eq(reputationFeedback.status, 'PENDING'), or(isNull(reputationFeedback.lockedUntil), lt(reputationFeedback.lockedUntil, now)));
+
+async function claim(db: Db, id: string, now: Date, leaseMs: number) {
+  const [row] = await db
+    .update(reputationFeedback)
+    .set({ lockedUntil: new Date(now.getTime() + leaseMs), attempts: sql`${reputationFeedback.attempts} + 1` })
+    .where(and(eq(reputationFeedback.id, id), claimable(now)))
+    .returning();
+  return row;
+}
+
+async function find(db: Db, id: string) {
+  const [row] = await db.select().from(reputationFeedback).where(eq(reputationFeedback.id, id)).limit(1);
+  return row!;
+}
+
+/** Back in the queue; `counted: false` gives the attempt back (an outage, a payout or transaction still waiting). */
+async function release(db: Db, id: string, lastError: string | null, { counted = true } = {}) {
+  const [row] = await db
+    .update(reputationFeedback)
+    .set({ lockedUntil: null, lastError, ...(!counted && { attempts: sql`${reputationFeedback.attempts} - 1` }) })
+    .where(eq(reputationFeedback.id, id))
+    .returning();
+  return row!;
+}
+
+async function mark(db: Db, id: string, status: 'MINED' | 'FAILED' | 'SUPERSEDED', changes: { txHash?: string; lastError?: string } = {}) {
+  const [row] = await db
+    .update(reputationFeedback)
+    .set({ status, lockedUntil: null, lastError: changes.lastError ?? null, sentAt: status === 'MINED' ? new Date() : null, ...(changes.txHash && { txHash: changes.txHash }) })
+    .where(and(eq(reputationFeedback.id, id), eq(reputationFeedback.status, 'PENDING')))
+    .returning();
+  return row ?? find(db, id);
+}
+
+/** The mission's payout (release, split or refund), if it has one on-chain. */
+async function payoutOf(db: Db, missionId: string) {
+  const [row] = await db
+    .select({ kind: settlements.kind, status: settlements.status, txHash: settlements.txHash })
+    .from(settlements)
+    .where(and(eq(settlements.missionId, missionId), inArray(settlements.kind, ['RELEASE', 'SPLIT', 'REFUND'])))
+    .limit(1);
+  return row;
+}
+
+/** The stored file and hash, rendered now if this is the first attempt that got this far. */
+async function withDocument(db: Db, cfg: Config, row: ReputationFeedback, payout: { kind: string; txHash: string | null } | undefined) {
+  if (row.document && row.feedbackHash) return row;
+  const { text, hash } = await renderFeedbackDocument(db, cfg, row, payout);
+  const [stored] = await db
+    .update(reputationFeedback)
+    .set({ document: text, feedbackHash: hash })
+    .where(and(eq(reputationFeedback.id, row.id), isNull(reputationFeedback.document)))
+    .returning();
+  return stored ?? find(db, row.id);
+}
+
+export async function processFeedback(db: Db, cfg: Config, id: string, waitMs: number, now = new Date()): Promise<ReputationFeedback> {
+  let row = await claim(db, id, now, waitMs + LEASE_MARGIN_MS);
+  if (!row) return find(db, id);
+  const clients = getChainClients();
+  if (!clients?.operator || !cfg.chain.reputationRegistry) return release(db, id, 'chain not configured', { counted: false });
+  const { publicClient, operator } = clients;
+  const failed = (lastError: string) =>
+    row!.attempts >= cfg.chain.settlementMaxAttempts
+      ? mark(db, id, 'FAILED', { lastError: `gave up after ${row!.attempts} attempts: ${lastError}` })
+      : release(db, id, lastError);
+  try {
+    // The money first: feedback speaks of a payout that happened.
+    const payout = await payoutOf(db, row.missionId);
+    if (payout?.status === 'SUPERSEDED') return mark(db, id, 'SUPERSEDED', { lastError: 'the task was reclaimed by its client' });
+    if (payout && payout.status !== 'MINED') return release(db, id, 'waiting for the payout', { counted: false });
+    row = await withDocument(db, cfg, row, payout);
+    const registry = row.registry as Hex;
+    const operatorAddress = operator.account!.address;
+    if (row.txHash) {
+      const earlier = await lookupTransaction(publicClient, row.txHash as Hex);
+      if (earlier.state === 'pending') return release(db, id, null, { counted: false });
+      if (earlier.state === 'mined' && earlier.receipt.status === 'success') return mark(db, id, 'MINED');
+      if (earlier.state === 'unknown') {
+        // Sent by a worker that crashed, and mined under another hash? The registry's events say.
+        const given = await findGivenFeedback(publicClient, registry, BigInt(row.agentId), operatorAddress, row.feedbackHash as Hex, row.sentFromBlock ?? 0n);
+        if (given) return mark(db, id, 'MINED', { txHash: given });
+      }
+    }
+    const data = giveFeedbackCall({
+      agentId: BigInt(row.agentId),
+      value: row.value,
+      tag1: FEEDBACK_TAG,
+      tag2: row.outcome,
+      endpoint: resourceUri(issuerOf(cfg), 'mcp'),
+      feedbackUri: row.feedbackUri,
+      feedbackHash: row.feedbackHash as Hex,
+    });
+    const fromBlock = await publicClient.getBlockNumber({ cacheTime: 0 });
+    const hash = await sendSerialized(publicClient, operator, { to: registry, data }, async (h) => {
+      await db.update(reputationFeedback).set({ txHash: h, sentFromBlock: fromBlock }).where(eq(reputationFeedback.id, id));
+    });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: waitMs, pollingInterval: 250 }).catch(() => undefined);
+    if (!receipt) return release(db, id, null, { counted: false });
+    if (receipt.status === 'success') return mark(db, id, 'MINED');
+    return failed('transaction reverted');
+  } catch (error) {
+    const message = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message?.split('\n')[0];
+    log.warn('erc8004.feedback_failed', { id, message });
+    if (isRpcUnreachable(error) || unavailableDependency(error)) return release(db, id, message ?? 'unreachable', { counted: false });
+    return failed(message ?? 'send failed');
+  }
+}
+
+/** The sweep's part: every PENDING feedback whose lease is free, oldest first. */
+export async function retryPendingFeedback(db: Db, cfg: Config, limit = 50): Promise<{ attempted: number; given: number }> {
+  if (!cfg.chain.reputationRegistry) return { attempted: 0, given: 0 };
+  const rows = await db.select({ id: reputationFeedback.id }).from(reputationFeedback).where(claimable(new Date())).orderBy(reputationFeedback.createdAt).limit(limit);
+  let given = 0;
+  for (const { id } of rows) if ((await processFeedback(db, cfg, id, SWEEP_WAIT_MS)).status === 'MINED') given += 1;
+  return { attempted: rows.length, given };
+}
+
+/**
+ * After a settling transition and its payout: give the mission's feedback now. Never throws — the
+ * caller's answer is about the mission, and the sweep retries whatever did not go.
+ */
+export async function sendMissionFeedback(db: Db, cfg: Config, missionId: string): Promise<void> {
+  if (!cfg.chain.reputationRegistry) return;
+  try {
+    const rows = await db
+      .select({ id: reputationFeedback.id })
+      .from(reputationFeedback)
+      .where(and(eq(reputationFeedback.missionId, missionId), eq(reputationFeedback.status, 'PENDING')));
+    for (const { id } of rows) await processFeedback(db, cfg, id, cfg.chain.mintWaitMs);
+  } catch (error) {
+    log.warn('erc8004.feedback_deferred', { missionId, message: (error as Error).message });
+  }
+}
