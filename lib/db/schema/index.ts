@@ -8,3 +8,4 @@ export * from './grants';
 export * from './bounties';
 export * from './confirmations';
 export * from './fundings';
+export * from './erc8004';
