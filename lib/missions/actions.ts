@@ -10,9 +10,10 @@ import type { RequestBody } from '../http/request-body';
 import { applyTransition, type ActionChoice, assertMissionId, precheckTransition, type TransitionGate } from './apply-transition';
 import type { ActionInput } from './changes';
 import { settleMission } from '../settlements/sweep';
+import { sendMissionFeedback } from '../erc8004/send';
 import { reactToSettlement } from './reclaimed';
-import { fromForm } from './form-fields';
 import { unknownCriteria } from './criteria';
+import { fromForm } from './form-fields';
 import { verifyTopUp } from './funding';
 import type { MissionJson } from './present';
 import { bumpSchema, contestSchema, resolveSchema, submitSchema } from './schemas';
@@ -29,6 +30,8 @@ export async function act(
   await applyTransition(db, cfg, choice, id, viewer, input, now);
   // Release or refund rows this transition wrote go out now; the sweep retries what fails.
   await settleMission(db, cfg, id, reactToSettlement);
+  // Then the ERC-8004 feedback it decided, once its payout is mined; never fails the answer (docs/api.md#erc-8004-feedback).
+  await sendMissionFeedback(db, cfg, id);
   return getMissionOrThrow(db, cfg, id, viewer, now);
 }
 

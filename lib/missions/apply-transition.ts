@@ -13,6 +13,7 @@ import { type ActionInput, planChanges } from './changes';
 import { recordEvent } from './events';
 import { storeFiles } from './files';
 import * as ledger from './ledger';
+import { enqueueFeedback } from '../erc8004/enqueue';
 import { findMission, lockMission, type Mission, missionColumns } from './queries';
 import { idSchema } from '../fields';
 import { assertCapacity } from './capacity';
@@ -127,15 +128,15 @@ async function write(
     if (effect === 'recordSubmission') {
       data.round = updated.submissionCount;
       data.files = await storeFiles(tx, owner(updated, 'DELIVERABLE', updated.submissionCount, viewer), input.files ?? [], now);
-    } else if (effect === 'recordContest') {
       if (input.selfCheck) data.selfCheck = input.selfCheck;
+    } else if (effect === 'recordContest') {
       data.round = updated.contestCount;
       await tx.insert(missionContests).values({
         missionId: updated.id, assignment: updated.assignment, round: updated.contestCount, reason: input.reason ?? '',
         unmet: input.unmet ?? null, createdAt: now,
       });
-      data.files = await storeFiles(tx, owner(updated, 'EVIDENCE', updated.contestCount, viewer), input.files ?? [], now);
       if (input.unmet) data.unmet = input.unmet;
+      data.files = await storeFiles(tx, owner(updated, 'EVIDENCE', updated.contestCount, viewer), input.files ?? [], now);
     } else if (effect === 'release') {
       data.payout = await ledger.release(tx, updated, now);
     } else if (effect === 'recordAward') {
@@ -160,11 +161,13 @@ async function write(
       data.agentId = updated.agentId;
     }
   }
+  // docs/api.md#erc-8004-feedback: the feedback a settlement gives a linked agent, decided with it.
+  await enqueueFeedback(tx, cfg, action, updated, now);
   if (transition.party === 'operator' && input.note) data.note = input.note;
+  if (transition.party === 'operator' && input.verdicts) data.verdicts = input.verdicts;
   const event = (transition as Transition).event ?? action;
   await recordEvent(tx, { missionId: mission.id, clientId: mission.clientId, viewer, action: event, from: mission.status, to, data, now });
   await emitTransition(tx, action, to, mission, updated, now, data);
-  if (transition.party === 'operator' && input.verdicts) data.verdicts = input.verdicts;
   return updated;
 }
 
