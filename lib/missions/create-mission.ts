@@ -107,6 +107,9 @@ async function insertMission(
       assignmentMode: input.assignment,
       winners: input.assignment === 'BOUNTY' ? (input.winners ?? 1) : null,
       split: input.split ?? null,
+      // docs/api.md#criteria: the hash is written with the list and, like it, never changes once OPEN.
+      criteria: input.criteria ?? null,
+      criteriaHash: input.criteria ? criteriaHash(input.criteria) : null,
       idempotencyKey: idempotency.key,
       idempotencyFingerprint: idempotency.fingerprint,
       listedAt: now,
@@ -118,8 +121,5 @@ async function insertMission(
   const files = await storeFiles(tx, { missionId: mission!.id, kind: 'ATTACHMENT', assignment: 0, round: 0, uploaderId: clientId }, body.files, now);
   await recordEvent(tx, { missionId: mission!.id, clientId, viewer: { kind: 'user', id: clientId, role: 'CLIENT' }, action: 'create', from: null, to: 'OPEN', data: { files }, now });
   await emitCreated(tx, mission!, now);
-      // docs/api.md#criteria: the hash is written with the list and, like it, never changes once OPEN.
-      criteria: input.criteria ?? null,
-      criteriaHash: input.criteria ? criteriaHash(input.criteria) : null,
   return mission!.id;
 }
