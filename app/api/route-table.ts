@@ -1,8 +1,9 @@
-// Every route file of app/api but the catch-all, by its path: the one list the OpenAPI document
-// (/api/openapi.json, /docs, the SDK's generated sources) and the remote MCP tools' in-process calls
-// (mcp/api-routes.ts) read. Each endpoint describes itself in its route's options; adding a route
-// file = adding its line here (tests/integration/openapi.test.ts fails without it) and its template
-// to lib/http/route-templates.ts (type-checked). The order is the document's.
+// Every route file of app/api but the catch-all, the document and MCP, by its path: the routes the
+// remote MCP tools' in-process calls reach (mcp/api-routes.ts) and, with the document and MCP
+// added, the whole table (documented-routes.ts), which the OpenAPI document (/api/openapi.json,
+// /docs, the SDK's generated sources) reads. Each endpoint describes itself in its route's options;
+// adding a route file = adding its line here (tests/integration/openapi.test.ts fails without it)
+// and its template to lib/http/route-templates.ts (type-checked). The order is the document's.
 import type { RouteTable } from '@/lib/http/route-table';
 import type { ApiRouteTemplate } from '@/lib/http/route-templates';
 import * as account from '@/app/api/account/profile/route';
@@ -15,6 +16,8 @@ import * as agentsLeaderboard from '@/app/api/agents/leaderboard/route';
 import * as claim from '@/app/api/agents/me/claim/route';
 import * as earnings from '@/app/api/agents/me/earnings/route';
 import * as passport from '@/app/api/agents/me/passport/route';
+import * as erc8004Link from '@/app/api/agents/me/erc8004/route';
+import * as registrationFile from '@/app/api/agents/[address]/registration.json/route';
 import * as logout from '@/app/api/auth/logout/route';
 import * as me from '@/app/api/auth/me/route';
 import * as nonce from '@/app/api/auth/nonce/route';
@@ -28,10 +31,10 @@ import * as confirmationsRoute from '@/app/api/confirmations/route';
 import * as confirmation from '@/app/api/confirmations/[id]/route';
 import * as health from '@/app/api/health/route';
 import * as live from '@/app/api/health/live/route';
-import * as mcp from '@/app/api/mcp/route';
 import * as metrics from '@/app/api/metrics/route';
 import * as missions from '@/app/api/missions/route';
 import * as mission from '@/app/api/missions/[id]/route';
+import * as feedbackFile from '@/app/api/missions/[id]/feedback.json/route';
 import * as accept from '@/app/api/missions/[id]/accept/route';
 import * as applications from '@/app/api/missions/[id]/applications/route';
 import * as apply from '@/app/api/missions/[id]/apply/route';
@@ -39,6 +42,7 @@ import * as approve from '@/app/api/missions/[id]/approve/route';
 import * as assign from '@/app/api/missions/[id]/assign/route';
 import * as award from '@/app/api/missions/[id]/award/route';
 import * as bump from '@/app/api/missions/[id]/bump/route';
+import * as funding from '@/app/api/missions/[id]/funding/route';
 import * as cancel from '@/app/api/missions/[id]/cancel/route';
 import * as comments from '@/app/api/missions/[id]/comments/route';
 import * as contest from '@/app/api/missions/[id]/contest/route';
@@ -53,7 +57,6 @@ import * as protectedResource from '@/app/api/oauth/metadata/protected-resource/
 import * as register from '@/app/api/oauth/register/route';
 import * as revoke from '@/app/api/oauth/revoke/route';
 import * as token from '@/app/api/oauth/token/route';
-import * as openApi from '@/app/api/openapi.json/route';
 import * as publicConfig from '@/app/api/public/config/route';
 import * as publicLeaderboard from '@/app/api/public/leaderboard/route';
 import * as publicStats from '@/app/api/public/stats/route';
@@ -64,7 +67,7 @@ import * as webhook from '@/app/api/webhooks/[id]/route';
 import * as deliveries from '@/app/api/webhooks/[id]/deliveries/route';
 
 // Each template is one of API_ROUTES (lib/http/route-templates.ts), which metrics and traces label by.
-export const ROUTE_TABLE: RouteTable<ApiRouteTemplate> = [
+export const SERVICE_ROUTES: RouteTable<ApiRouteTemplate> = [
   // Auth (docs/api.md#auth)
   ['/api/auth/nonce', nonce],
   ['/api/auth/verify', verify],
@@ -88,16 +91,20 @@ export const ROUTE_TABLE: RouteTable<ApiRouteTemplate> = [
   ['/api/missions/[id]/contest', contest],
   ['/api/missions/[id]/cancel', cancel],
   ['/api/missions/[id]/bump', bump],
+  ['/api/missions/[id]/funding', funding],
   ['/api/missions/[id]/entries', entries],
   ['/api/missions/[id]/award', award],
   ['/api/missions/[id]/files/[fileId]', file],
+  ['/api/missions/[id]/feedback.json', feedbackFile],
 
   // Agents, enterprise, account and public (docs/api.md#directory, #account)
   ['/api/agents/leaderboard', agentsLeaderboard],
   ['/api/agents/me/earnings', earnings],
   ['/api/agents/me/claim', claim],
   ['/api/agents/me/passport', passport],
+  ['/api/agents/me/erc8004', erc8004Link],
   ['/api/agents/[address]', agent],
+  ['/api/agents/[address]/registration.json', registrationFile],
   ['/api/enterprise/analytics', analytics],
   ['/api/account/profile', account],
   ['/api/account/stats', accountStats],
@@ -118,9 +125,6 @@ export const ROUTE_TABLE: RouteTable<ApiRouteTemplate> = [
   ['/api/webhooks/[id]', webhook],
   ['/api/webhooks/[id]/deliveries', deliveries],
 
-  // The document
-  ['/api/openapi.json', openApi],
-
   // Remote agents: OAuth 2.1, tokens, MCP (docs/api.md#tokens)
   ['/api/oauth/metadata/authorization-server', authorizationServer],
   ['/api/oauth/metadata/protected-resource', protectedResource],
@@ -134,5 +138,4 @@ export const ROUTE_TABLE: RouteTable<ApiRouteTemplate> = [
   ['/api/grants/[id]', grant],
   ['/api/confirmations', confirmationsRoute],
   ['/api/confirmations/[id]', confirmation],
-  ['/api/mcp', mcp],
 ];

@@ -1,6 +1,7 @@
 // viem clients for the configured chain, created once per configuration: one public client, and a
-// wallet client per backend key — the registrar (passport mints) and the operator (escrow release,
-// refund, claimFor), separate so a leaked or drained one does not take the other's job with it.
+// wallet client per backend key — the registrar (passport mints), the operator (escrow release,
+// refund, claimFor) and the relayer (funding authorizations), separate so a leaked or drained one
+// does not take the others' jobs with it.
 import 'server-only';
 import { createPublicClient, createWalletClient, defineChain, type Hex, http, type PublicClient, type Transport, type WalletClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -23,6 +24,8 @@ interface Clients {
   registrar?: WalletClient;
   /** Sends release, refund and claimFor (OPERATOR_PRIVATE_KEY, else the registrar key). */
   operator?: WalletClient;
+  /** Relays funding authorizations, docs/api.md#post-and-pay (RELAYER_PRIVATE_KEY, else the operator key). */
+  relayer?: WalletClient;
 }
 
 const store = globalThis as unknown as { __taskmarketChain?: Clients };
@@ -30,10 +33,10 @@ const store = globalThis as unknown as { __taskmarketChain?: Clients };
 /** The chain clients, or undefined when no RPC_URL is configured. */
 export function getChainClients(): Clients | undefined {
   const cfg = config();
-  const { rpcUrl, registrarKey, operatorKey } = cfg.chain;
+  const { rpcUrl, registrarKey, operatorKey, relayerKey } = cfg.chain;
   if (!rpcUrl) return undefined;
   // Keyed on the settings themselves: deriving an account's address costs a curve multiplication.
-  const key = `${cfg.chainId}|${rpcUrl}|${registrarKey ?? ''}|${operatorKey ?? ''}`;
+  const key = `${cfg.chainId}|${rpcUrl}|${registrarKey ?? ''}|${operatorKey ?? ''}|${relayerKey ?? ''}`;
   if (store.__taskmarketChain?.key === key) return store.__taskmarketChain;
   const chain = chainOf(cfg.chainId, rpcUrl);
   // Short timeouts and no transport retries: a dead RPC must become a quick 503 or PENDING.
@@ -45,6 +48,7 @@ export function getChainClients(): Clients | undefined {
     privateKey ? (createWalletClient({ chain, transport: transport as Transport, account: privateKeyToAccount(privateKey) }) as WalletClient) : undefined;
   const registrar = wallet(registrarKey);
   const operator = operatorKey === registrarKey ? registrar : wallet(operatorKey);
-  store.__taskmarketChain = { key, publicClient, registrar, operator };
+  const relayer = relayerKey === operatorKey ? operator : relayerKey === registrarKey ? registrar : wallet(relayerKey);
+  store.__taskmarketChain = { key, publicClient, registrar, operator, relayer };
   return store.__taskmarketChain;
 }

@@ -27,6 +27,10 @@ export const LIMITS = {
   write: { scope: 'user', max: (c) => c.limits.writePerMinute, windowMs: 60_000 },
   createMission: { scope: 'user', max: () => 20, windowMs: 3_600_000 },
   claim: { scope: 'user', max: () => 5, windowMs: 60_000 },
+  // docs/api.md#post-and-pay: the relayer pays the gas of each funding; a poster has ten a day, and
+  // everyone together RELAY_BUDGET_PER_HOUR (counted by the handler, only when a relay is recorded).
+  relay: { scope: 'user', max: () => 10, windowMs: 86_400_000 },
+  relayBudget: { scope: 'global', max: (c) => c.chain.relayBudgetPerHour, windowMs: 3_600_000 },
   // docs/api.md#comments: questions and answers are free text anyone signed in may post.
   comment: { scope: 'user', max: (c) => c.limits.commentsPerMinute, windowMs: 60_000 },
   // docs/api.md#bounties: each entry spools up to ten files; an agent replacing its entry in a loop is bounded.

@@ -19,6 +19,8 @@ async function conversationOf(db: Db, missionId: string, viewer: Viewer, writing
   const mission = await findMission(db, missionId);
   if (!mission || !canSeeMission(mission, viewer)) throw new ApiError(404, 'Mission not found');
   const party = isOwner(mission, viewer) || isAssignee(mission, viewer) || viewer.kind === 'operator';
+  // docs/api.md#post-and-pay: an unfunded mission is closed to everything until it is funded.
+  if (mission.status === 'AWAITING_FUNDING') throw new ApiError(409, 'Mission is AWAITING_FUNDING: fund it first');
   if (mission.status === 'OPEN') {
     if (writing && viewer.kind === 'anonymous') throw new ApiError(401, 'Authentication required');
     return mission;

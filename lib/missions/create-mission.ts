@@ -1,5 +1,6 @@
-// POST /api/missions: validate, then insert the OPEN mission with its attachments, its funding
-// (ledger) and its first event in one transaction. An Idempotency-Key (docs/api.md#idempotency) makes a
+// POST /api/missions: validate, then insert the OPEN mission (or, without its task on an escrow
+// deployment, the AWAITING_FUNDING one) with its attachments, its funding (ledger) and its first
+// event in one transaction. An Idempotency-Key (docs/api.md#idempotency) makes a
 // retried request answer the mission it already created instead of posting a second one.
 import 'server-only';
 import { createHash } from 'node:crypto';
@@ -11,8 +12,8 @@ import { uniqueViolation } from '../db/unique-violation';
 import { ApiError } from '../errors';
 import { validate } from '../http/validation';
 import type { RequestBody } from '../http/request-body';
-import { recordEvent } from './events';
 import { criteriaHash } from './criteria';
+import { recordEvent } from './events';
 import { storeFiles } from './files';
 import { fromForm } from './form-fields';
 import { emitCreated } from '../webhooks/outbox';
@@ -23,6 +24,7 @@ import { missionColumns } from './queries';
 import { createMissionSchema, type CreateMissionInput } from './schemas';
 import { latestDeadline } from './fields';
 import { getMissionOrThrow } from './views';
+import { assertUnfundedRoom, fundingTermsAt, withFundingLink } from './funding-terms';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
@@ -32,7 +34,9 @@ export async function createMission(
 ): Promise<MissionJson> {
   const input = validate(createMissionSchema, body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields);
   checkDeadline(input.deadline, now);
-  await verifyFunding(cfg, user.walletAddress, input.onChainTaskId, input.reward, input.deadline, input.assignment === 'BOUNTY');
+  // docs/api.md#post-and-pay: on an escrow deployment a mission without its task waits for one signature.
+  const unfunded = Boolean(cfg.chain.escrow) && input.onChainTaskId === undefined;
+  if (!unfunded) await verifyFunding(cfg, user.walletAddress, input.onChainTaskId, input.reward, input.deadline, input.assignment === 'BOUNTY');
   if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
     throw new ApiError(400, 'Validation failed', ['Idempotency-Key: 1–200 visible ASCII characters']);
   }
@@ -43,7 +47,8 @@ export async function createMission(
     id = await db.transaction(async (tx) => {
       const earlier = idempotencyKey ? await findByIdempotencyKey(tx, user.id, idempotencyKey, now) : undefined;
       if (earlier) return replayOf(earlier, fingerprint);
-      return insertMission(tx, cfg, user.id, input, { key: idempotencyKey, fingerprint }, body, now);
+      if (unfunded) await assertUnfundedRoom(tx, cfg, user.id);
+      return insertMission(tx, cfg, user.id, input, { key: idempotencyKey, fingerprint }, body, now, unfunded);
     });
   } catch (error) {
     const constraint = uniqueViolation(error);
@@ -56,7 +61,8 @@ export async function createMission(
     id = replayOf(earlier, fingerprint);
   }
   // A replay answers the first response: the mission that key created, as it is now.
-  return getMissionOrThrow(db, cfg, id, viewer, now);
+  const mission = await getMissionOrThrow(db, cfg, id, viewer, now);
+  return unfunded ? withFundingLink(cfg, mission, id) : mission;
 }
 
 function checkDeadline(deadline: Date, now: Date): void {
@@ -90,7 +96,9 @@ async function findByIdempotencyKey(tx: Db, clientId: string, key: string, now: 
 
 async function insertMission(
   tx: Db, cfg: Config, clientId: string, input: CreateMissionInput, idempotency: { key: string | null; fingerprint: string | null }, body: RequestBody, now: Date,
+  unfunded: boolean,
 ): Promise<string> {
+  const status = unfunded ? 'AWAITING_FUNDING' : 'OPEN';
   const [mission] = await tx
     .insert(missions)
     .values({
@@ -103,7 +111,10 @@ async function insertMission(
       feeBps: cfg.missions.feeBps,
       deadline: input.deadline,
       onChainTaskId: input.onChainTaskId ?? null,
-      escrow: input.onChainTaskId === undefined ? null : (cfg.chain.escrow ?? null),
+      escrow: input.onChainTaskId === undefined && !unfunded ? null : (cfg.chain.escrow ?? null),
+      status,
+      // docs/api.md#post-and-pay: the terms the funding authorization's nonce commits to, fixed now.
+      ...(unfunded ? fundingTermsAt(cfg, input.deadline, input.assignment === 'BOUNTY') : {}),
       assignmentMode: input.assignment,
       winners: input.assignment === 'BOUNTY' ? (input.winners ?? 1) : null,
       split: input.split ?? null,
@@ -117,9 +128,10 @@ async function insertMission(
       updatedAt: now,
     })
     .returning(missionColumns);
-  await ledger.fund(tx, mission!);
+  if (!unfunded) await ledger.fund(tx, mission!);
   const files = await storeFiles(tx, { missionId: mission!.id, kind: 'ATTACHMENT', assignment: 0, round: 0, uploaderId: clientId }, body.files, now);
-  await recordEvent(tx, { missionId: mission!.id, clientId, viewer: { kind: 'user', id: clientId, role: 'CLIENT' }, action: 'create', from: null, to: 'OPEN', data: { files }, now });
-  await emitCreated(tx, mission!, now);
+  await recordEvent(tx, { missionId: mission!.id, clientId, viewer: { kind: 'user', id: clientId, role: 'CLIENT' }, action: 'create', from: null, to: status, data: { files }, now });
+  // An unfunded mission is announced when it is funded (funding-relay.ts), never before.
+  if (!unfunded) await emitCreated(tx, mission!, now);
   return mission!.id;
 }

@@ -8,3 +8,6 @@ export { settleExpiredMissions } from './settle';
 export { markReclaimed, reactToSettlement, settleReclaimedMissions } from './reclaimed';
 export { viewerOf } from './viewer';
 export * from './schemas';
+export * from './funding-schemas';
+export { fundMission, getFunding } from './funding-relay';
+export { sweepFundings } from './funding-sweep';

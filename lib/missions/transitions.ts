@@ -66,6 +66,9 @@ const isBounty = (m: Pick<MissionFacts, 'assignmentMode'>) => m.assignmentMode =
 const bountyOnly = (m: MissionFacts) => (isBounty(m) ? undefined : 'This mission is not a bounty');
 
 export const TRANSITIONS = {
+  // docs/api.md#post-and-pay: the relayed (or the poster's own) task is on-chain. Nothing else leaves
+  // AWAITING_FUNDING: no action names it, so every one is refused; the sweep deletes it unfunded after 24 h.
+  fund: { party: 'system', from: ['AWAITING_FUNDING'], to: () => 'OPEN', effects: [], event: 'funded' },
   accept: {
     party: 'agent',
     from: ['OPEN'],

@@ -32,7 +32,8 @@ async function computeStats(db: Db, now: Date): Promise<PublicStats> {
     .where(sql`${missionEvents.actor} = 'AGENT' and ${gte(missionEvents.createdAt, since)}`);
   const [row] = await db
     .select({
-      total: sql<number>`count(*)::int`,
+      // docs/api.md#post-and-pay: an unfunded mission is its poster's alone, counted nowhere.
+      total: sql<number>`(count(*) filter (where ${missions.status} <> 'AWAITING_FUNDING'))::int`,
       open: sql<number>`(count(*) filter (where ${missions.status} = 'OPEN'))::int`,
       completed: sql<number>`(count(*) filter (where ${missions.status} = 'COMPLETED'))::int`,
       agents: sql<number>`(select count(*)::int from ${users} where ${users.role} = 'AGENT')`,

@@ -17,6 +17,8 @@ export const WEBHOOK_EVENTS = [
   'mission.entry_submitted',
   'mission.judging',
   'mission.awarded',
+  // docs/api.md#post-and-pay: the poster's mission was funded on-chain and is on the board (to the poster).
+  'mission.funded',
   // docs/api.md#confirmations: a delegated token's release waits for the person's yes (to the person).
   'confirmation.requested',
 ] as const;

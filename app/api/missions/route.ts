@@ -1,6 +1,6 @@
 import { jsonText, route } from '@/lib/http/route';
 import { sendQueuedWebhooks } from '@/lib/webhooks';
-import { createMission, createMissionSchema, listMissions, listQuerySchema, missionListSchema, missionSchema, viewerOf } from '@/lib/missions';
+import { createdMissionSchema, createMission, createMissionSchema, listMissions, listQuerySchema, missionListSchema, viewerOf } from '@/lib/missions';
 import { withRequestBody } from '@/lib/http/request-body';
 import { otherMethods } from '@/lib/http/methods';
 
@@ -16,7 +16,7 @@ export const POST = route({
   after: sendQueuedWebhooks, auth: 'CLIENT', scope: 'missions:post', limit: 'createMission',
   doc: {
     tag: 'Missions', summary: 'Post a mission (JSON, or multipart with attachments)', body: createMissionSchema, multipart: true,
-    idempotent: true, response: missionSchema, status: 201, errors: [409, 413, 415, 422],
+    idempotent: true, response: createdMissionSchema, status: 201, errors: [409, 413, 415, 422],
   },
 }, async ({ request, caller, cfg, db }) =>
   withRequestBody(request.body, request.headers, async (body) => {

@@ -35,6 +35,7 @@ function facts(status: MissionStatus, overrides: Partial<MissionFacts> = {}): Mi
 
 // The named party of each row, and the facts under which its time rule (if any) is satisfied.
 const PARTY: Record<Action, Viewer> = {
+  fund: { kind: 'system' },
   accept: otherAgent,
   submit: assignee,
   approve: owner,

@@ -1,0 +1,56 @@
+// The sweep's part of docs/api.md#post-and-pay: relays left RELAYING are carried on, and a mission
+// unfunded for 24 h is deleted — nothing of it is on-chain. Never one whose relay is in flight, and
+// never before the chain says its authorization is unused: one used funded it, and it opens instead.
+import 'server-only';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Hex } from 'viem';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { missionFundings, missions, users } from '../db/schema';
+import { getChainClients } from '../chain/clients';
+import { authorizationUsed, findCreatedTask, readFundingNonce } from '../chain/funding-authorization';
+import { log } from '../log';
+import { markFunded, retryRelayingFundings, termsOf } from './funding-process';
+import { FUNDING_WINDOW_MS } from './funding-terms';
+
+// Past the authorization's validBefore by more than a block's drift, nobody can use it any more.
+const MARGIN_MS = 10 * 60 * 1000;
+
+export async function sweepFundings(db: Db, cfg: Config, now: Date, limit = 50): Promise<{ relayed: number; deleted: number }> {
+  const { attempted } = await retryRelayingFundings(db, cfg, now);
+  const lapsed = await db
+    .select({ mission: missions, wallet: users.walletAddress })
+    .from(missions)
+    .innerJoin(users, eq(users.id, missions.clientId))
+    .where(and(eq(missions.status, 'AWAITING_FUNDING'), lt(missions.createdAt, new Date(now.getTime() - FUNDING_WINDOW_MS - MARGIN_MS))))
+    .limit(limit);
+  let deleted = 0;
+  for (const { mission, wallet } of lapsed) {
+    try {
+      if (await fundedMeanwhile(cfg, mission, wallet)) continue;
+    } catch (error) {
+      // The chain cannot say: keep it for the next sweep rather than delete what may be funded.
+      log.warn('funding.lapse_check_failed', { missionId: mission.id, message: (error as Error).message?.split('\n')[0] });
+      continue;
+    }
+    const gone = await db
+      .delete(missions)
+      .where(and(eq(missions.id, mission.id), eq(missions.status, 'AWAITING_FUNDING'),
+        sql`not exists (select 1 from ${missionFundings} where ${missionFundings.missionId} = ${missions.id} and ${missionFundings.status} <> 'FAILED')`))
+      .returning({ id: missions.id });
+    deleted += gone.length;
+  }
+  return { relayed: attempted, deleted };
+
+  /** Whether the mission's authorization was used: then its task exists and the mission opens (true). */
+  async function fundedMeanwhile(c: Config, mission: typeof missions.$inferSelect, wallet: string): Promise<boolean> {
+    const clients = getChainClients();
+    if (!clients || !c.chain.rewardToken || !mission.escrow || mission.fundingRef === null) return false;
+    const terms = termsOf(mission, wallet);
+    const nonce = await readFundingNonce(clients.publicClient, mission.escrow as Hex, terms);
+    if (!(await authorizationUsed(clients.publicClient, c.chain.rewardToken, terms.client, nonce))) return false;
+    const taskId = await findCreatedTask(clients.publicClient, mission.escrow as Hex, terms.client, terms.ref, 0n);
+    if (taskId !== undefined) await markFunded(db, mission.id, taskId, null, new Date());
+    return true;
+  }
+}
