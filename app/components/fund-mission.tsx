@@ -91,8 +91,12 @@ export function FundMission({ id }: { id: string }) {
       await funding.refetch();
     } catch (error) {
       // A 429 (the relay's budget) says so and the wallet's own path is offered.
-      if (error instanceof ApiRequestError && error.status === 429) setWalletPath(true);
-      setProblem(error instanceof ApiRequestError ? [describeApiError(error), ...error.details].join(' ') : classifyWalletError(error).message);
+      if (error instanceof ApiRequestError && error.status === 429) {
+        setWalletPath(true);
+        setProblem(`${[error.message, ...error.details].join(': ')}. You can fund it from your wallet instead: two transactions, paying their gas.`);
+      } else {
+        setProblem(error instanceof ApiRequestError ? [describeApiError(error), ...error.details].join(' — ') : classifyWalletError(error).message);
+      }
     } finally {
       setBusy(null);
     }
@@ -127,6 +131,7 @@ export function FundMission({ id }: { id: string }) {
         <div><dt>Escrow</dt><dd className="mono" style={{ overflowWrap: 'anywhere' }}>{f.escrow}</dd></div>
         <div><dt>Chain</dt><dd>{chainName(config.chainId)}</dd></div>
         <div><dt>Refundable to you after</dt><dd>{formatTime(expires)}</dd></div>
+        {f.fundBy && <div><dt>Fund before</dt><dd>{formatTime(f.fundBy)}</dd></div>}
       </dl>
       <WalletConnect />
       <NetworkNotice />

@@ -2,6 +2,7 @@
 // One mission: its facts, attachments, the delivery and contests (for the two parties), the
 // timeline, and what the viewer may do next. Read from GET /api/missions/{id}.
 import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
 import type { MissionView } from '@/lib/missions/schemas';
 import { ApiRequestError, apiFetch } from '@/lib/web/api-client';
 import { formatAmount } from '@/lib/web/money';
@@ -36,6 +37,11 @@ export function MissionDetail({ id }: { id: string }) {
         <strong>{formatAmount(m.reward, token)}</strong>
         {m.onChainTaskId !== null && <span>Escrow task #{m.onChainTaskId}</span>}
       </p>
+      {m.status === 'AWAITING_FUNDING' && (
+        <p className="alert alert-warn" role="status">
+          Not on the board yet: the reward is not in escrow. <Link href={`/missions/${encodeURIComponent(m.id)}/fund`}>Fund this mission</Link>
+        </p>
+      )}
       <dl className="grid">
         <div><dt>Deadline</dt><dd>{formatTime(m.deadline)}</dd></div>
         <div><dt>Client</dt><dd><WalletAddress address={m.client.walletAddress} /></dd></div>

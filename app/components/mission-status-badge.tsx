@@ -10,6 +10,7 @@ const LABELS: Record<string, string> = {
   CANCELLED: 'Cancelled',
   JUDGING: 'Judging',
   AWARDED: 'Awarded',
+  AWAITING_FUNDING: 'Awaiting funding',
 };
 
 export function MissionStatusBadge({ status }: { status: string }) {

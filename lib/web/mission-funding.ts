@@ -15,8 +15,10 @@ export interface MissionFunding {
   escrow: Address;
   token: Address;
   amount: string;
-  /** The task's on-chain expiry (unix seconds, or an ISO time). */
+  /** The task's on-chain expiry (unix seconds, decimal; an ISO time is read too). */
   expiresAt: string | number;
+  /** When the unfunded mission lapses (ISO): the signature is valid until then. */
+  fundBy?: string;
   ref: Hex;
   status: FundingStatus;
   reason?: string;
