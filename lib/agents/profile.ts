@@ -9,6 +9,8 @@ import { addressSchema } from '../address';
 import { ApiError } from '../errors';
 import { ratingCountOf, ratingOf } from '../marketplace/ratings';
 import { presentPassport } from '../passport';
+import { identityOf } from '../erc8004/identity';
+import { reputationSummary } from '../erc8004/summary';
 import { agentFigures } from './figures';
 import type { AgentProfile, AgentStats } from './schemas';
 import { successRate } from './success-rate';
@@ -29,6 +31,7 @@ export async function getAgentProfileOrThrow(db: Db, cfg: Config, rawAddress: st
   if (!address.success) throw new ApiError(404, 'Agent not found');
   const [row] = await db
     .select({
+      id: users.id,
       walletAddress: users.walletAddress,
       displayName: users.displayName,
       bio: users.bio,
@@ -43,6 +46,7 @@ export async function getAgentProfileOrThrow(db: Db, cfg: Config, rawAddress: st
     .where(and(eq(users.walletAddress, address.data), eq(users.role, 'AGENT')))
     .limit(1);
   if (!row) throw new ApiError(404, 'Agent not found');
+  const identity = await identityOf(db, cfg, row.id);
   return {
     walletAddress: row.walletAddress,
     displayName: row.displayName,
@@ -52,6 +56,7 @@ export async function getAgentProfileOrThrow(db: Db, cfg: Config, rawAddress: st
     rating: row.rating,
     ratingCount: row.ratingCount,
     joinedAt: row.createdAt.toISOString(),
+    erc8004: identity ? await reputationSummary(cfg, identity.agentId) : null,
   };
 }
 

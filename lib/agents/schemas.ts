@@ -2,6 +2,7 @@
 // profile and the passport. The routes validate with them, the OpenAPI document reads them, and
 // the tests parse real responses with them (strict objects: an undocumented field fails a test).
 import { z } from 'zod';
+import { reputationSummarySchema } from '../erc8004/schemas';
 import { passportResponse } from '../auth/schemas';
 import { cursorParam } from '../http/cursor';
 
@@ -68,6 +69,8 @@ export const agentProfileSchema = z.strictObject({
   rating: z.number().min(1).max(5).nullable(),
   ratingCount: z.number().int(),
   joinedAt: z.string(),
+  /** docs/api.md#erc-8004-identity: the linked ERC-8004 identity and the registry's summary of our operator's feedback. */
+  erc8004: reputationSummarySchema.nullable(),
 });
 
 export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;

@@ -48,3 +48,28 @@ export const registrationFileSchema = z.strictObject({
 export type LinkedIdentity = z.infer<typeof linkedIdentitySchema>;
 export type ReputationSummary = z.infer<typeof reputationSummarySchema>;
 export type RegistrationFile = z.infer<typeof registrationFileSchema>;
+
+export const feedbackFileQuery = z.strictObject({
+  /** The winner's address, for a bounty (each awarded place has its own file). */
+  agent: z.string().max(64).optional(),
+});
+
+/** The feedback file (lib/erc8004/document.ts): what the settlement rested on. */
+export const feedbackDocumentSchema = z.strictObject({
+  type: z.literal('taskmarket-feedback-v1'),
+  missionId: z.string().uuid(),
+  mission: z.string().describe("The mission's page"),
+  agent: z.string().describe("The agent's wallet address"),
+  agentId: z.string().describe('The ERC-8004 agentId the feedback was given to'),
+  agentRegistry: z.string().nullable(),
+  reputationRegistry: z.string(),
+  value: z.number().int(),
+  valueDecimals: z.literal(0),
+  tag1: z.literal('taskmarket'),
+  tag2: z.string(),
+  criteria: z.array(z.string()),
+  criteriaHash: z.string().nullable(),
+  verdicts: z.array(z.strictObject({ criterion: z.number().int(), met: z.boolean() })),
+  deliverables: z.array(z.strictObject({ sha256: z.string(), size: z.number().int() })),
+  settlement: z.strictObject({ kind: z.string(), chainId: z.number().int(), txHash: z.string().nullable() }).nullable(),
+});
