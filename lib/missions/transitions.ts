@@ -263,6 +263,8 @@ function isParty(party: Party, m: MissionFacts, viewer: Viewer): boolean {
  */
 export function decide(action: Action, m: MissionFacts, viewer: Viewer, now: Date, rules: MissionRules): Decision {
   const transition: Transition = TRANSITIONS[action];
+  // docs/api.md#post-and-pay: an unfunded mission does not exist for anyone but its poster.
+  if (m.status === 'AWAITING_FUNDING' && !canSeeMission(m, viewer)) return { ok: false, status: 404, message: 'Mission not found' };
   if (!isParty(transition.party, m, viewer)) {
     return canSeeMission(m, viewer)
       ? { ok: false, status: 403, message: forbiddenMessage(transition.party) }

@@ -1,0 +1,206 @@
+// Post and pay (docs/api.md#post-and-pay): a mission posted without its task waits AWAITING_FUNDING,
+// off the board and closed to everyone; the poster's one EIP-3009 signature (real viem signatures,
+// real anvil, escrow v4) is checked, recorded and relayed once, and the mission opens with its task.
+import { eq } from 'drizzle-orm';
+import { type Hex, type PrivateKeyAccount, parseEventLogs } from 'viem';
+import { inject, describe, expect, test } from 'vitest';
+import { GET as fundingGet, POST as fundingPost } from '@/app/api/missions/[id]/funding/route';
+import { GET as listRoute, POST as createRoute } from '@/app/api/missions/route';
+import { POST as sweepRoute } from '@/app/api/cron/sweep/route';
+import { mockUsdcArtifact, taskEscrowV4Artifact } from '@/lib/chain/artifacts';
+import { getDb } from '@/lib/db/client';
+import { missionFundings, missions } from '@/lib/db/schema';
+import { fund, publicClient, walletOf } from '../support/chain';
+import { setEnv, useTestEnvironment } from '../support/environment';
+import { call } from '../support/http';
+import { act, eventsOf, getMission, missionInput, newAgent } from '../support/missions';
+import { newWallet, signIn } from '../support/wallets';
+import { workerRpcUrl } from '../support/ports';
+import { startRpcProxy } from '../support/rpc-proxy';
+
+useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000', MINT_WAIT_MS: '2000' });
+
+const REWARD = 7_000_000n;
+const contracts = () => inject('contracts') as { escrow: Hex; rewardToken: Hex };
+const sweep = () => call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+
+/** Mints test USDC to `to` from a throwaway funded wallet: the poster itself holds no ETH. */
+async function mintUsdc(to: Hex, amount: bigint) {
+  const minter = newWallet();
+  await fund(minter.address);
+  const hash = await walletOf(minter).writeContract({ address: contracts().rewardToken, abi: mockUsdcArtifact.abi, functionName: 'mint', args: [to, amount] });
+  await publicClient().waitForTransactionReceipt({ hash });
+}
+
+/** A poster holding the reward in USDC and no ETH, and its AWAITING_FUNDING mission. */
+async function unfundedMission(reward = REWARD) {
+  const wallet = newWallet();
+  await mintUsdc(wallet.address, reward);
+  const { token, user } = await signIn(wallet);
+  const created = await call(createRoute, { token, body: missionInput({ reward: reward.toString() }) });
+  expect(created.status).toBe(201);
+  return { wallet, token, userId: user.id as string, id: created.body.id as string, created: created.body };
+}
+
+const readFunding = (token: string, id: string) => call(fundingGet, { token, params: { id } });
+const postFunding = (token: string, id: string, body: unknown) => call(fundingPost, { token, params: { id }, body });
+
+/** The typed data as viem signs it: the JSON's decimal strings back to bigints. */
+function signable(typedData: { domain: Record<string, unknown>; types: Record<string, unknown>; message: Record<string, string> }) {
+  const m = typedData.message;
+  return {
+    domain: typedData.domain,
+    types: typedData.types,
+    primaryType: 'ReceiveWithAuthorization',
+    message: { ...m, value: BigInt(m.value!), validAfter: BigInt(m.validAfter!), validBefore: BigInt(m.validBefore!) },
+  } as never;
+}
+
+async function signFunding(signer: PrivateKeyAccount, token: string, id: string, edit: (message: Record<string, unknown>) => void = () => {}) {
+  const funding = (await readFunding(token, id)).body;
+  const data = signable(funding.typedData) as { message: Record<string, unknown> };
+  edit(data.message);
+  return signer.signTypedData(data as never);
+}
+
+const relayRow = async (id: string) => (await (await getDb()).select().from(missionFundings).where(eq(missionFundings.missionId, id)))[0];
+const missionStatus = async (id: string) => (await (await getDb()).select({ status: missions.status }).from(missions).where(eq(missions.id, id)))[0]?.status;
+const tasksCreated = async (fromBlock: bigint) =>
+  parseEventLogs({ abi: taskEscrowV4Artifact.abi, eventName: 'TaskCreated', logs: await publicClient().getLogs({ address: contracts().escrow, fromBlock }) });
+
+describe('a mission posted without its task', () => {
+  test('is AWAITING_FUNDING with its funding link, off the board and closed to others', async () => {
+    const { token, id, created } = await unfundedMission();
+    expect(created.status).toBe('AWAITING_FUNDING');
+    expect(created.onChainTaskId).toBeNull();
+    expect(created.funding.url).toMatch(new RegExp(`/missions/${id}/fund$`));
+    expect(Date.parse(created.funding.expiresAt) - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    const board = await call(listRoute, { path: '/api/missions?sort=created&limit=100' });
+    expect(board.status).toBe(200);
+    expect(board.body.items.map((m: { id: string }) => m.id)).not.toContain(id);
+    expect((await (await getDb()).select({ listing: missions.listing }).from(missions).where(eq(missions.id, id)))[0]!.listing).toBeNull();
+    const mine = await call(listRoute, { token, path: '/api/missions?mine=client' });
+    expect(mine.body.items.map((m: { id: string }) => m.id)).toContain(id);
+    const agent = await newAgent();
+    expect((await getMission(agent, id)).status).toBe(404);
+    expect((await act('accept', agent, id)).status).toBe(404);
+    expect((await readFunding(agent.token, id)).status).toBe(404);
+    // The poster cannot act on it either until it is funded.
+    expect((await act('bump', { token, id: '', address: '' }, id, {})).status).toBe(409);
+  });
+
+  test('one signature funds it: relayed, mined, the mission OPEN with its task, the poster paying no gas', async () => {
+    const { wallet, token, id } = await unfundedMission();
+    const before = await readFunding(token, id);
+    expect(before.status).toBe(200);
+    expect(before.body).toMatchObject({ status: 'awaiting_signature', amount: REWARD.toString(), escrow: contracts().escrow.toLowerCase(), relayAvailable: true });
+    expect(before.body.typedData.message).toMatchObject({ from: wallet.address.toLowerCase(), to: contracts().escrow.toLowerCase(), value: REWARD.toString(), validAfter: '0' });
+    const block = await publicClient().getBlockNumber();
+    const signature = await signFunding(wallet, token, id);
+    const posted = await postFunding(token, id, { signature });
+    expect(posted.status).toBe(202);
+    const after = (await readFunding(token, id)).body;
+    expect(after).toMatchObject({ status: 'funded', txHash: expect.stringMatching(/^0x/) });
+    const mission = (await getMission({ token, id: '', address: '' }, id)).body;
+    expect(mission.status).toBe('OPEN');
+    const [created] = (await tasksCreated(block)).filter((e) => e.args.ref === before.body.ref);
+    expect(created!.args).toMatchObject({ client: wallet.address, reward: REWARD });
+    expect(mission.onChainTaskId).toBe(Number(created!.args.taskId));
+    expect(await publicClient().getBalance({ address: wallet.address })).toBe(0n);
+    expect((await eventsOf(id)).map((e: { action: string }) => e.action)).toEqual(['create', 'funded']);
+    // On the board now, and open to agents.
+    const agent = await newAgent();
+    expect((await act('accept', agent, id)).status).toBe(200);
+    // And a second POST changes nothing.
+    expect((await postFunding(token, id, { signature })).status).toBe(400);
+  });
+
+  test('a signature by another wallet, or for another amount or terms, is 400 and records nothing', async () => {
+    const { wallet, token, id } = await unfundedMission();
+    const stranger = await signFunding(newWallet(), token, id);
+    const other = await postFunding(token, id, { signature: stranger });
+    expect(other.status).toBe(400);
+    expect(other.body.details[0]).toMatch(/^signature:/);
+    const cheaper = await signFunding(wallet, token, id, (m) => void (m.value = 1n));
+    expect((await postFunding(token, id, { signature: cheaper })).status).toBe(400);
+    const longer = await signFunding(wallet, token, id, (m) => void (m.validBefore = (m.validBefore as bigint) + 1n));
+    expect((await postFunding(token, id, { signature: longer })).status).toBe(400);
+    expect(await relayRow(id)).toBeUndefined();
+    expect(await missionStatus(id)).toBe('AWAITING_FUNDING');
+  });
+
+  test('expired: a mission past its 24 h is refused, and the sweep deletes it', async () => {
+    const { wallet, token, id } = await unfundedMission();
+    const signature = await signFunding(wallet, token, id);
+    await (await getDb()).update(missions).set({ createdAt: new Date(Date.now() - 25 * 3_600_000) }).where(eq(missions.id, id));
+    const late = await postFunding(token, id, { signature });
+    expect(late.status).toBe(400);
+    expect(late.body.details[0]).toMatch(/expired/);
+    expect((await sweep()).status).toBe(200);
+    expect(await missionStatus(id)).toBeUndefined();
+  });
+
+  test('two concurrent POSTs of the signature send one transaction', async () => {
+    const { wallet, token, id } = await unfundedMission();
+    const signature = await signFunding(wallet, token, id);
+    const block = await publicClient().getBlockNumber();
+    const ref = (await readFunding(token, id)).body.ref;
+    const answers = await Promise.all([postFunding(token, id, { signature }), postFunding(token, id, { signature })]);
+    for (const answer of answers) expect([202, 409, 400]).toContain(answer.status);
+    expect(answers.some((a) => a.status === 202)).toBe(true);
+    await sweep();
+    expect(await missionStatus(id)).toBe('OPEN');
+    expect((await tasksCreated(block)).filter((e) => e.args.ref === ref)).toHaveLength(1);
+  });
+
+  test('an RPC outage after the relay is recorded delays it; the sweep completes it once', async () => {
+    const { wallet, token, id } = await unfundedMission();
+    const signature = await signFunding(wallet, token, id);
+    const block = await publicClient().getBlockNumber();
+    const ref = (await readFunding(token, id)).body.ref;
+    // Recorded with its hash, then the node refuses the broadcast as an overloaded provider would.
+    const proxy = await startRpcProxy(workerRpcUrl(), (method) => (method === 'eth_sendRawTransaction' ? { httpStatus: 503 } : undefined));
+    setEnv({ RPC_URL: proxy.url });
+    try {
+      expect((await postFunding(token, id, { signature })).status).toBe(202);
+      expect((await readFunding(token, id)).body.status).toBe('relaying');
+    } finally {
+      setEnv({ RPC_URL: workerRpcUrl() });
+      await proxy.close();
+    }
+    expect(await relayRow(id)).toMatchObject({ status: 'RELAYING' });
+    expect(await missionStatus(id)).toBe('AWAITING_FUNDING');
+    await sweep();
+    await sweep();
+    expect(await missionStatus(id)).toBe('OPEN');
+    expect(await relayRow(id)).toMatchObject({ status: 'MINED' });
+    expect((await tasksCreated(block)).filter((e) => e.args.ref === ref)).toHaveLength(1);
+  });
+
+  test('beyond the relay budget: 429 naming the wallet fallback, which then funds it (200)', async () => {
+    const { wallet, token, id } = await unfundedMission();
+    setEnv({ RELAY_BUDGET_PER_HOUR: '0' });
+    try {
+      expect((await readFunding(token, id)).body.relayAvailable).toBe(false);
+      const signature = await signFunding(wallet, token, id);
+      const refused = await postFunding(token, id, { signature });
+      expect(refused.status).toBe(429);
+      expect(refused.body.details[0]).toMatch(/createTask/);
+    } finally {
+      setEnv({ RELAY_BUDGET_PER_HOUR: undefined });
+    }
+    // The fallback: the wallet's own approve + createTask with the same ref and expiresAt.
+    const terms = (await readFunding(token, id)).body;
+    await fund(wallet.address);
+    const w = walletOf(wallet);
+    await publicClient().waitForTransactionReceipt({ hash: await w.writeContract({ address: terms.token, abi: mockUsdcArtifact.abi, functionName: 'approve', args: [terms.escrow, REWARD] }) });
+    const receipt = await publicClient().waitForTransactionReceipt({
+      hash: await w.writeContract({ address: terms.escrow, abi: taskEscrowV4Artifact.abi, functionName: 'createTask', args: [REWARD, terms.ref, BigInt(terms.expiresAt)] }),
+    });
+    const [created] = parseEventLogs({ abi: taskEscrowV4Artifact.abi, eventName: 'TaskCreated', logs: receipt.logs });
+    const funded = await postFunding(token, id, { onChainTaskId: Number(created!.args.taskId) });
+    expect(funded.status).toBe(200);
+    expect(funded.body.status).toBe('funded');
+    expect(await missionStatus(id)).toBe('OPEN');
+  });
+});
