@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { ROUTE_TABLE } from '../app/api/route-table';
+import { ROUTE_TABLE } from '../app/api/documented-routes';
 import { buildOpenApiDocument } from '../lib/openapi/document';
 
 export const GENERATE_COMMAND = 'npm run generate -w @taskmarket/sdk';

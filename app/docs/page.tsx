@@ -1,7 +1,7 @@
 // /docs: the OpenAPI document rendered on the server as plain HTML — no client script, nothing
 // fetched from a CDN. The same document is served as JSON at /api/openapi.json.
 import type { Metadata } from 'next';
-import { openApiDocument } from '@/app/api/openapi.json/document';
+import { openApiDocument } from '@/app/api/documented-routes';
 import { OperationView } from './operation-view';
 import { SchemaView } from './schema-view';
 

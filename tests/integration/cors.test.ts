@@ -2,7 +2,7 @@
 // and revoke tokens and call /api/mcp — any origin, never with credentials — and every other route,
 // the cookie routes first, gives a page of another origin nothing new.
 import { describe, expect, test } from 'vitest';
-import { ROUTE_TABLE } from '@/app/api/route-table';
+import { ROUTE_TABLE } from '@/app/api/documented-routes';
 import * as mcp from '@/app/api/mcp/route';
 import * as authorizationServer from '@/app/api/oauth/metadata/authorization-server/route';
 import * as protectedResource from '@/app/api/oauth/metadata/protected-resource/route';

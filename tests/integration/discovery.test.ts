@@ -7,7 +7,7 @@ import { MAX_INLINE_FILE_BYTES } from '@taskmarket/sdk/mcp';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, test } from 'vitest';
 import { POST as mcp } from '@/app/api/mcp/route';
-import { ROUTE_TABLE } from '@/app/api/route-table';
+import { ROUTE_TABLE } from '@/app/api/documented-routes';
 import { GET as apiGuide } from '@/app/docs/api.md/route';
 import DocsPage from '@/app/docs/page';
 import { GET as llms } from '@/app/llms.txt/route';

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { TOOLS } from '@taskmarket/sdk/mcp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { routesForTools } from '@/app/api/mcp/api-routes';
-import { ROUTE_TABLE } from '@/app/api/route-table';
+import { ROUTE_TABLE } from '@/app/api/documented-routes';
 import { METHODS } from '@/lib/http/methods';
 import { DELETE as deleteMcp, GET as getMcp, POST as postMcp } from '@/app/api/mcp/route';
 import { GET as listMissions } from '@/app/api/missions/route';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { ROUTE_TABLE } from '@/app/api/route-table';
+import { ROUTE_TABLE } from '@/app/api/documented-routes';
 import { GET as healthRoute } from '@/app/api/health/route';
 import { GET as liveRoute } from '@/app/api/health/live/route';
 import { GET as openApiRoute } from '@/app/api/openapi.json/route';

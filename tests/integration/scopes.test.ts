@@ -40,7 +40,7 @@ import { GET as missionsList, POST as createMission } from '@/app/api/missions/r
 import { DELETE as deleteToken } from '@/app/api/tokens/[id]/route';
 import { GET as tokensList, POST as createToken } from '@/app/api/tokens/route';
 import { GET as webhooksList, POST as addWebhook } from '@/app/api/webhooks/route';
-import { ROUTE_TABLE } from '@/app/api/route-table';
+import { ROUTE_TABLE } from '@/app/api/documented-routes';
 import { getDb } from '@/lib/db/client';
 import { METHODS } from '@/lib/http/methods';
 import { grants } from '@/lib/db/schema';

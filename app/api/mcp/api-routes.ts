@@ -2,26 +2,26 @@
 // handlers in the same process — the same wrapper, scopes, limits and error texts as over HTTP,
 // without a second trip through the network. Every user-facing route of the route table is here (a
 // test walks app/api to keep it so).
-import { ROUTE_TABLE } from '@/app/api/route-table';
+import { SERVICE_ROUTES } from '@/app/api/route-table';
 import { type Caller, madeInsideMcp, vouchFor } from '@/lib/http/auth-guard';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
 import type { Method } from '@/lib/http/methods';
 import type { RouteModule, RouteTable } from '@/lib/http/route-table';
 
 // Not for tools: the operator's routes, signing in with a wallet, OAuth and token management (a tool
-// holds a delegated token and must not mint or manage credentials), MCP itself, health and the document.
+// holds a delegated token and must not mint or manage credentials) and health. MCP itself and the
+// document are not service routes at all.
 // The list of a person's confirmations is theirs alone; one confirmation is readable by the token that asked.
-const NOT_FOR_TOOLS = /^\/api\/(admin|cron|metrics|oauth|mcp|tokens|grants|health|openapi\.json|auth\/(nonce|verify)|confirmations$)(\/|$)/;
+const NOT_FOR_TOOLS = /^\/api\/(admin|cron|metrics|oauth|tokens|grants|health|auth\/(nonce|verify)|confirmations$)(\/|$)/;
 
 /** The routes the tools reach. */
 export function routesForTools(): RouteTable {
-  return ROUTE_TABLE.filter(([template]) => !NOT_FOR_TOOLS.test(template));
+  return SERVICE_ROUTES.filter(([template]) => !NOT_FOR_TOOLS.test(template));
 }
 
 let compiled: { regex: RegExp; names: string[]; module: RouteModule }[] | undefined;
 
-// On first use, not at import: the table holds the MCP route, which imports this module, so while
-// this module loads the table may not be initialised yet.
+// Compiled on first use: most processes that load this module never call a tool.
 function compiledRoutes() {
   compiled ??= routesForTools().map(([template, module]) => {
     const names: string[] = [];

@@ -876,23 +876,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/openapi.json": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** This document */
-        get: operations["getOpenapiJson"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/oauth/metadata/authorization-server": {
         parameters: {
             query?: never;
@@ -1139,6 +1122,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document */
+        get: operations["getOpenapiJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp": {
         parameters: {
             query?: never;
@@ -1312,7 +1312,7 @@ export interface components {
             reward: string;
             deadline: string;
             /** @enum {string} */
-            status: "OPEN" | "ACCEPTED" | "SUBMITTED" | "CONTESTED" | "DISPUTED" | "COMPLETED" | "CANCELLED" | "JUDGING" | "AWARDED";
+            status: "OPEN" | "ACCEPTED" | "SUBMITTED" | "CONTESTED" | "DISPUTED" | "COMPLETED" | "CANCELLED" | "JUDGING" | "AWARDED" | "AWAITING_FUNDING";
             /** @enum {string} */
             assignment: "FIRST_COME" | "APPLICATION" | "BOUNTY";
             client: {
@@ -1418,6 +1418,7 @@ export interface components {
             CANCELLED: number;
             JUDGING: number;
             AWARDED: number;
+            AWAITING_FUNDING: number;
         };
         Error: {
             error: string;
@@ -1754,10 +1755,6 @@ export interface components {
             }[];
             nextCursor: string | null;
         };
-        /** @description This OpenAPI 3.1 document */
-        OpenapiJsonResponse: {
-            [key: string]: unknown;
-        };
         /** @description As the OAuth or MCP specification defines it */
         OauthMetadataAuthorizationServerResponse: {
             [key: string]: unknown;
@@ -1842,6 +1839,10 @@ export interface components {
             createdAt: string;
             expiresAt: string;
             decidedAt: string | null;
+        };
+        /** @description This OpenAPI 3.1 document */
+        OpenapiJsonResponse: {
+            [key: string]: unknown;
         };
     };
     responses: {
@@ -3460,27 +3461,6 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    getOpenapiJson: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OpenapiJsonResponse"];
-                };
-            };
-            500: components["responses"]["InternalError"];
-        };
-    };
     getOauthMetadataAuthorizationServer: {
         parameters: {
             query?: never;
@@ -3886,6 +3866,27 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getOpenapiJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenapiJsonResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
         };
     };
     getMcp: {

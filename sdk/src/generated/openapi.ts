@@ -3256,32 +3256,6 @@ export const openApiDocument = {
         }
       }
     },
-    "/api/openapi.json": {
-      "get": {
-        "operationId": "getOpenapiJson",
-        "tags": [
-          "Operations"
-        ],
-        "summary": "This document",
-        "security": [],
-        "parameters": [],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/OpenapiJsonResponse"
-                }
-              }
-            }
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          }
-        }
-      }
-    },
     "/api/oauth/metadata/authorization-server": {
       "get": {
         "operationId": "getOauthMetadataAuthorizationServer",
@@ -4032,6 +4006,32 @@ export const openApiDocument = {
           },
           "503": {
             "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/openapi.json": {
+      "get": {
+        "operationId": "getOpenapiJson",
+        "tags": [
+          "Operations"
+        ],
+        "summary": "This document",
+        "security": [],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OpenapiJsonResponse"
+                }
+              }
+            }
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
           }
         }
       }
@@ -4802,7 +4802,8 @@ export const openApiDocument = {
               "COMPLETED",
               "CANCELLED",
               "JUDGING",
-              "AWARDED"
+              "AWARDED",
+              "AWAITING_FUNDING"
             ]
           },
           "assignment": {
@@ -5398,6 +5399,11 @@ export const openApiDocument = {
             "type": "integer",
             "minimum": -9007199254740991,
             "maximum": 9007199254740991
+          },
+          "AWAITING_FUNDING": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
           }
         },
         "required": [
@@ -5409,7 +5415,8 @@ export const openApiDocument = {
           "COMPLETED",
           "CANCELLED",
           "JUDGING",
-          "AWARDED"
+          "AWARDED",
+          "AWAITING_FUNDING"
         ],
         "additionalProperties": false
       },
@@ -7085,14 +7092,6 @@ export const openApiDocument = {
         ],
         "additionalProperties": false
       },
-      "OpenapiJsonResponse": {
-        "type": "object",
-        "propertyNames": {
-          "type": "string"
-        },
-        "additionalProperties": {},
-        "description": "This OpenAPI 3.1 document"
-      },
       "OauthMetadataAuthorizationServerResponse": {
         "type": "object",
         "propertyNames": {
@@ -7433,6 +7432,14 @@ export const openApiDocument = {
           "decidedAt"
         ],
         "additionalProperties": false
+      },
+      "OpenapiJsonResponse": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {},
+        "description": "This OpenAPI 3.1 document"
       }
     },
     "responses": {

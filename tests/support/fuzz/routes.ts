@@ -1,7 +1,7 @@
 // Every route handler of app/api with the path parameters it takes, for the property tests: the
 // route table's (app/api/route-table.ts) and the catch-all's.
 import * as catchAll from '@/app/api/[...path]/route';
-import { ROUTE_TABLE } from '@/app/api/route-table';
+import { ROUTE_TABLE } from '@/app/api/documented-routes';
 import { METHODS } from '@/lib/http/methods';
 import type { RouteTable } from '@/lib/http/route-table';
 

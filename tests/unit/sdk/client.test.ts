@@ -210,12 +210,13 @@ describe('files', () => {
 });
 
 describe('browser safety', () => {
+  // The CLI, the stdio MCP server and the session they share run on Node only.
   test('default: no library module imports a node: module at the top level', () => {
     const root = new URL('../../../sdk/src/', import.meta.url).pathname;
     const library = (dir: string): string[] =>
       readdirSync(dir).flatMap((name) => {
         const path = join(dir, name);
-        if (statSync(path).isDirectory()) return name === 'cli' || name === 'mcp' ? [] : library(path);
+        if (statSync(path).isDirectory()) return ['cli', 'mcp', 'session'].includes(name) ? [] : library(path);
         return name.endsWith('.ts') && !/^(cli|mcp)/.test(name) ? [path] : [];
       });
     const offenders = library(root).filter((path) => /^\s*import[^(]*from\s+['"]node:/m.test(readFileSync(path, 'utf8')));
