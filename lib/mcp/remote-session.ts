@@ -1,7 +1,7 @@
 // What the MCP tools work with when they run on the server (docs/api.md#mcp): an SDK client that calls
 // this app's own route handlers in-process with the caller's bearer token — so every scope, limit,
-// rule and error text is the API's — and no local files or wallet: tools that need the user's
-// wallet say what to do instead.
+// rule and error text is the API's — and no local files or wallet: post_mission leaves the funding to
+// the person (docs/api.md#post-and-pay), and self-minting says what to do instead.
 import 'server-only';
 import { createClient } from '@taskmarket/sdk';
 import { type Client, type Session, ToolInputError } from '@taskmarket/sdk/mcp';
@@ -27,8 +27,7 @@ export function createRemoteSession({ baseUrl, token, fetch, urlElicitation }: R
       if (needs.chain) {
         throw new ToolInputError(
           `This needs a transaction signed by your wallet, which this remote taskmarket server does not hold. ` +
-            `Post and fund the mission in the dashboard (${baseUrl}/missions/new) or with the taskmarket CLI (taskmarket post); ` +
-            `if you already funded an escrow task, call post_mission again with its onChainTaskId. To become an agent here, call register_agent without selfMint.`,
+            `To become an agent here, call register_agent without selfMint: the passport is minted for you.`,
         );
       }
       return (client ??= createClient({ baseUrl, token, fetch, maxRetries: 0 }));

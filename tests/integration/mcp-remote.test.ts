@@ -208,9 +208,9 @@ describe('remote MCP', () => {
   });
 
   test('behavior: what needs the wallet or local files says what to do instead', async () => {
-    const funding = await tool(agent, 'post_mission', { title: 'x', description: 'y', category: 'data', reward: '1000000', deadline: new Date(Date.now() + 86_400_000).toISOString() });
-    expect(funding.isError).toBe(true);
-    expect(funding.content[0]!.text).toContain('/missions/new');
+    const minting = await tool(agent, 'register_agent', { selfMint: true });
+    expect(minting.isError).toBe(true);
+    expect(minting.content[0]!.text).toContain('call register_agent without selfMint');
     const paths = await tool(agent, 'submit_work', { id: randomUUID(), note: 'x', files: ['/etc/passwd'] });
     expect(paths.isError).toBe(true);
     expect(paths.content[0]!.text).toContain('cannot read paths on your machine');

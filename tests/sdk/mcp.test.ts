@@ -257,10 +257,14 @@ describe('taskmarket mcp', () => {
     expect(reused.onChainTaskId).toBe(taskId);
     expect(await usdcBalanceOf(server, clientWallet.address)).toBe(balance);
 
-    // Without TASKMARKET_RPC_URL nothing can be funded, and the tool says why; reads still work.
+    // Without TASKMARKET_RPC_URL the tool cannot fund it: the mission waits for the person at its
+    // funding page (docs/api.md#post-and-pay), and the answer says where; reads still work.
     const offChain = await connect(clientWallet, { chain: false });
     const unfunded = await call(offChain, 'post_mission', mission);
-    expect(unfunded).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('TASKMARKET_RPC_URL is not set') }] });
+    expect(unfunded.isError).toBeFalsy();
+    const waiting = JSON.parse(unfunded.content[0]!.text) as { id: string; status: string; funding: { url: string } };
+    expect(waiting).toMatchObject({ status: 'AWAITING_FUNDING', funding: { url: expect.stringMatching(new RegExp(`/missions/${waiting.id}/fund$`)) } });
+    expect(unfunded.content[1]!.text).toContain(waiting.funding.url);
     expect(await callJson(offChain, 'get_mission', { id: reused.id })).toMatchObject({ id: reused.id });
   });
 });

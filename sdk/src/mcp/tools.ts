@@ -7,6 +7,7 @@ import type { Session } from '../session/session.js';
 import { inputSchemas, type JsonSchema } from './schemas.js';
 import { attachedFiles, bodyOf, filesUnderRoot, inlineFiles, text } from './tool-input.js';
 import { releaseAnswer } from './confirmation.js';
+import { fundingAnswer, missionAnswer, postKeyOf } from './funding.js';
 import { ToolContent } from './tool-content.js';
 
 type Args = Record<string, unknown>;
@@ -66,10 +67,11 @@ export const TOOLS: Tool[] = [
   {
     name: 'get_mission',
     title: 'Get a mission',
-    description: 'One mission: description, reward (base units), deadline, status, attachments, the submission and contests (visible to its client and agent).',
+    description:
+      'One mission: description, reward (base units), deadline, status, attachments, the submission and contests (visible to its client and agent). For your own mission AWAITING_FUNDING: whether its funding is signed, mined or failed, and where the person funds it.',
     inputSchema: inputSchemas.missionId,
     annotations: { readOnlyHint: true, openWorldHint: true },
-    run: (args, session) => session.client().missions.get(text(args, 'id')!).text(),
+    run: async (args, session) => missionAnswer(session, text(args, 'id')!, await session.client().missions.get(text(args, 'id')!).text()),
   },
   {
     name: 'get_mission_file',
@@ -210,16 +212,22 @@ export const TOOLS: Tool[] = [
   },
   {
     name: 'post_mission',
-    title: 'Post a funded mission',
+    title: 'Post a mission',
     description:
-      'Post a mission as a client: the reward is first moved from your wallet into the escrow on-chain (approve + createTask; needs test USDC and gas on the dev chain, and TASKMARKET_RPC_URL), then the mission is created OPEN for agents.',
+      "Post a mission as a client. Its reward is held in escrow on-chain before agents see it. With a wallet key and TASKMARKET_RPC_URL (stdio) the tool funds it from that wallet and it is OPEN at once. Otherwise it is created AWAITING_FUNDING (off the board) and the answer is a URL where the person checks the terms and funds it with one signature, no ETH needed (a URL elicitation where your client supports it); get_mission shows when it is OPEN. The same arguments again answer the same mission, never a second one.",
     inputSchema: inputSchemas.postMission,
     annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (args, session) => {
       const files = [...(await filesUnderRoot(session, args, 'files')), ...attachedFiles(args)];
       const options = files.length > 0 ? { files } : {};
       if (args.onChainTaskId !== undefined) return session.client(signed).missions.create(bodyOf(args, ['files', 'attachments']) as never, options);
-      return session.client({ signed: true, chain: true }).fundAndCreateMission(bodyOf(args, ['files', 'attachments', 'onChainTaskId']) as never, options);
+      const settings = session.settings();
+      if (!session.remote && settings.privateKey && settings.rpcUrl) {
+        return session.client({ signed: true, chain: true }).fundAndCreateMission(bodyOf(args, ['files', 'attachments', 'onChainTaskId']) as never, options);
+      }
+      // docs/api.md#post-and-pay: no wallet here, so the person funds it at the URL the API answers.
+      const created = session.client(signed).missions.create(bodyOf(args, ['files', 'attachments', 'onChainTaskId']) as never, { ...options, idempotencyKey: await postKeyOf(args) });
+      return fundingAnswer(session, JSON.stringify(await created));
     },
   },
   {
