@@ -2,6 +2,8 @@
 // REGISTRAR_PRIVATE_KEY; OWNER_ADDRESS, OPERATOR_ADDRESS, FEE_RECIPIENT_ADDRESS and MAX_FEE_BPS
 // set the escrow (defaults: the deployer three times, and 1000). `--upgrade <v2 or v3 escrow>`
 // deploys only a v4 escrow beside a running older one (docs/escrow.md#upgrading-a-v3-deployment-to-v4).
+// `--erc8004` (the default on a local chain, id 31337) also deploys the vendored ERC-8004 Identity and
+// Reputation registries (contracts/erc8004/README.md); elsewhere name the canonical ones instead.
 // A one-off operator tool, so it reads its own few environment variables rather than lib/config.
 import { parseArgs } from 'node:util';
 import {
@@ -9,7 +11,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { taskEscrowV4Artifact } from '../lib/chain/artifacts';
-import { DEFAULT_MAX_FEE_BPS, deployContracts, deployEscrow } from '../lib/chain/deploy';
+import { DEFAULT_MAX_FEE_BPS, deployContracts, deployErc8004Registries, deployEscrow } from '../lib/chain/deploy';
 
 function fail(message: string): never {
   console.error(`chain:deploy: ${message}`);
@@ -31,7 +33,7 @@ function maxFeeBps(): number {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { rpc: { type: 'string' }, upgrade: { type: 'string' } } });
+  const { values } = parseArgs({ options: { rpc: { type: 'string' }, upgrade: { type: 'string' }, erc8004: { type: 'boolean' } } });
   if (!values.rpc) fail('usage: npm run chain:deploy -- --rpc <url> [--upgrade <v2 or v3 escrow address>]');
   if (values.upgrade !== undefined && !isAddress(values.upgrade)) fail(`--upgrade is not an address: ${values.upgrade}`);
   const key = process.env.REGISTRAR_PRIVATE_KEY;
@@ -61,8 +63,10 @@ async function main() {
     feeRecipient: optionalAddress('FEE_RECIPIENT_ADDRESS', account.address),
     maxFeeBps: maxFeeBps(),
   });
+  // docs/escrow.md#erc-8004-registries: ERC8004_IDENTITY_ADDRESS and ERC8004_REPUTATION_ADDRESS.
+  const registries = values.erc8004 || chainId === 31337 ? await deployErc8004Registries({ walletClient, publicClient }) : {};
   console.error(`chain:deploy: deployed on chain ${chainId} from ${account.address}`);
-  const printed = { ...deployed, owner: owner.toLowerCase(), operator: operator.toLowerCase() };
+  const printed = { ...deployed, ...registries, owner: owner.toLowerCase(), operator: operator.toLowerCase() };
   process.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
 }
 

@@ -62,6 +62,9 @@ async function main() {
       PASSPORT_ADDRESS: chain.contracts.passport,
       ESCROW_ADDRESS: chain.contracts.escrow,
       REWARD_TOKEN_ADDRESS: chain.contracts.rewardToken,
+      // docs/api.md#erc-8004: the local chain's own ERC-8004 registries.
+      ERC8004_IDENTITY_ADDRESS: chain.contracts.identityRegistry,
+      ERC8004_REPUTATION_ADDRESS: chain.contracts.reputationRegistry,
     });
     await fundDevAccounts(chain);
     console.log(`local chain ${chain.chainId} at ${chain.rpcUrl}: ${JSON.stringify(chain.contracts)}`);

@@ -55,6 +55,8 @@ export function useTestEnvironment(overrides: Record<string, string | undefined>
     PASSPORT_ADDRESS: contracts.passport,
     ESCROW_ADDRESS: contracts.escrow,
     REWARD_TOKEN_ADDRESS: contracts.rewardToken,
+    ERC8004_IDENTITY_ADDRESS: contracts.identityRegistry,
+    ERC8004_REPUTATION_ADDRESS: contracts.reputationRegistry,
     MINT_WAIT_MS: '10000',
     TRUST_PROXY: '0',
     CRON_SECRET: 'test-cron-secret-0123456789abcdef',

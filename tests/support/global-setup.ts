@@ -13,7 +13,7 @@ import { startUpstashBridge } from './upstash-bridge';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    contracts: { passport: string; escrow: string; rewardToken: string };
+    contracts: { passport: string; escrow: string; rewardToken: string; identityRegistry: string; reputationRegistry: string };
     /** A migrated PGlite data directory each test file copies, instead of running initdb (~15 s) itself. */
     pgliteTemplate: string;
     /** One anvil per worker, indexed by VITEST_POOL_ID. */
