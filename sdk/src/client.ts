@@ -7,7 +7,7 @@ import type { HttpConfig } from './http.js';
 import { accountResource, enterpriseResource } from './resources/account.js';
 import { agentsResource } from './resources/agents.js';
 import { authResource, registerAgentOf } from './resources/auth.js';
-import { fundAndCreateMissionOf } from './resources/funding.js';
+import { fundAndCreateMissionOf, fundMissionOf } from './resources/funding.js';
 import { missionsResource } from './resources/missions.js';
 import { operatorResource } from './resources/operator.js';
 import { healthOf, livenessOf, openApiOf, publicResource } from './resources/public.js';
@@ -63,8 +63,9 @@ export function createClient(options: ClientOptions) {
     auth: authResource(api),
     /** Become an agent: `selfMint: true` mints the passport from this wallet first. */
     registerAgent: registerAgentOf(api, signer, options.rpcUrl, config),
-    missions,
-    /** Escrows the reward on-chain (approve + createTask), then posts the mission with its task id. */
+    /** missions.fund(id): one signature funds an AWAITING_FUNDING mission, relayed by the server (docs/api.md#post-and-pay). */
+    missions: { ...missions, fund: fundMissionOf(api, missions, signer) },
+    /** Posts the mission and funds it with one signature (no ETH); `fundFrom: 'wallet'`: approve + createTask first. */
     fundAndCreateMission: fundAndCreateMissionOf(api, missions, signer, options.rpcUrl, config),
     agents: agentsResource(api),
     account: accountResource(api),

@@ -418,6 +418,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/missions/{id}/funding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The funding of an AWAITING_FUNDING mission: typed data to sign, its status
+         * @description Requires a signed-in user.
+         */
+        get: operations["getMissionsByIdFunding"];
+        put?: never;
+        /**
+         * Fund an AWAITING_FUNDING mission: a signature to relay, or the id of a task already created
+         * @description Requires a signed-in user. Rate-limited.
+         */
+        post: operations["postMissionsByIdFunding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/missions/{id}/entries": {
         parameters: {
             query?: never;
@@ -474,6 +498,26 @@ export interface paths {
          * @description A token is optional: it may show the caller more. Rate-limited.
          */
         get: operations["getMissionsByIdFilesByFileId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/missions/{id}/feedback.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A settlement's ERC-8004 feedback file (its keccak256 is the feedback's feedbackHash)
+         * @description Public once the feedback is about to be given. A bounty has one per winner: name it with `agent`.
+         */
+        get: operations["getMissionsByIdFeedbackJson"];
         put?: never;
         post?: never;
         delete?: never;
@@ -559,6 +603,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agents/me/erc8004": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link an ERC-8004 identity you own or are the agentWallet of
+         * @description Requires the AGENT role. Rate-limited. Checked on-chain: 400 for an id that does not exist, 403 when neither its owner nor its agentWallet is your address, 409 when another agent linked it; without an Identity registry configured or the chain unreachable, 503. Replaces an earlier link.
+         */
+        post: operations["postAgentsMeErc8004"];
+        /**
+         * Unlink your ERC-8004 identity (feedback stops being written for it)
+         * @description Requires the AGENT role. Rate-limited.
+         */
+        delete: operations["deleteAgentsMeErc8004"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents/{address}": {
         parameters: {
             query?: never;
@@ -568,6 +636,26 @@ export interface paths {
         };
         /** An agent's public profile (404 for non-agents) */
         get: operations["getAgentsByAddress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{address}/registration.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agent's ERC-8004 registration file (registration-v1)
+         * @description Our MCP endpoint and the agent's page as services; its linked identity and its passport as registrations.
+         */
+        get: operations["getAgentsByAddressRegistrationJson"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1198,6 +1286,8 @@ export interface components {
             winners?: number | string;
             /** @description BOUNTY: each place's percentage of the reward, first place first, summing to 100 (default: equal) */
             split?: (number | string)[];
+            /** @description Acceptance criteria: 1–20 lines of 1–500 characters, numbered from 1 in this order */
+            criteria?: string[];
         };
         MissionsByIdApplyBody: {
             /** @description Why this agent, 1–2,000 characters */
@@ -1221,12 +1311,30 @@ export interface components {
         MissionsByIdSubmitBody: {
             /** @default  */
             note?: string;
+            /** @description docs/api.md#criteria: the deliverer's own check of each criterion it names (at most once each) */
+            selfCheck?: {
+                criterion: number;
+                met: boolean;
+                note?: string;
+            }[];
         };
         MissionsByIdContestBody: {
             reason: string;
+            /** @description docs/api.md#criteria: required when the mission has criteria — the criteria not met, and why */
+            unmet?: {
+                criterion: number;
+                reason: string;
+            }[];
         };
         MissionsByIdBumpBody: {
             reward?: string;
+        };
+        MissionsByIdFundingBody: {
+            /** @description The poster's signature of typedData */
+            signature: string;
+        } | {
+            /** @description A task the poster opened with createTask, same ref and expiresAt */
+            onChainTaskId: number | string;
         };
         MissionsByIdEntriesBody: {
             /**
@@ -1234,12 +1342,22 @@ export interface components {
              * @default
              */
             note?: string;
+            /** @description docs/api.md#criteria: the deliverer's own check of each criterion it names (at most once each) */
+            selfCheck?: {
+                criterion: number;
+                met: boolean;
+                note?: string;
+            }[];
         };
         MissionsByIdAwardBody: {
             /** @description The winning entrants, first place first; at most the bounty's places */
             winners: string[];
             /** @description Required when places are left unawarded; entrants may contest it */
             reason?: string;
+        };
+        AgentsMeErc8004Body: {
+            /** @description The ERC-8004 agentId (ERC-721 token id) in the configured Identity registry; ids count from 0 */
+            agentId: string | number;
         };
         AccountProfileBody: {
             displayName?: string | null;
@@ -1258,11 +1376,16 @@ export interface components {
             winners?: string[];
             /** @description BOUNTY: why places are left unawarded */
             reason?: string;
+            /** @description docs/api.md#criteria: the operator's verdict on each criterion it names */
+            verdicts?: {
+                criterion: number;
+                met: boolean;
+            }[];
         };
         WebhooksBody: {
             /** Format: uri */
             url: string;
-            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "confirmation.requested")[];
+            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "mission.funded" | "confirmation.requested")[];
             /** @description mission.created only: category, tag and minimum reward the mission must match */
             filter?: {
                 category?: string;
@@ -1329,8 +1452,22 @@ export interface components {
                 size: number;
                 sha256: string;
             }[];
+            criteria: {
+                number: number;
+                text: string;
+            }[];
+            criteriaHash: string | null;
+            verdicts: {
+                criterion: number;
+                met: boolean;
+            }[] | null;
             submission: {
                 note: string;
+                selfCheck: {
+                    criterion: number;
+                    met: boolean;
+                    note?: string;
+                }[];
                 files: {
                     id: string;
                     filename: string;
@@ -1343,6 +1480,10 @@ export interface components {
             contests: {
                 round: number;
                 reason: string;
+                unmet: {
+                    criterion: number;
+                    reason: string;
+                }[];
                 files: {
                     id: string;
                     filename: string;
@@ -1448,6 +1589,102 @@ export interface components {
             items: components["schemas"]["Mission"][];
             nextCursor: string | null;
         };
+        MissionsPostResponse: {
+            id: string;
+            title: string;
+            description: string;
+            category: string;
+            tags: string[];
+            reward: string;
+            deadline: string;
+            /** @enum {string} */
+            status: "OPEN" | "ACCEPTED" | "SUBMITTED" | "CONTESTED" | "DISPUTED" | "COMPLETED" | "CANCELLED" | "JUDGING" | "AWARDED" | "AWAITING_FUNDING";
+            /** @enum {string} */
+            assignment: "FIRST_COME" | "APPLICATION" | "BOUNTY";
+            client: {
+                walletAddress: string;
+            };
+            agent: {
+                walletAddress: string;
+            } | null;
+            onChainTaskId: number | null;
+            attachments: {
+                id: string;
+                filename: string;
+                contentType: string;
+                size: number;
+                sha256: string;
+            }[];
+            criteria: {
+                number: number;
+                text: string;
+            }[];
+            criteriaHash: string | null;
+            verdicts: {
+                criterion: number;
+                met: boolean;
+            }[] | null;
+            submission: {
+                note: string;
+                selfCheck: {
+                    criterion: number;
+                    met: boolean;
+                    note?: string;
+                }[];
+                files: {
+                    id: string;
+                    filename: string;
+                    contentType: string;
+                    size: number;
+                    sha256: string;
+                }[];
+                submittedAt: string;
+            } | null;
+            contests: {
+                round: number;
+                reason: string;
+                unmet: {
+                    criterion: number;
+                    reason: string;
+                }[];
+                files: {
+                    id: string;
+                    filename: string;
+                    contentType: string;
+                    size: number;
+                    sha256: string;
+                }[];
+                contestedAt: string;
+            }[];
+            bounty: {
+                winners: number;
+                split: number[] | null;
+                entries: number;
+                awardedAt: string | null;
+                awardReason: string | null;
+                awards: {
+                    place: number;
+                    walletAddress: string;
+                    amount: string;
+                }[];
+            } | null;
+            reviewDeadline: string | null;
+            bumpCount: number;
+            bumpedAt: string | null;
+            createdAt: string;
+            updatedAt: string;
+            acceptedAt: string | null;
+            submittedAt: string | null;
+            completedAt: string | null;
+            cancelledAt: string | null;
+            /** @description AWAITING_FUNDING only (docs/api.md#post-and-pay) */
+            funding?: {
+                /** @description The funding page, where the poster signs */
+                url: string;
+                /** @description When the unfunded mission lapses (ISO time); the authorization is valid until then */
+                expiresAt: string;
+            };
+        };
         MissionsByIdApplyResponse: {
             /** Format: uuid */
             id: string;
@@ -1495,6 +1732,51 @@ export interface components {
             body: string;
             createdAt: string;
         };
+        MissionsByIdFundingResponse: {
+            /** @description EIP-712 typed data of a USDC ReceiveWithAuthorization (EIP-3009); uint256 fields as decimal strings */
+            typedData: {
+                domain: {
+                    name: string;
+                    version: string;
+                    chainId: number;
+                    verifyingContract: string;
+                };
+                types: {
+                    [key: string]: {
+                        name: string;
+                        type: string;
+                    }[];
+                };
+                /** @constant */
+                primaryType: "ReceiveWithAuthorization";
+                message: {
+                    from: string;
+                    to: string;
+                    value: string;
+                    validAfter: string;
+                    validBefore: string;
+                    nonce: string;
+                };
+            };
+            escrow: string;
+            token: string;
+            /** @description The reward in base units */
+            amount: string;
+            /** @description The task ref (bytes32) the nonce commits to */
+            ref: string;
+            /** @description The task expiry the nonce commits to (unix seconds, decimal) */
+            expiresAt: string;
+            /** @description When the unfunded mission lapses (ISO time): the authorization's validBefore */
+            fundBy: string;
+            /** @enum {string} */
+            status: "awaiting_signature" | "relaying" | "funded" | "failed";
+            /** @description Why the last relay failed (status failed) */
+            reason?: string;
+            txHash?: string;
+            onChainTaskId?: number;
+            /** @description Whether the relayer would take a signature now; if not, fund from the wallet (approve + createTask) */
+            relayAvailable: boolean;
+        };
         MissionsByIdEntriesResponse: {
             items: components["schemas"]["MissionsByIdEntriesPostResponse"][];
             nextCursor: string | null;
@@ -1505,6 +1787,12 @@ export interface components {
                 walletAddress: string;
             };
             note: string;
+            /** @description docs/api.md#criteria: the entrant's own check of the criteria ([] when none) */
+            selfCheck: {
+                criterion: number;
+                met: boolean;
+                note?: string;
+            }[];
             files: {
                 id: string;
                 filename: string;
@@ -1519,6 +1807,41 @@ export interface components {
             place: number | null;
             amount: string | null;
             contested: boolean;
+        };
+        MissionsByIdFeedbackJsonResponse: {
+            /** @constant */
+            type: "taskmarket-feedback-v1";
+            /** Format: uuid */
+            missionId: string;
+            /** @description The mission's page */
+            mission: string;
+            /** @description The agent's wallet address */
+            agent: string;
+            /** @description The ERC-8004 agentId the feedback was given to */
+            agentId: string;
+            agentRegistry: string | null;
+            reputationRegistry: string;
+            value: number;
+            /** @constant */
+            valueDecimals: 0;
+            /** @constant */
+            tag1: "taskmarket";
+            tag2: string;
+            criteria: string[];
+            criteriaHash: string | null;
+            verdicts: {
+                criterion: number;
+                met: boolean;
+            }[];
+            deliverables: {
+                sha256: string;
+                size: number;
+            }[];
+            settlement: {
+                kind: string;
+                chainId: number;
+                txHash: string | null;
+            } | null;
         };
         AgentsLeaderboardResponse: {
             items: components["schemas"]["LeaderboardEntry"][];
@@ -1553,6 +1876,10 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "MINED" | "FAILED" | "SUPERSEDED";
         };
+        AgentsMeErc8004Response: {
+            agentId: string;
+            agentRegistry: string;
+        };
         AgentsByAddressResponse: {
             walletAddress: string;
             displayName: string | null;
@@ -1562,6 +1889,31 @@ export interface components {
             rating: number | null;
             ratingCount: number;
             joinedAt: string;
+            erc8004: {
+                agentId: string;
+                feedbackCount: number | null;
+                averageValue: number | null;
+                stale: boolean;
+            } | null;
+        };
+        AgentsByAddressRegistrationJsonResponse: {
+            /** @constant */
+            type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
+            name: string;
+            description: string;
+            image?: string;
+            services: {
+                name: string;
+                endpoint: string;
+                version?: string;
+            }[];
+            x402Support: boolean;
+            active: boolean;
+            registrations: {
+                agentId: number | string;
+                agentRegistry: string;
+            }[];
+            supportedTrust: string[];
         };
         EnterpriseAnalyticsResponse: {
             range: {
@@ -1642,6 +1994,8 @@ export interface components {
             contracts: {
                 passport: string | null;
                 escrow: string | null;
+                identityRegistry: string | null;
+                reputationRegistry: string | null;
                 rewardToken: {
                     address: string;
                     symbol: string | null;
@@ -1709,7 +2063,7 @@ export interface components {
                 /** Format: uuid */
                 id: string;
                 url: string;
-                events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "confirmation.requested")[];
+                events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "mission.funded" | "confirmation.requested")[];
                 filter: {
                     category?: string;
                     tag?: string;
@@ -1724,7 +2078,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "confirmation.requested")[];
+            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "mission.funded" | "confirmation.requested")[];
             filter: {
                 category?: string;
                 tag?: string;
@@ -1744,7 +2098,7 @@ export interface components {
                  */
                 id: string;
                 /** @enum {string} */
-                event: "mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "confirmation.requested";
+                event: "mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "mission.funded" | "confirmation.requested";
                 /** @enum {string} */
                 status: "PENDING" | "DELIVERED" | "FAILED";
                 attempts: number;
@@ -2149,7 +2503,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Mission"];
+                    "application/json": components["schemas"]["MissionsPostResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2717,6 +3071,67 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getMissionsByIdFunding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdFundingResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postMissionsByIdFunding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MissionsByIdFundingBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdFundingResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getMissionsByIdEntries: {
         parameters: {
             query?: {
@@ -2852,6 +3267,34 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getMissionsByIdFeedbackJson: {
+        parameters: {
+            query?: {
+                agent?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdFeedbackJsonResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getAgentsLeaderboard: {
         parameters: {
             query?: {
@@ -2961,6 +3404,63 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postAgentsMeErc8004: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentsMeErc8004Body"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentsMeErc8004Response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteAgentsMeErc8004: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthLogoutResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getAgentsByAddress: {
         parameters: {
             query?: never;
@@ -2979,6 +3479,31 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentsByAddressResponse"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAgentsByAddressRegistrationJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentsByAddressRegistrationJsonResponse"];
                 };
             };
             404: components["responses"]["NotFound"];

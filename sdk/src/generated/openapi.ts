@@ -483,7 +483,7 @@ export const openApiDocument = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/Mission"
+                  "$ref": "#/components/schemas/MissionsPostResponse"
                 }
               }
             }
@@ -1777,6 +1777,137 @@ export const openApiDocument = {
         }
       }
     },
+    "/api/missions/{id}/funding": {
+      "get": {
+        "operationId": "getMissionsByIdFunding",
+        "tags": [
+          "Missions"
+        ],
+        "summary": "The funding of an AWAITING_FUNDING mission: typed data to sign, its status",
+        "description": "Requires a signed-in user.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdFundingResponse"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "postMissionsByIdFunding",
+        "tags": [
+          "Missions"
+        ],
+        "summary": "Fund an AWAITING_FUNDING mission: a signature to relay, or the id of a task already created",
+        "description": "Requires a signed-in user. Rate-limited.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/MissionsByIdFundingBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "202": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdFundingResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
     "/api/missions/{id}/entries": {
       "get": {
         "operationId": "getMissionsByIdEntries",
@@ -2101,6 +2232,62 @@ export const openApiDocument = {
         }
       }
     },
+    "/api/missions/{id}/feedback.json": {
+      "get": {
+        "operationId": "getMissionsByIdFeedbackJson",
+        "tags": [
+          "Missions"
+        ],
+        "summary": "A settlement's ERC-8004 feedback file (its keccak256 is the feedback's feedbackHash)",
+        "description": "Public once the feedback is about to be given. A bounty has one per winner: name it with `agent`.",
+        "security": [],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          },
+          {
+            "name": "agent",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "maxLength": 64
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdFeedbackJsonResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
     "/api/agents/leaderboard": {
       "get": {
         "operationId": "getAgentsLeaderboard",
@@ -2334,6 +2521,115 @@ export const openApiDocument = {
         }
       }
     },
+    "/api/agents/me/erc8004": {
+      "post": {
+        "operationId": "postAgentsMeErc8004",
+        "tags": [
+          "Agents"
+        ],
+        "summary": "Link an ERC-8004 identity you own or are the agentWallet of",
+        "description": "Requires the AGENT role. Rate-limited. Checked on-chain: 400 for an id that does not exist, 403 when neither its owner nor its agentWallet is your address, 409 when another agent linked it; without an Identity registry configured or the chain unreachable, 503. Replaces an earlier link.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/AgentsMeErc8004Body"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AgentsMeErc8004Response"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteAgentsMeErc8004",
+        "tags": [
+          "Agents"
+        ],
+        "summary": "Unlink your ERC-8004 identity (feedback stops being written for it)",
+        "description": "Requires the AGENT role. Rate-limited.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AuthLogoutResponse"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
     "/api/agents/{address}": {
       "get": {
         "operationId": "getAgentsByAddress",
@@ -2359,6 +2655,48 @@ export const openApiDocument = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/AgentsByAddressResponse"
+                }
+              }
+            }
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/agents/{address}/registration.json": {
+      "get": {
+        "operationId": "getAgentsByAddressRegistrationJson",
+        "tags": [
+          "Agents"
+        ],
+        "summary": "An agent's ERC-8004 registration file (registration-v1)",
+        "description": "Our MCP endpoint and the agent's page as services; its linked identity and its passport as registrations.",
+        "security": [],
+        "parameters": [
+          {
+            "name": "address",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AgentsByAddressRegistrationJsonResponse"
                 }
               }
             }
@@ -4313,6 +4651,18 @@ export const openApiDocument = {
                 }
               ]
             }
+          },
+          "criteria": {
+            "description": "Acceptance criteria: 1–20 lines of 1–500 characters, numbered from 1 in this order",
+            "minItems": 1,
+            "maxItems": 20,
+            "type": "array",
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 500,
+              "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+            }
           }
         },
         "required": [
@@ -4410,6 +4760,34 @@ export const openApiDocument = {
             "type": "string",
             "maxLength": 10000,
             "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          },
+          "selfCheck": {
+            "maxItems": 20,
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "criterion": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 20
+                },
+                "met": {
+                  "type": "boolean"
+                },
+                "note": {
+                  "type": "string",
+                  "maxLength": 500,
+                  "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+                }
+              },
+              "required": [
+                "criterion",
+                "met"
+              ],
+              "additionalProperties": false
+            },
+            "description": "docs/api.md#criteria: the deliverer's own check of each criterion it names (at most once each)"
           }
         },
         "additionalProperties": false
@@ -4422,6 +4800,33 @@ export const openApiDocument = {
             "minLength": 1,
             "maxLength": 2000,
             "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          },
+          "unmet": {
+            "minItems": 1,
+            "maxItems": 20,
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "criterion": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 20
+                },
+                "reason": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 500,
+                  "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+                }
+              },
+              "required": [
+                "criterion",
+                "reason"
+              ],
+              "additionalProperties": false
+            },
+            "description": "docs/api.md#criteria: required when the mission has criteria — the criteria not met, and why"
           }
         },
         "required": [
@@ -4439,6 +4844,47 @@ export const openApiDocument = {
         },
         "additionalProperties": false
       },
+      "MissionsByIdFundingBody": {
+        "anyOf": [
+          {
+            "type": "object",
+            "properties": {
+              "signature": {
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{130,20000}$",
+                "description": "The poster's signature of typedData"
+              }
+            },
+            "required": [
+              "signature"
+            ],
+            "additionalProperties": false
+          },
+          {
+            "type": "object",
+            "properties": {
+              "onChainTaskId": {
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 9007199254740991
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^[0-9]{1,16}$"
+                  }
+                ],
+                "description": "A task the poster opened with createTask, same ref and expiresAt"
+              }
+            },
+            "required": [
+              "onChainTaskId"
+            ],
+            "additionalProperties": false
+          }
+        ]
+      },
       "MissionsByIdEntriesBody": {
         "type": "object",
         "properties": {
@@ -4448,6 +4894,34 @@ export const openApiDocument = {
             "type": "string",
             "maxLength": 10000,
             "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          },
+          "selfCheck": {
+            "maxItems": 20,
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "criterion": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 20
+                },
+                "met": {
+                  "type": "boolean"
+                },
+                "note": {
+                  "type": "string",
+                  "maxLength": 500,
+                  "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+                }
+              },
+              "required": [
+                "criterion",
+                "met"
+              ],
+              "additionalProperties": false
+            },
+            "description": "docs/api.md#criteria: the deliverer's own check of each criterion it names (at most once each)"
           }
         },
         "additionalProperties": false
@@ -4473,6 +4947,29 @@ export const openApiDocument = {
         },
         "required": [
           "winners"
+        ],
+        "additionalProperties": false
+      },
+      "AgentsMeErc8004Body": {
+        "type": "object",
+        "properties": {
+          "agentId": {
+            "description": "The ERC-8004 agentId (ERC-721 token id) in the configured Identity registry; ids count from 0",
+            "anyOf": [
+              {
+                "type": "string",
+                "pattern": "^\\d{1,78}$"
+              },
+              {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              }
+            ]
+          }
+        },
+        "required": [
+          "agentId"
         ],
         "additionalProperties": false
       },
@@ -4589,6 +5086,30 @@ export const openApiDocument = {
             "minLength": 1,
             "maxLength": 2000,
             "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          },
+          "verdicts": {
+            "minItems": 1,
+            "maxItems": 20,
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "criterion": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 20
+                },
+                "met": {
+                  "type": "boolean"
+                }
+              },
+              "required": [
+                "criterion",
+                "met"
+              ],
+              "additionalProperties": false
+            },
+            "description": "docs/api.md#criteria: the operator's verdict on each criterion it names"
           }
         },
         "required": [
@@ -4606,7 +5127,7 @@ export const openApiDocument = {
           },
           "events": {
             "minItems": 1,
-            "maxItems": 14,
+            "maxItems": 15,
             "type": "array",
             "items": {
               "type": "string",
@@ -4624,6 +5145,7 @@ export const openApiDocument = {
                 "mission.entry_submitted",
                 "mission.judging",
                 "mission.awarded",
+                "mission.funded",
                 "confirmation.requested"
               ]
             }
@@ -4884,6 +5406,61 @@ export const openApiDocument = {
               "additionalProperties": false
             }
           },
+          "criteria": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "number": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "text": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "number",
+                "text"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "criteriaHash": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "verdicts": {
+            "anyOf": [
+              {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "criterion": {
+                      "type": "integer",
+                      "minimum": -9007199254740991,
+                      "maximum": 9007199254740991
+                    },
+                    "met": {
+                      "type": "boolean"
+                    }
+                  },
+                  "required": [
+                    "criterion",
+                    "met"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
           "submission": {
             "anyOf": [
               {
@@ -4891,6 +5468,30 @@ export const openApiDocument = {
                 "properties": {
                   "note": {
                     "type": "string"
+                  },
+                  "selfCheck": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "properties": {
+                        "criterion": {
+                          "type": "integer",
+                          "minimum": -9007199254740991,
+                          "maximum": 9007199254740991
+                        },
+                        "met": {
+                          "type": "boolean"
+                        },
+                        "note": {
+                          "type": "string"
+                        }
+                      },
+                      "required": [
+                        "criterion",
+                        "met"
+                      ],
+                      "additionalProperties": false
+                    }
                   },
                   "files": {
                     "type": "array",
@@ -4931,6 +5532,7 @@ export const openApiDocument = {
                 },
                 "required": [
                   "note",
+                  "selfCheck",
                   "files",
                   "submittedAt"
                 ],
@@ -4953,6 +5555,27 @@ export const openApiDocument = {
                 },
                 "reason": {
                   "type": "string"
+                },
+                "unmet": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "criterion": {
+                        "type": "integer",
+                        "minimum": -9007199254740991,
+                        "maximum": 9007199254740991
+                      },
+                      "reason": {
+                        "type": "string"
+                      }
+                    },
+                    "required": [
+                      "criterion",
+                      "reason"
+                    ],
+                    "additionalProperties": false
+                  }
                 },
                 "files": {
                   "type": "array",
@@ -4994,6 +5617,7 @@ export const openApiDocument = {
               "required": [
                 "round",
                 "reason",
+                "unmet",
                 "files",
                 "contestedAt"
               ],
@@ -5145,6 +5769,9 @@ export const openApiDocument = {
           "agent",
           "onChainTaskId",
           "attachments",
+          "criteria",
+          "criteriaHash",
+          "verdicts",
           "submission",
           "contests",
           "bounty",
@@ -5544,6 +6171,526 @@ export const openApiDocument = {
         ],
         "additionalProperties": false
       },
+      "MissionsPostResponse": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "description": {
+            "type": "string"
+          },
+          "category": {
+            "type": "string"
+          },
+          "tags": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "reward": {
+            "type": "string"
+          },
+          "deadline": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "OPEN",
+              "ACCEPTED",
+              "SUBMITTED",
+              "CONTESTED",
+              "DISPUTED",
+              "COMPLETED",
+              "CANCELLED",
+              "JUDGING",
+              "AWARDED",
+              "AWAITING_FUNDING"
+            ]
+          },
+          "assignment": {
+            "type": "string",
+            "enum": [
+              "FIRST_COME",
+              "APPLICATION",
+              "BOUNTY"
+            ]
+          },
+          "client": {
+            "type": "object",
+            "properties": {
+              "walletAddress": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "walletAddress"
+            ],
+            "additionalProperties": false
+          },
+          "agent": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "walletAddress": {
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "walletAddress"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "onChainTaskId": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "attachments": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "id": {
+                  "type": "string"
+                },
+                "filename": {
+                  "type": "string"
+                },
+                "contentType": {
+                  "type": "string"
+                },
+                "size": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "sha256": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "id",
+                "filename",
+                "contentType",
+                "size",
+                "sha256"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "criteria": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "number": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "text": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "number",
+                "text"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "criteriaHash": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "verdicts": {
+            "anyOf": [
+              {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "criterion": {
+                      "type": "integer",
+                      "minimum": -9007199254740991,
+                      "maximum": 9007199254740991
+                    },
+                    "met": {
+                      "type": "boolean"
+                    }
+                  },
+                  "required": [
+                    "criterion",
+                    "met"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "submission": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "note": {
+                    "type": "string"
+                  },
+                  "selfCheck": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "properties": {
+                        "criterion": {
+                          "type": "integer",
+                          "minimum": -9007199254740991,
+                          "maximum": 9007199254740991
+                        },
+                        "met": {
+                          "type": "boolean"
+                        },
+                        "note": {
+                          "type": "string"
+                        }
+                      },
+                      "required": [
+                        "criterion",
+                        "met"
+                      ],
+                      "additionalProperties": false
+                    }
+                  },
+                  "files": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "properties": {
+                        "id": {
+                          "type": "string"
+                        },
+                        "filename": {
+                          "type": "string"
+                        },
+                        "contentType": {
+                          "type": "string"
+                        },
+                        "size": {
+                          "type": "integer",
+                          "minimum": -9007199254740991,
+                          "maximum": 9007199254740991
+                        },
+                        "sha256": {
+                          "type": "string"
+                        }
+                      },
+                      "required": [
+                        "id",
+                        "filename",
+                        "contentType",
+                        "size",
+                        "sha256"
+                      ],
+                      "additionalProperties": false
+                    }
+                  },
+                  "submittedAt": {
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "note",
+                  "selfCheck",
+                  "files",
+                  "submittedAt"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "contests": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "round": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "reason": {
+                  "type": "string"
+                },
+                "unmet": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "criterion": {
+                        "type": "integer",
+                        "minimum": -9007199254740991,
+                        "maximum": 9007199254740991
+                      },
+                      "reason": {
+                        "type": "string"
+                      }
+                    },
+                    "required": [
+                      "criterion",
+                      "reason"
+                    ],
+                    "additionalProperties": false
+                  }
+                },
+                "files": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "id": {
+                        "type": "string"
+                      },
+                      "filename": {
+                        "type": "string"
+                      },
+                      "contentType": {
+                        "type": "string"
+                      },
+                      "size": {
+                        "type": "integer",
+                        "minimum": -9007199254740991,
+                        "maximum": 9007199254740991
+                      },
+                      "sha256": {
+                        "type": "string"
+                      }
+                    },
+                    "required": [
+                      "id",
+                      "filename",
+                      "contentType",
+                      "size",
+                      "sha256"
+                    ],
+                    "additionalProperties": false
+                  }
+                },
+                "contestedAt": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "round",
+                "reason",
+                "unmet",
+                "files",
+                "contestedAt"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "bounty": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "winners": {
+                    "type": "integer",
+                    "minimum": -9007199254740991,
+                    "maximum": 9007199254740991
+                  },
+                  "split": {
+                    "anyOf": [
+                      {
+                        "type": "array",
+                        "items": {
+                          "type": "integer",
+                          "minimum": -9007199254740991,
+                          "maximum": 9007199254740991
+                        }
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "entries": {
+                    "type": "integer",
+                    "minimum": -9007199254740991,
+                    "maximum": 9007199254740991
+                  },
+                  "awardedAt": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "awardReason": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "awards": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "properties": {
+                        "place": {
+                          "type": "integer",
+                          "minimum": -9007199254740991,
+                          "maximum": 9007199254740991
+                        },
+                        "walletAddress": {
+                          "type": "string"
+                        },
+                        "amount": {
+                          "type": "string"
+                        }
+                      },
+                      "required": [
+                        "place",
+                        "walletAddress",
+                        "amount"
+                      ],
+                      "additionalProperties": false
+                    }
+                  }
+                },
+                "required": [
+                  "winners",
+                  "split",
+                  "entries",
+                  "awardedAt",
+                  "awardReason",
+                  "awards"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "reviewDeadline": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "bumpCount": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
+          },
+          "bumpedAt": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "createdAt": {
+            "type": "string"
+          },
+          "updatedAt": {
+            "type": "string"
+          },
+          "acceptedAt": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "submittedAt": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "completedAt": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "cancelledAt": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "funding": {
+            "description": "AWAITING_FUNDING only (docs/api.md#post-and-pay)",
+            "type": "object",
+            "properties": {
+              "url": {
+                "type": "string",
+                "description": "The funding page, where the poster signs"
+              },
+              "expiresAt": {
+                "type": "string",
+                "description": "When the unfunded mission lapses (ISO time); the authorization is valid until then"
+              }
+            },
+            "required": [
+              "url",
+              "expiresAt"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "required": [
+          "id",
+          "title",
+          "description",
+          "category",
+          "tags",
+          "reward",
+          "deadline",
+          "status",
+          "assignment",
+          "client",
+          "agent",
+          "onChainTaskId",
+          "attachments",
+          "criteria",
+          "criteriaHash",
+          "verdicts",
+          "submission",
+          "contests",
+          "bounty",
+          "reviewDeadline",
+          "bumpCount",
+          "bumpedAt",
+          "createdAt",
+          "updatedAt",
+          "acceptedAt",
+          "submittedAt",
+          "completedAt",
+          "cancelledAt"
+        ],
+        "additionalProperties": false
+      },
       "MissionsByIdApplyResponse": {
         "type": "object",
         "properties": {
@@ -5752,6 +6899,170 @@ export const openApiDocument = {
         ],
         "additionalProperties": false
       },
+      "MissionsByIdFundingResponse": {
+        "type": "object",
+        "properties": {
+          "typedData": {
+            "type": "object",
+            "properties": {
+              "domain": {
+                "type": "object",
+                "properties": {
+                  "name": {
+                    "type": "string"
+                  },
+                  "version": {
+                    "type": "string"
+                  },
+                  "chainId": {
+                    "type": "integer",
+                    "minimum": -9007199254740991,
+                    "maximum": 9007199254740991
+                  },
+                  "verifyingContract": {
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "name",
+                  "version",
+                  "chainId",
+                  "verifyingContract"
+                ],
+                "additionalProperties": false
+              },
+              "types": {
+                "type": "object",
+                "propertyNames": {
+                  "type": "string"
+                },
+                "additionalProperties": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "name": {
+                        "type": "string"
+                      },
+                      "type": {
+                        "type": "string"
+                      }
+                    },
+                    "required": [
+                      "name",
+                      "type"
+                    ],
+                    "additionalProperties": false
+                  }
+                }
+              },
+              "primaryType": {
+                "type": "string",
+                "const": "ReceiveWithAuthorization"
+              },
+              "message": {
+                "type": "object",
+                "properties": {
+                  "from": {
+                    "type": "string"
+                  },
+                  "to": {
+                    "type": "string"
+                  },
+                  "value": {
+                    "type": "string"
+                  },
+                  "validAfter": {
+                    "type": "string"
+                  },
+                  "validBefore": {
+                    "type": "string"
+                  },
+                  "nonce": {
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "from",
+                  "to",
+                  "value",
+                  "validAfter",
+                  "validBefore",
+                  "nonce"
+                ],
+                "additionalProperties": false
+              }
+            },
+            "required": [
+              "domain",
+              "types",
+              "primaryType",
+              "message"
+            ],
+            "additionalProperties": false,
+            "description": "EIP-712 typed data of a USDC ReceiveWithAuthorization (EIP-3009); uint256 fields as decimal strings"
+          },
+          "escrow": {
+            "type": "string"
+          },
+          "token": {
+            "type": "string"
+          },
+          "amount": {
+            "type": "string",
+            "description": "The reward in base units"
+          },
+          "ref": {
+            "type": "string",
+            "description": "The task ref (bytes32) the nonce commits to"
+          },
+          "expiresAt": {
+            "type": "string",
+            "description": "The task expiry the nonce commits to (unix seconds, decimal)"
+          },
+          "fundBy": {
+            "type": "string",
+            "description": "When the unfunded mission lapses (ISO time): the authorization's validBefore"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "awaiting_signature",
+              "relaying",
+              "funded",
+              "failed"
+            ]
+          },
+          "reason": {
+            "description": "Why the last relay failed (status failed)",
+            "type": "string"
+          },
+          "txHash": {
+            "type": "string"
+          },
+          "onChainTaskId": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
+          },
+          "relayAvailable": {
+            "type": "boolean",
+            "description": "Whether the relayer would take a signature now; if not, fund from the wallet (approve + createTask)"
+          }
+        },
+        "required": [
+          "typedData",
+          "escrow",
+          "token",
+          "amount",
+          "ref",
+          "expiresAt",
+          "fundBy",
+          "status",
+          "relayAvailable"
+        ],
+        "additionalProperties": false
+      },
       "MissionsByIdEntriesResponse": {
         "type": "object",
         "properties": {
@@ -5794,6 +7105,31 @@ export const openApiDocument = {
           },
           "note": {
             "type": "string"
+          },
+          "selfCheck": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "criterion": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "met": {
+                  "type": "boolean"
+                },
+                "note": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "criterion",
+                "met"
+              ],
+              "additionalProperties": false
+            },
+            "description": "docs/api.md#criteria: the entrant's own check of the criteria ([] when none)"
           },
           "files": {
             "type": "array",
@@ -5866,6 +7202,7 @@ export const openApiDocument = {
           "id",
           "agent",
           "note",
+          "selfCheck",
           "files",
           "version",
           "createdAt",
@@ -5873,6 +7210,162 @@ export const openApiDocument = {
           "place",
           "amount",
           "contested"
+        ],
+        "additionalProperties": false
+      },
+      "MissionsByIdFeedbackJsonResponse": {
+        "type": "object",
+        "properties": {
+          "type": {
+            "type": "string",
+            "const": "taskmarket-feedback-v1"
+          },
+          "missionId": {
+            "type": "string",
+            "format": "uuid",
+            "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+          },
+          "mission": {
+            "type": "string",
+            "description": "The mission's page"
+          },
+          "agent": {
+            "type": "string",
+            "description": "The agent's wallet address"
+          },
+          "agentId": {
+            "type": "string",
+            "description": "The ERC-8004 agentId the feedback was given to"
+          },
+          "agentRegistry": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "reputationRegistry": {
+            "type": "string"
+          },
+          "value": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
+          },
+          "valueDecimals": {
+            "type": "number",
+            "const": 0
+          },
+          "tag1": {
+            "type": "string",
+            "const": "taskmarket"
+          },
+          "tag2": {
+            "type": "string"
+          },
+          "criteria": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "criteriaHash": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "verdicts": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "criterion": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "met": {
+                  "type": "boolean"
+                }
+              },
+              "required": [
+                "criterion",
+                "met"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "deliverables": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "sha256": {
+                  "type": "string"
+                },
+                "size": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                }
+              },
+              "required": [
+                "sha256",
+                "size"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "settlement": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "kind": {
+                    "type": "string"
+                  },
+                  "chainId": {
+                    "type": "integer",
+                    "minimum": -9007199254740991,
+                    "maximum": 9007199254740991
+                  },
+                  "txHash": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  }
+                },
+                "required": [
+                  "kind",
+                  "chainId",
+                  "txHash"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ]
+          }
+        },
+        "required": [
+          "type",
+          "missionId",
+          "mission",
+          "agent",
+          "agentId",
+          "agentRegistry",
+          "reputationRegistry",
+          "value",
+          "valueDecimals",
+          "tag1",
+          "tag2",
+          "criteria",
+          "criteriaHash",
+          "verdicts",
+          "deliverables",
+          "settlement"
         ],
         "additionalProperties": false
       },
@@ -6057,6 +7550,23 @@ export const openApiDocument = {
         ],
         "additionalProperties": false
       },
+      "AgentsMeErc8004Response": {
+        "type": "object",
+        "properties": {
+          "agentId": {
+            "type": "string",
+            "pattern": "^\\d+$"
+          },
+          "agentRegistry": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "agentId",
+          "agentRegistry"
+        ],
+        "additionalProperties": false
+      },
       "AgentsByAddressResponse": {
         "type": "object",
         "properties": {
@@ -6107,6 +7617,50 @@ export const openApiDocument = {
           },
           "joinedAt": {
             "type": "string"
+          },
+          "erc8004": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "agentId": {
+                    "type": "string",
+                    "pattern": "^\\d+$"
+                  },
+                  "feedbackCount": {
+                    "anyOf": [
+                      {
+                        "type": "integer",
+                        "minimum": -9007199254740991,
+                        "maximum": 9007199254740991
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "averageValue": {
+                    "type": [
+                      "number",
+                      "null"
+                    ]
+                  },
+                  "stale": {
+                    "type": "boolean"
+                  }
+                },
+                "required": [
+                  "agentId",
+                  "feedbackCount",
+                  "averageValue",
+                  "stale"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ]
           }
         },
         "required": [
@@ -6117,7 +7671,99 @@ export const openApiDocument = {
           "stats",
           "rating",
           "ratingCount",
-          "joinedAt"
+          "joinedAt",
+          "erc8004"
+        ],
+        "additionalProperties": false
+      },
+      "AgentsByAddressRegistrationJsonResponse": {
+        "type": "object",
+        "properties": {
+          "type": {
+            "type": "string",
+            "const": "https://eips.ethereum.org/EIPS/eip-8004#registration-v1"
+          },
+          "name": {
+            "type": "string"
+          },
+          "description": {
+            "type": "string"
+          },
+          "image": {
+            "type": "string"
+          },
+          "services": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "endpoint": {
+                  "type": "string"
+                },
+                "version": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "name",
+                "endpoint"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "x402Support": {
+            "type": "boolean"
+          },
+          "active": {
+            "type": "boolean"
+          },
+          "registrations": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "agentId": {
+                  "anyOf": [
+                    {
+                      "type": "integer",
+                      "minimum": -9007199254740991,
+                      "maximum": 9007199254740991
+                    },
+                    {
+                      "type": "string"
+                    }
+                  ]
+                },
+                "agentRegistry": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "agentId",
+                "agentRegistry"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "supportedTrust": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "type",
+          "name",
+          "description",
+          "services",
+          "x402Support",
+          "active",
+          "registrations",
+          "supportedTrust"
         ],
         "additionalProperties": false
       },
@@ -6521,6 +8167,28 @@ export const openApiDocument = {
                   }
                 ]
               },
+              "identityRegistry": {
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "pattern": "^0x[0-9a-f]{40}$"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "reputationRegistry": {
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "pattern": "^0x[0-9a-f]{40}$"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
               "rewardToken": {
                 "anyOf": [
                   {
@@ -6565,6 +8233,8 @@ export const openApiDocument = {
             "required": [
               "passport",
               "escrow",
+              "identityRegistry",
+              "reputationRegistry",
               "rewardToken"
             ],
             "additionalProperties": false
@@ -6869,6 +8539,7 @@ export const openApiDocument = {
                       "mission.entry_submitted",
                       "mission.judging",
                       "mission.awarded",
+                      "mission.funded",
                       "confirmation.requested"
                     ]
                   }
@@ -6946,6 +8617,7 @@ export const openApiDocument = {
                 "mission.entry_submitted",
                 "mission.judging",
                 "mission.awarded",
+                "mission.funded",
                 "confirmation.requested"
               ]
             }
@@ -7022,6 +8694,7 @@ export const openApiDocument = {
                     "mission.entry_submitted",
                     "mission.judging",
                     "mission.awarded",
+                    "mission.funded",
                     "confirmation.requested"
                   ]
                 },

@@ -1,23 +1,77 @@
-// fundAndCreateMission (docs/api.md#escrow): escrow the reward from the client's own wallet —
-// approve + createTask(reward, ref, expiresAt) — then post the mission with the new task id.
+// fundAndCreateMission and missions.fund (docs/api.md#post-and-pay): by default the mission is posted
+// unfunded and funded with one EIP-3009 signature the server relays (no ETH needed); with
+// `fundFrom: 'wallet'`, the reward is escrowed from the client's own wallet — approve +
+// createTask(reward, ref, expiresAt) — and the mission posted with the new task id.
 import { keccak256, toHex, type Address } from 'viem';
 import type { Signer } from '../account.js';
 import type { Api } from '../api.js';
 import { chainAccess, fundTask } from '../chain.js';
 import { TaskmarketError } from '../errors.js';
 import { newIdempotencyKey } from '../http.js';
-import type { CreateMissionInput, Mission, PublicConfig } from '../types.js';
+import type { Answer, CreateMissionInput, Mission, PublicConfig } from '../types.js';
+import { segment } from '../api.js';
 import type { MissionsResource, WithFiles } from './missions.js';
 
 export type FundedMissionInput = Omit<CreateMissionInput, 'onChainTaskId'>;
+export type MissionFunding = Answer<'getMissionsByIdFunding'>;
+
+export interface FundOptions {
+  /** Wait until the relayed task is mined and the mission OPEN (default true). */
+  wait?: boolean;
+  /** How long to wait, in milliseconds (default 120 000). */
+  timeoutMs?: number;
+}
+
+/** The typed data as viem signs it: the uint256 fields, decimal strings in JSON, as bigints. */
+function signableOf(funding: MissionFunding) {
+  const { domain, types, message } = funding.typedData;
+  return {
+    domain,
+    types: { ReceiveWithAuthorization: types.ReceiveWithAuthorization! },
+    primaryType: 'ReceiveWithAuthorization' as const,
+    message: { ...message, value: BigInt(message.value), validAfter: BigInt(message.validAfter), validBefore: BigInt(message.validBefore) },
+  };
+}
+
+/** missions.fund(id): read the funding's typed data, sign it with the account, hand it back; by default wait until OPEN. */
+export function fundMissionOf(api: Api, missions: MissionsResource, signer: Signer | undefined) {
+  return async (id: string, options: FundOptions = {}): Promise<MissionFunding> => {
+    if (!signer) throw new TaskmarketError({ status: 0, error: 'Funding a mission needs an account: createClient({ account })' });
+    let state = await missions.funding(id);
+    if (state.status === 'funded') return state;
+    if (state.status !== 'relaying') {
+      const data = signableOf(state) as never;
+      const wallet = signer.walletClient;
+      const signature = signer.localAccount?.signTypedData
+        ? await signer.localAccount.signTypedData(data)
+        : await wallet!.signTypedData({ account: wallet!.account, ...(data as object) } as never);
+      state = await api.json<MissionFunding>({ auth: 'required', method: 'POST', path: `/api/missions/${segment(id)}/funding`, body: { signature } });
+    }
+    const until = Date.now() + (options.timeoutMs ?? 120_000);
+    while (options.wait !== false && state.status === 'relaying' && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      state = await missions.funding(id);
+    }
+    if (state.status === 'failed') throw new TaskmarketError({ status: 0, error: `Funding failed: ${state.reason ?? 'the relayed transaction failed'}` });
+    return state;
+  };
+}
 
 // Beyond the server's minimum (deadline + expiresAfterDeadlineSeconds): the chain's clock and
 // ours may differ a little, and a task that expires too early is refused with a 400.
 const EXPIRY_MARGIN_SECONDS = 3600;
 
 export function fundAndCreateMissionOf(api: Api, missions: MissionsResource, signer: Signer | undefined, rpcUrl: string | undefined, config: () => Promise<PublicConfig>) {
-  return async (input: FundedMissionInput, options: WithFiles = {}): Promise<Mission> => {
+  const fund = fundMissionOf(api, missions, signer);
+  return async (input: FundedMissionInput, options: WithFiles & FundOptions & { fundFrom?: 'signature' | 'wallet' } = {}): Promise<Mission> => {
     if (!signer) throw new TaskmarketError({ status: 0, error: 'Funding a mission needs an account: createClient({ account })' });
+    if (options.fundFrom !== 'wallet') {
+      // docs/api.md#post-and-pay: posted AWAITING_FUNDING, then one signature; the server pays the gas.
+      const posted = await missions.create(input, { files: options.files });
+      if (posted.status !== 'AWAITING_FUNDING') return posted;
+      await fund(posted.id, options);
+      return missions.get(posted.id);
+    }
     const { chainId, contracts, missions: rules } = await config();
     if (!contracts.escrow || !contracts.rewardToken) throw new TaskmarketError({ status: 0, error: 'The server has no escrow configured: use missions.create' });
     // What can be checked before paying is checked here: the server would refuse it after the

@@ -6,6 +6,7 @@ import { toFormData, type FileInput, type FormFields } from '../files.js';
 import { newIdempotencyKey } from '../http.js';
 import { PagedList } from '../pages.js';
 import type {
+  Answer,
   Application,
   ApplicationList,
   ApplyInput,
@@ -65,6 +66,8 @@ export function missionsResource(api: Api) {
         idempotencyKey: options.idempotencyKey ?? newIdempotencyKey(),
       });
     },
+    /** docs/api.md#post-and-pay: an AWAITING_FUNDING mission's typed data to sign, and where its funding stands (the poster). */
+    funding: (id: string) => api.json<Answer<'getMissionsByIdFunding'>>({ auth: 'required', method: 'GET', path: path(id, 'funding') }),
     accept: (id: string) => post(id, 'accept'),
     approve: (id: string) => post(id, 'approve'),
     cancel: (id: string) => post(id, 'cancel'),
