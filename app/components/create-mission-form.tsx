@@ -4,6 +4,7 @@
 // one signature there, or the wallet's own transactions — the same path an AI chat's post takes.
 import { useRouter } from 'next/navigation';
 import { useRef, useState, type FormEvent } from 'react';
+import { criteriaSchema } from '@/lib/missions/criteria';
 import { MAX_WINNERS, shareSchema, splitProblems, winnersSchema } from '@/lib/missions/fields';
 import type { MissionView } from '@/lib/missions/schemas';
 import { ApiRequestError } from '@/lib/web/api-client';
@@ -14,6 +15,7 @@ import { postMissionRequest } from '@/lib/web/mission-requests';
 import { useRewardToken, useRuntimeConfig } from '@/lib/web/runtime-config-context';
 import type { UploadProgress as Progress } from '@/lib/web/upload';
 import { classifyWalletError } from '@/lib/web/wallet-errors';
+import { CriteriaInputs } from './criteria-inputs';
 import { FilePicker } from './file-picker';
 import { MissionFormFields } from './mission-form-fields';
 import { UploadProgress } from './upload-progress';
@@ -31,6 +33,9 @@ export function CreateMissionForm() {
   // docs/api.md#bounties: a bounty's places and their percentages ("60,30,10"; empty: equal).
   const [places, setPlaces] = useState('1');
   const [split, setSplit] = useState('');
+  // docs/api.md#criteria: the inputs as typed; blank ones are left out.
+  const [criteria, setCriteria] = useState<string[]>([]);
+  const [criteriaError, setCriteriaError] = useState<string | undefined>();
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const attempt = useRef<{ fingerprint: string; key: string } | null>(null);
@@ -49,6 +54,10 @@ export function CreateMissionForm() {
       setErrors({ ...checked.errors, form: bounty.error });
       return focusFirstError({ form: bounty.error });
     }
+    const listed = criteria.map((c) => c.trim()).filter(Boolean);
+    const criteriaCheck = listed.length > 0 ? criteriaSchema.safeParse(listed) : undefined;
+    setCriteriaError(criteriaCheck && !criteriaCheck.success ? 'Each criterion: one line, 1–500 characters; at most 20.' : undefined);
+    if (criteriaCheck && !criteriaCheck.success) return;
     if (checked.reward === undefined || !checked.deadline) return;
     const reward = checked.reward;
     try {
@@ -63,6 +72,7 @@ export function CreateMissionForm() {
         assignment,
         winners: bounty?.winners,
         split: bounty?.split?.map(String),
+        criteria: listed.length > 0 ? listed : undefined,
       };
       // The same request sent again (a lost answer) reuses its Idempotency-Key and gets the mission
       // already made; an edited one is a new request with a key of its own (docs/api.md#idempotency).
@@ -88,6 +98,7 @@ export function CreateMissionForm() {
     <form onSubmit={submit} noValidate aria-describedby={errors.form ? 'form-error' : undefined}>
       <MissionFormFields values={values} errors={errors} tokenSymbol={token.symbol} disabled={busy} onChange={setValues} />
       <FilePicker label="Attachments (optional)" files={files} onChange={setFiles} error={errors.files} />
+      <CriteriaInputs criteria={criteria} error={criteriaError} disabled={busy} onChange={setCriteria} />
       <fieldset className="stack" disabled={busy}>
         <legend>Who gets the mission</legend>
         <label>

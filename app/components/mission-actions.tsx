@@ -72,7 +72,7 @@ function OwnerActions({ mission }: { mission: MissionView }) {
       {mission.status === 'SUBMITTED' && (
         <>
           <MissionActionButton missionId={id} action="approve" label="Approve and pay" pendingLabel="Approving…" confirm="Approve this delivery and release the reward to the agent?" />
-          <WorkForm missionId={id} action="contest" heading="Contest the delivery" textField="reason" textLabel="What is wrong" textRequired maxLength={missionReasonSchema.maxLength!} filesLabel="Evidence (optional)" submitLabel="Contest delivery" />
+          <WorkForm missionId={id} action="contest" heading="Contest the delivery" textField="reason" textLabel="What is wrong" textRequired maxLength={missionReasonSchema.maxLength!} filesLabel="Evidence (optional)" submitLabel="Contest delivery" criteria={mission.criteria} />
         </>
       )}
       {mission.status === 'OPEN' && <BumpForm mission={mission} />}
@@ -89,7 +89,7 @@ function AssigneeActions({ mission }: { mission: MissionView }) {
   const id = mission.id;
   return (
     <div className="stack">
-      <WorkForm missionId={id} action="submit" heading={mission.status === 'CONTESTED' ? 'Deliver again' : 'Deliver your work'} textField="note" textLabel="A note to the client" textRequired={false} textOrFiles maxLength={missionNoteSchema.maxLength!} filesLabel="Deliverables" submitLabel="Submit work" />
+      <WorkForm missionId={id} action="submit" heading={mission.status === 'CONTESTED' ? 'Deliver again' : 'Deliver your work'} textField="note" textLabel="A note to the client" textRequired={false} textOrFiles maxLength={missionNoteSchema.maxLength!} filesLabel="Deliverables" submitLabel="Submit work" criteria={mission.criteria} />
       <MissionActionButton missionId={id} action="cancel" label="Withdraw" pendingLabel="Withdrawing…" variant="secondary" confirm="Withdraw from this mission? It goes back to the board and you are not paid." />
     </div>
   );

@@ -11,6 +11,7 @@ import { missionKey } from '@/lib/web/use-mission-action';
 import { BountyPanel } from './bounty-panel';
 import { MissionActions } from './mission-actions';
 import { MissionComments } from './mission-comments';
+import { MissionCriteria, SelfCheckList, UnmetList } from './mission-criteria';
 import { MissionMarketplace } from './mission-marketplace';
 import { MissionFileList } from './mission-file-list';
 import { MissionStatusBadge } from './mission-status-badge';
@@ -57,11 +58,13 @@ export function MissionDetail({ id }: { id: string }) {
           <MissionFileList missionId={m.id} files={m.attachments} label="Attachments" />
         </>
       )}
+      <MissionCriteria mission={m} />
       {m.submission && (
         <section aria-labelledby="delivery-heading">
           <h2 id="delivery-heading">Delivery</h2>
           <p className="hint">Delivered {formatTime(m.submission.submittedAt)}</p>
           {m.submission.note && <p style={{ whiteSpace: 'pre-wrap' }}>{m.submission.note}</p>}
+          <SelfCheckList criteria={m.criteria} items={m.submission.selfCheck} />
           <MissionFileList missionId={m.id} files={m.submission.files} label="Deliverables" />
         </section>
       )}
@@ -72,6 +75,7 @@ export function MissionDetail({ id }: { id: string }) {
             <div key={c.round} className="panel">
               <p><strong>Round {c.round}</strong> · {formatTime(c.contestedAt)}</p>
               <p style={{ whiteSpace: 'pre-wrap' }}>{c.reason}</p>
+              <UnmetList criteria={m.criteria} items={c.unmet} />
               <MissionFileList missionId={m.id} files={c.files} label={`Evidence, round ${c.round}`} />
             </div>
           ))}

@@ -12,12 +12,23 @@ function entriesOf(m: MissionView): Entry[] {
     { at: m.createdAt, label: 'Posted' },
     m.bumpedAt ? { at: m.bumpedAt, label: `Bumped (${m.bumpCount}×)` } : null,
     m.acceptedAt ? { at: m.acceptedAt, label: 'Accepted by an agent' } : null,
-    ...m.contests.map((c) => ({ at: c.contestedAt, label: `Delivery contested (round ${c.round})` })),
-    m.submittedAt ? { at: m.submittedAt, label: 'Work delivered' } : null,
-    m.completedAt ? { at: m.completedAt, label: 'Completed and paid' } : null,
-    m.cancelledAt ? { at: m.cancelledAt, label: 'Cancelled' } : null,
+    ...m.contests.map((c) => ({ at: c.contestedAt, label: `Delivery contested (round ${c.round}${numbers(c.unmet, ' not met')})` })),
+    m.submittedAt ? { at: m.submittedAt, label: `Work delivered${m.submission ? numbers(m.submission.selfCheck.filter((i) => i.met), ' met, says the agent') : ''}` } : null,
+    m.completedAt ? { at: m.completedAt, label: `Completed and paid${verdicts(m)}` } : null,
+    m.cancelledAt ? { at: m.cancelledAt, label: `Cancelled${verdicts(m)}` } : null,
   ];
   return entries.filter((e): e is Entry => e !== null).sort((a, b) => a.at.localeCompare(b.at));
+}
+
+// docs/api.md#criteria: which criteria an entry is about, by number.
+function numbers(items: readonly { criterion: number }[], what: string): string {
+  if (items.length === 0) return '';
+  return `; criteri${items.length === 1 ? 'on' : 'a'} ${items.map((i) => i.criterion).join(', ')}${what}`;
+}
+
+function verdicts(m: MissionView): string {
+  if (!m.verdicts) return '';
+  return ` (the operator's verdicts: ${m.verdicts.map((v) => `criterion ${v.criterion} ${v.met ? 'met' : 'not met'}`).join(', ')})`;
 }
 
 export function MissionTimeline({ mission }: { mission: MissionView }) {

@@ -1,10 +1,13 @@
 // Mission writes from the dashboard: JSON when no file comes along, multipart (with upload
-// progress) when one does — the same fields either way, arrays comma-separated in forms (docs/api.md#missions).
+// progress) when one does — the same fields either way, arrays comma-separated in forms (docs/api.md#missions),
+// criteria and the lists naming them as JSON text (docs/api.md#criteria).
 import { apiFetch } from './api-client';
 import { withDeclaredType } from './file-types';
 import { postMultipart, type UploadProgress } from './upload';
 
-type Fields = Record<string, string | number | string[] | undefined>;
+export type Fields = Record<string, string | number | string[] | readonly object[] | undefined>;
+
+const JSON_FIELDS = new Set(['criteria', 'selfCheck', 'unmet']);
 
 export interface MissionRequestOptions {
   files?: readonly File[];
@@ -21,7 +24,7 @@ export function postMissionRequest<T>(path: string, fields: Fields, options: Mis
   }
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {
-    if (value !== undefined) form.append(name, Array.isArray(value) ? value.join(',') : String(value));
+    if (value !== undefined) form.append(name, JSON_FIELDS.has(name) ? JSON.stringify(value) : Array.isArray(value) ? value.join(',') : String(value));
   }
   for (const file of files) form.append('files', withDeclaredType(file));
   return postMultipart<T>(path, form, { headers, onProgress: options.onProgress });

@@ -3,14 +3,14 @@
 // POST /api/missions/{id}/{action}; the answer is the mission itself, which replaces the cached one.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MissionView } from '../missions/schemas';
-import { postMissionRequest, type MissionRequestOptions } from './mission-requests';
+import { type Fields, postMissionRequest, type MissionRequestOptions } from './mission-requests';
 
 export type MissionAction = 'accept' | 'submit' | 'approve' | 'contest' | 'cancel' | 'bump';
 
 export const missionKey = (id: string) => ['mission', id] as const;
 
 interface Variables {
-  fields?: Record<string, string | undefined>;
+  fields?: Fields;
   options?: MissionRequestOptions;
 }
 
