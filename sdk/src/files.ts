@@ -44,14 +44,17 @@ export async function toFile(input: FileInput): Promise<File> {
   return new File([input.data as BlobPart], input.name, { type });
 }
 
-export type FormFields = Record<string, string | number | boolean | readonly string[] | null | undefined>;
+export type FormFields = Record<string, string | number | boolean | readonly string[] | readonly object[] | null | undefined>;
 
-/** The multipart body: each field as text (arrays comma-separated), then each file under `files`. */
+// docs/api.md#criteria: lists whose items may hold commas, or are objects, go as JSON text.
+const JSON_FIELDS = new Set(['criteria', 'selfCheck', 'unmet']);
+
+/** The multipart body: each field as text (arrays comma-separated, or JSON), then each file under `files`. */
 export async function toFormData(fields: FormFields, files: readonly FileInput[]): Promise<FormData> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
-    form.append(name, Array.isArray(value) ? value.join(',') : String(value));
+    form.append(name, JSON_FIELDS.has(name) ? JSON.stringify(value) : Array.isArray(value) ? value.join(',') : String(value));
   }
   for (const file of await Promise.all(files.map(toFile))) form.append('files', file, file.name);
   return form;

@@ -3,7 +3,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { UsageError } from '../../sdk/src/session/settings';
 import { renderMissionTable } from '../../sdk/src/cli/commands/render';
 import { formatAmount, formatTime } from '../../sdk/src/cli/output';
-import { parseAmount, parseDeadline, parseLimit, parseReward, parseTaskId } from '../../sdk/src/cli/parse';
+import { parseAmount, parseDeadline, parseLimit, parseReward, parseSelfCheck, parseTaskId, parseUnmet } from '../../sdk/src/cli/parse';
 import { readSettings } from '../../sdk/src/session/settings';
 
 const USDC = { symbol: 'USDC', decimals: 6 };
@@ -92,5 +92,20 @@ describe('readSettings', () => {
   });
   test('error: a key that is not 32 bytes of hex', () => {
     expect(() => readSettings({ TASKMARKET_PRIVATE_KEY: '0x1234' })).toThrow('TASKMARKET_PRIVATE_KEY must be');
+  });
+});
+
+// docs/api.md#criteria: submit and enter --self-check, contest --unmet.
+describe('criteria flags', () => {
+  test('default: --self-check N:met or N:unmet with an optional note', () => {
+    expect(parseSelfCheck('2:met')).toEqual({ criterion: 2, met: true });
+    expect(parseSelfCheck(' 3 : UNMET : took three days: sorry ')).toEqual({ criterion: 3, met: false, note: 'took three days: sorry' });
+  });
+  test('default: --unmet N:reason keeps colons in the reason', () => {
+    expect(parseUnmet('2:not COCO: plain CSV')).toEqual({ criterion: 2, reason: 'not COCO: plain CSV' });
+  });
+  test('error: anything else names the flag', () => {
+    for (const bad of ['met', '2', '2:yes', 'x:met', '']) expect(() => parseSelfCheck(bad)).toThrow('--self-check');
+    for (const bad of ['2', '2:', '2:  ', 'two:why']) expect(() => parseUnmet(bad)).toThrow('--unmet');
   });
 });

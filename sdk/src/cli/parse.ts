@@ -51,3 +51,18 @@ export function parseLimit(value: string): number {
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
+
+/** docs/api.md#criteria: `--self-check 2:met` or `--self-check "3:unmet:took three days"` (criterion, met or unmet, a note). */
+export function parseSelfCheck(value: string): { criterion: number; met: boolean; note?: string } {
+  const match = /^\s*(\d{1,2})\s*:\s*(met|unmet)\s*(?::(.*))?$/is.exec(value);
+  if (!match) throw new UsageError(`--self-check: "${value}" is not N:met or N:unmet, optionally :a note (e.g. 2:met, "3:unmet:took three days")`);
+  const note = match[3]?.trim();
+  return { criterion: Number(match[1]), met: match[2]!.toLowerCase() === 'met', ...(note ? { note } : {}) };
+}
+
+/** docs/api.md#criteria: `--unmet "2:the export is not COCO"` (criterion and why). */
+export function parseUnmet(value: string): { criterion: number; reason: string } {
+  const match = /^\s*(\d{1,2})\s*:(.+)$/s.exec(value);
+  if (!match || !match[2]!.trim()) throw new UsageError(`--unmet: "${value}" is not N:reason (e.g. "2:the export is not COCO")`);
+  return { criterion: Number(match[1]), reason: match[2]!.trim() };
+}

@@ -66,6 +66,17 @@ export function attachedFiles(args: Args): { name: string; data: Uint8Array; typ
 }
 
 /** Everything but the named keys, and only keys that were given (the API applies its defaults). */
+/**
+ * docs/api.md#criteria: a list argument (selfCheck, unmet) as `{ [key]: list }`, `{}` when left out; the
+ * API checks its items.
+ */
+export function listOf(args: Args, key: string): Record<string, never[]> {
+  const value = args[key];
+  if (value === undefined) return {};
+  if (!Array.isArray(value)) throw new ToolInputError(`${key} must be an array`);
+  return { [key]: value as never[] };
+}
+
 export function bodyOf(args: Args, omit: string[]): Args {
   return Object.fromEntries(Object.entries(args).filter(([key, value]) => !omit.includes(key) && value !== undefined));
 }

@@ -5,7 +5,7 @@
 import { localName, type MissionFile, missionFileOf, missionFileUrl } from '../session/mission-files.js';
 import type { Session } from '../session/session.js';
 import { inputSchemas, type JsonSchema } from './schemas.js';
-import { attachedFiles, bodyOf, filesUnderRoot, inlineFiles, text } from './tool-input.js';
+import { attachedFiles, bodyOf, filesUnderRoot, inlineFiles, listOf, text } from './tool-input.js';
 import { releaseAnswer } from './confirmation.js';
 import { fundingAnswer, missionAnswer, postKeyOf } from './funding.js';
 import { ToolContent } from './tool-content.js';
@@ -68,7 +68,7 @@ export const TOOLS: Tool[] = [
     name: 'get_mission',
     title: 'Get a mission',
     description:
-      'One mission: description, reward (base units), deadline, status, attachments, the submission and contests (visible to its client and agent). For your own mission AWAITING_FUNDING: whether its funding is signed, mined or failed, and where the person funds it.',
+      'One mission: description, reward (base units), deadline, status, attachments, its acceptance criteria (numbered from 1) and their hash, the submission and contests (visible to its client and agent). For your own mission AWAITING_FUNDING: whether its funding is signed, mined or failed, and where the person funds it.',
     inputSchema: inputSchemas.missionId,
     annotations: { readOnlyHint: true, openWorldHint: true },
     run: async (args, session) => missionAnswer(session, text(args, 'id')!, await session.client().missions.get(text(args, 'id')!).text()),
@@ -123,12 +123,13 @@ export const TOOLS: Tool[] = [
     name: 'submit_work',
     title: 'Deliver work',
     description:
-      'Deliver an ACCEPTED (or CONTESTED) mission you hold: a note plus files, from paths on this machine (`files`, stdio only), written inline (`textFiles`) and/or sent as base64 content (`attachments`). The mission becomes SUBMITTED; the client approves (you are paid) or contests within the review window.',
+      'Deliver an ACCEPTED (or CONTESTED) mission you hold: a note plus files, from paths on this machine (`files`, stdio only), written inline (`textFiles`) and/or sent as base64 content (`attachments`). The mission becomes SUBMITTED; the client approves (you are paid) or contests within the review window. When the mission has criteria, `selfCheck` says which you met.',
     inputSchema: inputSchemas.submitWork,
     annotations: { destructiveHint: false, openWorldHint: true },
     run: async (args, session) => {
       const files = [...(await filesUnderRoot(session, args, 'files')), ...inlineFiles(args), ...attachedFiles(args)];
-      return session.client(signed).missions.submit(text(args, 'id')!, { note: text(args, 'note', false) ?? '', ...(files.length > 0 && { files }) });
+      const selfCheck = listOf(args, 'selfCheck');
+      return session.client(signed).missions.submit(text(args, 'id')!, { note: text(args, 'note', false) ?? '', ...selfCheck, ...(files.length > 0 && { files }) });
     },
   },
   {
@@ -157,7 +158,8 @@ export const TOOLS: Tool[] = [
     annotations: { destructiveHint: false, openWorldHint: true },
     run: async (args, session) => {
       const files = [...(await filesUnderRoot(session, args, 'files')), ...inlineFiles(args), ...attachedFiles(args)];
-      return session.client(signed).missions.enter(text(args, 'id')!, { note: text(args, 'note', false) ?? '', ...(files.length > 0 && { files }) });
+      const selfCheck = listOf(args, 'selfCheck');
+      return session.client(signed).missions.enter(text(args, 'id')!, { note: text(args, 'note', false) ?? '', ...selfCheck, ...(files.length > 0 && { files }) });
     },
   },
   {
@@ -241,12 +243,12 @@ export const TOOLS: Tool[] = [
   {
     name: 'contest_mission',
     title: 'Contest a delivery',
-    description: 'As the mission\'s client, refuse a SUBMITTED delivery before its review deadline, with a reason and optional evidence files. After the allowed rounds a further contest goes to dispute.',
+    description: 'As the mission\'s client, refuse a SUBMITTED delivery before its review deadline, with a reason and optional evidence files; when the mission has criteria, `unmet` names at least one not met, and why. After the allowed rounds a further contest goes to dispute.',
     inputSchema: inputSchemas.contestMission,
     annotations: { destructiveHint: false, openWorldHint: true },
     run: async (args, session) => {
       const files = [...(await filesUnderRoot(session, args, 'files')), ...attachedFiles(args)];
-      return session.client(signed).missions.contest(text(args, 'id')!, { reason: text(args, 'reason')!, ...(files.length > 0 && { files }) });
+      return session.client(signed).missions.contest(text(args, 'id')!, { reason: text(args, 'reason')!, ...listOf(args, 'unmet'), ...(files.length > 0 && { files }) });
     },
   },
   {

@@ -3,7 +3,7 @@
 import { Option, type Command } from 'commander';
 import { answer, jsonOption as json, type JsonFlag } from '../answer.js';
 import { TaskmarketError } from '../../index.js';
-import { collect, parseAmount, parseDeadline, parseLimit, parseReward, parseTaskId } from '../parse.js';
+import { collect, parseAmount, parseDeadline, parseLimit, parseReward, parseSelfCheck, parseTaskId, parseUnmet } from '../parse.js';
 import type { Session } from '../../session/session.js';
 import { registerFileCommands } from './files.js';
 import { renderMission, renderMissionTable, renderTransition, type MissionLike } from './render.js';
@@ -33,7 +33,12 @@ interface PostFlags {
   split?: string;
   file?: string[];
   taskId?: string;
+  fromWallet?: boolean;
+  criterion?: string[];
 }
+
+/** docs/api.md#criteria: repeatable `--self-check` flags as the API's list. */
+const selfCheckOf = (flags: string[] | undefined) => (flags ? { selfCheck: flags.map(parseSelfCheck) } : {});
 
 export function registerMissionCommands(program: Command, session: Session): void {
   const missions = program.command('missions').description("read missions: list the board or your own, show one, download a mission's file");
@@ -88,7 +93,7 @@ export function registerMissionCommands(program: Command, session: Session): voi
 
   program
     .command('post')
-    .description('fund the reward on-chain (approve + createTask) and post the mission; needs TASKMARKET_RPC_URL')
+    .description('post the mission and fund its reward with one signature the server relays (no ETH needed)')
     .requiredOption('--title <text>', 'title (1–200 characters)')
     .requiredOption('--description <text>', 'what to deliver (1–10,000 characters)')
     .requiredOption('--reward <amount>', 'reward in base units (25000000 = 25 USDC) or with the symbol (25USDC)')
@@ -99,11 +104,13 @@ export function registerMissionCommands(program: Command, session: Session): voi
     .option('--winners <n>', 'BOUNTY: places to award, 1–10 (default 1)')
     .option('--split <percentages>', 'BOUNTY: each place\'s share of the reward, comma-separated, summing to 100 (default equal), e.g. 60,30,10')
     .option('--file <path>', 'an attachment (repeatable, at most 10, 10 MB each)', collect)
+    .option('--criterion <text>', 'an acceptance criterion, numbered from 1 in order (repeatable, 1–20, 500 characters each)', collect)
     .option('--task-id <n>', 'an escrow task you funded already (e.g. by a post that failed after funding): post with it, pay nothing')
+    .option('--from-wallet', 'fund from your own wallet instead (approve + createTask, paying the gas); needs TASKMARKET_RPC_URL')
     .addOption(json())
     .action(async (opts: JsonFlag & PostFlags) => {
       const funded = opts.taskId !== undefined;
-      const tm = session.client({ signed: true, chain: !funded });
+      const tm = session.client({ signed: true, chain: !funded && opts.fromWallet === true });
       const body = {
         title: opts.title,
         description: opts.description,
@@ -114,11 +121,12 @@ export function registerMissionCommands(program: Command, session: Session): voi
         ...(opts.assignment !== undefined && { assignment: opts.assignment }),
         ...(opts.winners !== undefined && { winners: Number(opts.winners) }),
         ...(opts.split !== undefined && { split: opts.split.split(',').map((p) => Number(p.trim())) }),
+        ...(opts.criterion !== undefined && { criteria: opts.criterion }),
       };
       const files = opts.file ? { files: opts.file } : {};
       const mission = funded
         ? await tm.missions.create({ ...body, onChainTaskId: parseTaskId(opts.taskId!) } as Parameters<typeof tm.missions.create>[0], files)
-        : await tm.fundAndCreateMission(body as Parameters<typeof tm.fundAndCreateMission>[0], files).catch((error: unknown) => {
+        : await tm.fundAndCreateMission(body as Parameters<typeof tm.fundAndCreateMission>[0], { ...files, fundFrom: opts.fromWallet ? 'wallet' : 'signature' }).catch((error: unknown) => {
             // The reward is escrowed but the mission was refused: say how to post without paying again.
             if (error instanceof TaskmarketError && error.onChainTaskId !== undefined) {
               throw new TaskmarketError({ status: error.status, error: error.error, details: [...(error.details ?? []), `the reward is escrowed in task ${error.onChainTaskId}: fix the mission and run post again with --task-id ${error.onChainTaskId}`] });
@@ -150,10 +158,11 @@ export function registerMissionCommands(program: Command, session: Session): voi
     .argument('<id>', 'mission id')
     .option('--note <text>', 'a note for the client', '')
     .option('--file <path>', 'a deliverable (repeatable, at most 10, 10 MB each)', collect)
+    .option('--self-check <n:met|unmet[:note]>', 'your check of criterion n, e.g. 2:met or "3:unmet:why" (repeatable)', collect)
     .addOption(json())
-    .action(async (id: string, opts: JsonFlag & { note: string; file?: string[] }) => {
+    .action(async (id: string, opts: JsonFlag & { note: string; file?: string[]; selfCheck?: string[] }) => {
       const tm = session.client({ signed: true });
-      const mission = await tm.missions.submit(id, { note: opts.note, ...(opts.file && { files: opts.file }) });
+      const mission = await tm.missions.submit(id, { note: opts.note, ...selfCheckOf(opts.selfCheck), ...(opts.file && { files: opts.file }) });
       await answer(opts, mission, (m) => renderTransition('Submitted', m as MissionLike));
     });
 
@@ -163,10 +172,12 @@ export function registerMissionCommands(program: Command, session: Session): voi
     .argument('<id>', 'mission id')
     .requiredOption('--reason <text>', 'what is wrong (1–2,000 characters)')
     .option('--file <path>', 'evidence (repeatable)', collect)
+    .option('--unmet <n:reason>', 'a criterion not met and why, e.g. "2:not COCO JSON" (repeatable; required when the mission has criteria)', collect)
     .addOption(json())
-    .action(async (id: string, opts: JsonFlag & { reason: string; file?: string[] }) => {
+    .action(async (id: string, opts: JsonFlag & { reason: string; file?: string[]; unmet?: string[] }) => {
       const tm = session.client({ signed: true });
-      const mission = await tm.missions.contest(id, { reason: opts.reason, ...(opts.file && { files: opts.file }) });
+      const unmet = opts.unmet ? { unmet: opts.unmet.map(parseUnmet) } : {};
+      const mission = await tm.missions.contest(id, { reason: opts.reason, ...unmet, ...(opts.file && { files: opts.file }) });
       await answer(opts, mission, (m) => renderTransition('Contested', m as MissionLike));
     });
 
@@ -176,10 +187,11 @@ export function registerMissionCommands(program: Command, session: Session): voi
     .argument('<id>', 'mission id')
     .option('--note <text>', 'what your entry is', '')
     .option('--file <path>', 'a file of the entry (repeatable, at most 10, 10 MB each)', collect)
+    .option('--self-check <n:met|unmet[:note]>', 'your check of criterion n, e.g. 2:met or "3:unmet:why" (repeatable)', collect)
     .addOption(json())
-    .action(async (id: string, opts: JsonFlag & { note: string; file?: string[] }) => {
+    .action(async (id: string, opts: JsonFlag & { note: string; file?: string[]; selfCheck?: string[] }) => {
       const tm = session.client({ signed: true });
-      const entry = await tm.missions.enter(id, { note: opts.note, ...(opts.file && { files: opts.file }) });
+      const entry = await tm.missions.enter(id, { note: opts.note, ...selfCheckOf(opts.selfCheck), ...(opts.file && { files: opts.file }) });
       await answer(opts, entry, (e) => printLine(`Entered ${id} (version ${e.version}, ${e.files.length} file(s))`));
     });
 

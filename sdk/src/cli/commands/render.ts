@@ -24,6 +24,9 @@ export interface MissionLike {
   attachments: readonly MissionFile[];
   submission: { note: string; files: readonly MissionFile[]; submittedAt: string } | null;
   reviewDeadline: string | null;
+  // docs/api.md#criteria
+  criteria?: readonly { number: number; text: string }[];
+  criteriaHash?: string | null;
 }
 
 export function renderMissionTable(items: readonly MissionLike[], token: Token, nextCursor: string | null): void {
@@ -64,6 +67,11 @@ export function renderMission(m: MissionLike, token: Token): void {
   ]);
   printLine();
   printLine(m.description);
+  if (m.criteria?.length) {
+    printLine();
+    printLine(`Criteria (${m.criteriaHash}):`);
+    for (const c of m.criteria) printLine(`  ${c.number}. ${c.text}`);
+  }
   if (m.submission?.note) {
     printLine();
     printLine(`Note: ${m.submission.note}`);
