@@ -1,0 +1,202 @@
+// ERC-8004 feedback written by the settlement (docs/api.md#erc-8004-feedback), on anvil's reference
+// registries with missions funded in the escrow: each outcome's value read back from the Reputation
+// registry, the feedback file's keccak256 equal to the on-chain feedbackHash, nothing for an agent
+// without an identity, and exactly one feedback through an RPC outage or a crash after the send.
+import { eq } from 'drizzle-orm';
+import { keccak256, stringToBytes, toHex } from 'viem';
+import { describe, expect, test } from 'vitest';
+import { POST as createRoute } from '@/app/api/missions/route';
+import { POST as linkRoute } from '@/app/api/agents/me/erc8004/route';
+import { GET as feedbackRoute } from '@/app/api/missions/[id]/feedback.json/route';
+import { GET as profileRoute } from '@/app/api/agents/[address]/route';
+import { getDb } from '@/lib/db/client';
+import { reputationFeedback, settlements } from '@/lib/db/schema';
+import { feedbackDocumentSchema, forgetReputationSummaries } from '@/lib/erc8004';
+import { publicClient } from '../support/chain';
+import { call } from '../support/http';
+import { setEnv, TEST_DOMAIN, useTestEnvironment } from '../support/environment';
+import { fundTask } from '../support/escrow';
+import { agentWithWallet, feedbackEvents, OPERATOR, registerIdentity, summaryOnChain } from '../support/erc8004';
+import { act, missionInput, ok, type Party, past, resolve, setTimes } from '../support/missions';
+import { sweep } from '../support/bounties';
+import { startRpcProxy } from '../support/rpc-proxy';
+import { newWallet, signIn } from '../support/wallets';
+
+useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
+
+const REWARD = 5_000_000n;
+
+/** An agent with a linked ERC-8004 identity, and its agentId. */
+async function linkedAgent() {
+  const agent = await agentWithWallet();
+  const agentId = await registerIdentity(agent.wallet);
+  const linked = await call(linkRoute, { token: agent.token, method: 'POST', body: { agentId: agentId.toString() } });
+  expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+  return { agent, agentId };
+}
+
+/** A mission funded on-chain, taken and delivered (with one file) by `agent`. */
+async function submitted(agent: Party) {
+  const wallet = newWallet();
+  const taskId = await fundTask(wallet, REWARD);
+  const { token, user } = await signIn(wallet);
+  const client = { token, id: user.id, address: user.walletAddress } as Party;
+  const created = await call(createRoute, { token, body: missionInput({ reward: REWARD.toString(), onChainTaskId: taskId }) });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const id = created.body.id as string;
+  await ok(act('accept', agent, id));
+  await ok(act('submit', agent, id, { note: 'Done.' }));
+  return { client, id };
+}
+
+const rowsOf = async (missionId: string) => (await getDb()).select().from(reputationFeedback).where(eq(reputationFeedback.missionId, missionId));
+const payoutOf = async (missionId: string) => (await (await getDb()).select().from(settlements).where(eq(settlements.missionId, missionId)))[0];
+/** The file as served: its status and exact text (what the hash is over), and the text parsed. */
+async function feedbackFile(id: string, agent?: string) {
+  const path = `/api/missions/${id}/feedback.json${agent ? `?agent=${agent}` : ''}`;
+  const response = await feedbackRoute(new Request(`http://localhost:3000${path}`), { params: Promise.resolve({ id }) });
+  const text = await response.text();
+  return { status: response.status, text, body: response.status === 200 ? JSON.parse(text) : undefined };
+}
+const operatorNonce = () => publicClient().getTransactionCount({ address: OPERATOR, blockTag: 'pending' });
+
+describe('feedback at settlement', () => {
+  test('default: approved without contest gives 100 (tag2 approved); the file is served and hashes to the on-chain feedbackHash', async () => {
+    const { agent, agentId } = await linkedAgent();
+    const { client, id } = await submitted(agent);
+    expect(await ok(act('approve', client, id))).toMatchObject({ status: 'COMPLETED' });
+
+    const [row] = await rowsOf(id);
+    expect(row).toMatchObject({ status: 'MINED', value: 100, outcome: 'approved', feedbackUri: `https://${TEST_DOMAIN}/api/missions/${id}/feedback.json` });
+    expect(await summaryOnChain(agentId)).toEqual({ count: 1n, value: 100n, decimals: 0 });
+    const [given] = await feedbackEvents(agentId);
+    expect(given).toMatchObject({ value: 100n, valueDecimals: 0, tag1: 'taskmarket', tag2: 'approved', feedbackURI: row!.feedbackUri, endpoint: `https://${TEST_DOMAIN}/api/mcp` });
+
+    const file = await feedbackFile(id);
+    expect(file.status).toBe(200);
+    expect(keccak256(stringToBytes(file.text))).toBe(given!.feedbackHash);
+    const document = feedbackDocumentSchema.parse(file.body);
+    expect(document).toMatchObject({ missionId: id, agent: agent.address, agentId: agentId.toString(), value: 100, tag2: 'approved', criteria: [], verdicts: [] });
+    // The payout went first, and the file names its transaction.
+    expect(document.settlement).toEqual({ kind: 'RELEASE', chainId: 31337, txHash: (await payoutOf(id))!.txHash });
+
+    forgetReputationSummaries();
+    expect((await call(profileRoute, { params: { address: agent.address } })).body.erc8004)
+      .toEqual({ agentId: agentId.toString(), feedbackCount: 1, averageValue: 100, stale: false });
+  });
+
+  test('behavior: approved after a contest gives 60 (contest-won)', async () => {
+    const { agent, agentId } = await linkedAgent();
+    const { client, id } = await submitted(agent);
+    await ok(act('contest', client, id, { reason: 'Fix the labels.' }));
+    await ok(act('submit', agent, id, { note: 'Fixed.' }));
+    await ok(act('approve', client, id));
+    expect(await summaryOnChain(agentId)).toEqual({ count: 1n, value: 60n, decimals: 0 });
+    expect((await feedbackEvents(agentId))[0]).toMatchObject({ tag2: 'contest-won' });
+  });
+
+  test('behavior: auto-approval by the sweep gives 100 (auto-approved)', async () => {
+    const { agent, agentId } = await linkedAgent();
+    const { id } = await submitted(agent);
+    await setTimes(id, { reviewDeadline: past(1) });
+    expect((await sweep()).status).toBe(200);
+    expect(await summaryOnChain(agentId)).toEqual({ count: 1n, value: 100n, decimals: 0 });
+    expect((await feedbackEvents(agentId))[0]).toMatchObject({ tag2: 'auto-approved' });
+  });
+
+  test("behavior: the operator's resolve against the agent gives 0; for it, 60", async () => {
+    for (const [outcome, value, tag2] of [['CANCELLED', 0n, 'resolved-against'], ['COMPLETED', 60n, 'contest-won']] as const) {
+      const { agent, agentId } = await linkedAgent();
+      const { client, id } = await submitted(agent);
+      for (let round = 1; round <= 3; round += 1) {
+        await ok(act('contest', client, id, { reason: `Round ${round}.` }));
+        if (round < 3) await ok(act('submit', agent, id, { note: `Again ${round}.` }));
+      }
+      expect((await resolve(id, { outcome })).status).toBe(200);
+      expect(await summaryOnChain(agentId)).toEqual({ count: 1n, value, decimals: 0 });
+      expect((await feedbackEvents(agentId))[0]).toMatchObject({ tag2 });
+      // A refund's file names the refund.
+      expect(feedbackDocumentSchema.parse((await feedbackFile(id)).body).settlement?.kind).toBe(outcome === 'CANCELLED' ? 'REFUND' : 'RELEASE');
+    }
+  });
+
+  test('behavior: an agent without a linked identity gets nothing; its mission has no feedback file', async () => {
+    const agent = await agentWithWallet();
+    const { client, id } = await submitted(agent);
+    const nonce = await operatorNonce();
+    await ok(act('approve', client, id));
+    expect(await rowsOf(id)).toEqual([]);
+    expect(await operatorNonce()).toBe(nonce + 1); // the release only
+    expect((await feedbackFile(id)).status).toBe(404);
+  });
+
+  test('behavior: the RPC down when the mission settles: recorded, then given exactly once by the sweep after the payout', async () => {
+    const { agent, agentId } = await linkedAgent();
+    const { client, id } = await submitted(agent);
+    const rpc = process.env.RPC_URL;
+    setEnv({ RPC_URL: 'http://127.0.0.1:9' });
+    try {
+      expect(await ok(act('approve', client, id))).toMatchObject({ status: 'COMPLETED' });
+      expect(await rowsOf(id)).toMatchObject([{ status: 'PENDING', txHash: null, document: null }]);
+      expect((await sweep()).status).toBe(200);
+      expect(await rowsOf(id)).toMatchObject([{ status: 'PENDING', txHash: null, attempts: 0 }]);
+    } finally {
+      setEnv({ RPC_URL: rpc });
+    }
+    expect((await feedbackFile(id)).status).toBe(404);
+    await sweep();
+    expect((await payoutOf(id))!.status).toBe('MINED');
+    expect(await rowsOf(id)).toMatchObject([{ status: 'MINED' }]);
+    const nonce = await operatorNonce();
+    await sweep();
+    await sweep();
+    expect(await operatorNonce()).toBe(nonce);
+    expect((await summaryOnChain(agentId)).count).toBe(1n);
+  });
+
+  test('behavior: a crash after the send (its recorded hash unknown) finds the given feedback on-chain and never gives it twice', async () => {
+    const { agent, agentId } = await linkedAgent();
+    const { client, id } = await submitted(agent);
+    await ok(act('approve', client, id));
+    const [row] = await rowsOf(id);
+    expect(row!.status).toBe('MINED');
+    // As if the worker had died after the broadcast, having recorded another hash, before marking it.
+    await (await getDb()).update(reputationFeedback).set({ status: 'PENDING', txHash: keccak256(toHex('lost')) }).where(eq(reputationFeedback.id, row!.id));
+    const nonce = await operatorNonce();
+    await sweep();
+    expect(await rowsOf(id)).toMatchObject([{ status: 'MINED', txHash: row!.txHash }]);
+    expect(await operatorNonce()).toBe(nonce);
+    expect((await summaryOnChain(agentId)).count).toBe(1n);
+  });
+
+  test('behavior: the hash recorded but the send never reached the node: the next sweep looks, finds nothing, and gives it once', async () => {
+    const { agent, agentId } = await linkedAgent();
+    const { client, id } = await submitted(agent);
+    const rpc = process.env.RPC_URL!;
+    setEnv({ RPC_URL: 'http://127.0.0.1:9' });
+    try {
+      await ok(act('approve', client, id));
+    } finally {
+      setEnv({ RPC_URL: rpc });
+    }
+    // The sweep sends the release, then the feedback — whose broadcast the provider refuses.
+    let sends = 0;
+    const proxy = await startRpcProxy(rpc, (method) => (method === 'eth_sendRawTransaction' && ++sends === 2 ? { httpStatus: 503 } : undefined));
+    setEnv({ RPC_URL: proxy.url });
+    try {
+      await sweep();
+    } finally {
+      setEnv({ RPC_URL: rpc });
+      await proxy.close();
+    }
+    expect((await payoutOf(id))!.status).toBe('MINED');
+    const [recorded] = await rowsOf(id);
+    expect(recorded).toMatchObject({ status: 'PENDING', txHash: expect.stringMatching(/^0x/) });
+    expect((await summaryOnChain(agentId)).count).toBe(0n);
+    await sweep();
+    expect(await rowsOf(id)).toMatchObject([{ status: 'MINED' }]);
+    expect((await summaryOnChain(agentId)).count).toBe(1n);
+    await sweep();
+    expect((await summaryOnChain(agentId)).count).toBe(1n);
+  });
+});
