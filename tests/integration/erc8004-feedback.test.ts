@@ -15,10 +15,10 @@ import { feedbackDocumentSchema, forgetReputationSummaries } from '@/lib/erc8004
 import { publicClient } from '../support/chain';
 import { call } from '../support/http';
 import { setEnv, TEST_DOMAIN, useTestEnvironment } from '../support/environment';
-import { fundTask } from '../support/escrow';
+import { chainNow, fundTask } from '../support/escrow';
 import { agentWithWallet, feedbackEvents, OPERATOR, registerIdentity, summaryOnChain } from '../support/erc8004';
-import { act, missionInput, ok, type Party, past, resolve, setTimes } from '../support/missions';
-import { sweep } from '../support/bounties';
+import { act, getMission, missionInput, ok, type Party, past, resolve, setTimes } from '../support/missions';
+import { award, closeEntries, createBounty, endWindow, enter, sweep } from '../support/bounties';
 import { startRpcProxy } from '../support/rpc-proxy';
 import { newWallet, signIn } from '../support/wallets';
 
@@ -198,5 +198,36 @@ describe('feedback at settlement', () => {
     expect((await summaryOnChain(agentId)).count).toBe(1n);
     await sweep();
     expect((await summaryOnChain(agentId)).count).toBe(1n);
+  });
+
+  test('behavior: a bounty gives each awarded place 100 (bounty-award), each its own file; entrants without a place get nothing', async () => {
+    const [first, second, third] = [await linkedAgent(), await linkedAgent(), await linkedAgent()];
+    const wallet = newWallet();
+    const now = BigInt(Math.ceil(Date.now() / 1000));
+    const chain = await chainNow();
+    const taskId = await fundTask(wallet, REWARD, (chain > now ? chain : now) + 60n * 86_400n);
+    const { token, user } = await signIn(wallet);
+    const client = { token, id: user.id, address: user.walletAddress } as Party;
+    const bounty = await createBounty(client, { reward: REWARD.toString(), onChainTaskId: taskId, winners: 2, deadline: new Date(Date.now() + 3_600_000).toISOString() });
+    const id = bounty.id as string;
+    for (const { agent } of [first, second, third]) expect((await enter(agent, id, `Entry of ${agent.address}`)).status).toBe(201);
+    await closeEntries(id);
+    await getMission(client, id);
+    await ok(award(client, id, { winners: [first.agent.address, second.agent.address] }));
+    await endWindow(id);
+    await ok(sweep());
+
+    for (const { agent, agentId } of [first, second]) {
+      expect(await summaryOnChain(agentId)).toEqual({ count: 1n, value: 100n, decimals: 0 });
+      const [given] = await feedbackEvents(agentId);
+      expect(given).toMatchObject({ tag2: 'bounty-award', feedbackURI: `https://${TEST_DOMAIN}/api/missions/${id}/feedback.json?agent=${agent.address}` });
+      const file = await feedbackFile(id, agent.address);
+      expect(keccak256(stringToBytes(file.text))).toBe(given!.feedbackHash);
+      expect(feedbackDocumentSchema.parse(file.body)).toMatchObject({ agent: agent.address, settlement: { kind: 'SPLIT' } });
+    }
+    expect((await summaryOnChain(third.agentId)).count).toBe(0n);
+    // Two files: without `agent` there is no one file to answer.
+    expect((await feedbackFile(id)).status).toBe(404);
+    expect((await feedbackFile(id, third.agent.address)).status).toBe(404);
   });
 });
