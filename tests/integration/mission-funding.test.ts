@@ -14,7 +14,9 @@ import { fund, publicClient, walletOf } from '../support/chain';
 import { setEnv, useTestEnvironment } from '../support/environment';
 import { call } from '../support/http';
 import { act, eventsOf, getMission, missionInput, newAgent } from '../support/missions';
-import { newWallet, signIn } from '../support/wallets';
+import { POST as verify } from '@/app/api/auth/verify/route';
+import { deployTestContract, newDeployer } from '../support/test-contracts';
+import { newWallet, requestNonce, signIn, siweMessage } from '../support/wallets';
 import { workerRpcUrl } from '../support/ports';
 import { startRpcProxy } from '../support/rpc-proxy';
 
@@ -202,5 +204,41 @@ describe('a mission posted without its task', () => {
     expect(funded.status).toBe(200);
     expect(funded.body.status).toBe('funded');
     expect(await missionStatus(id)).toBe('OPEN');
+  });
+
+  test('a contract wallet (ERC-1271) funds it with its owner\'s signature of the same typed data', async () => {
+    const owner = newWallet();
+    const wallet = await deployTestContract(await newDeployer(), 'OwnedWallet', [owner.address]);
+    await mintUsdc(wallet, REWARD);
+    const message = siweMessage(newWallet(), await requestNonce(wallet), { address: wallet });
+    const signedIn = await call(verify, { body: { message, signature: await owner.signMessage({ message }) } });
+    expect(signedIn.status).toBe(200);
+    const token = signedIn.body.token as string;
+    const created = await call(createRoute, { token, body: missionInput({ reward: REWARD.toString() }) });
+    expect(created.body.status).toBe('AWAITING_FUNDING');
+    const id = created.body.id as string;
+    const signature = await signFunding(owner, token, id);
+    expect((await postFunding(token, id, { signature })).status).toBe(202);
+    expect(await missionStatus(id)).toBe('OPEN');
+    // Its owner's key alone is not the wallet: a stranger's signature is still refused elsewhere (above).
+  });
+
+  test('replayed: an authorization already used on-chain is 400 and changes nothing', async () => {
+    const { wallet, token, id } = await unfundedMission();
+    const signature = await signFunding(wallet, token, id);
+    const funding = (await readFunding(token, id)).body;
+    // Someone holding the signature submits it straight to the escrow: the token marks it used.
+    const stranger = newWallet();
+    await fund(stranger.address);
+    const m = funding.typedData.message;
+    const hash = await walletOf(stranger).writeContract({
+      address: funding.escrow, abi: taskEscrowV4Artifact.abi, functionName: 'createTaskWithAuthorization',
+      args: [m.from, BigInt(m.value), funding.ref, BigInt(funding.expiresAt), 0n, BigInt(m.validBefore), m.nonce, signature],
+    });
+    await publicClient().waitForTransactionReceipt({ hash });
+    const replay = await postFunding(token, id, { signature });
+    expect(replay.status).toBe(400);
+    expect(replay.body.details[0]).toMatch(/already used/);
+    expect(await relayRow(id)).toBeUndefined();
   });
 });

@@ -18,7 +18,8 @@ export const POST = route({
   after: sendQueuedWebhooks, auth: 'user', scope: 'missions:post', limit: 'write', body: fundMissionSchema,
   doc: {
     tag: 'Missions', summary: 'Fund an AWAITING_FUNDING mission: a signature to relay, or the id of a task already created', params: { id: idSchema },
-    response: fundingSchema, status: 202, errors: [404, 409, 429],
+    response: fundingSchema, status: 202,
+    errors: [{ status: 200, description: '`onChainTaskId` checked: the mission is OPEN now', schema: fundingSchema }, 404, 409, 429],
   },
 }, async ({ params, body, caller, cfg, kv, db }) => {
   const answer = await fundMission(await db(), kv, cfg, params.id!, posterOf(caller), body, new Date());
