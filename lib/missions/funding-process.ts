@@ -67,6 +67,18 @@ export async function processFunding(db: Db, cfg: Config, missionId: string, wai
   const { publicClient, relayer } = clients;
   const escrow = found.mission.escrow as Hex;
   const terms = termsOf(found.mission, found.wallet);
+  /**
+   * The chain refused our transaction: someone may have sent the same signature first (the token then
+   * calls ours a replay), which opened the very task — found by its ref, the mission opens. Else it failed.
+   */
+  const adoptOrFail = async (reason: string) => {
+    const nonce = await readFundingNonce(publicClient, escrow, terms);
+    if (await authorizationUsed(publicClient, cfg.chain.rewardToken!, terms.client, nonce)) {
+      const taskId = await findCreatedTask(publicClient, escrow, terms.client, terms.ref, row.fromBlock ?? 0n);
+      if (taskId !== undefined) return markFunded(db, missionId, taskId, null, new Date());
+    }
+    await fail(db, missionId, reason);
+  };
   try {
     if (row.txHash) {
       const earlier = await lookupTransaction(publicClient, row.txHash as Hex);
@@ -74,7 +86,7 @@ export async function processFunding(db: Db, cfg: Config, missionId: string, wai
       if (earlier.state === 'mined') {
         const taskId = createdTaskOf(earlier.receipt, terms.ref);
         if (earlier.receipt.status === 'success' && taskId !== undefined) return markFunded(db, missionId, taskId, row.txHash, new Date());
-        return void (await fail(db, missionId, 'the relayed transaction reverted'));
+        return adoptOrFail('the relayed transaction reverted');
       }
       // Never reached the node: the authorization is unused (checked next), send it again.
     }
@@ -97,13 +109,14 @@ export async function processFunding(db: Db, cfg: Config, missionId: string, wai
     if (!receipt) return void (await release(db, missionId, null));
     const taskId = createdTaskOf(receipt, terms.ref);
     if (receipt.status === 'success' && taskId !== undefined) return markFunded(db, missionId, taskId, hash, new Date());
-    await fail(db, missionId, 'the relayed transaction reverted');
+    await adoptOrFail('the relayed transaction reverted');
   } catch (error) {
     const message = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message?.split('\n')[0] ?? 'send failed';
     log.warn('funding.relay_failed', { missionId, message });
     if (isRpcUnreachable(error) || unavailableDependency(error)) return void (await release(db, missionId, message));
     // The chain's own no (a balance too small, a signature the token refuses): nothing was sent.
-    if (isExecutionRevert(error) || row.attempts >= cfg.chain.settlementMaxAttempts) return void (await fail(db, missionId, message));
+    if (isExecutionRevert(error)) return adoptOrFail(message).catch(() => release(db, missionId, message)).then(() => undefined);
+    if (row.attempts >= cfg.chain.settlementMaxAttempts) return void (await fail(db, missionId, message));
     await release(db, missionId, message);
   }
 }

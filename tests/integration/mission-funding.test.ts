@@ -35,9 +35,9 @@ async function mintUsdc(to: Hex, amount: bigint) {
 }
 
 /** A poster holding the reward in USDC and no ETH, and its AWAITING_FUNDING mission. */
-async function unfundedMission(reward = REWARD) {
+async function unfundedMission(reward = REWARD, holding = reward) {
   const wallet = newWallet();
-  await mintUsdc(wallet.address, reward);
+  await mintUsdc(wallet.address, holding);
   const { token, user } = await signIn(wallet);
   const created = await call(createRoute, { token, body: missionInput({ reward: reward.toString() }) });
   expect(created.status).toBe(201);
@@ -240,5 +240,17 @@ describe('a mission posted without its task', () => {
     expect(replay.status).toBe(400);
     expect(replay.body.details[0]).toMatch(/already used/);
     expect(await relayRow(id)).toBeUndefined();
+  });
+
+  test('a relay the chain refuses (the poster holds too little) fails with the reason; signed again, it funds', async () => {
+    const { wallet, token, id } = await unfundedMission(REWARD, REWARD / 2n);
+    const signature = await signFunding(wallet, token, id);
+    const refused = await postFunding(token, id, { signature });
+    expect(refused.status).toBe(202);
+    expect(refused.body).toMatchObject({ status: 'failed', reason: expect.stringMatching(/.+/) });
+    expect(await missionStatus(id)).toBe('AWAITING_FUNDING');
+    await mintUsdc(wallet.address, REWARD / 2n);
+    expect((await postFunding(token, id, { signature })).body.status).toBe('funded');
+    expect(await missionStatus(id)).toBe('OPEN');
   });
 });
