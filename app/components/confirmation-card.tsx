@@ -34,7 +34,7 @@ export function ConfirmationCard({
     mutationFn: (decision: 'approve' | 'deny') =>
       apiFetch<ConfirmationView>(`/api/confirmations/${encodeURIComponent(c.id)}`, {
         method: 'POST',
-        body: JSON.stringify({ decision }),
+        json: { decision },
       }),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: CONFIRMATIONS_KEY });

@@ -25,7 +25,7 @@ export function ReleaseLimitForm({
     mutationFn: (limit: bigint) =>
       apiFetch(`/api/grants/${encodeURIComponent(grantId)}`, {
         method: 'PATCH',
-        body: JSON.stringify({ releaseLimit: limit.toString() }),
+        json: { releaseLimit: limit.toString() },
       }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: listKey }),
   });
