@@ -3,8 +3,9 @@
 // that catches the redirect the consent page sends the browser to.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 export class MemoryOAuthProvider implements OAuthClientProvider {
   readonly expectedState = randomBytes(16).toString('base64url');
@@ -36,6 +37,29 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
     if (scope === 'all' || scope === 'client') this.information = undefined;
     if (scope === 'all' || scope === 'verifier') this.verifier = undefined;
   };
+
+  /**
+   * The client side of a step-up (docs/agents.md#step-up-with-the-typescript-sdk): the MCP SDK
+   * (1.32) answers a 403 `insufficient_scope` by refreshing its token when it holds a refresh token,
+   * and a refresh never widens a grant (RFC 6749 §6), so its retry meets the same 403 and it gives
+   * up ("Server returned 403 after trying upscoping"; modelcontextprotocol/typescript-sdk#2255).
+   * This fetch, given to the transport, forgets the refresh token when a challenge names a scope
+   * the token lacks, so the SDK sends the person to consent instead — what later SDKs do by
+   * themselves (#2356). Everything else — the challenge, the new authorization, the retry — is the
+   * SDK's own.
+   */
+  steppingUp(base: FetchLike = fetch): FetchLike {
+    return async (url, init) => {
+      const response = await base(url, init);
+      if (response.status !== 403 || !this.saved?.refresh_token) return response;
+      const { error, scope } = extractWWWAuthenticateParams(response);
+      const held = new Set((this.saved.scope ?? '').split(' '));
+      if (error === 'insufficient_scope' && scope?.split(' ').some((s) => !held.has(s))) {
+        this.saved = { ...this.saved, refresh_token: undefined };
+      }
+      return response;
+    };
+  }
 }
 
 export interface CallbackServer {
