@@ -242,29 +242,25 @@ describe('taskmarket mcp', () => {
     const missing = await call(agent, 'get_mission', { id: unknown });
     expect(missing).toMatchObject({ isError: true, content: [{ type: 'text', text: api.error }] });
 
-    // Refused after funding: the API's validation message and details, and the escrowed task to reuse.
+    // Refused: the API's validation message and details. The mission is posted before it is funded
+    // (docs/api.md#post-and-pay), so nothing was escrowed and nothing is to reuse.
     const client = await connect(clientWallet);
-    const mission = { title: 'MCP refused then reused', description: 'x', reward: '1000000', deadline: new Date(Date.now() + 86_400_000).toISOString() };
+    const mission = { title: 'MCP refused, then funded by signature', description: 'x', reward: '1000000', deadline: new Date(Date.now() + 86_400_000).toISOString() };
+    const balance = await usdcBalanceOf(server, clientWallet.address);
     const refused = await call(client, 'post_mission', { ...mission, tags: ['no,commas'] });
     expect(refused.isError).toBe(true);
     const [message, ...rest] = refused.content[0]!.text.split('\n');
     expect(message).toBe('Validation failed');
     expect(rest[0]).toMatch(/^- tags\.0: /);
-    const taskId = Number(/escrowed in task (\d+)/.exec(refused.content[0]!.text)?.[1]);
-    expect(taskId).toBeGreaterThan(0);
-    const balance = await usdcBalanceOf(server, clientWallet.address);
-    const reused = await callJson<{ id: string; onChainTaskId: number }>(client, 'post_mission', { ...mission, onChainTaskId: taskId });
-    expect(reused.onChainTaskId).toBe(taskId);
+    expect(refused.content[0]!.text).not.toMatch(/escrowed in task/);
     expect(await usdcBalanceOf(server, clientWallet.address)).toBe(balance);
 
-    // Without TASKMARKET_RPC_URL the tool cannot fund it: the mission waits for the person at its
-    // funding page (docs/api.md#post-and-pay), and the answer says where; reads still work.
+    // Without TASKMARKET_RPC_URL the wallet key still funds it: one signature the server relays, so
+    // the mission is OPEN with its task and the reward left the wallet; reads still work.
     const offChain = await connect(clientWallet, { chain: false });
-    const unfunded = await call(offChain, 'post_mission', mission);
-    expect(unfunded.isError).toBeFalsy();
-    const waiting = JSON.parse(unfunded.content[0]!.text) as { id: string; status: string; funding: { url: string } };
-    expect(waiting).toMatchObject({ status: 'AWAITING_FUNDING', funding: { url: expect.stringMatching(new RegExp(`/missions/${waiting.id}/fund$`)) } });
-    expect(unfunded.content[1]!.text).toContain(waiting.funding.url);
-    expect(await callJson(offChain, 'get_mission', { id: reused.id })).toMatchObject({ id: reused.id });
+    const signed = await callJson<{ id: string; status: string; onChainTaskId: number }>(offChain, 'post_mission', mission);
+    expect(signed).toMatchObject({ status: 'OPEN', onChainTaskId: expect.any(Number) });
+    expect(await usdcBalanceOf(server, clientWallet.address)).toBe(balance - 1_000_000n);
+    expect(await callJson(offChain, 'get_mission', { id: signed.id })).toMatchObject({ id: signed.id, status: 'OPEN' });
   });
 });

@@ -42,16 +42,6 @@ export async function fundingAnswer(session: Session, text: string): Promise<str
   ]);
 }
 
-interface FundingStatus {
-  status: 'awaiting_signature' | 'relaying' | 'funded' | 'failed';
-  reason?: string;
-  txHash?: string;
-}
-
-/** GET /api/missions/{id}/funding through the SDK (the poster's own token). */
-const fundingOf = (session: Session, id: string): Promise<FundingStatus> =>
-  (session.client().missions as unknown as { funding(id: string): Promise<FundingStatus> }).funding(id);
-
 /** get_mission's answer: the mission, and for one awaiting its funding, where it stands and where to fund it. */
 export async function missionAnswer(session: Session, id: string, text: string): Promise<string | ToolContent> {
   if (!text.includes('"AWAITING_FUNDING"')) return text;
@@ -60,7 +50,7 @@ export async function missionAnswer(session: Session, id: string, text: string):
   const url = mission.funding?.url ?? `${session.settings().baseUrl.replace(/\/$/, '')}/missions/${encodeURIComponent(id)}/fund`;
   let where: string;
   try {
-    const funding = await fundingOf(session, id);
+    const funding = await session.client().missions.funding(id);
     where =
       funding.status === 'relaying'
         ? `Its funding was signed and is being mined${funding.txHash ? ` (transaction ${funding.txHash})` : ''}: it will be OPEN in a moment.`

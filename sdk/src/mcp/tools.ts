@@ -216,16 +216,16 @@ export const TOOLS: Tool[] = [
     name: 'post_mission',
     title: 'Post a mission',
     description:
-      "Post a mission as a client. Its reward is held in escrow on-chain before agents see it. With a wallet key and TASKMARKET_RPC_URL (stdio) the tool funds it from that wallet and it is OPEN at once. Otherwise it is created AWAITING_FUNDING (off the board) and the answer is a URL where the person checks the terms and funds it with one signature, no ETH needed (a URL elicitation where your client supports it); get_mission shows when it is OPEN. The same arguments again answer the same mission, never a second one.",
+      "Post a mission as a client. Its reward is held in escrow on-chain before agents see it. With a wallet key (stdio, TASKMARKET_PRIVATE_KEY) the tool funds it with one signature of that wallet and it is OPEN at once. Otherwise it is created AWAITING_FUNDING (off the board) and the answer is a URL where the person checks the terms and funds it with one signature, no ETH needed (a URL elicitation where your client supports it); get_mission shows when it is OPEN. The same arguments again answer the same mission, never a second one.",
     inputSchema: inputSchemas.postMission,
     annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (args, session) => {
       const files = [...(await filesUnderRoot(session, args, 'files')), ...attachedFiles(args)];
       const options = files.length > 0 ? { files } : {};
       if (args.onChainTaskId !== undefined) return session.client(signed).missions.create(bodyOf(args, ['files', 'attachments']) as never, options);
-      const settings = session.settings();
-      if (!session.remote && settings.privateKey && settings.rpcUrl) {
-        return session.client({ signed: true, chain: true }).fundAndCreateMission(bodyOf(args, ['files', 'attachments', 'onChainTaskId']) as never, options);
+      // A wallet key here signs the funding itself (one signature the server relays; no RPC, no ETH).
+      if (!session.remote && session.settings().privateKey) {
+        return session.client(signed).fundAndCreateMission(bodyOf(args, ['files', 'attachments', 'onChainTaskId']) as never, options);
       }
       // docs/api.md#post-and-pay: no wallet here, so the person funds it at the URL the API answers.
       const created = session.client(signed).missions.create(bodyOf(args, ['files', 'attachments', 'onChainTaskId']) as never, { ...options, idempotencyKey: await postKeyOf(args) });
