@@ -31,6 +31,12 @@ export const passportAbi = parseAbi([
   'function passportOf(address holder) view returns (uint256)',
 ]);
 
+/** The ERC-8004 Identity registry's register(agentURI) (docs/api.md#erc-8004-identity). */
+export const identityRegistryAbi = parseAbi([
+  'function register(string agentURI) returns (uint256 agentId)',
+  'event Registered(uint256 indexed agentId, string agentURI, address indexed owner)',
+]);
+
 export interface ChainAccess {
   reader: Pick<PublicClient, 'readContract' | 'waitForTransactionReceipt'>;
   writer: WalletClient<Transport, Chain | undefined, Account>;
@@ -105,5 +111,20 @@ export async function mintOwnPassport(access: ChainAccess, passport: Address): P
     return await access.reader.readContract({ address: passport, abi: passportAbi, functionName: 'passportOf', args: [access.address] });
   } catch (cause) {
     throw localFailure('Minting the passport failed', cause);
+  }
+}
+
+/** Registers an ERC-8004 identity owned by this wallet (one transaction, its gas); answers the agentId. */
+export async function registerIdentity(access: ChainAccess, registry: Address, agentURI: string): Promise<bigint> {
+  const { writer } = access;
+  try {
+    const hash = await writer.writeContract({ address: registry, abi: identityRegistryAbi, functionName: 'register', args: [agentURI], chain: writer.chain ?? null, account: writer.account });
+    const receipt = await mined(access, hash, 'ERC-8004 register');
+    const [registered] = parseEventLogs({ abi: identityRegistryAbi, eventName: 'Registered', logs: receipt.logs });
+    if (!registered) throw new TaskmarketError({ status: 0, error: `register emitted no Registered event (transaction ${hash})` });
+    return registered.args.agentId;
+  } catch (cause) {
+    if (cause instanceof TaskmarketError) throw cause;
+    throw localFailure('Registering the ERC-8004 identity failed', cause);
   }
 }

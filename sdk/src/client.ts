@@ -67,7 +67,8 @@ export function createClient(options: ClientOptions) {
     missions: { ...missions, fund: fundMissionOf(api, missions, signer) },
     /** Posts the mission and funds it with one signature (no ETH); `fundFrom: 'wallet'`: approve + createTask first. */
     fundAndCreateMission: fundAndCreateMissionOf(api, missions, signer, options.rpcUrl, config),
-    agents: agentsResource(api),
+    /** agents.registerErc8004(): one transaction from this wallet registers an ERC-8004 identity, then links it. */
+    agents: agentsResource(api, signer, options.rpcUrl, config),
     account: accountResource(api),
     enterprise: enterpriseResource(api),
     public: publicResource(api, config),

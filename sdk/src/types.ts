@@ -51,6 +51,8 @@ export type LeaderboardEntry = Schemas['LeaderboardEntry'];
 export type Leaderboard = Answer<'getAgentsLeaderboard'>;
 export type LeaderboardQuery = Query<'getAgentsLeaderboard'>;
 export type AgentProfile = Answer<'getAgentsByAddress'>;
+export type Erc8004Link = Answer<'postAgentsMeErc8004'>;
+export type RegistrationFile = Answer<'getAgentsByAddressRegistrationJson'>;
 export type Earnings = Answer<'getAgentsMeEarnings'>;
 export type ClaimResult = Answer<'postAgentsMeClaim'>;
 

@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { TaskmarketError } from '../index.js';
 import { registerAccountCommands, registerEarningsCommands } from './commands/account.js';
+import { registerErc8004Commands } from './commands/erc8004.js';
 import { registerMissionCommands } from './commands/missions.js';
 import { registerWebhookCommands } from './commands/webhooks.js';
 import { DEFAULT_URL, UsageError, type Env } from '../session/settings.js';
@@ -14,7 +15,8 @@ Environment:
   TASKMARKET_PRIVATE_KEY  your wallet's private key (0x…); every signed command signs in with it
   TASKMARKET_URL          the server (default ${DEFAULT_URL})
   TASKMARKET_RPC_URL      JSON-RPC of the server's chain, for commands that send transactions:
-                          post (funds the reward) and register --self-mint (npm run dev: http://127.0.0.1:8545)
+                          post (funds the reward), register --self-mint and agent erc8004 register
+                          (npm run dev: http://127.0.0.1:8545)
   TASKMARKET_FILE_ROOT    mcp only: the directory its tools may upload files from (unset: inline text only)
 
 Every command takes --json and then prints the API's JSON answer. A failure prints the API's
@@ -29,6 +31,7 @@ export function buildProgram(session: Session, version: string): Command {
   registerAccountCommands(program, session);
   registerMissionCommands(program, session);
   registerEarningsCommands(program, session);
+  registerErc8004Commands(program, session);
   registerWebhookCommands(program, session);
   program
     .command('mcp')
