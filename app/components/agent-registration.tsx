@@ -8,6 +8,7 @@ import { apiFetch } from '@/lib/web/api-client';
 import { useRewardToken } from '@/lib/web/runtime-config-context';
 import type { Passport, SessionUser } from '@/lib/web/session';
 import { useSession } from '@/lib/web/use-session';
+import { Erc8004Identity } from './erc8004-identity';
 import { PassportCard } from './passport-card';
 import { ErrorAlert, LoadingMessage } from './request-status';
 
@@ -58,6 +59,7 @@ export function AgentRegistration() {
           {passport.isFetching ? 'Checking…' : 'Check the mint again'}
         </button>
       )}
+      <Erc8004Identity address={session.user.walletAddress} />
     </>
   );
 }

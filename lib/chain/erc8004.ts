@@ -13,11 +13,21 @@ export const registryId = (chainId: number, address: string): string => `eip155:
 
 /** The owner of an identity; reverts (ERC721NonexistentToken) for an id never registered. */
 export const readIdentityOwner = (publicClient: PublicClient, registry: Hex, agentId: bigint): Promise<Hex> =>
-  publicClient.readContract({ address: registry, abi: identityAbi, functionName: 'ownerOf', args: [agentId] }) as Promise<Hex>;
+  publicClient.readContract({
+    address: registry,
+    abi: identityAbi,
+    functionName: 'ownerOf',
+    args: [agentId],
+  }) as Promise<Hex>;
 
 /** The identity's verified wallet (zero once transferred, or never set). */
 export const readAgentWallet = (publicClient: PublicClient, registry: Hex, agentId: bigint): Promise<Hex> =>
-  publicClient.readContract({ address: registry, abi: identityAbi, functionName: 'getAgentWallet', args: [agentId] }) as Promise<Hex>;
+  publicClient.readContract({
+    address: registry,
+    abi: identityAbi,
+    functionName: 'getAgentWallet',
+    args: [agentId],
+  }) as Promise<Hex>;
 
 export interface FeedbackSummary {
   count: bigint;
@@ -26,9 +36,18 @@ export interface FeedbackSummary {
 }
 
 /** getSummary over the feedback `clients` gave with tag1 `tag1` (revoked feedback left out). */
-export async function readFeedbackSummary(publicClient: PublicClient, registry: Hex, agentId: bigint, clients: Hex[], tag1: string): Promise<FeedbackSummary> {
+export async function readFeedbackSummary(
+  publicClient: PublicClient,
+  registry: Hex,
+  agentId: bigint,
+  clients: Hex[],
+  tag1: string,
+): Promise<FeedbackSummary> {
   const [count, value, decimals] = (await publicClient.readContract({
-    address: registry, abi: reputationAbi, functionName: 'getSummary', args: [agentId, clients, tag1, ''],
+    address: registry,
+    abi: reputationAbi,
+    functionName: 'getSummary',
+    args: [agentId, clients, tag1, ''],
   })) as readonly [bigint, bigint, number];
   return { count, value, decimals };
 }
@@ -56,7 +75,12 @@ export const giveFeedbackCall = (f: FeedbackCall): Hex =>
  * to the node now) from one that never left, before sending it again.
  */
 export async function findGivenFeedback(
-  publicClient: PublicClient, registry: Hex, agentId: bigint, client: Hex, feedbackHash: Hex, fromBlock: bigint,
+  publicClient: PublicClient,
+  registry: Hex,
+  agentId: bigint,
+  client: Hex,
+  feedbackHash: Hex,
+  fromBlock: bigint,
 ): Promise<Hex | undefined> {
   const logs = await publicClient.getLogs({
     address: registry,
@@ -65,7 +89,10 @@ export async function findGivenFeedback(
     fromBlock,
     toBlock: 'latest',
   });
-  return logs.find((log) => log.args.feedbackHash?.toLowerCase() === feedbackHash.toLowerCase())?.transactionHash ?? undefined;
+  return (
+    logs.find((log) => log.args.feedbackHash?.toLowerCase() === feedbackHash.toLowerCase())?.transactionHash ??
+    undefined
+  );
 }
 
 /** The agentId a register(agentURI) receipt's Registered event names. */

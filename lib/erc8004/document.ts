@@ -23,26 +23,48 @@ export interface Payout {
 }
 
 /** The document's text (fixed key order, no whitespace) and its keccak256. */
-export async function renderFeedbackDocument(db: Db, cfg: Config, row: ReputationFeedback, payout: Payout | undefined): Promise<{ text: string; hash: Hex }> {
+export async function renderFeedbackDocument(
+  db: Db,
+  cfg: Config,
+  row: ReputationFeedback,
+  payout: Payout | undefined,
+): Promise<{ text: string; hash: Hex }> {
   const [mission] = await db
     .select({
-      id: missions.id, assignmentMode: missions.assignmentMode, assignment: missions.assignment, submissionCount: missions.submissionCount,
-      criteria: missions.criteria, criteriaHash: missions.criteriaHash, verdicts: missions.verdicts,
+      id: missions.id,
+      assignmentMode: missions.assignmentMode,
+      assignment: missions.assignment,
+      submissionCount: missions.submissionCount,
+      criteria: missions.criteria,
+      criteriaHash: missions.criteriaHash,
+      verdicts: missions.verdicts,
     })
     .from(missions)
     .where(eq(missions.id, row.missionId))
     .limit(1);
-  const [agent] = await db.select({ address: users.walletAddress }).from(users).where(eq(users.id, row.userId)).limit(1);
+  const [agent] = await db
+    .select({ address: users.walletAddress })
+    .from(users)
+    .where(eq(users.id, row.userId))
+    .limit(1);
   // What the agent delivered: its entry's files for a bounty, else the approved submission's.
   const files = await db
     .select({ sha256: missionFiles.sha256, size: missionFiles.size })
     .from(missionFiles)
-    .where(mission!.assignmentMode === 'BOUNTY'
-      ? and(eq(missionFiles.missionId, row.missionId), eq(missionFiles.kind, 'ENTRY'), eq(missionFiles.uploaderId, row.userId))
-      : and(
-        eq(missionFiles.missionId, row.missionId), eq(missionFiles.kind, 'DELIVERABLE'),
-        eq(missionFiles.assignment, mission!.assignment), eq(missionFiles.round, mission!.submissionCount),
-      ))
+    .where(
+      mission!.assignmentMode === 'BOUNTY'
+        ? and(
+            eq(missionFiles.missionId, row.missionId),
+            eq(missionFiles.kind, 'ENTRY'),
+            eq(missionFiles.uploaderId, row.userId),
+          )
+        : and(
+            eq(missionFiles.missionId, row.missionId),
+            eq(missionFiles.kind, 'DELIVERABLE'),
+            eq(missionFiles.assignment, mission!.assignment),
+            eq(missionFiles.round, mission!.submissionCount),
+          ),
+    )
     .orderBy(asc(missionFiles.position));
   const document = {
     type: FEEDBACK_DOCUMENT_TYPE,

@@ -24,7 +24,13 @@ export function feedbackUriOf(cfg: Config, missionId: string, bountyWinner?: str
   return bountyWinner ? `${base}?agent=${bountyWinner}` : base;
 }
 
-export async function enqueueFeedback(tx: Db, cfg: Config, action: string, mission: Settling, now: Date): Promise<void> {
+export async function enqueueFeedback(
+  tx: Db,
+  cfg: Config,
+  action: string,
+  mission: Settling,
+  now: Date,
+): Promise<void> {
   const { identityRegistry, reputationRegistry } = cfg.chain;
   if (!identityRegistry || !reputationRegistry) return;
   const outcome = outcomeOf(action, mission.contestCount > 0);
@@ -33,11 +39,15 @@ export async function enqueueFeedback(tx: Db, cfg: Config, action: string, missi
   // A bounty cancelled by the operator is against nobody in particular: no entrant was its agent.
   if (bounty && outcome !== 'bounty-award') return;
   const agentIds = bounty
-    ? (await tx
-      .select({ agentId: bountyEntries.agentId })
-      .from(bountyEntries)
-      .where(and(eq(bountyEntries.missionId, mission.id), isNotNull(bountyEntries.place)))).map((row) => row.agentId)
-    : mission.agentId ? [mission.agentId] : [];
+    ? (
+        await tx
+          .select({ agentId: bountyEntries.agentId })
+          .from(bountyEntries)
+          .where(and(eq(bountyEntries.missionId, mission.id), isNotNull(bountyEntries.place)))
+      ).map((row) => row.agentId)
+    : mission.agentId
+      ? [mission.agentId]
+      : [];
   if (agentIds.length === 0) return;
   const linked = await tx
     .select({ userId: agentIdentities.userId, agentId: agentIdentities.agentId, address: users.walletAddress })
@@ -47,15 +57,17 @@ export async function enqueueFeedback(tx: Db, cfg: Config, action: string, missi
   if (linked.length === 0) return;
   await tx
     .insert(reputationFeedback)
-    .values(linked.map((agent) => ({
-      missionId: mission.id,
-      userId: agent.userId,
-      registry: reputationRegistry,
-      agentId: agent.agentId,
-      value: OUTCOME_VALUES[outcome],
-      outcome,
-      feedbackUri: feedbackUriOf(cfg, mission.id, bounty ? agent.address : undefined),
-      createdAt: now,
-    })))
+    .values(
+      linked.map((agent) => ({
+        missionId: mission.id,
+        userId: agent.userId,
+        registry: reputationRegistry,
+        agentId: agent.agentId,
+        value: OUTCOME_VALUES[outcome],
+        outcome,
+        feedbackUri: feedbackUriOf(cfg, mission.id, bounty ? agent.address : undefined),
+        createdAt: now,
+      })),
+    )
     .onConflictDoNothing();
 }

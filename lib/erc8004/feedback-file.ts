@@ -19,11 +19,13 @@ export async function feedbackFileOrThrow(db: Db, missionId: string, agent: stri
     .select({ document: reputationFeedback.document })
     .from(reputationFeedback)
     .innerJoin(users, eq(users.id, reputationFeedback.userId))
-    .where(and(
-      eq(reputationFeedback.missionId, missionId),
-      isNotNull(reputationFeedback.document),
-      address ? eq(users.walletAddress, address.data!) : undefined,
-    ))
+    .where(
+      and(
+        eq(reputationFeedback.missionId, missionId),
+        isNotNull(reputationFeedback.document),
+        address ? eq(users.walletAddress, address.data!) : undefined,
+      ),
+    )
     .orderBy(asc(reputationFeedback.createdAt))
     .limit(2);
   // Without `agent`, only a mission with one feedback file has "the" file.

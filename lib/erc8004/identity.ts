@@ -19,16 +19,24 @@ export const presentLink = (cfg: Config, agentId: string, registry: string): Lin
   agentRegistry: registryId(cfg.chainId, registry),
 });
 
-export async function linkIdentity(db: Db, cfg: Config, agent: { id: string; walletAddress: string }, agentId: bigint, now: Date): Promise<LinkedIdentity> {
+export async function linkIdentity(
+  db: Db,
+  cfg: Config,
+  agent: { id: string; walletAddress: string },
+  agentId: bigint,
+  now: Date,
+): Promise<LinkedIdentity> {
   const registry = cfg.chain.identityRegistry;
   const clients = getChainClients();
-  if (!registry || !clients) throw new ApiError(503, 'No ERC-8004 Identity registry is configured', undefined, { 'Retry-After': '3600' });
+  if (!registry || !clients)
+    throw new ApiError(503, 'No ERC-8004 Identity registry is configured', undefined, { 'Retry-After': '3600' });
   let owner: Hex;
   try {
     owner = await readChain(() => readIdentityOwner(clients.publicClient, registry, agentId));
   } catch (error) {
     // ownerOf reverts for an id never registered; anything else is a chain we could not ask.
-    if (isExecutionRevert(error)) throw new ApiError(400, `Identity ${agentId} does not exist in the Identity registry`);
+    if (isExecutionRevert(error))
+      throw new ApiError(400, `Identity ${agentId} does not exist in the Identity registry`);
     throw error instanceof DependencyDown ? error : new DependencyDown('chain', error);
   }
   const wallet = await readChain(() => readAgentWallet(clients.publicClient, registry, agentId));
@@ -40,20 +48,28 @@ export async function linkIdentity(db: Db, cfg: Config, agent: { id: string; wal
   try {
     await db.insert(agentIdentities).values(values).onConflictDoUpdate({ target: agentIdentities.userId, set: values });
   } catch (error) {
-    if (uniqueViolation(error) === 'agent_identities_agent_idx') throw new ApiError(409, `Identity ${agentId} is linked to another agent`);
+    if (uniqueViolation(error) === 'agent_identities_agent_idx')
+      throw new ApiError(409, `Identity ${agentId} is linked to another agent`);
     throw error;
   }
   return presentLink(cfg, agentId.toString(), registry);
 }
 
 export async function unlinkIdentity(db: Db, userId: string): Promise<{ ok: true }> {
-  const [removed] = await db.delete(agentIdentities).where(eq(agentIdentities.userId, userId)).returning({ userId: agentIdentities.userId });
+  const [removed] = await db
+    .delete(agentIdentities)
+    .where(eq(agentIdentities.userId, userId))
+    .returning({ userId: agentIdentities.userId });
   if (!removed) throw new ApiError(404, 'No ERC-8004 identity is linked');
   return { ok: true };
 }
 
 /** The agent's link in the configured Identity registry, if any (a link to another registry does not count). */
-export async function identityOf(db: Db, cfg: Config, userId: string): Promise<{ agentId: string; registry: string } | undefined> {
+export async function identityOf(
+  db: Db,
+  cfg: Config,
+  userId: string,
+): Promise<{ agentId: string; registry: string } | undefined> {
   if (!cfg.chain.identityRegistry) return undefined;
   const [row] = await db
     .select({ agentId: agentIdentities.agentId, registry: agentIdentities.registry })

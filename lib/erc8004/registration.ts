@@ -16,14 +16,19 @@ import type { RegistrationFile } from './schemas';
 /** A token id as the file's examples write it (a number), or as digits when it is past a safe integer. */
 const idOf = (id: string): number | string => (BigInt(id) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id) : id);
 
-export const registrationUriOf = (cfg: Config, address: string) => `${issuerOf(cfg)}/api/agents/${address}/registration.json`;
+export const registrationUriOf = (cfg: Config, address: string) =>
+  `${issuerOf(cfg)}/api/agents/${address}/registration.json`;
 
 export async function registrationFileOrThrow(db: Db, cfg: Config, rawAddress: string): Promise<RegistrationFile> {
   const address = addressSchema.safeParse(rawAddress);
   if (!address.success) throw new ApiError(404, 'Agent not found');
   const [row] = await db
     .select({
-      id: users.id, walletAddress: users.walletAddress, displayName: users.displayName, bio: users.bio, avatarUrl: users.avatarUrl,
+      id: users.id,
+      walletAddress: users.walletAddress,
+      displayName: users.displayName,
+      bio: users.bio,
+      avatarUrl: users.avatarUrl,
       passportTokenId: passports.tokenId,
     })
     .from(users)
@@ -38,16 +43,24 @@ export async function registrationFileOrThrow(db: Db, cfg: Config, rawAddress: s
       .from(agentIdentities)
       .where(and(eq(agentIdentities.userId, row.id), eq(agentIdentities.registry, cfg.chain.identityRegistry)))
       .limit(1);
-    if (link) registrations.push({ agentId: idOf(link.agentId), agentRegistry: registryId(cfg.chainId, cfg.chain.identityRegistry) });
+    if (link)
+      registrations.push({
+        agentId: idOf(link.agentId),
+        agentRegistry: registryId(cfg.chainId, cfg.chain.identityRegistry),
+      });
   }
   if (row.passportTokenId !== null && cfg.chain.passport) {
-    registrations.push({ agentId: idOf(row.passportTokenId), agentRegistry: registryId(cfg.chainId, cfg.chain.passport) });
+    registrations.push({
+      agentId: idOf(row.passportTokenId),
+      agentRegistry: registryId(cfg.chainId, cfg.chain.passport),
+    });
   }
   const issuer = issuerOf(cfg);
   return {
     type: 'https://eips.ethereum.org/EIPS/eip-8004#registration-v1',
     name: row.displayName ?? `taskmarket agent ${row.walletAddress}`,
-    description: row.bio ?? `An agent on taskmarket (${issuer}): it takes missions and is paid through the escrow on completion.`,
+    description:
+      row.bio ?? `An agent on taskmarket (${issuer}): it takes missions and is paid through the escrow on completion.`,
     ...(row.avatarUrl && { image: row.avatarUrl }),
     services: [
       { name: 'web', endpoint: `${issuer}/agents/${row.walletAddress}` },

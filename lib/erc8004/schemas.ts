@@ -4,12 +4,17 @@ import { z } from 'zod';
 
 /** A uint256 token id, as decimal digits (a JSON number is taken too, while it is a safe integer). */
 export const agentIdInput = z
-  .union([z.string().regex(/^\d{1,78}$/, 'must be decimal digits'), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)])
+  .union([
+    z.string().regex(/^\d{1,78}$/, 'must be decimal digits'),
+    z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  ])
   .transform((value) => BigInt(value))
   .refine((value) => value < 2n ** 256n, 'must fit in a uint256');
 
 export const linkIdentityBody = z.strictObject({
-  agentId: agentIdInput.describe('The ERC-8004 agentId (ERC-721 token id) in the configured Identity registry; ids count from 0'),
+  agentId: agentIdInput.describe(
+    'The ERC-8004 agentId (ERC-721 token id) in the configured Identity registry; ids count from 0',
+  ),
 });
 
 export const linkedIdentitySchema = z.strictObject({

@@ -25,7 +25,10 @@ const LEASE_MARGIN_MS = 30_000;
 const SWEEP_WAIT_MS = 5_000;
 
 const claimable = (now: Date) =>
-  and(eq(reputationFeedback.status, 'PENDING'), or(isNull(reputationFeedback.lockedUntil), lt(reputationFeedback.lockedUntil, now)));
+  and(
+    eq(reputationFeedback.status, 'PENDING'),
+    or(isNull(reputationFeedback.lockedUntil), lt(reputationFeedback.lockedUntil, now)),
+  );
 
 async function claim(db: Db, id: string, now: Date, leaseMs: number) {
   const [row] = await db
@@ -51,10 +54,21 @@ async function release(db: Db, id: string, lastError: string | null, { counted =
   return row!;
 }
 
-async function mark(db: Db, id: string, status: 'MINED' | 'FAILED' | 'SUPERSEDED', changes: { txHash?: string; lastError?: string } = {}) {
+async function mark(
+  db: Db,
+  id: string,
+  status: 'MINED' | 'FAILED' | 'SUPERSEDED',
+  changes: { txHash?: string; lastError?: string } = {},
+) {
   const [row] = await db
     .update(reputationFeedback)
-    .set({ status, lockedUntil: null, lastError: changes.lastError ?? null, sentAt: status === 'MINED' ? new Date() : null, ...(changes.txHash && { txHash: changes.txHash }) })
+    .set({
+      status,
+      lockedUntil: null,
+      lastError: changes.lastError ?? null,
+      sentAt: status === 'MINED' ? new Date() : null,
+      ...(changes.txHash && { txHash: changes.txHash }),
+    })
     .where(and(eq(reputationFeedback.id, id), eq(reputationFeedback.status, 'PENDING')))
     .returning();
   return row ?? find(db, id);
@@ -71,7 +85,12 @@ async function payoutOf(db: Db, missionId: string) {
 }
 
 /** The stored file and hash, rendered now if this is the first attempt that got this far. */
-async function withDocument(db: Db, cfg: Config, row: ReputationFeedback, payout: { kind: string; txHash: string | null } | undefined) {
+async function withDocument(
+  db: Db,
+  cfg: Config,
+  row: ReputationFeedback,
+  payout: { kind: string; txHash: string | null } | undefined,
+) {
   if (row.document && row.feedbackHash) return row;
   const { text, hash } = await renderFeedbackDocument(db, cfg, row, payout);
   const [stored] = await db
@@ -82,11 +101,18 @@ async function withDocument(db: Db, cfg: Config, row: ReputationFeedback, payout
   return stored ?? find(db, row.id);
 }
 
-export async function processFeedback(db: Db, cfg: Config, id: string, waitMs: number, now = new Date()): Promise<ReputationFeedback> {
+export async function processFeedback(
+  db: Db,
+  cfg: Config,
+  id: string,
+  waitMs: number,
+  now = new Date(),
+): Promise<ReputationFeedback> {
   let row = await claim(db, id, now, waitMs + LEASE_MARGIN_MS);
   if (!row) return find(db, id);
   const clients = getChainClients();
-  if (!clients?.operator || !cfg.chain.reputationRegistry) return release(db, id, 'chain not configured', { counted: false });
+  if (!clients?.operator || !cfg.chain.reputationRegistry)
+    return release(db, id, 'chain not configured', { counted: false });
   const { publicClient, operator } = clients;
   const failed = (lastError: string) =>
     row!.attempts >= cfg.chain.settlementMaxAttempts
@@ -95,7 +121,8 @@ export async function processFeedback(db: Db, cfg: Config, id: string, waitMs: n
   try {
     // The money first: feedback speaks of a payout that happened.
     const payout = await payoutOf(db, row.missionId);
-    if (payout?.status === 'SUPERSEDED') return mark(db, id, 'SUPERSEDED', { lastError: 'the task was reclaimed by its client' });
+    if (payout?.status === 'SUPERSEDED')
+      return mark(db, id, 'SUPERSEDED', { lastError: 'the task was reclaimed by its client' });
     if (payout && payout.status !== 'MINED') return release(db, id, 'waiting for the payout', { counted: false });
     row = await withDocument(db, cfg, row, payout);
     const registry = row.registry as Hex;
@@ -106,7 +133,14 @@ export async function processFeedback(db: Db, cfg: Config, id: string, waitMs: n
       if (earlier.state === 'mined' && earlier.receipt.status === 'success') return mark(db, id, 'MINED');
       if (earlier.state === 'unknown') {
         // Sent by a worker that crashed, and mined under another hash? The registry's events say.
-        const given = await findGivenFeedback(publicClient, registry, BigInt(row.agentId), operatorAddress, row.feedbackHash as Hex, row.sentFromBlock ?? 0n);
+        const given = await findGivenFeedback(
+          publicClient,
+          registry,
+          BigInt(row.agentId),
+          operatorAddress,
+          row.feedbackHash as Hex,
+          row.sentFromBlock ?? 0n,
+        );
         if (given) return mark(db, id, 'MINED', { txHash: given });
       }
     }
@@ -121,24 +155,39 @@ export async function processFeedback(db: Db, cfg: Config, id: string, waitMs: n
     });
     const fromBlock = await publicClient.getBlockNumber({ cacheTime: 0 });
     const hash = await sendSerialized(publicClient, operator, { to: registry, data }, async (h) => {
-      await db.update(reputationFeedback).set({ txHash: h, sentFromBlock: fromBlock }).where(eq(reputationFeedback.id, id));
+      await db
+        .update(reputationFeedback)
+        .set({ txHash: h, sentFromBlock: fromBlock })
+        .where(eq(reputationFeedback.id, id));
     });
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: waitMs, pollingInterval: 250 }).catch(() => undefined);
+    const receipt = await publicClient
+      .waitForTransactionReceipt({ hash, timeout: waitMs, pollingInterval: 250 })
+      .catch(() => undefined);
     if (!receipt) return release(db, id, null, { counted: false });
     if (receipt.status === 'success') return mark(db, id, 'MINED');
     return failed('transaction reverted');
   } catch (error) {
     const message = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message?.split('\n')[0];
     log.warn('erc8004.feedback_failed', { id, message });
-    if (isRpcUnreachable(error) || unavailableDependency(error)) return release(db, id, message ?? 'unreachable', { counted: false });
+    if (isRpcUnreachable(error) || unavailableDependency(error))
+      return release(db, id, message ?? 'unreachable', { counted: false });
     return failed(message ?? 'send failed');
   }
 }
 
 /** The sweep's part: every PENDING feedback whose lease is free, oldest first. */
-export async function retryPendingFeedback(db: Db, cfg: Config, limit = 50): Promise<{ attempted: number; given: number }> {
+export async function retryPendingFeedback(
+  db: Db,
+  cfg: Config,
+  limit = 50,
+): Promise<{ attempted: number; given: number }> {
   if (!cfg.chain.reputationRegistry) return { attempted: 0, given: 0 };
-  const rows = await db.select({ id: reputationFeedback.id }).from(reputationFeedback).where(claimable(new Date())).orderBy(reputationFeedback.createdAt).limit(limit);
+  const rows = await db
+    .select({ id: reputationFeedback.id })
+    .from(reputationFeedback)
+    .where(claimable(new Date()))
+    .orderBy(reputationFeedback.createdAt)
+    .limit(limit);
   let given = 0;
   for (const { id } of rows) if ((await processFeedback(db, cfg, id, SWEEP_WAIT_MS)).status === 'MINED') given += 1;
   return { attempted: rows.length, given };

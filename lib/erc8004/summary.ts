@@ -25,7 +25,13 @@ export async function reputationSummary(cfg: Config, agentId: string, now = Date
   const cached = cache.get(key);
   if (cached && now - cached.at < FRESH_MS) return { agentId, ...cached.figures, stale: false };
   try {
-    const summary = await readFeedbackSummary(clients.publicClient, registry as Hex, BigInt(agentId), [operator], FEEDBACK_TAG);
+    const summary = await readFeedbackSummary(
+      clients.publicClient,
+      registry as Hex,
+      BigInt(agentId),
+      [operator],
+      FEEDBACK_TAG,
+    );
     const figures = {
       feedbackCount: Number(summary.count),
       averageValue: summary.count === 0n ? null : Number(summary.value) / 10 ** summary.decimals,
@@ -35,7 +41,9 @@ export async function reputationSummary(cfg: Config, agentId: string, now = Date
     return { agentId, ...figures, stale: false };
   } catch (error) {
     log.warn('erc8004.summary_unavailable', { agentId, message: (error as Error).message?.split('\n')[0] });
-    return cached ? { agentId, ...cached.figures, stale: true } : { agentId, feedbackCount: null, averageValue: null, stale: true };
+    return cached
+      ? { agentId, ...cached.figures, stale: true }
+      : { agentId, feedbackCount: null, averageValue: null, stale: true };
   }
 }
 

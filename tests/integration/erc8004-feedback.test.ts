@@ -41,7 +41,10 @@ async function submitted(agent: Party) {
   const taskId = await fundTask(wallet, REWARD);
   const { token, user } = await signIn(wallet);
   const client = { token, id: user.id, address: user.walletAddress } as Party;
-  const created = await call(createRoute, { token, body: missionInput({ reward: REWARD.toString(), onChainTaskId: taskId }) });
+  const created = await call(createRoute, {
+    token,
+    body: missionInput({ reward: REWARD.toString(), onChainTaskId: taskId }),
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.id as string;
   await ok(act('accept', agent, id));
@@ -49,12 +52,16 @@ async function submitted(agent: Party) {
   return { client, id };
 }
 
-const rowsOf = async (missionId: string) => (await getDb()).select().from(reputationFeedback).where(eq(reputationFeedback.missionId, missionId));
-const payoutOf = async (missionId: string) => (await (await getDb()).select().from(settlements).where(eq(settlements.missionId, missionId)))[0];
+const rowsOf = async (missionId: string) =>
+  (await getDb()).select().from(reputationFeedback).where(eq(reputationFeedback.missionId, missionId));
+const payoutOf = async (missionId: string) =>
+  (await (await getDb()).select().from(settlements).where(eq(settlements.missionId, missionId)))[0];
 /** The file as served: its status and exact text (what the hash is over), and the text parsed. */
 async function feedbackFile(id: string, agent?: string) {
   const path = `/api/missions/${id}/feedback.json${agent ? `?agent=${agent}` : ''}`;
-  const response = await feedbackRoute(new Request(`http://localhost:3000${path}`), { params: Promise.resolve({ id }) });
+  const response = await feedbackRoute(new Request(`http://localhost:3000${path}`), {
+    params: Promise.resolve({ id }),
+  });
   const text = await response.text();
   return { status: response.status, text, body: response.status === 200 ? JSON.parse(text) : undefined };
 }
@@ -67,22 +74,46 @@ describe('feedback at settlement', () => {
     expect(await ok(act('approve', client, id))).toMatchObject({ status: 'COMPLETED' });
 
     const [row] = await rowsOf(id);
-    expect(row).toMatchObject({ status: 'MINED', value: 100, outcome: 'approved', feedbackUri: `https://${TEST_DOMAIN}/api/missions/${id}/feedback.json` });
+    expect(row).toMatchObject({
+      status: 'MINED',
+      value: 100,
+      outcome: 'approved',
+      feedbackUri: `https://${TEST_DOMAIN}/api/missions/${id}/feedback.json`,
+    });
     expect(await summaryOnChain(agentId)).toEqual({ count: 1n, value: 100n, decimals: 0 });
     const [given] = await feedbackEvents(agentId);
-    expect(given).toMatchObject({ value: 100n, valueDecimals: 0, tag1: 'taskmarket', tag2: 'approved', feedbackURI: row!.feedbackUri, endpoint: `https://${TEST_DOMAIN}/api/mcp` });
+    expect(given).toMatchObject({
+      value: 100n,
+      valueDecimals: 0,
+      tag1: 'taskmarket',
+      tag2: 'approved',
+      feedbackURI: row!.feedbackUri,
+      endpoint: `https://${TEST_DOMAIN}/api/mcp`,
+    });
 
     const file = await feedbackFile(id);
     expect(file.status).toBe(200);
     expect(keccak256(stringToBytes(file.text))).toBe(given!.feedbackHash);
     const document = feedbackDocumentSchema.parse(file.body);
-    expect(document).toMatchObject({ missionId: id, agent: agent.address, agentId: agentId.toString(), value: 100, tag2: 'approved', criteria: [], verdicts: [] });
+    expect(document).toMatchObject({
+      missionId: id,
+      agent: agent.address,
+      agentId: agentId.toString(),
+      value: 100,
+      tag2: 'approved',
+      criteria: [],
+      verdicts: [],
+    });
     // The payout went first, and the file names its transaction.
     expect(document.settlement).toEqual({ kind: 'RELEASE', chainId: 31337, txHash: (await payoutOf(id))!.txHash });
 
     forgetReputationSummaries();
-    expect((await call(profileRoute, { params: { address: agent.address } })).body.erc8004)
-      .toEqual({ agentId: agentId.toString(), feedbackCount: 1, averageValue: 100, stale: false });
+    expect((await call(profileRoute, { params: { address: agent.address } })).body.erc8004).toEqual({
+      agentId: agentId.toString(),
+      feedbackCount: 1,
+      averageValue: 100,
+      stale: false,
+    });
   });
 
   test('behavior: approved after a contest gives 60 (contest-won)', async () => {
@@ -105,7 +136,10 @@ describe('feedback at settlement', () => {
   });
 
   test("behavior: the operator's resolve against the agent gives 0; for it, 60", async () => {
-    for (const [outcome, value, tag2] of [['CANCELLED', 0n, 'resolved-against'], ['COMPLETED', 60n, 'contest-won']] as const) {
+    for (const [outcome, value, tag2] of [
+      ['CANCELLED', 0n, 'resolved-against'],
+      ['COMPLETED', 60n, 'contest-won'],
+    ] as const) {
       const { agent, agentId } = await linkedAgent();
       const { client, id } = await submitted(agent);
       for (let round = 1; round <= 3; round += 1) {
@@ -116,7 +150,9 @@ describe('feedback at settlement', () => {
       expect(await summaryOnChain(agentId)).toEqual({ count: 1n, value, decimals: 0 });
       expect((await feedbackEvents(agentId))[0]).toMatchObject({ tag2 });
       // A refund's file names the refund.
-      expect(feedbackDocumentSchema.parse((await feedbackFile(id)).body).settlement?.kind).toBe(outcome === 'CANCELLED' ? 'REFUND' : 'RELEASE');
+      expect(feedbackDocumentSchema.parse((await feedbackFile(id)).body).settlement?.kind).toBe(
+        outcome === 'CANCELLED' ? 'REFUND' : 'RELEASE',
+      );
     }
   });
 
@@ -161,7 +197,10 @@ describe('feedback at settlement', () => {
     const [row] = await rowsOf(id);
     expect(row!.status).toBe('MINED');
     // As if the worker had died after the broadcast, having recorded another hash, before marking it.
-    await (await getDb()).update(reputationFeedback).set({ status: 'PENDING', txHash: keccak256(toHex('lost')) }).where(eq(reputationFeedback.id, row!.id));
+    await (await getDb())
+      .update(reputationFeedback)
+      .set({ status: 'PENDING', txHash: keccak256(toHex('lost')) })
+      .where(eq(reputationFeedback.id, row!.id));
     const nonce = await operatorNonce();
     await sweep();
     expect(await rowsOf(id)).toMatchObject([{ status: 'MINED', txHash: row!.txHash }]);
@@ -181,7 +220,9 @@ describe('feedback at settlement', () => {
     }
     // The sweep sends the release, then the feedback — whose broadcast the provider refuses.
     let sends = 0;
-    const proxy = await startRpcProxy(rpc, (method) => (method === 'eth_sendRawTransaction' && ++sends === 2 ? { httpStatus: 503 } : undefined));
+    const proxy = await startRpcProxy(rpc, (method) =>
+      method === 'eth_sendRawTransaction' && ++sends === 2 ? { httpStatus: 503 } : undefined,
+    );
     setEnv({ RPC_URL: proxy.url });
     try {
       await sweep();
@@ -208,9 +249,15 @@ describe('feedback at settlement', () => {
     const taskId = await fundTask(wallet, REWARD, (chain > now ? chain : now) + 60n * 86_400n);
     const { token, user } = await signIn(wallet);
     const client = { token, id: user.id, address: user.walletAddress } as Party;
-    const bounty = await createBounty(client, { reward: REWARD.toString(), onChainTaskId: taskId, winners: 2, deadline: new Date(Date.now() + 3_600_000).toISOString() });
+    const bounty = await createBounty(client, {
+      reward: REWARD.toString(),
+      onChainTaskId: taskId,
+      winners: 2,
+      deadline: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     const id = bounty.id as string;
-    for (const { agent } of [first, second, third]) expect((await enter(agent, id, `Entry of ${agent.address}`)).status).toBe(201);
+    for (const { agent } of [first, second, third])
+      expect((await enter(agent, id, `Entry of ${agent.address}`)).status).toBe(201);
     await closeEntries(id);
     await getMission(client, id);
     await ok(award(client, id, { winners: [first.agent.address, second.agent.address] }));
@@ -220,10 +267,16 @@ describe('feedback at settlement', () => {
     for (const { agent, agentId } of [first, second]) {
       expect(await summaryOnChain(agentId)).toEqual({ count: 1n, value: 100n, decimals: 0 });
       const [given] = await feedbackEvents(agentId);
-      expect(given).toMatchObject({ tag2: 'bounty-award', feedbackURI: `https://${TEST_DOMAIN}/api/missions/${id}/feedback.json?agent=${agent.address}` });
+      expect(given).toMatchObject({
+        tag2: 'bounty-award',
+        feedbackURI: `https://${TEST_DOMAIN}/api/missions/${id}/feedback.json?agent=${agent.address}`,
+      });
       const file = await feedbackFile(id, agent.address);
       expect(keccak256(stringToBytes(file.text))).toBe(given!.feedbackHash);
-      expect(feedbackDocumentSchema.parse(file.body)).toMatchObject({ agent: agent.address, settlement: { kind: 'SPLIT' } });
+      expect(feedbackDocumentSchema.parse(file.body)).toMatchObject({
+        agent: agent.address,
+        settlement: { kind: 'SPLIT' },
+      });
     }
     expect((await summaryOnChain(third.agentId)).count).toBe(0n);
     // Two files: without `agent` there is no one file to answer.

@@ -26,11 +26,19 @@ describe('POST /api/agents/me/erc8004', () => {
     const agentId = await registerIdentity(agent.wallet);
     const linked = await link(agent.token, agentId.toString());
     expect(linked.status, JSON.stringify(linked.body)).toBe(200);
-    expect(linked.body).toEqual({ agentId: agentId.toString(), agentRegistry: `eip155:${TEST_CHAIN_ID}:${registries().identityRegistry.toLowerCase()}` });
+    expect(linked.body).toEqual({
+      agentId: agentId.toString(),
+      agentRegistry: `eip155:${TEST_CHAIN_ID}:${registries().identityRegistry.toLowerCase()}`,
+    });
     const shown = await profile(agent.address);
     expect(shown.status).toBe(200);
     agentProfileSchema.parse(shown.body);
-    expect(shown.body.erc8004).toEqual({ agentId: agentId.toString(), feedbackCount: 0, averageValue: null, stale: false });
+    expect(shown.body.erc8004).toEqual({
+      agentId: agentId.toString(),
+      feedbackCount: 0,
+      averageValue: null,
+      stale: false,
+    });
   });
 
   test('behavior: the agentWallet of an identity someone else owns may link it; a JSON number id works too', async () => {
@@ -55,7 +63,10 @@ describe('POST /api/agents/me/erc8004', () => {
 
   test('error: an id never registered is 400; a malformed one 400; a client 403', async () => {
     const agent = await agentWithWallet();
-    expect(await link(agent.token, '99999999')).toMatchObject({ status: 400, body: { error: expect.stringMatching(/does not exist/) } });
+    expect(await link(agent.token, '99999999')).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/does not exist/) },
+    });
     expect((await link(agent.token, '-1')).status).toBe(400);
     expect((await link(agent.token, 'abc')).status).toBe(400);
     expect((await link(agent.token, 1.5)).status).toBe(400);
@@ -84,7 +95,12 @@ describe('POST /api/agents/me/erc8004', () => {
       expect(down.status).toBe(503);
       const shown = await profile(agent.address);
       expect(shown.status).toBe(200);
-      expect(shown.body.erc8004).toEqual({ agentId: agentId.toString(), feedbackCount: null, averageValue: null, stale: true });
+      expect(shown.body.erc8004).toEqual({
+        agentId: agentId.toString(),
+        feedbackCount: null,
+        averageValue: null,
+        stale: true,
+      });
     } finally {
       setEnv({ RPC_URL: rpc });
     }
@@ -95,7 +111,10 @@ describe('POST /api/agents/me/erc8004', () => {
     const agent = await agentWithWallet();
     const agentId = await registerIdentity(agent.wallet);
     expect((await link(agent.token, agentId.toString())).status).toBe(200);
-    expect(await call(unlinkRoute, { token: agent.token, method: 'DELETE' })).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await call(unlinkRoute, { token: agent.token, method: 'DELETE' })).toMatchObject({
+      status: 200,
+      body: { ok: true },
+    });
     expect((await profile(agent.address)).body.erc8004).toBeNull();
     expect((await call(unlinkRoute, { token: agent.token, method: 'DELETE' })).status).toBe(404);
   });
@@ -124,8 +143,13 @@ describe('GET /api/agents/{address}/registration.json', () => {
       { name: 'web', endpoint: `https://${TEST_DOMAIN}/agents/${agent.address}` },
       { name: 'MCP', endpoint: `https://${TEST_DOMAIN}/api/mcp` },
     ]);
-    expect(parsed.registrations[0]).toEqual({ agentId: Number(agentId), agentRegistry: `eip155:${TEST_CHAIN_ID}:${registries().identityRegistry.toLowerCase()}` });
-    expect(parsed.registrations[1]).toMatchObject({ agentRegistry: `eip155:${TEST_CHAIN_ID}:${contracts.passport.toLowerCase()}` });
+    expect(parsed.registrations[0]).toEqual({
+      agentId: Number(agentId),
+      agentRegistry: `eip155:${TEST_CHAIN_ID}:${registries().identityRegistry.toLowerCase()}`,
+    });
+    expect(parsed.registrations[1]).toMatchObject({
+      agentRegistry: `eip155:${TEST_CHAIN_ID}:${contracts.passport.toLowerCase()}`,
+    });
     expect(file.headers.get('access-control-allow-origin')).toBe('*');
   });
 
@@ -146,9 +170,15 @@ describe('GET /api/public/config', () => {
     });
     setEnv({ ERC8004_IDENTITY_ADDRESS: undefined, ERC8004_REPUTATION_ADDRESS: undefined });
     try {
-      expect((await call(configRoute)).body.contracts).toMatchObject({ identityRegistry: null, reputationRegistry: null });
+      expect((await call(configRoute)).body.contracts).toMatchObject({
+        identityRegistry: null,
+        reputationRegistry: null,
+      });
     } finally {
-      setEnv({ ERC8004_IDENTITY_ADDRESS: contracts.identityRegistry, ERC8004_REPUTATION_ADDRESS: contracts.reputationRegistry });
+      setEnv({
+        ERC8004_IDENTITY_ADDRESS: contracts.identityRegistry,
+        ERC8004_REPUTATION_ADDRESS: contracts.reputationRegistry,
+      });
     }
   });
 });

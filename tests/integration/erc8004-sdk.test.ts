@@ -29,11 +29,18 @@ const appFetch: typeof globalThis.fetch = async (input, init) => {
   request.headers.set(SOCKET_ADDRESS_HEADER, stampedAddress('10.8.0.1'));
   for (const [template, module] of SERVICE_ROUTES) {
     const names: string[] = [];
-    const pattern = new RegExp(`^${template.replace(/\./g, '\\.').replace(/\[(\w+)\]/g, (_, name: string) => (names.push(name), '([^/]+)'))}$`);
+    const pattern = new RegExp(
+      `^${template.replace(/\./g, '\\.').replace(/\[(\w+)\]/g, (_, name: string) => {
+        names.push(name);
+        return '([^/]+)';
+      })}$`,
+    );
     const match = pattern.exec(url.pathname);
     if (!match) continue;
     const handler = module[request.method as Method]!;
-    return handler(request, { params: Promise.resolve(Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(match[i + 1]!)]))) });
+    return handler(request, {
+      params: Promise.resolve(Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(match[i + 1]!)]))),
+    });
   }
   return Response.json({ error: 'Not found' }, { status: 404 });
 };
@@ -44,9 +51,19 @@ afterEach(() => {
 });
 
 const ownerOf = (agentId: bigint) =>
-  publicClient().readContract({ address: registries().identityRegistry, abi: identityRegistryArtifact.abi, functionName: 'ownerOf', args: [agentId] });
+  publicClient().readContract({
+    address: registries().identityRegistry,
+    abi: identityRegistryArtifact.abi,
+    functionName: 'ownerOf',
+    args: [agentId],
+  });
 const tokenUri = (agentId: bigint) =>
-  publicClient().readContract({ address: registries().identityRegistry, abi: identityRegistryArtifact.abi, functionName: 'tokenURI', args: [agentId] });
+  publicClient().readContract({
+    address: registries().identityRegistry,
+    abi: identityRegistryArtifact.abi,
+    functionName: 'tokenURI',
+    args: [agentId],
+  });
 
 describe('SDK', () => {
   test('default: registerErc8004() registers from the wallet with the registration file as agentURI, then links it', async () => {
@@ -75,12 +92,20 @@ describe('CLI', () => {
     const agentId = await registerIdentity(account);
     globalThis.fetch = appFetch;
     const out: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      out.push(String(chunk));
+      return true;
+    });
     const env = { TASKMARKET_PRIVATE_KEY: key, TASKMARKET_URL: BASE, TASKMARKET_RPC_URL: workerRpcUrl() };
     expect(await main(['node', 'taskmarket', 'register', '--json'], '0.0.0', env)).toBe(0);
     out.length = 0;
-    expect(await main(['node', 'taskmarket', 'agent', 'erc8004', 'link', agentId.toString(), '--json'], '0.0.0', env)).toBe(0);
-    expect(JSON.parse(out.join(''))).toEqual({ agentId: agentId.toString(), agentRegistry: `eip155:31337:${registries().identityRegistry.toLowerCase()}` });
+    expect(
+      await main(['node', 'taskmarket', 'agent', 'erc8004', 'link', agentId.toString(), '--json'], '0.0.0', env),
+    ).toBe(0);
+    expect(JSON.parse(out.join(''))).toEqual({
+      agentId: agentId.toString(),
+      agentRegistry: `eip155:31337:${registries().identityRegistry.toLowerCase()}`,
+    });
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     expect(await main(['node', 'taskmarket', 'agent', 'erc8004', 'link', 'x1'], '0.0.0', env)).toBe(2);
   });

@@ -16,7 +16,9 @@ export const registries = () => inject('contracts') as unknown as { identityRegi
 export const OPERATOR = privateKeyToAccount(ANVIL_KEYS[0]).address;
 
 /** An agent signed in with a wallet the test holds (to sign and send from it). */
-export async function agentWithWallet(wallet: PrivateKeyAccount = newWallet()): Promise<Party & { wallet: PrivateKeyAccount }> {
+export async function agentWithWallet(
+  wallet: PrivateKeyAccount = newWallet(),
+): Promise<Party & { wallet: PrivateKeyAccount }> {
   const { token, user } = await signIn(wallet);
   const response = await call(registerAgent, { token, method: 'POST' });
   if (response.status !== 200) throw new Error(`register-agent: ${response.status} ${JSON.stringify(response.body)}`);
@@ -24,10 +26,16 @@ export async function agentWithWallet(wallet: PrivateKeyAccount = newWallet()): 
 }
 
 /** `register(agentURI)` sent from `account` (funded for gas first): the new agentId. */
-export async function registerIdentity(account: PrivateKeyAccount, uri = 'https://agent.example/registration.json'): Promise<bigint> {
+export async function registerIdentity(
+  account: PrivateKeyAccount,
+  uri = 'https://agent.example/registration.json',
+): Promise<bigint> {
   await fund(account.address);
   const hash = await walletOf(account).writeContract({
-    address: registries().identityRegistry, abi: identityRegistryArtifact.abi, functionName: 'register', args: [uri],
+    address: registries().identityRegistry,
+    abi: identityRegistryArtifact.abi,
+    functionName: 'register',
+    args: [uri],
   });
   const receipt = await publicClient().waitForTransactionReceipt({ hash });
   const [event] = parseEventLogs({ abi: identityRegistryArtifact.abi, logs: receipt.logs, eventName: 'Registered' });
@@ -35,7 +43,11 @@ export async function registerIdentity(account: PrivateKeyAccount, uri = 'https:
 }
 
 /** The owner sets `wallet` as the identity's agentWallet, with the wallet's EIP-712 proof. */
-export async function setAgentWallet(owner: PrivateKeyAccount, agentId: bigint, wallet: PrivateKeyAccount): Promise<void> {
+export async function setAgentWallet(
+  owner: PrivateKeyAccount,
+  agentId: bigint,
+  wallet: PrivateKeyAccount,
+): Promise<void> {
   const { identityRegistry } = registries();
   const block = await publicClient().getBlock();
   const deadline = block.timestamp + 120n;
@@ -43,15 +55,20 @@ export async function setAgentWallet(owner: PrivateKeyAccount, agentId: bigint, 
     domain: { name: 'ERC8004IdentityRegistry', version: '1', chainId: 31337, verifyingContract: identityRegistry },
     types: {
       AgentWalletSet: [
-        { name: 'agentId', type: 'uint256' }, { name: 'newWallet', type: 'address' },
-        { name: 'owner', type: 'address' }, { name: 'deadline', type: 'uint256' },
+        { name: 'agentId', type: 'uint256' },
+        { name: 'newWallet', type: 'address' },
+        { name: 'owner', type: 'address' },
+        { name: 'deadline', type: 'uint256' },
       ],
     },
     primaryType: 'AgentWalletSet',
     message: { agentId, newWallet: wallet.address, owner: owner.address, deadline },
   });
   const hash = await walletOf(owner).writeContract({
-    address: identityRegistry, abi: identityRegistryArtifact.abi, functionName: 'setAgentWallet', args: [agentId, wallet.address, deadline, signature],
+    address: identityRegistry,
+    abi: identityRegistryArtifact.abi,
+    functionName: 'setAgentWallet',
+    args: [agentId, wallet.address, deadline, signature],
   });
   await publicClient().waitForTransactionReceipt({ hash });
 }
@@ -59,7 +76,10 @@ export async function setAgentWallet(owner: PrivateKeyAccount, agentId: bigint, 
 /** getSummary over our operator's feedback with tag1 `taskmarket`. */
 export async function summaryOnChain(agentId: bigint) {
   const [count, value, decimals] = await publicClient().readContract({
-    address: registries().reputationRegistry, abi: reputationRegistryArtifact.abi, functionName: 'getSummary', args: [agentId, [OPERATOR], 'taskmarket', ''],
+    address: registries().reputationRegistry,
+    abi: reputationRegistryArtifact.abi,
+    functionName: 'getSummary',
+    args: [agentId, [OPERATOR], 'taskmarket', ''],
   });
   return { count, value, decimals };
 }

@@ -37,6 +37,20 @@ export default async function AgentPage({ params }: { params: Promise<{ address:
         <div><dt>Active</dt><dd>{stats.active}</dd></div>
         <div><dt>Success rate</dt><dd>{stats.successRate === null ? '—' : `${Math.round(stats.successRate * 100)}%`}</dd></div>
         <div><dt>Passport</dt><dd>{profile.passport?.tokenId ? `#${profile.passport.tokenId}` : 'Being minted'}</dd></div>
+        {profile.erc8004 && (
+          // docs/api.md#erc-8004-identity: what our operator wrote to the agent's ERC-8004 identity at its settlements.
+          <div data-testid="agent-erc8004">
+            <dt>ERC-8004 identity #{profile.erc8004.agentId}</dt>
+            <dd>
+              {profile.erc8004.feedbackCount === null
+                ? 'Feedback cannot be read from the chain just now'
+                : profile.erc8004.feedbackCount === 0
+                  ? 'No settlement feedback yet'
+                  : `${profile.erc8004.averageValue} of 100 over ${profile.erc8004.feedbackCount} settlement${profile.erc8004.feedbackCount === 1 ? '' : 's'}`}
+              {profile.erc8004.stale && profile.erc8004.feedbackCount !== null ? ' (last read; the chain is unreachable)' : ''}
+            </dd>
+          </div>
+        )}
         <div><dt>Joined</dt><dd>{new Date(profile.joinedAt).toLocaleDateString('en-GB', { timeZone: 'UTC' })}</dd></div>
       </dl>
       <h2>Completed missions</h2>
