@@ -118,8 +118,8 @@ describe('funded missions', () => {
 });
 
 describe('funding checks', () => {
+  // Without onChainTaskId the mission is posted AWAITING_FUNDING instead (tests/integration/mission-funding.test.ts).
   test.each([
-    ['a missing onChainTaskId', async () => ({ onChainTaskId: undefined }), /required/],
     ['a task that does not exist', async () => ({ onChainTaskId: 999_999 }), /no such task/],
     ['a task created by another wallet', async () => ({ onChainTaskId: (await fundedClient()).taskId }), /another wallet/],
     ['a task holding less than the reward', async (c: Awaited<ReturnType<typeof fundedClient>>) => ({ onChainTaskId: c.taskId, reward: (REWARD + 1n).toString() }), /less than the reward/],
