@@ -10,6 +10,7 @@ export function documentRequester(cfg: Config, kv: Kv, ip: string): Requester {
   return {
     cfg,
     kv,
-    admitFetch: (who) => (who === 'ip' ? consume(kv, cfg, 'clientDocument', ip) : consume(kv, cfg, 'clientDocumentGlobal', EVERYONE)),
+    admitFetch: (who) =>
+      who === 'ip' ? consume(kv, cfg, 'clientDocument', ip) : consume(kv, cfg, 'clientDocumentGlobal', EVERYONE),
   };
 }

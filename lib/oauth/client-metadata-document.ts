@@ -46,17 +46,29 @@ export async function clientFromDocument(requester: Requester, url: URL): Promis
   const cached = await kv.get(cacheKey(url));
   if (cached) return JSON.parse(cached) as DocumentClient;
   await admit(requester, 'ip', 'Too many client metadata documents fetched from your address; try again in a minute.');
-  await admit(requester, 'everyone', 'Too many client metadata documents fetched from everywhere this hour; try again later.');
+  await admit(
+    requester,
+    'everyone',
+    'Too many client metadata documents fetched from everywhere this hour; try again later.',
+  );
   let response;
   try {
-    response = await guardedGet(cfg, url, { maxBytes: MAX_DOCUMENT_BYTES, deadlineMs: DOCUMENT_DEADLINE_MS, accept: 'application/json' });
+    response = await guardedGet(cfg, url, {
+      maxBytes: MAX_DOCUMENT_BYTES,
+      deadlineMs: DOCUMENT_DEADLINE_MS,
+      accept: 'application/json',
+    });
   } catch (error) {
     const reason = (error as { details?: string[] }).details?.[0] ?? (error as Error).message;
     throw fault(`could not be fetched (${reason.slice(0, 200)})`);
   }
   if (response.status !== 200) throw fault(`answered HTTP ${response.status}, not 200`);
-  const type = String(response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) throw fault('is not application/json');
+  const type = String(response.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type))
+    throw fault('is not application/json');
   let document: unknown;
   try {
     document = JSON.parse(response.body);
@@ -93,7 +105,13 @@ function checkDocument(document: unknown, url: URL): DocumentClient {
     throw error;
   }
   if (checked.method !== 'none') throw fault('token_endpoint_auth_method must be none');
-  return { id: url.href, name: checked.name, redirectUris: checked.redirectUris, clientUri: checked.clientUri ?? null, verifiedDomain: url.host };
+  return {
+    id: url.href,
+    name: checked.name,
+    redirectUris: checked.redirectUris,
+    clientUri: checked.clientUri ?? null,
+    verifiedDomain: url.host,
+  };
 }
 
 const fault = (problem: string) => new ClientDocumentError(`The app's client metadata document ${problem}.`);

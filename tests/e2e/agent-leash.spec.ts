@@ -37,8 +37,19 @@ async function newAgent(): Promise<{ key: Hex; token: string; address: string }>
 }
 
 /** A mission `poster` funded and `agent` accepted and delivered with `note`: waiting for the poster's approval. */
-async function deliveredMission(poster: Hex, agent: { token: string }, title: string, reward: bigint, note: string): Promise<string> {
-  const id = await postFundedMission(poster, { title, description: `${title}: one page, plain text.`, tags: [`leash-${randomUUID().slice(0, 8)}`], reward });
+async function deliveredMission(
+  poster: Hex,
+  agent: { token: string },
+  title: string,
+  reward: bigint,
+  note: string,
+): Promise<string> {
+  const id = await postFundedMission(poster, {
+    title,
+    description: `${title}: one page, plain text.`,
+    tags: [`leash-${randomUUID().slice(0, 8)}`],
+    reward,
+  });
   await post(`/api/missions/${id}/accept`, {}, agent.token);
   await post(`/api/missions/${id}/submit`, { note }, agent.token);
   return id;
@@ -53,10 +64,13 @@ async function expectAskedScopes(page: Page, scopes: string[]): Promise<void> {
   await expect(page.getByTestId('client-name')).toHaveText(CLIENT_NAME);
   const boxes = page.getByTestId('scopes').getByRole('checkbox');
   await expect(boxes).toHaveCount(scopes.length);
-  for (const scope of scopes) await expect(page.getByTestId('scopes').getByRole('checkbox', { name: new RegExp(scope) })).toBeChecked();
+  for (const scope of scopes)
+    await expect(page.getByTestId('scopes').getByRole('checkbox', { name: new RegExp(scope) })).toBeChecked();
 }
 
-test('the MCP SDK client gets what the person ticks, steps up for approve, and the release waits for a click', async ({ browser }) => {
+test('the MCP SDK client gets what the person ticks, steps up for approve, and the release waits for a click', async ({
+  browser,
+}) => {
   const posterKey = await freshFundedKey();
   const agent = await newAgent();
   const note = 'The summary of the Streamable HTTP transport is attached below.';
@@ -66,7 +80,13 @@ test('the MCP SDK client gets what the person ticks, steps up for approve, and t
   const callback = await startCallbackServer();
   const provider = new MemoryOAuthProvider(
     callback.url,
-    { client_name: CLIENT_NAME, redirect_uris: [callback.url], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+    {
+      client_name: CLIENT_NAME,
+      redirect_uris: [callback.url],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    },
     async (authorizationUrl) => void (await page.goto(authorizationUrl.href)),
   );
   // The provider's fetch is the client-side step-up fix for SDK 1.32 (tests/support/oauth-client.ts).
@@ -74,7 +94,9 @@ test('the MCP SDK client gets what the person ticks, steps up for approve, and t
   const client = new Client({ name: 'leashed-assistant', version: '1.0.0' });
 
   await test.step('the first consent: the person unticks missions:work and keeps missions:read', async () => {
-    await expect(new Client({ name: 'leashed-assistant', version: '1.0.0' }).connect(connecting)).rejects.toThrow(UnauthorizedError);
+    await expect(new Client({ name: 'leashed-assistant', version: '1.0.0' }).connect(connecting)).rejects.toThrow(
+      UnauthorizedError,
+    );
     await expect(page.getByRole('heading', { name: `Connect ${CLIENT_NAME}` })).toBeVisible();
     await connectWallet(page);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -90,13 +112,21 @@ test('the MCP SDK client gets what the person ticks, steps up for approve, and t
     expect(provider.tokens()?.scope).toBe('missions:read');
     // One transport for the rest of the conversation, as an assistant keeps it.
     await client.connect(mcpTransport(mcpUrl(), { authProvider: provider }, provider.steppingUp()));
-    expect(await callTool(client, 'get_mission', { id: missionId })).toMatchObject({ status: 'SUBMITTED', submission: { note } });
+    expect(await callTool(client, 'get_mission', { id: missionId })).toMatchObject({
+      status: 'SUBMITTED',
+      submission: { note },
+    });
   });
 
   await test.step('approve_mission needs missions:post: the SDK meets the 403 challenge and sends the person back to consent', async () => {
-    await expect(client.callTool({ name: 'approve_mission', arguments: { id: missionId } })).rejects.toThrow(UnauthorizedError);
+    await expect(client.callTool({ name: 'approve_mission', arguments: { id: missionId } })).rejects.toThrow(
+      UnauthorizedError,
+    );
     await expect(page).toHaveURL(/\/oauth\/authorize\?/);
-    expect(new URL(page.url()).searchParams.get('scope')?.split(' ').sort()).toEqual(['missions:post', 'missions:read']);
+    expect(new URL(page.url()).searchParams.get('scope')?.split(' ').sort()).toEqual([
+      'missions:post',
+      'missions:read',
+    ]);
     await expectAskedScopes(page, ['missions:read', 'missions:post']);
     await screenshotPage(page, 'leash-consent-step-up');
     await page.getByRole('button', { name: 'Approve' }).click();
@@ -135,7 +165,10 @@ test('the MCP SDK client gets what the person ticks, steps up for approve, and t
   });
 
   await test.step('the client sees the mission COMPLETED, and the agent is paid', async () => {
-    expect(await callTool(client, 'get_mission', { id: missionId })).toMatchObject({ status: 'COMPLETED', completedAt: expect.any(String) });
+    expect(await callTool(client, 'get_mission', { id: missionId })).toMatchObject({
+      status: 'COMPLETED',
+      completedAt: expect.any(String),
+    });
     await expect.poll(() => pendingEarnings(agent), { timeout: 30_000 }).toBe(6n * USDC);
     // Asked again, the release is not made twice: the mission is no longer waiting for approval.
     const again = await client.callTool({ name: 'approve_mission', arguments: { id: missionId } });
@@ -146,12 +179,20 @@ test('the MCP SDK client gets what the person ticks, steps up for approve, and t
   await person.context.close();
 });
 
-test('Connected apps shows the limit, what was released and what waits; the confirmation page denies; revoking stops the token', async ({ browser }) => {
+test('Connected apps shows the limit, what was released and what waits; the confirmation page denies; revoking stops the token', async ({
+  browser,
+}) => {
   const posterKey = await freshFundedKey();
   const agent = await newAgent();
   const within = await deliveredMission(posterKey, agent, 'Translate the README', 3n * USDC, 'README in French.');
   const approvedThere = await deliveredMission(posterKey, agent, 'Fix the broken links', 2n * USDC, 'Links fixed: 14.');
-  const deniedHere = await deliveredMission(posterKey, agent, 'Write the changelog', 2n * USDC, 'Changelog: one line, "stuff".');
+  const deniedHere = await deliveredMission(
+    posterKey,
+    agent,
+    'Write the changelog',
+    2n * USDC,
+    'Changelog: one line, "stuff".',
+  );
   const session = await signInWithKey(posterKey);
   const made = await post<{ token: string; grant: { id: string } }>(
     '/api/tokens',
@@ -159,7 +200,11 @@ test('Connected apps shows the limit, what was released and what waits; the conf
     session,
   );
   const approve = (id: string) =>
-    fetch(`${e2e.baseUrl}/api/missions/${id}/approve`, { method: 'POST', headers: { authorization: `Bearer ${made.token}`, 'content-type': 'application/json' }, body: '{}' });
+    fetch(`${e2e.baseUrl}/api/missions/${id}/approve`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${made.token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
   // 3 USDC is within the 4 USDC limit: applied at once. 2 more would pass it: each waits.
   expect((await approve(within)).status).toBe(200);
   const waiting = await approve(approvedThere);

@@ -44,7 +44,9 @@ const resolve: FetchLike = async (url, init) => {
 beforeAll(async () => {
   [chain, database] = await Promise.all([startLocalChain({ port: await freePort() }), freshMachineDatabase()]);
   origin = `http://127.0.0.1:${await freePort()}`;
-  pair = await startPair(productionEnv({ databaseUrl: database.url, redisUrl: MACHINE_REDIS, chain }, { APP_ORIGINS: origin }));
+  pair = await startPair(
+    productionEnv({ databaseUrl: database.url, redisUrl: MACHINE_REDIS, chain }, { APP_ORIGINS: origin }),
+  );
 });
 
 afterAll(async () => {
@@ -59,12 +61,21 @@ afterAll(async () => {
  * the page hands out the form and its one-time token; the person leaves `keep` ticked (each must be
  * one asked for) and approves; the 303 names the client's redirect URI with the code.
  */
-async function consent(authorizationUrl: URL, cookie: string, keep: string[]): Promise<{ asked: string[]; code: string }> {
+async function consent(
+  authorizationUrl: URL,
+  cookie: string,
+  keep: string[],
+): Promise<{ asked: string[]; code: string }> {
   const page = await resolve(authorizationUrl, { headers: { cookie } });
   const html = await page.text();
-  const hidden = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map(([, name, value]) => [name!, value!.replaceAll('&amp;', '&')]);
+  const hidden = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map(([, name, value]) => [
+    name!,
+    value!.replaceAll('&amp;', '&'),
+  ]);
   expect(hidden.map(([name]) => name)).toContain('form_token');
-  const asked = [...html.matchAll(/<input type="checkbox" name="scope" checked="" value="([^"]+)"/g)].map(([, value]) => value!);
+  const asked = [...html.matchAll(/<input type="checkbox" name="scope" checked="" value="([^"]+)"/g)].map(
+    ([, value]) => value!,
+  );
   for (const scope of keep) expect(asked).toContain(scope);
   const form = new URLSearchParams([...hidden, ...keep.map((scope) => ['scope', scope]), ['decision', 'approve']]);
   const decided = await resolve(new URL('/api/oauth/authorize', origin), {
@@ -83,7 +94,13 @@ async function deliveredMission(poster: { account: ReturnType<typeof newAccount>
   const taskId = await fundTaskOn({ rpcUrl: chain.rpcUrl, ...chain.contracts }, poster.account, REWARD);
   const created = await request(pair.a, '/api/missions', {
     token: poster.token,
-    body: { title: 'Check the two-instance proof', description: 'Run it and report.', reward: REWARD.toString(), deadline: new Date(Date.now() + 86_400_000).toISOString(), onChainTaskId: taskId },
+    body: {
+      title: 'Check the two-instance proof',
+      description: 'Run it and report.',
+      reward: REWARD.toString(),
+      deadline: new Date(Date.now() + 86_400_000).toISOString(),
+      onChainTaskId: taskId,
+    },
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.id as string;
@@ -92,7 +109,10 @@ async function deliveredMission(poster: { account: ReturnType<typeof newAccount>
   expect(registered.status, JSON.stringify(registered.body)).toBe(200);
   const agent = registered.body.token as string;
   expect((await request(pair.a, `/api/missions/${id}/accept`, { method: 'POST', token: agent })).status).toBe(200);
-  expect((await request(pair.b, `/api/missions/${id}/submit`, { token: agent, body: { note: 'Ran it on both: green.' } })).status).toBe(200);
+  expect(
+    (await request(pair.b, `/api/missions/${id}/submit`, { token: agent, body: { note: 'Ran it on both: green.' } }))
+      .status,
+  ).toBe(200);
   return { id, agent };
 }
 
@@ -111,7 +131,13 @@ test('behavior: the SDK client gets the ticked scope, steps up for approve, and 
   const redirectUri = 'http://127.0.0.1:9/callback';
   const provider = new MemoryOAuthProvider(
     redirectUri,
-    { client_name: 'Two-instance assistant', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+    {
+      client_name: 'Two-instance assistant',
+      redirect_uris: [redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    },
     async (authorizationUrl) => {
       const decided = await consent(authorizationUrl, cookie, answers.shift()!);
       asked.push(decided.asked);
@@ -120,7 +146,9 @@ test('behavior: the SDK client gets the ticked scope, steps up for approve, and 
   );
   const mcpUrl = `${origin}/api/mcp`;
   const first = mcpTransport(mcpUrl, { authProvider: provider }, provider.steppingUp(resolve));
-  await expect(new Client({ name: 'two-instance-assistant', version: '1.0.0' }).connect(first)).rejects.toThrow(UnauthorizedError);
+  await expect(new Client({ name: 'two-instance-assistant', version: '1.0.0' }).connect(first)).rejects.toThrow(
+    UnauthorizedError,
+  );
   // The SDK asked for what the 401 named, and the person narrowed it.
   expect(asked[0]).toEqual(['missions:read', 'missions:work']);
   await first.finishAuth(code);
@@ -136,14 +164,18 @@ test('behavior: the SDK client gets the ticked scope, steps up for approve, and 
   // step-up by itself and MemoryOAuthProvider.steppingUp can go (docs/agents.md#step-up-with-the-typescript-sdk).
   const unfixed = new Client({ name: 'unfixed', version: '1.0.0' });
   await unfixed.connect(mcpTransport(mcpUrl, { authProvider: provider }, resolve));
-  await expect(unfixed.callTool({ name: 'approve_mission', arguments: { id: mission.id } })).rejects.toThrow('Server returned 403 after trying upscoping');
+  await expect(unfixed.callTool({ name: 'approve_mission', arguments: { id: mission.id } })).rejects.toThrow(
+    'Server returned 403 after trying upscoping',
+  );
   expect(asked).toHaveLength(1);
   await unfixed.close();
 
   // The step-up: the 403 challenge names what the token holds plus missions:post; the SDK sends the
   // person to consent for those, and the same client's retry goes through with the new token.
   const challenged = served.length;
-  await expect(client.callTool({ name: 'approve_mission', arguments: { id: mission.id } })).rejects.toThrow(UnauthorizedError);
+  await expect(client.callTool({ name: 'approve_mission', arguments: { id: mission.id } })).rejects.toThrow(
+    UnauthorizedError,
+  );
   expect(served.slice(challenged)[0]).toMatchObject({ method: 'POST', path: '/api/mcp', status: 403 });
   expect(asked[1]?.sort()).toEqual(['missions:post', 'missions:read']);
   await mcpTransport(mcpUrl, { authProvider: provider }, resolve).finishAuth(code);
@@ -159,18 +191,24 @@ test('behavior: the SDK client gets the ticked scope, steps up for approve, and 
   expect(await callTool(client, 'get_mission', { id: mission.id })).toMatchObject({ status: 'SUBMITTED' });
 
   // The person approves, on whichever instance; the client then sees the mission completed and the agent paid.
-  const decided = await request(pair.a, `/api/confirmations/${confirmation.id}`, { token: poster.token, body: { decision: 'approve' } });
+  const decided = await request(pair.a, `/api/confirmations/${confirmation.id}`, {
+    token: poster.token,
+    body: { decision: 'approve' },
+  });
   expect(decided.status, JSON.stringify(decided.body)).toBe(200);
   expect(decided.body).toMatchObject({ status: 'APPROVED' });
   expect(await callTool(client, 'get_mission', { id: mission.id })).toMatchObject({ status: 'COMPLETED' });
   await expect
-    .poll(async () => (await request(pair.b, '/api/agents/me/earnings', { token: mission.agent })).body.pending, { timeout: 30_000 })
+    .poll(async () => (await request(pair.b, '/api/agents/me/earnings', { token: mission.agent })).body.pending, {
+      timeout: 30_000,
+    })
     .toBe(REWARD.toString());
   await client.close();
 
   // Both instances answered the conversation's MCP calls, and both its OAuth steps (discovery,
   // registration, the consent page and its POST, the token endpoint).
-  const instances = (paths: (path: string) => boolean) => new Set(served.filter((s) => paths(s.path)).map((s) => s.instance));
+  const instances = (paths: (path: string) => boolean) =>
+    new Set(served.filter((s) => paths(s.path)).map((s) => s.instance));
   expect(instances((path) => path === '/api/mcp')).toEqual(new Set([0, 1]));
   expect(instances((path) => path.includes('oauth') || path.startsWith('/.well-known/'))).toEqual(new Set([0, 1]));
 });

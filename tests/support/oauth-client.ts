@@ -4,7 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 export class MemoryOAuthProvider implements OAuthClientProvider {
@@ -83,7 +87,9 @@ export async function startCallbackServer(): Promise<CallbackServer> {
     if (take) take(url.searchParams);
     else arrived.push(url.searchParams);
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><html lang="en"><title>Connected</title><main><h1>You can close this window</h1></main></html>');
+    res.end(
+      '<!doctype html><html lang="en"><title>Connected</title><main><h1>You can close this window</h1></main></html>',
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
