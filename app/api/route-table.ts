@@ -43,6 +43,7 @@ import * as assign from '@/app/api/missions/[id]/assign/route';
 import * as award from '@/app/api/missions/[id]/award/route';
 import * as bump from '@/app/api/missions/[id]/bump/route';
 import * as funding from '@/app/api/missions/[id]/funding/route';
+import * as criteria from '@/app/api/missions/[id]/criteria/route';
 import * as cancel from '@/app/api/missions/[id]/cancel/route';
 import * as comments from '@/app/api/missions/[id]/comments/route';
 import * as contest from '@/app/api/missions/[id]/contest/route';
@@ -92,6 +93,7 @@ export const SERVICE_ROUTES: RouteTable<ApiRouteTemplate> = [
   ['/api/missions/[id]/cancel', cancel],
   ['/api/missions/[id]/bump', bump],
   ['/api/missions/[id]/funding', funding],
+  ['/api/missions/[id]/criteria', criteria],
   ['/api/missions/[id]/entries', entries],
   ['/api/missions/[id]/award', award],
   ['/api/missions/[id]/files/[fileId]', file],

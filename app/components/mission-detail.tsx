@@ -11,6 +11,7 @@ import { missionKey } from '@/lib/web/use-mission-action';
 import { BountyPanel } from './bounty-panel';
 import { MissionActions } from './mission-actions';
 import { MissionComments } from './mission-comments';
+import { CriteriaEditor } from './criteria-editor';
 import { MissionCriteria, SelfCheckList, UnmetList } from './mission-criteria';
 import { MissionMarketplace } from './mission-marketplace';
 import { MissionFileList } from './mission-file-list';
@@ -59,6 +60,8 @@ export function MissionDetail({ id }: { id: string }) {
         </>
       )}
       <MissionCriteria mission={m} />
+      {/* docs/api.md#criteria: only its poster sees a mission AWAITING_FUNDING, and may still change them. */}
+      {m.status === 'AWAITING_FUNDING' && <CriteriaEditor mission={m} />}
       {m.submission && (
         <section aria-labelledby="delivery-heading">
           <h2 id="delivery-heading">Delivery</h2>

@@ -27,6 +27,7 @@ export const API_ROUTES = [
   '/api/missions/[id]/cancel',
   '/api/missions/[id]/bump',
   '/api/missions/[id]/funding',
+  '/api/missions/[id]/criteria',
   '/api/missions/[id]/entries',
   '/api/missions/[id]/award',
   '/api/missions/[id]/files/[fileId]',

@@ -13,6 +13,10 @@ import {
   act, createMission, eventsOf, getMission, missionInput, missionRow, newAgent, newClient, ok, type Party, resolve,
 } from '../support/missions';
 import { upload } from '../support/multipart';
+import { PUT as editCriteriaRoute } from '@/app/api/missions/[id]/criteria/route';
+import { missions } from '@/lib/db/schema';
+import { eq } from 'drizzle-orm';
+import { db } from '../support/missions';
 
 useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000', MAX_CONTESTS: '0' });
 
@@ -75,6 +79,36 @@ describe('criteria on a mission', () => {
     expect(bumped.status).toBe(400);
     expect(bumped.body.details.join(' ')).toMatch(/criteria/);
     expect((await getMission(client, id)).body).toMatchObject({ bumpCount: 0, criteriaHash: expectedHash(CRITERIA) });
+  });
+});
+
+describe('PUT /api/missions/{id}/criteria', () => {
+  const edit = (party: Party, id: string, body: unknown) => call(editCriteriaRoute, { method: 'PUT', token: party.token, params: { id }, body });
+  // An escrow deployment posts missions AWAITING_FUNDING (docs/api.md#post-and-pay); this suite has none, so the row is set so.
+  const unfunded = async (id: string) => (await db()).update(missions).set({ status: 'AWAITING_FUNDING' }).where(eq(missions.id, id));
+
+  test('default: the poster replaces or clears them while AWAITING_FUNDING, with their hash', async () => {
+    const client = await newClient();
+    const { id } = await createMission(client, { criteria: CRITERIA });
+    await unfunded(id);
+    const replaced = await edit(client, id, { criteria: [' Only this '] });
+    expect(replaced).toMatchObject({ status: 200, body: { criteria: [{ number: 1, text: 'Only this' }], criteriaHash: expectedHash(['Only this']) } });
+    expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'criteria', fromStatus: 'AWAITING_FUNDING', data: { criteriaHash: expectedHash(['Only this']) } });
+    expect(await ok(edit(client, id, { criteria: null }))).toMatchObject({ criteria: [], criteriaHash: null });
+  });
+
+  test('error: frozen once OPEN (409); the owner only; the list rules (400)', async () => {
+    const client = await newClient();
+    const { id } = await createMission(client, { criteria: CRITERIA });
+    expect(await edit(client, id, { criteria: ['Easier'] })).toMatchObject({ status: 409, body: { error: 'The criteria are frozen once the mission is OPEN' } });
+    const stranger = await newClient();
+    expect((await edit(stranger, id, { criteria: ['Easier'] })).status).toBe(403);
+    await unfunded(id);
+    expect((await edit(stranger, id, { criteria: ['Easier'] })).status).toBe(404);
+    for (const body of [{ criteria: [] }, { criteria: ['x'.repeat(501)] }, {}, { criteria: ['a'], title: 'x' }]) {
+      expect((await edit(client, id, body)).status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await missionRow(id)).criteriaHash).toBe(expectedHash(CRITERIA));
   });
 });
 

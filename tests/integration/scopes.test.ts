@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { GET as accountStats } from '@/app/api/account/stats/route';
 import { PATCH as profilePatch } from '@/app/api/account/profile/route';
+import { PUT as editCriteria } from '@/app/api/missions/[id]/criteria/route';
 import { POST as claim } from '@/app/api/agents/me/claim/route';
 import { GET as earnings } from '@/app/api/agents/me/earnings/route';
 import { POST as logout } from '@/app/api/auth/logout/route';
@@ -100,6 +101,7 @@ const SESSION_ONLY: [string, Handler, string, unknown?][] = [
   ['POST /api/confirmations/{id}', decideConfirmation, 'POST', { decision: 'approve' }],
   ['POST /api/oauth/authorize', consent, 'POST'],
   ['PATCH /api/account/profile', profilePatch, 'PATCH', { displayName: 'x' }],
+  ['PUT /api/missions/{id}/criteria', editCriteria, 'PUT', { criteria: ['x'] }],
 ];
 
 test('behavior: every route a user calls is listed above with its scope, or takes any scope', () => {

@@ -81,6 +81,9 @@ export function missionsResource(api: Api) {
       return post(id, 'contest', await bodyOf(fields, files));
     },
     bump: (id: string, input: BumpInput = {}) => post(id, 'bump', input),
+    /** docs/api.md#criteria: replaces (null: clears) the criteria of your AWAITING_FUNDING mission; a wallet sign-in only. */
+    editCriteria: (id: string, criteria: readonly string[] | null) =>
+      api.json<Mission>({ auth: 'required', method: 'PUT', path: path(id, 'criteria'), body: { criteria } }),
     apply: (id: string, input: ApplyInput) => api.json<Application>({ auth: 'required', method: 'POST', path: path(id, 'apply'), body: input }),
     applications(id: string, query: PageQuery = {}): PagedList<ApplicationList['items'][number], ApplicationList> {
       return new PagedList((cursor) => api.json<ApplicationList>({ auth: 'required', method: 'GET', path: path(id, 'applications'), query: { ...query, cursor: cursor ?? query.cursor } }));
