@@ -35,7 +35,12 @@ afterAll(() => server.close());
 function publish(document: Record<string, unknown> = {}, answer: Partial<Answer> = {}) {
   const where = `/clients/${(path += 1)}.json`;
   const clientId = `${server.origin}${where}`;
-  const body = JSON.stringify({ client_id: clientId, client_name: 'CIMD Agent', redirect_uris: [REDIRECT_URI], ...document });
+  const body = JSON.stringify({
+    client_id: clientId,
+    client_name: 'CIMD Agent',
+    redirect_uris: [REDIRECT_URI],
+    ...document,
+  });
   server.serve(where, { headers: { 'cache-control': 'max-age=300' }, body, ...answer });
   return { clientId, where };
 }
@@ -66,14 +71,28 @@ describe('a client identified by its metadata document', () => {
     const { verifier, challenge } = pkce();
     const location = await approve(user, authorizeParams(clientId, challenge));
     const code = location.searchParams.get('code')!;
-    const tokens = await exchange({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: clientId });
+    const tokens = await exchange({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT_URI,
+      client_id: clientId,
+    });
     expect(tokens.status).toBe(200);
     const [grant] = (await call(grantsRoute, { token: user.token })).body.items;
     expect(grant).toMatchObject({ clientId, name: 'CIMD Agent' });
-    const refreshed = await exchange({ grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: clientId });
+    const refreshed = await exchange({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.body.refresh_token,
+      client_id: clientId,
+    });
     expect(refreshed.status).toBe(200);
     // Its refresh token is bound to its own client_id: another document URL presenting it gets nothing.
-    const other = await exchange({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token, client_id: `${server.origin}/clients/other.json` });
+    const other = await exchange({
+      grant_type: 'refresh_token',
+      refresh_token: refreshed.body.refresh_token,
+      client_id: `${server.origin}/clients/other.json`,
+    });
     expect(other.status).toBe(400);
   });
 
@@ -130,10 +149,16 @@ describe('what a stranger can make us fetch', () => {
       const ip = randomIp();
       for (let i = 0; i < 3; i += 1) expect((await open(clientId, ip)).kind).toBe('consent');
       // Refused by its own IP's limit first, so it spends nothing of the shared budget: one fetch is left.
-      expect(await open(clientId, ip)).toMatchObject({ kind: 'refused', message: expect.stringMatching(/from your address/) });
+      expect(await open(clientId, ip)).toMatchObject({
+        kind: 'refused',
+        message: expect.stringMatching(/from your address/),
+      });
       expect((await open(clientId)).kind).toBe('consent');
       for (let i = 0; i < 2; i += 1) {
-        expect(await open(clientId)).toMatchObject({ kind: 'refused', message: expect.stringMatching(/from everywhere this hour/) });
+        expect(await open(clientId)).toMatchObject({
+          kind: 'refused',
+          message: expect.stringMatching(/from everywhere this hour/),
+        });
       }
       expect(server.hits(where)).toBe(4);
       expect((await open(cached.clientId)).kind).toBe('consent');
@@ -148,13 +173,19 @@ describe('what a stranger can make us fetch', () => {
     expect(loadConfig({ ...process.env, WEBHOOK_ALLOW_PRIVATE: undefined }).webhooks.testCa).toBeUndefined();
     setEnv({ WEBHOOK_ALLOW_PRIVATE: undefined });
     try {
-      expect(await open(clientId)).toMatchObject({ kind: 'refused', message: expect.stringMatching(/loopback, private or link-local/) });
+      expect(await open(clientId)).toMatchObject({
+        kind: 'refused',
+        message: expect.stringMatching(/loopback, private or link-local/),
+      });
     } finally {
       setEnv({ WEBHOOK_ALLOW_PRIVATE: '1' });
     }
     setEnv({ WEBHOOK_TEST_CA: undefined });
     try {
-      expect(await open(clientId)).toMatchObject({ kind: 'refused', message: expect.stringMatching(/could not be fetched/) });
+      expect(await open(clientId)).toMatchObject({
+        kind: 'refused',
+        message: expect.stringMatching(/could not be fetched/),
+      });
     } finally {
       setEnv({ WEBHOOK_TEST_CA: server.ca });
     }
