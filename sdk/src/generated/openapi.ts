@@ -1980,9 +1980,83 @@ export const openApiDocument = {
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/missions/{id}/criteria": {
+      "put": {
+        "operationId": "putMissionsByIdCriteria",
+        "tags": [
+          "Missions"
+        ],
+        "summary": "Replace the criteria of an AWAITING_FUNDING mission (its poster)",
+        "description": "Requires a signed-in user. Rate-limited.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/MissionsByIdCriteriaBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Mission"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
@@ -5086,6 +5160,34 @@ export const openApiDocument = {
             "additionalProperties": false
           }
         ]
+      },
+      "MissionsByIdCriteriaBody": {
+        "type": "object",
+        "properties": {
+          "criteria": {
+            "anyOf": [
+              {
+                "minItems": 1,
+                "maxItems": 20,
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 500,
+                  "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                }
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "The new criteria (1–20, numbered from 1 in this order), or null for none"
+          }
+        },
+        "required": [
+          "criteria"
+        ],
+        "additionalProperties": false
       },
       "MissionsByIdEntriesBody": {
         "type": "object",
