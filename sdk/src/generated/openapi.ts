@@ -1980,11 +1980,13 @@ export const openApiDocument = {
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
           "500": {
             "$ref": "#/components/responses/InternalError"
           },
@@ -2057,6 +2059,12 @@ export const openApiDocument = {
           },
           "409": {
             "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
