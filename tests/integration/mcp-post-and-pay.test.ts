@@ -104,6 +104,12 @@ describe('post and pay from the chat', () => {
     expect(elicitation).toMatchObject({ mode: 'url', url: `https://app.example.com/missions/${id}/fund` });
     expect(elicitation!.message).toContain(id);
     expect((await missionRow(id!)).status).toBe('AWAITING_FUNDING');
+    // Called again before it is funded (a client retrying): the same mission, the same URL.
+    const retried = await chat.callTool({ name: 'post_mission', arguments: args }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((retried as UrlElicitationRequiredError).elicitations[0]!.url).toBe(elicitation!.url);
     const waiting = await chat.callTool({ name: 'get_mission', arguments: { id } });
     expect(textOf(waiting).join('\n')).toMatch(/Awaiting funding[^]*\/fund/);
 
