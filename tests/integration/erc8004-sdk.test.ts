@@ -86,7 +86,7 @@ describe('SDK', () => {
 });
 
 describe('CLI', () => {
-  test('default: `agent erc8004 link <id>` links an identity the wallet owns; --json prints the answer', async () => {
+  test('default: `agent erc8004 link <id>` links an identity the wallet owns, `register` registers and links a new one', async () => {
     const key = generatePrivateKey();
     const account = privateKeyToAccount(key);
     const agentId = await registerIdentity(account);
@@ -106,6 +106,13 @@ describe('CLI', () => {
       agentId: agentId.toString(),
       agentRegistry: `eip155:31337:${registries().identityRegistry.toLowerCase()}`,
     });
+    // `register` sends the transaction from the key's wallet (funded for gas), then links the new id.
+    await main(['node', 'taskmarket', 'agent', 'erc8004', 'unlink'], '0.0.0', env);
+    out.length = 0;
+    expect(await main(['node', 'taskmarket', 'agent', 'erc8004', 'register', '--json'], '0.0.0', env)).toBe(0);
+    const registered = JSON.parse(out.join('')) as { agentId: string };
+    expect(BigInt(registered.agentId)).toBeGreaterThan(agentId);
+    expect((await ownerOf(BigInt(registered.agentId))).toLowerCase()).toBe(account.address.toLowerCase());
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     expect(await main(['node', 'taskmarket', 'agent', 'erc8004', 'link', 'x1'], '0.0.0', env)).toBe(2);
   });
