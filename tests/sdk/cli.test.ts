@@ -44,7 +44,7 @@ afterAll(async () => {
   if (files) rmSync(files, { recursive: true, force: true });
 });
 
-/** `taskmarket post` from the client's wallet: funded on-chain, then created. */
+/** `taskmarket post`: created, then funded with one signature the server relays. */
 async function post(title: string, extra: string[] = []): Promise<Mission> {
   return cliJson<Mission>(server, client, ['post', '--title', title, '--description', 'Summarise the attached data', '--reward', REWARD.toString(), '--deadline', '7d', '--tag', 'cli', ...extra]);
 }
@@ -201,9 +201,9 @@ describe('taskmarket CLI', () => {
     expect(unreachable.stderr).toMatch(/^Error: Could not reach http:\/\/127\.0\.0\.1:9/);
   });
 
-  test('a post refused after funding names the escrowed task; --task-id posts with it without paying again', async () => {
+  test('--from-wallet: a post refused after funding names the escrowed task; --task-id posts with it without paying again', async () => {
     const flags = ['--title', 'CLI refused then reused', '--description', 'x', '--reward', '2USDC', '--deadline', '2d'];
-    const refused = await runCli(server, client, ['post', ...flags, '--tag', 'no,commas']);
+    const refused = await runCli(server, client, ['post', ...flags, '--from-wallet', '--tag', 'no,commas']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^Error: Validation failed\n {2}- tags\.0: /);
     const taskId = /--task-id (\d+)/.exec(refused.stderr)?.[1];
