@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createPublicClient, createWalletClient, getAddress, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { passportArtifact, taskEscrowArtifact, taskEscrowV3Artifact, taskEscrowV4Artifact } from '@/lib/chain/artifacts';
+import {
+  identityRegistryArtifact, passportArtifact, reputationRegistryArtifact, taskEscrowArtifact, taskEscrowV3Artifact, taskEscrowV4Artifact,
+} from '@/lib/chain/artifacts';
 import { deployContracts } from '@/lib/chain/deploy';
 import { ANVIL_KEYS, startAnvil, type AnvilNode } from '@/lib/chain/anvil-node';
 
@@ -40,7 +42,8 @@ describe('chain:deploy script', () => {
       FEE_RECIPIENT_ADDRESS: feeRecipient,
     });
     const deployed = JSON.parse(stdout) as Record<string, `0x${string}`>;
-    expect(Object.keys(deployed)).toEqual(['passport', 'escrow', 'rewardToken', 'owner', 'operator']);
+    // On a local chain (31337) the ERC-8004 registries come along (docs/escrow.md#erc-8004-registries).
+    expect(Object.keys(deployed)).toEqual(['passport', 'escrow', 'rewardToken', 'identityRegistry', 'reputationRegistry', 'owner', 'operator']);
     expect(deployed).toMatchObject({ owner: registrar.address.toLowerCase(), operator: registrar.address.toLowerCase() });
     const publicClient = createPublicClient({ chain: foundry, transport: http(node.rpcUrl) });
     const read = { address: deployed.escrow!, abi: taskEscrowArtifact.abi } as const;
@@ -48,6 +51,10 @@ describe('chain:deploy script', () => {
     expect(await publicClient.readContract({ ...read, functionName: 'owner' })).toBe(registrar.address);
     expect(await publicClient.readContract({ ...read, functionName: 'maxFeeBps' })).toBe(1000);
     expect(await publicClient.readContract({ ...read, functionName: 'feeRecipient' })).toBe(feeRecipient);
+    expect(await publicClient.readContract({ address: deployed.identityRegistry!, abi: identityRegistryArtifact.abi, functionName: 'getVersion' })).toBe('2.0.0');
+    expect(
+      getAddress(await publicClient.readContract({ address: deployed.reputationRegistry!, abi: reputationRegistryArtifact.abi, functionName: 'getIdentityRegistry' })),
+    ).toBe(getAddress(deployed.identityRegistry!));
     expect(getAddress(await publicClient.readContract({ ...read, functionName: 'token' }))).toBe(
       getAddress(deployed.rewardToken!),
     );
