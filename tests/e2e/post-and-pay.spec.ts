@@ -2,11 +2,13 @@
 // form creates the mission AWAITING_FUNDING and opens its funding page, which shows the exact terms;
 // one "Fund" press is one EIP-712 signature, the backend relays the escrow task and pays the gas,
 // and the mission comes up OPEN with the reward in escrow — the wallet never sends a transaction.
+// A wallet that prefers to can still fund the same task itself: approve + createTask, its own gas.
 import { expect, test } from '@playwright/test';
 import { createPublicClient, http, type Address } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { ANVIL_KEYS } from '../../lib/chain/anvil-node';
+import { freshFundedKey } from '../support/e2e/api-seed';
 import { escrowTask, mintRewardToken, rewardTokenBalance } from '../support/e2e/chain';
 import { connectWallet, openDashboardAs, signIn } from '../support/e2e/dashboard-user';
 import { e2e } from '../support/e2e/e2e-env';
@@ -64,5 +66,32 @@ test('a wallet with USDC and no ETH posts from the dashboard and funds with one 
     await screenshotPage(page, 'mission-funded-owner');
   });
 
+  await client.context.close();
+});
+
+test('a wallet that prefers it funds the task itself: approve + createTask, then the mission opens', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const client = await openDashboardAs(browser, await freshFundedKey());
+  const address = client.wallet.address as Address;
+  await mintRewardToken(ANVIL_KEYS[1], address, 10n * USDC);
+  const title = `Proofread a letter ${Date.now()}`;
+  const page = client.page;
+  await signIn(client);
+  await page.goto('/missions/new');
+  await page.getByLabel('Title').fill(title);
+  await page.getByLabel('Description').fill('One page, British English.');
+  await page.getByLabel(/^Reward/).fill('4');
+  await page.getByRole('button', { name: 'Post and fund mission' }).click();
+  await expect(page).toHaveURL(/\/missions\/[0-9a-f-]{36}\/fund$/, { timeout: 30_000 });
+  await connectWallet(page);
+  await page.getByRole('button', { name: 'I prefer to send the transactions from my wallet' }).click();
+  await page.getByRole('button', { name: /^Fund from my wallet/ }).click();
+  await expect(page).toHaveURL(/\/missions\/[0-9a-f-]{36}$/, { timeout: 60_000 });
+  await expect(page.getByTestId('mission-status')).toHaveText('Open');
+  expect(client.wallet.typedDataSigned).toBe(0);
+  const task = await escrowTask(await escrowTaskIdOnPage(page));
+  expect(task.amount).toBe(4n * USDC);
+  expect(task.client.toLowerCase()).toBe(address.toLowerCase());
+  expect(await rewardTokenBalance(address)).toBe(6n * USDC);
   await client.context.close();
 });
