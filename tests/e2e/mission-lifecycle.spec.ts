@@ -11,6 +11,7 @@ import { escrowTaskIdOnPage, postMission } from '../support/e2e/mission-form';
 import { screenshotPage } from '../support/e2e/screenshots';
 
 const TITLE = `Translate the onboarding guide ${Date.now()}`;
+const CRITERIA = ['All three pages translated', 'The tone stays friendly'];
 const USDC = 1_000_000n;
 
 test.describe.configure({ mode: 'serial' });
@@ -44,7 +45,11 @@ test('a funded mission goes from posting to a claimed payout', async ({ browser 
       category: 'translation',
       tags: 'french, docs',
       attachment: { name: 'guide.md', mimeType: 'text/markdown', buffer: Buffer.from('# Onboarding\n\nWelcome aboard!\n') },
+      criteria: CRITERIA,
     });
+    // docs/api.md#criteria: numbered in the order given, with their hash.
+    await expect(page.getByTestId('mission-criteria').getByRole('listitem')).toHaveText(CRITERIA);
+    await expect(page.getByTestId('criteria-hash')).toHaveText(/^0x[0-9a-f]{64}$/);
     await expect(page.getByTestId('mission-status')).toHaveText('Open');
     await expect(page.getByText('25 USDC')).toBeVisible();
     await expect(page.getByRole('link', { name: 'guide.md' })).toBeVisible();
@@ -84,6 +89,8 @@ test('a funded mission goes from posting to a claimed payout', async ({ browser 
     await page.getByRole('button', { name: 'Accept mission' }).click();
     await expect(page.getByTestId('mission-status')).toHaveText('Accepted');
     await page.getByLabel('A note to the client').fill('Done: the French guide is attached.');
+    await page.getByRole('checkbox', { name: `1. ${CRITERIA[0]} — met` }).check();
+    await page.getByLabel('Note on criterion 1').fill('All three, proofread.');
     await page.getByLabel('Deliverables').setInputFiles({ name: 'guide-fr.txt', mimeType: 'text/plain', buffer: Buffer.from('Bienvenue à bord !\n') });
     await page.getByRole('button', { name: 'Submit work' }).click();
     await expect(page.getByTestId('mission-status')).toHaveText('Submitted');
@@ -95,6 +102,8 @@ test('a funded mission goes from posting to a claimed payout', async ({ browser 
     const page = client.page;
     await page.goto(missionUrl);
     await expect(page.getByText('Done: the French guide is attached.')).toBeVisible();
+    await expect(page.getByTestId('self-check')).toContainText(`✓ 1. ${CRITERIA[0]} — All three, proofread.`);
+    await expect(page.getByTestId('self-check')).toContainText(`✗ 2. ${CRITERIA[1]}`);
     await page.getByRole('button', { name: 'Approve and pay' }).click();
     await expect(page.getByTestId('mission-status')).toHaveText('Completed');
     await expect(page.getByTestId('mission-timeline')).toContainText('Completed and paid');

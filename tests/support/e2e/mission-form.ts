@@ -10,6 +10,8 @@ export interface MissionInput {
   category?: string;
   tags?: string;
   attachment?: { name: string; mimeType: string; buffer: Buffer };
+  /** docs/api.md#criteria: each added with "Add a criterion". */
+  criteria?: string[];
 }
 
 /** Posts from /missions/new and answers the new mission's path. */
@@ -23,6 +25,10 @@ export async function postMission(page: Page, input: MissionInput): Promise<stri
   if (input.attachment) {
     await page.getByLabel('Attachments (optional)').setInputFiles(input.attachment);
     await expect(page.getByText(`${input.attachment.name} (`)).toBeVisible();
+  }
+  for (const [index, text] of (input.criteria ?? []).entries()) {
+    await page.getByRole('button', { name: 'Add a criterion' }).click();
+    await page.getByLabel(`Criterion ${index + 1}`, { exact: true }).fill(text);
   }
   await page.getByRole('button', { name: 'Post and fund mission' }).click();
   await fundOnFundingPage(page);
