@@ -3,7 +3,14 @@
 // exactly the reward, whose nonce the escrow derives from the task's terms; the call that relays
 // it; and the token's own word on whether the authorization was used.
 import 'server-only';
-import { encodeFunctionData, type Hex, parseAbi, parseEventLogs, type PublicClient, type TransactionReceipt } from 'viem';
+import {
+  encodeFunctionData,
+  type Hex,
+  parseAbi,
+  parseEventLogs,
+  type PublicClient,
+  type TransactionReceipt,
+} from 'viem';
 import { taskEscrowV4Artifact } from './artifacts';
 
 const escrowAbi = taskEscrowV4Artifact.abi;
@@ -32,7 +39,12 @@ export const RECEIVE_WITH_AUTHORIZATION_TYPES = {
 } as const;
 
 /** The typed data the client signs; USDC v2.2's domain is its name(), version "2", the chain and the token. */
-export function fundingTypedData(chain: { chainId: number; token: Hex; tokenName: string; escrow: Hex }, terms: FundingTerms, validBefore: bigint, nonce: Hex) {
+export function fundingTypedData(
+  chain: { chainId: number; token: Hex; tokenName: string; escrow: Hex },
+  terms: FundingTerms,
+  validBefore: bigint,
+  nonce: Hex,
+) {
   return {
     domain: { name: chain.tokenName, version: '2', chainId: chain.chainId, verifyingContract: chain.token },
     types: RECEIVE_WITH_AUTHORIZATION_TYPES,
@@ -45,7 +57,12 @@ export type FundingTypedData = ReturnType<typeof fundingTypedData>;
 
 /** The escrow's fundingNonce(client, reward, ref, expiresAt): read, so the app never disagrees with the contract. */
 export const readFundingNonce = (publicClient: PublicClient, escrow: Hex, terms: FundingTerms): Promise<Hex> =>
-  publicClient.readContract({ address: escrow, abi: escrowAbi, functionName: 'fundingNonce', args: [terms.client, terms.reward, terms.ref, terms.expiresAt] });
+  publicClient.readContract({
+    address: escrow,
+    abi: escrowAbi,
+    functionName: 'fundingNonce',
+    args: [terms.client, terms.reward, terms.ref, terms.expiresAt],
+  });
 
 const names = new Map<string, string>();
 
@@ -60,9 +77,19 @@ export async function readTokenName(publicClient: PublicClient, token: Hex): Pro
 
 /** Whether the token already used (or the client cancelled) this authorization nonce. */
 export const authorizationUsed = (publicClient: PublicClient, token: Hex, client: Hex, nonce: Hex): Promise<boolean> =>
-  publicClient.readContract({ address: token, abi: tokenAbi, functionName: 'authorizationState', args: [client, nonce] });
+  publicClient.readContract({
+    address: token,
+    abi: tokenAbi,
+    functionName: 'authorizationState',
+    args: [client, nonce],
+  });
 
-export const createTaskWithAuthorizationCall = (terms: FundingTerms, validBefore: bigint, nonce: Hex, signature: Hex): Hex =>
+export const createTaskWithAuthorizationCall = (
+  terms: FundingTerms,
+  validBefore: bigint,
+  nonce: Hex,
+  signature: Hex,
+): Hex =>
   encodeFunctionData({
     abi: escrowAbi,
     functionName: 'createTaskWithAuthorization',
@@ -76,7 +103,20 @@ export function createdTaskOf(receipt: Pick<TransactionReceipt, 'logs'>, ref: He
 }
 
 /** The task the client opened for `ref` since `fromBlock`, by its TaskCreated event (whoever sent it). */
-export async function findCreatedTask(publicClient: PublicClient, escrow: Hex, client: Hex, ref: Hex, fromBlock: bigint): Promise<bigint | undefined> {
-  const logs = await publicClient.getContractEvents({ address: escrow, abi: escrowAbi, eventName: 'TaskCreated', args: { client }, fromBlock, toBlock: 'latest' });
+export async function findCreatedTask(
+  publicClient: PublicClient,
+  escrow: Hex,
+  client: Hex,
+  ref: Hex,
+  fromBlock: bigint,
+): Promise<bigint | undefined> {
+  const logs = await publicClient.getContractEvents({
+    address: escrow,
+    abi: escrowAbi,
+    eventName: 'TaskCreated',
+    args: { client },
+    fromBlock,
+    toBlock: 'latest',
+  });
   return createdTaskOf({ logs } as Pick<TransactionReceipt, 'logs'>, ref);
 }

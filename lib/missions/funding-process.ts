@@ -11,7 +11,12 @@ import type { Db } from '../db/client';
 import { type MissionFunding, missionFundings, missions, users } from '../db/schema';
 import { getChainClients } from '../chain/clients';
 import {
-  authorizationUsed, createdTaskOf, createTaskWithAuthorizationCall, type FundingTerms, findCreatedTask, readFundingNonce,
+  authorizationUsed,
+  createdTaskOf,
+  createTaskWithAuthorizationCall,
+  type FundingTerms,
+  findCreatedTask,
+  readFundingNonce,
 } from '../chain/funding-authorization';
 import { isExecutionRevert, isRpcUnreachable } from '../chain/rpc-errors';
 import { lookupTransaction, sendSerialized } from '../chain/sender';
@@ -27,33 +32,57 @@ import { SYSTEM } from './visibility';
 const LEASE_MARGIN_MS = 30_000;
 
 /** The terms the funding authorization's nonce commits to, from the mission and its poster's wallet. */
-export const termsOf = (mission: Pick<Mission, 'reward' | 'fundingRef' | 'fundingExpiresAt'>, wallet: string): FundingTerms => ({
+export const termsOf = (
+  mission: Pick<Mission, 'reward' | 'fundingRef' | 'fundingExpiresAt'>,
+  wallet: string,
+): FundingTerms => ({
   client: wallet.toLowerCase() as Hex,
   reward: BigInt(mission.reward),
   ref: mission.fundingRef as Hex,
   expiresAt: mission.fundingExpiresAt!,
 });
 
-async function claimFunding(db: Db, missionId: string, now: Date, leaseMs: number): Promise<MissionFunding | undefined> {
+async function claimFunding(
+  db: Db,
+  missionId: string,
+  now: Date,
+  leaseMs: number,
+): Promise<MissionFunding | undefined> {
   const [row] = await db
     .update(missionFundings)
     .set({ lockedUntil: new Date(now.getTime() + leaseMs), attempts: sql`${missionFundings.attempts} + 1` })
-    .where(and(eq(missionFundings.missionId, missionId), eq(missionFundings.status, 'RELAYING'),
-      or(isNull(missionFundings.lockedUntil), lt(missionFundings.lockedUntil, now))))
+    .where(
+      and(
+        eq(missionFundings.missionId, missionId),
+        eq(missionFundings.status, 'RELAYING'),
+        or(isNull(missionFundings.lockedUntil), lt(missionFundings.lockedUntil, now)),
+      ),
+    )
     .returning();
   return row;
 }
 
 const update = (db: Db, missionId: string, set: Partial<MissionFunding>) =>
-  db.update(missionFundings).set({ ...set, updatedAt: new Date() }).where(eq(missionFundings.missionId, missionId));
+  db
+    .update(missionFundings)
+    .set({ ...set, updatedAt: new Date() })
+    .where(eq(missionFundings.missionId, missionId));
 
 /** Back in the queue, lease freed: still RELAYING (an outage, a transaction still waiting). */
-const release = (db: Db, missionId: string, lastError: string | null) => update(db, missionId, { lockedUntil: null, lastError });
+const release = (db: Db, missionId: string, lastError: string | null) =>
+  update(db, missionId, { lockedUntil: null, lastError });
 
 /** The relay failed for good: the mission stays AWAITING_FUNDING with the reason; the poster may sign again. */
-const fail = (db: Db, missionId: string, reason: string) => update(db, missionId, { status: 'FAILED', lockedUntil: null, lastError: reason });
+const fail = (db: Db, missionId: string, reason: string) =>
+  update(db, missionId, { status: 'FAILED', lockedUntil: null, lastError: reason });
 
-export async function processFunding(db: Db, cfg: Config, missionId: string, waitMs: number, now = new Date()): Promise<void> {
+export async function processFunding(
+  db: Db,
+  cfg: Config,
+  missionId: string,
+  waitMs: number,
+  now = new Date(),
+): Promise<void> {
   const row = await claimFunding(db, missionId, now, waitMs + LEASE_MARGIN_MS);
   if (!row) return;
   const clients = getChainClients();
@@ -62,8 +91,9 @@ export async function processFunding(db: Db, cfg: Config, missionId: string, wai
     .from(missions)
     .innerJoin(users, eq(users.id, missions.clientId))
     .where(eq(missions.id, missionId));
-  if (!found || found.mission.status !== 'AWAITING_FUNDING') return void (await update(db, missionId, { lockedUntil: null }));
-  if (!clients?.relayer || !cfg.chain.rewardToken || !found.mission.escrow) return void (await release(db, missionId, 'chain not configured'));
+  if (found?.mission.status !== 'AWAITING_FUNDING') return void (await update(db, missionId, { lockedUntil: null }));
+  if (!clients?.relayer || !cfg.chain.rewardToken || !found.mission.escrow)
+    return void (await release(db, missionId, 'chain not configured'));
   const { publicClient, relayer } = clients;
   const escrow = found.mission.escrow as Hex;
   const terms = termsOf(found.mission, found.wallet);
@@ -85,7 +115,8 @@ export async function processFunding(db: Db, cfg: Config, missionId: string, wai
       if (earlier.state === 'pending') return void (await release(db, missionId, null));
       if (earlier.state === 'mined') {
         const taskId = createdTaskOf(earlier.receipt, terms.ref);
-        if (earlier.receipt.status === 'success' && taskId !== undefined) return markFunded(db, missionId, taskId, row.txHash, new Date());
+        if (earlier.receipt.status === 'success' && taskId !== undefined)
+          return markFunded(db, missionId, taskId, row.txHash, new Date());
         return adoptOrFail('the relayed transaction reverted');
       }
       // Never reached the node: the authorization is unused (checked next), send it again.
@@ -97,7 +128,8 @@ export async function processFunding(db: Db, cfg: Config, missionId: string, wai
       if (taskId !== undefined) return markFunded(db, missionId, taskId, row.txHash, new Date());
       return void (await fail(db, missionId, 'the authorization was used or cancelled without funding this mission'));
     }
-    if (BigInt(Math.floor(Date.now() / 1000)) >= row.validBefore) return void (await fail(db, missionId, 'the authorization expired before it could be relayed'));
+    if (BigInt(Math.floor(Date.now() / 1000)) >= row.validBefore)
+      return void (await fail(db, missionId, 'the authorization expired before it could be relayed'));
     const fromBlock = await publicClient.getBlockNumber();
     const hash = await sendSerialized(
       publicClient,
@@ -105,17 +137,24 @@ export async function processFunding(db: Db, cfg: Config, missionId: string, wai
       { to: escrow, data: createTaskWithAuthorizationCall(terms, row.validBefore, nonce, row.signature as Hex) },
       (h) => update(db, missionId, { txHash: h, fromBlock }).then(() => undefined),
     );
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: waitMs, pollingInterval: 250 }).catch(() => undefined);
+    const receipt = await publicClient
+      .waitForTransactionReceipt({ hash, timeout: waitMs, pollingInterval: 250 })
+      .catch(() => undefined);
     if (!receipt) return void (await release(db, missionId, null));
     const taskId = createdTaskOf(receipt, terms.ref);
-    if (receipt.status === 'success' && taskId !== undefined) return markFunded(db, missionId, taskId, hash, new Date());
+    if (receipt.status === 'success' && taskId !== undefined)
+      return markFunded(db, missionId, taskId, hash, new Date());
     await adoptOrFail('the relayed transaction reverted');
   } catch (error) {
-    const message = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message?.split('\n')[0] ?? 'send failed';
+    const message =
+      (error as { shortMessage?: string }).shortMessage ?? (error as Error).message?.split('\n')[0] ?? 'send failed';
     log.warn('funding.relay_failed', { missionId, message });
     if (isRpcUnreachable(error) || unavailableDependency(error)) return void (await release(db, missionId, message));
     // The chain's own no (a balance too small, a signature the token refuses): nothing was sent.
-    if (isExecutionRevert(error)) return adoptOrFail(message).catch(() => release(db, missionId, message)).then(() => undefined);
+    if (isExecutionRevert(error))
+      return adoptOrFail(message)
+        .catch(() => release(db, missionId, message))
+        .then(() => undefined);
     if (row.attempts >= cfg.chain.settlementMaxAttempts) return void (await fail(db, missionId, message));
     await release(db, missionId, message);
   }
@@ -125,11 +164,21 @@ export async function processFunding(db: Db, cfg: Config, missionId: string, wai
  * The task exists: the mission becomes OPEN with it (transitions.ts `fund`), joins the board, and its
  * poster hears `mission.funded`; endpoints watching the board hear `mission.created` only now.
  */
-export async function markFunded(db: Db, missionId: string, taskId: bigint, txHash: string | null, now: Date): Promise<void> {
+export async function markFunded(
+  db: Db,
+  missionId: string,
+  taskId: bigint,
+  txHash: string | null,
+  now: Date,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const mission = await lockMission(tx, missionId);
     if (!mission) return;
-    const decision = decide('fund', { ...mission, entered: false }, SYSTEM, now, { reviewWindowSeconds: 0, maxContests: 0, acceptWindowSeconds: 0 });
+    const decision = decide('fund', { ...mission, entered: false }, SYSTEM, now, {
+      reviewWindowSeconds: 0,
+      maxContests: 0,
+      acceptWindowSeconds: 0,
+    });
     if (!decision.ok) return;
     const [opened] = await tx
       .update(missions)
@@ -143,18 +192,37 @@ export async function markFunded(db: Db, missionId: string, taskId: bigint, txHa
       .set({ status: 'MINED', txHash, lockedUntil: null, lastError: null, minedAt: now, updatedAt: now })
       .where(eq(missionFundings.missionId, missionId));
     const data = { onChainTaskId: Number(taskId), txHash };
-    await recordEvent(tx, { missionId, clientId: opened.clientId, viewer: SYSTEM, action: 'funded', from: 'AWAITING_FUNDING', to: 'OPEN', data, now });
+    await recordEvent(tx, {
+      missionId,
+      clientId: opened.clientId,
+      viewer: SYSTEM,
+      action: 'funded',
+      from: 'AWAITING_FUNDING',
+      to: 'OPEN',
+      data,
+      now,
+    });
     await emitToParties(tx, 'mission.funded', opened, now, { funding: data });
     await emitCreated(tx, opened, now);
   });
 }
 
 /** The sweep's part: every RELAYING row whose lease is free is carried on (docs/api.md#sweep). */
-export async function retryRelayingFundings(db: Db, cfg: Config, now: Date, limit = 50): Promise<{ attempted: number }> {
+export async function retryRelayingFundings(
+  db: Db,
+  cfg: Config,
+  now: Date,
+  limit = 50,
+): Promise<{ attempted: number }> {
   const rows = await db
     .select({ missionId: missionFundings.missionId })
     .from(missionFundings)
-    .where(and(eq(missionFundings.status, 'RELAYING'), or(isNull(missionFundings.lockedUntil), lt(missionFundings.lockedUntil, now))))
+    .where(
+      and(
+        eq(missionFundings.status, 'RELAYING'),
+        or(isNull(missionFundings.lockedUntil), lt(missionFundings.lockedUntil, now)),
+      ),
+    )
     .limit(limit);
   for (const { missionId } of rows) await processFunding(db, cfg, missionId, 5_000, new Date());
   return { attempted: rows.length };

@@ -25,7 +25,8 @@ import { canSeeMission, type Viewer } from './visibility';
 
 const notFound = () => new ApiError(404, 'Mission not found');
 const refuse = (detail: string) => new ApiError(400, 'Validation failed', [detail]);
-const FALLBACK = 'fund it from the wallet instead: approve the escrow, then createTask(reward, ref, expiresAt), and POST { onChainTaskId }';
+const FALLBACK =
+  'fund it from the wallet instead: approve the escrow, then createTask(reward, ref, expiresAt), and POST { onChainTaskId }';
 
 /** The mission, its poster's wallet and its relay row, for its poster only (others learn nothing of an unfunded one). */
 async function posterMission(db: Db, id: string, viewer: Viewer) {
@@ -37,7 +38,8 @@ async function posterMission(db: Db, id: string, viewer: Viewer) {
     .leftJoin(missionFundings, eq(missionFundings.missionId, missions.id))
     .where(eq(missions.id, id));
   if (!found || !canSeeMission(found.mission, viewer)) throw notFound();
-  if (viewer.kind !== 'user' || viewer.id !== found.mission.clientId) throw new ApiError(403, "Only the mission's owner may do this");
+  if (viewer.kind !== 'user' || viewer.id !== found.mission.clientId)
+    throw new ApiError(403, "Only the mission's owner may do this");
   if (found.mission.fundingRef === null || found.mission.fundingExpiresAt === null) {
     throw new ApiError(409, 'This mission was funded when it was posted');
   }
@@ -46,7 +48,8 @@ async function posterMission(db: Db, id: string, viewer: Viewer) {
 
 async function authorizationOf(cfg: Config, mission: Mission, wallet: string) {
   const clients = getChainClients();
-  if (!clients || !cfg.chain.rewardToken || !mission.escrow) throw new DependencyDown('chain', new Error('chain not configured'));
+  if (!clients || !cfg.chain.rewardToken || !mission.escrow)
+    throw new DependencyDown('chain', new Error('chain not configured'));
   const escrow = mission.escrow as Hex;
   const token = cfg.chain.rewardToken;
   const terms = termsOf(mission, wallet);
@@ -68,15 +71,25 @@ async function relayAvailable(kv: Kv, cfg: Config, userId: string): Promise<bool
   return !(await spent('relay', userId)) && !(await spent('relayBudget', EVERYONE));
 }
 
-function statusOf(mission: Mission, relay: MissionFunding | null): Pick<FundingView, 'status' | 'reason' | 'txHash' | 'onChainTaskId'> {
+function statusOf(
+  mission: Mission,
+  relay: MissionFunding | null,
+): Pick<FundingView, 'status' | 'reason' | 'txHash' | 'onChainTaskId'> {
   const txHash = relay?.txHash ?? undefined;
-  if (mission.status !== 'AWAITING_FUNDING') return { status: 'funded', txHash, onChainTaskId: mission.onChainTaskId ?? undefined };
+  if (mission.status !== 'AWAITING_FUNDING')
+    return { status: 'funded', txHash, onChainTaskId: mission.onChainTaskId ?? undefined };
   if (relay?.status === 'RELAYING') return { status: 'relaying', txHash };
   if (relay?.status === 'FAILED') return { status: 'failed', reason: relay.lastError ?? 'the relay failed', txHash };
   return { status: 'awaiting_signature' };
 }
 
-export async function getFunding(db: Db, kv: Kv, cfg: Config, id: string, viewer: Viewer & { kind: 'user' }): Promise<FundingView> {
+export async function getFunding(
+  db: Db,
+  kv: Kv,
+  cfg: Config,
+  id: string,
+  viewer: Viewer & { kind: 'user' },
+): Promise<FundingView> {
   let found = await posterMission(db, id, viewer);
   // A relay whose lease is free is carried on by whoever looks (a quick look: the sweep waits longer).
   if (found.relay?.status === 'RELAYING') {
@@ -90,7 +103,12 @@ export async function getFunding(db: Db, kv: Kv, cfg: Config, id: string, viewer
     typedData: {
       ...typedData,
       types: { ...typedData.types, ReceiveWithAuthorization: [...typedData.types.ReceiveWithAuthorization] },
-      message: { ...message, value: String(message.value), validAfter: String(message.validAfter), validBefore: String(message.validBefore) },
+      message: {
+        ...message,
+        value: String(message.value),
+        validAfter: String(message.validAfter),
+        validBefore: String(message.validBefore),
+      },
     },
     escrow,
     token,
@@ -106,10 +124,17 @@ export async function getFunding(db: Db, kv: Kv, cfg: Config, id: string, viewer
 export type FundingAnswer = { status: 200 | 202; body: FundingView };
 
 export async function fundMission(
-  db: Db, kv: Kv, cfg: Config, id: string, viewer: Viewer & { kind: 'user' }, input: FundMissionInput, now: Date,
+  db: Db,
+  kv: Kv,
+  cfg: Config,
+  id: string,
+  viewer: Viewer & { kind: 'user' },
+  input: FundMissionInput,
+  now: Date,
 ): Promise<FundingAnswer> {
   const found = await posterMission(db, id, viewer);
-  if (found.mission.status !== 'AWAITING_FUNDING') throw refuse(`mission: it is ${found.mission.status}, no longer awaiting funding`);
+  if (found.mission.status !== 'AWAITING_FUNDING')
+    throw refuse(`mission: it is ${found.mission.status}, no longer awaiting funding`);
   if ('onChainTaskId' in input) {
     await fundFromWallet(db, cfg, found, input.onChainTaskId, now);
     return { status: 200, body: await getFunding(db, kv, cfg, id, viewer) };
@@ -117,17 +142,28 @@ export async function fundMission(
   const signature = input.signature as Hex;
   if (found.relay?.status === 'RELAYING') {
     // docs/api.md#post-and-pay: one relay per mission; the same signature again is answered, another refused.
-    if (found.relay.signature === signature.toLowerCase()) return { status: 202, body: await getFunding(db, kv, cfg, id, viewer) };
+    if (found.relay.signature === signature.toLowerCase())
+      return { status: 202, body: await getFunding(db, kv, cfg, id, viewer) };
     throw new ApiError(409, 'A funding is already being relayed for this mission');
   }
-  const { clients, token, terms, nonce, validBefore, typedData } = await authorizationOf(cfg, found.mission, found.wallet);
-  if (now >= fundByOf(found.mission.createdAt)) throw refuse('signature: the authorization has expired (the mission lapsed unfunded)');
+  const { clients, token, terms, nonce, validBefore, typedData } = await authorizationOf(
+    cfg,
+    found.mission,
+    found.wallet,
+  );
+  if (now >= fundByOf(found.mission.createdAt))
+    throw refuse('signature: the authorization has expired (the mission lapsed unfunded)');
   // viem's public verifyTypedData checks an EOA's signature and asks a contract wallet (ERC-1271, ERC-6492).
-  const valid = await readChain(() => clients.publicClient.verifyTypedData({ address: terms.client, ...typedData, signature })).catch((error) => {
+  const valid = await readChain(() =>
+    clients.publicClient.verifyTypedData({ address: terms.client, ...typedData, signature }),
+  ).catch((error) => {
     if (error instanceof DependencyDown) throw error;
     return false;
   });
-  if (!valid) throw refuse("signature: not the poster's wallet's signature of this mission's typedData (from, to, value, validBefore and nonce exactly)");
+  if (!valid)
+    throw refuse(
+      "signature: not the poster's wallet's signature of this mission's typedData (from, to, value, validBefore and nonce exactly)",
+    );
   if (await readChain(() => authorizationUsed(clients.publicClient, token, terms.client, nonce))) {
     throw refuse('signature: this authorization was already used or cancelled');
   }
@@ -140,12 +176,15 @@ export async function fundMission(
 /** docs/api.md#post-and-pay: the poster's ten a day, then everyone's hourly budget; beyond, the wallet pays its own gas. */
 async function chargeRelay(kv: Kv, cfg: Config, userId: string): Promise<void> {
   if (!getChainClients()?.relayer) throw new ApiError(429, 'Relaying is not available', [FALLBACK]);
-  for (const [name, subject] of [['relay', userId], ['relayBudget', EVERYONE]] as const) {
+  for (const [name, subject] of [
+    ['relay', userId],
+    ['relayBudget', EVERYONE],
+  ] as const) {
     try {
       await consume(kv, cfg, name, subject);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 429) throw error;
-      const which = name === 'relay' ? 'this account\'s relays for today' : 'the relayer\'s budget for this hour';
+      const which = name === 'relay' ? "this account's relays for today" : "the relayer's budget for this hour";
       throw new ApiError(429, 'Too many requests', [`${which} is used up; ${FALLBACK}`], error.headers);
     }
   }
@@ -153,26 +192,57 @@ async function chargeRelay(kv: Kv, cfg: Config, userId: string): Promise<void> {
 
 /** The one conditional write that claims the relay: a first row, or a FAILED one taken again; a concurrent one loses. */
 async function recordRelay(db: Db, mission: Mission, signature: Hex, validBefore: bigint, now: Date): Promise<void> {
-  const values = { signature: signature.toLowerCase(), validBefore, status: 'RELAYING' as const, txHash: null, fromBlock: null, attempts: 0, lastError: null, lockedUntil: null, updatedAt: now };
+  const values = {
+    signature: signature.toLowerCase(),
+    validBefore,
+    status: 'RELAYING' as const,
+    txHash: null,
+    fromBlock: null,
+    attempts: 0,
+    lastError: null,
+    lockedUntil: null,
+    updatedAt: now,
+  };
   const [claimed] = await db
     .insert(missionFundings)
     .values({ missionId: mission.id, clientId: mission.clientId, createdAt: now, ...values })
-    .onConflictDoUpdate({ target: missionFundings.missionId, set: values, setWhere: eq(missionFundings.status, 'FAILED') })
+    .onConflictDoUpdate({
+      target: missionFundings.missionId,
+      set: values,
+      setWhere: eq(missionFundings.status, 'FAILED'),
+    })
     .returning({ missionId: missionFundings.missionId });
   if (!claimed) throw new ApiError(409, 'A funding is already being relayed for this mission');
 }
 
 /** The fallback: the poster opened the task itself; checked as a post's task is, then the mission opens now. */
-async function fundFromWallet(db: Db, cfg: Config, found: { mission: Mission; wallet: string; relay: MissionFunding | null }, taskId: number, now: Date) {
+async function fundFromWallet(
+  db: Db,
+  cfg: Config,
+  found: { mission: Mission; wallet: string; relay: MissionFunding | null },
+  taskId: number,
+  now: Date,
+) {
   const { mission, wallet, relay } = found;
   if (relay?.status === 'RELAYING') throw new ApiError(409, 'A funding is already being relayed for this mission');
-  await verifyFunding(cfg, wallet, taskId, BigInt(mission.reward), mission.deadline, mission.assignmentMode === 'BOUNTY');
+  await verifyFunding(
+    cfg,
+    wallet,
+    taskId,
+    BigInt(mission.reward),
+    mission.deadline,
+    mission.assignmentMode === 'BOUNTY',
+  );
   try {
     await markFunded(db, mission.id, BigInt(taskId), null, now);
   } catch (error) {
-    if (uniqueViolation(error) === 'missions_on_chain_task_idx') throw refuse('onChainTaskId: already linked to another mission');
+    if (uniqueViolation(error) === 'missions_on_chain_task_idx')
+      throw refuse('onChainTaskId: already linked to another mission');
     throw error;
   }
-  const [after] = await db.select({ status: missions.status }).from(missions).where(and(eq(missions.id, mission.id)));
+  const [after] = await db
+    .select({ status: missions.status })
+    .from(missions)
+    .where(and(eq(missions.id, mission.id)));
   if (after?.status === 'AWAITING_FUNDING') throw refuse('mission: no longer awaiting funding');
 }

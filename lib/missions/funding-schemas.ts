@@ -20,7 +20,12 @@ const typedDataField = z.object({ name: z.string(), type: z.string() });
 export const fundingSchema = z.object({
   typedData: z
     .object({
-      domain: z.object({ name: z.string(), version: z.string(), chainId: z.number().int(), verifyingContract: z.string() }),
+      domain: z.object({
+        name: z.string(),
+        version: z.string(),
+        chainId: z.number().int(),
+        verifyingContract: z.string(),
+      }),
       types: z.record(z.string(), z.array(typedDataField)),
       primaryType: z.literal('ReceiveWithAuthorization'),
       message: z.object({
@@ -38,17 +43,26 @@ export const fundingSchema = z.object({
   amount: z.string().describe('The reward in base units'),
   ref: z.string().describe('The task ref (bytes32) the nonce commits to'),
   expiresAt: z.string().describe('The task expiry the nonce commits to (unix seconds, decimal)'),
-  fundBy: z.string().describe('When the unfunded mission lapses (ISO time): the authorization\'s validBefore'),
+  fundBy: z.string().describe("When the unfunded mission lapses (ISO time): the authorization's validBefore"),
   status: z.enum(FUNDING_STATUSES),
   reason: z.string().optional().describe('Why the last relay failed (status failed)'),
   txHash: z.string().optional(),
   onChainTaskId: z.number().int().optional(),
-  relayAvailable: z.boolean().describe('Whether the relayer would take a signature now; if not, fund from the wallet (approve + createTask)'),
+  relayAvailable: z
+    .boolean()
+    .describe('Whether the relayer would take a signature now; if not, fund from the wallet (approve + createTask)'),
 });
 
 export const fundMissionSchema = z.union([
-  z.strictObject({ signature: z.string().regex(/^0x[0-9a-fA-F]{130,20000}$/, 'a 0x-prefixed hex signature').describe('The poster\'s signature of typedData') }),
-  z.strictObject({ onChainTaskId: onChainTaskIdSchema.describe('A task the poster opened with createTask, same ref and expiresAt') }),
+  z.strictObject({
+    signature: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{130,20000}$/, 'a 0x-prefixed hex signature')
+      .describe("The poster's signature of typedData"),
+  }),
+  z.strictObject({
+    onChainTaskId: onChainTaskIdSchema.describe('A task the poster opened with createTask, same ref and expiresAt'),
+  }),
 ]);
 
 export type FundingView = z.infer<typeof fundingSchema>;

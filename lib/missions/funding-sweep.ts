@@ -16,13 +16,23 @@ import { FUNDING_WINDOW_MS } from './funding-terms';
 // Past the authorization's validBefore by more than a block's drift, nobody can use it any more.
 const MARGIN_MS = 10 * 60 * 1000;
 
-export async function sweepFundings(db: Db, cfg: Config, now: Date, limit = 50): Promise<{ relayed: number; deleted: number }> {
+export async function sweepFundings(
+  db: Db,
+  cfg: Config,
+  now: Date,
+  limit = 50,
+): Promise<{ relayed: number; deleted: number }> {
   const { attempted } = await retryRelayingFundings(db, cfg, now);
   const lapsed = await db
     .select({ mission: missions, wallet: users.walletAddress })
     .from(missions)
     .innerJoin(users, eq(users.id, missions.clientId))
-    .where(and(eq(missions.status, 'AWAITING_FUNDING'), lt(missions.createdAt, new Date(now.getTime() - FUNDING_WINDOW_MS - MARGIN_MS))))
+    .where(
+      and(
+        eq(missions.status, 'AWAITING_FUNDING'),
+        lt(missions.createdAt, new Date(now.getTime() - FUNDING_WINDOW_MS - MARGIN_MS)),
+      ),
+    )
     .limit(limit);
   let deleted = 0;
   for (const { mission, wallet } of lapsed) {
@@ -30,13 +40,21 @@ export async function sweepFundings(db: Db, cfg: Config, now: Date, limit = 50):
       if (await fundedMeanwhile(cfg, mission, wallet)) continue;
     } catch (error) {
       // The chain cannot say: keep it for the next sweep rather than delete what may be funded.
-      log.warn('funding.lapse_check_failed', { missionId: mission.id, message: (error as Error).message?.split('\n')[0] });
+      log.warn('funding.lapse_check_failed', {
+        missionId: mission.id,
+        message: (error as Error).message?.split('\n')[0],
+      });
       continue;
     }
     const gone = await db
       .delete(missions)
-      .where(and(eq(missions.id, mission.id), eq(missions.status, 'AWAITING_FUNDING'),
-        sql`not exists (select 1 from ${missionFundings} where ${missionFundings.missionId} = ${missions.id} and ${missionFundings.status} <> 'FAILED')`))
+      .where(
+        and(
+          eq(missions.id, mission.id),
+          eq(missions.status, 'AWAITING_FUNDING'),
+          sql`not exists (select 1 from ${missionFundings} where ${missionFundings.missionId} = ${missions.id} and ${missionFundings.status} <> 'FAILED')`,
+        ),
+      )
       .returning({ id: missions.id });
     deleted += gone.length;
   }

@@ -24,13 +24,19 @@ useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000', MINT_WAIT_MS: '2000'
 
 const REWARD = 7_000_000n;
 const contracts = () => inject('contracts') as { escrow: Hex; rewardToken: Hex };
-const sweep = () => call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+const sweep = () =>
+  call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
 
 /** Mints test USDC to `to` from a throwaway funded wallet: the poster itself holds no ETH. */
 async function mintUsdc(to: Hex, amount: bigint) {
   const minter = newWallet();
   await fund(minter.address);
-  const hash = await walletOf(minter).writeContract({ address: contracts().rewardToken, abi: mockUsdcArtifact.abi, functionName: 'mint', args: [to, amount] });
+  const hash = await walletOf(minter).writeContract({
+    address: contracts().rewardToken,
+    abi: mockUsdcArtifact.abi,
+    functionName: 'mint',
+    args: [to, amount],
+  });
   await publicClient().waitForTransactionReceipt({ hash });
 }
 
@@ -48,7 +54,11 @@ const readFunding = (token: string, id: string) => call(fundingGet, { token, par
 const postFunding = (token: string, id: string, body: unknown) => call(fundingPost, { token, params: { id }, body });
 
 /** The typed data as viem signs it: the JSON's decimal strings back to bigints. */
-function signable(typedData: { domain: Record<string, unknown>; types: Record<string, unknown>; message: Record<string, string> }) {
+function signable(typedData: {
+  domain: Record<string, unknown>;
+  types: Record<string, unknown>;
+  message: Record<string, string>;
+}) {
   const m = typedData.message;
   return {
     domain: typedData.domain,
@@ -58,17 +68,28 @@ function signable(typedData: { domain: Record<string, unknown>; types: Record<st
   } as never;
 }
 
-async function signFunding(signer: PrivateKeyAccount, token: string, id: string, edit: (message: Record<string, unknown>) => void = () => {}) {
+async function signFunding(
+  signer: PrivateKeyAccount,
+  token: string,
+  id: string,
+  edit: (message: Record<string, unknown>) => void = () => {},
+) {
   const funding = (await readFunding(token, id)).body;
   const data = signable(funding.typedData) as { message: Record<string, unknown> };
   edit(data.message);
   return signer.signTypedData(data as never);
 }
 
-const relayRow = async (id: string) => (await (await getDb()).select().from(missionFundings).where(eq(missionFundings.missionId, id)))[0];
-const missionStatus = async (id: string) => (await (await getDb()).select({ status: missions.status }).from(missions).where(eq(missions.id, id)))[0]?.status;
+const relayRow = async (id: string) =>
+  (await (await getDb()).select().from(missionFundings).where(eq(missionFundings.missionId, id)))[0];
+const missionStatus = async (id: string) =>
+  (await (await getDb()).select({ status: missions.status }).from(missions).where(eq(missions.id, id)))[0]?.status;
 const tasksCreated = async (fromBlock: bigint) =>
-  parseEventLogs({ abi: taskEscrowV4Artifact.abi, eventName: 'TaskCreated', logs: await publicClient().getLogs({ address: contracts().escrow, fromBlock }) });
+  parseEventLogs({
+    abi: taskEscrowV4Artifact.abi,
+    eventName: 'TaskCreated',
+    logs: await publicClient().getLogs({ address: contracts().escrow, fromBlock }),
+  });
 
 describe('a mission posted without its task', () => {
   test('is AWAITING_FUNDING with its funding link, off the board and closed to others', async () => {
@@ -80,7 +101,10 @@ describe('a mission posted without its task', () => {
     const board = await call(listRoute, { path: '/api/missions?sort=created&limit=100' });
     expect(board.status).toBe(200);
     expect(board.body.items.map((m: { id: string }) => m.id)).not.toContain(id);
-    expect((await (await getDb()).select({ listing: missions.listing }).from(missions).where(eq(missions.id, id)))[0]!.listing).toBeNull();
+    expect(
+      (await (await getDb()).select({ listing: missions.listing }).from(missions).where(eq(missions.id, id)))[0]!
+        .listing,
+    ).toBeNull();
     const mine = await call(listRoute, { token, path: '/api/missions?mine=client' });
     expect(mine.body.items.map((m: { id: string }) => m.id)).toContain(id);
     const agent = await newAgent();
@@ -95,8 +119,18 @@ describe('a mission posted without its task', () => {
     const { wallet, token, id } = await unfundedMission();
     const before = await readFunding(token, id);
     expect(before.status).toBe(200);
-    expect(before.body).toMatchObject({ status: 'awaiting_signature', amount: REWARD.toString(), escrow: contracts().escrow.toLowerCase(), relayAvailable: true });
-    expect(before.body.typedData.message).toMatchObject({ from: wallet.address.toLowerCase(), to: contracts().escrow.toLowerCase(), value: REWARD.toString(), validAfter: '0' });
+    expect(before.body).toMatchObject({
+      status: 'awaiting_signature',
+      amount: REWARD.toString(),
+      escrow: contracts().escrow.toLowerCase(),
+      relayAvailable: true,
+    });
+    expect(before.body.typedData.message).toMatchObject({
+      from: wallet.address.toLowerCase(),
+      to: contracts().escrow.toLowerCase(),
+      value: REWARD.toString(),
+      validAfter: '0',
+    });
     const block = await publicClient().getBlockNumber();
     const signature = await signFunding(wallet, token, id);
     const posted = await postFunding(token, id, { signature });
@@ -134,7 +168,10 @@ describe('a mission posted without its task', () => {
   test('expired: a mission past its 24 h is refused, and the sweep deletes it', async () => {
     const { wallet, token, id } = await unfundedMission();
     const signature = await signFunding(wallet, token, id);
-    await (await getDb()).update(missions).set({ createdAt: new Date(Date.now() - 25 * 3_600_000) }).where(eq(missions.id, id));
+    await (await getDb())
+      .update(missions)
+      .set({ createdAt: new Date(Date.now() - 25 * 3_600_000) })
+      .where(eq(missions.id, id));
     const late = await postFunding(token, id, { signature });
     expect(late.status).toBe(400);
     expect(late.body.details[0]).toMatch(/expired/);
@@ -161,7 +198,9 @@ describe('a mission posted without its task', () => {
     const block = await publicClient().getBlockNumber();
     const ref = (await readFunding(token, id)).body.ref;
     // Recorded with its hash, then the node refuses the broadcast as an overloaded provider would.
-    const proxy = await startRpcProxy(workerRpcUrl(), (method) => (method === 'eth_sendRawTransaction' ? { httpStatus: 503 } : undefined));
+    const proxy = await startRpcProxy(workerRpcUrl(), (method) =>
+      method === 'eth_sendRawTransaction' ? { httpStatus: 503 } : undefined,
+    );
     setEnv({ RPC_URL: proxy.url });
     try {
       expect((await postFunding(token, id, { signature })).status).toBe(202);
@@ -195,9 +234,21 @@ describe('a mission posted without its task', () => {
     const terms = (await readFunding(token, id)).body;
     await fund(wallet.address);
     const w = walletOf(wallet);
-    await publicClient().waitForTransactionReceipt({ hash: await w.writeContract({ address: terms.token, abi: mockUsdcArtifact.abi, functionName: 'approve', args: [terms.escrow, REWARD] }) });
+    await publicClient().waitForTransactionReceipt({
+      hash: await w.writeContract({
+        address: terms.token,
+        abi: mockUsdcArtifact.abi,
+        functionName: 'approve',
+        args: [terms.escrow, REWARD],
+      }),
+    });
     const receipt = await publicClient().waitForTransactionReceipt({
-      hash: await w.writeContract({ address: terms.escrow, abi: taskEscrowV4Artifact.abi, functionName: 'createTask', args: [REWARD, terms.ref, BigInt(terms.expiresAt)] }),
+      hash: await w.writeContract({
+        address: terms.escrow,
+        abi: taskEscrowV4Artifact.abi,
+        functionName: 'createTask',
+        args: [REWARD, terms.ref, BigInt(terms.expiresAt)],
+      }),
     });
     const [created] = parseEventLogs({ abi: taskEscrowV4Artifact.abi, eventName: 'TaskCreated', logs: receipt.logs });
     const funded = await postFunding(token, id, { onChainTaskId: Number(created!.args.taskId) });
@@ -206,7 +257,7 @@ describe('a mission posted without its task', () => {
     expect(await missionStatus(id)).toBe('OPEN');
   });
 
-  test('a contract wallet (ERC-1271) funds it with its owner\'s signature of the same typed data', async () => {
+  test("a contract wallet (ERC-1271) funds it with its owner's signature of the same typed data", async () => {
     const owner = newWallet();
     const wallet = await deployTestContract(await newDeployer(), 'OwnedWallet', [owner.address]);
     await mintUsdc(wallet, REWARD);
@@ -232,8 +283,19 @@ describe('a mission posted without its task', () => {
     await fund(stranger.address);
     const m = funding.typedData.message;
     const hash = await walletOf(stranger).writeContract({
-      address: funding.escrow, abi: taskEscrowV4Artifact.abi, functionName: 'createTaskWithAuthorization',
-      args: [m.from, BigInt(m.value), funding.ref, BigInt(funding.expiresAt), 0n, BigInt(m.validBefore), m.nonce, signature],
+      address: funding.escrow,
+      abi: taskEscrowV4Artifact.abi,
+      functionName: 'createTaskWithAuthorization',
+      args: [
+        m.from,
+        BigInt(m.value),
+        funding.ref,
+        BigInt(funding.expiresAt),
+        0n,
+        BigInt(m.validBefore),
+        m.nonce,
+        signature,
+      ],
     });
     await publicClient().waitForTransactionReceipt({ hash });
     const replay = await postFunding(token, id, { signature });

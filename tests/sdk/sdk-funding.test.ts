@@ -35,7 +35,12 @@ describe('post and pay (SDK)', () => {
     const account = await usdcOnly(3n * USDC);
     // No rpcUrl: the signature path needs none.
     const tm = sdkClient(server, account, { rpcUrl: undefined });
-    const mission = await tm.fundAndCreateMission({ title: 'Paid by signature', description: 'One signature', reward: (3n * USDC).toString(), deadline: deadlineIn(3) });
+    const mission = await tm.fundAndCreateMission({
+      title: 'Paid by signature',
+      description: 'One signature',
+      reward: (3n * USDC).toString(),
+      deadline: deadlineIn(3),
+    });
     expect(mission.status).toBe('OPEN');
     const [client, amount] = await escrowTask(server, mission.onChainTaskId!);
     expect(client.toLowerCase()).toBe(account.address.toLowerCase());
@@ -47,7 +52,12 @@ describe('post and pay (SDK)', () => {
   test('missions.fund funds a mission posted unfunded; missions.funding tells where it stands', async () => {
     const account = await usdcOnly(2n * USDC);
     const tm = sdkClient(server, account, { rpcUrl: undefined });
-    const posted = await tm.missions.create({ title: 'Posted first', description: 'Funded after', reward: (2n * USDC).toString(), deadline: deadlineIn(2) });
+    const posted = await tm.missions.create({
+      title: 'Posted first',
+      description: 'Funded after',
+      reward: (2n * USDC).toString(),
+      deadline: deadlineIn(2),
+    });
     expect(posted.status).toBe('AWAITING_FUNDING');
     expect((await tm.missions.funding(posted.id)).status).toBe('awaiting_signature');
     const funded = await tm.missions.fund(posted.id);
@@ -65,8 +75,24 @@ describe('post and pay (CLI)', () => {
     await mintTestUsdc(server, address, 4n * USDC);
     const { TASKMARKET_RPC_URL: _rpc, ...env } = cliEnv(server, { key, address });
     const out = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [CLI, 'post', '--title', 'CLI by signature', '--description', 'x', '--reward', '4USDC', '--deadline', '2d', '--json'], { env: env as unknown as NodeJS.ProcessEnv }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        [
+          CLI,
+          'post',
+          '--title',
+          'CLI by signature',
+          '--description',
+          'x',
+          '--reward',
+          '4USDC',
+          '--deadline',
+          '2d',
+          '--json',
+        ],
+        { env: env as unknown as NodeJS.ProcessEnv },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
     });
     expect(out.stderr).toBe('');

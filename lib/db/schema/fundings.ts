@@ -20,7 +20,9 @@ export const missionFundings = pgTable(
     missionId: uuid('mission_id')
       .primaryKey()
       .references(() => missions.id, { onDelete: 'cascade' }),
-    clientId: uuid('client_id').notNull().references(() => users.id),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => users.id),
     signature: text('signature').notNull(),
     // The authorization's window end (unix seconds), as signed.
     validBefore: bigint('valid_before', { mode: 'bigint' }).notNull(),

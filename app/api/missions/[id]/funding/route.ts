@@ -8,22 +8,47 @@ import type { Caller } from '@/lib/http/auth-guard';
 const posterOf = (caller: Caller) => ({ kind: 'user', id: caller.user.id, role: caller.user.role }) as const;
 
 // docs/api.md#post-and-pay: the poster reads the one authorization that funds its unfunded mission…
-export const GET = route({
-  auth: 'user', scope: 'missions:post',
-  doc: { tag: 'Missions', summary: 'The funding of an AWAITING_FUNDING mission: typed data to sign, its status', params: { id: idSchema }, response: fundingSchema, errors: [404, 409] },
-}, async ({ params, caller, cfg, kv, db }) => json(await getFunding(await db(), kv, cfg, params.id!, posterOf(caller))));
+export const GET = route(
+  {
+    auth: 'user',
+    scope: 'missions:post',
+    doc: {
+      tag: 'Missions',
+      summary: 'The funding of an AWAITING_FUNDING mission: typed data to sign, its status',
+      params: { id: idSchema },
+      response: fundingSchema,
+      errors: [404, 409],
+    },
+  },
+  async ({ params, caller, cfg, kv, db }) => json(await getFunding(await db(), kv, cfg, params.id!, posterOf(caller))),
+);
 
 // …and hands back its signature (relayed: 202) or a task it opened from its own wallet (200).
-export const POST = route({
-  after: sendQueuedWebhooks, auth: 'user', scope: 'missions:post', limit: 'write', body: fundMissionSchema,
-  doc: {
-    tag: 'Missions', summary: 'Fund an AWAITING_FUNDING mission: a signature to relay, or the id of a task already created', params: { id: idSchema },
-    response: fundingSchema, status: 202,
-    errors: [{ status: 200, description: '`onChainTaskId` checked: the mission is OPEN now', schema: fundingSchema }, 404, 409, 429],
+export const POST = route(
+  {
+    after: sendQueuedWebhooks,
+    auth: 'user',
+    scope: 'missions:post',
+    limit: 'write',
+    body: fundMissionSchema,
+    doc: {
+      tag: 'Missions',
+      summary: 'Fund an AWAITING_FUNDING mission: a signature to relay, or the id of a task already created',
+      params: { id: idSchema },
+      response: fundingSchema,
+      status: 202,
+      errors: [
+        { status: 200, description: '`onChainTaskId` checked: the mission is OPEN now', schema: fundingSchema },
+        404,
+        409,
+        429,
+      ],
+    },
   },
-}, async ({ params, body, caller, cfg, kv, db }) => {
-  const answer = await fundMission(await db(), kv, cfg, params.id!, posterOf(caller), body, new Date());
-  return json(answer.body, { status: answer.status });
-});
+  async ({ params, body, caller, cfg, kv, db }) => {
+    const answer = await fundMission(await db(), kv, cfg, params.id!, posterOf(caller), body, new Date());
+    return json(answer.body, { status: answer.status });
+  },
+);
 
 export const { PUT, PATCH, DELETE } = otherMethods('GET', 'POST');
