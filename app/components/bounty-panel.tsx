@@ -166,6 +166,7 @@ function AwardForm({ mission, entries }: { mission: MissionView; entries: EntryV
     <form className="panel stack" onSubmit={submit} aria-labelledby="award-heading" data-testid="award-form">
       <h3 id="award-heading">Award the bounty</h3>
       {picks.map((pick, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a place is its position in the list
         <div className="field" key={i}>
           <label htmlFor={`place-${i + 1}`}>Place {i + 1}{mission.bounty!.split ? ` (${mission.bounty!.split[i]} %)` : ''}</label>
           <select id={`place-${i + 1}`} value={pick} onChange={(e) => setPicks(picks.map((p, j) => (j === i ? e.target.value : p)))}>

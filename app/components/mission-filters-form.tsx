@@ -25,6 +25,7 @@ export function MissionFiltersForm({ initial, signedIn, tokenSymbol, onApply }: 
   }
 
   return (
+    // biome-ignore lint/a11y/useSemanticElements: the form itself is the search landmark; wrapping it in <search> adds a level
     <form className={`panel ${styles.filters}`} onSubmit={submit} role="search" aria-label="Filter missions">
       <div className={`field ${styles.wide}`}>
         <label htmlFor="q">Search</label>

@@ -1,6 +1,7 @@
 // One operation of the OpenAPI document: who may call it, its parameters, body and responses.
 import { refName, SchemaView } from './schema-view';
 
+// biome-ignore lint/suspicious/noExplicitAny: the document is walked as the untyped JSON it is
 type Json = Record<string, any>;
 
 const METHOD_COLORS: Record<string, string> = { get: '#1f6feb', post: '#1a7f37', patch: '#9a6700', put: '#9a6700', delete: '#cf222e' };

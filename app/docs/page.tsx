@@ -11,6 +11,7 @@ export const dynamic = 'force-static';
 export default function DocsPage() {
   const doc = openApiDocument();
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    // biome-ignore lint/suspicious/noExplicitAny: an operation object is rendered as untyped JSON
     Object.entries(methods as Record<string, any>).map(([method, op]) => ({ path, method, op })),
   );
   return (

@@ -54,6 +54,7 @@ export function SchemaView({ schema }: { schema: Schema }) {
       {variants && (
         <ul>
           {variants.map((variant, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a static document; variants never move
             <li key={i}>
               <SchemaView schema={variant} />
             </li>

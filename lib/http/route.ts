@@ -15,7 +15,7 @@ import { ApiError, OAuthError, unavailableDependency } from '../errors';
 import { type OperatorSecret, requireOperator } from './operator-auth';
 import { assertAllowedOrigin } from './origin';
 import { CORS_HEADERS } from './cors';
-import { json, jsonText } from './json-response';
+import { json } from './json-response';
 import { type Handler, observed } from './observed';
 import type { OperationDoc } from './operation-doc';
 import { EVERYONE, LIMITS, type LimitName, PendingCharge, consume } from './rate-limit';

@@ -16,7 +16,7 @@ import { unknownCriteria } from './criteria';
 import { fromForm } from './form-fields';
 import { verifyTopUp } from './funding';
 import type { MissionJson } from './present';
-import { bumpSchema, contestSchema, resolveSchema, submitSchema } from './schemas';
+import { bumpSchema, contestSchema, type resolveSchema, submitSchema } from './schemas';
 import type { Action } from './transitions';
 import { findMission } from './queries';
 import { resolveWinners } from './bounties/award';

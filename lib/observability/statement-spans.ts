@@ -39,6 +39,7 @@ export function observeStatement<T>(text: string, run: () => Promise<T>): Promis
  */
 export function observedQuery<Q extends PromiseLike<unknown>>(text: string, query: Q): Q {
   const then = query.then;
+  // biome-ignore lint/suspicious/noThenProperty: the query is awaited through this then, by design
   (query as { then: unknown }).then = (onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) =>
     observeStatement(text, () => Promise.resolve(then.call(query) as PromiseLike<unknown>)).then(onFulfilled, onRejected);
   return query;

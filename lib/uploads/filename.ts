@@ -6,6 +6,7 @@ const MAX_EXTENSION_CHARS = 16;
 
 // C0/C1 controls (CR/LF would split headers), bidi overrides and isolates (U+202A–202E,
 // U+2066–2069, which make `gpj.exe` read as `exe.jpg`), zero-width and BOM characters.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]/g;
 // Path separators and characters Windows refuses, plus quotes that end a quoted header value.
 const UNSAFE = /[/\\:*?"<>|;`$]/g;

@@ -44,7 +44,10 @@ export async function compare(comparisons: Comparison[], repeats: number, second
       r.a.push(ma.rps);
       r.b.push(mb.rps);
       r.ratios.push(ma.rps / mb.rps);
-      if (ma.cpuPerRequest !== undefined && mb.cpuPerRequest !== undefined) r.aCpu.push(ma.cpuPerRequest), r.bCpu.push(mb.cpuPerRequest);
+      if (ma.cpuPerRequest !== undefined && mb.cpuPerRequest !== undefined) {
+        r.aCpu.push(ma.cpuPerRequest);
+        r.bCpu.push(mb.cpuPerRequest);
+      }
       const cpu = ma.cpuPerRequest !== undefined && mb.cpuPerRequest !== undefined ? `, CPU ${ma.cpuPerRequest.toFixed(0)} / ${mb.cpuPerRequest.toFixed(0)} µs/req` : '';
       console.error(`  ${name}, round ${round + 1}: ${ma.rps.toFixed(0)} / ${mb.rps.toFixed(0)} req/s = ${(ma.rps / mb.rps).toFixed(2)}×${cpu}`);
     }

@@ -134,7 +134,7 @@ async function main() {
     }));
     const busyMs = Date.now() - busyStart;
     const cpuPerSignIn = ((await redisCpu(redis)) - busyFrom - idlePerMs * busyMs) / replays;
-    connections.forEach((connection) => connection.disconnect());
+    for (const connection of connections) connection.disconnect();
     lines.push(`Redis CPU per sign-in (nonce + verify, ${commands.length} commands replayed ${replays} times): ${(cpuPerSignIn * 1e6).toFixed(1)} µs → one Redis core carries ~${Math.round(1 / cpuPerSignIn)} sign-ins/s (replayed at ${((replays / busyMs) * 1000).toFixed(0)}/s)`);
 
     // Board pages: anonymous first pages of each shape, a next page, and a signed-in caller's.

@@ -3,7 +3,7 @@
 // in one run (compare.ts: alternating, several rounds), as throughput and as the instance's CPU per
 // request — on a machine other people load, CPU per request is the steadier of the two. Target:
 // MCP at most 1.3× the GET's cost, i.e. ≥ 0.77× its throughput.
-import { type Compared, type Comparison } from './compare';
+import type { Compared, Comparison } from './compare';
 import type { Scenario } from './measure';
 
 const FIND_MISSIONS = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_missions', arguments: {} } });

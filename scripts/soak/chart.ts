@@ -15,7 +15,7 @@ const RIGHT = 200;
 const TOP = 40;
 const GAP = 40;
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 function panel(index: number, title: string, unit: string, series: Series[], minutes: number): string {
   const top = TOP + index * (PANEL + GAP);
@@ -25,7 +25,7 @@ function panel(index: number, title: string, unit: string, series: Series[], min
   const x = (minute: number) => LEFT + (minutes <= 1 ? plotWidth / 2 : ((minute - 1) / (minutes - 1)) * plotWidth);
   const y = (value: number) => top + PANEL - (value / max) * PANEL;
   const parts = [
-    `<text x="${LEFT}" y="${top - 8}" font-size="13" font-weight="bold">${escape(title)}</text>`,
+    `<text x="${LEFT}" y="${top - 8}" font-size="13" font-weight="bold">${escapeXml(title)}</text>`,
     `<rect x="${LEFT}" y="${top}" width="${plotWidth}" height="${PANEL}" fill="none" stroke="#999"/>`,
   ];
   for (let tick = 0; tick <= 4; tick++) {
@@ -33,7 +33,7 @@ function panel(index: number, title: string, unit: string, series: Series[], min
     parts.push(`<line x1="${LEFT}" x2="${LEFT + plotWidth}" y1="${y(value)}" y2="${y(value)}" stroke="#eee"/>`);
     parts.push(`<text x="${LEFT - 6}" y="${y(value) + 4}" font-size="10" text-anchor="end">${value >= 100 ? value.toFixed(0) : value.toPrecision(2)}</text>`);
   }
-  parts.push(`<text x="14" y="${top + PANEL / 2}" font-size="11" transform="rotate(-90 14 ${top + PANEL / 2})" text-anchor="middle">${escape(unit)}</text>`);
+  parts.push(`<text x="14" y="${top + PANEL / 2}" font-size="11" transform="rotate(-90 14 ${top + PANEL / 2})" text-anchor="middle">${escapeXml(unit)}</text>`);
   const step = Math.max(1, Math.ceil(minutes / 15));
   for (let minute = 1; minute <= minutes; minute += step) {
     parts.push(`<text x="${x(minute)}" y="${top + PANEL + 14}" font-size="10" text-anchor="middle">${minute}</text>`);
@@ -47,7 +47,7 @@ function panel(index: number, title: string, unit: string, series: Series[], min
     }
     const ly = top + 14 + i * 16;
     parts.push(`<line x1="${WIDTH - RIGHT + 14}" x2="${WIDTH - RIGHT + 34}" y1="${ly - 4}" y2="${ly - 4}" stroke="${s.color}" stroke-width="2"/>`);
-    parts.push(`<text x="${WIDTH - RIGHT + 40}" y="${ly}" font-size="11">${escape(s.label)}</text>`);
+    parts.push(`<text x="${WIDTH - RIGHT + 40}" y="${ly}" font-size="11">${escapeXml(s.label)}</text>`);
   });
   return parts.join('\n');
 }
@@ -79,8 +79,9 @@ export function soakChart(buckets: Bucket[], title: string): string {
   ];
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif">`,
+    `<title>${escapeXml(title)}</title>`,
     `<rect width="100%" height="100%" fill="white"/>`,
-    `<text x="${LEFT}" y="20" font-size="15" font-weight="bold">${escape(title)}</text>`,
+    `<text x="${LEFT}" y="20" font-size="15" font-weight="bold">${escapeXml(title)}</text>`,
     ...body,
     `<text x="${LEFT + (WIDTH - LEFT - RIGHT) / 2}" y="${height - 2}" font-size="11" text-anchor="middle">minute of the run</text>`,
     '</svg>',

@@ -54,10 +54,13 @@ export class ApiPromise<T> extends Promise<T> {
   }
 
   // The reason is `any`, as in Promise's own signatures: a handler typed for the error it expects fits.
+  // biome-ignore lint/suspicious/noExplicitAny: see above
+  // biome-ignore lint/suspicious/noThenProperty: an answer is awaited like the Promise it extends
   override then<A = T, B = never>(onFulfilled?: ((value: T) => A | PromiseLike<A>) | null, onRejected?: ((reason: any) => B | PromiseLike<B>) | null): Promise<A | B> {
     return this.#parse().then(onFulfilled, onRejected);
   }
 
+  // biome-ignore lint/suspicious/noExplicitAny: as Promise's own catch
   override catch<B = never>(onRejected?: ((reason: any) => B | PromiseLike<B>) | null): Promise<T | B> {
     return this.#parse().catch(onRejected);
   }

@@ -18,6 +18,7 @@ export class PagedList<Item, P extends Page<Item> = Page<Item>> implements Promi
     return this.first;
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: awaiting the pages gives the first page (docs/api.md#pagination)
   then<A = P, B = never>(onFulfilled?: ((page: P) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
     return this.firstPage().then(onFulfilled, onRejected);
   }

@@ -135,7 +135,7 @@ async function runPath(run: Run) {
   const expected = oracle(run.reward, run.feeBps, run.places, run.split);
   if (row.status === 'COMPLETED') {
     expect(task.state).toBe(2); // Released
-    const paid = winners.map((w, i) => expected.shares[i]!);
+    const paid = winners.map((_w, i) => expected.shares[i]!);
     winners.forEach((w, i) => expect(delta.get(w.address), `${run.path}: place ${i + 1}`).toBe(paid[i]));
     const refund = run.reward - expected.fee - paid.reduce((a, b) => a + b, 0n);
     expect(delta.get(client.address)).toBe(refund);

@@ -73,7 +73,7 @@ describe('discovery (docs/api.md#discovery)', () => {
     expectDocument(document, 'text/markdown');
     const text = document.body as string;
     // Agent Skills front matter: a name and a description.
-    expect(text).toMatch(/^---\nname: taskmarket\ndescription: \S[^]*?\n---\n/);
+    expect(text).toMatch(/^---\nname: taskmarket\ndescription: \S[\s\S]*?\n---\n/);
     const sections = new Map(
       text
         .split('\n### ')

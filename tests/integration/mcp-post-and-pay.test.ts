@@ -111,7 +111,7 @@ describe('post and pay from the chat', () => {
     );
     expect((retried as UrlElicitationRequiredError).elicitations[0]!.url).toBe(elicitation!.url);
     const waiting = await chat.callTool({ name: 'get_mission', arguments: { id } });
-    expect(textOf(waiting).join('\n')).toMatch(/Awaiting funding[^]*\/fund/);
+    expect(textOf(waiting).join('\n')).toMatch(/Awaiting funding[\s\S]*\/fund/);
 
     // The person funds it with one signature; their wallet has no ETH and sends nothing.
     await fundBySignature(person, id!);

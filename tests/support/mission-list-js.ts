@@ -75,7 +75,7 @@ const shapeKey = (s: Shape) => `${s.sort}|${s.mine ?? 'board'}|${s.filters.join(
 // The board is the busiest read: its statements are built once per shape and database handle.
 const listStatement = builtOnce(
   (db: Db, shape: Shape) => {
-    const { sort, mine, filters, after, anonymous } = shape;
+    const { sort, mine, filters, after } = shape;
     const spec = SORTS[sort];
     const order = spec.direction === 'desc' ? desc : asc;
     const op = sql.raw(spec.direction === 'desc' ? '<' : '>');

@@ -33,9 +33,9 @@ type AnyValue = { stringValue?: string; intValue?: { toNumber(): number } | numb
 type KeyValue = { key: string; value: AnyValue };
 
 const hex = (bytes: Uint8Array | undefined) => Buffer.from(bytes ?? []).toString('hex');
-const valueOf = (value: AnyValue) =>
+const readValue = (value: AnyValue) =>
   value.stringValue ?? value.boolValue ?? value.doubleValue ?? (typeof value.intValue === 'number' ? value.intValue : value.intValue?.toNumber()) ?? '';
-const attributesOf = (list: KeyValue[] = []) => Object.fromEntries(list.map(({ key, value }) => [key, valueOf(value)]));
+const attributesOf = (list: KeyValue[] = []) => Object.fromEntries(list.map(({ key, value }) => [key, readValue(value)]));
 
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];

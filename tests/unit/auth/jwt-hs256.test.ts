@@ -31,7 +31,7 @@ describe('issueToken', () => {
   const now = new Date('2026-11-22T10:00:00.400Z');
   const iat = Math.floor(now.getTime() / 1000);
   // What issueToken signed through jose's setters before, with the jti it drew.
-  const before = (jti: string, grant: Record<string, string> = {}) =>
+  const signedThroughSetters = (jti: string, grant: Record<string, string> = {}) =>
     new SignJWT({ addr: user.walletAddress, role: user.role, ...grant })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(user.id)
@@ -45,12 +45,12 @@ describe('issueToken', () => {
 
   test('default: a sign-in\'s token is, byte for byte, the one jose\'s SignJWT chain wrote', async () => {
     const token = await issueToken(cfg, user, now);
-    expect(token).toBe(await before(jtiOf(token)));
+    expect(token).toBe(await signedThroughSetters(jtiOf(token)));
   });
 
   test('default: so is an OAuth client\'s, with its grant and scope', async () => {
     const grant = { gid: '5b8f2c1a-3d4e-4f60-8a71-92b3c4d5e6f7', scope: 'missions:read missions:write' };
     const token = await issueToken(cfg, user, now, { grantId: grant.gid, scope: grant.scope });
-    expect(token).toBe(await before(jtiOf(token), grant));
+    expect(token).toBe(await signedThroughSetters(jtiOf(token), grant));
   });
 });

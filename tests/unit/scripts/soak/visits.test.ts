@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MIX, visitDealer, type VisitKind } from '../../../../scripts/soak/visits';
 
-const count = (kinds: VisitKind[]) =>
-  kinds.reduce((n, kind) => ({ ...n, [kind]: (n[kind] ?? 0) + 1 }), {} as Partial<Record<VisitKind, number>>);
+const count = (kinds: VisitKind[]) => {
+  const counts: Partial<Record<VisitKind, number>> = {};
+  for (const kind of kinds) counts[kind] = (counts[kind] ?? 0) + 1;
+  return counts;
+};
 
 describe('the soak deals its visits', () => {
   it('behavior: every stretch of 200 visits holds the mix exactly, so every minute carries the same work', () => {
