@@ -5,7 +5,7 @@
 // transaction the node no longer knows is looked for among the registry's NewFeedback events from
 // that block before anything is sent again, so a crash after the send never gives it twice.
 import 'server-only';
-import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, notExists, or, sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -182,10 +182,22 @@ export async function retryPendingFeedback(
   limit = 50,
 ): Promise<{ attempted: number; given: number }> {
   if (!cfg.chain.reputationRegistry) return { attempted: 0, given: 0 };
+  // Rows still waiting for their payout (a FAILED one waits for the operator's retry) are left out,
+  // so however many wait, they never crowd the batch out of the feedback that can go.
+  const payoutPending = db
+    .select({ one: sql`1` })
+    .from(settlements)
+    .where(
+      and(
+        eq(settlements.missionId, reputationFeedback.missionId),
+        inArray(settlements.kind, ['RELEASE', 'SPLIT', 'REFUND']),
+        inArray(settlements.status, ['PENDING', 'FAILED']),
+      ),
+    );
   const rows = await db
     .select({ id: reputationFeedback.id })
     .from(reputationFeedback)
-    .where(claimable(new Date()))
+    .where(and(claimable(new Date()), notExists(payoutPending)))
     .orderBy(reputationFeedback.createdAt)
     .limit(limit);
   let given = 0;

@@ -11,7 +11,8 @@ import { GET as feedbackRoute } from '@/app/api/missions/[id]/feedback.json/rout
 import { GET as profileRoute } from '@/app/api/agents/[address]/route';
 import { getDb } from '@/lib/db/client';
 import { reputationFeedback, settlements } from '@/lib/db/schema';
-import { feedbackDocumentSchema, forgetReputationSummaries } from '@/lib/erc8004';
+import { feedbackDocumentSchema, forgetReputationSummaries, retryPendingFeedback } from '@/lib/erc8004';
+import { config } from '@/lib/config';
 import { publicClient } from '../support/chain';
 import { call } from '../support/http';
 import { setEnv, TEST_DOMAIN, useTestEnvironment } from '../support/environment';
@@ -282,5 +283,39 @@ describe('feedback at settlement', () => {
     // Two files: without `agent` there is no one file to answer.
     expect((await feedbackFile(id)).status).toBe(404);
     expect((await feedbackFile(id, third.agent.address)).status).toBe(404);
+  });
+
+  test('behavior: feedback waiting for a FAILED payout never crowds out one that can go', async () => {
+    const rpc = process.env.RPC_URL!;
+    const stuck = await linkedAgent();
+    const waiting = await submitted(stuck.agent);
+    setEnv({ RPC_URL: 'http://127.0.0.1:9' });
+    try {
+      await ok(act('approve', waiting.client, waiting.id));
+    } finally {
+      setEnv({ RPC_URL: rpc });
+    }
+    // Its payout gave up: it waits for the operator's retry, and so does its feedback.
+    await (await getDb()).update(settlements).set({ status: 'FAILED' }).where(eq(settlements.missionId, waiting.id));
+    const ready = await linkedAgent();
+    const later = await submitted(ready.agent);
+    // The release goes; the feedback's broadcast is refused, so it is left for the sweep.
+    let sends = 0;
+    const proxy = await startRpcProxy(rpc, (method) =>
+      method === 'eth_sendRawTransaction' && ++sends === 2 ? { httpStatus: 503 } : undefined,
+    );
+    setEnv({ RPC_URL: proxy.url });
+    try {
+      await ok(act('approve', later.client, later.id));
+    } finally {
+      setEnv({ RPC_URL: rpc });
+      await proxy.close();
+    }
+    expect(await rowsOf(later.id)).toMatchObject([{ status: 'PENDING' }]);
+    // A batch of one: the older, waiting row is not the one it takes.
+    await retryPendingFeedback(await getDb(), config(), 1);
+    expect(await rowsOf(later.id)).toMatchObject([{ status: 'MINED' }]);
+    expect((await summaryOnChain(ready.agentId)).count).toBe(1n);
+    expect(await rowsOf(waiting.id)).toMatchObject([{ status: 'PENDING', txHash: null }]);
   });
 });
