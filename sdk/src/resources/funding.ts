@@ -65,13 +65,6 @@ export function fundAndCreateMissionOf(api: Api, missions: MissionsResource, sig
   const fund = fundMissionOf(api, missions, signer);
   return async (input: FundedMissionInput, options: WithFiles & FundOptions & { fundFrom?: 'signature' | 'wallet' } = {}): Promise<Mission> => {
     if (!signer) throw new TaskmarketError({ status: 0, error: 'Funding a mission needs an account: createClient({ account })' });
-    if (options.fundFrom !== 'wallet') {
-      // docs/api.md#post-and-pay: posted AWAITING_FUNDING, then one signature; the server pays the gas.
-      const posted = await missions.create(input, { files: options.files });
-      if (posted.status !== 'AWAITING_FUNDING') return posted;
-      await fund(posted.id, options);
-      return missions.get(posted.id);
-    }
     const { chainId, contracts, missions: rules } = await config();
     if (!contracts.escrow || !contracts.rewardToken) throw new TaskmarketError({ status: 0, error: 'The server has no escrow configured: use missions.create' });
     // What can be checked before paying is checked here: the server would refuse it after the
@@ -82,6 +75,13 @@ export function fundAndCreateMissionOf(api: Api, missions: MissionsResource, sig
     if (Number.isNaN(deadline)) problems.push('deadline: must be an ISO 8601 date-time');
     else if (deadline <= Date.now()) problems.push('deadline: must be in the future');
     if (problems.length > 0) throw new TaskmarketError({ status: 0, error: 'Not funded: the mission would be refused', details: problems });
+    if (options.fundFrom !== 'wallet') {
+      // docs/api.md#post-and-pay: posted AWAITING_FUNDING, then one signature; the server pays the gas.
+      const posted = await missions.create(input, { files: options.files });
+      if (posted.status !== 'AWAITING_FUNDING') return posted;
+      await fund(posted.id, options);
+      return missions.get(posted.id);
+    }
     await api.session.currentToken(); // signed in before paying: a refused sign-in costs nothing
     // One key for the whole call: it names the task on-chain (ref) and makes the create idempotent.
     const idempotencyKey = newIdempotencyKey();
