@@ -7,6 +7,20 @@ import { json } from '../http/route';
 
 const INSUFFICIENT_SCOPE = 'error="insufficient_scope"';
 
+/**
+ * Reads a tool makes only to add to its answer, doing without them when refused: get_mission's look at
+ * an unfunded mission's funding (missions:post; docs/api.md#post-and-pay). A read-only token reading
+ * its person's mission must get the mission, not a demand to re-authorize for more.
+ */
+const OPTIONAL_READS = [/^\/api\/missions\/[^/]+\/funding$/];
+
+function optionalRead(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): boolean {
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  if (method !== 'GET') return false;
+  const { pathname } = new URL(input instanceof Request ? input.url : String(input));
+  return OPTIONAL_READS.some((path) => path.test(pathname));
+}
+
 export class ScopeChallengeWatch {
   private refusal: Response | undefined;
 
@@ -17,6 +31,7 @@ export class ScopeChallengeWatch {
       if (
         response.status === 403 &&
         !this.refusal &&
+        !optionalRead(input, init) &&
         response.headers.get('www-authenticate')?.includes(INSUFFICIENT_SCOPE)
       ) {
         this.refusal = response.clone();

@@ -112,6 +112,13 @@ describe('post and pay from the chat', () => {
     expect((retried as UrlElicitationRequiredError).elicitations[0]!.url).toBe(elicitation!.url);
     const waiting = await chat.callTool({ name: 'get_mission', arguments: { id } });
     expect(textOf(waiting).join('\n')).toMatch(/Awaiting funding[\s\S]*\/fund/);
+    // A read-only token of the same person reads it too: the funding's status needs missions:post,
+    // and get_mission does without it rather than asking the client to re-authorize (step-up).
+    const reader = await call(createToken, { method: 'POST', token: person.token, body: { name: 'reader', scopes: ['missions:read'] } });
+    const readOnly = await mcpClient(reader.body.token as string, {});
+    const read = await readOnly.callTool({ name: 'get_mission', arguments: { id } });
+    expect(read.isError).toBeFalsy();
+    expect(textOf(read).join('\n')).toMatch(/Awaiting funding[\s\S]*\/fund/);
 
     // The person funds it with one signature; their wallet has no ETH and sends nothing.
     await fundBySignature(person, id!);
