@@ -2,7 +2,16 @@
 // confirmation the person decides — nothing changed yet.
 import 'server-only';
 import { json, jsonText } from '../http/route';
+import type { CustomError } from '../http/operation-doc';
 import type { ReleaseAnswer } from './release';
+import { confirmationRequestSchema } from './schemas';
+
+/** The 202 of a release route, as its OpenAPI entry lists it. */
+export const RELEASE_WAITS: CustomError = {
+  status: 202,
+  description: 'The release waits for the person: nothing changed until they approve at `url`',
+  schema: confirmationRequestSchema,
+};
 
 export function releaseResponse(answer: ReleaseAnswer): Response {
   return 'confirmation' in answer

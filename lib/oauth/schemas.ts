@@ -14,6 +14,11 @@ export const registrationBody = z.record(z.string(), z.unknown()).describe('RFC 
 /** An answer the OAuth or MCP specification shapes, not this API: documented by reference to it. */
 export const protocolDocumentSchema = z.record(z.string(), z.unknown()).describe('As the OAuth or MCP specification defines it');
 
+/** RFC 6749 §5.2's error body, which OAuth clients read; the wrapper's own refusals keep `{ error, details? }`. */
+export const oauthErrorSchema = z
+  .looseObject({ error: z.string(), error_description: z.string().optional() })
+  .describe('An OAuth error (RFC 6749 §5.2), or `{ error, details? }` when the request was refused before it was read');
+
 export const createTokenSchema = z.strictObject({
   name: z.string().trim().min(1).max(100).regex(NO_CONTROLS, CONTROLS_MESSAGE).describe('What the token is for, shown in Connected apps'),
   scopes: z

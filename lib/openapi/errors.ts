@@ -5,10 +5,11 @@ import { SESSION_COOKIE } from '../auth/session-cookie';
 import type { Access, Operation } from './types';
 
 const ERRORS: Record<number, { name: string; description: string; retryAfter?: boolean }> = {
-  400: { name: 'BadRequest', description: 'Malformed JSON or failed validation; `details` lists each problem by field' },
+  400: { name: 'BadRequest', description: 'Malformed JSON or failed validation (`details` lists each problem by field), or a token sent as ?access_token=' },
   401: { name: 'Unauthorized', description: 'Missing, malformed, expired or revoked credentials' },
   403: { name: 'Forbidden', description: 'Signed in but not allowed: wrong role or party, or a cross-site cookie request' },
   404: { name: 'NotFound', description: 'Unknown resource (malformed ids included)' },
+  405: { name: 'MethodNotAllowed', description: 'The method is not served here; `Allow` lists those that are' },
   409: { name: 'Conflict', description: 'Not allowed from the current state, or a concurrent request won' },
   413: { name: 'PayloadTooLarge', description: 'A file over 10 MB or a body over the limit' },
   415: { name: 'UnsupportedMediaType', description: 'A file type outside the allow-list, or contradicting its declaration' },
@@ -19,15 +20,22 @@ const ERRORS: Record<number, { name: string; description: string; retryAfter?: b
 };
 
 const SIGNED_IN: Access[] = ['user', 'CLIENT', 'AGENT'];
+// An operator secret that is unset is 404; repeated wrong ones lock the kind out (429).
+const OPERATOR: Access[] = ['cron', 'admin', 'metrics'];
 
 /** The statuses an operation can answer besides success, as references to the shared responses. */
 export function operationErrors(route: Operation): Record<string, { $ref: string }> {
   const { access } = route;
   const statuses = new Set<number>([500]);
   if (!route.static) statuses.add(503);
-  if (route.query || route.body || route.multipart) statuses.add(400);
+  // A token in the query string is refused on every route (docs/api.md#tokens), whatever else it reads.
+  statuses.add(400);
+  // What the wrapper answers before the handler runs (lib/http/route.ts), implied by the options.
+  if (route.body) statuses.add(413).add(415);
   if (access !== 'public') statuses.add(401);
   if (access === 'CLIENT' || access === 'AGENT' || (SIGNED_IN.includes(access) && route.method !== 'get')) statuses.add(403);
+  if (route.scoped || route.originChecked) statuses.add(403);
+  if (OPERATOR.includes(access)) statuses.add(404).add(429);
   if (route.limited) statuses.add(429);
   for (const error of route.errors ?? []) if (typeof error === 'number') statuses.add(error);
   // A custom body for a status replaces the shared one.

@@ -23,6 +23,8 @@ function operationOf(template: string, method: Method, options: RouteOptions, do
     path: template.replace(/\[(\w+)\]/g, '{$1}'),
     access: options.operator ?? options.auth ?? 'public',
     limited: Boolean(options.limit),
+    scoped: Boolean(options.auth) && options.scope !== 'any',
+    originChecked: Boolean(options.session),
     query: options.query,
     body: options.body ?? doc.body,
     form: Boolean(options.form),

@@ -18,6 +18,10 @@ export interface Operation extends OperationDoc {
   access: Access;
   /** Rate-limited: may answer 429 with Retry-After. */
   limited: boolean;
+  /** A delegated token may lack the scope it needs: 403 with the step-up challenge (docs/api.md#step-up). */
+  scoped: boolean;
+  /** A present Origin must be allowed: 403 otherwise (docs/api.md#origins). */
+  originChecked: boolean;
   query?: z.ZodType;
   /** The body is application/x-www-form-urlencoded (OAuth's endpoints), not JSON. */
   form: boolean;

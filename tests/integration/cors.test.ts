@@ -34,6 +34,8 @@ const CORS_ROUTES: [template: string, module: RouteModule & { OPTIONS?: unknown 
   ['/api/oauth/revoke', revoke, 'POST'],
   ['/api/mcp', mcp, 'GET, POST, DELETE'],
 ];
+/** Public files any page may read: a simple GET needs no preflight, so these have no OPTIONS. */
+const READABLE_FILES = ['/api/agents/[address]/registration.json', '/api/missions/[id]/feedback.json'];
 
 type Handler = Parameters<typeof call>[0];
 
@@ -74,12 +76,12 @@ describe('CORS (docs/api.md#cors)', () => {
     },
   );
 
-  test('behavior: the CORS routes are exactly the six, and the metadata paths under /.well-known reach them', async () => {
+  test('behavior: the CORS routes are exactly the six and the two files, and the metadata paths under /.well-known reach them', async () => {
     const withCors = ROUTE_TABLE.filter(([, module]) => {
       const handlers = Object.values(module) as { options?: { cors?: true } }[];
       return 'OPTIONS' in module || handlers.some((handler) => handler.options?.cors);
     }).map(([template]) => template);
-    expect(withCors.sort()).toEqual(CORS_ROUTES.map(([template]) => template).sort());
+    expect(withCors.sort()).toEqual([...CORS_ROUTES.map(([template]) => template), ...READABLE_FILES].sort());
     // Every method a CORS route serves answers with the CORS headers (route()'s `cors` option).
     for (const [template, module, methods] of CORS_ROUTES) {
       for (const method of methods.split(', ') as (keyof RouteModule)[])

@@ -115,7 +115,7 @@ describe('OpenAPI document', () => {
       }
     }
     const agentsOnly = (doc.paths as Json)['/api/agents/me/passport'].get;
-    expect(Object.keys(agentsOnly.responses)).toEqual(['200', '401', '403', '404', '500', '503']);
+    expect(Object.keys(agentsOnly.responses)).toEqual(['200', '400', '401', '403', '404', '500', '503']);
     const errorBody = (doc.components.responses as Json).BadRequest.content['application/json'].schema;
     expect(errorBody).toEqual({ $ref: '#/components/schemas/Error' });
   });

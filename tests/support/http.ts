@@ -1,6 +1,7 @@
 // Calls exported route handlers with real Request objects, as Next.js would.
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
 import { stampedAddress } from '@/lib/http/socket-address';
+import { documentViolation } from './openapi-conformance';
 
 export const randomIp = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 256)).join('.')}`;
 
@@ -42,7 +43,11 @@ export async function call<T = any>(handler: Handler, options: CallOptions = {})
     headers,
     body,
   });
-  return readResult<T>(await handler(request, { params: Promise.resolve(options.params ?? {}) }));
+  const result = await readResult<T>(await handler(request, { params: Promise.resolve(options.params ?? {}) }));
+  // The document cannot drift from what the routes answer (docs/api.md#openapi).
+  const violation = documentViolation(handler, request.method, result.status, result.headers.get('content-type'), result.body);
+  if (violation) throw new Error(violation);
+  return result;
 }
 
 /** A response as tests read it: status, headers, and the body parsed when it is JSON. */

@@ -9,10 +9,11 @@ import type { Method } from '@/lib/http/methods';
 import type { RouteModule, RouteTable } from '@/lib/http/route-table';
 
 // Not for tools: the operator's routes, signing in with a wallet, OAuth and token management (a tool
-// holds a delegated token and must not mint or manage credentials) and health. MCP itself and the
-// document are not service routes at all.
+// holds a delegated token and must not mint or manage credentials), health, and editing a mission's
+// criteria before it is funded (a wallet sign-in's alone). MCP itself and the document are not
+// service routes at all.
 // The list of a person's confirmations is theirs alone; one confirmation is readable by the token that asked.
-const NOT_FOR_TOOLS = /^\/api\/(admin|cron|metrics|oauth|tokens|grants|health|auth\/(nonce|verify)|confirmations$)(\/|$)/;
+const NOT_FOR_TOOLS = /^\/api\/(admin|cron|metrics|oauth|tokens|grants|health|auth\/(nonce|verify)|confirmations$|missions\/\[id\]\/criteria$)(\/|$)/;
 
 /** The routes the tools reach. */
 export function routesForTools(): RouteTable {

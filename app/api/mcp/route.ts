@@ -43,7 +43,7 @@ export const POST = route({
 // Stateless: no stream for server-initiated messages (MCP allows 405 here), and no session to end.
 export const GET = route({
   auth: 'user', scope: 'any', limit: 'mcp', resource: 'mcp', cors: true,
-  doc: { tag: 'MCP', summary: 'No server-sent stream here: answers 405', response: protocolDocumentSchema, errors: [403] },
+  doc: { tag: 'MCP', summary: 'No server-sent stream here: answers 405', response: protocolDocumentSchema, errors: [403, 405] },
 }, async ({ request, caller, cfg }) => {
   requireBearer(request, caller);
   assertMcpOrigin(request, cfg);

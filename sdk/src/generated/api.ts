@@ -1756,6 +1756,14 @@ export interface components {
             body: string;
             createdAt: string;
         };
+        MissionsByIdApprove202: {
+            confirmation: {
+                /** Format: uuid */
+                id: string;
+                url: string;
+                expiresAt: string;
+            };
+        };
         MissionsByIdFundingResponse: {
             /** @description EIP-712 typed data of a USDC ReceiveWithAuthorization (EIP-3009); uint256 fields as decimal strings */
             typedData: {
@@ -2137,6 +2145,13 @@ export interface components {
         OauthMetadataAuthorizationServerResponse: {
             [key: string]: unknown;
         };
+        /** @description An OAuth error (RFC 6749 §5.2), or `{ error, details? }` when the request was refused before it was read */
+        OauthRegister400: {
+            error: string;
+            error_description?: string;
+        } & {
+            [key: string]: unknown;
+        };
         TokensResponse: {
             items: {
                 /** Format: uuid */
@@ -2224,7 +2239,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Malformed JSON or failed validation; `details` lists each problem by field */
+        /** @description Malformed JSON or failed validation (`details` lists each problem by field), or a token sent as ?access_token= */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -2253,6 +2268,15 @@ export interface components {
         };
         /** @description Unknown resource (malformed ids included) */
         NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The method is not served here; `Allow` lists those that are */
+        MethodNotAllowed: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2415,6 +2439,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthRegisterAgentResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
@@ -2440,6 +2465,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthMeResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2463,6 +2489,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthLogoutResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
@@ -2568,6 +2595,7 @@ export interface operations {
                     "application/json": components["schemas"]["Mission"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -2595,6 +2623,7 @@ export interface operations {
                     "application/json": components["schemas"]["Mission"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -2933,6 +2962,7 @@ export interface operations {
                     "application/json": components["schemas"]["Mission"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3003,6 +3033,16 @@ export interface operations {
                     "application/json": components["schemas"]["Mission"];
                 };
             };
+            /** @description The release waits for the person: nothing changed until they approve at `url` */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdApprove202"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3073,6 +3113,7 @@ export interface operations {
                     "application/json": components["schemas"]["Mission"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3138,6 +3179,7 @@ export interface operations {
                     "application/json": components["schemas"]["MissionsByIdFundingResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3325,6 +3367,15 @@ export interface operations {
                     "application/json": components["schemas"]["Mission"];
                 };
             };
+            /** @description The release waits for the person: nothing changed until they approve at `url` */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdApprove202"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3358,6 +3409,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3443,6 +3495,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentsMeEarningsResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
@@ -3470,6 +3523,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentsMeClaimResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
@@ -3496,6 +3550,7 @@ export interface operations {
                     "application/json": components["schemas"]["Passport"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3554,6 +3609,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthLogoutResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3582,6 +3638,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentsByAddressResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3607,6 +3664,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentsByAddressRegistrationJsonResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3662,6 +3720,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountProfileResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3717,6 +3776,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountStatsResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
@@ -3741,6 +3801,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicStatsResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3791,6 +3852,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicConfigResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3813,6 +3875,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
             /** @description The database or the KV is down */
             503: {
@@ -3843,6 +3906,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthLiveResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3864,6 +3928,7 @@ export interface operations {
                     "text/plain; version=0.0.4": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -3889,6 +3954,7 @@ export interface operations {
                     "application/json": components["schemas"]["CronSweepResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -3914,6 +3980,7 @@ export interface operations {
                     "application/json": components["schemas"]["CronSweepResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -3976,6 +4043,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminSettlementsByIdRetryResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
@@ -4002,6 +4070,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhooksResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
@@ -4061,6 +4130,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthLogoutResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4119,6 +4189,7 @@ export interface operations {
                     "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4140,6 +4211,8 @@ export interface operations {
                     "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4165,7 +4238,15 @@ export interface operations {
                     "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type, invalid_redirect_uri or invalid_client_metadata */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OauthRegister400"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4195,8 +4276,24 @@ export interface operations {
                     "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            /** @description invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type, invalid_redirect_uri or invalid_client_metadata */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OauthRegister400"];
+                };
+            };
+            /** @description invalid_client: the client could not be authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OauthRegister400"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4226,8 +4323,24 @@ export interface operations {
                     "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            /** @description invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type, invalid_redirect_uri or invalid_client_metadata */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OauthRegister400"];
+                };
+            };
+            /** @description invalid_client: the client could not be authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OauthRegister400"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4285,6 +4398,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokensResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
@@ -4344,6 +4458,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthLogoutResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4370,6 +4485,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokensResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
@@ -4396,6 +4512,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthLogoutResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4457,6 +4574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConfirmationsResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
@@ -4483,6 +4601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConfirmationsByIdResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
@@ -4543,6 +4662,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenapiJsonResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4564,8 +4684,10 @@ export interface operations {
                     "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4621,6 +4743,7 @@ export interface operations {
                     "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];

@@ -5,6 +5,7 @@ import { authenticateClient } from '@/lib/oauth/clients';
 import { formBody, parseForm } from '@/lib/oauth/form';
 import { revocationRequestSchema, revokeClientToken } from '@/lib/oauth/revocation';
 import { protocolDocumentSchema } from '@/lib/oauth/schemas';
+import { oauthErrors } from '../oauth-errors';
 
 // RFC 7009: the client gives up a token; its grant ends on every instance.
 export const POST = route({
@@ -12,7 +13,7 @@ export const POST = route({
   doc: {
     tag: 'OAuth', summary: "Token revocation (RFC 7009): ends the token's grant",
     description: 'application/x-www-form-urlencoded; answers 200 for unknown tokens too.', response: protocolDocumentSchema,
-    errors: [401],
+    errors: oauthErrors(400, 401),
   },
 }, async ({ request, body, cfg, kv, db }) => {
   const form = parseForm(revocationRequestSchema, body);

@@ -6,6 +6,7 @@ import { formBody } from '@/lib/oauth/form';
 import { issuerOf } from '@/lib/oauth/metadata';
 import { exchangeToken, parseTokenRequest } from '@/lib/oauth/token-exchange';
 import { protocolDocumentSchema } from '@/lib/oauth/schemas';
+import { oauthErrors } from '../oauth-errors';
 
 // OAuth 2.1 §3.2: the token endpoint — a code (with its PKCE verifier) or a refresh token for tokens.
 export const POST = route({
@@ -13,7 +14,7 @@ export const POST = route({
   doc: {
     tag: 'OAuth', summary: 'Tokens for an authorization code (PKCE S256) or a refresh token (rotated)',
     description: 'application/x-www-form-urlencoded (RFC 6749). Codes are single-use and live 60 s; a refresh token is used once, and a used one presented again revokes the grant. Errors are `{ error, error_description }` (invalid_grant, invalid_client, invalid_request, unsupported_grant_type, invalid_scope, invalid_target).',
-    response: protocolDocumentSchema, errors: [401],
+    response: protocolDocumentSchema, errors: oauthErrors(400, 401),
   },
 }, async ({ request, body, cfg, kv, db }) => {
   const tokenRequest = parseTokenRequest(body);

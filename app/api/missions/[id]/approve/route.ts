@@ -1,7 +1,7 @@
 import { route } from '@/lib/http/route';
 import { sendQueuedWebhooks } from '@/lib/webhooks';
 import { missionSchema } from '@/lib/missions';
-import { release, releaseResponse } from '@/lib/confirmations';
+import { RELEASE_WAITS, release, releaseResponse } from '@/lib/confirmations';
 import { otherMethods } from '@/lib/http/methods';
 import { idSchema } from '@/lib/fields';
 
@@ -12,7 +12,7 @@ export const POST = route({
   doc: {
     tag: 'Missions', summary: 'SUBMITTED → COMPLETED; the agent is credited', params: { id: idSchema }, response: missionSchema,
     description: 'With a delegated token whose grant\'s releaseLimit does not cover the reward: 202 { confirmation: { id, url, expiresAt } }, nothing changed until the person approves.',
-    errors: [404, 409],
+    errors: [404, 409, RELEASE_WAITS],
   },
 }, async ({ params, caller, cfg, db }) =>
   releaseResponse(await release(await db(), cfg, caller, { action: 'approve', missionId: params.id!, body: {} }, new Date())),

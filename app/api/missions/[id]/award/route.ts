@@ -1,5 +1,5 @@
 import { awardSchema } from '@/lib/missions/bounties';
-import { release, releaseResponse } from '@/lib/confirmations';
+import { RELEASE_WAITS, release, releaseResponse } from '@/lib/confirmations';
 import { otherMethods } from '@/lib/http/methods';
 import { route } from '@/lib/http/route';
 import { missionSchema } from '@/lib/missions';
@@ -13,7 +13,7 @@ export const POST = route({
   doc: {
     tag: 'Bounties', summary: 'JUDGING → AWARDED: the winning entrants in place order, a reason for places left unawarded',
     description: 'Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit. With a delegated token whose grant\'s releaseLimit does not cover the awarded shares: 202 { confirmation: { id, url, expiresAt } }, nothing changed until the person approves.',
-    params: { id: idSchema }, response: missionSchema, errors: [400, 403, 404, 409],
+    params: { id: idSchema }, response: missionSchema, errors: [400, 403, 404, 409, RELEASE_WAITS],
   },
 }, async ({ params, caller, body, cfg, db }) =>
   releaseResponse(await release(await db(), cfg, caller, { action: 'award', missionId: params.id!, body }, new Date())),

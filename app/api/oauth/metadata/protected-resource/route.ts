@@ -10,7 +10,7 @@ export const GET = route({
   cors: true,
   doc: {
     tag: 'OAuth', summary: 'RFC 9728 metadata of /api/mcp; of /api at /.well-known/oauth-protected-resource/api',
-    response: protocolDocumentSchema, static: true,
+    response: protocolDocumentSchema, static: true, errors: [404],
   },
 }, async ({ request, cfg }) =>
   json(protectedResourceMetadata(cfg, metadataResourceOf(request)), { headers: { 'Cache-Control': 'public, max-age=3600' } }),
