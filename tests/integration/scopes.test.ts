@@ -21,6 +21,7 @@ import { POST as apply } from '@/app/api/missions/[id]/apply/route';
 import { POST as approve } from '@/app/api/missions/[id]/approve/route';
 import { POST as assign } from '@/app/api/missions/[id]/assign/route';
 import { POST as bump } from '@/app/api/missions/[id]/bump/route';
+import { GET as fundingGet, POST as fundingPost } from '@/app/api/missions/[id]/funding/route';
 import { POST as cancel } from '@/app/api/missions/[id]/cancel/route';
 import { GET as commentsList, POST as comment } from '@/app/api/missions/[id]/comments/route';
 import { POST as contest } from '@/app/api/missions/[id]/contest/route';
@@ -82,6 +83,8 @@ const CASES: Case[] = [
   ['POST /api/missions/{id}/assign', assign, 'POST', 'missions:post', 'client', { agent: '0x0000000000000000000000000000000000000001' }],
   ['POST /api/missions/{id}/cancel', cancel, 'POST', 'missions:post', 'client'],
   ['POST /api/missions/{id}/bump', bump, 'POST', 'missions:post', 'client'],
+  ['GET /api/missions/{id}/funding', fundingGet, 'GET', 'missions:post', 'client'],
+  ['POST /api/missions/{id}/funding', fundingPost, 'POST', 'missions:post', 'client', { onChainTaskId: 1 }],
   ['POST /api/missions/{id}/reopen', reopen, 'POST', 'missions:post', 'client'],
   ['GET /api/agents/me/earnings', earnings, 'GET', 'earnings:claim', 'agent'],
   ['POST /api/agents/me/claim', claim, 'POST', 'earnings:claim', 'agent'],
