@@ -1,21 +1,7 @@
 // What the file picker admits, and a declared type for every file the browser leaves untyped:
 // the server admits text files only when declared as text (docs/api.md#uploads), and browsers often send
-// `.md` or `.csv` with an empty type.
-
-const EXTENSIONS: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  pdf: 'application/pdf',
-  zip: 'application/zip',
-  txt: 'text/plain',
-  md: 'text/markdown',
-  markdown: 'text/markdown',
-  csv: 'text/csv',
-  json: 'application/json',
-};
+// `.md` or `.csv` with an empty type. The extensions are the SDK's (one map for every client).
+import { TYPES_BY_EXTENSION, typeByExtension } from '@taskmarket/sdk';
 
 const LABELS: Record<string, string> = {
   'image/png': 'PNG',
@@ -30,11 +16,9 @@ const LABELS: Record<string, string> = {
   'application/json': 'JSON',
 };
 
-const extensionOf = (name: string) => name.toLowerCase().split('.').pop() ?? '';
-
 /** The `accept` attribute for an <input type="file">: MIME types and their extensions. */
 export function acceptAttribute(allowed: readonly string[]): string {
-  const extensions = Object.entries(EXTENSIONS)
+  const extensions = Object.entries(TYPES_BY_EXTENSION)
     .filter(([, type]) => allowed.includes(type))
     .map(([ext]) => `.${ext}`);
   return [...allowed, ...extensions].join(',');
@@ -46,7 +30,7 @@ export function describeAllowedTypes(allowed: readonly string[]): string {
 
 /** The type to declare for a file: the browser's, or the one its extension implies. */
 export function declaredType(file: File): string {
-  return file.type || EXTENSIONS[extensionOf(file.name)] || 'application/octet-stream';
+  return file.type || typeByExtension(file.name) || 'application/octet-stream';
 }
 
 /** A copy of the file carrying its declared type, so FormData sends a meaningful Content-Type. */

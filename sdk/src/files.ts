@@ -3,23 +3,18 @@
 // turned into the multipart form the API reads: the body's fields as form fields, `tags`
 // comma-separated, files under `files`.
 import { localFailure } from './errors.js';
+import { isTextType, typeByExtension } from './file-types.js';
 
 export type FileInput = string | Blob | { name: string; data: Blob | Uint8Array; type?: string };
 
-// Text types have no magic number: the server admits them only when declared (docs/api.md#uploads). Binary
-// types are declared as octet-stream and the server sniffs them.
-const DECLARED_BY_EXTENSION: Record<string, string> = {
-  txt: 'text/plain',
-  text: 'text/plain',
-  log: 'text/plain',
-  md: 'text/markdown',
-  markdown: 'text/markdown',
-  csv: 'text/csv',
-  json: 'application/json',
-};
 
 const baseName = (path: string) => path.split(/[\\/]/).pop() || 'file';
-const declaredType = (name: string) => DECLARED_BY_EXTENSION[name.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
+// Text types are declared by extension (the server admits them only when declared, docs/api.md#uploads);
+// binary ones as octet-stream, and the server recognises them by their content.
+const declaredType = (name: string) => {
+  const type = typeByExtension(name);
+  return isTextType(type) ? type! : 'application/octet-stream';
+};
 
 async function fromPath(path: string): Promise<File> {
   try {

@@ -4,6 +4,7 @@ export { createClient, type ClientOptions, type TaskmarketClient } from './clien
 export { TaskmarketError, type TaskmarketErrorInit } from './errors.js';
 export { ApiPromise } from './answer.js';
 export { PagedList, type Page } from './pages.js';
+export { TYPES_BY_EXTENSION, TEXT_TYPES, typeByExtension } from './file-types.js';
 export type { TaskmarketAccount } from './account.js';
 export type { FileInput } from './files.js';
 export type { WithFiles } from './resources/missions.js';

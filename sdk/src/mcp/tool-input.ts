@@ -4,6 +4,7 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Session } from '../session/session.js';
+import { isTextType, typeByExtension } from '../file-types.js';
 
 type Args = Record<string, unknown>;
 
@@ -23,7 +24,6 @@ function paths(args: Args, key: string): string[] {
   return value;
 }
 
-const TEXT_TYPES: Record<string, string> = { md: 'text/markdown', markdown: 'text/markdown', csv: 'text/csv', json: 'application/json', txt: 'text/plain' };
 
 /** Inline text files as the SDK's `{ name, data, type }`, typed by extension (the server admits text only when declared). */
 export function inlineFiles(args: Args): { name: string; data: Uint8Array; type: string }[] {
@@ -32,21 +32,10 @@ export function inlineFiles(args: Args): { name: string; data: Uint8Array; type:
   return value.map((file: unknown) => {
     const { name, content } = (file ?? {}) as { name?: unknown; content?: unknown };
     if (typeof name !== 'string' || typeof content !== 'string') throw new ToolInputError('each of textFiles needs a name and a content, both strings');
-    const extension = name.split('.').pop()?.toLowerCase() ?? '';
-    return { name, data: new TextEncoder().encode(content), type: TEXT_TYPES[extension] ?? 'text/plain' };
+    const type = typeByExtension(name);
+    return { name, data: new TextEncoder().encode(content), type: isTextType(type) ? type! : 'text/plain' };
   });
 }
-
-const TYPES_BY_EXTENSION: Record<string, string> = {
-  ...TEXT_TYPES,
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  pdf: 'application/pdf',
-  zip: 'application/zip',
-};
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -60,8 +49,7 @@ export function attachedFiles(args: Args): { name: string; data: Uint8Array; typ
     if (mimeType !== undefined && typeof mimeType !== 'string') throw new ToolInputError(`${name}: mimeType must be a string`);
     const compact = data.replace(/\s+/g, '');
     if (!BASE64.test(compact)) throw new ToolInputError(`${name}: data must be base64`);
-    const extension = name.split('.').pop()?.toLowerCase() ?? '';
-    return { name, data: new Uint8Array(Buffer.from(compact, 'base64')), type: mimeType ?? TYPES_BY_EXTENSION[extension] ?? 'application/octet-stream' };
+    return { name, data: new Uint8Array(Buffer.from(compact, 'base64')), type: mimeType ?? typeByExtension(name) ?? 'application/octet-stream' };
   });
 }
 
