@@ -10,12 +10,23 @@ const nextConfig: NextConfig = {
   // dot-folders: the documents are served by API routes under these names (docs/api.md#oauth-21).
   // The consent page must never be framed: a hidden frame could trick a click on Approve.
   async headers() {
-    return [{ source: '/oauth/:path*', headers: [{ key: 'X-Frame-Options', value: 'DENY' }, { key: 'Content-Security-Policy', value: "frame-ancestors 'none'" }] }];
+    return [
+      {
+        source: '/oauth/:path*',
+        headers: [
+          { key: 'X-Frame-Options', value: 'DENY' },
+          { key: 'Content-Security-Policy', value: "frame-ancestors 'none'" },
+        ],
+      },
+    ];
   },
   async rewrites() {
     return [
       { source: '/.well-known/oauth-authorization-server', destination: '/api/oauth/metadata/authorization-server' },
-      { source: '/.well-known/oauth-authorization-server/:path*', destination: '/api/oauth/metadata/authorization-server' },
+      {
+        source: '/.well-known/oauth-authorization-server/:path*',
+        destination: '/api/oauth/metadata/authorization-server',
+      },
       { source: '/.well-known/oauth-protected-resource', destination: '/api/oauth/metadata/protected-resource' },
       { source: '/.well-known/oauth-protected-resource/:path*', destination: '/api/oauth/metadata/protected-resource' },
     ];

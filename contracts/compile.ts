@@ -23,4 +23,6 @@ for (const file of readdirSync(out, { recursive: true }) as string[]) {
   if (path.endsWith('.json') && !(path in files)) rmSync(join(REPO_ROOT, path));
 }
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
-console.log(`compiled ${Object.keys(files).length} artifacts in ${seconds}s (${written} changed):\n  ${Object.keys(files).join('\n  ')}`);
+console.log(
+  `compiled ${Object.keys(files).length} artifacts in ${seconds}s (${written} changed):\n  ${Object.keys(files).join('\n  ')}`,
+);

@@ -55,14 +55,22 @@ export const APP_ARTIFACTS: Record<string, string> = {
  * it), so neither changes the other's bytecode.
  */
 const BUILDS: { dirs: string[]; settings: Record<string, unknown> }[] = [
-  { dirs: ['contracts', 'contracts/test'], settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun' } },
-  { dirs: ['contracts/erc8004'], settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun', viaIR: true } },
+  {
+    dirs: ['contracts', 'contracts/test'],
+    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun' },
+  },
+  {
+    dirs: ['contracts/erc8004'],
+    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun', viaIR: true },
+  },
 ];
 
 function readSources(dirs: string[]): Record<string, { content: string }> {
   const sources: Record<string, { content: string }> = {};
   for (const dir of dirs) {
-    for (const file of readdirSync(join(REPO_ROOT, dir)).filter((f) => f.endsWith('.sol')).sort()) {
+    for (const file of readdirSync(join(REPO_ROOT, dir))
+      .filter((f) => f.endsWith('.sol'))
+      .sort()) {
       sources[`${dir}/${file}`] = { content: readFileSync(join(REPO_ROOT, dir, file), 'utf8') };
     }
   }
@@ -73,7 +81,8 @@ function findImport(path: string): { contents: string } | { error: string } {
   try {
     // Our own files are keyed from the repository root; everything else is a package (@openzeppelin/…).
     const file = path.startsWith('contracts/') ? join(REPO_ROOT, path) : require.resolve(path);
-    if (path.startsWith('contracts/') && relative(REPO_ROOT, file).split(sep)[0] === '..') throw new Error('outside repo');
+    if (path.startsWith('contracts/') && relative(REPO_ROOT, file).split(sep)[0] === '..')
+      throw new Error('outside repo');
     return { contents: readFileSync(file, 'utf8') };
   } catch (error) {
     return { error: `cannot import ${path}: ${(error as Error).message}` };
@@ -93,7 +102,8 @@ function compileCached(input: string): string {
   const file = join(CACHE_DIR, `${sha256(`${solc.version()}\n${input}`)}.json`);
   try {
     const entry = JSON.parse(readFileSync(file, 'utf8')) as { imports: Record<string, string>; output: string };
-    if (Object.entries(entry.imports).every(([path, hash]) => importHash(findImport(path)) === hash)) return entry.output;
+    if (Object.entries(entry.imports).every(([path, hash]) => importHash(findImport(path)) === hash))
+      return entry.output;
   } catch {
     // No entry yet, or an unreadable one: compile.
   }
@@ -177,7 +187,11 @@ function renderArtifactsModule(compiled: Record<string, CompiledContract>): stri
 export function renderArtifactFiles(compiled: Record<string, CompiledContract>): Record<string, string> {
   const files: Record<string, string> = {};
   for (const [name, contract] of Object.entries(compiled).sort(([a], [b]) => a.localeCompare(b))) {
-    const dir = contract.source.startsWith(TEST_DIR) ? 'contracts/out/test' : contract.source.startsWith(VENDORED_DIR) ? 'contracts/out/erc8004' : 'contracts/out';
+    const dir = contract.source.startsWith(TEST_DIR)
+      ? 'contracts/out/test'
+      : contract.source.startsWith(VENDORED_DIR)
+        ? 'contracts/out/erc8004'
+        : 'contracts/out';
     files[`${dir}/${name}.json`] = renderJson(contract);
   }
   files['lib/chain/artifacts.ts'] = renderArtifactsModule(compiled);

@@ -9,7 +9,10 @@ import { z } from 'zod';
 const intFrom = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 const optionalText = z.string().trim().min(1).optional().catch(undefined);
 // A switch: on only when said so ("1" or "true"); "0", "false" or empty leave it off.
-const flag = z.string().optional().transform((value) => value === '1' || value?.toLowerCase() === 'true');
+const flag = z
+  .string()
+  .optional()
+  .transform((value) => value === '1' || value?.toLowerCase() === 'true');
 const hexAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
 
 const envSchema = z.object({
@@ -27,7 +30,10 @@ const envSchema = z.object({
   SESSION_SECRET: optionalText,
   JWT_TTL_SECONDS: intFrom(3600, 60),
   RPC_URL: optionalText,
-  REGISTRAR_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional(),
+  REGISTRAR_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key')
+    .optional(),
   PASSPORT_ADDRESS: hexAddress.optional(),
   ESCROW_ADDRESS: hexAddress.optional(),
   REWARD_TOKEN_ADDRESS: hexAddress.optional(),
@@ -57,11 +63,17 @@ const envSchema = z.object({
   MAX_ACTIVE_MISSIONS: intFrom(3, 1),
   ACCEPT_WINDOW_SECONDS: intFrom(172_800, 1),
   MINT_BUDGET_PER_HOUR: intFrom(100),
-  OPERATOR_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional(),
+  OPERATOR_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key')
+    .optional(),
   SETTLEMENT_MAX_ATTEMPTS: intFrom(10, 1),
   // docs/api.md#post-and-pay: the key that relays funding authorizations (default the operator's), its
   // hourly gas budget, and how many unfunded missions one poster may hold at once.
-  RELAYER_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional(),
+  RELAYER_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key')
+    .optional(),
   RELAY_BUDGET_PER_HOUR: intFrom(100),
   MAX_UNFUNDED_MISSIONS: intFrom(5, 1),
   RECLAIM_GRACE_SECONDS: intFrom(604_800),
@@ -147,19 +159,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
     // docs/api.md#configuration: nonces, limits and revocations must be shared, or a logout holds on one instance only.
     if (!sharedKv && !onVercel && !e.SINGLE_INSTANCE) {
-      missing.push('REDIS_URL or KV_REST_API_URL + KV_REST_API_TOKEN is required in production (or SINGLE_INSTANCE=1 for one instance)');
+      missing.push(
+        'REDIS_URL or KV_REST_API_URL + KV_REST_API_TOKEN is required in production (or SINGLE_INSTANCE=1 for one instance)',
+      );
     }
   }
   // docs/api.md#vercel: Vercel keeps no filesystem and runs many instances, whatever NODE_ENV says.
   if (onVercel) {
-    if (!e.DATABASE_URL) missing.push('DATABASE_URL is required on Vercel (the filesystem does not keep an embedded database)');
-    if (!sharedKv) missing.push('REDIS_URL or KV_REST_API_URL + KV_REST_API_TOKEN is required on Vercel (SINGLE_INSTANCE does not apply)');
+    if (!e.DATABASE_URL)
+      missing.push('DATABASE_URL is required on Vercel (the filesystem does not keep an embedded database)');
+    if (!sharedKv)
+      missing.push(
+        'REDIS_URL or KV_REST_API_URL + KV_REST_API_TOKEN is required on Vercel (SINGLE_INSTANCE does not apply)',
+      );
   }
   if (missing.length > 0) throw new ConfigError(`Invalid configuration — ${missing.join('; ')}`);
 
   const warnings: string[] = [];
   if (production && !sharedKv && e.SINGLE_INSTANCE) {
-    warnings.push('SINGLE_INSTANCE=1: nonces, rate limits and revocations live in this process only; run no second instance');
+    warnings.push(
+      'SINGLE_INSTANCE=1: nonces, rate limits and revocations live in this process only; run no second instance',
+    );
   }
   // In development the local chain's account 0 is registrar and operator by design (scripts/dev.ts).
   if (production && e.REGISTRAR_PRIVATE_KEY && !e.OPERATOR_PRIVATE_KEY) {
@@ -213,7 +233,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       operatorKeyIsRegistrar: !e.OPERATOR_PRIVATE_KEY,
       mintBudgetPerHour: e.MINT_BUDGET_PER_HOUR,
       // docs/api.md#post-and-pay: sends createTaskWithAuthorization; unset, the operator key does.
-      relayerKey: (e.RELAYER_PRIVATE_KEY ?? e.OPERATOR_PRIVATE_KEY ?? e.REGISTRAR_PRIVATE_KEY) as `0x${string}` | undefined,
+      relayerKey: (e.RELAYER_PRIVATE_KEY ?? e.OPERATOR_PRIVATE_KEY ?? e.REGISTRAR_PRIVATE_KEY) as
+        | `0x${string}`
+        | undefined,
       relayBudgetPerHour: e.RELAY_BUDGET_PER_HOUR,
       settlementMaxAttempts: e.SETTLEMENT_MAX_ATTEMPTS,
       reclaimGraceSeconds: e.RECLAIM_GRACE_SECONDS,
@@ -279,7 +301,10 @@ function appOrigins(explicit: string | undefined, siweDomains: string[]): string
 
 /** A comma-separated list of origins, each lower-cased without a trailing slash. */
 function originList(text: string | undefined): string[] {
-  return (text ?? '').split(',').map((o) => o.trim().toLowerCase().replace(/\/+$/, '')).filter(Boolean);
+  return (text ?? '')
+    .split(',')
+    .map((o) => o.trim().toLowerCase().replace(/\/+$/, ''))
+    .filter(Boolean);
 }
 
 /** The OpenTelemetry spec's `OTEL_EXPORTER_OTLP_HEADERS`: `name=value` pairs, values URL-encoded; undefined when malformed. */

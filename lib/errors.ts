@@ -45,9 +45,23 @@ export class DependencyDown extends Error {
 // statement cancelled (57014) by the statement timeout (lib/db/client.ts): the database did not
 // answer in time, and nothing of the statement was kept.
 const TRANSIENT_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH',
-  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', 'NR_CLOSED',
-  '57P01', '57P02', '57P03', '53300', '57014',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  'NR_CLOSED',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '57014',
 ]);
 
 function isTransient(error: unknown, depth = 0): boolean {
@@ -55,7 +69,10 @@ function isTransient(error: unknown, depth = 0): boolean {
   if (error instanceof DependencyDown) return true;
   const { code, message, cause } = error as { code?: unknown; message?: unknown; cause?: unknown };
   if (typeof code === 'string' && (TRANSIENT_CODES.has(code) || code.startsWith('08'))) return true;
-  if (typeof message === 'string' && /Connection is closed|Command timed out|ECONNREFUSED|write after end/.test(message))
+  if (
+    typeof message === 'string' &&
+    /Connection is closed|Command timed out|ECONNREFUSED|write after end/.test(message)
+  )
     return true;
   return isTransient(cause, depth + 1);
 }

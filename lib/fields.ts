@@ -40,4 +40,3 @@ export function describeIssues(error: z.ZodError): string[] {
     return path ? `${path}: ${issue.message}` : issue.message;
   });
 }
-

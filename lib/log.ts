@@ -6,8 +6,10 @@ type Level = 'info' | 'warn' | 'error';
 
 function write(level: Level, event: string, context: Record<string, unknown> = {}) {
   const requestId = currentRequest()?.requestId;
-  const line = JSON.stringify({ level, event, time: new Date().toISOString(), ...(requestId && { requestId }), ...context }, (_key, value) =>
-    value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value,
+  const line = JSON.stringify(
+    { level, event, time: new Date().toISOString(), ...(requestId && { requestId }), ...context },
+    (_key, value) =>
+      value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value,
   );
   (level === 'error' ? console.error : console.log)(line);
 }

@@ -7,7 +7,18 @@
 // A one-off operator tool, so it reads its own few environment variables rather than lib/config.
 import { parseArgs } from 'node:util';
 import {
-  type Account, type Address, BaseError, type Chain, createPublicClient, createWalletClient, defineChain, http, isAddress, type PublicClient, type Transport, type WalletClient,
+  type Account,
+  type Address,
+  BaseError,
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  isAddress,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { taskEscrowV4Artifact } from '../lib/chain/artifacts';
@@ -33,9 +44,12 @@ function maxFeeBps(): number {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { rpc: { type: 'string' }, upgrade: { type: 'string' }, erc8004: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: { rpc: { type: 'string' }, upgrade: { type: 'string' }, erc8004: { type: 'boolean' } },
+  });
   if (!values.rpc) fail('usage: npm run chain:deploy -- --rpc <url> [--upgrade <v2 or v3 escrow address>]');
-  if (values.upgrade !== undefined && !isAddress(values.upgrade)) fail(`--upgrade is not an address: ${values.upgrade}`);
+  if (values.upgrade !== undefined && !isAddress(values.upgrade))
+    fail(`--upgrade is not an address: ${values.upgrade}`);
   const key = process.env.REGISTRAR_PRIVATE_KEY;
   if (!key) fail('REGISTRAR_PRIVATE_KEY is required (the registrar/deployer key, 0x + 64 hex digits)');
   if (!/^0x[0-9a-fA-F]{64}$/.test(key)) fail('REGISTRAR_PRIVATE_KEY must be 0x followed by 64 hex digits');
@@ -64,7 +78,8 @@ async function main() {
     maxFeeBps: maxFeeBps(),
   });
   // docs/escrow.md#erc-8004-registries: ERC8004_IDENTITY_ADDRESS and ERC8004_REPUTATION_ADDRESS.
-  const registries = values.erc8004 || chainId === 31337 ? await deployErc8004Registries({ walletClient, publicClient }) : {};
+  const registries =
+    values.erc8004 || chainId === 31337 ? await deployErc8004Registries({ walletClient, publicClient }) : {};
   console.error(`chain:deploy: deployed on chain ${chainId} from ${account.address}`);
   const printed = { ...deployed, ...registries, owner: owner.toLowerCase(), operator: operator.toLowerCase() };
   process.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
@@ -73,7 +88,10 @@ async function main() {
 /** Which escrow an address holds, by the function each version added: v3's MAX_RECIPIENTS, v4's TASK_FUNDING_TYPEHASH. */
 async function versionOf(publicClient: PublicClient, escrow: Address): Promise<'v2' | 'v3' | 'v4'> {
   const has = (functionName: 'MAX_RECIPIENTS' | 'TASK_FUNDING_TYPEHASH') =>
-    publicClient.readContract({ address: escrow, abi: taskEscrowV4Artifact.abi, functionName }).then(() => true, () => false);
+    publicClient.readContract({ address: escrow, abi: taskEscrowV4Artifact.abi, functionName }).then(
+      () => true,
+      () => false,
+    );
   if (await has('TASK_FUNDING_TYPEHASH')) return 'v4';
   return (await has('MAX_RECIPIENTS')) ? 'v3' : 'v2';
 }
@@ -84,11 +102,20 @@ async function versionOf(publicClient: PublicClient, escrow: Address): Promise<'
  * environment names others. The old escrow is left as it is; the server keeps settling the tasks
  * it holds there once ESCROW_V2_ADDRESS or ESCROW_V3_ADDRESS names it (README).
  */
-async function upgrade(walletClient: WalletClient<Transport, Chain, Account>, publicClient: PublicClient, old: Address, deployer: Address) {
+async function upgrade(
+  walletClient: WalletClient<Transport, Chain, Account>,
+  publicClient: PublicClient,
+  old: Address,
+  deployer: Address,
+) {
   const read = <T>(functionName: 'token' | 'owner' | 'operator' | 'feeRecipient' | 'maxFeeBps') =>
     publicClient.readContract({ address: old, abi: taskEscrowV4Artifact.abi, functionName }) as Promise<T>;
   const [token, owner, operator, feeRecipient, ceiling] = await Promise.all([
-    read<Address>('token'), read<Address>('owner'), read<Address>('operator'), read<Address>('feeRecipient'), read<number>('maxFeeBps'),
+    read<Address>('token'),
+    read<Address>('owner'),
+    read<Address>('operator'),
+    read<Address>('feeRecipient'),
+    read<number>('maxFeeBps'),
   ]).catch(() => fail(`${old} is not a TaskEscrow on this chain`));
   const version = await versionOf(publicClient, old);
   if (version === 'v4') fail(`${old} is already a v4 escrow: nothing to upgrade`);
@@ -103,9 +130,17 @@ async function upgrade(walletClient: WalletClient<Transport, Chain, Account>, pu
   };
   const escrow = await deployEscrow(options, token, 'v4');
   const variable = version === 'v2' ? 'ESCROW_V2_ADDRESS' : 'ESCROW_V3_ADDRESS';
-  console.error(`chain:deploy: escrow v4 deployed beside ${version} ${old}; set ESCROW_ADDRESS=${escrow} and ${variable}=${old}`);
+  console.error(
+    `chain:deploy: escrow v4 deployed beside ${version} ${old}; set ESCROW_ADDRESS=${escrow} and ${variable}=${old}`,
+  );
   const kept = version === 'v2' ? { escrowV2: old.toLowerCase() } : { escrowV3: old.toLowerCase() };
-  const printed = { escrow: escrow.toLowerCase(), ...kept, rewardToken: token.toLowerCase(), owner: options.owner.toLowerCase(), operator: options.operator.toLowerCase() };
+  const printed = {
+    escrow: escrow.toLowerCase(),
+    ...kept,
+    rewardToken: token.toLowerCase(),
+    owner: options.owner.toLowerCase(),
+    operator: options.operator.toLowerCase(),
+  };
   process.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
 }
 

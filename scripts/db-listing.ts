@@ -23,7 +23,8 @@ const TAG = '$listing$';
 function viewJson(work: SQL, name: string): string {
   const { sql, params } = new PgDialect().sqlToQuery(missionJson(work));
   // A trigger has no parameters to bind: the expression must be all SQL text.
-  if (params.length > 0) throw new Error(`missionJson(${name}) has parameters (${params.length}); a trigger cannot bind them`);
+  if (params.length > 0)
+    throw new Error(`missionJson(${name}) has parameters (${params.length}); a trigger cannot bind them`);
   if (sql.includes(TAG)) throw new Error(`missionJson renders ${TAG}, the function body's quote`);
   return sql;
 }
@@ -114,9 +115,14 @@ function main(name: string | undefined) {
     process.exitCode = 2;
     return;
   }
-  const generated = spawnSync('npx', ['drizzle-kit', 'generate', '--custom', `--name=${name}`], { cwd: root, stdio: 'inherit' });
+  const generated = spawnSync('npx', ['drizzle-kit', 'generate', '--custom', `--name=${name}`], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (generated.status !== 0) throw new Error(`drizzle-kit generate --custom failed (${generated.status})`);
-  const journal = JSON.parse(readFileSync(new URL('drizzle/meta/_journal.json', root), 'utf8')) as { entries: { tag: string }[] };
+  const journal = JSON.parse(readFileSync(new URL('drizzle/meta/_journal.json', root), 'utf8')) as {
+    entries: { tag: string }[];
+  };
   const tag = journal.entries.at(-1)!.tag;
   if (!tag.endsWith(`_${name}`)) throw new Error(`the newest migration is ${tag}, not the one just generated`);
   const file = new URL(`drizzle/${tag}.sql`, root);

@@ -19,13 +19,17 @@ const DEV_USDC = 1_000_000n * 10n ** 6n;
 
 /** Stops with one line when another program holds the chain's port, before anything starts. */
 async function requireFreePort(port: number) {
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`CHAIN_PORT must be a port number, not "${process.env.CHAIN_PORT}"`);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535)
+    throw new Error(`CHAIN_PORT must be a port number, not "${process.env.CHAIN_PORT}"`);
   const taken = await new Promise<boolean>((resolve) => {
     const probe = createServer();
     probe.once('error', () => resolve(true));
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
   });
-  if (taken) throw new Error(`port ${port} is taken: stop what listens there, or start on another with CHAIN_PORT=<port> npm run dev`);
+  if (taken)
+    throw new Error(
+      `port ${port} is taken: stop what listens there, or start on another with CHAIN_PORT=<port> npm run dev`,
+    );
 }
 
 /** Tops every anvil account up to a million test USDC, so a newcomer can fund missions at once. */
@@ -35,9 +39,19 @@ async function fundDevAccounts(chain: LocalChain) {
   const minter = createWalletClient({ chain: foundry, transport, account: privateKeyToAccount(chain.registrarKey) });
   for (const key of ANVIL_KEYS) {
     const { address } = privateKeyToAccount(key);
-    const balance = await reader.readContract({ address: chain.contracts.rewardToken, abi: mockUsdcArtifact.abi, functionName: 'balanceOf', args: [address] });
+    const balance = await reader.readContract({
+      address: chain.contracts.rewardToken,
+      abi: mockUsdcArtifact.abi,
+      functionName: 'balanceOf',
+      args: [address],
+    });
     if (balance >= DEV_USDC) continue;
-    const hash = await minter.writeContract({ address: chain.contracts.rewardToken, abi: mockUsdcArtifact.abi, functionName: 'mint', args: [address, DEV_USDC - balance] });
+    const hash = await minter.writeContract({
+      address: chain.contracts.rewardToken,
+      abi: mockUsdcArtifact.abi,
+      functionName: 'mint',
+      args: [address, DEV_USDC - balance],
+    });
     await reader.waitForTransactionReceipt({ hash });
   }
 }
@@ -68,7 +82,9 @@ async function main() {
     });
     await fundDevAccounts(chain);
     console.log(`local chain ${chain.chainId} at ${chain.rpcUrl}: ${JSON.stringify(chain.contracts)}`);
-    console.log('anvil accounts 0–9 hold test USDC; import one of their keys into your browser wallet to post missions');
+    console.log(
+      'anvil accounts 0–9 hold test USDC; import one of their keys into your browser wallet to post missions',
+    );
   }
   const server = spawn(join('node_modules', '.bin', 'tsx'), ['server.ts'], { stdio: 'inherit', env });
   const shutdown = async (code: number) => {

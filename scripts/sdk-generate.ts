@@ -33,14 +33,20 @@ const fileOf = (name: string, text: string): GeneratedFile => ({
 export async function generateSdkFiles(): Promise<GeneratedFile[]> {
   const document = buildOpenApiDocument(ROUTE_TABLE);
   const json = JSON.stringify(document, null, 2);
-  const ast = await openapiTS(JSON.parse(json) as Parameters<typeof openapiTS>[0], { silent: true, defaultNonNullable: false });
+  const ast = await openapiTS(JSON.parse(json) as Parameters<typeof openapiTS>[0], {
+    silent: true,
+    defaultNonNullable: false,
+  });
   return [
     fileOf(
       'sdk/src/generated/openapi.ts',
-      `${header('the document itself; the MCP server takes its tools\' input schemas from `components.schemas`')}\n` +
+      `${header("the document itself; the MCP server takes its tools' input schemas from `components.schemas`")}\n` +
         `export const openApiDocument = ${json} as const;\n`,
     ),
-    fileOf('sdk/src/generated/api.ts', `${header('the types of every path, operation and schema, by openapi-typescript')}\n${astToString(ast)}`),
+    fileOf(
+      'sdk/src/generated/api.ts',
+      `${header('the types of every path, operation and schema, by openapi-typescript')}\n${astToString(ast)}`,
+    ),
   ];
 }
 

@@ -11,8 +11,8 @@ export default function Home() {
     <>
       <h1>Work posted, delivered and paid on-chain</h1>
       <p>
-        Clients post missions with a reward held in escrow. Agents — people, or AI agents using our SDK — accept them, deliver, and
-        are paid when the client approves. Everyone signs in with their wallet.
+        Clients post missions with a reward held in escrow. Agents — people, or AI agents using our SDK — accept them,
+        deliver, and are paid when the client approves. Everyone signs in with their wallet.
       </p>
       <HomeActions />
       <Suspense fallback={<LoadingMessage label="Loading marketplace totals" />}>

@@ -15,9 +15,12 @@ const documentSchema = z.record(z.string(), z.unknown()).describe('This OpenAPI 
 
 /** /api/openapi.json: built from every route's own options and the zod schemas they validate with. */
 export const DOCUMENT_ROUTE = {
-  GET: route({
-    doc: { tag: 'Operations', summary: 'This document', response: documentSchema, static: true },
-  }, async () => json(openApiDocument(), { headers: { 'Cache-Control': 'public, max-age=300' } })),
+  GET: route(
+    {
+      doc: { tag: 'Operations', summary: 'This document', response: documentSchema, static: true },
+    },
+    async () => json(openApiDocument(), { headers: { 'Cache-Control': 'public, max-age=300' } }),
+  ),
   ...otherMethods('GET'),
 };
 

@@ -18,7 +18,8 @@ export function AgentRegistration() {
   const router = useRouter();
   const isAgent = session?.user.role === 'AGENT';
   const register = useMutation({
-    mutationFn: () => apiFetch<{ user: SessionUser; passport: Passport }>('/api/auth/register-agent', { method: 'POST' }),
+    mutationFn: () =>
+      apiFetch<{ user: SessionUser; passport: Passport }>('/api/auth/register-agent', { method: 'POST' }),
     onSuccess: ({ user, passport }) => {
       setSession({ user, passport });
       router.refresh();
@@ -37,10 +38,12 @@ export function AgentRegistration() {
       <section className="panel stack" aria-labelledby="become-heading">
         <h2 id="become-heading">Become an agent</h2>
         <p>
-          Agents accept missions, deliver the work and are paid in {token.symbol} when the client approves. Your wallet receives
-          a non-transferable agent passport.
+          Agents accept missions, deliver the work and are paid in {token.symbol} when the client approves. Your wallet
+          receives a non-transferable agent passport.
         </p>
-        <p className="alert alert-warn">An agent account accepts missions but no longer posts them. This cannot be undone.</p>
+        <p className="alert alert-warn">
+          An agent account accepts missions but no longer posts them. This cannot be undone.
+        </p>
         <button type="button" disabled={register.isPending} onClick={() => register.mutate()}>
           {register.isPending ? 'Registering and minting your passport…' : 'Become an agent'}
         </button>
@@ -50,12 +53,27 @@ export function AgentRegistration() {
   }
   return (
     <>
-      {register.isSuccess && <p className="alert alert-ok" role="status">You are now an agent. <Link href="/missions">Browse the open missions</Link> to take one.</p>}
+      {register.isSuccess && (
+        <p className="alert alert-ok" role="status">
+          You are now an agent. <Link href="/missions">Browse the open missions</Link> to take one.
+        </p>
+      )}
       {passport.isPending && <LoadingMessage label="Loading your passport" />}
-      {passport.isError && <ErrorAlert error={passport.error} title="Could not load your passport" onRetry={() => void passport.refetch()} />}
+      {passport.isError && (
+        <ErrorAlert
+          error={passport.error}
+          title="Could not load your passport"
+          onRetry={() => void passport.refetch()}
+        />
+      )}
       {passport.data && <PassportCard passport={passport.data} />}
       {passport.data?.status === 'PENDING' && (
-        <button type="button" className="secondary" onClick={() => void passport.refetch()} disabled={passport.isFetching}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => void passport.refetch()}
+          disabled={passport.isFetching}
+        >
           {passport.isFetching ? 'Checking…' : 'Check the mint again'}
         </button>
       )}

@@ -12,11 +12,22 @@ import { SeriesChart } from './series-chart';
 import { WalletAddress } from './wallet-address';
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
-const duration = (s: number | null) => (s === null ? '—' : s < 3600 ? `${Math.round(s / 60)} min` : s < 172_800 ? `${(s / 3600).toFixed(1)} h` : `${(s / 86_400).toFixed(1)} days`);
+const duration = (s: number | null) =>
+  s === null
+    ? '—'
+    : s < 3600
+      ? `${Math.round(s / 60)} min`
+      : s < 172_800
+        ? `${(s / 3600).toFixed(1)} h`
+        : `${(s / 86_400).toFixed(1)} days`;
 
 export function AnalyticsView() {
   const token = useRewardToken();
-  const [range, setRange] = useState(() => ({ from: day(new Date(Date.now() - 29 * 86_400_000)), to: day(new Date()), interval: 'day' }));
+  const [range, setRange] = useState(() => ({
+    from: day(new Date(Date.now() - 29 * 86_400_000)),
+    to: day(new Date()),
+    interval: 'day',
+  }));
   const [draft, setDraft] = useState(range);
   const query = useQuery({
     queryKey: ['analytics', range],
@@ -31,11 +42,26 @@ export function AnalyticsView() {
   return (
     <>
       <form className="panel row" onSubmit={apply} aria-label="Analytics range">
-        <div className="field"><label htmlFor="from">From</label><input id="from" type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} /></div>
-        <div className="field"><label htmlFor="to">To</label><input id="to" type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} /></div>
+        <div className="field">
+          <label htmlFor="from">From</label>
+          <input
+            id="from"
+            type="date"
+            value={draft.from}
+            onChange={(e) => setDraft({ ...draft, from: e.target.value })}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="to">To</label>
+          <input id="to" type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+        </div>
         <div className="field">
           <label htmlFor="interval">Interval</label>
-          <select id="interval" value={draft.interval} onChange={(e) => setDraft({ ...draft, interval: e.target.value })}>
+          <select
+            id="interval"
+            value={draft.interval}
+            onChange={(e) => setDraft({ ...draft, interval: e.target.value })}
+          >
             <option value="day">Day</option>
             <option value="week">Week</option>
           </select>
@@ -43,26 +69,57 @@ export function AnalyticsView() {
         <button type="submit">Show</button>
       </form>
       {query.isPending && <LoadingMessage label="Loading analytics" />}
-      {query.isError && <ErrorAlert error={query.error} title="Could not load analytics" onRetry={() => void query.refetch()} />}
+      {query.isError && (
+        <ErrorAlert error={query.error} title="Could not load analytics" onRetry={() => void query.refetch()} />
+      )}
       {a && (
         <div aria-busy={query.isFetching}>
           <dl className="grid" data-testid="analytics-figures">
-            <div className="panel"><dt>Missions posted</dt><dd><strong>{a.missions.total}</strong></dd></div>
-            <div className="panel"><dt>Held in escrow</dt><dd>{formatAmount(a.escrowed, token)}</dd></div>
-            <div className="panel"><dt>Paid out</dt><dd>{formatAmount(a.paid, token)}</dd></div>
-            <div className="panel"><dt>Average time to accept</dt><dd>{duration(a.avgSecondsToAccept)}</dd></div>
-            <div className="panel"><dt>Average time to complete</dt><dd>{duration(a.avgSecondsToComplete)}</dd></div>
-            <div className="panel"><dt>Contest rate</dt><dd>{a.contestRate === null ? '—' : `${Math.round(a.contestRate * 100)}%`}</dd></div>
+            <div className="panel">
+              <dt>Missions posted</dt>
+              <dd>
+                <strong>{a.missions.total}</strong>
+              </dd>
+            </div>
+            <div className="panel">
+              <dt>Held in escrow</dt>
+              <dd>{formatAmount(a.escrowed, token)}</dd>
+            </div>
+            <div className="panel">
+              <dt>Paid out</dt>
+              <dd>{formatAmount(a.paid, token)}</dd>
+            </div>
+            <div className="panel">
+              <dt>Average time to accept</dt>
+              <dd>{duration(a.avgSecondsToAccept)}</dd>
+            </div>
+            <div className="panel">
+              <dt>Average time to complete</dt>
+              <dd>{duration(a.avgSecondsToComplete)}</dd>
+            </div>
+            <div className="panel">
+              <dt>Contest rate</dt>
+              <dd>{a.contestRate === null ? '—' : `${Math.round(a.contestRate * 100)}%`}</dd>
+            </div>
           </dl>
           <h2>Over time</h2>
           <SeriesChart series={a.series} />
           <h2>By status</h2>
-          <p>{Object.entries(a.missions.byStatus).map(([s, n]) => `${s.toLowerCase()}: ${n}`).join(' · ')}</p>
+          <p>
+            {Object.entries(a.missions.byStatus)
+              .map(([s, n]) => `${s.toLowerCase()}: ${n}`)
+              .join(' · ')}
+          </p>
           <h2>Agents hired most</h2>
-          {a.topAgents.length === 0 ? <p>No mission completed in this range.</p> : (
+          {a.topAgents.length === 0 ? (
+            <p>No mission completed in this range.</p>
+          ) : (
             <ol>
               {a.topAgents.map((t) => (
-                <li key={t.walletAddress}>{t.displayName ?? <WalletAddress address={t.walletAddress} />} — {t.completed} completed, {formatAmount(t.paid, token)}</li>
+                <li key={t.walletAddress}>
+                  {t.displayName ?? <WalletAddress address={t.walletAddress} />} — {t.completed} completed,{' '}
+                  {formatAmount(t.paid, token)}
+                </li>
               ))}
             </ol>
           )}

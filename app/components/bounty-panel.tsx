@@ -31,7 +31,8 @@ export function BountyPanel({ mission }: { mission: MissionView }) {
   const owner = me === mission.client.walletAddress;
   const entries = useQuery({
     queryKey: entriesKey(mission.id),
-    queryFn: () => apiFetch<{ items: EntryView[] }>(`/api/missions/${encodeURIComponent(mission.id)}/entries?limit=100`),
+    queryFn: () =>
+      apiFetch<{ items: EntryView[] }>(`/api/missions/${encodeURIComponent(mission.id)}/entries?limit=100`),
     enabled: Boolean(session),
   });
   const items = entries.data?.items ?? [];
@@ -42,13 +43,29 @@ export function BountyPanel({ mission }: { mission: MissionView }) {
       <h2 id="bounty-heading">Bounty</h2>
       <Terms mission={mission} bounty={bounty} />
       {bounty.awards.length > 0 && <Result mission={mission} bounty={bounty} me={me} />}
-      {entries.isError && <ErrorAlert error={entries.error} title="Could not load the entries" onRetry={() => void entries.refetch()} />}
+      {entries.isError && (
+        <ErrorAlert error={entries.error} title="Could not load the entries" onRetry={() => void entries.refetch()} />
+      )}
       {owner && <ClientEntries mission={mission} entries={items} />}
       {!owner && mine && !(mission.status === 'COMPLETED') && <OwnEntry mission={mission} entry={mine} />}
-      {!owner && mission.status === 'COMPLETED' && items.length > 0 && <EntryGrid missionId={mission.id} entries={items} heading="All entries" />}
-      {!owner && session?.user.role === 'AGENT' && open && <EntryForm missionId={mission.id} replacing={Boolean(mine)} />}
+      {!owner && mission.status === 'COMPLETED' && items.length > 0 && (
+        <EntryGrid missionId={mission.id} entries={items} heading="All entries" />
+      )}
+      {!owner && session?.user.role === 'AGENT' && open && (
+        <EntryForm missionId={mission.id} replacing={Boolean(mine)} />
+      )}
       {!owner && mine && mission.status === 'AWARDED' && !mine.contested && (
-        <WorkForm missionId={mission.id} action="contest" heading="Contest the award" textField="reason" textLabel="Why the award is wrong" textRequired maxLength={missionReasonSchema.maxLength!} filesLabel="Evidence (optional)" submitLabel="Contest award" />
+        <WorkForm
+          missionId={mission.id}
+          action="contest"
+          heading="Contest the award"
+          textField="reason"
+          textLabel="Why the award is wrong"
+          textRequired
+          maxLength={missionReasonSchema.maxLength!}
+          filesLabel="Evidence (optional)"
+          submitLabel="Contest award"
+        />
       )}
     </section>
   );
@@ -56,13 +73,31 @@ export function BountyPanel({ mission }: { mission: MissionView }) {
 
 function Terms({ mission, bounty }: { mission: MissionView; bounty: Bounty }) {
   const split = bounty.split ? bounty.split.map((p) => `${p} %`).join(' / ') : 'equal shares';
-  const until = mission.reviewDeadline && (mission.status === 'JUDGING' ? 'Judging until' : mission.status === 'AWARDED' ? 'Contests until' : null);
+  const until =
+    mission.reviewDeadline &&
+    (mission.status === 'JUDGING' ? 'Judging until' : mission.status === 'AWARDED' ? 'Contests until' : null);
   return (
     <dl className="grid">
-      <div><dt>Places</dt><dd>{bounty.winners} ({split})</dd></div>
-      <div><dt>Entries</dt><dd data-testid="bounty-entries">{bounty.entries}</dd></div>
-      <div><dt>Entries close</dt><dd>{formatTime(mission.deadline)}</dd></div>
-      {until && <div><dt>{until}</dt><dd>{formatTime(mission.reviewDeadline!)}</dd></div>}
+      <div>
+        <dt>Places</dt>
+        <dd>
+          {bounty.winners} ({split})
+        </dd>
+      </div>
+      <div>
+        <dt>Entries</dt>
+        <dd data-testid="bounty-entries">{bounty.entries}</dd>
+      </div>
+      <div>
+        <dt>Entries close</dt>
+        <dd>{formatTime(mission.deadline)}</dd>
+      </div>
+      {until && (
+        <div>
+          <dt>{until}</dt>
+          <dd>{formatTime(mission.reviewDeadline!)}</dd>
+        </div>
+      )}
     </dl>
   );
 }
@@ -80,8 +115,16 @@ function Result({ mission, bounty, me }: { mission: MissionView; bounty: Bounty;
           </li>
         ))}
       </ol>
-      {bounty.awardReason && <p><strong>Places left unawarded:</strong> {bounty.awardReason}</p>}
-      {me && mission.client.walletAddress !== me && <p data-testid="bounty-outcome">{mine ? `You won place ${mine.place}.` : 'Your entry was not awarded a place.'}</p>}
+      {bounty.awardReason && (
+        <p>
+          <strong>Places left unawarded:</strong> {bounty.awardReason}
+        </p>
+      )}
+      {me && mission.client.walletAddress !== me && (
+        <p data-testid="bounty-outcome">
+          {mine ? `You won place ${mine.place}.` : 'Your entry was not awarded a place.'}
+        </p>
+      )}
     </div>
   );
 }
@@ -92,12 +135,22 @@ function EntryCard({ missionId, entry }: { missionId: string; entry: EntryView }
     <article className="panel" data-testid="entry-card">
       <p className="row">
         <WalletAddress address={entry.agent.walletAddress} />
-        {entry.place !== null && <strong>Place {entry.place} · {formatAmount(entry.amount ?? '0', token)}</strong>}
+        {entry.place !== null && (
+          <strong>
+            Place {entry.place} · {formatAmount(entry.amount ?? '0', token)}
+          </strong>
+        )}
         {entry.contested && <span>Contested the award</span>}
       </p>
-      <p className="hint">Version {entry.version} · {formatTime(entry.updatedAt)}</p>
+      <p className="hint">
+        Version {entry.version} · {formatTime(entry.updatedAt)}
+      </p>
       {entry.note && <p style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{entry.note}</p>}
-      <MissionFileList missionId={missionId} files={entry.files} label={`Files of the entry by ${entry.agent.walletAddress}`} />
+      <MissionFileList
+        missionId={missionId}
+        files={entry.files}
+        label={`Files of the entry by ${entry.agent.walletAddress}`}
+      />
     </article>
   );
 }
@@ -107,7 +160,9 @@ function EntryGrid({ missionId, entries, heading }: { missionId: string; entries
     <>
       <h3>{heading}</h3>
       <div className="grid" data-testid="entry-grid">
-        {entries.map((e) => <EntryCard key={e.id} missionId={missionId} entry={e} />)}
+        {entries.map((e) => (
+          <EntryCard key={e.id} missionId={missionId} entry={e} />
+        ))}
       </div>
     </>
   );
@@ -168,11 +223,20 @@ function AwardForm({ mission, entries }: { mission: MissionView; entries: EntryV
       {picks.map((pick, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: a place is its position in the list
         <div className="field" key={i}>
-          <label htmlFor={`place-${i + 1}`}>Place {i + 1}{mission.bounty!.split ? ` (${mission.bounty!.split[i]} %)` : ''}</label>
-          <select id={`place-${i + 1}`} value={pick} onChange={(e) => setPicks(picks.map((p, j) => (j === i ? e.target.value : p)))}>
+          <label htmlFor={`place-${i + 1}`}>
+            Place {i + 1}
+            {mission.bounty!.split ? ` (${mission.bounty!.split[i]} %)` : ''}
+          </label>
+          <select
+            id={`place-${i + 1}`}
+            value={pick}
+            onChange={(e) => setPicks(picks.map((p, j) => (j === i ? e.target.value : p)))}
+          >
             <option value="">Leave unawarded</option>
             {entries.map((entry) => (
-              <option key={entry.id} value={entry.agent.walletAddress}>{entry.agent.walletAddress}</option>
+              <option key={entry.id} value={entry.agent.walletAddress}>
+                {entry.agent.walletAddress}
+              </option>
             ))}
           </select>
         </div>
@@ -181,8 +245,16 @@ function AwardForm({ mission, entries }: { mission: MissionView; entries: EntryV
       {needsReason && (
         <div className="field">
           <label htmlFor="award-reason">Why places stay unawarded</label>
-          <textarea id="award-reason" value={reason} maxLength={missionReasonSchema.maxLength!} onChange={(e) => setReason(e.target.value)} aria-describedby="award-reason-hint" />
-          <p id="award-reason-hint" className="hint">Required: entrants see it and may contest it; their shares come back to you.</p>
+          <textarea
+            id="award-reason"
+            value={reason}
+            maxLength={missionReasonSchema.maxLength!}
+            onChange={(e) => setReason(e.target.value)}
+            aria-describedby="award-reason-hint"
+          />
+          <p id="award-reason-hint" className="hint">
+            Required: entrants see it and may contest it; their shares come back to you.
+          </p>
         </div>
       )}
       {award.isError && <ErrorAlert error={award.error} title="Could not award the bounty" />}
@@ -198,7 +270,12 @@ function EntryForm({ missionId, replacing }: { missionId: string; replacing: boo
   const [files, setFiles] = useState<File[]>([]);
   const refresh = useRefreshBounty(missionId);
   const enter = useMutation({
-    mutationFn: () => postMissionRequest<EntryView>(`/api/missions/${encodeURIComponent(missionId)}/entries`, { note: note.trim() }, { files }),
+    mutationFn: () =>
+      postMissionRequest<EntryView>(
+        `/api/missions/${encodeURIComponent(missionId)}/entries`,
+        { note: note.trim() },
+        { files },
+      ),
     onSuccess: async () => {
       setNote('');
       setFiles([]);
@@ -207,15 +284,30 @@ function EntryForm({ missionId, replacing }: { missionId: string; replacing: boo
   });
   const empty = note.trim() === '' && files.length === 0;
   return (
-    <form className="panel stack" onSubmit={(e) => { e.preventDefault(); if (!empty) enter.mutate(); }} aria-labelledby="entry-heading" data-testid="entry-form">
+    <form
+      className="panel stack"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!empty) enter.mutate();
+      }}
+      aria-labelledby="entry-heading"
+      data-testid="entry-form"
+    >
       <h3 id="entry-heading">{replacing ? 'Replace your entry' : 'Enter this bounty'}</h3>
       <div className="field">
         <label htmlFor="entry-note">Your entry</label>
-        <textarea id="entry-note" value={note} maxLength={missionNoteSchema.maxLength!} onChange={(e) => setNote(e.target.value)} />
+        <textarea
+          id="entry-note"
+          value={note}
+          maxLength={missionNoteSchema.maxLength!}
+          onChange={(e) => setNote(e.target.value)}
+        />
       </div>
       <FilePicker label="Files (optional)" files={files} onChange={setFiles} />
       {enter.isError && <ErrorAlert error={enter.error} title="Could not send the entry" />}
-      <button type="submit" disabled={enter.isPending || empty}>{enter.isPending ? 'Sending…' : replacing ? 'Replace entry' : 'Submit entry'}</button>
+      <button type="submit" disabled={enter.isPending || empty}>
+        {enter.isPending ? 'Sending…' : replacing ? 'Replace entry' : 'Submit entry'}
+      </button>
     </form>
   );
 }

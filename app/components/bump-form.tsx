@@ -30,14 +30,21 @@ export function BumpForm({ mission }: { mission: MissionView }) {
     if (reward.trim()) {
       const parsed = parseAmount(reward, token);
       if (!parsed.ok) return setProblem(parsed.reason);
-      if (parsed.value < current) return setProblem(`The new reward cannot be lower than the current ${formatAmount(current, token)}.`);
+      if (parsed.value < current)
+        return setProblem(`The new reward cannot be lower than the current ${formatAmount(current, token)}.`);
       next = parsed.value;
     }
     try {
       const escrow = config.contracts.escrow as Address | null;
       const tokenAddress = config.contracts.rewardToken?.address as Address | undefined;
       if (next !== undefined && next > current && escrow && tokenAddress && mission.onChainTaskId !== null) {
-        await topUpTask(await wallet.walletClient(), { escrow, token: tokenAddress }, mission.onChainTaskId, next - current, setStep);
+        await topUpTask(
+          await wallet.walletClient(),
+          { escrow, token: tokenAddress },
+          mission.onChainTaskId,
+          next - current,
+          setStep,
+        );
       }
       setStep(null);
       await mutation.mutateAsync({ fields: { reward: next?.toString() } });
@@ -52,15 +59,37 @@ export function BumpForm({ mission }: { mission: MissionView }) {
   return (
     <form className="panel" onSubmit={submit} noValidate aria-labelledby="bump-heading">
       <h3 id="bump-heading">Bump this mission</h3>
-      <p className="hint">Moves it to the top of the board (once an hour). You may raise the reward at the same time.</p>
+      <p className="hint">
+        Moves it to the top of the board (once an hour). You may raise the reward at the same time.
+      </p>
       <div className="field">
         <label htmlFor="bump-reward">New reward in {token.symbol} (optional)</label>
-        <input id="bump-reward" inputMode="decimal" value={reward} onChange={(e) => setReward(e.target.value)} aria-invalid={Boolean(problem)} />
+        <input
+          id="bump-reward"
+          inputMode="decimal"
+          value={reward}
+          onChange={(e) => setReward(e.target.value)}
+          aria-invalid={Boolean(problem)}
+        />
       </div>
-      <div aria-live="polite">{step && <p className="loading">{step === 'approve' ? 'Approve the extra amount in your wallet…' : 'Add it to the escrow — confirm in your wallet…'}</p>}</div>
-      {problem && <p className="alert alert-error" role="alert">{problem}</p>}
+      <div aria-live="polite">
+        {step && (
+          <p className="loading">
+            {step === 'approve'
+              ? 'Approve the extra amount in your wallet…'
+              : 'Add it to the escrow — confirm in your wallet…'}
+          </p>
+        )}
+      </div>
+      {problem && (
+        <p className="alert alert-error" role="alert">
+          {problem}
+        </p>
+      )}
       {mutation.isError && <ErrorAlert error={mutation.error} title="Could not bump" />}
-      <button type="submit" className="secondary" disabled={mutation.isPending || step !== null}>{mutation.isPending ? 'Bumping…' : 'Bump'}</button>
+      <button type="submit" className="secondary" disabled={mutation.isPending || step !== null}>
+        {mutation.isPending ? 'Bumping…' : 'Bump'}
+      </button>
     </form>
   );
 }

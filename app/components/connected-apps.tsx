@@ -43,36 +43,66 @@ type GrantView = ListedGrant;
 function GrantList({ kind }: { kind: GrantView['kind'] }) {
   const queryClient = useQueryClient();
   const token = useRewardToken();
-  const pending = useQuery({ queryKey: CONFIRMATIONS_KEY, queryFn: () => apiFetch<{ items: ConfirmationView[] }>('/api/confirmations') });
-  const [path, key, noun] = kind === 'oauth' ? (['/api/grants', GRANTS_KEY, 'apps'] as const) : (['/api/tokens', TOKENS_KEY, 'tokens'] as const);
+  const pending = useQuery({
+    queryKey: CONFIRMATIONS_KEY,
+    queryFn: () => apiFetch<{ items: ConfirmationView[] }>('/api/confirmations'),
+  });
+  const [path, key, noun] =
+    kind === 'oauth'
+      ? (['/api/grants', GRANTS_KEY, 'apps'] as const)
+      : (['/api/tokens', TOKENS_KEY, 'tokens'] as const);
   const list = useQuery({ queryKey: key, queryFn: () => apiFetch<{ items: GrantView[] }>(path) });
   const revoke = useMutation({
     mutationFn: (id: string) => apiFetch(`${path}/${id}`, { method: 'DELETE' }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: key }),
   });
   if (list.isPending) return <LoadingMessage label={`Loading your ${noun}`} />;
-  if (list.isError) return <ErrorAlert error={list.error} title={`Could not load your ${noun}`} onRetry={() => void list.refetch()} />;
+  if (list.isError)
+    return <ErrorAlert error={list.error} title={`Could not load your ${noun}`} onRetry={() => void list.refetch()} />;
   const onRevoke = (grant: GrantView) => {
-    const what = kind === 'oauth' ? `Disconnect ${grant.name}? It loses access at once.` : `Revoke the token "${grant.name}"? Agents using it stop working at once.`;
+    const what =
+      kind === 'oauth'
+        ? `Disconnect ${grant.name}? It loses access at once.`
+        : `Revoke the token "${grant.name}"? Agents using it stop working at once.`;
     if (window.confirm(what)) revoke.mutate(grant.id);
   };
   return (
     <>
-      {revoke.isError && <p className="alert alert-error" role="alert">{describeApiError(revoke.error)}</p>}
+      {revoke.isError && (
+        <p className="alert alert-error" role="alert">
+          {describeApiError(revoke.error)}
+        </p>
+      )}
       {list.data.items.length === 0 ? (
         <p>{kind === 'oauth' ? 'No apps connected.' : 'No personal access tokens.'}</p>
       ) : (
-        <ul className="stack" data-testid={kind === 'oauth' ? 'connected-apps' : 'personal-tokens'} style={{ listStyle: 'none', padding: 0 }}>
+        <ul
+          className="stack"
+          data-testid={kind === 'oauth' ? 'connected-apps' : 'personal-tokens'}
+          style={{ listStyle: 'none', padding: 0 }}
+        >
           {list.data.items.map((grant) => (
             <li key={grant.id} className="panel stack" aria-labelledby={`grant-${grant.id}`}>
               <h3 id={`grant-${grant.id}`} style={{ overflowWrap: 'anywhere' }}>
                 {grant.name}
-                {grant.tokenHint && <span className="hint"> · <code>{grant.tokenHint}…</code></span>}
+                {grant.tokenHint && (
+                  <span className="hint">
+                    {' '}
+                    · <code>{grant.tokenHint}…</code>
+                  </span>
+                )}
               </h3>
               <dl className="grid">
                 <div>
                   <dt>Scopes</dt>
-                  <dd>{grant.scopes.map((scope, i) => <span key={scope}>{i > 0 && ', '}<code>{scope}</code></span>)}</dd>
+                  <dd>
+                    {grant.scopes.map((scope, i) => (
+                      <span key={scope}>
+                        {i > 0 && ', '}
+                        <code>{scope}</code>
+                      </span>
+                    ))}
+                  </dd>
                 </div>
                 <div>
                   <dt>Created</dt>
@@ -88,7 +118,11 @@ function GrantList({ kind }: { kind: GrantView['kind'] }) {
                 </div>
                 <div>
                   <dt>Release limit (24 h)</dt>
-                  <dd data-testid="release-limit">{grant.releaseLimit === '0' ? 'None: every payment asks you' : formatAmount(grant.releaseLimit, token)}</dd>
+                  <dd data-testid="release-limit">
+                    {grant.releaseLimit === '0'
+                      ? 'None: every payment asks you'
+                      : formatAmount(grant.releaseLimit, token)}
+                  </dd>
                 </div>
                 <div>
                   <dt>Released in the last 24 h</dt>
@@ -98,8 +132,16 @@ function GrantList({ kind }: { kind: GrantView['kind'] }) {
               <ReleaseLimitForm grantId={grant.id} releaseLimit={grant.releaseLimit} listKey={key} />
               {pending.data?.items
                 .filter((c) => c.grant.id === grant.id)
-                .map((c) => <ConfirmationCard key={c.id} confirmation={c} />)}
-              <button type="button" className="danger" disabled={revoke.isPending} onClick={() => onRevoke(grant)} aria-describedby={`grant-${grant.id}`}>
+                .map((c) => (
+                  <ConfirmationCard key={c.id} confirmation={c} />
+                ))}
+              <button
+                type="button"
+                className="danger"
+                disabled={revoke.isPending}
+                onClick={() => onRevoke(grant)}
+                aria-describedby={`grant-${grant.id}`}
+              >
                 {kind === 'oauth' ? 'Disconnect' : 'Revoke'}
               </button>
             </li>

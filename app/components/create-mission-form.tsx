@@ -10,7 +10,14 @@ import type { MissionView } from '@/lib/missions/schemas';
 import { ApiRequestError } from '@/lib/web/api-client';
 import { checkFiles } from '@/lib/web/file-types';
 import { randomRef } from '@/lib/web/escrow';
-import { defaultDeadline, errorsFromDetails, splitTags, validateMissionForm, type FieldErrors, type MissionFormValues } from '@/lib/web/mission-form';
+import {
+  defaultDeadline,
+  errorsFromDetails,
+  splitTags,
+  validateMissionForm,
+  type FieldErrors,
+  type MissionFormValues,
+} from '@/lib/web/mission-form';
 import { postMissionRequest } from '@/lib/web/mission-requests';
 import { useRewardToken, useRuntimeConfig } from '@/lib/web/runtime-config-context';
 import type { UploadProgress as Progress } from '@/lib/web/upload';
@@ -27,7 +34,14 @@ export function CreateMissionForm() {
   const config = useRuntimeConfig();
   const token = useRewardToken();
   const router = useRouter();
-  const [values, setValues] = useState<MissionFormValues>(() => ({ title: '', description: '', category: '', tags: '', reward: '', deadline: defaultDeadline(new Date()) }));
+  const [values, setValues] = useState<MissionFormValues>(() => ({
+    title: '',
+    description: '',
+    category: '',
+    tags: '',
+    reward: '',
+    deadline: defaultDeadline(new Date()),
+  }));
   const [files, setFiles] = useState<File[]>([]);
   const [assignment, setAssignment] = useState<'FIRST_COME' | 'APPLICATION' | 'BOUNTY'>('FIRST_COME');
   // docs/api.md#bounties: a bounty's places and their percentages ("60,30,10"; empty: equal).
@@ -56,7 +70,9 @@ export function CreateMissionForm() {
     }
     const listed = criteria.map((c) => c.trim()).filter(Boolean);
     const criteriaCheck = listed.length > 0 ? criteriaSchema.safeParse(listed) : undefined;
-    setCriteriaError(criteriaCheck && !criteriaCheck.success ? 'Each criterion: one line, 1–500 characters; at most 20.' : undefined);
+    setCriteriaError(
+      criteriaCheck && !criteriaCheck.success ? 'Each criterion: one line, 1–500 characters; at most 20.' : undefined,
+    );
     if (criteriaCheck && !criteriaCheck.success) return;
     if (checked.reward === undefined || !checked.deadline) return;
     const reward = checked.reward;
@@ -84,11 +100,16 @@ export function CreateMissionForm() {
         onProgress: setProgress,
       });
       // Same origin: the funding page's path (the URL names the app's public origin).
-      router.push(mission.funding ? new URL(mission.funding.url, window.location.origin).pathname : `/missions/${mission.id}`);
+      router.push(
+        mission.funding ? new URL(mission.funding.url, window.location.origin).pathname : `/missions/${mission.id}`,
+      );
     } catch (error) {
       setBusy(false);
       setProgress(null);
-      const next = error instanceof ApiRequestError && error.details.length > 0 ? errorsFromDetails(error.details) : { form: classifyWalletError(error).message };
+      const next =
+        error instanceof ApiRequestError && error.details.length > 0
+          ? errorsFromDetails(error.details)
+          : { form: classifyWalletError(error).message };
       setErrors(next);
       focusFirstError(next);
     }
@@ -96,47 +117,90 @@ export function CreateMissionForm() {
 
   return (
     <form onSubmit={submit} noValidate aria-describedby={errors.form ? 'form-error' : undefined}>
-      <MissionFormFields values={values} errors={errors} tokenSymbol={token.symbol} disabled={busy} onChange={setValues} />
+      <MissionFormFields
+        values={values}
+        errors={errors}
+        tokenSymbol={token.symbol}
+        disabled={busy}
+        onChange={setValues}
+      />
       <FilePicker label="Attachments (optional)" files={files} onChange={setFiles} error={errors.files} />
       <CriteriaInputs criteria={criteria} error={criteriaError} disabled={busy} onChange={setCriteria} />
       <fieldset className="stack" disabled={busy}>
         <legend>Who gets the mission</legend>
         <label>
-          <input type="radio" name="assignment" value="FIRST_COME" checked={assignment === 'FIRST_COME'} onChange={() => setAssignment('FIRST_COME')} />{' '}
+          <input
+            type="radio"
+            name="assignment"
+            value="FIRST_COME"
+            checked={assignment === 'FIRST_COME'}
+            onChange={() => setAssignment('FIRST_COME')}
+          />{' '}
           The first agent to accept it
         </label>
         <label>
-          <input type="radio" name="assignment" value="APPLICATION" checked={assignment === 'APPLICATION'} onChange={() => setAssignment('APPLICATION')} />{' '}
+          <input
+            type="radio"
+            name="assignment"
+            value="APPLICATION"
+            checked={assignment === 'APPLICATION'}
+            onChange={() => setAssignment('APPLICATION')}
+          />{' '}
           An agent I choose from the applications
         </label>
         <label>
-          <input type="radio" name="assignment" value="BOUNTY" checked={assignment === 'BOUNTY'} onChange={() => setAssignment('BOUNTY')} />{' '}
+          <input
+            type="radio"
+            name="assignment"
+            value="BOUNTY"
+            checked={assignment === 'BOUNTY'}
+            onChange={() => setAssignment('BOUNTY')}
+          />{' '}
           A bounty: many agents enter, I award the best (the reward is split between the places)
         </label>
         {assignment === 'BOUNTY' && (
           <div className="row">
             <div className="field">
               <label htmlFor="winners">Places</label>
-              <input id="winners" type="number" min={1} max={MAX_WINNERS} value={places} onChange={(e) => setPlaces(e.target.value)} />
+              <input
+                id="winners"
+                type="number"
+                min={1}
+                max={MAX_WINNERS}
+                value={places}
+                onChange={(e) => setPlaces(e.target.value)}
+              />
               <p className="hint">1–{MAX_WINNERS} winners.</p>
             </div>
             <div className="field">
               <label htmlFor="split">Split (optional)</label>
-              <input id="split" value={split} placeholder="60,30,10" onChange={(e) => setSplit(e.target.value)} aria-describedby="split-hint" />
-              <p id="split-hint" className="hint">Each place&apos;s percentage, first place first, summing to 100. Empty: equal shares.</p>
+              <input
+                id="split"
+                value={split}
+                placeholder="60,30,10"
+                onChange={(e) => setSplit(e.target.value)}
+                aria-describedby="split-hint"
+              />
+              <p id="split-hint" className="hint">
+                Each place&apos;s percentage, first place first, summing to 100. Empty: equal shares.
+              </p>
             </div>
           </div>
         )}
       </fieldset>
       {escrow && (
         <p className="hint">
-          Next you fund the reward into the escrow contract: one signature from your wallet (no ETH needed), or two transactions if you prefer.
-          Until then the mission is not on the board.
+          Next you fund the reward into the escrow contract: one signature from your wallet (no ETH needed), or two
+          transactions if you prefer. Until then the mission is not on the board.
         </p>
       )}
       <div aria-live="polite">{busy && <p className="loading">Posting the mission…</p>}</div>
       {progress && busy && files.length > 0 && <UploadProgress progress={progress} />}
-      {errors.form && <p id="form-error" className="alert alert-error" role="alert" tabIndex={-1}>{errors.form}</p>}
+      {errors.form && (
+        <p id="form-error" className="alert alert-error" role="alert" tabIndex={-1}>
+          {errors.form}
+        </p>
+      )}
       <button type="submit" disabled={busy}>
         {escrow ? 'Post and fund mission' : 'Post mission'}
       </button>
@@ -164,7 +228,12 @@ function focusFirstError(errors: FieldErrors) {
   const first = order.find((name) => errors[name]);
   if (!first) return;
   requestAnimationFrame(() => {
-    const target = first === 'form' ? document.getElementById('form-error') : first === 'files' ? document.querySelector<HTMLElement>('input[type=file]') : document.getElementById(first);
+    const target =
+      first === 'form'
+        ? document.getElementById('form-error')
+        : first === 'files'
+          ? document.querySelector<HTMLElement>('input[type=file]')
+          : document.getElementById(first);
     target?.focus();
   });
 }

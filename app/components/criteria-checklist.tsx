@@ -23,7 +23,11 @@ export function CriteriaChecklist({ mode, criteria, answers, error, onChange }: 
     onChange({ ...answers, [n]: { checked: false, text: '', ...answers[n], ...change } });
   const selfCheck = mode === 'selfCheck';
   return (
-    <fieldset className="stack" aria-describedby={error ? `${mode}-error` : undefined} data-testid={`${mode}-checklist`}>
+    <fieldset
+      className="stack"
+      aria-describedby={error ? `${mode}-error` : undefined}
+      data-testid={`${mode}-checklist`}
+    >
       <legend>{selfCheck ? 'Your check of the criteria' : 'Criteria not met (at least one)'}</legend>
       {criteria.map((c) => {
         const answer = answers[c.number] ?? { checked: false, text: '' };
@@ -31,8 +35,13 @@ export function CriteriaChecklist({ mode, criteria, answers, error, onChange }: 
         return (
           <div key={c.number} className="field">
             <label>
-              <input type="checkbox" checked={answer.checked} onChange={(e) => set(c.number, { checked: e.target.checked })} />{' '}
-              {c.number}. {c.text}{selfCheck ? ' — met' : ''}
+              <input
+                type="checkbox"
+                checked={answer.checked}
+                onChange={(e) => set(c.number, { checked: e.target.checked })}
+              />{' '}
+              {c.number}. {c.text}
+              {selfCheck ? ' — met' : ''}
             </label>
             {(selfCheck || answer.checked) && (
               <>
@@ -51,13 +60,21 @@ export function CriteriaChecklist({ mode, criteria, answers, error, onChange }: 
           </div>
         );
       })}
-      {error && <p id={`${mode}-error`} className="field-error">{error}</p>}
+      {error && (
+        <p id={`${mode}-error`} className="field-error">
+          {error}
+        </p>
+      )}
     </fieldset>
   );
 }
 
 /** The answers as the API's list: every criterion for a self-check, the ticked ones for unmet. */
-export function criteriaList(mode: 'selfCheck' | 'unmet', criteria: MissionView['criteria'], answers: Record<number, CriterionAnswer>) {
+export function criteriaList(
+  mode: 'selfCheck' | 'unmet',
+  criteria: MissionView['criteria'],
+  answers: Record<number, CriterionAnswer>,
+) {
   if (mode === 'selfCheck') {
     return criteria.map((c) => {
       const a = answers[c.number];
@@ -65,5 +82,7 @@ export function criteriaList(mode: 'selfCheck' | 'unmet', criteria: MissionView[
       return { criterion: c.number, met: a?.checked ?? false, ...(note ? { note } : {}) };
     });
   }
-  return criteria.filter((c) => answers[c.number]?.checked).map((c) => ({ criterion: c.number, reason: answers[c.number]!.text.trim() }));
+  return criteria
+    .filter((c) => answers[c.number]?.checked)
+    .map((c) => ({ criterion: c.number, reason: answers[c.number]!.text.trim() }));
 }

@@ -16,7 +16,10 @@ export function CriteriaEditor({ mission }: { mission: MissionView }) {
   const [error, setError] = useState<string | undefined>();
   const mutation = useMutation({
     mutationFn: (list: string[] | null) =>
-      apiFetch<MissionView>(`/api/missions/${encodeURIComponent(mission.id)}/criteria`, { method: 'PUT', json: { criteria: list } }),
+      apiFetch<MissionView>(`/api/missions/${encodeURIComponent(mission.id)}/criteria`, {
+        method: 'PUT',
+        json: { criteria: list },
+      }),
     onSuccess: (updated) => queryClient.setQueryData(missionKey(mission.id), updated),
   });
 
@@ -33,7 +36,9 @@ export function CriteriaEditor({ mission }: { mission: MissionView }) {
       <CriteriaInputs criteria={criteria} error={error} disabled={mutation.isPending} onChange={setCriteria} />
       {mutation.isError && <ErrorAlert error={mutation.error} title="Could not save the criteria" />}
       {mutation.isSuccess && <p role="status">Criteria saved.</p>}
-      <button type="submit" disabled={mutation.isPending}>{mutation.isPending ? 'Saving…' : 'Save criteria'}</button>
+      <button type="submit" disabled={mutation.isPending}>
+        {mutation.isPending ? 'Saving…' : 'Save criteria'}
+      </button>
     </form>
   );
 }

@@ -39,7 +39,9 @@ export function EarningsPanel() {
   if (earnings.isError) {
     const missing = earnings.error instanceof ApiRequestError && earnings.error.status === 404;
     return missing ? (
-      <p className="alert alert-warn" role="alert">Earnings are not available on this server yet.</p>
+      <p className="alert alert-warn" role="alert">
+        Earnings are not available on this server yet.
+      </p>
     ) : (
       <ErrorAlert error={earnings.error} title="Could not load your earnings" onRetry={() => void earnings.refetch()} />
     );
@@ -50,23 +52,49 @@ export function EarningsPanel() {
   return (
     <>
       <dl className="grid" data-testid="earnings-totals">
-        <div className="panel"><dt>Ready to claim</dt><dd data-testid="earnings-pending"><strong>{formatAmount(e.pending, token)}</strong></dd></div>
-        <div className="panel"><dt>On its way</dt><dd>{formatAmount(e.inFlight, token)}</dd></div>
-        <div className="panel"><dt>Claimed so far</dt><dd>{formatAmount(e.claimed, token)}</dd></div>
+        <div className="panel">
+          <dt>Ready to claim</dt>
+          <dd data-testid="earnings-pending">
+            <strong>{formatAmount(e.pending, token)}</strong>
+          </dd>
+        </div>
+        <div className="panel">
+          <dt>On its way</dt>
+          <dd>{formatAmount(e.inFlight, token)}</dd>
+        </div>
+        <div className="panel">
+          <dt>Claimed so far</dt>
+          <dd>{formatAmount(e.claimed, token)}</dd>
+        </div>
       </dl>
       <section className="panel stack" aria-labelledby="claim-heading">
         <h2 id="claim-heading">Claim</h2>
         <p>Claiming sends everything ready to your wallet on-chain. taskmarket pays the gas.</p>
         <button type="button" disabled={pending === 0n || claim.isPending} onClick={() => claim.mutate()}>
-          {claim.isPending ? 'Claiming…' : pending === 0n ? 'Nothing to claim' : `Claim ${formatAmount(pending, token)}`}
+          {claim.isPending
+            ? 'Claiming…'
+            : pending === 0n
+              ? 'Nothing to claim'
+              : `Claim ${formatAmount(pending, token)}`}
         </button>
         {claim.isError && <ErrorAlert error={claim.error} title="Could not claim" />}
         {claim.data && (
           <div className="alert alert-ok" role="status" data-testid="claim-result">
-            <p>Claimed {formatAmount(claim.data.amount, token)} ({claim.data.status.toLowerCase()}).</p>
+            <p>
+              Claimed {formatAmount(claim.data.amount, token)} ({claim.data.status.toLowerCase()}).
+            </p>
             {claim.data.txHash && (
               <p>
-                Transaction: <span className="mono">{link ? <a href={link} target="_blank" rel="noreferrer">{claim.data.txHash}</a> : claim.data.txHash}</span>
+                Transaction:{' '}
+                <span className="mono">
+                  {link ? (
+                    <a href={link} target="_blank" rel="noreferrer">
+                      {claim.data.txHash}
+                    </a>
+                  ) : (
+                    claim.data.txHash
+                  )}
+                </span>
               </p>
             )}
           </div>

@@ -37,7 +37,8 @@ export function FilePicker({ label, files, onChange, error }: Props) {
         }}
       />
       <p id={hintId} className="hint">
-        Up to {uploads.maxFiles} files, {formatBytes(uploads.maxFileBytes)} each. Accepted: {describeAllowedTypes(uploads.allowedTypes)}.
+        Up to {uploads.maxFiles} files, {formatBytes(uploads.maxFileBytes)} each. Accepted:{' '}
+        {describeAllowedTypes(uploads.allowedTypes)}.
       </p>
       {files.length > 0 && (
         <ul aria-label="Chosen files">
@@ -47,14 +48,23 @@ export function FilePicker({ label, files, onChange, error }: Props) {
               <span>
                 {file.name} ({formatBytes(file.size)})
               </span>
-              <button type="button" className="secondary" onClick={() => onChange(files.filter((_, j) => j !== i))} aria-label={`Remove ${file.name}`}>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => onChange(files.filter((_, j) => j !== i))}
+                aria-label={`Remove ${file.name}`}
+              >
                 Remove
               </button>
             </li>
           ))}
         </ul>
       )}
-      {shownError && <p id={errorId} className="field-error" role="alert">{shownError}</p>}
+      {shownError && (
+        <p id={errorId} className="field-error" role="alert">
+          {shownError}
+        </p>
+      )}
     </div>
   );
 }

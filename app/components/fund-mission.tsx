@@ -45,7 +45,10 @@ export function FundMission({ id }: { id: string }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [walletPath, setWalletPath] = useState(false);
 
-  const mission = useQuery({ queryKey: missionKey(id), queryFn: () => apiFetch<MissionView>(`/api/missions/${encodeURIComponent(id)}`) });
+  const mission = useQuery({
+    queryKey: missionKey(id),
+    queryFn: () => apiFetch<MissionView>(`/api/missions/${encodeURIComponent(id)}`),
+  });
   const awaiting = mission.data?.status === 'AWAITING_FUNDING';
   const funding = useQuery({
     queryKey: ['mission-funding', id],
@@ -64,20 +67,27 @@ export function FundMission({ id }: { id: string }) {
   }, [status, id, queryClient, router]);
 
   if (mission.isPending) return <LoadingMessage label="Loading the mission" />;
-  if (mission.isError) return <ErrorAlert error={mission.error} title="Could not load the mission" onRetry={() => void mission.refetch()} />;
+  if (mission.isError)
+    return (
+      <ErrorAlert error={mission.error} title="Could not load the mission" onRetry={() => void mission.refetch()} />
+    );
   const m = mission.data;
   if (!awaiting) {
     return (
       <section aria-labelledby="fund-heading" className="stack">
         <h1 id="fund-heading">{m.title}</h1>
         <p className="alert alert-ok" role="status">
-          This mission is funded{m.onChainTaskId !== null && ` (escrow task #${m.onChainTaskId})`}. <Link href={`/missions/${id}`}>Go to the mission</Link>
+          This mission is funded{m.onChainTaskId !== null && ` (escrow task #${m.onChainTaskId})`}.{' '}
+          <Link href={`/missions/${id}`}>Go to the mission</Link>
         </p>
       </section>
     );
   }
   if (funding.isPending) return <LoadingMessage label="Preparing the funding" />;
-  if (funding.isError) return <ErrorAlert error={funding.error} title="Could not prepare the funding" onRetry={() => void funding.refetch()} />;
+  if (funding.isError)
+    return (
+      <ErrorAlert error={funding.error} title="Could not prepare the funding" onRetry={() => void funding.refetch()} />
+    );
   const f = funding.data;
   const walletMismatch = Boolean(wallet.address && wallet.address.toLowerCase() !== walletAddress.toLowerCase());
   const relaying = f.status === 'relaying' || f.status === 'funded';
@@ -93,9 +103,15 @@ export function FundMission({ id }: { id: string }) {
       // A 429 (the relay's budget) says so and the wallet's own path is offered.
       if (error instanceof ApiRequestError && error.status === 429) {
         setWalletPath(true);
-        setProblem(`${[error.message, ...error.details].join(': ')}. You can fund it from your wallet instead: two transactions, paying their gas.`);
+        setProblem(
+          `${[error.message, ...error.details].join(': ')}. You can fund it from your wallet instead: two transactions, paying their gas.`,
+        );
       } else {
-        setProblem(error instanceof ApiRequestError ? [describeApiError(error), ...error.details].join(' — ') : classifyWalletError(error).message);
+        setProblem(
+          error instanceof ApiRequestError
+            ? [describeApiError(error), ...error.details].join(' — ')
+            : classifyWalletError(error).message,
+        );
       }
     } finally {
       setBusy(null);
@@ -120,25 +136,58 @@ export function FundMission({ id }: { id: string }) {
     <section aria-labelledby="fund-heading" className="stack">
       <h1 id="fund-heading">Fund “{m.title}”</h1>
       <p>
-        The mission is posted but not yet on the board: nobody can see or take it until its reward is held in escrow. Check the terms, then fund it
-        with one signature from your wallet — no ETH needed, taskmarket pays the gas.
+        The mission is posted but not yet on the board: nobody can see or take it until its reward is held in escrow.
+        Check the terms, then fund it with one signature from your wallet — no ETH needed, taskmarket pays the gas.
       </p>
       <dl className="grid" data-testid="funding-terms">
-        <div><dt>Title</dt><dd>{m.title}</dd></div>
-        <div><dt>Reward</dt><dd>{formatAmount(f.amount, token)}</dd></div>
-        <div><dt>Deadline</dt><dd>{formatTime(m.deadline)}</dd></div>
-        <div><dt>Review window</dt><dd>{reviewWindow(config.missions.reviewWindowSeconds)} after delivery</dd></div>
-        <div><dt>Escrow</dt><dd className="mono" style={{ overflowWrap: 'anywhere' }}>{f.escrow}</dd></div>
-        <div><dt>Chain</dt><dd>{chainName(config.chainId)}</dd></div>
-        <div><dt>Refundable to you after</dt><dd>{formatTime(expires)}</dd></div>
-        {f.fundBy && <div><dt>Fund before</dt><dd>{formatTime(f.fundBy)}</dd></div>}
+        <div>
+          <dt>Title</dt>
+          <dd>{m.title}</dd>
+        </div>
+        <div>
+          <dt>Reward</dt>
+          <dd>{formatAmount(f.amount, token)}</dd>
+        </div>
+        <div>
+          <dt>Deadline</dt>
+          <dd>{formatTime(m.deadline)}</dd>
+        </div>
+        <div>
+          <dt>Review window</dt>
+          <dd>{reviewWindow(config.missions.reviewWindowSeconds)} after delivery</dd>
+        </div>
+        <div>
+          <dt>Escrow</dt>
+          <dd className="mono" style={{ overflowWrap: 'anywhere' }}>
+            {f.escrow}
+          </dd>
+        </div>
+        <div>
+          <dt>Chain</dt>
+          <dd>{chainName(config.chainId)}</dd>
+        </div>
+        <div>
+          <dt>Refundable to you after</dt>
+          <dd>{formatTime(expires)}</dd>
+        </div>
+        {f.fundBy && (
+          <div>
+            <dt>Fund before</dt>
+            <dd>{formatTime(f.fundBy)}</dd>
+          </div>
+        )}
       </dl>
       <WalletConnect />
       <NetworkNotice />
-      {walletMismatch && <p className="alert alert-warn" role="alert">The connected wallet is not the account you signed in with. Switch accounts in your wallet.</p>}
+      {walletMismatch && (
+        <p className="alert alert-warn" role="alert">
+          The connected wallet is not the account you signed in with. Switch accounts in your wallet.
+        </p>
+      )}
       {f.status === 'failed' && (
         <p className="alert alert-error" role="alert">
-          The escrow task could not be created{f.reason ? `: ${f.reason}` : '.'} Nothing was taken from your wallet; you can fund it again.
+          The escrow task could not be created{f.reason ? `: ${f.reason}` : '.'} Nothing was taken from your wallet; you
+          can fund it again.
         </p>
       )}
       <div aria-live="polite">
@@ -150,9 +199,15 @@ export function FundMission({ id }: { id: string }) {
           </p>
         )}
       </div>
-      {problem && <p className="alert alert-error" role="alert">{problem}</p>}
+      {problem && (
+        <p className="alert alert-error" role="alert">
+          {problem}
+        </p>
+      )}
       {!f.relayAvailable && (
-        <p className="alert alert-warn">Funding by signature is not available right now. Your wallet can fund the task itself, paying its own gas.</p>
+        <p className="alert alert-warn">
+          Funding by signature is not available right now. Your wallet can fund the task itself, paying its own gas.
+        </p>
       )}
       <div className="row">
         {f.relayAvailable && (
@@ -161,11 +216,21 @@ export function FundMission({ id }: { id: string }) {
           </button>
         )}
         {offerWallet ? (
-          <button type="button" className={f.relayAvailable ? 'secondary' : undefined} disabled={!canAct} onClick={() => void byWallet()}>
+          <button
+            type="button"
+            className={f.relayAvailable ? 'secondary' : undefined}
+            disabled={!canAct}
+            onClick={() => void byWallet()}
+          >
             Fund from my wallet (two transactions, pays gas)
           </button>
         ) : (
-          <button type="button" className="secondary" disabled={busy !== null || relaying} onClick={() => setWalletPath(true)}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={busy !== null || relaying}
+            onClick={() => setWalletPath(true)}
+          >
             I prefer to send the transactions from my wallet
           </button>
         )}

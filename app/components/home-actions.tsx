@@ -8,10 +8,24 @@ export function HomeActions() {
   const role = session?.user.role;
   return (
     <p className="row">
-      <Link className="button" href="/missions">Browse missions</Link>
-      {!session && <Link className="button secondary" href="/sign-in">Sign in</Link>}
-      {role === 'CLIENT' && <Link className="button secondary" href="/missions/new">Post a mission</Link>}
-      {role === 'AGENT' && <Link className="button secondary" href="/earnings">Your earnings</Link>}
+      <Link className="button" href="/missions">
+        Browse missions
+      </Link>
+      {!session && (
+        <Link className="button secondary" href="/sign-in">
+          Sign in
+        </Link>
+      )}
+      {role === 'CLIENT' && (
+        <Link className="button secondary" href="/missions/new">
+          Post a mission
+        </Link>
+      )}
+      {role === 'AGENT' && (
+        <Link className="button secondary" href="/earnings">
+          Your earnings
+        </Link>
+      )}
     </p>
   );
 }

@@ -5,7 +5,17 @@ import type { TokenInfo } from '@/lib/web/money';
 import { formatAmount } from '@/lib/web/money';
 import { WalletAddress } from './wallet-address';
 
-export function LeaderboardTable({ items, caption, token, testId }: { items: LeaderboardEntry[]; caption: string; token: TokenInfo; testId: string }) {
+export function LeaderboardTable({
+  items,
+  caption,
+  token,
+  testId,
+}: {
+  items: LeaderboardEntry[];
+  caption: string;
+  token: TokenInfo;
+  testId: string;
+}) {
   return (
     <div className="table-scroll">
       <table data-testid={testId}>
@@ -25,7 +35,9 @@ export function LeaderboardTable({ items, caption, token, testId }: { items: Lea
             <tr key={agent.walletAddress}>
               <td>{agent.rank}</td>
               <td>
-                <Link href={`/agents/${agent.walletAddress}`}>{agent.displayName ?? <WalletAddress address={agent.walletAddress} />}</Link>
+                <Link href={`/agents/${agent.walletAddress}`}>
+                  {agent.displayName ?? <WalletAddress address={agent.walletAddress} />}
+                </Link>
               </td>
               <td>{agent.completed}</td>
               <td>{formatAmount(agent.earned, token)}</td>

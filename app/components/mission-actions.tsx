@@ -14,7 +14,8 @@ import { WorkForm } from './work-form';
 export function MissionActions({ mission }: { mission: MissionView }) {
   const { session } = useSession();
   if (!session) {
-    const verb = mission.assignment === 'APPLICATION' ? 'apply for' : mission.assignment === 'BOUNTY' ? 'enter' : 'accept';
+    const verb =
+      mission.assignment === 'APPLICATION' ? 'apply for' : mission.assignment === 'BOUNTY' ? 'enter' : 'accept';
     return mission.status === 'OPEN' ? (
       <p>
         <Link href={`/sign-in?next=/missions/${mission.id}`}>Sign in</Link> as an agent to {verb} this mission.
@@ -30,17 +31,28 @@ export function MissionActions({ mission }: { mission: MissionView }) {
       <div className="stack">
         <BumpForm mission={mission} />
         {mission.bounty?.entries === 0 && (
-          <MissionActionButton missionId={mission.id} action="cancel" label="Cancel bounty" pendingLabel="Cancelling…" variant="danger" confirm="Cancel this bounty? A funded reward is refunded to you." />
+          <MissionActionButton
+            missionId={mission.id}
+            action="cancel"
+            label="Cancel bounty"
+            pendingLabel="Cancelling…"
+            variant="danger"
+            confirm="Cancel this bounty? A funded reward is refunded to you."
+          />
         )}
       </div>
     );
   }
-  if (mission.client.walletAddress === me) return OWNER_STATES.has(mission.status) ? <OwnerActions mission={mission} /> : <Settled />;
-  if (mission.agent?.walletAddress === me) return WORK_STATES.has(mission.status) ? <AssigneeActions mission={mission} /> : <Settled />;
+  if (mission.client.walletAddress === me)
+    return OWNER_STATES.has(mission.status) ? <OwnerActions mission={mission} /> : <Settled />;
+  if (mission.agent?.walletAddress === me)
+    return WORK_STATES.has(mission.status) ? <AssigneeActions mission={mission} /> : <Settled />;
   // An APPLICATION mission is applied to, not accepted (the marketplace panel below).
   if (mission.status === 'OPEN' && session.user.role === 'AGENT' && mission.assignment === 'APPLICATION') return null;
   if (mission.status === 'OPEN' && session.user.role === 'AGENT') {
-    return <MissionActionButton missionId={mission.id} action="accept" label="Accept mission" pendingLabel="Accepting…" />;
+    return (
+      <MissionActionButton missionId={mission.id} action="accept" label="Accept mission" pendingLabel="Accepting…" />
+    );
   }
   if (mission.status === 'OPEN') {
     return (
@@ -66,20 +78,53 @@ function OwnerActions({ mission }: { mission: MissionView }) {
   // docs/api.md#mission-states: the owner cancels an accepted mission past its deadline, or a contest left unanswered.
   const overdue = mission.status === 'ACCEPTED' && new Date(mission.deadline).getTime() < now;
   const lastContest = mission.contests.at(-1)?.contestedAt;
-  const unanswered = mission.status === 'CONTESTED' && lastContest !== undefined && new Date(lastContest).getTime() + rules.reviewWindowSeconds * 1000 < now;
+  const unanswered =
+    mission.status === 'CONTESTED' &&
+    lastContest !== undefined &&
+    new Date(lastContest).getTime() + rules.reviewWindowSeconds * 1000 < now;
   return (
     <div className="stack">
       {mission.status === 'SUBMITTED' && (
         <>
-          <MissionActionButton missionId={id} action="approve" label="Approve and pay" pendingLabel="Approving…" confirm="Approve this delivery and release the reward to the agent?" />
-          <WorkForm missionId={id} action="contest" heading="Contest the delivery" textField="reason" textLabel="What is wrong" textRequired maxLength={missionReasonSchema.maxLength!} filesLabel="Evidence (optional)" submitLabel="Contest delivery" criteria={mission.criteria} />
+          <MissionActionButton
+            missionId={id}
+            action="approve"
+            label="Approve and pay"
+            pendingLabel="Approving…"
+            confirm="Approve this delivery and release the reward to the agent?"
+          />
+          <WorkForm
+            missionId={id}
+            action="contest"
+            heading="Contest the delivery"
+            textField="reason"
+            textLabel="What is wrong"
+            textRequired
+            maxLength={missionReasonSchema.maxLength!}
+            filesLabel="Evidence (optional)"
+            submitLabel="Contest delivery"
+            criteria={mission.criteria}
+          />
         </>
       )}
       {mission.status === 'OPEN' && <BumpForm mission={mission} />}
-      {mission.status === 'ACCEPTED' && !overdue && <p>The agent is working on it. You may cancel if the deadline passes without a delivery.</p>}
-      {mission.status === 'CONTESTED' && !unanswered && <p>Waiting for the agent to deliver again. You may cancel if the contest stays unanswered for the review window.</p>}
+      {mission.status === 'ACCEPTED' && !overdue && (
+        <p>The agent is working on it. You may cancel if the deadline passes without a delivery.</p>
+      )}
+      {mission.status === 'CONTESTED' && !unanswered && (
+        <p>
+          Waiting for the agent to deliver again. You may cancel if the contest stays unanswered for the review window.
+        </p>
+      )}
       {(mission.status === 'OPEN' || overdue || unanswered) && (
-        <MissionActionButton missionId={id} action="cancel" label="Cancel mission" pendingLabel="Cancelling…" variant="danger" confirm="Cancel this mission? A funded reward is refunded to you." />
+        <MissionActionButton
+          missionId={id}
+          action="cancel"
+          label="Cancel mission"
+          pendingLabel="Cancelling…"
+          variant="danger"
+          confirm="Cancel this mission? A funded reward is refunded to you."
+        />
       )}
     </div>
   );
@@ -89,8 +134,27 @@ function AssigneeActions({ mission }: { mission: MissionView }) {
   const id = mission.id;
   return (
     <div className="stack">
-      <WorkForm missionId={id} action="submit" heading={mission.status === 'CONTESTED' ? 'Deliver again' : 'Deliver your work'} textField="note" textLabel="A note to the client" textRequired={false} textOrFiles maxLength={missionNoteSchema.maxLength!} filesLabel="Deliverables" submitLabel="Submit work" criteria={mission.criteria} />
-      <MissionActionButton missionId={id} action="cancel" label="Withdraw" pendingLabel="Withdrawing…" variant="secondary" confirm="Withdraw from this mission? It goes back to the board and you are not paid." />
+      <WorkForm
+        missionId={id}
+        action="submit"
+        heading={mission.status === 'CONTESTED' ? 'Deliver again' : 'Deliver your work'}
+        textField="note"
+        textLabel="A note to the client"
+        textRequired={false}
+        textOrFiles
+        maxLength={missionNoteSchema.maxLength!}
+        filesLabel="Deliverables"
+        submitLabel="Submit work"
+        criteria={mission.criteria}
+      />
+      <MissionActionButton
+        missionId={id}
+        action="cancel"
+        label="Withdraw"
+        pendingLabel="Withdrawing…"
+        variant="secondary"
+        confirm="Withdraw from this mission? It goes back to the board and you are not paid."
+      />
     </div>
   );
 }

@@ -43,17 +43,33 @@ export function MissionBoard() {
   const page = cursors.length + 1;
   return (
     <>
-      <MissionFiltersForm key={filterKey} initial={filters} signedIn={Boolean(session)} tokenSymbol={token.symbol} onApply={apply} />
+      <MissionFiltersForm
+        key={filterKey}
+        initial={filters}
+        signedIn={Boolean(session)}
+        tokenSymbol={token.symbol}
+        onApply={apply}
+      />
       <section aria-labelledby="results-heading" aria-busy={query.isFetching}>
         <h2 id="results-heading">
-          {filters.mine === 'client' ? 'Missions you posted' : filters.mine === 'agent' ? 'Missions you work on' : 'Open missions'}
+          {filters.mine === 'client'
+            ? 'Missions you posted'
+            : filters.mine === 'agent'
+              ? 'Missions you work on'
+              : 'Open missions'}
           {page > 1 && `, page ${page}`}
         </h2>
         {query.isPending && <LoadingMessage label="Loading missions" />}
-        {query.isError && <ErrorAlert error={query.error} title="Could not load missions" onRetry={() => void query.refetch()} />}
+        {query.isError && (
+          <ErrorAlert error={query.error} title="Could not load missions" onRetry={() => void query.refetch()} />
+        )}
         {/* A searched page may be empty and not the last: each request reads a bounded stretch of the board. */}
         {query.data && query.data.items.length === 0 && (
-          <p>{query.data.nextCursor ? 'No matches on this page; the search goes on on the next page.' : 'No missions match these filters.'}</p>
+          <p>
+            {query.data.nextCursor
+              ? 'No matches on this page; the search goes on on the next page.'
+              : 'No missions match these filters.'}
+          </p>
         )}
         {query.data && query.data.items.length > 0 && (
           <ul className={styles.list} data-testid="mission-list">
@@ -63,14 +79,21 @@ export function MissionBoard() {
           </ul>
         )}
         <nav className={styles.pager} aria-label="Pages">
-          <button type="button" className="secondary" disabled={page === 1 || query.isFetching} onClick={() => setPaging({ key: filterKey, cursors: cursors.slice(0, -1) })}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={page === 1 || query.isFetching}
+            onClick={() => setPaging({ key: filterKey, cursors: cursors.slice(0, -1) })}
+          >
             Previous page
           </button>
           <button
             type="button"
             className="secondary"
             disabled={!query.data?.nextCursor || query.isFetching}
-            onClick={() => query.data?.nextCursor && setPaging({ key: filterKey, cursors: [...cursors, query.data.nextCursor] })}
+            onClick={() =>
+              query.data?.nextCursor && setPaging({ key: filterKey, cursors: [...cursors, query.data.nextCursor] })
+            }
           >
             Next page
           </button>

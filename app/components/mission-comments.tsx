@@ -48,7 +48,8 @@ export function MissionComments({ missionId }: { missionId: string }) {
           {list.data.items.map((c) => (
             <li key={c.id} className="panel">
               <p className="hint">
-                {ROLE[c.role]} {c.author && <WalletAddress address={c.author.walletAddress} />} · {formatTime(c.createdAt)}
+                {ROLE[c.role]} {c.author && <WalletAddress address={c.author.walletAddress} />} ·{' '}
+                {formatTime(c.createdAt)}
               </p>
               <p style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{c.body}</p>
             </li>
@@ -58,9 +59,21 @@ export function MissionComments({ missionId }: { missionId: string }) {
       {session ? (
         <form onSubmit={submit} className="stack" aria-label="Ask or answer">
           <label htmlFor="comment-body">Your question or answer</label>
-          <textarea id="comment-body" value={body} maxLength={commentSchema.shape.body.maxLength!} rows={3} onChange={(e) => setBody(e.target.value)} />
-          <button type="submit" disabled={post.isPending || !body.trim()}>Post</button>
-          {post.isError && <p className="alert alert-error" role="alert">{describeApiError(post.error)}</p>}
+          <textarea
+            id="comment-body"
+            value={body}
+            maxLength={commentSchema.shape.body.maxLength!}
+            rows={3}
+            onChange={(e) => setBody(e.target.value)}
+          />
+          <button type="submit" disabled={post.isPending || !body.trim()}>
+            Post
+          </button>
+          {post.isError && (
+            <p className="alert alert-error" role="alert">
+              {describeApiError(post.error)}
+            </p>
+          )}
         </form>
       ) : (
         <p className="hint">Sign in to ask a question.</p>

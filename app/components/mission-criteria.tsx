@@ -22,7 +22,10 @@ export function MissionCriteria({ mission }: { mission: MissionView }) {
         })}
       </ol>
       <p className="hint">
-        Frozen since posting. Hash (keccak256 of the criteria as JSON): <code data-testid="criteria-hash" style={{ overflowWrap: 'anywhere' }}>{mission.criteriaHash}</code>
+        Frozen since posting. Hash (keccak256 of the criteria as JSON):{' '}
+        <code data-testid="criteria-hash" style={{ overflowWrap: 'anywhere' }}>
+          {mission.criteriaHash}
+        </code>
       </p>
     </section>
   );
@@ -31,7 +34,13 @@ export function MissionCriteria({ mission }: { mission: MissionView }) {
 const textOf = (criteria: readonly Criterion[], n: number) => criteria.find((c) => c.number === n)?.text ?? '';
 
 /** A delivery's self-check: each criterion it names, met or not, with its note. */
-export function SelfCheckList({ criteria, items }: { criteria: readonly Criterion[]; items: readonly { criterion: number; met: boolean; note?: string }[] }) {
+export function SelfCheckList({
+  criteria,
+  items,
+}: {
+  criteria: readonly Criterion[];
+  items: readonly { criterion: number; met: boolean; note?: string }[];
+}) {
   if (items.length === 0) return null;
   return (
     <ul aria-label="The agent's self-check" data-testid="self-check">
@@ -46,7 +55,13 @@ export function SelfCheckList({ criteria, items }: { criteria: readonly Criterio
 }
 
 /** A contest's unmet criteria, each with the owner's reason. */
-export function UnmetList({ criteria, items }: { criteria: readonly Criterion[]; items: readonly { criterion: number; reason: string }[] }) {
+export function UnmetList({
+  criteria,
+  items,
+}: {
+  criteria: readonly Criterion[];
+  items: readonly { criterion: number; reason: string }[];
+}) {
   if (items.length === 0) return null;
   return (
     <ul aria-label="Criteria not met" data-testid="unmet-criteria">

@@ -22,11 +22,19 @@ import { WalletAddress } from './wallet-address';
 
 export function MissionDetail({ id }: { id: string }) {
   const token = useRewardToken();
-  const query = useQuery({ queryKey: missionKey(id), queryFn: () => apiFetch<MissionView>(`/api/missions/${encodeURIComponent(id)}`) });
+  const query = useQuery({
+    queryKey: missionKey(id),
+    queryFn: () => apiFetch<MissionView>(`/api/missions/${encodeURIComponent(id)}`),
+  });
   if (query.isPending) return <LoadingMessage label="Loading the mission" />;
   if (query.isError) {
     if (query.error instanceof ApiRequestError && query.error.status === 404) {
-      return <p className="alert alert-warn" role="alert">This mission does not exist, or only its client and agent (or, for a bounty, its entrants) can see it. Sign in with one of those wallets.</p>;
+      return (
+        <p className="alert alert-warn" role="alert">
+          This mission does not exist, or only its client and agent (or, for a bounty, its entrants) can see it. Sign in
+          with one of those wallets.
+        </p>
+      );
     }
     return <ErrorAlert error={query.error} title="Could not load the mission" onRetry={() => void query.refetch()} />;
   }
@@ -35,21 +43,48 @@ export function MissionDetail({ id }: { id: string }) {
     <article aria-labelledby="mission-title">
       <h1 id="mission-title">{m.title}</h1>
       <p className="row">
-        <span data-testid="mission-status"><MissionStatusBadge status={m.status} /></span>
+        <span data-testid="mission-status">
+          <MissionStatusBadge status={m.status} />
+        </span>
         <strong>{formatAmount(m.reward, token)}</strong>
         {m.onChainTaskId !== null && <span>Escrow task #{m.onChainTaskId}</span>}
       </p>
       {m.status === 'AWAITING_FUNDING' && (
         <p className="alert alert-warn" role="status">
-          Not on the board yet: the reward is not in escrow. <Link href={`/missions/${encodeURIComponent(m.id)}/fund`}>Fund this mission</Link>
+          Not on the board yet: the reward is not in escrow.{' '}
+          <Link href={`/missions/${encodeURIComponent(m.id)}/fund`}>Fund this mission</Link>
         </p>
       )}
       <dl className="grid">
-        <div><dt>Deadline</dt><dd>{formatTime(m.deadline)}</dd></div>
-        <div><dt>Client</dt><dd><WalletAddress address={m.client.walletAddress} /></dd></div>
-        {!m.bounty && <div><dt>Agent</dt><dd>{m.agent ? <WalletAddress address={m.agent.walletAddress} /> : 'Not yet accepted'}</dd></div>}
-        <div><dt>Category</dt><dd>{m.category}{m.tags.length > 0 && ` · ${m.tags.join(', ')}`}</dd></div>
-        {m.reviewDeadline && <div><dt>Review until</dt><dd>{formatTime(m.reviewDeadline)}</dd></div>}
+        <div>
+          <dt>Deadline</dt>
+          <dd>{formatTime(m.deadline)}</dd>
+        </div>
+        <div>
+          <dt>Client</dt>
+          <dd>
+            <WalletAddress address={m.client.walletAddress} />
+          </dd>
+        </div>
+        {!m.bounty && (
+          <div>
+            <dt>Agent</dt>
+            <dd>{m.agent ? <WalletAddress address={m.agent.walletAddress} /> : 'Not yet accepted'}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Category</dt>
+          <dd>
+            {m.category}
+            {m.tags.length > 0 && ` · ${m.tags.join(', ')}`}
+          </dd>
+        </div>
+        {m.reviewDeadline && (
+          <div>
+            <dt>Review until</dt>
+            <dd>{formatTime(m.reviewDeadline)}</dd>
+          </div>
+        )}
       </dl>
       <h2>Description</h2>
       <p style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{m.description}</p>
@@ -76,7 +111,9 @@ export function MissionDetail({ id }: { id: string }) {
           <h2 id="contests-heading">Contests</h2>
           {m.contests.map((c) => (
             <div key={c.round} className="panel">
-              <p><strong>Round {c.round}</strong> · {formatTime(c.contestedAt)}</p>
+              <p>
+                <strong>Round {c.round}</strong> · {formatTime(c.contestedAt)}
+              </p>
               <p style={{ whiteSpace: 'pre-wrap' }}>{c.reason}</p>
               <UnmetList criteria={m.criteria} items={c.unmet} />
               <MissionFileList missionId={m.id} files={c.files} label={`Evidence, round ${c.round}`} />

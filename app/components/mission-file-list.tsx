@@ -2,7 +2,15 @@
 import type { MissionFileView } from '@/lib/missions/schemas';
 import { formatBytes } from '@/lib/web/file-types';
 
-export function MissionFileList({ missionId, files, label }: { missionId: string; files: MissionFileView[]; label: string }) {
+export function MissionFileList({
+  missionId,
+  files,
+  label,
+}: {
+  missionId: string;
+  files: MissionFileView[];
+  label: string;
+}) {
   if (files.length === 0) return null;
   return (
     <ul aria-label={label}>
@@ -11,7 +19,9 @@ export function MissionFileList({ missionId, files, label }: { missionId: string
           <a href={`/api/missions/${missionId}/files/${f.id}`} download={f.filename}>
             {f.filename}
           </a>{' '}
-          <span className="hint">({f.contentType}, {formatBytes(f.size)})</span>
+          <span className="hint">
+            ({f.contentType}, {formatBytes(f.size)})
+          </span>
         </li>
       ))}
     </ul>

@@ -16,7 +16,8 @@ interface Props {
 
 export function MissionFiltersForm({ initial, signedIn, tokenSymbol, onApply }: Props) {
   const [f, setF] = useState(initial);
-  const set = (field: keyof MissionFilters) => (e: { target: { value: string } }) => setF({ ...f, [field]: e.target.value });
+  const set = (field: keyof MissionFilters) => (e: { target: { value: string } }) =>
+    setF({ ...f, [field]: e.target.value });
   const minRewardInvalid = f.minReward !== '' && !/^[0-9]+(\.[0-9]+)?$/.test(f.minReward);
 
   function submit(e: FormEvent) {
@@ -29,7 +30,14 @@ export function MissionFiltersForm({ initial, signedIn, tokenSymbol, onApply }: 
     <form className={`panel ${styles.filters}`} onSubmit={submit} role="search" aria-label="Filter missions">
       <div className={`field ${styles.wide}`}>
         <label htmlFor="q">Search</label>
-        <input id="q" type="search" value={f.q} onChange={set('q')} placeholder="Words in the title or description" maxLength={missionSearchSchema.maxLength!} />
+        <input
+          id="q"
+          type="search"
+          value={f.q}
+          onChange={set('q')}
+          placeholder="Words in the title or description"
+          maxLength={missionSearchSchema.maxLength!}
+        />
       </div>
       {signedIn && (
         <div className="field">
@@ -47,7 +55,9 @@ export function MissionFiltersForm({ initial, signedIn, tokenSymbol, onApply }: 
           <select id="status" value={f.status} onChange={set('status')}>
             <option value="">Any</option>
             {STATUSES.map((s) => (
-              <option key={s} value={s}>{s.charAt(0) + s.slice(1).toLowerCase()}</option>
+              <option key={s} value={s}>
+                {s.charAt(0) + s.slice(1).toLowerCase()}
+              </option>
             ))}
           </select>
         </div>
@@ -70,13 +80,19 @@ export function MissionFiltersForm({ initial, signedIn, tokenSymbol, onApply }: 
           aria-invalid={minRewardInvalid}
           aria-describedby={minRewardInvalid ? 'minReward-error' : undefined}
         />
-        {minRewardInvalid && <p id="minReward-error" className="field-error">Enter a number such as 10 or 2.5.</p>}
+        {minRewardInvalid && (
+          <p id="minReward-error" className="field-error">
+            Enter a number such as 10 or 2.5.
+          </p>
+        )}
       </div>
       <div className="field">
         <label htmlFor="sort">Sort by</label>
         <select id="sort" value={f.sort} onChange={set('sort')}>
           {SORTS.map((s) => (
-            <option key={s.value} value={s.value}>{s.label}</option>
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
           ))}
         </select>
       </div>

@@ -29,21 +29,42 @@ export function MissionMarketplace({ mission }: { mission: MissionView }) {
 function ApplyForm({ missionId }: { missionId: string }) {
   const [pitch, setPitch] = useState('');
   const apply = useMutation({
-    mutationFn: () => apiFetch<Application>(`/api/missions/${encodeURIComponent(missionId)}/apply`, { method: 'POST', json: { pitch: pitch.trim() } }),
+    mutationFn: () =>
+      apiFetch<Application>(`/api/missions/${encodeURIComponent(missionId)}/apply`, {
+        method: 'POST',
+        json: { pitch: pitch.trim() },
+      }),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (pitch.trim()) apply.mutate();
   };
-  if (apply.isSuccess) return <p className="alert alert-ok" role="status" data-testid="applied">Applied. The client will choose an agent from the applications.</p>;
+  if (apply.isSuccess)
+    return (
+      <p className="alert alert-ok" role="status" data-testid="applied">
+        Applied. The client will choose an agent from the applications.
+      </p>
+    );
   return (
     <form className="panel stack" onSubmit={submit} aria-labelledby="apply-heading">
       <h3 id="apply-heading">Apply for this mission</h3>
       <p className="hint">The client picks the agent from the applications.</p>
       <label htmlFor="apply-pitch">Why you (your pitch)</label>
-      <textarea id="apply-pitch" value={pitch} maxLength={applySchema.shape.pitch.maxLength!} rows={3} onChange={(e) => setPitch(e.target.value)} />
-      <button type="submit" disabled={apply.isPending || !pitch.trim()}>Apply</button>
-      {apply.isError && <p className="alert alert-error" role="alert">{describeApiError(apply.error)}</p>}
+      <textarea
+        id="apply-pitch"
+        value={pitch}
+        maxLength={applySchema.shape.pitch.maxLength!}
+        rows={3}
+        onChange={(e) => setPitch(e.target.value)}
+      />
+      <button type="submit" disabled={apply.isPending || !pitch.trim()}>
+        Apply
+      </button>
+      {apply.isError && (
+        <p className="alert alert-error" role="alert">
+          {describeApiError(apply.error)}
+        </p>
+      )}
     </form>
   );
 }
@@ -52,17 +73,25 @@ function Applications({ missionId }: { missionId: string }) {
   const queryClient = useQueryClient();
   const list = useQuery({
     queryKey: ['applications', missionId],
-    queryFn: () => apiFetch<{ items: Application[] }>(`/api/missions/${encodeURIComponent(missionId)}/applications?limit=100`),
+    queryFn: () =>
+      apiFetch<{ items: Application[] }>(`/api/missions/${encodeURIComponent(missionId)}/applications?limit=100`),
   });
   const assign = useMutation({
-    mutationFn: (agent: string) => apiFetch<MissionView>(`/api/missions/${encodeURIComponent(missionId)}/assign`, { method: 'POST', json: { agent } }),
+    mutationFn: (agent: string) =>
+      apiFetch<MissionView>(`/api/missions/${encodeURIComponent(missionId)}/assign`, {
+        method: 'POST',
+        json: { agent },
+      }),
     onSuccess: (mission) => {
       queryClient.setQueryData(missionKey(missionId), mission);
       void queryClient.invalidateQueries({ queryKey: ['missions'] });
     },
   });
   if (list.isPending) return <LoadingMessage label="Loading the applications" />;
-  if (list.isError) return <ErrorAlert error={list.error} title="Could not load the applications" onRetry={() => void list.refetch()} />;
+  if (list.isError)
+    return (
+      <ErrorAlert error={list.error} title="Could not load the applications" onRetry={() => void list.refetch()} />
+    );
   return (
     <section className="panel stack" aria-labelledby="applications-heading">
       <h3 id="applications-heading">Applications</h3>
@@ -72,7 +101,9 @@ function Applications({ missionId }: { missionId: string }) {
           <li key={a.id} className="stack">
             <p>
               <WalletAddress address={a.agent.walletAddress} />
-              {a.agent.rating !== null ? ` · rated ${a.agent.rating.toFixed(2)} (${a.agent.ratingCount})` : ' · not rated yet'}
+              {a.agent.rating !== null
+                ? ` · rated ${a.agent.rating.toFixed(2)} (${a.agent.ratingCount})`
+                : ' · not rated yet'}
             </p>
             <p style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{a.pitch}</p>
             <button type="button" disabled={assign.isPending} onClick={() => assign.mutate(a.agent.walletAddress)}>
@@ -81,7 +112,11 @@ function Applications({ missionId }: { missionId: string }) {
           </li>
         ))}
       </ul>
-      {assign.isError && <p className="alert alert-error" role="alert">{describeApiError(assign.error)}</p>}
+      {assign.isError && (
+        <p className="alert alert-error" role="alert">
+          {describeApiError(assign.error)}
+        </p>
+      )}
     </section>
   );
 }
@@ -96,7 +131,12 @@ function ReviewForm({ missionId }: { missionId: string }) {
         json: { rating, ...(comment.trim() && { comment: comment.trim() }) },
       }),
   });
-  if (review.isSuccess) return <p className="alert alert-ok" role="status" data-testid="reviewed">Thanks — you rated this agent {review.data.rating} of 5.</p>;
+  if (review.isSuccess)
+    return (
+      <p className="alert alert-ok" role="status" data-testid="reviewed">
+        Thanks — you rated this agent {review.data.rating} of 5.
+      </p>
+    );
   return (
     <form
       className="panel stack"
@@ -109,12 +149,28 @@ function ReviewForm({ missionId }: { missionId: string }) {
       <h3 id="review-heading">Rate the agent</h3>
       <label htmlFor="review-rating">Rating (1–5)</label>
       <select id="review-rating" value={rating} onChange={(e) => setRating(Number(e.target.value))}>
-        {[5, 4, 3, 2, 1].map((n) => <option key={n} value={n}>{n}</option>)}
+        {[5, 4, 3, 2, 1].map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
       </select>
       <label htmlFor="review-comment">Comment (optional)</label>
-      <textarea id="review-comment" value={comment} maxLength={reviewSchema.shape.comment.unwrap().maxLength!} rows={2} onChange={(e) => setComment(e.target.value)} />
-      <button type="submit" disabled={review.isPending}>Send review</button>
-      {review.isError && <p className="alert alert-error" role="alert">{describeApiError(review.error)}</p>}
+      <textarea
+        id="review-comment"
+        value={comment}
+        maxLength={reviewSchema.shape.comment.unwrap().maxLength!}
+        rows={2}
+        onChange={(e) => setComment(e.target.value)}
+      />
+      <button type="submit" disabled={review.isPending}>
+        Send review
+      </button>
+      {review.isError && (
+        <p className="alert alert-error" role="alert">
+          {describeApiError(review.error)}
+        </p>
+      )}
     </form>
   );
 }

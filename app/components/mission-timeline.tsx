@@ -12,8 +12,23 @@ function entriesOf(m: MissionView): Entry[] {
     { at: m.createdAt, label: 'Posted' },
     m.bumpedAt ? { at: m.bumpedAt, label: `Bumped (${m.bumpCount}×)` } : null,
     m.acceptedAt ? { at: m.acceptedAt, label: 'Accepted by an agent' } : null,
-    ...m.contests.map((c) => ({ at: c.contestedAt, label: `Delivery contested (round ${c.round}${numbers(c.unmet, ' not met')})` })),
-    m.submittedAt ? { at: m.submittedAt, label: `Work delivered${m.submission ? numbers(m.submission.selfCheck.filter((i) => i.met), ' met, says the agent') : ''}` } : null,
+    ...m.contests.map((c) => ({
+      at: c.contestedAt,
+      label: `Delivery contested (round ${c.round}${numbers(c.unmet, ' not met')})`,
+    })),
+    m.submittedAt
+      ? {
+          at: m.submittedAt,
+          label: `Work delivered${
+            m.submission
+              ? numbers(
+                  m.submission.selfCheck.filter((i) => i.met),
+                  ' met, says the agent',
+                )
+              : ''
+          }`,
+        }
+      : null,
     m.completedAt ? { at: m.completedAt, label: `Completed and paid${verdicts(m)}` } : null,
     m.cancelledAt ? { at: m.cancelledAt, label: `Cancelled${verdicts(m)}` } : null,
   ];

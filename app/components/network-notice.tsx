@@ -16,8 +16,8 @@ export function NetworkNotice() {
   return (
     <div className="alert alert-warn" role="alert" data-testid="wrong-network">
       <p>
-        <strong>Wrong network.</strong> Your wallet is on {chainName(wallet.chainId)} (chain id {wallet.chainId}); taskmarket
-        runs on {wanted} (chain id {wallet.wantedChainId}).
+        <strong>Wrong network.</strong> Your wallet is on {chainName(wallet.chainId)} (chain id {wallet.chainId});
+        taskmarket runs on {wanted} (chain id {wallet.wantedChainId}).
       </p>
       <button
         type="button"

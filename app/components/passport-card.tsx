@@ -10,14 +10,34 @@ export function PassportCard({ passport }: { passport: Passport }) {
     <section className="panel" aria-labelledby="passport-heading" data-testid="passport">
       <h2 id="passport-heading">Your agent passport</h2>
       <dl className="grid">
-        <div><dt>Status</dt><dd>{passport.status === 'MINTED' ? 'Minted' : 'Pending — the mint is being retried'}</dd></div>
-        <div><dt>Token id</dt><dd>{passport.tokenId ?? '—'}</dd></div>
-        <div><dt>Contract</dt><dd>{passport.contract ? <WalletAddress address={passport.contract} /> : '—'}</dd></div>
-        <div><dt>Chain id</dt><dd>{passport.chainId}</dd></div>
+        <div>
+          <dt>Status</dt>
+          <dd>{passport.status === 'MINTED' ? 'Minted' : 'Pending — the mint is being retried'}</dd>
+        </div>
+        <div>
+          <dt>Token id</dt>
+          <dd>{passport.tokenId ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Contract</dt>
+          <dd>{passport.contract ? <WalletAddress address={passport.contract} /> : '—'}</dd>
+        </div>
+        <div>
+          <dt>Chain id</dt>
+          <dd>{passport.chainId}</dd>
+        </div>
         {passport.txHash && (
           <div>
             <dt>Mint transaction</dt>
-            <dd className="mono">{link ? <a href={link} rel="noreferrer" target="_blank">{passport.txHash}</a> : passport.txHash}</dd>
+            <dd className="mono">
+              {link ? (
+                <a href={link} rel="noreferrer" target="_blank">
+                  {passport.txHash}
+                </a>
+              ) : (
+                passport.txHash
+              )}
+            </dd>
           </div>
         )}
       </dl>

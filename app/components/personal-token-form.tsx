@@ -25,7 +25,11 @@ export function PersonalTokenForm() {
   const [token, setToken] = useState<string | null>(null);
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const create = useMutation({
-    mutationFn: () => apiFetch<{ token: string; grant: GrantView }>('/api/tokens', { method: 'POST', json: { name: name.trim(), scopes, expiresIn } }),
+    mutationFn: () =>
+      apiFetch<{ token: string; grant: GrantView }>('/api/tokens', {
+        method: 'POST',
+        json: { name: name.trim(), scopes, expiresIn },
+      }),
     onSuccess: (created) => {
       setToken(created.token);
       setCopied(null);
@@ -49,11 +53,24 @@ export function PersonalTokenForm() {
     <>
       {token && (
         <div className="alert alert-warn stack" role="status" data-testid="new-token">
-          <p><strong>Copy your new token now: it is not shown again.</strong> Anyone holding it can act for your wallet within its scopes.</p>
-          <p><code data-testid="new-token-value">{token}</code></p>
+          <p>
+            <strong>Copy your new token now: it is not shown again.</strong> Anyone holding it can act for your wallet
+            within its scopes.
+          </p>
+          <p>
+            <code data-testid="new-token-value">{token}</code>
+          </p>
           <p className="row">
-            <button type="button" className="secondary" onClick={() => void copy()}>Copy token</button>
-            <span aria-live="polite">{copied === 'yes' ? 'Copied.' : copied === 'failed' ? 'Could not copy; select the token and copy it by hand.' : ''}</span>
+            <button type="button" className="secondary" onClick={() => void copy()}>
+              Copy token
+            </button>
+            <span aria-live="polite">
+              {copied === 'yes'
+                ? 'Copied.'
+                : copied === 'failed'
+                  ? 'Could not copy; select the token and copy it by hand.'
+                  : ''}
+            </span>
           </p>
         </div>
       )}
@@ -61,8 +78,17 @@ export function PersonalTokenForm() {
         <h3 id="new-token-heading">Make a personal access token</h3>
         <div>
           <label htmlFor="token-name">Name</label>
-          <input id="token-name" value={name} maxLength={createTokenSchema.shape.name.maxLength!} onChange={(e) => setName(e.target.value)} placeholder="e.g. my build agent" aria-describedby="token-name-hint" />
-          <p id="token-name-hint" className="hint">Shown here, so you know what to revoke later.</p>
+          <input
+            id="token-name"
+            value={name}
+            maxLength={createTokenSchema.shape.name.maxLength!}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="e.g. my build agent"
+            aria-describedby="token-name-hint"
+          />
+          <p id="token-name-hint" className="hint">
+            Shown here, so you know what to revoke later.
+          </p>
         </div>
         <fieldset className="stack">
           <legend>Scopes</legend>
@@ -71,7 +97,13 @@ export function PersonalTokenForm() {
               <input
                 type="checkbox"
                 checked={scopes.includes(scope)}
-                onChange={(e) => setScopes(e.target.checked ? SCOPES.filter((s) => s === scope || scopes.includes(s)) : scopes.filter((s) => s !== scope))}
+                onChange={(e) =>
+                  setScopes(
+                    e.target.checked
+                      ? SCOPES.filter((s) => s === scope || scopes.includes(s))
+                      : scopes.filter((s) => s !== scope),
+                  )
+                }
               />{' '}
               <code>{scope}</code> — {SCOPE_DESCRIPTIONS[scope]}
             </label>
@@ -81,12 +113,20 @@ export function PersonalTokenForm() {
           <label htmlFor="token-expiry">Expires after</label>
           <select id="token-expiry" value={expiresIn} onChange={(e) => setExpiresIn(Number(e.target.value))}>
             {EXPIRIES.map((option) => (
-              <option key={option.seconds} value={option.seconds}>{option.label}</option>
+              <option key={option.seconds} value={option.seconds}>
+                {option.label}
+              </option>
             ))}
           </select>
         </div>
-        <button type="submit" disabled={create.isPending || !name.trim() || scopes.length === 0}>Make token</button>
-        {create.isError && <p className="alert alert-error" role="alert">{describeApiError(create.error)}</p>}
+        <button type="submit" disabled={create.isPending || !name.trim() || scopes.length === 0}>
+          Make token
+        </button>
+        {create.isError && (
+          <p className="alert alert-error" role="alert">
+            {describeApiError(create.error)}
+          </p>
+        )}
       </form>
     </>
   );

@@ -13,7 +13,11 @@ export function LoadingMessage({ label }: { label: string }) {
 export function ErrorAlert({ error, title, onRetry }: { error: unknown; title?: string; onRetry?: () => void }) {
   return (
     <div className="alert alert-error" role="alert">
-      {title && <p><strong>{title}</strong></p>}
+      {title && (
+        <p>
+          <strong>{title}</strong>
+        </p>
+      )}
       <p>{describeApiError(error)}</p>
       {detailsOf(error).length > 0 && (
         <ul>

@@ -54,7 +54,8 @@ export function SignInPanel({ next }: { next: string }) {
       <h2 id="sign-in-heading">Sign in with your wallet</h2>
       {session && (
         <p className="alert alert-ok" role="status">
-          You are signed in as <WalletAddress address={session.user.walletAddress} />. Signing in again switches accounts.
+          You are signed in as <WalletAddress address={session.user.walletAddress} />. Signing in again switches
+          accounts.
         </p>
       )}
       <p>1. Connect a browser wallet.</p>
@@ -68,7 +69,11 @@ export function SignInPanel({ next }: { next: string }) {
         {step === 'signing' && <p className="loading">Confirm the signature request in your wallet.</p>}
       </div>
       {problem && (
-        <div className={`alert ${problem.kind === 'rejected' ? 'alert-warn' : 'alert-error'}`} role="alert" data-testid="sign-in-problem">
+        <div
+          className={`alert ${problem.kind === 'rejected' ? 'alert-warn' : 'alert-error'}`}
+          role="alert"
+          data-testid="sign-in-problem"
+        >
           <p>
             <strong>{TITLES[problem.kind]}</strong>
           </p>

@@ -29,8 +29,7 @@ export function SignedInGate({ next, role, purpose, children }: Props) {
     const other = role === 'AGENT' ? 'agent' : 'client';
     return (
       <p className="alert alert-warn" role="alert">
-        This page is for {other} accounts {purpose}.{' '}
-        {role === 'AGENT' && <Link href="/agent">Become an agent</Link>}
+        This page is for {other} accounts {purpose}. {role === 'AGENT' && <Link href="/agent">Become an agent</Link>}
       </p>
     );
   }

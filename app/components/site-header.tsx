@@ -21,7 +21,12 @@ export function SiteHeader() {
   const links = [
     { href: '/missions', label: 'Missions' },
     { href: '/leaderboard', label: 'Leaderboard' },
-    ...(role === 'CLIENT' ? [{ href: '/missions/new', label: 'Post a mission' }, { href: '/analytics', label: 'Analytics' }] : []),
+    ...(role === 'CLIENT'
+      ? [
+          { href: '/missions/new', label: 'Post a mission' },
+          { href: '/analytics', label: 'Analytics' },
+        ]
+      : []),
     ...(role === 'AGENT' ? [{ href: '/earnings', label: 'Earnings' }] : []),
   ];
   // The account's own pages open from the wallet address, so the row fits from 1024 px up.
@@ -50,9 +55,13 @@ export function SiteHeader() {
 
   return (
     <header className={styles.header}>
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <div className={`${styles.bar} ${menuOpen ? styles.open : ''}`} data-testid="header-bar">
-        <Link href="/" className={styles.brand}>taskmarket</Link>
+        <Link href="/" className={styles.brand}>
+          taskmarket
+        </Link>
         <button
           type="button"
           className={`secondary ${styles.menuButton}`}
@@ -64,7 +73,12 @@ export function SiteHeader() {
         </button>
         <nav aria-label="Main" className={styles.nav} id="site-menu-nav">
           {links.map((link) => (
-            <Link key={link.href} href={link.href} aria-current={pathname === link.href ? 'page' : undefined} onClick={closeMenus}>
+            <Link
+              key={link.href}
+              href={link.href}
+              aria-current={pathname === link.href ? 'page' : undefined}
+              onClick={closeMenus}
+            >
               {link.label}
             </Link>
           ))}
@@ -74,20 +88,30 @@ export function SiteHeader() {
             <>
               <details ref={accountMenu} className={styles.accountMenu}>
                 <summary data-testid="session-user" className={styles.user}>
-                  <WalletAddress address={session.user.walletAddress} /> · {session.user.role === 'AGENT' ? 'Agent' : 'Client'}
+                  <WalletAddress address={session.user.walletAddress} /> ·{' '}
+                  {session.user.role === 'AGENT' ? 'Agent' : 'Client'}
                 </summary>
                 <nav aria-label="Account" className={styles.accountLinks}>
                   {accountLinks.map((link) => (
-                    <Link key={link.href} href={link.href} aria-current={pathname === link.href ? 'page' : undefined} onClick={closeMenus}>
+                    <Link
+                      key={link.href}
+                      href={link.href}
+                      aria-current={pathname === link.href ? 'page' : undefined}
+                      onClick={closeMenus}
+                    >
                       {link.label}
                     </Link>
                   ))}
                 </nav>
               </details>
-              <button type="button" className="secondary" onClick={onSignOut}>Sign out</button>
+              <button type="button" className="secondary" onClick={onSignOut}>
+                Sign out
+              </button>
             </>
           ) : (
-            <Link className="button" href={`/sign-in?next=${encodeURIComponent(pathname)}`}>Sign in</Link>
+            <Link className="button" href={`/sign-in?next=${encodeURIComponent(pathname)}`}>
+              Sign in
+            </Link>
           )}
         </div>
       </div>

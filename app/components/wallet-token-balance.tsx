@@ -21,8 +21,16 @@ export function WalletTokenBalance() {
     enabled: Boolean(tokenAddress && wallet.isConnected && !wallet.wrongNetwork),
   });
   if (!tokenAddress || !wallet.isConnected || wallet.wrongNetwork) return null;
-  if (query.isPending) return <p className="loading" role="status">Reading your wallet balance…</p>;
-  if (query.isError) return <ErrorAlert error={query.error} title="Could not read your wallet balance" onRetry={() => void query.refetch()} />;
+  if (query.isPending)
+    return (
+      <p className="loading" role="status">
+        Reading your wallet balance…
+      </p>
+    );
+  if (query.isError)
+    return (
+      <ErrorAlert error={query.error} title="Could not read your wallet balance" onRetry={() => void query.refetch()} />
+    );
   return (
     <p>
       Wallet balance: <strong data-testid="wallet-balance">{formatAmount(query.data, token)}</strong>

@@ -17,7 +17,11 @@ export function WebhooksPanel() {
   const [events, setEvents] = useState<string[]>(['mission.accepted', 'mission.submitted', 'mission.completed']);
   const [secret, setSecret] = useState<string | null>(null);
   const add = useMutation({
-    mutationFn: () => apiFetch<WebhookEndpointView & { secret: string }>('/api/webhooks', { method: 'POST', json: { url: url.trim(), events } }),
+    mutationFn: () =>
+      apiFetch<WebhookEndpointView & { secret: string }>('/api/webhooks', {
+        method: 'POST',
+        json: { url: url.trim(), events },
+      }),
     onSuccess: (created) => {
       setSecret(created.secret);
       setUrl('');
@@ -33,13 +37,21 @@ export function WebhooksPanel() {
     if (url.trim() && events.length > 0) add.mutate();
   };
   if (list.isPending) return <LoadingMessage label="Loading your endpoints" />;
-  if (list.isError) return <ErrorAlert error={list.error} title="Could not load your endpoints" onRetry={() => void list.refetch()} />;
+  if (list.isError)
+    return <ErrorAlert error={list.error} title="Could not load your endpoints" onRetry={() => void list.refetch()} />;
   return (
     <div className="stack">
       <form className="panel stack" onSubmit={submit} aria-labelledby="add-webhook-heading">
         <h2 id="add-webhook-heading">Add an endpoint</h2>
         <label htmlFor="webhook-url">HTTPS URL</label>
-        <input id="webhook-url" type="url" value={url} maxLength={createWebhookSchema.shape.url.maxLength!} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/taskmarket" />
+        <input
+          id="webhook-url"
+          type="url"
+          value={url}
+          maxLength={createWebhookSchema.shape.url.maxLength!}
+          onChange={(e) => setUrl(e.target.value)}
+          placeholder="https://example.com/taskmarket"
+        />
         <fieldset className="stack">
           <legend>Events</legend>
           {WEBHOOK_EVENTS.map((event) => (
@@ -53,13 +65,21 @@ export function WebhooksPanel() {
             </label>
           ))}
         </fieldset>
-        <button type="submit" disabled={add.isPending || !url.trim() || events.length === 0}>Add endpoint</button>
-        {add.isError && <p className="alert alert-error" role="alert">{describeApiError(add.error)}</p>}
+        <button type="submit" disabled={add.isPending || !url.trim() || events.length === 0}>
+          Add endpoint
+        </button>
+        {add.isError && (
+          <p className="alert alert-error" role="alert">
+            {describeApiError(add.error)}
+          </p>
+        )}
       </form>
       {secret && (
         <div className="alert alert-ok" role="status" data-testid="webhook-secret">
           <p>Signing secret — copy it now, it is not shown again:</p>
-          <p><code style={{ overflowWrap: 'anywhere' }}>{secret}</code></p>
+          <p>
+            <code style={{ overflowWrap: 'anywhere' }}>{secret}</code>
+          </p>
         </div>
       )}
       <h2>Your endpoints</h2>
@@ -69,10 +89,17 @@ export function WebhooksPanel() {
         <ul className="stack" data-testid="webhook-endpoints">
           {list.data.items.map((endpoint) => (
             <li key={endpoint.id} className="panel stack">
-              <p style={{ overflowWrap: 'anywhere' }}><strong>{endpoint.url}</strong> · {endpoint.status.toLowerCase()}</p>
+              <p style={{ overflowWrap: 'anywhere' }}>
+                <strong>{endpoint.url}</strong> · {endpoint.status.toLowerCase()}
+              </p>
               <p className="hint">{endpoint.events.join(', ')}</p>
               <Deliveries endpointId={endpoint.id} />
-              <button type="button" className="secondary" disabled={remove.isPending} onClick={() => remove.mutate(endpoint.id)}>
+              <button
+                type="button"
+                className="secondary"
+                disabled={remove.isPending}
+                onClick={() => remove.mutate(endpoint.id)}
+              >
                 Remove endpoint
               </button>
             </li>
@@ -99,14 +126,25 @@ function Deliveries({ endpointId }: { endpointId: string }) {
     queryFn: () => apiFetch<{ items: Delivery[] }>(`/api/webhooks/${endpointId}/deliveries?limit=10`),
   });
   if (list.isPending) return <LoadingMessage label="Loading deliveries" />;
-  if (list.isError) return <p className="alert alert-error" role="alert">{describeApiError(list.error)}</p>;
+  if (list.isError)
+    return (
+      <p className="alert alert-error" role="alert">
+        {describeApiError(list.error)}
+      </p>
+    );
   if (list.data.items.length === 0) return <p className="hint">No deliveries yet.</p>;
   return (
     <div className="table-scroll">
       <table>
         <caption className="visually-hidden">Recent deliveries</caption>
         <thead>
-          <tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col">Queued</th></tr>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">Status</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Last answer</th>
+            <th scope="col">Queued</th>
+          </tr>
         </thead>
         <tbody>
           {list.data.items.map((d) => (

@@ -29,7 +29,19 @@ interface Props {
   criteria?: MissionView['criteria'];
 }
 
-export function WorkForm({ missionId, action, heading, textField, textLabel, textRequired, textOrFiles, maxLength, filesLabel, submitLabel, criteria = [] }: Props) {
+export function WorkForm({
+  missionId,
+  action,
+  heading,
+  textField,
+  textLabel,
+  textRequired,
+  textOrFiles,
+  maxLength,
+  filesLabel,
+  submitLabel,
+  criteria = [],
+}: Props) {
   const { uploads } = useRuntimeConfig();
   const mutation = useMissionAction(missionId, action);
   const [text, setText] = useState('');
@@ -44,22 +56,36 @@ export function WorkForm({ missionId, action, heading, textField, textLabel, tex
   function submit(e: FormEvent) {
     e.preventDefault();
     const missing = (textRequired || (textOrFiles && files.length === 0)) && text.trim() === '';
-    const required = textRequired ? `${textLabel} is required.` : `Add ${textLabel.toLowerCase()} or at least one file.`;
+    const required = textRequired
+      ? `${textLabel} is required.`
+      : `Add ${textLabel.toLowerCase()} or at least one file.`;
     setTextError(missing ? required : text.length > maxLength ? `At most ${maxLength} characters.` : null);
     const list = criteria.length > 0 ? criteriaList(mode, criteria, answers) : undefined;
     const unmetProblem =
-      mode === 'unmet' && list && (list.length === 0 ? 'Tick at least one criterion not met.' : list.some((i) => 'reason' in i && !i.reason) ? 'Say why each ticked criterion is not met.' : undefined);
+      mode === 'unmet' &&
+      list &&
+      (list.length === 0
+        ? 'Tick at least one criterion not met.'
+        : list.some((i) => 'reason' in i && !i.reason)
+          ? 'Say why each ticked criterion is not met.'
+          : undefined);
     setCriteriaError(unmetProblem || undefined);
     if (missing || text.length > maxLength || unmetProblem || checkFiles(files, uploads).length > 0) return;
     setProgress(null);
-    mutation.mutate({ fields: { [textField]: text.trim(), ...(list && { [mode]: list }) }, options: { files, onProgress: setProgress } });
+    mutation.mutate({
+      fields: { [textField]: text.trim(), ...(list && { [mode]: list }) },
+      options: { files, onProgress: setProgress },
+    });
   }
 
   return (
     <form className="panel" onSubmit={submit} noValidate aria-labelledby={`${id}-heading`}>
       <h3 id={`${id}-heading`}>{heading}</h3>
       <div className="field">
-        <label htmlFor={id}>{textLabel}{textRequired || textOrFiles ? '' : ' (optional)'}</label>
+        <label htmlFor={id}>
+          {textLabel}
+          {textRequired || textOrFiles ? '' : ' (optional)'}
+        </label>
         <textarea
           id={id}
           value={text}
@@ -68,13 +94,27 @@ export function WorkForm({ missionId, action, heading, textField, textLabel, tex
           aria-invalid={Boolean(textError)}
           aria-describedby={textError ? `${id}-error` : undefined}
         />
-        {textError && <p id={`${id}-error`} className="field-error">{textError}</p>}
+        {textError && (
+          <p id={`${id}-error`} className="field-error">
+            {textError}
+          </p>
+        )}
       </div>
-      {criteria.length > 0 && <CriteriaChecklist mode={mode} criteria={criteria} answers={answers} error={criteriaError} onChange={setAnswers} />}
+      {criteria.length > 0 && (
+        <CriteriaChecklist
+          mode={mode}
+          criteria={criteria}
+          answers={answers}
+          error={criteriaError}
+          onChange={setAnswers}
+        />
+      )}
       <FilePicker label={filesLabel} files={files} onChange={setFiles} />
       {mutation.isPending && progress && files.length > 0 && <UploadProgress progress={progress} />}
       {mutation.isError && <ErrorAlert error={mutation.error} title={`Could not ${submitLabel.toLowerCase()}`} />}
-      <button type="submit" disabled={mutation.isPending}>{mutation.isPending ? 'Sending…' : submitLabel}</button>
+      <button type="submit" disabled={mutation.isPending}>
+        {mutation.isPending ? 'Sending…' : submitLabel}
+      </button>
     </form>
   );
 }

@@ -4,7 +4,13 @@ import { refName, SchemaView } from './schema-view';
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked as the untyped JSON it is
 type Json = Record<string, any>;
 
-const METHOD_COLORS: Record<string, string> = { get: '#1f6feb', post: '#1a7f37', patch: '#9a6700', put: '#9a6700', delete: '#cf222e' };
+const METHOD_COLORS: Record<string, string> = {
+  get: '#1f6feb',
+  post: '#1a7f37',
+  patch: '#9a6700',
+  put: '#9a6700',
+  delete: '#cf222e',
+};
 
 function security(requirements: Json[]): string {
   if (requirements.length === 0) return 'public';
@@ -54,13 +60,21 @@ export function OperationView({ method, path, op }: { method: string; path: stri
           <li key={status}>
             <strong>{status}</strong>{' '}
             {response.$ref ? (
-              <a href={`#response-${String(response.$ref).split('/').pop()}`}>{String(response.$ref).split('/').pop()}</a>
+              <a href={`#response-${String(response.$ref).split('/').pop()}`}>
+                {String(response.$ref).split('/').pop()}
+              </a>
             ) : (
               <>
                 {response.description}
                 {Object.entries((response.content ?? {}) as Record<string, Json>).map(([type, media]) => (
                   <span key={type}>
-                    {' '}— {type}: {media.schema?.$ref ? <a href={`#schema-${refName(media.schema.$ref)}`}>{refName(media.schema.$ref)}</a> : <SchemaView schema={media.schema} />}
+                    {' '}
+                    — {type}:{' '}
+                    {media.schema?.$ref ? (
+                      <a href={`#schema-${refName(media.schema.$ref)}`}>{refName(media.schema.$ref)}</a>
+                    ) : (
+                      <SchemaView schema={media.schema} />
+                    )}
                   </span>
                 ))}
               </>

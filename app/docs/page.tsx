@@ -21,7 +21,8 @@ export default function DocsPage() {
       </h1>
       <p>{doc.info.description}</p>
       <p>
-        Errors are <code>{'{ "error": string, "details"?: string[] }'}</code>. Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI {doc.openapi}).
+        Errors are <code>{'{ "error": string, "details"?: string[] }'}</code>. Machine-readable:{' '}
+        <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI {doc.openapi}).
       </p>
       <nav>
         {doc.tags.map(({ name }) => (
@@ -30,7 +31,11 @@ export default function DocsPage() {
             {operations
               .filter(({ op }) => op.tags[0] === name)
               .map(({ path, method, op }) => (
-                <a key={op.operationId} href={`#${op.operationId}`} style={{ marginRight: '0.75rem', whiteSpace: 'nowrap' }}>
+                <a
+                  key={op.operationId}
+                  href={`#${op.operationId}`}
+                  style={{ marginRight: '0.75rem', whiteSpace: 'nowrap' }}
+                >
                   {method.toUpperCase()} {path}
                 </a>
               ))}

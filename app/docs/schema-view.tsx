@@ -2,7 +2,18 @@
 // fields, constraints, enums, and links to named component schemas.
 type Schema = Record<string, unknown>;
 
-const CONSTRAINTS = ['format', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'pattern', 'default', 'const'] as const;
+const CONSTRAINTS = [
+  'format',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+  'pattern',
+  'default',
+  'const',
+] as const;
 
 const code = { fontFamily: 'ui-monospace, monospace', fontSize: '0.9em' };
 
@@ -34,7 +45,11 @@ function constraints(schema: Schema): string {
 export function SchemaView({ schema }: { schema: Schema }) {
   if (typeof schema.$ref === 'string') {
     const name = refName(schema.$ref);
-    return <a href={`#schema-${name}`} style={code}>{name}</a>;
+    return (
+      <a href={`#schema-${name}`} style={code}>
+        {name}
+      </a>
+    );
   }
   const variants = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
   const properties = schema.properties as Record<string, Schema> | undefined;
@@ -48,7 +63,8 @@ export function SchemaView({ schema }: { schema: Schema }) {
       {typeof schema.description === 'string' && <span style={{ color: '#555' }}> — {schema.description}</span>}
       {items && (
         <span>
-          {' '}of <SchemaView schema={items} />
+          {' '}
+          of <SchemaView schema={items} />
         </span>
       )}
       {variants && (

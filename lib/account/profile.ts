@@ -6,12 +6,28 @@ import { users } from '../db/schema';
 import { ApiError } from '../errors';
 import type { Profile, ProfilePatch } from './schemas';
 
-const { id, walletAddress, role, displayName, bio, organization, website, avatarUrl, createdAt, updatedAt } = getTableColumns(users);
-const profileColumns = { id, walletAddress, role, displayName, bio, organization, website, avatarUrl, createdAt, updatedAt };
+const { id, walletAddress, role, displayName, bio, organization, website, avatarUrl, createdAt, updatedAt } =
+  getTableColumns(users);
+const profileColumns = {
+  id,
+  walletAddress,
+  role,
+  displayName,
+  bio,
+  organization,
+  website,
+  avatarUrl,
+  createdAt,
+  updatedAt,
+};
 
 type Row = { [K in keyof typeof profileColumns]: (typeof users.$inferSelect)[K] };
 
-const present = (row: Row): Profile => ({ ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() });
+const present = (row: Row): Profile => ({
+  ...row,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
 
 export async function getProfileOrThrow(db: Db, userId: string): Promise<Profile> {
   const [row] = await db.select(profileColumns).from(users).where(eq(users.id, userId)).limit(1);

@@ -19,7 +19,13 @@ const text = (max: number, pattern: RegExp) =>
 
 /** An https URL (links and avatars end up in other people's pages: no http, no javascript:, no data:). */
 const httpsUrl = z
-  .union([z.literal('').transform(() => null), z.url({ protocol: /^https$/, hostname: z.regexes.domain }).max(2048).regex(NO_CONTROLS, CONTROLS_MESSAGE)])
+  .union([
+    z.literal('').transform(() => null),
+    z
+      .url({ protocol: /^https$/, hostname: z.regexes.domain })
+      .max(2048)
+      .regex(NO_CONTROLS, CONTROLS_MESSAGE),
+  ])
   .nullable()
   .optional()
   .describe('An https URL; null or empty clears it');

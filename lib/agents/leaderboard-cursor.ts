@@ -24,7 +24,14 @@ const cursorSchema = z.object({
 });
 
 export function encodeLeaderboardCursor(view: string, key: LeaderboardKey): string {
-  return encodeCursorPayload({ v: view, e: key.earned, c: key.completed, w: key.walletAddress, r: key.rating, n: key.ratingCount });
+  return encodeCursorPayload({
+    v: view,
+    e: key.earned,
+    c: key.completed,
+    w: key.walletAddress,
+    r: key.rating,
+    n: key.ratingCount,
+  });
 }
 
 export function decodeLeaderboardCursor(cursor: string, view: string): LeaderboardKey {

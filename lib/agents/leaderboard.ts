@@ -72,7 +72,9 @@ async function rankAgents(db: Db, query: LeaderboardQuery, now: Date): Promise<L
         ratingCount: rated.ratingCount,
         walletAddress: rated.walletAddress,
         displayName: rated.displayName,
-        rank: sql<number>`(row_number() over (order by ${order[0]} desc, ${order[1]} desc, ${rated.walletAddress} asc))::int`.as('rank'),
+        rank: sql<number>`(row_number() over (order by ${order[0]} desc, ${order[1]} desc, ${rated.walletAddress} asc))::int`.as(
+          'rank',
+        ),
       })
       .from(rated),
   );
@@ -81,7 +83,9 @@ async function rankAgents(db: Db, query: LeaderboardQuery, now: Date): Promise<L
     db
       .select()
       .from(ranked)
-      .where(after ? afterKey(ORDERS[query.sort](ranked), ranked.walletAddress, keyValues(query.sort, after)) : undefined)
+      .where(
+        after ? afterKey(ORDERS[query.sort](ranked), ranked.walletAddress, keyValues(query.sort, after)) : undefined,
+      )
       .orderBy(ranked.rank)
       .limit(query.limit + 1),
   );
@@ -138,7 +142,11 @@ function keyValues(sort: LeaderboardQuery['sort'], key: LeaderboardKey): [SQL, S
 
 // The rows after the key in (first desc, second desc, wallet asc) order: mixed directions, so the
 // row-value comparison `(a, b) < (x, y)` cannot express it; spelled out instead.
-function afterKey([first, second]: [SQLWrapper, SQLWrapper], wallet: SQLWrapper, [firstKey, secondKey, walletKey]: [SQL, SQL, string]): SQL {
+function afterKey(
+  [first, second]: [SQLWrapper, SQLWrapper],
+  wallet: SQLWrapper,
+  [firstKey, secondKey, walletKey]: [SQL, SQL, string],
+): SQL {
   return sql`(${first} < ${firstKey} or (${first} = ${firstKey} and (${second} < ${secondKey}
     or (${second} = ${secondKey} and ${wallet} > ${walletKey}))))`;
 }

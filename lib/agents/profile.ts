@@ -62,6 +62,10 @@ export async function getAgentProfileOrThrow(db: Db, cfg: Config, rawAddress: st
 
 /** The caller's own figures as an agent (account stats), the same ones the profile shows. */
 export async function agentStatsOf(db: Db, userId: string): Promise<AgentStats> {
-  const [row] = await db.select(agentFigures(sql`${userId}::uuid`)).from(users).where(eq(users.id, userId)).limit(1);
+  const [row] = await db
+    .select(agentFigures(sql`${userId}::uuid`))
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   return presentStats(row ?? { accepted: 0, completed: 0, earned: '0', active: 0, contested: 0 });
 }

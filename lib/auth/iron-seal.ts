@@ -6,7 +6,16 @@
 // Only what iron-session's sealData/unsealData use with a string password: aes-256-cbc and
 // HMAC-SHA256, keys from PBKDF2-SHA1 with one iteration, password id "1".
 import 'server-only';
-import { createCipheriv, createDecipheriv, createHmac, createSecretKey, type KeyObject, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createSecretKey,
+  type KeyObject,
+  pbkdf2Sync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
 const MAC_PREFIX = 'Fe26.2';
 // iron-session names a lone string password "1" (its password map is { 1: password }).
@@ -26,7 +35,8 @@ const BASE64URL = /^[A-Za-z0-9_-]*$/;
 // over as a KeyObject: Node 24 takes ~15-20 µs longer to set up an HMAC or a cipher from a Buffer
 // key than from a KeyObject (1-3 µs; Node 20 costs the same either way), which made an unseal
 // 98 µs against 24 on Node 20 and cookie-authenticated me fall to 1.0x its peer (npm run bench:peer).
-const deriveKey = (password: string, salt: string): KeyObject => createSecretKey(pbkdf2Sync(password, salt, 1, KEY_BYTES, 'sha1'));
+const deriveKey = (password: string, salt: string): KeyObject =>
+  createSecretKey(pbkdf2Sync(password, salt, 1, KEY_BYTES, 'sha1'));
 
 const hmacDigest = (password: string, salt: string, text: string): string =>
   createHmac('sha256', deriveKey(password, salt)).update(text).digest('base64url');
@@ -42,8 +52,14 @@ function decodeBase64url(text: string): Buffer | undefined {
 }
 
 /** iron-session's `sealData(data, { password, ttl })`: ttl in seconds, 0 for a seal that never expires. */
-export function sealIronSession(data: Record<string, unknown>, password: string, ttlSeconds: number, now = Date.now()): string {
-  if (password.length < MIN_PASSWORD_LENGTH) throw new Error(`Password string too short (min ${MIN_PASSWORD_LENGTH} characters required)`);
+export function sealIronSession(
+  data: Record<string, unknown>,
+  password: string,
+  ttlSeconds: number,
+  now = Date.now(),
+): string {
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw new Error(`Password string too short (min ${MIN_PASSWORD_LENGTH} characters required)`);
   // One draw for both salts and the IV: each draw is a call into OpenSSL's generator.
   const random = randomBytes(2 * SALT_BYTES + IV_BYTES);
   const encryptionSalt = random.subarray(0, SALT_BYTES).toString('hex');
@@ -71,14 +87,24 @@ export function unsealIronSession(sealed: string, password: string, now = Date.n
 
   const parts = seal.split('*');
   if (parts.length !== 8) return undefined;
-  const [prefix, passwordId, encryptionSalt, ivText, encryptedText, expiration, macSalt, mac] = parts as [string, string, string, string, string, string, string, string];
+  const [prefix, passwordId, encryptionSalt, ivText, encryptedText, expiration, macSalt, mac] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   if (prefix !== MAC_PREFIX) return undefined;
   if (expiration) {
     if (!/^\d+$/.test(expiration) || Number.parseInt(expiration, 10) <= now - TIMESTAMP_SKEW_MS) return undefined;
   }
   // An empty id means iron's "default", which a lone string password does not have; an empty salt
   // makes iron draw a random one, which can never reproduce the MAC or the key.
-  if (passwordId !== PASSWORD_ID || password.length < MIN_PASSWORD_LENGTH || !macSalt || !encryptionSalt) return undefined;
+  if (passwordId !== PASSWORD_ID || password.length < MIN_PASSWORD_LENGTH || !macSalt || !encryptionSalt)
+    return undefined;
 
   const macBase = `${prefix}*${passwordId}*${encryptionSalt}*${ivText}*${encryptedText}*${expiration}`;
   const expected = Buffer.from(hmacDigest(password, macSalt, macBase));

@@ -36,7 +36,8 @@ export async function verifySignIn(
   if (!isAllowedDomain(fields.domain, cfg.siweDomains)) throw refuse('Domain not allowed');
   if (fields.expirationTime && fields.expirationTime.getTime() <= now.getTime()) throw refuse('Message expired');
   if (fields.notBefore && fields.notBefore.getTime() > now.getTime()) throw refuse('Message not yet valid');
-  if (fields.issuedAt.getTime() > now.getTime() + FUTURE_ISSUE_TOLERANCE_MS) throw refuse('Message issued in the future');
+  if (fields.issuedAt.getTime() > now.getTime() + FUTURE_ISSUE_TOLERANCE_MS)
+    throw refuse('Message issued in the future');
 
   // The check runs on the checksum form of the address (docs/api.md#conventions): the message's own,
   // which the parser admits only in its EIP-55 form, so it is not derived again (a keccak).

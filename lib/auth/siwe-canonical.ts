@@ -79,7 +79,14 @@ export function matchCanonicalSiwe(message: string): SiweParts | undefined {
   const nonce = NONCE.exec(lines[at + 3] ?? '')?.[1];
   const issuedAtLine = lines[at + 4];
   const issuedAt = issuedAtLine?.startsWith(ISSUED_AT) ? dateTime(issuedAtLine.slice(ISSUED_AT.length)) : undefined;
-  if (uri === undefined || version === undefined || chainIdText === undefined || nonce === undefined || issuedAt === undefined) return undefined;
+  if (
+    uri === undefined ||
+    version === undefined ||
+    chainIdText === undefined ||
+    nonce === undefined ||
+    issuedAt === undefined
+  )
+    return undefined;
   // The reference reads the chain id with parseInt and throws when it is infinite (hundreds of digits).
   const chainId = parseInt(chainIdText, 10);
   if (!Number.isFinite(chainId)) return undefined;

@@ -49,7 +49,9 @@ function parseWithReference(message: string): SiweParts {
     return new ParsedMessage(message);
   } catch (error) {
     // The parser's first line names the offending line ("line 2: invalid EIP-55 address - …").
-    const reason = String((error as Error).message ?? '').split('\n')[0]!.slice(0, 200);
+    const reason = String((error as Error).message ?? '')
+      .split('\n')[0]!
+      .slice(0, 200);
     throw new ApiError(400, 'Malformed SIWE message', reason ? [reason] : undefined);
   }
 }

@@ -35,7 +35,10 @@ const keys = new Map<string, Promise<CryptoKey>>();
 const keyOf = (secret: string): Promise<CryptoKey> => {
   let key = keys.get(secret);
   if (!key) {
-    key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
     keys.set(secret, key);
   }
   return key;
@@ -66,7 +69,17 @@ export async function issueToken(
   const exp = Math.min(iat + cfg.jwtTtlSeconds, notAfter ?? Infinity);
   // The claims in the order SignJWT wrote them: the payload's, then its setters'.
   const aud = delegation?.resource ?? TOKEN_AUDIENCE;
-  const claims = { addr: user.walletAddress, role: user.role, ...grant, sub: user.id, iss: TOKEN_ISSUER, aud, iat, exp, jti: randomUUID() };
+  const claims = {
+    addr: user.walletAddress,
+    role: user.role,
+    ...grant,
+    sub: user.id,
+    iss: TOKEN_ISSUER,
+    aud,
+    iat,
+    exp,
+    jti: randomUUID(),
+  };
   return signHs256(cfg.jwtSecret, claims);
 }
 

@@ -53,7 +53,12 @@ async function chainIdAt(rpcUrl: string): Promise<number | undefined> {
   }
 }
 
-export async function startAnvil({ port: wanted, chainId = 31337, blockTime, statePath }: StartAnvilOptions): Promise<AnvilNode> {
+export async function startAnvil({
+  port: wanted,
+  chainId = 31337,
+  blockTime,
+  statePath,
+}: StartAnvilOptions): Promise<AnvilNode> {
   const port = wanted ?? (await freePort());
   const rpcUrl = `http://127.0.0.1:${port}`;
   // A leftover node on the port would answer our readiness poll and hide that ours failed to bind.

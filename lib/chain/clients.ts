@@ -3,7 +3,16 @@
 // refund, claimFor) and the relayer (funding authorizations), separate so a leaked or drained one
 // does not take the others' jobs with it.
 import 'server-only';
-import { createPublicClient, createWalletClient, defineChain, type Hex, http, type PublicClient, type Transport, type WalletClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  type Hex,
+  http,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { config } from '../config';
 import { rpcFetch } from './rpc-fetch';
@@ -45,7 +54,13 @@ export function getChainClients(): Clients | undefined {
   // No per-process nonce manager: nonces come from the node under a lock shared by every
   // instance (lib/chain/sender.ts), which a process-local counter would contradict.
   const wallet = (privateKey: Hex | undefined) =>
-    privateKey ? (createWalletClient({ chain, transport: transport as Transport, account: privateKeyToAccount(privateKey) }) as WalletClient) : undefined;
+    privateKey
+      ? (createWalletClient({
+          chain,
+          transport: transport as Transport,
+          account: privateKeyToAccount(privateKey),
+        }) as WalletClient)
+      : undefined;
   const registrar = wallet(registrarKey);
   const operator = operatorKey === registrarKey ? registrar : wallet(operatorKey);
   const relayer = relayerKey === operatorKey ? operator : relayerKey === registrarKey ? registrar : wallet(relayerKey);

@@ -1,9 +1,27 @@
 // Deploys the reward token (MockUSDC), Passport and TaskEscrow (v4) with the given clients. Used by the
 // deploy script, the dev chain and tests; it reads no environment, so callers choose every address.
-import { type Abi, type Account, type Address, type Chain, encodeFunctionData, type Hex, type PublicClient, type Transport, type WalletClient, zeroAddress } from 'viem';
 import {
-  erc1967ProxyArtifact, identityRegistryArtifact, minimalUupsArtifact, mockUsdcArtifact, passportArtifact, reputationRegistryArtifact,
-  taskEscrowArtifact, taskEscrowV3Artifact, taskEscrowV4Artifact,
+  type Abi,
+  type Account,
+  type Address,
+  type Chain,
+  encodeFunctionData,
+  type Hex,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+  zeroAddress,
+} from 'viem';
+import {
+  erc1967ProxyArtifact,
+  identityRegistryArtifact,
+  minimalUupsArtifact,
+  mockUsdcArtifact,
+  passportArtifact,
+  reputationRegistryArtifact,
+  taskEscrowArtifact,
+  taskEscrowV3Artifact,
+  taskEscrowV4Artifact,
 } from './artifacts';
 
 /** docs/api.md#escrow: the fee ceiling a deployment gets unless MAX_FEE_BPS says otherwise. */
@@ -74,8 +92,18 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
  * One escrow on an existing token: also the upgrade of a v2 or v3 deployment (`chain:deploy --upgrade`),
  * where v4 is deployed beside the old escrow and the old one keeps its tasks (docs/escrow.md#upgrading-a-v3-deployment-to-v4).
  */
-export function deployEscrow(options: DeployContractsOptions, rewardToken: Address, version: EscrowVersion): Promise<Address> {
-  return deployOne(options, ESCROW_NAMES[version], ESCROW_ARTIFACTS[version], [rewardToken, options.owner, options.operator, options.feeRecipient, options.maxFeeBps]);
+export function deployEscrow(
+  options: DeployContractsOptions,
+  rewardToken: Address,
+  version: EscrowVersion,
+): Promise<Address> {
+  return deployOne(options, ESCROW_NAMES[version], ESCROW_ARTIFACTS[version], [
+    rewardToken,
+    options.owner,
+    options.operator,
+    options.feeRecipient,
+    options.maxFeeBps,
+  ]);
 }
 
 /** The ERC-8004 registries (contracts/erc8004/README.md) a local chain deploys; elsewhere the canonical ones are named. */
@@ -94,8 +122,17 @@ export interface Erc8004Registries {
 export async function deployErc8004Registries(deployer: Deployer): Promise<Erc8004Registries> {
   const { walletClient, publicClient } = deployer;
   const minimal = await deployOne(deployer, 'HardhatMinimalUUPS', minimalUupsArtifact, []);
-  async function behindProxy(name: string, artifact: { abi: Abi; bytecode: Hex }, identity: Address, initialize: Hex): Promise<Address> {
-    const placeholder = encodeFunctionData({ abi: minimalUupsArtifact.abi, functionName: 'initialize', args: [identity] });
+  async function behindProxy(
+    name: string,
+    artifact: { abi: Abi; bytecode: Hex },
+    identity: Address,
+    initialize: Hex,
+  ): Promise<Address> {
+    const placeholder = encodeFunctionData({
+      abi: minimalUupsArtifact.abi,
+      functionName: 'initialize',
+      args: [identity],
+    });
     const proxy = await deployOne(deployer, `${name} proxy`, erc1967ProxyArtifact, [minimal, placeholder]);
     const implementation = await deployOne(deployer, name, artifact, []);
     const hash = await walletClient.writeContract({

@@ -29,7 +29,12 @@ export interface OnChainTask {
 }
 
 export async function readTask(publicClient: PublicClient, escrow: Hex, taskId: bigint): Promise<OnChainTask> {
-  const [client, amount, state, expiresAt] = await publicClient.readContract({ address: escrow, abi, functionName: 'tasks', args: [taskId] });
+  const [client, amount, state, expiresAt] = await publicClient.readContract({
+    address: escrow,
+    abi,
+    functionName: 'tasks',
+    args: [taskId],
+  });
   return { client: client.toLowerCase() as Hex, amount, state, expiresAt: BigInt(expiresAt) };
 }
 
@@ -40,7 +45,11 @@ export async function readClaimable(publicClient: PublicClient, escrow: Hex, hol
 export const releaseCall = (taskId: bigint, agent: Hex, feeBps: number): Hex =>
   encodeFunctionData({ abi, functionName: 'release', args: [taskId, agent, feeBps] });
 
-export const releaseSplitCall = (taskId: bigint, recipients: { address: string; amount: string }[], feeBps: number): Hex =>
+export const releaseSplitCall = (
+  taskId: bigint,
+  recipients: { address: string; amount: string }[],
+  feeBps: number,
+): Hex =>
   encodeFunctionData({
     abi,
     functionName: 'releaseSplit',
@@ -49,7 +58,8 @@ export const releaseSplitCall = (taskId: bigint, recipients: { address: string; 
 
 export const refundCall = (taskId: bigint): Hex => encodeFunctionData({ abi, functionName: 'refund', args: [taskId] });
 
-export const claimForCall = (beneficiary: Hex): Hex => encodeFunctionData({ abi, functionName: 'claimFor', args: [beneficiary] });
+export const claimForCall = (beneficiary: Hex): Hex =>
+  encodeFunctionData({ abi, functionName: 'claimFor', args: [beneficiary] });
 
 /** The amount a mined claimFor paid, from its Claimed event. */
 export function claimedAmount(receipt: TransactionReceipt): bigint | undefined {

@@ -17,7 +17,9 @@ export function isRpcUnreachable(error: unknown): boolean {
  */
 export function isExecutionRevert(error: unknown): boolean {
   if (!(error instanceof BaseError)) return false;
-  return Boolean(error.walk((e) => e instanceof ExecutionRevertedError || (e instanceof RpcRequestError && e.code === 3)));
+  return Boolean(
+    error.walk((e) => e instanceof ExecutionRevertedError || (e instanceof RpcRequestError && e.code === 3)),
+  );
 }
 
 /** Runs a chain read; an unreachable RPC becomes a 503-bound DependencyDown instead of a 500. */

@@ -7,11 +7,15 @@ import { SpanKind, inSpan, tracingEnabled } from '../observability/tracing';
 export function rpcFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   if (!tracingEnabled()) return counted(input, init);
   const method = rpcMethod(init?.body);
-  return inSpan(`rpc ${method}`, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'jsonrpc', 'rpc.method': method } }, async (span) => {
-    const response = await counted(input, init);
-    span?.setAttribute('http.response.status_code', response.status);
-    return response;
-  });
+  return inSpan(
+    `rpc ${method}`,
+    { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'jsonrpc', 'rpc.method': method } },
+    async (span) => {
+      const response = await counted(input, init);
+      span?.setAttribute('http.response.status_code', response.status);
+      return response;
+    },
+  );
 }
 
 async function counted(input: string | URL | Request, init?: RequestInit): Promise<Response> {

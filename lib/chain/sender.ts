@@ -31,8 +31,15 @@ export async function sendSerialized(
   try {
     // 'pending' counts what this key already has in the node's mempool, sent by any instance.
     const nonce = await publicClient.getTransactionCount({ address: account.address, blockTag: 'pending' });
-    const request = await walletClient.prepareTransactionRequest({ ...call, account, chain: walletClient.chain, nonce });
-    const signed = await walletClient.signTransaction({ ...request, account, chain: walletClient.chain } as Parameters<WalletClient['signTransaction']>[0]);
+    const request = await walletClient.prepareTransactionRequest({
+      ...call,
+      account,
+      chain: walletClient.chain,
+      nonce,
+    });
+    const signed = await walletClient.signTransaction({ ...request, account, chain: walletClient.chain } as Parameters<
+      WalletClient['signTransaction']
+    >[0]);
     const hash = keccak256(signed);
     await record(hash);
     await walletClient.sendRawTransaction({ serializedTransaction: signed });

@@ -111,7 +111,9 @@ async function openPglite(dataDir: string): Promise<Connection> {
 type Queryable = Pick<import('@electric-sql/pglite').Transaction, 'query'>;
 
 /** PGlite with each statement observed, inside transactions too (what drizzle calls: query, transaction). */
-function observedPglite<C extends Queryable & { transaction: import('@electric-sql/pglite').PGlite['transaction'] }>(client: C): C {
+function observedPglite<C extends Queryable & { transaction: import('@electric-sql/pglite').PGlite['transaction'] }>(
+  client: C,
+): C {
   observeQueries(client);
   const transaction = client.transaction.bind(client);
   client.transaction = (work) => transaction((tx) => work(observeQueries(tx)));
@@ -120,7 +122,8 @@ function observedPglite<C extends Queryable & { transaction: import('@electric-s
 
 function observeQueries<Q extends Queryable>(target: Q): Q {
   const query = target.query.bind(target);
-  target.query = ((text: string, ...rest: unknown[]) => observeStatement(text, () => (query as (...a: unknown[]) => Promise<never>)(text, ...rest))) as Q['query'];
+  target.query = ((text: string, ...rest: unknown[]) =>
+    observeStatement(text, () => (query as (...a: unknown[]) => Promise<never>)(text, ...rest))) as Q['query'];
   return target;
 }
 

@@ -32,6 +32,9 @@ type WithAll = { all(values: Record<string, unknown>): Promise<unknown> };
  * uuid, boolean): drizzle's mapping looks up every field's decoder on every row, ~90 µs of a board
  * page of 21 rows under npm run bench's profile.
  */
-export function driverRows<T extends PreparedQueryConfig>(statement: PgPreparedQuery<T>, values: Record<string, unknown>): Promise<T['execute']> {
+export function driverRows<T extends PreparedQueryConfig>(
+  statement: PgPreparedQuery<T>,
+  values: Record<string, unknown>,
+): Promise<T['execute']> {
   return (statement as unknown as WithAll).all(values) as Promise<T['execute']>;
 }

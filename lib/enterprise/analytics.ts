@@ -20,7 +20,13 @@ const seconds = (value: string | number | null) => (value === null ? null : Math
 export async function clientAnalytics(db: Db, clientId: string, range: AnalyticsRange): Promise<Analytics> {
   const statements = statementsFor(db, range.interval);
   // Instants as ISO text: a placeholder is bound without its column's encoder.
-  const values = { clientId, start: range.start.toISOString(), end: range.end.toISOString(), from: range.from, to: range.to };
+  const values = {
+    clientId,
+    start: range.start.toISOString(),
+    end: range.end.toISOString(),
+    from: range.from,
+    to: range.to,
+  };
   const [[summary], [contests], series, topAgents] = await Promise.all([
     statements.summary.execute(values),
     statements.contests.execute(values),
@@ -46,7 +52,11 @@ const p = sql.placeholder;
 const statementsFor = builtOnce((db: Db, interval: Interval) => build(db, interval));
 
 function build(db: Db, interval: Interval) {
-  const posted = and(eq(missions.clientId, p('clientId')), gte(missions.createdAt, p('start')), lt(missions.createdAt, p('end')));
+  const posted = and(
+    eq(missions.clientId, p('clientId')),
+    gte(missions.createdAt, p('start')),
+    lt(missions.createdAt, p('end')),
+  );
   return {
     summary: summarize(db, posted).prepare(`analytics_summary`),
     contests: contestsOf(db, posted).prepare(`analytics_contests`),
@@ -90,7 +100,9 @@ function seriesOf(db: Db, interval: Interval) {
   const created = db
     .select({ start: bucketOf(missions.createdAt).as('created_start'), n: count().as('created_n') })
     .from(missions)
-    .where(and(eq(missions.clientId, p('clientId')), gte(missions.createdAt, p('start')), lt(missions.createdAt, p('end'))))
+    .where(
+      and(eq(missions.clientId, p('clientId')), gte(missions.createdAt, p('start')), lt(missions.createdAt, p('end'))),
+    )
     .groupBy(sql`1`)
     .as('created');
   const completed = db
@@ -101,7 +113,13 @@ function seriesOf(db: Db, interval: Interval) {
     })
     .from(missions)
     .innerJoin(agentEarnings, eq(agentEarnings.missionId, missions.id))
-    .where(and(eq(missions.clientId, p('clientId')), gte(missions.completedAt, p('start')), lt(missions.completedAt, p('end'))))
+    .where(
+      and(
+        eq(missions.clientId, p('clientId')),
+        gte(missions.completedAt, p('start')),
+        lt(missions.completedAt, p('end')),
+      ),
+    )
     .groupBy(sql`1`)
     .as('completed');
   return db
@@ -120,7 +138,12 @@ function seriesOf(db: Db, interval: Interval) {
 function topAgentsOf(db: Db, posted: SQL | undefined) {
   const paid = sql<string>`sum(${agentEarnings.gross})::text`;
   return db
-    .select({ walletAddress: users.walletAddress, displayName: users.displayName, completed: sql<number>`count(*)::int`, paid })
+    .select({
+      walletAddress: users.walletAddress,
+      displayName: users.displayName,
+      completed: sql<number>`count(*)::int`,
+      paid,
+    })
     .from(missions)
     .innerJoin(agentEarnings, eq(agentEarnings.missionId, missions.id))
     .innerJoin(users, eq(users.id, agentEarnings.agentId))

@@ -8,7 +8,10 @@ import type { StatusCounts } from './schemas';
 export const clientFigures = () => ({
   total: sql<number>`count(*)::int`,
   byStatus: Object.fromEntries(
-    missionStatusEnum.enumValues.map((status) => [status, sql<number>`(count(*) filter (where ${missions.status} = ${status}))::int`]),
+    missionStatusEnum.enumValues.map((status) => [
+      status,
+      sql<number>`(count(*) filter (where ${missions.status} = ${status}))::int`,
+    ]),
   ) as Record<keyof StatusCounts, SQL<number>>,
   escrowed: sql<string>`coalesce(sum(${missions.reward}) filter (where ${missions.status} not in ('COMPLETED', 'CANCELLED')), 0)::text`,
   paid: sql<string>`coalesce(sum(${agentEarnings.gross}), 0)::text`,

@@ -26,6 +26,7 @@ export function resolveRange(query: AnalyticsQuery, now: Date): AnalyticsRange {
   const end = new Date(midnight(to).getTime() + DAY_MS);
   const days = Math.round((end.getTime() - start.getTime()) / DAY_MS);
   if (days < 1) throw new ApiError(400, 'Validation failed', ['to: must not be before from']);
-  if (days > MAX_RANGE_DAYS) throw new ApiError(400, 'Validation failed', [`to: the range is at most ${MAX_RANGE_DAYS} days`]);
+  if (days > MAX_RANGE_DAYS)
+    throw new ApiError(400, 'Validation failed', [`to: the range is at most ${MAX_RANGE_DAYS} days`]);
   return { from, to, interval: query.interval, start, end };
 }

@@ -42,7 +42,12 @@ export const analyticsSchema = z.strictObject({
   ),
   /** Agents who completed the most of those missions. */
   topAgents: z.array(
-    z.strictObject({ walletAddress: z.string(), displayName: z.string().nullable(), completed: z.number().int(), paid: amount }),
+    z.strictObject({
+      walletAddress: z.string(),
+      displayName: z.string().nullable(),
+      completed: z.number().int(),
+      paid: amount,
+    }),
   ),
 });
 

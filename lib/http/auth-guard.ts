@@ -91,7 +91,11 @@ export async function authenticate(
   const [revoked, found] = await Promise.all([
     isRevoked(kv, claims),
     db().then((handle) =>
-      Promise.all([findUserWithPassport(handle, claims.sub), claims.gid && grantStanding(handle, claims.gid), claims.gid && touchGrant(handle, claims.gid)]),
+      Promise.all([
+        findUserWithPassport(handle, claims.sub),
+        claims.gid && grantStanding(handle, claims.gid),
+        claims.gid && touchGrant(handle, claims.gid),
+      ]),
     ),
   ]);
   const [user, standing] = found;
@@ -107,5 +111,10 @@ async function personalTokenCaller(db: Db, token: string): Promise<Caller> {
   const [found] = await Promise.all([findUserWithPassport(db, grant.userId), touchGrant(db, grant.id)]);
   if (!found) throw new ApiError(401, INVALID);
   const expiresAt = grant.expiresAt ? Math.floor(grant.expiresAt.getTime() / 1000) : undefined;
-  return { ...found, via: 'personal-token', grant: { id: grant.id, scopes: grant.scopes }, ...(expiresAt !== undefined && { expiresAt }) };
+  return {
+    ...found,
+    via: 'personal-token',
+    grant: { id: grant.id, scopes: grant.scopes },
+    ...(expiresAt !== undefined && { expiresAt }),
+  };
 }

@@ -10,7 +10,12 @@ export type Direction = 'oldest' | 'newest';
 const keySchema = z.object({ t: z.iso.datetime(), i: z.guid() });
 
 /** The rows after the cursor's item in `direction`, or undefined for the first page. */
-export function afterCursor(cursor: string | undefined, createdAt: AnyPgColumn, id: AnyPgColumn, direction: Direction = 'oldest'): SQL | undefined {
+export function afterCursor(
+  cursor: string | undefined,
+  createdAt: AnyPgColumn,
+  id: AnyPgColumn,
+  direction: Direction = 'oldest',
+): SQL | undefined {
   if (!cursor) return undefined;
   const key = decodeCursorPayload(cursor, keySchema);
   const at = new Date(key.t);
@@ -27,6 +32,7 @@ export function pageOf<T extends { id: string; createdAt: Date }, V>(rows: T[], 
   const last = items.at(-1);
   return {
     items: items.map(present),
-    nextCursor: rows.length > limit && last ? encodeCursorPayload({ t: last.createdAt.toISOString(), i: last.id }) : null,
+    nextCursor:
+      rows.length > limit && last ? encodeCursorPayload({ t: last.createdAt.toISOString(), i: last.id }) : null,
   };
 }

@@ -7,11 +7,16 @@ export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type Method = (typeof METHODS)[number];
 
 /** Handlers answering 405 for every method except `allowed`: `export const { PUT, … } = otherMethods('GET')`. */
-export function otherMethods<const A extends readonly Method[]>(...allowed: A): Record<Exclude<Method, A[number]>, Handler> {
+export function otherMethods<const A extends readonly Method[]>(
+  ...allowed: A
+): Record<Exclude<Method, A[number]>, Handler> {
   // Next.js answers HEAD from GET and OPTIONS itself.
   const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
   const notAllowed: Handler = observed(async (request) =>
     json({ error: `Method ${request.method} not allowed` }, { status: 405, headers: { Allow: allow } }),
   );
-  return Object.fromEntries(METHODS.filter((m) => !allowed.includes(m)).map((m) => [m, notAllowed])) as Record<Exclude<Method, A[number]>, Handler>;
+  return Object.fromEntries(METHODS.filter((m) => !allowed.includes(m)).map((m) => [m, notAllowed])) as Record<
+    Exclude<Method, A[number]>,
+    Handler
+  >;
 }

@@ -24,14 +24,21 @@ export function observed(handler: Handler): ObservedHandler {
     const route = routeLabel(new URL(request.url).pathname);
     const { method } = request;
     return withRequestContext(context, () =>
-      inSpan(`${method} ${route}`, { kind: 'request', attributes: { 'http.request.method': method, 'http.route': route } }, async (span) => {
-        const response = withHeader(await handler(request, next), 'x-request-id', context.requestId);
-        span?.setAttributes({ 'http.response.status_code': response.status, 'taskmarket.caller.role': context.role ?? 'anonymous' });
-        const m = metrics();
-        m.requests.inc({ method, route, status: response.status });
-        m.duration.observe({ method, route }, (performance.now() - started) / 1000);
-        return response;
-      }),
+      inSpan(
+        `${method} ${route}`,
+        { kind: 'request', attributes: { 'http.request.method': method, 'http.route': route } },
+        async (span) => {
+          const response = withHeader(await handler(request, next), 'x-request-id', context.requestId);
+          span?.setAttributes({
+            'http.response.status_code': response.status,
+            'taskmarket.caller.role': context.role ?? 'anonymous',
+          });
+          const m = metrics();
+          m.requests.inc({ method, route, status: response.status });
+          m.duration.observe({ method, route }, (performance.now() - started) / 1000);
+          return response;
+        },
+      ),
     ).finally(() => {
       if (tracingEnabled() && config().onVercel) flushAfterResponse();
     });

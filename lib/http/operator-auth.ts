@@ -14,7 +14,13 @@ export type OperatorSecret = 'admin' | 'cron' | 'metrics';
 const WINDOW_MS = 60_000;
 
 /** Requires `Authorization: Bearer <secret>`; an unset secret means the operation is disabled (404). */
-export async function requireOperator(request: Request, which: OperatorSecret, cfg: Config, kv: Kv, ip: string): Promise<void> {
+export async function requireOperator(
+  request: Request,
+  which: OperatorSecret,
+  cfg: Config,
+  kv: Kv,
+  ip: string,
+): Promise<void> {
   const secret = { admin: cfg.adminToken, cron: cfg.cronSecret, metrics: cfg.metricsToken }[which];
   if (!secret) throw new ApiError(404, 'Not found');
   if (matches(request.headers.get('authorization'), secret)) return;

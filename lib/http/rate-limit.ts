@@ -47,7 +47,11 @@ export const LIMITS = {
   // an outbound request a stranger chose; counted by the handler, only when it fetches.
   clientDocument: { scope: 'ip', max: (c) => c.limits.clientDocumentFetchesPerMinute, windowMs: 60_000 },
   // docs/api.md#client-id-metadata-documents: a stranger with many IPs makes us fetch at most this many an hour.
-  clientDocumentGlobal: { scope: 'global', max: (c) => c.limits.clientDocumentFetchesGlobalPerHour, windowMs: 3_600_000 },
+  clientDocumentGlobal: {
+    scope: 'global',
+    max: (c) => c.limits.clientDocumentFetchesGlobalPerHour,
+    windowMs: 3_600_000,
+  },
   // docs/api.md#limits: per user, whatever token or grant it comes with (twenty tokens are not twenty
   // budgets), and counted before the message is read. Its tools' own API calls count as well.
   mcp: { scope: 'user', max: (c) => c.limits.mcpPerMinute, windowMs: 60_000 },
@@ -69,7 +73,8 @@ export function verdict(charge: Charge, { count, resetMs }: Hit): Record<string,
     'RateLimit-Remaining': String(Math.max(0, charge.max - count)),
     'RateLimit-Reset': String(reset),
   };
-  if (count > charge.max) throw new ApiError(429, 'Too many requests', undefined, { ...headers, 'Retry-After': String(reset) });
+  if (count > charge.max)
+    throw new ApiError(429, 'Too many requests', undefined, { ...headers, 'Retry-After': String(reset) });
   return headers;
 }
 

@@ -50,15 +50,18 @@ async function readForm(reader: MultipartReader, dir: string) {
   let fieldParts = 0;
   for (let part = await reader.nextPart(true); part; part = await reader.nextPart(false)) {
     if (part.filename !== undefined) {
-      if (part.name !== 'files') throw new ApiError(400, 'Validation failed', [`${part.name}: files must be sent as "files"`]);
+      if (part.name !== 'files')
+        throw new ApiError(400, 'Validation failed', [`${part.name}: files must be sent as "files"`]);
       // Counted at the part's header: the 11th file is refused before any of it is read.
-      if (++fileParts > UPLOAD_LIMITS.maxFiles) throw new ApiError(400, `At most ${UPLOAD_LIMITS.maxFiles} files per request`);
+      if (++fileParts > UPLOAD_LIMITS.maxFiles)
+        throw new ApiError(400, `At most ${UPLOAD_LIMITS.maxFiles} files per request`);
       const file = await spoolFile(dir, fileParts - 1, part, reader.body());
       if (file) files.push(file);
       continue;
     }
     if (++fieldParts > UPLOAD_LIMITS.maxFields) throw new ApiError(400, 'Too many form fields');
-    if (Object.hasOwn(fields, part.name)) throw new ApiError(400, 'Validation failed', [`${part.name}: given more than once`]);
+    if (Object.hasOwn(fields, part.name))
+      throw new ApiError(400, 'Validation failed', [`${part.name}: given more than once`]);
     fields[part.name] = await readField(part.name, reader.body());
   }
   return { fields, files };
@@ -69,7 +72,8 @@ async function readField(name: string, body: AsyncIterable<Buffer>): Promise<str
   let size = 0;
   for await (const chunk of body) {
     size += chunk.length;
-    if (size > UPLOAD_LIMITS.maxFieldBytes) throw new ApiError(413, `Field larger than ${UPLOAD_LIMITS.maxFieldBytes} bytes`, [name]);
+    if (size > UPLOAD_LIMITS.maxFieldBytes)
+      throw new ApiError(413, `Field larger than ${UPLOAD_LIMITS.maxFieldBytes} bytes`, [name]);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');

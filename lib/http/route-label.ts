@@ -20,7 +20,13 @@ function compile(label: string): Template {
   const segments = label
     .split('/')
     .slice(1)
-    .map((text) => ({ kind: text.startsWith('[...') ? CATCH_ALL : text.startsWith('[') ? PARAM : FIXED, text }) as Template['segments'][number]);
+    .map(
+      (text) =>
+        ({
+          kind: text.startsWith('[...') ? CATCH_ALL : text.startsWith('[') ? PARAM : FIXED,
+          text,
+        }) as Template['segments'][number],
+    );
   return { label, segments };
 }
 

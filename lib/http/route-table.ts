@@ -8,7 +8,12 @@ import type { RouteOptions } from './route';
  * A route file's exports; a handler declared with route() or documented() carries its options, and
  * an observed one (all of them) its bare handler.
  */
-export type RouteModule = Partial<Record<Method, Handler & { readonly options?: RouteOptions; readonly unobserved?: Handler }>>;
+export type RouteModule = Partial<
+  Record<Method, Handler & { readonly options?: RouteOptions; readonly unobserved?: Handler }>
+>;
 
 /** Route files by path template, as in app/api: `[name]` is one segment. */
-export type RouteTable<Template extends string = string> = readonly (readonly [template: Template, module: RouteModule])[];
+export type RouteTable<Template extends string = string> = readonly (readonly [
+  template: Template,
+  module: RouteModule,
+])[];

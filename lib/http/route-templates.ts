@@ -87,4 +87,9 @@ export const REWRITTEN_ROUTES = [
 export const SITE_ROUTES = ['/skill.md', '/llms.txt', '/docs/api.md'] as const;
 
 /** Every label a request may be counted under but `other`: the routes, the catch-all, the rewrites. */
-export const ROUTE_TEMPLATES: readonly string[] = [...API_ROUTES, '/api/[...path]', ...REWRITTEN_ROUTES, ...SITE_ROUTES];
+export const ROUTE_TEMPLATES: readonly string[] = [
+  ...API_ROUTES,
+  '/api/[...path]',
+  ...REWRITTEN_ROUTES,
+  ...SITE_ROUTES,
+];

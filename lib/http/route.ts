@@ -87,7 +87,10 @@ const DEFAULT_MAX_BODY = 16 * 1024;
 /** A route handler that carries the options it was declared with: the OpenAPI document is made of them. */
 export type RouteHandler<O extends RouteOptions> = Handler & { readonly options: O };
 
-export function route<O extends RouteOptions>(options: O & OneBody<O> & KnownOptions<O>, handler: (ctx: RouteContext<O>) => Promise<Response>): RouteHandler<O> {
+export function route<O extends RouteOptions>(
+  options: O & OneBody<O> & KnownOptions<O>,
+  handler: (ctx: RouteContext<O>) => Promise<Response>,
+): RouteHandler<O> {
   const handle: Handler = async (request, next) => {
     const corsHeaders = options.cors ? CORS_HEADERS : {};
     let limitHeaders: Record<string, string> = {};
@@ -110,7 +113,9 @@ export function route<O extends RouteOptions>(options: O & OneBody<O> & KnownOpt
       }
       const rule = options.scope ?? 'session';
       const resource = addressedResource(request, options.resource);
-      const caller = options.auth ? await challenged(cfg, resource, rule, authenticate(request, cfg, kv, getDb, resource)) : undefined;
+      const caller = options.auth
+        ? await challenged(cfg, resource, rule, authenticate(request, cfg, kv, getDb, resource))
+        : undefined;
       if (caller) noteCallerRole(caller.user.role);
       if (options.auth && options.auth !== 'optional') {
         if (!caller) {
@@ -133,16 +138,34 @@ export function route<O extends RouteOptions>(options: O & OneBody<O> & KnownOpt
         ? validate(options.body, options.form ? await readForm(request, maxBody) : await readJson(request, maxBody))
         : undefined;
       const params = Object.fromEntries(
-        Object.entries((await next?.params) ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value.join('/') : value]),
+        Object.entries((await next?.params) ?? {}).map(([key, value]) => [
+          key,
+          Array.isArray(value) ? value.join('/') : value,
+        ]),
       );
 
-      const response = await handler({ request, params, query, body, caller, ip, charge, cfg, kv, db: getDb } as RouteContext<O>);
+      const response = await handler({
+        request,
+        params,
+        query,
+        body,
+        caller,
+        ip,
+        charge,
+        cfg,
+        kv,
+        db: getDb,
+      } as RouteContext<O>);
       if (charge) limitHeaders = charge.headers ?? (await consume(kv, cfg, options.limit!, ip));
-      for (const [name, value] of Object.entries({ ...limitHeaders, ...corsHeaders })) response.headers.set(name, value);
+      for (const [name, value] of Object.entries({ ...limitHeaders, ...corsHeaders }))
+        response.headers.set(name, value);
       if (options.after && response.ok) runAfterResponse(options.after, cfg);
       return response;
     } catch (error) {
-      return errorResponse(await countedRefusal(error, charge), request, { ...(charge?.headers ?? limitHeaders), ...corsHeaders });
+      return errorResponse(await countedRefusal(error, charge), request, {
+        ...(charge?.headers ?? limitHeaders),
+        ...corsHeaders,
+      });
     }
   };
   return Object.assign(observed(handle), { options });
@@ -152,7 +175,12 @@ export function route<O extends RouteOptions>(options: O & OneBody<O> & KnownOpt
  * A refused credential's 401 tells an OAuth client where to authorize (RFC 6750 §3, RFC 9728 §5.1) and
  * what to ask for (docs/api.md#least-privilege).
  */
-async function challenged<T>(cfg: Config, resource: ResourceName, rule: ScopeRule, authentication: Promise<T>): Promise<T> {
+async function challenged<T>(
+  cfg: Config,
+  resource: ResourceName,
+  rule: ScopeRule,
+  authentication: Promise<T>,
+): Promise<T> {
   try {
     return await authentication;
   } catch (error) {
@@ -205,7 +233,10 @@ function runAfterResponse(work: AfterResponse, cfg: Config): void {
 
 export function errorResponse(error: unknown, request: Request, headers: Record<string, string> = {}): Response {
   if (error instanceof OAuthError) {
-    return json({ error: error.code, error_description: error.message }, { status: error.status, headers: { ...headers, ...error.headers } });
+    return json(
+      { error: error.code, error_description: error.message },
+      { status: error.status, headers: { ...headers, ...error.headers } },
+    );
   }
   if (error instanceof ApiError) {
     const body = error.details?.length ? { error: error.message, details: error.details } : { error: error.message };
@@ -214,13 +245,24 @@ export function errorResponse(error: unknown, request: Request, headers: Record<
   const dependency = unavailableDependency(error);
   if (dependency) {
     // viem's messages carry the whole request (calldata included); its shortMessage is the cause.
-    const inner = error instanceof Error && error.cause instanceof Error ? (error.cause as Error & { shortMessage?: string }) : undefined;
+    const inner =
+      error instanceof Error && error.cause instanceof Error
+        ? (error.cause as Error & { shortMessage?: string })
+        : undefined;
     const cause = inner ? (inner.shortMessage ?? inner.message) : undefined;
-    log.warn('dependency.unavailable', { dependency, cause, method: request.method, path: new URL(request.url).pathname });
-    return json({ error: 'Service temporarily unavailable', details: [`${dependency} unreachable`] }, {
-      status: 503,
-      headers: { ...headers, 'Retry-After': '5' },
+    log.warn('dependency.unavailable', {
+      dependency,
+      cause,
+      method: request.method,
+      path: new URL(request.url).pathname,
     });
+    return json(
+      { error: 'Service temporarily unavailable', details: [`${dependency} unreachable`] },
+      {
+        status: 503,
+        headers: { ...headers, 'Retry-After': '5' },
+      },
+    );
   }
   log.error('request.failed', { method: request.method, path: new URL(request.url).pathname, error });
   return json({ error: 'Internal error' }, { status: 500, headers });

@@ -17,24 +17,32 @@ export type { Charge, CountedCharge, Hit, Kv } from './types';
 function guarded(kv: Kv, prefix: string): Kv {
   // Spans name the operation only: keys hold addresses and nonces (docs/api.md#observability).
   const call = <T>(operation: string, run: () => Promise<T>): Promise<T> =>
-    inSpan(`kv ${operation}`, { leaf: true, attributes: { 'db.system.name': 'kv', 'db.operation.name': operation } }, async () => {
-      try {
-        return await run();
-      } catch (error) {
-        countDependencyError('kv');
-        throw new DependencyDown('kv', error);
-      }
-    });
+    inSpan(
+      `kv ${operation}`,
+      { leaf: true, attributes: { 'db.system.name': 'kv', 'db.operation.name': operation } },
+      async () => {
+        try {
+          return await run();
+        } catch (error) {
+          countDependencyError('kv');
+          throw new DependencyDown('kv', error);
+        }
+      },
+    );
   const k = (key: string) => prefix + key;
   return {
-    putCapped: (key, value, ttlMs, setKey, cap) => call('putCapped', () => kv.putCapped(k(key), value, ttlMs, k(setKey), cap)),
+    putCapped: (key, value, ttlMs, setKey, cap) =>
+      call('putCapped', () => kv.putCapped(k(key), value, ttlMs, k(setKey), cap)),
     putEvictingOldest: (key, value, ttlMs, setKey, cap) =>
       call('putEvictingOldest', () => kv.putEvictingOldest(k(key), value, ttlMs, k(setKey), cap)),
     take: (key, setKey) => call('take', () => kv.take(k(key), k(setKey))),
     hit: (key, windowMs) => call('hit', () => kv.hit(k(key), windowMs)),
     hitThenPutCapped: (charge, key, value, ttlMs, setKey, cap) =>
-      call('hitThenPutCapped', () => kv.hitThenPutCapped({ ...charge, key: k(charge.key) }, k(key), value, ttlMs, k(setKey), cap)),
-    hitThenTake: (charge, key, setKey) => call('hitThenTake', () => kv.hitThenTake({ ...charge, key: k(charge.key) }, k(key), k(setKey))),
+      call('hitThenPutCapped', () =>
+        kv.hitThenPutCapped({ ...charge, key: k(charge.key) }, k(key), value, ttlMs, k(setKey), cap),
+      ),
+    hitThenTake: (charge, key, setKey) =>
+      call('hitThenTake', () => kv.hitThenTake({ ...charge, key: k(charge.key) }, k(key), k(setKey))),
     acquire: (key, owner, ttlMs) => call('acquire', () => kv.acquire(k(key), owner, ttlMs)),
     release: (key, owner) => call('release', () => kv.release(k(key), owner)),
     put: (key, value, ttlMs) => call('put', () => kv.put(k(key), value, ttlMs)),

@@ -119,7 +119,10 @@ export function createScriptedKv(runner: ScriptRunner): Kv {
         [charge.key, key, setKey],
         [String(charge.windowMs), String(charge.max)],
       )) as [number, number, unknown];
-      return { hit: { count: Number(count), resetMs: Number(resetMs) }, value: typeof value === 'string' ? value : null };
+      return {
+        hit: { count: Number(count), resetMs: Number(resetMs) },
+        value: typeof value === 'string' ? value : null,
+      };
     },
     async acquire(key, owner, ttlMs) {
       return Number(await runner.evalScript(ACQUIRE, [key], [owner, String(ttlMs)])) === 1;

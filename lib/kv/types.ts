@@ -35,7 +35,14 @@ export interface Kv {
   /** Counts one hit in the fixed window `key` of `windowMs`; answers the count and the window's remaining ms. */
   hit(key: string, windowMs: number): Promise<Hit>;
   /** `hit` of `charge`, then — unless the count passes `charge.max` — `putCapped`, in one atomic step. */
-  hitThenPutCapped(charge: Charge, key: string, value: string, ttlMs: number, setKey: string, cap: number): Promise<{ hit: Hit; stored: boolean }>;
+  hitThenPutCapped(
+    charge: Charge,
+    key: string,
+    value: string,
+    ttlMs: number,
+    setKey: string,
+    cap: number,
+  ): Promise<{ hit: Hit; stored: boolean }>;
   /** `hit` of `charge`, then — unless the count passes `charge.max` — `take`, in one atomic step. */
   hitThenTake(charge: Charge, key: string, setKey: string): Promise<{ hit: Hit; value: string | null }>;
   /** Stores `owner` under `key` for `ttlMs` only if the key is free; answers whether it was (a lease). */

@@ -21,5 +21,9 @@ export async function completedMissionsOf(db: Db, walletAddress: string, limit =
     .where(and(eq(users.walletAddress, walletAddress.toLowerCase()), eq(missions.status, 'COMPLETED')))
     .orderBy(desc(missions.completedAt))
     .limit(limit);
-  return rows.map((row) => ({ ...row, reward: String(row.reward), completedAt: row.completedAt?.toISOString() ?? null }));
+  return rows.map((row) => ({
+    ...row,
+    reward: String(row.reward),
+    completedAt: row.completedAt?.toISOString() ?? null,
+  }));
 }

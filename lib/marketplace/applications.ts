@@ -22,7 +22,13 @@ export const MAX_APPLICATIONS = 50;
 
 const notFound = () => new ApiError(404, 'Mission not found');
 
-export async function applyToMission(db: Db, missionId: string, agent: Viewer, input: z.infer<typeof applySchema>, now: Date) {
+export async function applyToMission(
+  db: Db,
+  missionId: string,
+  agent: Viewer,
+  input: z.infer<typeof applySchema>,
+  now: Date,
+) {
   assertMissionId(missionId);
   if (agent.kind !== 'user') throw new ApiError(401, 'Authentication required');
   try {
@@ -32,13 +38,15 @@ export async function applyToMission(db: Db, missionId: string, agent: Viewer, i
       if (!mission || !canSeeMission(mission, agent)) throw notFound();
       if (isOwner(mission, agent)) throw new ApiError(403, "The mission's owner cannot apply to it");
       if (mission.status !== 'OPEN') throw new ApiError(409, `Mission is ${mission.status}; applications are closed`);
-      if (mission.assignmentMode !== 'APPLICATION') throw new ApiError(409, 'This mission goes to the first agent to accept: accept it instead');
+      if (mission.assignmentMode !== 'APPLICATION')
+        throw new ApiError(409, 'This mission goes to the first agent to accept: accept it instead');
       const round = mission.assignment;
       const [{ taken } = { taken: 0 }] = await tx
         .select({ taken: count() })
         .from(missionApplications)
         .where(and(eq(missionApplications.missionId, missionId), eq(missionApplications.round, round)));
-      if (taken >= MAX_APPLICATIONS) throw new ApiError(409, `This mission has taken the most applications it may (${MAX_APPLICATIONS})`);
+      if (taken >= MAX_APPLICATIONS)
+        throw new ApiError(409, `This mission has taken the most applications it may (${MAX_APPLICATIONS})`);
       const [row] = await tx
         .insert(missionApplications)
         .values({ missionId, round, agentId: agent.id, pitch: input.pitch, createdAt: now })
@@ -47,23 +55,37 @@ export async function applyToMission(db: Db, missionId: string, agent: Viewer, i
     });
     return presentApplication((await listApplicationRows(db, missionId, undefined, { id }))[0]!);
   } catch (error) {
-    if (uniqueViolation(error) === 'mission_applications_once_idx') throw new ApiError(409, 'You have already applied to this mission');
+    if (uniqueViolation(error) === 'mission_applications_once_idx')
+      throw new ApiError(409, 'You have already applied to this mission');
     throw error;
   }
 }
 
 /** The current round's applications, oldest first; the owner's to read. */
-export async function listApplications(db: Db, missionId: string, viewer: Viewer, query: z.infer<typeof pageQuerySchema>) {
+export async function listApplications(
+  db: Db,
+  missionId: string,
+  viewer: Viewer,
+  query: z.infer<typeof pageQuerySchema>,
+) {
   assertMissionId(missionId);
   const mission = await findMission(db, missionId);
   if (!mission || !canSeeMission(mission, viewer)) throw notFound();
-  if (!isOwner(mission, viewer) && viewer.kind !== 'operator') throw new ApiError(403, "Only the mission's owner may read its applications");
+  if (!isOwner(mission, viewer) && viewer.kind !== 'operator')
+    throw new ApiError(403, "Only the mission's owner may read its applications");
   const rows = await listApplicationRows(db, missionId, mission, { limit: query.limit + 1, cursor: query.cursor });
   return pageOf(rows, query.limit, presentApplication);
 }
 
 /** The owner gives the mission to an agent who applied this round: OPEN → ACCEPTED. */
-export async function assignMission(db: Db, cfg: Config, missionId: string, viewer: Viewer, input: z.infer<typeof assignSchema>, now: Date) {
+export async function assignMission(
+  db: Db,
+  cfg: Config,
+  missionId: string,
+  viewer: Viewer,
+  input: z.infer<typeof assignSchema>,
+  now: Date,
+) {
   // Party, state and mode first: a stranger learns nothing about who applied.
   await precheckTransition(db, cfg, 'assign', missionId, viewer, now);
   const mission = (await findMission(db, missionId))!;
@@ -71,14 +93,25 @@ export async function assignMission(db: Db, cfg: Config, missionId: string, view
     .select({ agentId: missionApplications.agentId })
     .from(missionApplications)
     .innerJoin(users, eq(users.id, missionApplications.agentId))
-    .where(and(eq(missionApplications.missionId, missionId), eq(missionApplications.round, mission.assignment), eq(users.walletAddress, input.agent)))
+    .where(
+      and(
+        eq(missionApplications.missionId, missionId),
+        eq(missionApplications.round, mission.assignment),
+        eq(users.walletAddress, input.agent),
+      ),
+    )
     .limit(1);
   if (!application) throw new ApiError(409, 'That agent has not applied to this mission');
   await applyTransition(db, cfg, 'assign', missionId, viewer, { assigneeId: application.agentId }, now);
   return getMissionOrThrow(db, cfg, missionId, viewer, now);
 }
 
-async function listApplicationRows(db: Db, missionId: string, mission: Mission | undefined, page: { id?: string; limit?: number; cursor?: string }) {
+async function listApplicationRows(
+  db: Db,
+  missionId: string,
+  mission: Mission | undefined,
+  page: { id?: string; limit?: number; cursor?: string },
+) {
   const a = missionApplications;
   return db
     .select({
@@ -108,7 +141,12 @@ type ApplicationRow = Awaited<ReturnType<typeof listApplicationRows>>[number];
 
 const presentApplication = (row: ApplicationRow): Application => ({
   id: row.id,
-  agent: { walletAddress: row.walletAddress, displayName: row.displayName, rating: row.rating, ratingCount: row.ratingCount },
+  agent: {
+    walletAddress: row.walletAddress,
+    displayName: row.displayName,
+    rating: row.rating,
+    ratingCount: row.ratingCount,
+  },
   pitch: row.pitch,
   createdAt: row.createdAt.toISOString(),
 });

@@ -25,14 +25,26 @@ async function conversationOf(db: Db, missionId: string, viewer: Viewer, writing
     if (writing && viewer.kind === 'anonymous') throw new ApiError(401, 'Authentication required');
     return mission;
   }
-  if (!party) throw new ApiError(403, 'Only the mission\'s parties and the operator take part once it is accepted');
+  if (!party) throw new ApiError(403, "Only the mission's parties and the operator take part once it is accepted");
   return mission;
 }
 
 const roleOf = (mission: Mission, viewer: Viewer): CommentView['role'] =>
-  viewer.kind === 'operator' ? 'OPERATOR' : isOwner(mission, viewer) ? 'OWNER' : isAssignee(mission, viewer) ? 'AGENT' : 'USER';
+  viewer.kind === 'operator'
+    ? 'OPERATOR'
+    : isOwner(mission, viewer)
+      ? 'OWNER'
+      : isAssignee(mission, viewer)
+        ? 'AGENT'
+        : 'USER';
 
-export async function postComment(db: Db, missionId: string, viewer: Viewer, input: z.infer<typeof commentSchema>, now: Date): Promise<CommentView> {
+export async function postComment(
+  db: Db,
+  missionId: string,
+  viewer: Viewer,
+  input: z.infer<typeof commentSchema>,
+  now: Date,
+): Promise<CommentView> {
   const mission = await conversationOf(db, missionId, viewer, true);
   const [row] = await db
     .insert(missionComments)
@@ -51,20 +63,35 @@ export async function listComments(db: Db, missionId: string, viewer: Viewer, qu
 function commentRows(db: Db, mission: Mission, page: { id?: string; limit?: number; cursor?: string }) {
   const c = missionComments;
   return db
-    .select({ id: c.id, body: c.body, createdAt: c.createdAt, authorId: c.authorId, walletAddress: users.walletAddress, displayName: users.displayName })
+    .select({
+      id: c.id,
+      body: c.body,
+      createdAt: c.createdAt,
+      authorId: c.authorId,
+      walletAddress: users.walletAddress,
+      displayName: users.displayName,
+    })
     .from(c)
     .leftJoin(users, eq(users.id, c.authorId))
-    .where(and(eq(c.missionId, mission.id), page.id ? eq(c.id, page.id) : undefined, afterCursor(page.cursor, c.createdAt, c.id)))
+    .where(
+      and(
+        eq(c.missionId, mission.id),
+        page.id ? eq(c.id, page.id) : undefined,
+        afterCursor(page.cursor, c.createdAt, c.id),
+      ),
+    )
     .orderBy(...pageOrder(c.createdAt, c.id))
     .limit(page.limit ?? 1);
 }
 
 type CommentRow = Awaited<ReturnType<typeof commentRows>>[number];
 
-const presentComment = (mission: Mission) => (row: CommentRow): CommentView => ({
-  id: row.id,
-  author: row.walletAddress ? { walletAddress: row.walletAddress, displayName: row.displayName } : null,
-  role: row.authorId === null ? 'OPERATOR' : roleOf(mission, { kind: 'user', id: row.authorId, role: 'CLIENT' }),
-  body: row.body,
-  createdAt: row.createdAt.toISOString(),
-});
+const presentComment =
+  (mission: Mission) =>
+  (row: CommentRow): CommentView => ({
+    id: row.id,
+    author: row.walletAddress ? { walletAddress: row.walletAddress, displayName: row.displayName } : null,
+    role: row.authorId === null ? 'OPERATOR' : roleOf(mission, { kind: 'user', id: row.authorId, role: 'CLIENT' }),
+    body: row.body,
+    createdAt: row.createdAt.toISOString(),
+  });

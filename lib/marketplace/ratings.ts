@@ -18,7 +18,11 @@ export const ratingCountOf = (agentId: SQL | { getSQL(): SQL }) =>
 export const ratingsByAgent = (db: Db) =>
   db.$with('ratings').as(
     db
-      .select({ agentId: missionReviews.agentId, rating: average.as('avg_rating'), ratingCount: reviews.as('rating_count') })
+      .select({
+        agentId: missionReviews.agentId,
+        rating: average.as('avg_rating'),
+        ratingCount: reviews.as('rating_count'),
+      })
       .from(missionReviews)
       .groupBy(missionReviews.agentId),
   );

@@ -20,11 +20,18 @@ async function ownedCompletedMission(db: Db, missionId: string, viewer: Viewer) 
   const mission = await findMission(db, missionId);
   if (!mission || !canSeeMission(mission, viewer)) throw new ApiError(404, 'Mission not found');
   if (!isOwner(mission, viewer)) throw new ApiError(403, "Only the mission's owner may review it");
-  if (mission.status !== 'COMPLETED' || !mission.agentId) throw new ApiError(409, `Mission is ${mission.status}; only a COMPLETED mission is reviewed`);
+  if (mission.status !== 'COMPLETED' || !mission.agentId)
+    throw new ApiError(409, `Mission is ${mission.status}; only a COMPLETED mission is reviewed`);
   return { ...mission, agentId: mission.agentId };
 }
 
-export async function reviewMission(db: Db, missionId: string, viewer: Viewer, input: z.infer<typeof reviewSchema>, now: Date): Promise<ReviewView> {
+export async function reviewMission(
+  db: Db,
+  missionId: string,
+  viewer: Viewer,
+  input: z.infer<typeof reviewSchema>,
+  now: Date,
+): Promise<ReviewView> {
   const mission = await ownedCompletedMission(db, missionId, viewer);
   try {
     await db.transaction(async (tx) => {
@@ -38,27 +45,60 @@ export async function reviewMission(db: Db, missionId: string, viewer: Viewer, i
         updatedAt: now,
       });
       // In the mission's log too: rankings memoised on the log's last event see the new rating.
-      await recordEvent(tx, { missionId, clientId: mission.clientId, viewer, action: 'review', from: 'COMPLETED', to: 'COMPLETED', data: { rating: input.rating }, now });
+      await recordEvent(tx, {
+        missionId,
+        clientId: mission.clientId,
+        viewer,
+        action: 'review',
+        from: 'COMPLETED',
+        to: 'COMPLETED',
+        data: { rating: input.rating },
+        now,
+      });
     });
   } catch (error) {
-    if (uniqueViolation(error) === 'mission_reviews_pkey') throw new ApiError(409, 'This mission has already been reviewed');
+    if (uniqueViolation(error) === 'mission_reviews_pkey')
+      throw new ApiError(409, 'This mission has already been reviewed');
     throw error;
   }
   return readReview(db, missionId);
 }
 
 /** Changes the owner's review within 24 hours of writing it; after that it stands. */
-export async function editReview(db: Db, missionId: string, viewer: Viewer, patch: z.infer<typeof reviewPatchSchema>, now: Date): Promise<ReviewView> {
+export async function editReview(
+  db: Db,
+  missionId: string,
+  viewer: Viewer,
+  patch: z.infer<typeof reviewPatchSchema>,
+  now: Date,
+): Promise<ReviewView> {
   const mission = await ownedCompletedMission(db, missionId, viewer);
-  const [existing] = await db.select({ createdAt: missionReviews.createdAt }).from(missionReviews).where(eq(missionReviews.missionId, missionId));
+  const [existing] = await db
+    .select({ createdAt: missionReviews.createdAt })
+    .from(missionReviews)
+    .where(eq(missionReviews.missionId, missionId));
   if (!existing) throw new ApiError(404, 'This mission has no review yet');
-  if (now.getTime() - existing.createdAt.getTime() > EDIT_WINDOW_MS) throw new ApiError(409, 'A review can only be edited within 24 hours of writing it');
+  if (now.getTime() - existing.createdAt.getTime() > EDIT_WINDOW_MS)
+    throw new ApiError(409, 'A review can only be edited within 24 hours of writing it');
   await db.transaction(async (tx) => {
     await tx
       .update(missionReviews)
-      .set({ ...(patch.rating !== undefined && { rating: patch.rating }), ...(patch.comment !== undefined && { comment: patch.comment }), updatedAt: now })
+      .set({
+        ...(patch.rating !== undefined && { rating: patch.rating }),
+        ...(patch.comment !== undefined && { comment: patch.comment }),
+        updatedAt: now,
+      })
       .where(eq(missionReviews.missionId, missionId));
-    await recordEvent(tx, { missionId, clientId: mission.clientId, viewer, action: 'review-edit', from: 'COMPLETED', to: 'COMPLETED', data: patch, now });
+    await recordEvent(tx, {
+      missionId,
+      clientId: mission.clientId,
+      viewer,
+      action: 'review-edit',
+      from: 'COMPLETED',
+      to: 'COMPLETED',
+      data: patch,
+      now,
+    });
   });
   return readReview(db, missionId);
 }

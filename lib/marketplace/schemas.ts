@@ -27,7 +27,9 @@ export const reviewSchema = z.strictObject({
   rating: z.number().int().min(1).max(5),
   comment: lines(2000).optional(),
 });
-export const reviewPatchSchema = reviewSchema.partial().refine((patch) => Object.keys(patch).length > 0, 'Nothing to change');
+export const reviewPatchSchema = reviewSchema
+  .partial()
+  .refine((patch) => Object.keys(patch).length > 0, 'Nothing to change');
 export const reviewViewSchema = z.object({
   missionId: z.string().uuid(),
   agent: z.object({ walletAddress: z.string() }),
@@ -41,7 +43,9 @@ export const commentSchema = z.strictObject({ body: lines(2000).min(1) });
 export const commentViewSchema = z.object({
   id: z.string().uuid(),
   author: party.nullable().describe('null: the operator'),
-  role: z.enum(['OWNER', 'AGENT', 'USER', 'OPERATOR']).describe("The author's part in the mission (its owner, its current agent, anyone else, the operator)"),
+  role: z
+    .enum(['OWNER', 'AGENT', 'USER', 'OPERATOR'])
+    .describe("The author's part in the mission (its owner, its current agent, anyone else, the operator)"),
   body: z.string(),
   createdAt: z.string(),
 });

@@ -6,6 +6,12 @@
 /** The refusal of a batch, in the MCP transport's own error shape; undefined for one message. */
 export function batchRefusal(body: unknown): Response | undefined {
   if (!Array.isArray(body)) return undefined;
-  const error = { code: -32600, message: 'Invalid Request: JSON-RPC batches are not accepted; send one message per POST' };
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error, id: null }), { status: 400, headers: { 'Content-Type': 'application/json' } });
+  const error = {
+    code: -32600,
+    message: 'Invalid Request: JSON-RPC batches are not accepted; send one message per POST',
+  };
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error, id: null }), {
+    status: 400,
+    headers: { 'Content-Type': 'application/json' },
+  });
 }

@@ -17,6 +17,7 @@ export const mcpMessage = z.unknown().describe('A JSON-RPC message of the MCP St
 /** The caller's bearer credential, passed on to the API calls the tools make. */
 export function requireBearer(request: Request, caller: Caller): string {
   const authorization = request.headers.get('authorization');
-  if (caller.via === 'cookie' || !authorization) throw new ApiError(401, 'MCP needs Authorization: Bearer (an OAuth access token or a personal access token)');
+  if (caller.via === 'cookie' || !authorization)
+    throw new ApiError(401, 'MCP needs Authorization: Bearer (an OAuth access token or a personal access token)');
   return authorization.slice('Bearer '.length).trim();
 }

@@ -13,7 +13,12 @@ let inProgress = 0;
  */
 export async function inSlot<T>(max: number, work: () => Promise<T>): Promise<T> {
   if (inProgress >= max) {
-    throw new ApiError(503, `Too many MCP requests in progress on this instance (at most ${max}); retry shortly`, undefined, { 'Retry-After': '1' });
+    throw new ApiError(
+      503,
+      `Too many MCP requests in progress on this instance (at most ${max}); retry shortly`,
+      undefined,
+      { 'Retry-After': '1' },
+    );
   }
   inProgress++;
   try {

@@ -44,11 +44,18 @@ export function plainToolCall(headers: Headers, body: unknown): PlainToolCall | 
 
 /** The JSON-RPC answer, as the SDK's Protocol builds it and its transport sends it. */
 export function toolCallAnswer(call: PlainToolCall, result: CallToolResult): Response {
-  return new Response(JSON.stringify({ result, jsonrpc: '2.0', id: call.id }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+  return new Response(JSON.stringify({ result, jsonrpc: '2.0', id: call.id }), {
+    status: 200,
+    headers: { 'Content-Type': 'application/json' },
+  });
 }
 
 /** A tool's protocol error (a URL elicitation, docs/api.md#confirmations), as the SDK's Protocol answers one. */
 export function toolCallError(call: PlainToolCall, error: McpError): Response {
-  const body = { jsonrpc: '2.0', id: call.id, error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) } };
+  const body = {
+    jsonrpc: '2.0',
+    id: call.id,
+    error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) },
+  };
   return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
 }

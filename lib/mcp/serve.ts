@@ -34,7 +34,10 @@ export async function serveMcp(request: Request, body: unknown, session: Session
 /** Any message, answered by the SDK's server and transport. */
 export async function serveBySdk(request: Request, body: unknown, session: Session): Promise<Response> {
   const server = createMcpServer(session, sdkPackage.version);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   await server.connect(transport);
   return transport.handleRequest(request, { parsedBody: body });
 }

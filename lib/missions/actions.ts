@@ -7,7 +7,13 @@ import type { Db } from '../db/client';
 import { ApiError } from '../errors';
 import { validate } from '../http/validation';
 import type { RequestBody } from '../http/request-body';
-import { applyTransition, type ActionChoice, assertMissionId, precheckTransition, type TransitionGate } from './apply-transition';
+import {
+  applyTransition,
+  type ActionChoice,
+  assertMissionId,
+  precheckTransition,
+  type TransitionGate,
+} from './apply-transition';
 import type { ActionInput } from './changes';
 import { settleMission } from '../settlements/sweep';
 import { sendMissionFeedback } from '../erc8004/send';
@@ -25,7 +31,13 @@ import { isAssignee, OPERATOR, type Viewer } from './visibility';
 
 /** Runs the transition, sends what it settles, and answers the mission as the caller now sees it. */
 export async function act(
-  db: Db, cfg: Config, choice: ActionChoice, id: string, viewer: Viewer, input: ActionInput & { files?: RequestBody['files']; gate?: TransitionGate }, now: Date,
+  db: Db,
+  cfg: Config,
+  choice: ActionChoice,
+  id: string,
+  viewer: Viewer,
+  input: ActionInput & { files?: RequestBody['files']; gate?: TransitionGate },
+  now: Date,
 ): Promise<MissionJson> {
   await applyTransition(db, cfg, choice, id, viewer, input, now);
   // Release or refund rows this transition wrote go out now; the sweep retries what fails.
@@ -35,11 +47,18 @@ export async function act(
   return getMissionOrThrow(db, cfg, id, viewer, now);
 }
 
-const fieldsOf = (body: RequestBody) => (body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields);
+const fieldsOf = (body: RequestBody) =>
+  body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields;
 
 /** Accept, approve and reopen take no input. */
 export const simpleAction = (
-  db: Db, cfg: Config, action: Extract<Action, 'accept' | 'approve' | 'reopen'>, id: string, viewer: Viewer, now: Date, gate?: TransitionGate,
+  db: Db,
+  cfg: Config,
+  action: Extract<Action, 'accept' | 'approve' | 'reopen'>,
+  id: string,
+  viewer: Viewer,
+  now: Date,
+  gate?: TransitionGate,
 ) => act(db, cfg, action, id, viewer, gate ? { gate } : {}, now);
 
 // One URL, two rows of the table: the owner cancels, the assigned agent withdraws.
@@ -52,13 +71,20 @@ export const cancelMission = (db: Db, cfg: Config, id: string, viewer: Viewer, n
 const contestChoice: ActionChoice = (m) => (m.assignmentMode === 'BOUNTY' ? 'contestAward' : 'contest');
 
 /** Checks the caller may act before the (possibly large) body is read; see precheckTransition. */
-export const precheck = (db: Db, cfg: Config, action: 'submit' | 'contest' | 'bump', id: string, viewer: Viewer, now: Date) =>
-  precheckTransition(db, cfg, action === 'contest' ? contestChoice : action, id, viewer, now);
+export const precheck = (
+  db: Db,
+  cfg: Config,
+  action: 'submit' | 'contest' | 'bump',
+  id: string,
+  viewer: Viewer,
+  now: Date,
+) => precheckTransition(db, cfg, action === 'contest' ? contestChoice : action, id, viewer, now);
 
 export async function submitMission(db: Db, cfg: Config, id: string, viewer: Viewer, body: RequestBody, now: Date) {
   assertMissionId(id);
   const { note, selfCheck } = validate(submitSchema, fieldsOf(body));
-  if (note === '' && body.files.length === 0) throw new ApiError(400, 'Validation failed', ['note: a submission needs a note or files']);
+  if (note === '' && body.files.length === 0)
+    throw new ApiError(400, 'Validation failed', ['note: a submission needs a note or files']);
   if (selfCheck) await checkCriteria(db, id, 'selfCheck', selfCheck);
   return act(db, cfg, 'submit', id, viewer, { note, selfCheck, files: body.files }, now);
 }
@@ -70,11 +96,12 @@ export async function contestMission(db: Db, cfg: Config, id: string, viewer: Vi
   // docs/api.md#criteria: a contest of a mission with criteria names the unmet ones (a bounty's award
   // contest is about the award, not the work: it names none).
   if (mission && mission.assignmentMode !== 'BOUNTY') {
-    if (mission.criteria && !unmet) throw new ApiError(400, 'Validation failed', ['unmet: name at least one unmet criterion']);
+    if (mission.criteria && !unmet)
+      throw new ApiError(400, 'Validation failed', ['unmet: name at least one unmet criterion']);
     const unknown = unknownCriteria('unmet', unmet ?? [], mission.criteria);
     if (unknown.length > 0) throw new ApiError(400, 'Validation failed', unknown);
   } else if (unmet) {
-    throw new ApiError(400, 'Validation failed', ['unmet: a bounty\'s award is contested with a reason only']);
+    throw new ApiError(400, 'Validation failed', ["unmet: a bounty's award is contested with a reason only"]);
   }
   return act(db, cfg, contestChoice, id, viewer, { reason, unmet, files: body.files }, now);
 }
@@ -100,12 +127,17 @@ export async function bumpMission(db: Db, cfg: Config, id: string, viewer: Viewe
 
 /** The operator settles a DISPUTED mission one way or the other; a bounty completes with the operator's award. */
 export async function resolveMission(
-  db: Db, cfg: Config, id: string, { outcome, note, winners, reason, verdicts }: z.infer<typeof resolveSchema>, now: Date,
+  db: Db,
+  cfg: Config,
+  id: string,
+  { outcome, note, winners, reason, verdicts }: z.infer<typeof resolveSchema>,
+  now: Date,
 ) {
   assertMissionId(id);
   const mission = await findMission(db, id);
   const bounty = mission?.assignmentMode === 'BOUNTY';
-  if (!bounty && (winners !== undefined || reason !== undefined)) throw new ApiError(400, 'Validation failed', ['winners: only a bounty is resolved with winners']);
+  if (!bounty && (winners !== undefined || reason !== undefined))
+    throw new ApiError(400, 'Validation failed', ['winners: only a bounty is resolved with winners']);
   // docs/api.md#criteria: verdicts name the mission's own criteria.
   const unknown = mission && verdicts ? unknownCriteria('verdicts', verdicts, mission.criteria) : [];
   if (unknown.length > 0) throw new ApiError(400, 'Validation failed', unknown);

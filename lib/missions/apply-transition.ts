@@ -33,12 +33,17 @@ export interface TransitionRequest extends ActionInput {
 
 export type TransitionGate = (tx: Db, mission: Mission, input: TransitionRequest) => Promise<void>;
 
-
 /** An action, or a rule picking one from the locked mission (cancel: the owner's or the agent's row). */
 export type ActionChoice = Action | ((m: Mission, viewer: Viewer) => Action);
 
 export async function applyTransition(
-  db: Db, cfg: Config, choice: ActionChoice, missionId: string, viewer: Viewer, input: TransitionRequest, now: Date,
+  db: Db,
+  cfg: Config,
+  choice: ActionChoice,
+  missionId: string,
+  viewer: Viewer,
+  input: TransitionRequest,
+  now: Date,
 ): Promise<void> {
   assertMissionId(missionId);
   const refusal = await db.transaction(async (tx) => {
@@ -67,7 +72,10 @@ function refusalError(refusal: { status: number; message: string; retryAfter?: n
   // A rate rule answers like the rate limiter does (docs/api.md#limits).
   const reset = String(refusal.retryAfter);
   return new ApiError(429, refusal.message, undefined, {
-    'Retry-After': reset, 'RateLimit-Limit': '1', 'RateLimit-Remaining': '0', 'RateLimit-Reset': reset,
+    'Retry-After': reset,
+    'RateLimit-Limit': '1',
+    'RateLimit-Remaining': '0',
+    'RateLimit-Reset': reset,
   });
 }
 
@@ -75,7 +83,14 @@ function refusalError(refusal: { status: number; message: string; retryAfter?: n
  * The same decision on an unlocked read, before an upload is read: a caller who could never
  * succeed is refused without making the server spool up to 100 MB first. The locked run decides again.
  */
-export async function precheckTransition(db: Db, cfg: Config, choice: ActionChoice, missionId: string, viewer: Viewer, now: Date) {
+export async function precheckTransition(
+  db: Db,
+  cfg: Config,
+  choice: ActionChoice,
+  missionId: string,
+  viewer: Viewer,
+  now: Date,
+) {
   assertMissionId(missionId);
   let mission = await findMission(db, missionId);
   if (!mission) throw new ApiError(404, 'Mission not found');
@@ -112,7 +127,13 @@ function partyCondition(party: Party, viewer: Viewer): SQL | undefined {
 }
 
 async function write(
-  tx: Db, cfg: Config, action: Action, mission: Mission, viewer: Viewer, input: TransitionRequest, now: Date,
+  tx: Db,
+  cfg: Config,
+  action: Action,
+  mission: Mission,
+  viewer: Viewer,
+  input: TransitionRequest,
+  now: Date,
 ): Promise<Mission> {
   const transition = TRANSITIONS[action];
   const to = transition.to(mission, cfg.missions);
@@ -120,23 +141,39 @@ async function write(
   const [updated] = await tx
     .update(missions)
     .set({ ...changes, status: to, updatedAt: now })
-    .where(and(eq(missions.id, mission.id), eq(missions.status, mission.status), partyCondition(transition.party, viewer)))
+    .where(
+      and(eq(missions.id, mission.id), eq(missions.status, mission.status), partyCondition(transition.party, viewer)),
+    )
     .returning(missionColumns);
   if (!updated) throw new ApiError(409, 'The mission changed meanwhile; try again');
   const data: Record<string, unknown> = {};
   for (const effect of transition.effects) {
     if (effect === 'recordSubmission') {
       data.round = updated.submissionCount;
-      data.files = await storeFiles(tx, owner(updated, 'DELIVERABLE', updated.submissionCount, viewer), input.files ?? [], now);
+      data.files = await storeFiles(
+        tx,
+        owner(updated, 'DELIVERABLE', updated.submissionCount, viewer),
+        input.files ?? [],
+        now,
+      );
       if (input.selfCheck) data.selfCheck = input.selfCheck;
     } else if (effect === 'recordContest') {
       data.round = updated.contestCount;
       await tx.insert(missionContests).values({
-        missionId: updated.id, assignment: updated.assignment, round: updated.contestCount, reason: input.reason ?? '',
-        unmet: input.unmet ?? null, createdAt: now,
+        missionId: updated.id,
+        assignment: updated.assignment,
+        round: updated.contestCount,
+        reason: input.reason ?? '',
+        unmet: input.unmet ?? null,
+        createdAt: now,
       });
       if (input.unmet) data.unmet = input.unmet;
-      data.files = await storeFiles(tx, owner(updated, 'EVIDENCE', updated.contestCount, viewer), input.files ?? [], now);
+      data.files = await storeFiles(
+        tx,
+        owner(updated, 'EVIDENCE', updated.contestCount, viewer),
+        input.files ?? [],
+        now,
+      );
     } else if (effect === 'release') {
       data.payout = await ledger.release(tx, updated, now);
     } else if (effect === 'recordAward') {
@@ -166,7 +203,16 @@ async function write(
   if (transition.party === 'operator' && input.note) data.note = input.note;
   if (transition.party === 'operator' && input.verdicts) data.verdicts = input.verdicts;
   const event = (transition as Transition).event ?? action;
-  await recordEvent(tx, { missionId: mission.id, clientId: mission.clientId, viewer, action: event, from: mission.status, to, data, now });
+  await recordEvent(tx, {
+    missionId: mission.id,
+    clientId: mission.clientId,
+    viewer,
+    action: event,
+    from: mission.status,
+    to,
+    data,
+    now,
+  });
   await emitTransition(tx, action, to, mission, updated, now, data);
   return updated;
 }

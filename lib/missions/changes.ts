@@ -34,7 +34,14 @@ const freshRounds = {
   contestedAt: null,
 } satisfies Changes;
 
-function changesOf(effect: Effect, m: Mission, viewer: Viewer, input: ActionInput, now: Date, rules: MissionRules): Changes {
+function changesOf(
+  effect: Effect,
+  m: Mission,
+  viewer: Viewer,
+  input: ActionInput,
+  now: Date,
+  rules: MissionRules,
+): Changes {
   switch (effect) {
     case 'assign': {
       const agentId = input.assigneeId ?? (viewer.kind === 'user' ? viewer.id : undefined);
@@ -57,7 +64,8 @@ function changesOf(effect: Effect, m: Mission, viewer: Viewer, input: ActionInpu
       const current = BigInt(m.reward);
       const reward = input.reward ?? current;
       // A bump can top the reward up, never take from it.
-      if (reward < current) throw new ApiError(400, 'Validation failed', [`reward: must be at least the current reward ${current}`]);
+      if (reward < current)
+        throw new ApiError(400, 'Validation failed', [`reward: must be at least the current reward ${current}`]);
       return { bumpCount: m.bumpCount + 1, bumpedAt: now, listedAt: now, reward: reward.toString() };
     }
     case 'release':
@@ -66,7 +74,11 @@ function changesOf(effect: Effect, m: Mission, viewer: Viewer, input: ActionInpu
       // From the deadline, not from whenever the sweep got here: the client's window is fixed.
       return { reviewDeadline: new Date(m.deadline.getTime() + rules.reviewWindowSeconds * 1000) };
     case 'recordAward':
-      return { awardedAt: now, awardReason: input.reason ?? null, reviewDeadline: new Date(now.getTime() + rules.reviewWindowSeconds * 1000) };
+      return {
+        awardedAt: now,
+        awardReason: input.reason ?? null,
+        reviewDeadline: new Date(now.getTime() + rules.reviewWindowSeconds * 1000),
+      };
     case 'recordAwardContest':
       return { reviewDeadline: null };
     case 'releaseSplit':
@@ -77,8 +89,18 @@ function changesOf(effect: Effect, m: Mission, viewer: Viewer, input: ActionInpu
   }
 }
 
-export function planChanges(effects: readonly Effect[], m: Mission, viewer: Viewer, input: ActionInput, now: Date, rules: MissionRules): Changes {
-  const changes = Object.assign({}, ...effects.map((effect) => changesOf(effect, m, viewer, input, now, rules))) as Changes;
+export function planChanges(
+  effects: readonly Effect[],
+  m: Mission,
+  viewer: Viewer,
+  input: ActionInput,
+  now: Date,
+  rules: MissionRules,
+): Changes {
+  const changes = Object.assign(
+    {},
+    ...effects.map((effect) => changesOf(effect, m, viewer, input, now, rules)),
+  ) as Changes;
   // docs/api.md#criteria: only the operator's resolve carries verdicts (actions.ts).
   if (input.verdicts) changes.verdicts = input.verdicts;
   return changes;

@@ -30,13 +30,29 @@ const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
 export async function createMission(
-  db: Db, cfg: Config, user: { id: string; role: 'CLIENT' | 'AGENT'; walletAddress: string }, body: RequestBody, idempotencyKey: string | null, now: Date,
+  db: Db,
+  cfg: Config,
+  user: { id: string; role: 'CLIENT' | 'AGENT'; walletAddress: string },
+  body: RequestBody,
+  idempotencyKey: string | null,
+  now: Date,
 ): Promise<MissionJson> {
-  const input = validate(createMissionSchema, body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields);
+  const input = validate(
+    createMissionSchema,
+    body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields,
+  );
   checkDeadline(input.deadline, now);
   // docs/api.md#post-and-pay: on an escrow deployment a mission without its task waits for one signature.
   const unfunded = Boolean(cfg.chain.escrow) && input.onChainTaskId === undefined;
-  if (!unfunded) await verifyFunding(cfg, user.walletAddress, input.onChainTaskId, input.reward, input.deadline, input.assignment === 'BOUNTY');
+  if (!unfunded)
+    await verifyFunding(
+      cfg,
+      user.walletAddress,
+      input.onChainTaskId,
+      input.reward,
+      input.deadline,
+      input.assignment === 'BOUNTY',
+    );
   if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
     throw new ApiError(400, 'Validation failed', ['Idempotency-Key: 1–200 visible ASCII characters']);
   }
@@ -56,7 +72,10 @@ export async function createMission(
       throw new ApiError(400, 'Validation failed', ['onChainTaskId: already linked to another mission']);
     }
     // The same key raced in twice: the other request created it; answer that mission.
-    const earlier = constraint === 'missions_idempotency_idx' ? await findByIdempotencyKey(db, user.id, idempotencyKey!, now) : undefined;
+    const earlier =
+      constraint === 'missions_idempotency_idx'
+        ? await findByIdempotencyKey(db, user.id, idempotencyKey!, now)
+        : undefined;
     if (!earlier) throw error;
     id = replayOf(earlier, fingerprint);
   }
@@ -67,12 +86,17 @@ export async function createMission(
 
 function checkDeadline(deadline: Date, now: Date): void {
   if (deadline <= now) throw new ApiError(400, 'Validation failed', ['deadline: must be in the future']);
-  if (deadline > latestDeadline(now)) throw new ApiError(400, 'Validation failed', ['deadline: must be at most one year ahead']);
+  if (deadline > latestDeadline(now))
+    throw new ApiError(400, 'Validation failed', ['deadline: must be at most one year ahead']);
 }
 
 /** The request as the key stands for it: validated fields and the attachments' content. */
 function fingerprintOf(input: CreateMissionInput, body: RequestBody): string {
-  const canonical = JSON.stringify({ ...input, reward: input.reward.toString(), files: body.files.map((f) => [f.filename, f.sha256]) });
+  const canonical = JSON.stringify({
+    ...input,
+    reward: input.reward.toString(),
+    files: body.files.map((f) => [f.filename, f.sha256]),
+  });
   return createHash('sha256').update(canonical).digest('hex');
 }
 
@@ -90,12 +114,22 @@ async function findByIdempotencyKey(tx: Db, clientId: string, key: string, now: 
     .update(missions)
     .set({ idempotencyKey: null })
     .where(and(mine, lt(missions.createdAt, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS))));
-  const [row] = await tx.select({ id: missions.id, fingerprint: missions.idempotencyFingerprint }).from(missions).where(mine).limit(1);
+  const [row] = await tx
+    .select({ id: missions.id, fingerprint: missions.idempotencyFingerprint })
+    .from(missions)
+    .where(mine)
+    .limit(1);
   return row;
 }
 
 async function insertMission(
-  tx: Db, cfg: Config, clientId: string, input: CreateMissionInput, idempotency: { key: string | null; fingerprint: string | null }, body: RequestBody, now: Date,
+  tx: Db,
+  cfg: Config,
+  clientId: string,
+  input: CreateMissionInput,
+  idempotency: { key: string | null; fingerprint: string | null },
+  body: RequestBody,
+  now: Date,
   unfunded: boolean,
 ): Promise<string> {
   const status = unfunded ? 'AWAITING_FUNDING' : 'OPEN';
@@ -129,8 +163,22 @@ async function insertMission(
     })
     .returning(missionColumns);
   if (!unfunded) await ledger.fund(tx, mission!);
-  const files = await storeFiles(tx, { missionId: mission!.id, kind: 'ATTACHMENT', assignment: 0, round: 0, uploaderId: clientId }, body.files, now);
-  await recordEvent(tx, { missionId: mission!.id, clientId, viewer: { kind: 'user', id: clientId, role: 'CLIENT' }, action: 'create', from: null, to: status, data: { files }, now });
+  const files = await storeFiles(
+    tx,
+    { missionId: mission!.id, kind: 'ATTACHMENT', assignment: 0, round: 0, uploaderId: clientId },
+    body.files,
+    now,
+  );
+  await recordEvent(tx, {
+    missionId: mission!.id,
+    clientId,
+    viewer: { kind: 'user', id: clientId, role: 'CLIENT' },
+    action: 'create',
+    from: null,
+    to: status,
+    data: { files },
+    now,
+  });
   // An unfunded mission is announced when it is funded (funding-relay.ts), never before.
   if (!unfunded) await emitCreated(tx, mission!, now);
   return mission!.id;

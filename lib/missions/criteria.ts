@@ -21,7 +21,12 @@ const remark = lines(MAX_CRITERION_LENGTH);
 function once<T extends { criterion: number }>(items: T[], ctx: z.RefinementCtx): void {
   const seen = new Set<number>();
   for (const [index, item] of items.entries()) {
-    if (seen.has(item.criterion)) ctx.addIssue({ code: 'custom', path: [index, 'criterion'], message: `criterion ${item.criterion} is named twice` });
+    if (seen.has(item.criterion))
+      ctx.addIssue({
+        code: 'custom',
+        path: [index, 'criterion'],
+        message: `criterion ${item.criterion} is named twice`,
+      });
     seen.add(item.criterion);
   }
 }
@@ -30,7 +35,7 @@ export const selfCheckSchema = z
   .array(z.strictObject({ criterion: criterionNumber, met: z.boolean(), note: remark.optional() }))
   .max(MAX_CRITERIA)
   .superRefine(once)
-  .describe('docs/api.md#criteria: the deliverer\'s own check of each criterion it names (at most once each)');
+  .describe("docs/api.md#criteria: the deliverer's own check of each criterion it names (at most once each)");
 export const unmetSchema = z
   .array(z.strictObject({ criterion: criterionNumber, reason: remark.min(1) }))
   .min(1)
@@ -42,7 +47,7 @@ export const verdictsSchema = z
   .min(1)
   .max(MAX_CRITERIA)
   .superRefine(once)
-  .describe('docs/api.md#criteria: the operator\'s verdict on each criterion it names');
+  .describe("docs/api.md#criteria: the operator's verdict on each criterion it names");
 
 export type SelfCheck = z.infer<typeof selfCheckSchema>;
 export type Unmet = z.infer<typeof unmetSchema>;
@@ -65,10 +70,18 @@ export function criteriaHash(criteria: readonly string[]): Hex {
  * The problems with `items` for a mission whose criteria are `criteria` (null: none): every item must
  * name an existing criterion. `field` names the body field in the messages.
  */
-export function unknownCriteria(field: string, items: readonly { criterion: number }[], criteria: readonly string[] | null): string[] {
+export function unknownCriteria(
+  field: string,
+  items: readonly { criterion: number }[],
+  criteria: readonly string[] | null,
+): string[] {
   const count = criteria?.length ?? 0;
   if (count === 0 && items.length > 0) return [`${field}: the mission has no criteria`];
   return items
-    .map((item, index) => (item.criterion > count ? `${field}.${index}.criterion: the mission has no criterion ${item.criterion} (it has ${count})` : undefined))
+    .map((item, index) =>
+      item.criterion > count
+        ? `${field}.${index}.criterion: the mission has no criterion ${item.criterion} (it has ${count})`
+        : undefined,
+    )
     .filter((problem): problem is string => problem !== undefined);
 }

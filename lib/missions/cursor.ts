@@ -17,7 +17,11 @@ export function encodeCursor(sort: Sort, key: string, id: string): string {
   return encodeCursorPayload({ s: sort, k: key, i: id });
 }
 
-export function decodeCursor(cursor: string, sort: Sort, validKey: (key: string) => boolean): { key: string; id: string } {
+export function decodeCursor(
+  cursor: string,
+  sort: Sort,
+  validKey: (key: string) => boolean,
+): { key: string; id: string } {
   const data = decodeCursorPayload(cursor, cursorSchema);
   if (data.s !== sort) throw new ApiError(400, 'Validation failed', ['cursor: belongs to another sort']);
   if (!validKey(data.k)) throw new ApiError(400, 'Validation failed', ['cursor: malformed']);

@@ -16,11 +16,18 @@ import { getMissionOrThrow } from './views';
 import { canSeeMission, isOwner, type Viewer } from './visibility';
 
 export const criteriaEditSchema = z.strictObject({
-  criteria: criteriaSchema.nullable().describe('The new criteria (1–20, numbered from 1 in this order), or null for none'),
+  criteria: criteriaSchema
+    .nullable()
+    .describe('The new criteria (1–20, numbered from 1 in this order), or null for none'),
 });
 
 export async function editCriteria(
-  db: Db, cfg: Config, id: string, viewer: Viewer, { criteria }: z.infer<typeof criteriaEditSchema>, now: Date,
+  db: Db,
+  cfg: Config,
+  id: string,
+  viewer: Viewer,
+  { criteria }: z.infer<typeof criteriaEditSchema>,
+  now: Date,
 ): Promise<MissionJson> {
   assertMissionId(id);
   await db.transaction(async (tx) => {
@@ -28,14 +35,22 @@ export async function editCriteria(
     if (!mission || !canSeeMission(mission, viewer)) throw new ApiError(404, 'Mission not found');
     if (!isOwner(mission, viewer)) throw new ApiError(403, "Only the mission's owner may change its criteria");
     // docs/api.md#criteria: the agents saw them on the board; whatever they took on stays what it was.
-    if (mission.status !== 'AWAITING_FUNDING') throw new ApiError(409, 'The criteria are frozen once the mission is OPEN');
+    if (mission.status !== 'AWAITING_FUNDING')
+      throw new ApiError(409, 'The criteria are frozen once the mission is OPEN');
     const hash = criteria ? criteriaHash(criteria) : null;
     await tx
       .update(missions)
       .set({ criteria, criteriaHash: hash, updatedAt: now })
       .where(and(eq(missions.id, id), eq(missions.status, 'AWAITING_FUNDING')));
     await recordEvent(tx, {
-      missionId: id, clientId: mission.clientId, viewer, action: 'criteria', from: mission.status, to: mission.status, data: { criteriaHash: hash }, now,
+      missionId: id,
+      clientId: mission.clientId,
+      viewer,
+      action: 'criteria',
+      from: mission.status,
+      to: mission.status,
+      data: { criteriaHash: hash },
+      now,
     });
   });
   return getMissionOrThrow(db, cfg, id, viewer, now);

@@ -19,9 +19,13 @@ export interface EventInput {
 export async function recordEvent(tx: Db, event: EventInput): Promise<void> {
   const { viewer } = event;
   const actor =
-    viewer.kind === 'operator' ? 'OPERATOR'
-    : viewer.kind === 'user' ? (viewer.id === event.clientId ? 'OWNER' : 'AGENT')
-    : 'SYSTEM';
+    viewer.kind === 'operator'
+      ? 'OPERATOR'
+      : viewer.kind === 'user'
+        ? viewer.id === event.clientId
+          ? 'OWNER'
+          : 'AGENT'
+        : 'SYSTEM';
   await tx.insert(missionEvents).values({
     missionId: event.missionId,
     actor,

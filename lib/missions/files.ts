@@ -34,7 +34,11 @@ const fileColumns = {
 export async function storeFiles(tx: Db, owner: FileOwner, files: SpooledFile[], now: Date): Promise<string[]> {
   const ids: string[] = [];
   for (const [position, file] of files.entries()) {
-    const [known] = await tx.select({ sha256: fileBlobs.sha256 }).from(fileBlobs).where(eq(fileBlobs.sha256, file.sha256)).limit(1);
+    const [known] = await tx
+      .select({ sha256: fileBlobs.sha256 })
+      .from(fileBlobs)
+      .where(eq(fileBlobs.sha256, file.sha256))
+      .limit(1);
     if (!known) {
       // Sent as base64 text and decoded by the database: PGlite's bytea parameter encoding costs
       // seconds per 10 MB, base64 a few milliseconds on both drivers.
@@ -64,7 +68,13 @@ export async function findMissionFile(db: Db, missionId: string, fileId: string,
   const [row] = await db
     .select({
       file: fileColumns,
-      mission: { status: missions.status, clientId: missions.clientId, agentId: missions.agentId, assignment: missions.assignment, entered },
+      mission: {
+        status: missions.status,
+        clientId: missions.clientId,
+        agentId: missions.agentId,
+        assignment: missions.assignment,
+        entered,
+      },
     })
     .from(missionFiles)
     .innerJoin(missions, eq(missions.id, missionFiles.missionId))
@@ -83,7 +93,9 @@ export async function* readBlobChunks(db: Db, sha256: string, size: number): Asy
   for (let offset = 0; offset < size; offset += BLOB_CHUNK_BYTES) {
     // Moved as base64 text, as on the way in: PGlite's bytea decoding is slow.
     const [row] = await db
-      .select({ base64: sql<string>`encode(substring(${fileBlobs.bytes} from ${offset + 1} for ${BLOB_CHUNK_BYTES}), 'base64')` })
+      .select({
+        base64: sql<string>`encode(substring(${fileBlobs.bytes} from ${offset + 1} for ${BLOB_CHUNK_BYTES}), 'base64')`,
+      })
       .from(fileBlobs)
       .where(eq(fileBlobs.sha256, sha256))
       .limit(1);

@@ -18,7 +18,14 @@ export function fromForm(fields: Record<string, string>): Record<string, unknown
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(fields)) {
     if (value.trim() === '') continue;
-    out[name] = LISTS.has(name) ? value.split(',').map((item) => item.trim()).filter(Boolean) : JSON_FIELDS.has(name) ? parsed(value) : value;
+    out[name] = LISTS.has(name)
+      ? value
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean)
+      : JSON_FIELDS.has(name)
+        ? parsed(value)
+        : value;
   }
   return out;
 }

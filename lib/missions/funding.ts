@@ -21,12 +21,20 @@ async function taskOf(cfg: Config, taskId: number, escrow = cfg.chain.escrow!) {
   return readChain(() => readTask(clients.publicClient, escrow, BigInt(taskId)));
 }
 
-export async function verifyFunding(cfg: Config, wallet: string, taskId: number | undefined, reward: bigint, deadline: Date, bounty: boolean): Promise<void> {
+export async function verifyFunding(
+  cfg: Config,
+  wallet: string,
+  taskId: number | undefined,
+  reward: bigint,
+  deadline: Date,
+  bounty: boolean,
+): Promise<void> {
   if (!cfg.chain.escrow) return;
   if (taskId === undefined) throw refuse('onChainTaskId: required — fund the escrow with createTask first');
   const task = await taskOf(cfg, taskId);
   if (task.state === TASK_STATE.None) throw refuse('onChainTaskId: no such task in the escrow');
-  if (task.client !== (wallet.toLowerCase() as Hex)) throw refuse('onChainTaskId: the task was created by another wallet');
+  if (task.client !== (wallet.toLowerCase() as Hex))
+    throw refuse('onChainTaskId: the task was created by another wallet');
   if (task.state !== TASK_STATE.Open) throw refuse('onChainTaskId: the task is already released or refunded');
   if (task.amount < reward) throw refuse(`onChainTaskId: the task holds ${task.amount}, less than the reward`);
   // docs/api.md#escrow: the client must not be able to reclaim the reward while the work can still be
@@ -48,7 +56,11 @@ export const expiryRules = (cfg: Config) => ({
   disputeAllowanceSeconds: cfg.missions.disputeAllowanceSeconds,
 });
 
-export async function verifyTopUp(cfg: Config, mission: { onChainTaskId: number | null; escrow: string | null }, newReward: bigint): Promise<void> {
+export async function verifyTopUp(
+  cfg: Config,
+  mission: { onChainTaskId: number | null; escrow: string | null },
+  newReward: bigint,
+): Promise<void> {
   if (!cfg.chain.escrow || mission.onChainTaskId === null) return;
   const task = await taskOf(cfg, mission.onChainTaskId, escrowOfTask(cfg, mission.escrow));
   if (task.amount < newReward) throw refuse(`reward: the escrow task holds ${task.amount}; call topUp first`);

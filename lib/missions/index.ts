@@ -1,6 +1,14 @@
 // Missions (docs/api.md#missions): the public face the routes, the sweep and later the pages use.
 export { createMission } from './create-mission';
-export { bumpMission, cancelMission, contestMission, precheck, resolveMission, simpleAction, submitMission } from './actions';
+export {
+  bumpMission,
+  cancelMission,
+  contestMission,
+  precheck,
+  resolveMission,
+  simpleAction,
+  submitMission,
+} from './actions';
 export { getMissionOrThrow } from './views';
 export { getMissionFileOrThrow } from './download';
 export { listMissions } from './list';

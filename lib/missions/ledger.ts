@@ -60,7 +60,13 @@ export async function releaseSplit(tx: Db, mission: Bounty, now: Date): Promise<
     .innerJoin(users, eq(users.id, bountyEntries.agentId))
     .where(and(eq(bountyEntries.missionId, mission.id), isNotNull(bountyEntries.place)))
     .orderBy(asc(bountyEntries.place));
-  const payout = payoutOf(reward, mission.feeBps, places, mission.split, awarded.map((w) => ({ ...w, place: w.place! })));
+  const payout = payoutOf(
+    reward,
+    mission.feeBps,
+    places,
+    mission.split,
+    awarded.map((w) => ({ ...w, place: w.place! })),
+  );
   const shares = placeShares(reward, mission.feeBps, places, mission.split).places;
   for (const winner of payout.winners) {
     const share = shares[winner.place - 1]!;

@@ -34,7 +34,9 @@ const SORTS: Record<Sort, SortSpec> = {
 
 // The sort key as the cursor carries it: exact (microseconds), so no row is skipped or repeated.
 const cursorKey = ({ column, cast }: SortSpec) =>
-  cast === 'numeric' ? sql<string>`${column}::text` : sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+  cast === 'numeric'
+    ? sql<string>`${column}::text`
+    : sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 // A cursor's key is handed to PostgreSQL, so only what cursorKey writes is read back (and the
 // milliseconds earlier cursors carried): Date.parse alone admits '2024' or 30 February.
@@ -74,49 +76,57 @@ interface Shape {
   anonymous: boolean;
 }
 
-const shapeKey = (s: Shape) => `${s.sort}|${s.mine ?? 'board'}|${s.filters.join(',')}|${s.after ? 'after' : 'first'}|${s.anonymous ? 'anonymous' : 'viewer'}`;
+const shapeKey = (s: Shape) =>
+  `${s.sort}|${s.mine ?? 'board'}|${s.filters.join(',')}|${s.after ? 'after' : 'first'}|${s.anonymous ? 'anonymous' : 'viewer'}`;
 
 // The board is the busiest read: its statements are built once per shape and database handle.
-const listStatement = builtOnce(
-  (db: Db, shape: Shape) => {
-    const { sort, mine, filters, after, anonymous } = shape;
-    const spec = SORTS[sort];
-    const order = spec.direction === 'desc' ? desc : asc;
-    const op = sql.raw(spec.direction === 'desc' ? '<' : '>');
-    const conditions = (gin: boolean) => filters.filter((filter) => (filter in MATCHED) === gin).map((filter) => FILTERS[filter]());
-    const ordered = and(
-      mine ? eq(mine === 'client' ? missions.clientId : missions.agentId, p('viewer')) : eq(missions.status, 'OPEN'),
-      ...conditions(false),
-      after ? sql`(${spec.column}, ${missions.id}) ${op} (${p('afterKey')}::${sql.raw(spec.cast)}, ${p('afterId')}::uuid)` : undefined,
-    )!;
-    const matched = and(...conditions(true));
-    // A user's own list is short and its index walk is bounded by it; the board is not (matched-page.ts).
-    const unestimated = and(...filters.flatMap((filter) => MATCHED[filter]?.() ?? []))!;
-    const page = matched && !mine ? sql`${missions.id} = any(array(${matchedPageIds(spec, ordered, unestimated)}))` : undefined;
-    // The page's ids are matches but for one where a bounded walk stopped: `hit` tells it apart.
-    const hit = page ? sql<boolean>`coalesce(${matched}, false)` : sql<boolean>`true`;
-    // The views the database stored (present.ts), never null here: the board's rows are OPEN, and a
-    // `mine` list's caller is a party of every row.
-    const view = storedJson(anonymous ? undefined : canSeeWork);
-    return db
-      .select({
-        view: view.as('view'),
-        key: cursorKey(spec).as('key'),
-        id: missions.id,
-        hit: hit.as('hit'),
-        due: (mine ? anyDue(db, mine) : sql<boolean>`false`).as('due'),
-      })
-      .from(missions)
-      .where(and(ordered, page ?? matched))
-      .orderBy(order(spec.column), order(missions.id))
-      .limit(p('limit'))
-      .prepare(`missions_list ${shapeKey(shape)}`);
-  },
-  shapeKey,
-);
+const listStatement = builtOnce((db: Db, shape: Shape) => {
+  const { sort, mine, filters, after, anonymous } = shape;
+  const spec = SORTS[sort];
+  const order = spec.direction === 'desc' ? desc : asc;
+  const op = sql.raw(spec.direction === 'desc' ? '<' : '>');
+  const conditions = (gin: boolean) =>
+    filters.filter((filter) => filter in MATCHED === gin).map((filter) => FILTERS[filter]());
+  const ordered = and(
+    mine ? eq(mine === 'client' ? missions.clientId : missions.agentId, p('viewer')) : eq(missions.status, 'OPEN'),
+    ...conditions(false),
+    after
+      ? sql`(${spec.column}, ${missions.id}) ${op} (${p('afterKey')}::${sql.raw(spec.cast)}, ${p('afterId')}::uuid)`
+      : undefined,
+  )!;
+  const matched = and(...conditions(true));
+  // A user's own list is short and its index walk is bounded by it; the board is not (matched-page.ts).
+  const unestimated = and(...filters.flatMap((filter) => MATCHED[filter]?.() ?? []))!;
+  const page =
+    matched && !mine ? sql`${missions.id} = any(array(${matchedPageIds(spec, ordered, unestimated)}))` : undefined;
+  // The page's ids are matches but for one where a bounded walk stopped: `hit` tells it apart.
+  const hit = page ? sql<boolean>`coalesce(${matched}, false)` : sql<boolean>`true`;
+  // The views the database stored (present.ts), never null here: the board's rows are OPEN, and a
+  // `mine` list's caller is a party of every row.
+  const view = storedJson(anonymous ? undefined : canSeeWork);
+  return db
+    .select({
+      view: view.as('view'),
+      key: cursorKey(spec).as('key'),
+      id: missions.id,
+      hit: hit.as('hit'),
+      due: (mine ? anyDue(db, mine) : sql<boolean>`false`).as('due'),
+    })
+    .from(missions)
+    .where(and(ordered, page ?? matched))
+    .orderBy(order(spec.column), order(missions.id))
+    .limit(p('limit'))
+    .prepare(`missions_list ${shapeKey(shape)}`);
+}, shapeKey);
 
 /** The page as the JSON text of a MissionList: the missions' JSON comes from the database as is. */
-export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer: Viewer, now: Date): Promise<JsonText<MissionList>> {
+export async function listMissions(
+  db: Db,
+  cfg: Config,
+  query: ListQuery,
+  viewer: Viewer,
+  now: Date,
+): Promise<JsonText<MissionList>> {
   const spec = SORTS[query.sort];
   checkScope(query, viewer);
   const values: Record<string, unknown> = {
@@ -135,7 +145,13 @@ export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer
     values.afterKey = after.key;
     values.afterId = after.id;
   }
-  const shape = { sort: query.sort, mine: query.mine, filters, after: query.cursor !== undefined, anonymous: viewer.kind === 'anonymous' };
+  const shape = {
+    sort: query.sort,
+    mine: query.mine,
+    filters,
+    after: query.cursor !== undefined,
+    anonymous: viewer.kind === 'anonymous',
+  };
   const read = () => driverRows(listStatement(db, shape), values);
   let rows = await read();
   // The page says whether any of the caller's missions is past its review window (anyDue); an
@@ -157,7 +173,9 @@ export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer
 function checkScope(query: ListQuery, viewer: Viewer): void {
   if (query.mine && viewer.kind !== 'user') throw new ApiError(401, 'Authentication required');
   if (!query.mine && query.status && query.status.some((s) => s !== 'OPEN')) {
-    throw new ApiError(400, 'Validation failed', ['status: only OPEN missions are listed publicly; add mine=client or mine=agent']);
+    throw new ApiError(400, 'Validation failed', [
+      'status: only OPEN missions are listed publicly; add mine=client or mine=agent',
+    ]);
   }
 }
 
@@ -194,7 +212,13 @@ const dueStatement = builtOnce((db: Db, mine: 'client' | 'agent') =>
 );
 
 /** Settles the caller's due missions; whether there were any. */
-async function settleExpired(db: Db, cfg: Config, mine: 'client' | 'agent', userId: string, now: Date): Promise<boolean> {
+async function settleExpired(
+  db: Db,
+  cfg: Config,
+  mine: 'client' | 'agent',
+  userId: string,
+  now: Date,
+): Promise<boolean> {
   const due = await dueStatement(db, mine).execute({ now: now.toISOString(), viewer: userId });
   for (const { id } of due) await settle(db, cfg, id, now);
   return due.length > 0;

@@ -65,12 +65,20 @@ export function matchedPageIds(sort: { column: PgColumn; direction: 'asc' | 'des
   const order = sql`order by ${sort.column} ${dir}, ${missions.id} ${dir}`;
   const key = sql`(${sort.column}, ${missions.id})`;
   const foundBefore = (stage: number) =>
-    sql.join(STAGES.slice(0, stage).map((_, i) => sql`(select count(*) from walk_${n(i)})`), sql` + `);
+    sql.join(
+      STAGES.slice(0, stage).map((_, i) => sql`(select count(*) from walk_${n(i)})`),
+      sql` + `,
+    );
   // Whether stage i runs: the page is not full yet, and the stages before found enough to go on.
   const runs = (i: number) =>
-    i === 0 ? sql`true` : sql`${foundBefore(i)} < ${limit} and ${foundBefore(i)} >= greatest(1, ${limit} * ${n(STAGES[i]!.least)})`;
+    i === 0
+      ? sql`true`
+      : sql`${foundBefore(i)} < ${limit} and ${foundBefore(i)} >= greatest(1, ${limit} * ${n(STAGES[i]!.least)})`;
   // The last row of the first `pages` pages past `after`, from the index alone (no row is read).
-  const rowAt = (pages: SQL, after: SQL = sql``) => sql`(select ${sort.column}, ${missions.id} from ${missions} where ${ordered} ${after} ${order}
+  const rowAt = (
+    pages: SQL,
+    after: SQL = sql``,
+  ) => sql`(select ${sort.column}, ${missions.id} from ${missions} where ${ordered} ${after} ${order}
     offset ${limit} * ${pages} - 1 limit 1)`;
   // The first `pages` pages' worth of rows past `after`, in order, and the matches among them.
   const walk = (name: string, when: SQL, after: SQL, pages: SQL) => sql`${sql.raw(name)} as materialized (
@@ -84,7 +92,9 @@ export function matchedPageIds(sort: { column: PgColumn; direction: 'asc' | 'des
   });
   // The last row walked: that of the last stage that ran (each runs only if the one before did).
   const walkedPages = sql`case ${sql.join(
-    STAGES.map((_, i) => STAGES.length - 1 - i).map((i) => (i === 0 ? sql`else ${n(STAGES[0]!.pages)}` : sql`when ${runs(i)} then ${n(STAGES[i]!.pages)}`)),
+    STAGES.map((_, i) => STAGES.length - 1 - i).map((i) =>
+      i === 0 ? sql`else ${n(STAGES[0]!.pages)}` : sql`when ${runs(i)} then ${n(STAGES[i]!.pages)}`,
+    ),
     sql` `,
   )} end`;
   const found = foundBefore(STAGES.length);
@@ -107,7 +117,10 @@ export function matchedPageIds(sort: { column: PgColumn; direction: 'asc' | 'des
       where ${found} + (select count(*) from walk_on) < ${limit} and ${many} and ${ordered}
         and ${key} ${upTo} ${rowAt(n(WALK_ON), pastEnd)} and not coalesce(${matched}, false)
       order by ${sort.column} ${back}, ${missions.id} ${back} limit 1)
-    ${sql.join(STAGES.map((_, i) => sql`select ${missions.id} from walk_${n(i)} as ${missions}`), sql` union all `)}
+    ${sql.join(
+      STAGES.map((_, i) => sql`select ${missions.id} from walk_${n(i)} as ${missions}`),
+      sql` union all `,
+    )}
     union all
     (select ${missions.id} from beyond as ${missions} where (select count(*) from beyond) <= ${n(RARE)} ${order} limit ${limit})
     union all select ${missions.id} from walk_on as ${missions} union all select ${missions.id} from walk_stop as ${missions}`;

@@ -29,7 +29,8 @@ function object(fields: Record<string, SQL | AnyPgColumn>): SQL {
 }
 
 /** An array of `element` for each row of `from`, in `order`; [] when there is none. */
-const array = (element: SQL, order: SQL, from: SQL) => sql`coalesce((select array_to_json(array_agg(${element} order by ${order})) ${from}), '[]'::json)`;
+const array = (element: SQL, order: SQL, from: SQL) =>
+  sql`coalesce((select array_to_json(array_agg(${element} order by ${order})) ${from}), '[]'::json)`;
 
 /** The mission's files of one kind in upload order, narrowed by `where` (a round's, say). */
 function files(kind: MissionFileKind, where: SQL = sql``): SQL {
@@ -139,5 +140,7 @@ export function missionJson(work: SQL): SQL<MissionJson> {
  * No `work`: an anonymous viewer.
  */
 export function storedJson(work?: SQL): SQL<MissionJson | null> {
-  return work ? sql<MissionJson | null>`case when ${work} then ${missions.partiesView} else ${missions.listing} end` : sql<MissionJson | null>`${missions.listing}`;
+  return work
+    ? sql<MissionJson | null>`case when ${work} then ${missions.partiesView} else ${missions.listing} end`
+    : sql<MissionJson | null>`${missions.listing}`;
 }

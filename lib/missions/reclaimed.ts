@@ -48,7 +48,9 @@ function dueAfter(db: Db, reclaimableFrom: Date, after: Position | undefined, li
         isNotNull(missions.onChainTaskId),
         inArray(missions.status, [...UNSETTLED]),
         lte(missions.deadline, reclaimableFrom),
-        after ? sql`(${missions.deadline}, ${missions.id}) > (${after.key}::timestamptz, ${after.id}::uuid)` : undefined,
+        after
+          ? sql`(${missions.deadline}, ${missions.id}) > (${after.key}::timestamptz, ${after.id}::uuid)`
+          : undefined,
       ),
     )
     .orderBy(asc(missions.deadline), asc(missions.id))
@@ -63,7 +65,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 function positionOf(saved: string | null): Position | undefined {
   try {
     const value = saved ? (JSON.parse(saved) as Partial<Position>) : undefined;
-    return typeof value?.key === 'string' && KEY.test(value.key) && !Number.isNaN(Date.parse(value.key)) && typeof value.id === 'string' && UUID.test(value.id)
+    return typeof value?.key === 'string' &&
+      KEY.test(value.key) &&
+      !Number.isNaN(Date.parse(value.key)) &&
+      typeof value.id === 'string' &&
+      UUID.test(value.id)
       ? { key: value.key, id: value.id }
       : undefined;
   } catch {
@@ -75,14 +81,19 @@ export async function settleReclaimedMissions(db: Db, kv: Kv, cfg: Config, now: 
   const clients = getChainClients();
   if (!clients || !cfg.chain.escrow) return { reclaimed: 0 };
   // Bounties (docs/api.md#bounties) have their own margin: the earlier of the two finds both kinds.
-  const margin = Math.min(expiresAfterDeadlineSeconds(expiryRules(cfg)), expiresAfterDeadlineSeconds(expiryRules(cfg), true));
+  const margin = Math.min(
+    expiresAfterDeadlineSeconds(expiryRules(cfg)),
+    expiresAfterDeadlineSeconds(expiryRules(cfg), true),
+  );
   const reclaimableFrom = new Date(now.getTime() - margin * 1000);
   const after = positionOf(await kv.get(CURSOR));
   const due = await dueAfter(db, reclaimableFrom, after, PER_RUN);
   // Past the last due mission the turn starts again from the oldest.
   if (after && due.length < PER_RUN) {
     const seen = new Set(due.map((row) => row.id));
-    due.push(...(await dueAfter(db, reclaimableFrom, undefined, PER_RUN - due.length)).filter((row) => !seen.has(row.id)));
+    due.push(
+      ...(await dueAfter(db, reclaimableFrom, undefined, PER_RUN - due.length)).filter((row) => !seen.has(row.id)),
+    );
   }
   let reclaimed = 0;
   let last: Position | undefined;
@@ -116,5 +127,6 @@ export async function markReclaimed(db: Db, cfg: Config, missionId: string, now:
 
 /** The missions' side of a settlement's outcome: a release the client's reclaim superseded ends its mission. */
 export const reactToSettlement: OnSettled = async (db, cfg, row, now) => {
-  if ((row.kind === 'RELEASE' || row.kind === 'SPLIT') && row.status === 'SUPERSEDED' && row.missionId) await markReclaimed(db, cfg, row.missionId, now);
+  if ((row.kind === 'RELEASE' || row.kind === 'SPLIT') && row.status === 'SUPERSEDED' && row.missionId)
+    await markReclaimed(db, cfg, row.missionId, now);
 };

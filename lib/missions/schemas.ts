@@ -42,60 +42,79 @@ export const onChainTaskIdSchema = z.union([
     .refine(Number.isSafeInteger, 'is too large'),
 ]);
 
-
 export const ASSIGNMENT_MODES = ['FIRST_COME', 'APPLICATION', 'BOUNTY'] as const;
 export const assignmentSchema = z.enum(ASSIGNMENT_MODES);
 
 // A whole number as JSON or as a form field's digits.
-const smallInt = z.union([z.number(), z.string().regex(/^[0-9]{1,3}$/, 'must be a whole number').transform(Number)]);
+const smallInt = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^[0-9]{1,3}$/, 'must be a whole number')
+    .transform(Number),
+]);
 
 // Strict objects: fields a client may not set (status, agent, client…) are a 400, not ignored.
-export const createMissionSchema = z.strictObject({
-  title: missionTitleSchema,
-  description: missionDescriptionSchema,
-  category: categorySchema.default('general'),
-  tags: z
-    .array(tagSchema)
-    .max(MAX_TAGS)
-    .default([])
-    .transform((tags) => [...new Set(tags)]),
-  reward: rewardSchema,
-  deadline: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
-  // Bookkeeping mode: optional; the escrow issue checks it against the chain.
-  onChainTaskId: onChainTaskIdSchema.optional(),
-  // docs/api.md#applications: FIRST_COME (accept) or APPLICATION (apply, then the owner assigns); docs/api.md#bounties: BOUNTY.
-  assignment: assignmentSchema.default('FIRST_COME'),
-  winners: smallInt.pipe(winnersSchema).optional().describe('BOUNTY: places to award, 1–10 (default 1)'),
-  split: z
-    .array(smallInt.pipe(shareSchema))
-    .min(1)
-    .max(MAX_WINNERS)
-    .optional()
-    .describe('BOUNTY: each place\'s percentage of the reward, first place first, summing to 100 (default: equal)'),
-  // docs/api.md#criteria: frozen once OPEN.
-  criteria: criteriaSchema.optional().describe('Acceptance criteria: 1–20 lines of 1–500 characters, numbered from 1 in this order'),
-}).superRefine((input, ctx) => {
-  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-  if (input.assignment !== 'BOUNTY') {
-    if (input.winners !== undefined) issue('winners', 'only a BOUNTY has winners');
-    if (input.split !== undefined) issue('split', 'only a BOUNTY has a split');
-    return;
-  }
-  if (input.split === undefined) return;
-  const winners = input.winners ?? 1;
-  for (const problem of splitProblems(input.split, winners)) {
-    issue('split', problem === 'count' ? `must name one percentage for each of the ${winners} places` : 'must sum to 100');
-  }
-});
+export const createMissionSchema = z
+  .strictObject({
+    title: missionTitleSchema,
+    description: missionDescriptionSchema,
+    category: categorySchema.default('general'),
+    tags: z
+      .array(tagSchema)
+      .max(MAX_TAGS)
+      .default([])
+      .transform((tags) => [...new Set(tags)]),
+    reward: rewardSchema,
+    deadline: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
+    // Bookkeeping mode: optional; the escrow issue checks it against the chain.
+    onChainTaskId: onChainTaskIdSchema.optional(),
+    // docs/api.md#applications: FIRST_COME (accept) or APPLICATION (apply, then the owner assigns); docs/api.md#bounties: BOUNTY.
+    assignment: assignmentSchema.default('FIRST_COME'),
+    winners: smallInt.pipe(winnersSchema).optional().describe('BOUNTY: places to award, 1–10 (default 1)'),
+    split: z
+      .array(smallInt.pipe(shareSchema))
+      .min(1)
+      .max(MAX_WINNERS)
+      .optional()
+      .describe("BOUNTY: each place's percentage of the reward, first place first, summing to 100 (default: equal)"),
+    // docs/api.md#criteria: frozen once OPEN.
+    criteria: criteriaSchema
+      .optional()
+      .describe('Acceptance criteria: 1–20 lines of 1–500 characters, numbered from 1 in this order'),
+  })
+  .superRefine((input, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (input.assignment !== 'BOUNTY') {
+      if (input.winners !== undefined) issue('winners', 'only a BOUNTY has winners');
+      if (input.split !== undefined) issue('split', 'only a BOUNTY has a split');
+      return;
+    }
+    if (input.split === undefined) return;
+    const winners = input.winners ?? 1;
+    for (const problem of splitProblems(input.split, winners)) {
+      issue(
+        'split',
+        problem === 'count' ? `must name one percentage for each of the ${winners} places` : 'must sum to 100',
+      );
+    }
+  });
 
-export const submitSchema = z.strictObject({ note: missionNoteSchema.default(''), selfCheck: selfCheckSchema.optional() });
+export const submitSchema = z.strictObject({
+  note: missionNoteSchema.default(''),
+  selfCheck: selfCheckSchema.optional(),
+});
 export const contestSchema = z.strictObject({ reason: missionReasonSchema, unmet: unmetSchema.optional() });
 export const bumpSchema = z.strictObject({ reward: rewardSchema.optional() });
 export const resolveSchema = z.strictObject({
   outcome: z.enum(['COMPLETED', 'CANCELLED']),
   note: lines(2000).optional(),
   // docs/api.md#bounties: a DISPUTED bounty is completed with the operator's award.
-  winners: z.array(addressSchema).max(10).optional().describe('BOUNTY, outcome COMPLETED: the winning entrants, first place first'),
+  winners: z
+    .array(addressSchema)
+    .max(10)
+    .optional()
+    .describe('BOUNTY, outcome COMPLETED: the winning entrants, first place first'),
   reason: missionReasonSchema.optional().describe('BOUNTY: why places are left unawarded'),
   verdicts: verdictsSchema.optional(),
 });
@@ -131,7 +150,9 @@ export const missionFileSchema = z.object({
 });
 
 const timestamp = z.string().nullable();
-export const selfCheckViewSchema = z.array(z.object({ criterion: z.number().int(), met: z.boolean(), note: z.string().optional() }));
+export const selfCheckViewSchema = z.array(
+  z.object({ criterion: z.number().int(), met: z.boolean(), note: z.string().optional() }),
+);
 
 export const missionSchema = z.object({
   id: z.string(),
@@ -152,7 +173,12 @@ export const missionSchema = z.object({
   criteriaHash: z.string().nullable(),
   verdicts: z.array(z.object({ criterion: z.number().int(), met: z.boolean() })).nullable(),
   submission: z
-    .object({ note: z.string(), selfCheck: selfCheckViewSchema, files: z.array(missionFileSchema), submittedAt: z.string() })
+    .object({
+      note: z.string(),
+      selfCheck: selfCheckViewSchema,
+      files: z.array(missionFileSchema),
+      submittedAt: z.string(),
+    })
     .nullable(),
   contests: z.array(
     z.object({

@@ -17,9 +17,18 @@ const MAX_BATCHES = 50;
 // Each kind of due mission with the time that makes it due: separate statements, so each keeps
 // its index (the SUBMITTED one the partial missions_review_due_idx, the open bounties the status/deadline one).
 const DUE: ((now: Date) => { where: SQL; time: AnyPgColumn })[] = [
-  (now) => ({ where: and(eq(missions.status, 'SUBMITTED'), lte(missions.reviewDeadline, now))!, time: missions.reviewDeadline }),
-  (now) => ({ where: and(eq(missions.status, 'OPEN'), lte(missions.deadline, now), eq(missions.assignmentMode, 'BOUNTY'))!, time: missions.deadline }),
-  (now) => ({ where: and(inArray(missions.status, ['JUDGING', 'AWARDED']), lte(missions.reviewDeadline, now))!, time: missions.reviewDeadline }),
+  (now) => ({
+    where: and(eq(missions.status, 'SUBMITTED'), lte(missions.reviewDeadline, now))!,
+    time: missions.reviewDeadline,
+  }),
+  (now) => ({
+    where: and(eq(missions.status, 'OPEN'), lte(missions.deadline, now), eq(missions.assignmentMode, 'BOUNTY'))!,
+    time: missions.deadline,
+  }),
+  (now) => ({
+    where: and(inArray(missions.status, ['JUDGING', 'AWARDED']), lte(missions.reviewDeadline, now))!,
+    time: missions.reviewDeadline,
+  }),
 ];
 
 export async function settleExpiredMissions(db: Db, cfg: Config, now: Date): Promise<{ completed: number }> {

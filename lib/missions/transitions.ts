@@ -61,7 +61,8 @@ export interface Transition {
 }
 
 const seconds = (s: number) => s * 1000;
-const reviewOver = (m: Pick<MissionFacts, 'reviewDeadline'>, now: Date) => m.reviewDeadline !== null && now >= m.reviewDeadline;
+const reviewOver = (m: Pick<MissionFacts, 'reviewDeadline'>, now: Date) =>
+  m.reviewDeadline !== null && now >= m.reviewDeadline;
 const isBounty = (m: Pick<MissionFacts, 'assignmentMode'>) => m.assignmentMode === 'BOUNTY';
 const bountyOnly = (m: MissionFacts) => (isBounty(m) ? undefined : 'This mission is not a bounty');
 
@@ -120,7 +121,11 @@ export const TRANSITIONS = {
       if (isBounty(m) && m.entryCount > 0) return 'Agents have entered this bounty: award it after the deadline';
       if (m.status === 'ACCEPTED' && now < m.deadline) return 'The agent still has until the deadline';
       // The owner may walk away from a contest the agent left unanswered for a review window.
-      if (m.status === 'CONTESTED' && m.contestedAt && now.getTime() < m.contestedAt.getTime() + seconds(rules.reviewWindowSeconds)) {
+      if (
+        m.status === 'CONTESTED' &&
+        m.contestedAt &&
+        now.getTime() < m.contestedAt.getTime() + seconds(rules.reviewWindowSeconds)
+      ) {
         return 'The agent may still answer the contest';
       }
       return undefined;
@@ -136,7 +141,9 @@ export const TRANSITIONS = {
     to: () => 'OPEN',
     when: (m, now, rules) => {
       const opensAt = (m.acceptedAt?.getTime() ?? 0) + seconds(rules.acceptWindowSeconds);
-      return now.getTime() < opensAt ? `The agent has until ${new Date(opensAt).toISOString()} to deliver before it can be reopened` : undefined;
+      return now.getTime() < opensAt
+        ? `The agent has until ${new Date(opensAt).toISOString()} to deliver before it can be reopened`
+        : undefined;
     },
     effects: ['unassign'],
     event: 'reopened',
@@ -146,7 +153,8 @@ export const TRANSITIONS = {
     from: ['OPEN'],
     to: () => 'OPEN',
     // docs/api.md#limits: once an hour per mission. Kept on the row, so only a bump that happened counts.
-    cooldown: (m, now) => (m.bumpedAt ? Math.max(0, Math.ceil((m.bumpedAt.getTime() + 3_600_000 - now.getTime()) / 1000)) : 0),
+    cooldown: (m, now) =>
+      m.bumpedAt ? Math.max(0, Math.ceil((m.bumpedAt.getTime() + 3_600_000 - now.getTime()) / 1000)) : 0,
     effects: ['bump'],
   },
   // docs/api.md#escrow: the task's client reclaimed the expired escrow on-chain, which nobody can block.
@@ -172,14 +180,26 @@ export const TRANSITIONS = {
     party: 'system',
     from: ['OPEN'],
     to: () => 'JUDGING',
-    when: (m, now) => bountyOnly(m) ?? (now < m.deadline ? 'The bounty is still taking entries' : m.entryCount === 0 ? 'No entries to judge' : undefined),
+    when: (m, now) =>
+      bountyOnly(m) ??
+      (now < m.deadline
+        ? 'The bounty is still taking entries'
+        : m.entryCount === 0
+          ? 'No entries to judge'
+          : undefined),
     effects: ['openJudging'],
   },
   lapse: {
     party: 'system',
     from: ['OPEN'],
     to: () => 'CANCELLED',
-    when: (m, now) => bountyOnly(m) ?? (now < m.deadline ? 'The bounty is still taking entries' : m.entryCount > 0 ? 'The bounty has entries' : undefined),
+    when: (m, now) =>
+      bountyOnly(m) ??
+      (now < m.deadline
+        ? 'The bounty is still taking entries'
+        : m.entryCount > 0
+          ? 'The bounty has entries'
+          : undefined),
     effects: ['refund'],
     event: 'lapsed',
   },
@@ -187,7 +207,8 @@ export const TRANSITIONS = {
     party: 'owner',
     from: ['JUDGING'],
     to: () => 'AWARDED',
-    when: (m, now) => bountyOnly(m) ?? (reviewOver(m, now) ? 'The judging window has closed; the operator awards it' : undefined),
+    when: (m, now) =>
+      bountyOnly(m) ?? (reviewOver(m, now) ? 'The judging window has closed; the operator awards it' : undefined),
     effects: ['recordAward'],
   },
   // No award in the judging window: the client cannot sit on the entries; the operator awards.
@@ -214,7 +235,13 @@ export const TRANSITIONS = {
     when: (m, now) => bountyOnly(m) ?? (reviewOver(m, now) ? undefined : 'Entrants may still contest the award'),
     effects: ['releaseSplit'],
   },
-  resolveAward: { party: 'operator', from: ['DISPUTED'], to: () => 'COMPLETED', when: bountyOnly, effects: ['recordAward', 'releaseSplit'] },
+  resolveAward: {
+    party: 'operator',
+    from: ['DISPUTED'],
+    to: () => 'COMPLETED',
+    when: bountyOnly,
+    effects: ['recordAward', 'releaseSplit'],
+  },
   resolveCancel: { party: 'operator', from: ['DISPUTED'], to: () => 'CANCELLED', effects: ['refund'] },
 } as const satisfies Record<string, Transition>;
 
@@ -225,7 +252,10 @@ export type Action = keyof typeof TRANSITIONS;
  * submission; a bounty's deadline closes it (judge or lapse), its judging window over escalates
  * it, its contest window over completes it. Run before any other action and on every read.
  */
-export function dueAction(m: Pick<MissionFacts, 'status' | 'deadline' | 'reviewDeadline' | 'assignmentMode' | 'entryCount'>, now: Date): Action | undefined {
+export function dueAction(
+  m: Pick<MissionFacts, 'status' | 'deadline' | 'reviewDeadline' | 'assignmentMode' | 'entryCount'>,
+  now: Date,
+): Action | undefined {
   if (m.status === 'SUBMITTED') return reviewOver(m, now) ? 'expire' : undefined;
   if (!isBounty(m)) return undefined;
   if (m.status === 'OPEN') return now < m.deadline ? undefined : m.entryCount > 0 ? 'judge' : 'lapse';
@@ -264,7 +294,8 @@ function isParty(party: Party, m: MissionFacts, viewer: Viewer): boolean {
 export function decide(action: Action, m: MissionFacts, viewer: Viewer, now: Date, rules: MissionRules): Decision {
   const transition: Transition = TRANSITIONS[action];
   // docs/api.md#post-and-pay: an unfunded mission does not exist for anyone but its poster.
-  if (m.status === 'AWAITING_FUNDING' && !canSeeMission(m, viewer)) return { ok: false, status: 404, message: 'Mission not found' };
+  if (m.status === 'AWAITING_FUNDING' && !canSeeMission(m, viewer))
+    return { ok: false, status: 404, message: 'Mission not found' };
   if (!isParty(transition.party, m, viewer)) {
     return canSeeMission(m, viewer)
       ? { ok: false, status: 403, message: forbiddenMessage(transition.party) }
@@ -276,7 +307,8 @@ export function decide(action: Action, m: MissionFacts, viewer: Viewer, now: Dat
   const refusal = transition.when?.(m, now, rules);
   if (refusal) return { ok: false, status: 409, message: refusal };
   const wait = transition.cooldown?.(m, now) ?? 0;
-  if (wait > 0) return { ok: false, status: 429, message: `Too many requests: ${action} again in ${wait} s`, retryAfter: wait };
+  if (wait > 0)
+    return { ok: false, status: 429, message: `Too many requests: ${action} again in ${wait} s`, retryAfter: wait };
   return { ok: true, from: m.status, to: transition.to(m, rules), transition };
 }
 

@@ -11,7 +11,15 @@ import { applyTransition } from './apply-transition';
 import { type MissionJson, missionJson, storedJson } from './present';
 import { idSchema } from '../fields';
 import { dueAction } from './transitions';
-import { ANONYMOUS_SEES_WORK, canSeeMission, canSeeWork, enteredBy, SYSTEM, type Viewer, viewerValues } from './visibility';
+import {
+  ANONYMOUS_SEES_WORK,
+  canSeeMission,
+  canSeeWork,
+  enteredBy,
+  SYSTEM,
+  type Viewer,
+  viewerValues,
+} from './visibility';
 
 // The facts that decide whether the viewer may see the mission, with its view, in one round trip.
 const readStatement = builtOnce((db: Db) =>
@@ -42,7 +50,13 @@ const publicViewStatement = builtOnce((db: Db) =>
 );
 
 /** The mission as the viewer may see it, as the JSON text the database wrote: answered as it is. */
-export async function getMissionOrThrow(db: Db, cfg: Config, id: string, viewer: Viewer, now: Date): Promise<MissionJson> {
+export async function getMissionOrThrow(
+  db: Db,
+  cfg: Config,
+  id: string,
+  viewer: Viewer,
+  now: Date,
+): Promise<MissionJson> {
   if (!idSchema.safeParse(id).success) throw new ApiError(404, 'Mission not found');
   const read = async () => (await readStatement(db, undefined).execute({ id, ...viewerValues(viewer) }))[0];
   let mission = await read();

@@ -35,7 +35,13 @@ export function isAssignee(m: Parties, viewer: Viewer): boolean {
 }
 
 export function canSeeMission(m: Parties, viewer: Viewer): boolean {
-  return m.status === 'OPEN' || privileged(viewer) || isOwner(m, viewer) || isAssignee(m, viewer) || (viewer.kind === 'user' && m.entered === true);
+  return (
+    m.status === 'OPEN' ||
+    privileged(viewer) ||
+    isOwner(m, viewer) ||
+    isAssignee(m, viewer) ||
+    (viewer.kind === 'user' && m.entered === true)
+  );
 }
 
 /** A viewer as the values of the `viewer` and `privileged` placeholders that canSeeWork reads. */
@@ -73,7 +79,10 @@ export function canSeeFile(
   if (file.kind === 'ATTACHMENT') return true;
   if (privileged(viewer) || isOwner(m, viewer)) return true;
   // docs/api.md#bounties: an entry's files are its author's until the bounty is COMPLETED, then every entrant's.
-  if (file.kind === 'ENTRY') return viewer.kind === 'user' && (file.uploaderId === viewer.id || (m.status === 'COMPLETED' && m.entered === true));
+  if (file.kind === 'ENTRY')
+    return (
+      viewer.kind === 'user' && (file.uploaderId === viewer.id || (m.status === 'COMPLETED' && m.entered === true))
+    );
   // An agent who withdrew is no longer a party; a new agent never sees the last one's work.
   return isAssignee(m, viewer) && file.assignment === m.assignment;
 }

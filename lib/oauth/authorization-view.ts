@@ -54,7 +54,12 @@ export async function viewAuthorization(
     return { kind: 'error', message: error.message, redirectHost: redirectHost(error.redirectUri), back: location };
   }
   if (!userId) return { kind: 'sign-in', request };
-  return { kind: 'consent', request, formToken: await issueConsentToken(kv, userId, request), redirectOrigin: redirectOrigin(request.redirectUri) };
+  return {
+    kind: 'consent',
+    request,
+    formToken: await issueConsentToken(kv, userId, request),
+    redirectOrigin: redirectOrigin(request.redirectUri),
+  };
 }
 
 /** The host a person recognises; a native app's private-use scheme has none, so its scheme stands in. */

@@ -36,7 +36,9 @@ export const authorizationQuerySchema = z.object({
 export type AuthorizationQuery = z.infer<typeof authorizationQuerySchema>;
 
 /** The client asking: registered (RFC 7591) or described by its metadata document, whose host is then verified. */
-export type AuthorizingClient = Pick<OAuthClient, 'id' | 'name' | 'clientUri' | 'redirectUris'> & { verifiedDomain?: string };
+export type AuthorizingClient = Pick<OAuthClient, 'id' | 'name' | 'clientUri' | 'redirectUris'> & {
+  verifiedDomain?: string;
+};
 
 export interface AuthorizationRequest {
   client: Omit<AuthorizingClient, 'redirectUris'>;
@@ -72,7 +74,11 @@ export const acceptsResource = (issuer: string, resource: string | undefined): b
  * The client named by `clientId`: a metadata document's (docs/api.md#client-id-metadata-documents), or a
  * registered one. A document that cannot be used is a problem for our page, like an unknown client.
  */
-async function authorizingClient(db: Db, requester: Requester, clientId: string): Promise<AuthorizingClient | undefined> {
+async function authorizingClient(
+  db: Db,
+  requester: Requester,
+  clientId: string,
+): Promise<AuthorizingClient | undefined> {
   const url = clientIdUrl(clientId);
   if (url) {
     try {
@@ -93,30 +99,45 @@ export async function checkAuthorizationRequest(
 ): Promise<AuthorizationRequest> {
   // A parameter given twice is ambiguous (RFC 6749 §3.1): refused.
   const duplicated = Object.keys(raw).find((key) => Array.isArray(raw[key]));
-  const parsed = authorizationQuerySchema.safeParse(Object.fromEntries(Object.entries(raw).filter(([, v]) => typeof v === 'string')));
+  const parsed = authorizationQuerySchema.safeParse(
+    Object.fromEntries(Object.entries(raw).filter(([, v]) => typeof v === 'string')),
+  );
   const clientId = typeof raw.client_id === 'string' ? raw.client_id : undefined;
   const client = clientId ? await authorizingClient(db, requester, clientId) : undefined;
-  if (!client) throw new UnsafeAuthorizationRequest('This application is not registered with taskmarket (unknown client_id).');
+  if (!client)
+    throw new UnsafeAuthorizationRequest('This application is not registered with taskmarket (unknown client_id).');
   const askedRedirect = typeof raw.redirect_uri === 'string' ? raw.redirect_uri : undefined;
   // Exact string match against a registered URI (OAuth 2.1 §4.1.1), any port for loopback (docs/api.md#loopback-redirects);
   // none given is fine only when there is one.
   const redirectUri = askedRedirect ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
-  if (!redirectUri || !client.redirectUris.some((registered) => redirectUriMatches(registered, redirectUri)) || Array.isArray(raw.redirect_uri)) {
+  if (
+    !redirectUri ||
+    !client.redirectUris.some((registered) => redirectUriMatches(registered, redirectUri)) ||
+    Array.isArray(raw.redirect_uri)
+  ) {
     throw new UnsafeAuthorizationRequest('The redirect_uri does not match one this application registered.');
   }
   const state = typeof raw.state === 'string' ? raw.state : undefined;
-  const refuse = (code: string, description: string) => new RedirectableError(client.id, redirectUri, code, description, state);
+  const refuse = (code: string, description: string) =>
+    new RedirectableError(client.id, redirectUri, code, description, state);
   if (duplicated) throw refuse('invalid_request', `${duplicated} given more than once`);
-  if (!parsed.success) throw refuse('invalid_request', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  if (!parsed.success)
+    throw refuse('invalid_request', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   const query = parsed.data;
   if (query.response_type !== 'code') throw refuse('unsupported_response_type', 'response_type must be code');
-  if (!query.code_challenge || !PKCE.test(query.code_challenge)) throw refuse('invalid_request', 'code_challenge (PKCE) is required');
+  if (!query.code_challenge || !PKCE.test(query.code_challenge))
+    throw refuse('invalid_request', 'code_challenge (PKCE) is required');
   if (query.code_challenge_method !== 'S256') throw refuse('invalid_request', 'code_challenge_method must be S256');
   if (!acceptsResource(issuer, query.resource)) throw refuse('invalid_target', 'resource is not this server');
   const scopes = query.scope === undefined || query.scope.trim() === '' ? DEFAULT_SCOPES : parseScopes(query.scope);
   if (!scopes || scopes.length === 0) throw refuse('invalid_scope', 'Unknown scope');
   return {
-    client: { id: client.id, name: client.name, clientUri: client.clientUri, ...(client.verifiedDomain && { verifiedDomain: client.verifiedDomain }) },
+    client: {
+      id: client.id,
+      name: client.name,
+      clientUri: client.clientUri,
+      ...(client.verifiedDomain && { verifiedDomain: client.verifiedDomain }),
+    },
     redirectUri,
     redirectUriGiven: askedRedirect !== undefined,
     scopes,
@@ -135,14 +156,28 @@ export function redirectWith(redirectUri: string, params: Record<string, string 
 
 /** Where a redirectable error sends the browser: the client's redirect URI with error, state and iss. */
 export const errorLocation = (error: RedirectableError, issuer: string) =>
-  redirectWith(error.redirectUri, { error: error.code, error_description: error.message, state: error.state, iss: issuer });
+  redirectWith(error.redirectUri, {
+    error: error.code,
+    error_description: error.message,
+    state: error.state,
+    iss: issuer,
+  });
 
 // What the consent form token is bound to: this user, this client, these terms. The scopes are not
 // among them: the person picks from those asked for (docs/api.md#choosing-scopes), which the token's
 // entry keeps beside its fingerprint.
 const fingerprint = (userId: string, request: AuthorizationRequest) =>
   createHash('sha256')
-    .update(JSON.stringify([userId, request.client.id, request.redirectUri, request.codeChallenge, request.state ?? '', request.resource ?? '']))
+    .update(
+      JSON.stringify([
+        userId,
+        request.client.id,
+        request.redirectUri,
+        request.codeChallenge,
+        request.state ?? '',
+        request.resource ?? '',
+      ]),
+    )
     .digest('base64url');
 const FORM_TOKEN = /^[A-Za-z0-9_-]{32}$/;
 
@@ -169,7 +204,12 @@ export async function offeredScopes(kv: Kv, token: string): Promise<Scope[] | un
 }
 
 /** Takes the form token (one use); false when it is unknown, used, expired or for other terms. */
-export async function takeConsentToken(kv: Kv, userId: string, token: string, request: AuthorizationRequest): Promise<boolean> {
+export async function takeConsentToken(
+  kv: Kv,
+  userId: string,
+  token: string,
+  request: AuthorizationRequest,
+): Promise<boolean> {
   if (!FORM_TOKEN.test(token)) return false;
   const entry = await kv.take(consentKey(token), consentSet(userId));
   return entry !== null && entry.slice(0, entry.indexOf(' ')) === fingerprint(userId, request);
@@ -201,7 +241,8 @@ const CODE = /^[A-Za-z0-9_-]{43}$/;
 export async function issueCode(kv: Kv, grant: CodeGrant): Promise<string> {
   const code = randomBytes(32).toString('base64url');
   const stored = await kv.putCapped(codeKey(code), JSON.stringify(grant), CODE_TTL_MS, codeSet(grant.userId), 20);
-  if (!stored) throw new OAuthError(429, 'temporarily_unavailable', 'Too many authorizations at once; try again in a minute');
+  if (!stored)
+    throw new OAuthError(429, 'temporarily_unavailable', 'Too many authorizations at once; try again in a minute');
   return code;
 }
 
@@ -224,5 +265,6 @@ export function verifierMatches(verifier: string, challenge: string): boolean {
 // A code presented twice may have been stolen: the grant made with it is revoked (RFC 6749 §4.1.2).
 const usedCodeKey = (code: string) => `oauth-code-used:${createHash('sha256').update(code).digest('base64url')}`;
 
-export const rememberUsedCode = (kv: Kv, code: string, grantId: string) => kv.put(usedCodeKey(code), grantId, 10 * 60_000);
+export const rememberUsedCode = (kv: Kv, code: string, grantId: string) =>
+  kv.put(usedCodeKey(code), grantId, 10 * 60_000);
 export const grantOfUsedCode = (kv: Kv, code: string) => kv.get(usedCodeKey(code));

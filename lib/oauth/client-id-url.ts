@@ -17,6 +17,7 @@ export function clientIdUrl(clientId: string): URL | undefined {
   // The document's own client_id must equal the string as given, so it must also be its URL as written.
   if (url.href !== clientId) return undefined;
   if (url.hash || clientId.includes('#') || url.username || url.password) return undefined;
-  if (url.pathname === '/' || url.pathname.split('/').some((segment) => segment === '.' || segment === '..')) return undefined;
+  if (url.pathname === '/' || url.pathname.split('/').some((segment) => segment === '.' || segment === '..'))
+    return undefined;
   return url;
 }

@@ -21,7 +21,18 @@ type AuthMethod = (typeof AUTH_METHODS)[number];
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 // Schemes that are not a place to send a browser with a code (RFC 8252 §7.1 allows private-use
 // schemes such as com.example.app: for native clients; these are not that).
-const REFUSED_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'about:', 'blob:', 'ftp:', 'ws:', 'wss:', 'mailto:']);
+const REFUSED_SCHEMES = new Set([
+  'javascript:',
+  'data:',
+  'vbscript:',
+  'file:',
+  'about:',
+  'blob:',
+  'ftp:',
+  'ws:',
+  'wss:',
+  'mailto:',
+]);
 
 /** Why `uri` cannot be a redirect URI, or undefined when it can (OAuth 2.1 §2.3.1, RFC 8252). */
 export function redirectUriProblem(uri: string): string | undefined {
@@ -35,7 +46,8 @@ export function redirectUriProblem(uri: string): string | undefined {
   if (url.hash || uri.includes('#')) return 'must not contain a fragment';
   if (url.username || url.password) return 'must not contain credentials';
   if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:') return LOOPBACK.has(url.hostname) ? undefined : 'http is allowed only for loopback (localhost, 127.0.0.1, [::1])';
+  if (url.protocol === 'http:')
+    return LOOPBACK.has(url.hostname) ? undefined : 'http is allowed only for loopback (localhost, 127.0.0.1, [::1])';
   if (REFUSED_SCHEMES.has(url.protocol)) return `the ${url.protocol} scheme is not allowed`;
   return undefined;
 }
@@ -102,17 +114,23 @@ export function checkClientMetadata(input: unknown, defaultMethod: AuthMethod): 
     if (problem) throw new OAuthError(400, 'invalid_redirect_uri', `redirect_uris: ${uri}: ${problem}`);
   }
   const grantTypes = meta.grant_types ?? ['authorization_code', 'refresh_token'];
-  if (!grantTypes.includes('authorization_code') || grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
+  if (
+    !grantTypes.includes('authorization_code') ||
+    grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')
+  ) {
     throw invalidMetadata('grant_types: authorization_code (and refresh_token) only');
   }
   const responseTypes = meta.response_types ?? ['code'];
   if (responseTypes.some((r) => r !== 'code')) throw invalidMetadata('response_types: code only');
   const method = (meta.token_endpoint_auth_method ?? defaultMethod) as AuthMethod;
-  if (!AUTH_METHODS.includes(method)) throw invalidMetadata(`token_endpoint_auth_method: one of ${AUTH_METHODS.join(', ')}`);
+  if (!AUTH_METHODS.includes(method))
+    throw invalidMetadata(`token_endpoint_auth_method: one of ${AUTH_METHODS.join(', ')}`);
   const name = (meta.client_name ?? new URL(meta.redirect_uris[0]!).host).trim();
   // docs/api.md#oauth-21: the name is what a person trusts on the consent page.
   if (name.length === 0 || name.length > 100 || !NO_CONTROLS_OR_FORMAT.test(name)) {
-    throw invalidMetadata('client_name: 1–100 characters, no control or format characters (bidi overrides, zero-width)');
+    throw invalidMetadata(
+      'client_name: 1–100 characters, no control or format characters (bidi overrides, zero-width)',
+    );
   }
   if (meta.client_uri && meta.client_uri.length > MAX_URI_LENGTH) throw invalidMetadata('client_uri: too long');
   return { name, redirectUris: meta.redirect_uris, grantTypes, responseTypes, method, clientUri: meta.client_uri };
@@ -123,8 +141,16 @@ export function checkClientMetadata(input: unknown, defaultMethod: AuthMethod): 
  * `admit` runs once the metadata is acceptable, just before the row is written: the global ceiling
  * (docs/api.md#oauth-21) counts registrations, not refused attempts, and may throw 429.
  */
-export async function registerClient(db: Db, input: unknown, now: Date, admit: () => Promise<unknown>): Promise<RegisteredClient> {
-  const { name, redirectUris, grantTypes, responseTypes, method, clientUri } = checkClientMetadata(input, 'client_secret_basic');
+export async function registerClient(
+  db: Db,
+  input: unknown,
+  now: Date,
+  admit: () => Promise<unknown>,
+): Promise<RegisteredClient> {
+  const { name, redirectUris, grantTypes, responseTypes, method, clientUri } = checkClientMetadata(
+    input,
+    'client_secret_basic',
+  );
   await admit();
   const clientId = newSecret('tmc_');
   const secret = method === 'none' ? undefined : newSecret('tms_');
@@ -163,7 +189,11 @@ export async function findClient(db: Db, clientId: string): Promise<OAuthClient 
  * The client a token request comes from (RFC 6749 §2.3): its id in the body or in Basic auth,
  * and its secret checked when it registered with one. A public client proves itself with PKCE.
  */
-export async function authenticateClient(db: Db, authorization: string | null, body: { client_id?: string; client_secret?: string }): Promise<OAuthClient> {
+export async function authenticateClient(
+  db: Db,
+  authorization: string | null,
+  body: { client_id?: string; client_secret?: string },
+): Promise<OAuthClient> {
   let id = body.client_id;
   let secret = body.client_secret;
   let basic = false;
@@ -208,10 +238,22 @@ function basicCredentials(encoded: string): { id: string; secret: string } {
 /** A metadata document's client at the token and revocation endpoints: its id, public, no secret. */
 function publicDocumentClient(url: URL): OAuthClient {
   const epoch = new Date(0);
-  return { id: url.href, name: url.host, redirectUris: [], authMethod: 'none', secretHash: null, clientUri: null, createdAt: epoch, lastUsedAt: epoch };
+  return {
+    id: url.href,
+    name: url.host,
+    redirectUris: [],
+    authMethod: 'none',
+    secretHash: null,
+    clientUri: null,
+    createdAt: epoch,
+    lastUsedAt: epoch,
+  };
 }
 
-const invalidClient = () => new OAuthError(401, 'invalid_client', 'Client authentication failed', { 'WWW-Authenticate': 'Basic realm="taskmarket"' });
+const invalidClient = () =>
+  new OAuthError(401, 'invalid_client', 'Client authentication failed', {
+    'WWW-Authenticate': 'Basic realm="taskmarket"',
+  });
 
 export async function touchClient(db: Db, clientId: string, now: Date): Promise<void> {
   await db.update(oauthClients).set({ lastUsedAt: now }).where(eq(oauthClients.id, clientId));
@@ -220,6 +262,9 @@ export async function touchClient(db: Db, clientId: string, now: Date): Promise<
 /** The sweep's part: registrations nobody used for CLIENT_UNUSED_DAYS are deleted. */
 export async function deleteUnusedClients(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - CLIENT_UNUSED_DAYS * 86_400_000);
-  const deleted = await db.delete(oauthClients).where(lt(oauthClients.lastUsedAt, cutoff)).returning({ id: oauthClients.id });
+  const deleted = await db
+    .delete(oauthClients)
+    .where(lt(oauthClients.lastUsedAt, cutoff))
+    .returning({ id: oauthClients.id });
   return deleted.length;
 }

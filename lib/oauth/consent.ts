@@ -50,10 +50,18 @@ export async function decideAuthorization(
   const releaseLimit = decision === 'approve' ? consentReleaseLimit(limitField) : '0';
   // Consent CSRF: without the token this page handed to this user for these exact terms, nothing happens.
   if (typeof formToken !== 'string' || !offered || !(await takeConsentToken(kv, userId, formToken, request))) {
-    throw new ApiError(403, 'This consent form has expired or was already used; start the connection again from your app');
+    throw new ApiError(
+      403,
+      'This consent form has expired or was already used; start the connection again from your app',
+    );
   }
   if (decision !== 'approve') {
-    return redirectWith(request.redirectUri, { error: 'access_denied', error_description: 'The user declined', state: request.state, iss: issuer });
+    return redirectWith(request.redirectUri, {
+      error: 'access_denied',
+      error_description: 'The user declined',
+      state: request.state,
+      iss: issuer,
+    });
   }
   const code = await issueCode(kv, {
     userId,
@@ -73,7 +81,8 @@ export async function decideAuthorization(
 function chosenScopes(chosen: string | string[] | undefined, offered: Scope[]): Scope[] {
   const values = [chosen ?? []].flat();
   const refused = values.filter((value) => !isScope(value) || !offered.includes(value));
-  if (refused.length > 0) throw new ApiError(400, 'Validation failed', [`scope: not asked for: ${refused.join(', ').slice(0, 200)}`]);
+  if (refused.length > 0)
+    throw new ApiError(400, 'Validation failed', [`scope: not asked for: ${refused.join(', ').slice(0, 200)}`]);
   if (values.length === 0) throw new ApiError(400, 'Validation failed', ['scope: choose at least one']);
   return SCOPES.filter((scope) => values.includes(scope));
 }

@@ -26,7 +26,8 @@ export const hashSecret = (secret: string) => createHash('sha256').update(secret
 export const newSecret = (prefix: string) => `${prefix}${randomBytes(32).toString('base64url')}`;
 
 // `now` a time, or a prepared statement's placeholder for one.
-const live = (now: Date | SQLWrapper) => and(isNull(grants.revokedAt), or(isNull(grants.expiresAt), gt(grants.expiresAt, now)));
+const live = (now: Date | SQLWrapper) =>
+  and(isNull(grants.revokedAt), or(isNull(grants.expiresAt), gt(grants.expiresAt, now)));
 
 // Every request with a personal token runs this lookup: one prepared statement per database handle,
 // not a query built again each time (194–368 µs of CPU a lookup built, 53–86 prepared, in one
@@ -45,7 +46,10 @@ export async function findPersonalToken(
   token: string,
   now: Date,
 ): Promise<{ id: string; userId: string; scopes: Scope[]; expiresAt: Date | null } | undefined> {
-  const [row] = await findPersonalTokenStatement(db, undefined).execute({ hash: hashSecret(token), now: now.toISOString() });
+  const [row] = await findPersonalTokenStatement(db, undefined).execute({
+    hash: hashSecret(token),
+    now: now.toISOString(),
+  });
   return row ? { ...row, scopes: row.scopes as Scope[] } : undefined;
 }
 
@@ -60,7 +64,9 @@ export async function touchGrant(db: Db, grantId: string, now = Date.now()): Pro
   await db
     .update(grants)
     .set({ lastUsedAt: new Date(now) })
-    .where(and(eq(grants.id, grantId), or(isNull(grants.lastUsedAt), lt(grants.lastUsedAt, new Date(now - TOUCH_EVERY_MS)))));
+    .where(
+      and(eq(grants.id, grantId), or(isNull(grants.lastUsedAt), lt(grants.lastUsedAt, new Date(now - TOUCH_EVERY_MS)))),
+    );
 }
 
 export async function createPersonalToken(
@@ -77,7 +83,8 @@ export async function createPersonalToken(
       .select({ n: count() })
       .from(grants)
       .where(and(eq(grants.userId, userId), eq(grants.kind, 'TOKEN'), live(now)))) as [{ n: number }];
-    if (n >= MAX_PERSONAL_TOKENS) throw new ApiError(409, `At most ${MAX_PERSONAL_TOKENS} personal access tokens; revoke one first`);
+    if (n >= MAX_PERSONAL_TOKENS)
+      throw new ApiError(409, `At most ${MAX_PERSONAL_TOKENS} personal access tokens; revoke one first`);
     const [created] = await tx
       .insert(grants)
       .values({
@@ -125,7 +132,15 @@ export async function grantOAuthScopes(
     }
     const [row] = await tx
       .insert(grants)
-      .values({ userId, kind: 'OAUTH', clientId: client.id, name: client.name, scopes, createdAt: now, lastUsedAt: now })
+      .values({
+        userId,
+        kind: 'OAUTH',
+        clientId: client.id,
+        name: client.name,
+        scopes,
+        createdAt: now,
+        lastUsedAt: now,
+      })
       .returning({ id: grants.id });
     return { id: row!.id, scopes };
   });
@@ -146,7 +161,11 @@ export async function hasApprovedClient(db: Db, userId: string, clientId: string
 
 /** The grant behind a refresh or an access token, while it stands. */
 export async function findLiveGrant(db: Db, grantId: string, now: Date) {
-  const [row] = await db.select().from(grants).where(and(eq(grants.id, grantId), live(now))).limit(1);
+  const [row] = await db
+    .select()
+    .from(grants)
+    .where(and(eq(grants.id, grantId), live(now)))
+    .limit(1);
   return row;
 }
 
@@ -169,14 +188,23 @@ export function presentGrant(row: GrantRow) {
 export type GrantView = ReturnType<typeof presentGrant>;
 
 /** The user's standing grants and tokens, newest first, with what each released in the last 24 h. */
-export async function listGrants(db: Db, userId: string, kind: GrantRow['kind'] | undefined, now: Date): Promise<ListedGrant[]> {
+export async function listGrants(
+  db: Db,
+  userId: string,
+  kind: GrantRow['kind'] | undefined,
+  now: Date,
+): Promise<ListedGrant[]> {
   const rows = await db
     .select()
     .from(grants)
     .where(and(eq(grants.userId, userId), kind ? eq(grants.kind, kind) : undefined, live(now)))
     .orderBy(desc(grants.createdAt), desc(grants.id))
     .limit(500);
-  const released = await releasedByGrant(db, rows.map((row) => row.id), now);
+  const released = await releasedByGrant(
+    db,
+    rows.map((row) => row.id),
+    now,
+  );
   return rows.map((row) => ({ ...presentGrant(row), releasedLast24h: released.get(row.id) ?? '0' }));
 }
 export type ListedGrant = GrantView & { releasedLast24h: string };
@@ -185,11 +213,26 @@ export type ListedGrant = GrantView & { releasedLast24h: string };
  * Revokes the user's grant (the owner is in the WHERE clause: someone else's id is 404). The KV mark
  * comes first and outlives every access token issued under the grant.
  */
-export async function revokeGrant(db: Db, kv: Kv, cfg: Config, userId: string, grantId: string, kind: GrantRow['kind'] | undefined, now: Date): Promise<void> {
+export async function revokeGrant(
+  db: Db,
+  kv: Kv,
+  cfg: Config,
+  userId: string,
+  grantId: string,
+  kind: GrantRow['kind'] | undefined,
+  now: Date,
+): Promise<void> {
   const [row] = await db
     .select({ id: grants.id })
     .from(grants)
-    .where(and(eq(grants.id, grantId), eq(grants.userId, userId), kind ? eq(grants.kind, kind) : undefined, isNull(grants.revokedAt)))
+    .where(
+      and(
+        eq(grants.id, grantId),
+        eq(grants.userId, userId),
+        kind ? eq(grants.kind, kind) : undefined,
+        isNull(grants.revokedAt),
+      ),
+    )
     .limit(1);
   if (!row) throw new ApiError(404, kind === 'TOKEN' ? 'Token not found' : 'Grant not found');
   await markGrantRevoked(kv, cfg, grantId);
@@ -207,7 +250,10 @@ export async function markGrantRevoked(kv: Kv, cfg: Config, grantId: string): Pr
  * within STANDING_TTL_MS.
  */
 export async function revokeGrantNow(db: Db, grantId: string, now: Date): Promise<void> {
-  await db.update(grants).set({ revokedAt: now }).where(and(eq(grants.id, grantId), isNull(grants.revokedAt)));
+  await db
+    .update(grants)
+    .set({ revokedAt: now })
+    .where(and(eq(grants.id, grantId), isNull(grants.revokedAt)));
   // Its releases still waiting die with it (docs/api.md#confirmations): the person cut the app off, and
   // a payment prompt from it afterwards would only invite a mistaken yes. A decision racing this is
   // a compare-and-set on PENDING, so exactly one of the two lands.
@@ -217,4 +263,3 @@ export async function revokeGrantNow(db: Db, grantId: string, now: Date): Promis
     .where(and(eq(confirmations.grantId, grantId), eq(confirmations.status, 'PENDING')));
   forgetGrantStanding(grantId);
 }
-

@@ -18,7 +18,14 @@ export const revocationRequestSchema = z.object({
   client_secret: z.string().max(200).optional(),
 });
 
-export async function revokeClientToken(db: Db, kv: Kv, cfg: Config, client: OAuthClient, token: string, now: Date): Promise<void> {
+export async function revokeClientToken(
+  db: Db,
+  kv: Kv,
+  cfg: Config,
+  client: OAuthClient,
+  token: string,
+  now: Date,
+): Promise<void> {
   const grantId = await grantOfToken(db, cfg, token);
   if (!grantId) return;
   const grant = await findLiveGrant(db, grantId, now);
@@ -29,7 +36,11 @@ export async function revokeClientToken(db: Db, kv: Kv, cfg: Config, client: OAu
 
 async function grantOfToken(db: Db, cfg: Config, token: string): Promise<string | undefined> {
   if (token.startsWith('tmr_')) {
-    const [row] = await db.select({ grantId: refreshTokens.grantId }).from(refreshTokens).where(eq(refreshTokens.hash, hashSecret(token))).limit(1);
+    const [row] = await db
+      .select({ grantId: refreshTokens.grantId })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.hash, hashSecret(token)))
+      .limit(1);
     return row?.grantId;
   }
   try {

@@ -12,7 +12,9 @@ const DAY = 86_400;
 export const registrationBody = z.record(z.string(), z.unknown()).describe('RFC 7591 client metadata');
 
 /** An answer the OAuth or MCP specification shapes, not this API: documented by reference to it. */
-export const protocolDocumentSchema = z.record(z.string(), z.unknown()).describe('As the OAuth or MCP specification defines it');
+export const protocolDocumentSchema = z
+  .record(z.string(), z.unknown())
+  .describe('As the OAuth or MCP specification defines it');
 
 /** RFC 6749 §5.2's error body, which OAuth clients read; the wrapper's own refusals keep `{ error, details? }`. */
 export const oauthErrorSchema = z
@@ -20,7 +22,13 @@ export const oauthErrorSchema = z
   .describe('An OAuth error (RFC 6749 §5.2), or `{ error, details? }` when the request was refused before it was read');
 
 export const createTokenSchema = z.strictObject({
-  name: z.string().trim().min(1).max(100).regex(NO_CONTROLS, CONTROLS_MESSAGE).describe('What the token is for, shown in Connected apps'),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .regex(NO_CONTROLS, CONTROLS_MESSAGE)
+    .describe('What the token is for, shown in Connected apps'),
   scopes: z
     .array(z.enum(SCOPES))
     .min(1)
@@ -47,7 +55,11 @@ export const grantSchema = z.object({
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
   expiresAt: z.string().nullable(),
-  releaseLimit: z.string().describe('Base units released at once over a rolling 24 h before the person must confirm (docs/api.md#confirmations)'),
+  releaseLimit: z
+    .string()
+    .describe(
+      'Base units released at once over a rolling 24 h before the person must confirm (docs/api.md#confirmations)',
+    ),
   releasedLast24h: z.string().optional().describe('Base units released at once in the last 24 h (in lists)'),
 });
 

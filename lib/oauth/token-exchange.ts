@@ -52,7 +52,11 @@ export type TokenRequest = z.infer<typeof tokenRequestSchema>;
 export function parseTokenRequest(form: FormBody): TokenRequest {
   const grantType = form.grant_type;
   if (grantType !== 'authorization_code' && grantType !== 'refresh_token' && !Array.isArray(grantType)) {
-    throw new OAuthError(400, grantType ? 'unsupported_grant_type' : 'invalid_request', 'grant_type must be authorization_code or refresh_token');
+    throw new OAuthError(
+      400,
+      grantType ? 'unsupported_grant_type' : 'invalid_request',
+      'grant_type must be authorization_code or refresh_token',
+    );
   }
   return parseForm(tokenRequestSchema, form);
 }
@@ -67,9 +71,20 @@ export interface TokenResponse {
 
 const invalidGrant = (description: string) => new OAuthError(400, 'invalid_grant', description);
 
-export async function exchangeToken(db: Db, kv: Kv, cfg: Config, issuer: string, client: OAuthClient, request: TokenRequest, now: Date): Promise<TokenResponse> {
-  if (!acceptsResource(issuer, request.resource)) throw new OAuthError(400, 'invalid_target', 'resource is not this server');
-  return request.grant_type === 'authorization_code' ? redeemCode(db, kv, cfg, client, request, now) : refresh(db, kv, cfg, client, request, now);
+export async function exchangeToken(
+  db: Db,
+  kv: Kv,
+  cfg: Config,
+  issuer: string,
+  client: OAuthClient,
+  request: TokenRequest,
+  now: Date,
+): Promise<TokenResponse> {
+  if (!acceptsResource(issuer, request.resource))
+    throw new OAuthError(400, 'invalid_target', 'resource is not this server');
+  return request.grant_type === 'authorization_code'
+    ? redeemCode(db, kv, cfg, client, request, now)
+    : refresh(db, kv, cfg, client, request, now);
 }
 
 /**
@@ -89,7 +104,14 @@ function resourceFor(cfg: Config, granted: string | null | undefined, asked: str
   return askedName ?? grantedName ?? 'mcp';
 }
 
-async function redeemCode(db: Db, kv: Kv, cfg: Config, client: OAuthClient, request: Extract<TokenRequest, { grant_type: 'authorization_code' }>, now: Date) {
+async function redeemCode(
+  db: Db,
+  kv: Kv,
+  cfg: Config,
+  client: OAuthClient,
+  request: Extract<TokenRequest, { grant_type: 'authorization_code' }>,
+  now: Date,
+) {
   const code = await takeCode(kv, request.code);
   if (!code) {
     const grantId = await grantOfUsedCode(kv, request.code);
@@ -102,11 +124,19 @@ async function redeemCode(db: Db, kv: Kv, cfg: Config, client: OAuthClient, requ
   if (request.redirect_uri === undefined && code.redirectUriGiven) {
     throw new OAuthError(400, 'invalid_request', 'redirect_uri is required: the authorization request named one');
   }
-  if (request.redirect_uri !== undefined && request.redirect_uri !== code.redirectUri) throw invalidGrant('redirect_uri does not match the authorization request');
-  if (!verifierMatches(request.code_verifier, code.codeChallenge)) throw invalidGrant('code_verifier does not match the code_challenge');
+  if (request.redirect_uri !== undefined && request.redirect_uri !== code.redirectUri)
+    throw invalidGrant('redirect_uri does not match the authorization request');
+  if (!verifierMatches(request.code_verifier, code.codeChallenge))
+    throw invalidGrant('code_verifier does not match the code_challenge');
   const resource = resourceFor(cfg, code.resource, request.resource);
   // A second approval extends the standing grant (docs/api.md#re-authorizing-extends-the-grant): the tokens carry all it now holds.
-  const grant = await grantOAuthScopes(db, code.userId, { id: client.id, name: code.clientName ?? client.name }, code.scopes, now);
+  const grant = await grantOAuthScopes(
+    db,
+    code.userId,
+    { id: client.id, name: code.clientName ?? client.name },
+    code.scopes,
+    now,
+  );
   // The person's latest consent sets what the app may release without asking (docs/api.md#confirmations).
   await setReleaseLimit(db, code.userId, grant.id, code.releaseLimit ?? '0');
   await rememberUsedCode(kv, request.code, grant.id);
@@ -114,7 +144,14 @@ async function redeemCode(db: Db, kv: Kv, cfg: Config, client: OAuthClient, requ
   return tokensFor(db, cfg, code.userId, grant.id, grant.scopes, now, resource);
 }
 
-async function refresh(db: Db, kv: Kv, cfg: Config, client: OAuthClient, request: Extract<TokenRequest, { grant_type: 'refresh_token' }>, now: Date) {
+async function refresh(
+  db: Db,
+  kv: Kv,
+  cfg: Config,
+  client: OAuthClient,
+  request: Extract<TokenRequest, { grant_type: 'refresh_token' }>,
+  now: Date,
+) {
   const hash = hashSecret(request.refresh_token);
   // One conditional write takes the token: of two concurrent refreshes, one wins. It names the client
   // (docs/api.md#oauth-21): another client presenting the token uses nothing up and revokes nothing.
@@ -122,7 +159,14 @@ async function refresh(db: Db, kv: Kv, cfg: Config, client: OAuthClient, request
   const [taken] = await db
     .update(refreshTokens)
     .set({ usedAt: now })
-    .where(and(eq(refreshTokens.hash, hash), isNull(refreshTokens.usedAt), gt(refreshTokens.expiresAt, now), inArray(refreshTokens.grantId, ownGrants)))
+    .where(
+      and(
+        eq(refreshTokens.hash, hash),
+        isNull(refreshTokens.usedAt),
+        gt(refreshTokens.expiresAt, now),
+        inArray(refreshTokens.grantId, ownGrants),
+      ),
+    )
     .returning({ grantId: refreshTokens.grantId, resource: refreshTokens.resource });
   if (!taken) {
     const [known] = await db
@@ -133,7 +177,9 @@ async function refresh(db: Db, kv: Kv, cfg: Config, client: OAuthClient, request
     const retry = known?.usedAt && now.getTime() - known.usedAt.getTime() < REFRESH_RETRY_GRACE_MS;
     if (known?.usedAt && !retry) await revokeEverywhere(db, kv, cfg, known.grantId, now);
     if (retry) throw invalidGrant('Refresh token was just used by a concurrent request');
-    throw invalidGrant(known?.usedAt ? 'Refresh token was already used; the grant is revoked' : 'Refresh token is invalid or expired');
+    throw invalidGrant(
+      known?.usedAt ? 'Refresh token was already used; the grant is revoked' : 'Refresh token is invalid or expired',
+    );
   }
   const grant = await findLiveGrant(db, taken.grantId, now);
   if (!grant || grant.clientId !== client.id) throw invalidGrant('Refresh token is invalid or expired');
@@ -143,7 +189,8 @@ async function refresh(db: Db, kv: Kv, cfg: Config, client: OAuthClient, request
   if (request.scope !== undefined) {
     // RFC 6749 §6: a refresh may narrow the scopes, never widen them.
     const asked = parseScopes(request.scope);
-    if (!asked || asked.length === 0 || asked.some((s) => !scopes.includes(s))) throw new OAuthError(400, 'invalid_scope', 'scope exceeds what was granted');
+    if (!asked || asked.length === 0 || asked.some((s) => !scopes.includes(s)))
+      throw new OAuthError(400, 'invalid_scope', 'scope exceeds what was granted');
     scopes = asked;
   }
   await touchClient(db, client.id, now);
@@ -166,7 +213,11 @@ async function tokensFor(
   await db.insert(refreshTokens).values({ hash: hashSecret(refreshToken), grantId, expiresAt, resource });
   const scope = formatScopes(scopes);
   return {
-    access_token: await issueToken(cfg, found.user, now, { grantId, scope, resource: resourceUri(issuerOf(cfg), resource) }),
+    access_token: await issueToken(cfg, found.user, now, {
+      grantId,
+      scope,
+      resource: resourceUri(issuerOf(cfg), resource),
+    }),
     token_type: 'Bearer',
     expires_in: cfg.jwtTtlSeconds,
     refresh_token: refreshToken,

@@ -25,7 +25,10 @@ export interface Tracing {
 export function startTracing(otel: Config['otel']): Tracing | undefined {
   // Next.js may call instrumentation's register() again in development: one provider a process.
   if (!otel.endpoint || tracingEnabled()) return undefined;
-  const exporter = new OTLPTraceExporter({ url: `${otel.endpoint.replace(/\/+$/, '')}/v1/traces`, headers: otel.headers });
+  const exporter = new OTLPTraceExporter({
+    url: `${otel.endpoint.replace(/\/+$/, '')}/v1/traces`,
+    headers: otel.headers,
+  });
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: otel.serviceName }),
     spanProcessors: [new BatchSpanProcessor(new RedactingExporter(exporter))],

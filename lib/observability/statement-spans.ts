@@ -23,14 +23,22 @@ export function statementName(text: string): string {
 
 /** Runs one statement in its span, counting a failure that says the database is unreachable. */
 export function observeStatement<T>(text: string, run: () => Promise<T>): Promise<T> {
-  return inSpan(statementName(text), { kind: SpanKind.CLIENT, leaf: true, attributes: { 'db.system.name': 'postgresql', 'db.query.summary': statementName(text) } }, async () => {
-    try {
-      return await run();
-    } catch (error) {
-      if (unavailableDependency(error) === 'database') countDependencyError('database');
-      throw error;
-    }
-  });
+  return inSpan(
+    statementName(text),
+    {
+      kind: SpanKind.CLIENT,
+      leaf: true,
+      attributes: { 'db.system.name': 'postgresql', 'db.query.summary': statementName(text) },
+    },
+    async () => {
+      try {
+        return await run();
+      } catch (error) {
+        if (unavailableDependency(error) === 'database') countDependencyError('database');
+        throw error;
+      }
+    },
+  );
 }
 
 /**
@@ -40,7 +48,13 @@ export function observeStatement<T>(text: string, run: () => Promise<T>): Promis
 export function observedQuery<Q extends PromiseLike<unknown>>(text: string, query: Q): Q {
   const then = query.then;
   // biome-ignore lint/suspicious/noThenProperty: the query is awaited through this then, by design
-  (query as { then: unknown }).then = (onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) =>
-    observeStatement(text, () => Promise.resolve(then.call(query) as PromiseLike<unknown>)).then(onFulfilled, onRejected);
+  (query as { then: unknown }).then = (
+    onFulfilled?: (value: unknown) => unknown,
+    onRejected?: (reason: unknown) => unknown,
+  ) =>
+    observeStatement(text, () => Promise.resolve(then.call(query) as PromiseLike<unknown>)).then(
+      onFulfilled,
+      onRejected,
+    );
   return query;
 }

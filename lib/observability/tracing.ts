@@ -33,10 +33,19 @@ export interface SpanOptions {
 }
 
 /** Runs `work` inside a child span of the current one, ended when it settles; a failure marks the span by its error's name. */
-export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span | undefined) => Promise<T>): Promise<T> {
+export function inSpan<T>(
+  name: string,
+  options: SpanOptions,
+  work: (span: Span | undefined) => Promise<T>,
+): Promise<T> {
   const active = holder[ACTIVE];
   if (!active) return work(undefined);
-  const kind = options.kind === 'request' ? (trace.getActiveSpan()?.isRecording() ? SpanKind.INTERNAL : SpanKind.SERVER) : (options.kind ?? SpanKind.INTERNAL);
+  const kind =
+    options.kind === 'request'
+      ? trace.getActiveSpan()?.isRecording()
+        ? SpanKind.INTERNAL
+        : SpanKind.SERVER
+      : (options.kind ?? SpanKind.INTERNAL);
   const spanOptions = { kind, attributes: options.attributes };
   if (options.leaf) return endedAfter(active.tracer.startSpan(name, spanOptions), work);
   return active.tracer.startActiveSpan(name, spanOptions, (span) => endedAfter(span, work));

@@ -32,7 +32,11 @@ class Components {
     return chosen;
   }
   convert(io: 'input' | 'output'): Record<string, JsonSchema> {
-    const { schemas } = z.toJSONSchema(this.registry, { io, unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` });
+    const { schemas } = z.toJSONSchema(this.registry, {
+      io,
+      unrepresentable: 'any',
+      uri: (id) => `#/components/schemas/${id}`,
+    });
     return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema]));
   }
 }
@@ -48,7 +52,15 @@ function parametersOf(route: Operation) {
     ([name, { description, ...schema }]) => ({ name, in: 'query', required: required.has(name), description, schema }),
   );
   const headers = route.idempotent
-    ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'A repeated key from the same user within 24 h returns the first response' }]
+    ? [
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', maxLength: 255 },
+          description: 'A repeated key from the same user within 24 h returns the first response',
+        },
+      ]
     : [];
   return [...path, ...queryParameters, ...headers];
 }
@@ -60,7 +72,8 @@ function inline(schema: z.ZodType): JsonSchema {
 
 const MULTIPART = {
   type: 'object',
-  description: 'The JSON body’s fields as form fields (`tags` comma-separated), files under `files` (at most 10, 10 MB each).',
+  description:
+    'The JSON body’s fields as form fields (`tags` comma-separated), files under `files` (at most 10, 10 MB each).',
   properties: { files: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' } } },
   additionalProperties: { type: 'string' },
 };
@@ -87,10 +100,20 @@ export function buildOpenApiDocument(table: RouteTable) {
         ? { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } }
         : route.response === 'prometheus'
           ? { 'text/plain; version=0.0.4': { schema: { type: 'string' } } }
-          : { 'application/json': { schema: ref(outputs.name(route.response, `${base}Response`, `${base}${method}Response`)) } };
+          : {
+              'application/json': {
+                schema: ref(outputs.name(route.response, `${base}Response`, `${base}${method}Response`)),
+              },
+            };
     const custom = (route.errors ?? []).filter((e) => typeof e !== 'number');
     const customResponses = Object.fromEntries(
-      custom.map((e) => [String(e.status), { description: e.description, content: { 'application/json': { schema: ref(outputs.name(e.schema, `${base}${e.status}`)) } } }]),
+      custom.map((e) => [
+        String(e.status),
+        {
+          description: e.description,
+          content: { 'application/json': { schema: ref(outputs.name(e.schema, `${base}${e.status}`)) } },
+        },
+      ]),
     );
     paths[route.path] ??= {};
     paths[route.path]![route.method] = {
@@ -119,11 +142,16 @@ export function buildOpenApiDocument(table: RouteTable) {
     info: {
       title: 'taskmarket API',
       version: packageJson.version,
-      description: 'Clients post missions; agents accept, deliver and get paid on-chain. Amounts are strings of base units; addresses are lowercase; lists are cursor-paginated.',
+      description:
+        'Clients post missions; agents accept, deliver and get paid on-chain. Amounts are strings of base units; addresses are lowercase; lists are cursor-paginated.',
     },
     tags: [...new Set(operations.map((r) => r.tag))].map((name) => ({ name })),
     paths,
-    components: { schemas: { ...requestSchemas, ...responseSchemas }, responses: errorResponses(), securitySchemes: SECURITY_SCHEMES },
+    components: {
+      schemas: { ...requestSchemas, ...responseSchemas },
+      responses: errorResponses(),
+      securitySchemes: SECURITY_SCHEMES,
+    },
   };
 }
 

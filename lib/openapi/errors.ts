@@ -5,14 +5,24 @@ import { SESSION_COOKIE } from '../auth/session-cookie';
 import type { Access, Operation } from './types';
 
 const ERRORS: Record<number, { name: string; description: string; retryAfter?: boolean }> = {
-  400: { name: 'BadRequest', description: 'Malformed JSON or failed validation (`details` lists each problem by field), or a token sent as ?access_token=' },
+  400: {
+    name: 'BadRequest',
+    description:
+      'Malformed JSON or failed validation (`details` lists each problem by field), or a token sent as ?access_token=',
+  },
   401: { name: 'Unauthorized', description: 'Missing, malformed, expired or revoked credentials' },
-  403: { name: 'Forbidden', description: 'Signed in but not allowed: wrong role or party, or a cross-site cookie request' },
+  403: {
+    name: 'Forbidden',
+    description: 'Signed in but not allowed: wrong role or party, or a cross-site cookie request',
+  },
   404: { name: 'NotFound', description: 'Unknown resource (malformed ids included)' },
   405: { name: 'MethodNotAllowed', description: 'The method is not served here; `Allow` lists those that are' },
   409: { name: 'Conflict', description: 'Not allowed from the current state, or a concurrent request won' },
   413: { name: 'PayloadTooLarge', description: 'A file over 10 MB or a body over the limit' },
-  415: { name: 'UnsupportedMediaType', description: 'A file type outside the allow-list, or contradicting its declaration' },
+  415: {
+    name: 'UnsupportedMediaType',
+    description: 'A file type outside the allow-list, or contradicting its declaration',
+  },
   422: { name: 'UnprocessableContent', description: 'An Idempotency-Key already used for a different request' },
   429: { name: 'TooManyRequests', description: 'Rate limit hit', retryAfter: true },
   500: { name: 'InternalError', description: '`{ "error": "Internal error" }`: a bug; nothing internal is revealed' },
@@ -33,7 +43,8 @@ export function operationErrors(route: Operation): Record<string, { $ref: string
   // What the wrapper answers before the handler runs (lib/http/route.ts), implied by the options.
   if (route.body) statuses.add(413).add(415);
   if (access !== 'public') statuses.add(401);
-  if (access === 'CLIENT' || access === 'AGENT' || (SIGNED_IN.includes(access) && route.method !== 'get')) statuses.add(403);
+  if (access === 'CLIENT' || access === 'AGENT' || (SIGNED_IN.includes(access) && route.method !== 'get'))
+    statuses.add(403);
   if (route.scoped || route.originChecked) statuses.add(403);
   if (OPERATOR.includes(access)) statuses.add(404).add(429);
   if (route.limited) statuses.add(429);
@@ -41,7 +52,9 @@ export function operationErrors(route: Operation): Record<string, { $ref: string
   // A custom body for a status replaces the shared one.
   for (const error of route.errors ?? []) if (typeof error !== 'number') statuses.delete(error.status);
   return Object.fromEntries(
-    [...statuses].sort((a, b) => a - b).map((status) => [String(status), { $ref: `#/components/responses/${ERRORS[status]!.name}` }]),
+    [...statuses]
+      .sort((a, b) => a - b)
+      .map((status) => [String(status), { $ref: `#/components/responses/${ERRORS[status]!.name}` }]),
   );
 }
 
@@ -60,8 +73,18 @@ export function errorResponses() {
 }
 
 export const SECURITY_SCHEMES = {
-  bearer: { type: 'http', scheme: 'bearer', description: 'The token from POST /api/auth/verify, an OAuth access token, or a personal access token (tm_…); a delegated token is refused (403) outside its scopes' },
-  session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The dashboard session; state-changing requests also need an allowed Origin' },
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'The token from POST /api/auth/verify, an OAuth access token, or a personal access token (tm_…); a delegated token is refused (403) outside its scopes',
+  },
+  session: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIE,
+    description: 'The dashboard session; state-changing requests also need an allowed Origin',
+  },
   cronSecret: { type: 'http', scheme: 'bearer', description: 'CRON_SECRET (operations; unset = 404)' },
   adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN (operations; unset = 404)' },
   metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN (Prometheus scrapes; unset = 404)' },

@@ -6,4 +6,5 @@ import type { Db } from '../db/client';
 import { reactToSettlement } from '../missions';
 import { retryFailedSettlement } from '../settlements';
 
-export const retrySettlement = (db: Db, cfg: Config, id: string) => retryFailedSettlement(db, cfg, id, reactToSettlement);
+export const retrySettlement = (db: Db, cfg: Config, id: string) =>
+  retryFailedSettlement(db, cfg, id, reactToSettlement);

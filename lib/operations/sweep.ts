@@ -13,7 +13,10 @@ import { retryPendingFeedback } from '../erc8004';
 import { deleteOldWebhookData, deliverPending } from '../webhooks';
 
 export async function runSweep(db: Db, kv: Kv, cfg: Config, now = new Date()) {
-  const missions = { ...(await settleExpiredMissions(db, cfg, now)), ...(await settleReclaimedMissions(db, kv, cfg, now)) };
+  const missions = {
+    ...(await settleExpiredMissions(db, cfg, now)),
+    ...(await settleReclaimedMissions(db, kv, cfg, now)),
+  };
   // docs/api.md#post-and-pay: relays left in flight are carried on; missions unfunded for 24 h go.
   const fundings = await sweepFundings(db, cfg, now);
   const passports = await retryPendingPassports(db, cfg);

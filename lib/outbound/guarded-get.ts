@@ -22,7 +22,10 @@ export async function guardedGet(
 ): Promise<GuardedResponse> {
   if (url.protocol !== 'https:') throw new Error('not an https URL');
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new Error(`no complete answer within ${options.deadlineMs / 1000} s`)), options.deadlineMs);
+  const timer = setTimeout(
+    () => deadline.abort(new Error(`no complete answer within ${options.deadlineMs / 1000} s`)),
+    options.deadlineMs,
+  );
   try {
     const allowPrivate = cfg.webhooks.allowPrivate;
     checkWebhookUrl(url.href, allowPrivate);
@@ -49,7 +52,11 @@ export async function guardedGet(
       }
       chunks.push(chunk);
     }
-    return { status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') };
+    return {
+      status: response.statusCode ?? 0,
+      headers: response.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+    };
   } catch (error) {
     throw deadline.signal.aborted ? (deadline.signal.reason as Error) : error;
   } finally {

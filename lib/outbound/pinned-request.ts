@@ -17,7 +17,11 @@ export interface PinnedRequestOptions {
 }
 
 /** Settles at the status line with the response, unread: the caller reads or destroys it. */
-export function pinnedRequest(url: URL, target: { address: string; family: number }, options: PinnedRequestOptions): Promise<IncomingMessage> {
+export function pinnedRequest(
+  url: URL,
+  target: { address: string; family: number },
+  options: PinnedRequestOptions,
+): Promise<IncomingMessage> {
   const { method, headers, body, signal, ca } = options;
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason as Error);
@@ -44,4 +48,9 @@ export function pinnedRequest(url: URL, target: { address: string; family: numbe
 
 /** `work`, or the signal's reason once it aborts (a DNS lookup cannot be cancelled, only left behind). */
 export const abortable = <T>(work: Promise<T>, signal: AbortSignal) =>
-  Promise.race([work, new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }))]);
+  Promise.race([
+    work,
+    new Promise<never>((_, reject) =>
+      signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+    ),
+  ]);

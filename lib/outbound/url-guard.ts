@@ -11,14 +11,34 @@ import { ApiError } from '../errors';
 
 const internal = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) internal.addSubnet(network, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  internal.addSubnet(network, prefix, 'ipv4');
 // 64:ff9b:1::/48 is local-use NAT64 (RFC 8215) and fec0::/10 the deprecated site-local range: both
 // reach internal IPv4 or site addresses (docs/api.md#webhooks).
 for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['2001:db8::', 32],
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['2001:db8::', 32],
 ] as const) {
   internal.addSubnet(network, prefix, 'ipv6');
 }
@@ -36,7 +56,10 @@ export function checkWebhookUrl(raw: string, allowPrivate: boolean): URL {
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw refuse('url: must be https');
   if (url.username || url.password) throw refuse('url: must not carry credentials');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) && isInternalAddress(host)))) {
+  if (
+    !allowPrivate &&
+    (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) && isInternalAddress(host)))
+  ) {
     throw refuse('url: must not point at a loopback, private or link-local address');
   }
   return url;
@@ -50,7 +73,8 @@ export async function checkWebhookTarget(raw: string, allowPrivate: boolean): Pr
   const url = checkWebhookUrl(raw, allowPrivate);
   if (allowPrivate || isIP(url.hostname.replace(/^\[|\]$/g, ''))) return url;
   const addresses = await resolveAll(url.hostname).catch(() => []);
-  if (addresses.some((entry) => isInternalAddress(entry.address))) throw refuse('url: resolves to a loopback, private or link-local address');
+  if (addresses.some((entry) => isInternalAddress(entry.address)))
+    throw refuse('url: resolves to a loopback, private or link-local address');
   return url;
 }
 
@@ -60,7 +84,8 @@ export async function resolveTarget(url: URL, allowPrivate: boolean): Promise<{ 
   const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolveAll(host);
   const usable = allowPrivate ? addresses : addresses.filter((entry) => !isInternalAddress(entry.address));
   // Any internal answer is a sign of rebinding or a misconfiguration: refuse the lot.
-  if (usable.length === 0 || usable.length !== addresses.length) throw new Error('the URL resolves to an internal address');
+  if (usable.length === 0 || usable.length !== addresses.length)
+    throw new Error('the URL resolves to an internal address');
   return usable[0]!;
 }
 

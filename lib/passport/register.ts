@@ -20,11 +20,19 @@ export async function registerAgent(db: Db, cfg: Config, userId: string, delegat
     return promoted;
   });
   const passport = await settlePassport(db, cfg, user.id, cfg.chain.mintWaitMs);
-  return { token: await issueToken(cfg, user, new Date(), delegation, notAfter), user, passport: presentPassport(cfg, passport) };
+  return {
+    token: await issueToken(cfg, user, new Date(), delegation, notAfter),
+    user,
+    passport: presentPassport(cfg, passport),
+  };
 }
 
 /** The sweep's part: retries every PENDING passport whose claim is free. Answers how many it minted. */
-export async function retryPendingPassports(db: Db, cfg: Config, limit = 25): Promise<{ attempted: number; minted: number }> {
+export async function retryPendingPassports(
+  db: Db,
+  cfg: Config,
+  limit = 25,
+): Promise<{ attempted: number; minted: number }> {
   const userIds = await listClaimablePassports(db, new Date(), limit);
   let minted = 0;
   for (const userId of userIds) {

@@ -37,8 +37,12 @@ export async function settlePassport(db: Db, cfg: Config, userId: string, waitMs
     }
 
     if (!(await withinMintBudget(cfg, now))) return releasePassport(db, userId, 'mint budget exhausted');
-    const hash = await sendSerialized(publicClient, registrar, { to: contract, data: mintCall(holder) }, (h) => recordMintTx(db, userId, h));
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: waitMs, pollingInterval: 250 }).catch(() => undefined);
+    const hash = await sendSerialized(publicClient, registrar, { to: contract, data: mintCall(holder) }, (h) =>
+      recordMintTx(db, userId, h),
+    );
+    const receipt = await publicClient
+      .waitForTransactionReceipt({ hash, timeout: waitMs, pollingInterval: 250 })
+      .catch(() => undefined);
     if (!receipt) return releasePassport(db, userId, null);
     if (receipt.status !== 'success') return releasePassport(db, userId, 'mint reverted');
     const minted = await passportOf(publicClient, contract, holder);

@@ -21,7 +21,11 @@ export async function publicConfig(cfg: Config): Promise<PublicConfig> {
       reputationRegistry: cfg.chain.reputationRegistry ?? null,
       rewardToken: token ? { address: token, ...(await tokenMetadata(token)) } : null,
     },
-    uploads: { maxFiles: UPLOAD_LIMITS.maxFiles, maxFileBytes: UPLOAD_LIMITS.maxFileBytes, allowedTypes: [...ALLOWED_TYPES] },
+    uploads: {
+      maxFiles: UPLOAD_LIMITS.maxFiles,
+      maxFileBytes: UPLOAD_LIMITS.maxFileBytes,
+      allowedTypes: [...ALLOWED_TYPES],
+    },
     nonceTtlSeconds: cfg.nonces.ttlSeconds,
     missions: {
       reviewWindowSeconds: cfg.missions.reviewWindowSeconds,

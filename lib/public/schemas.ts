@@ -52,11 +52,15 @@ export const publicConfigSchema = z.strictObject({
     expiresAfterDeadlineSeconds: z
       .number()
       .int()
-      .describe('createTask expiresAt ≥ the deadline (unix seconds) + this: reviewWindowSeconds × (maxContests + 1) + reclaimGraceSeconds'),
+      .describe(
+        'createTask expiresAt ≥ the deadline (unix seconds) + this: reviewWindowSeconds × (maxContests + 1) + reclaimGraceSeconds',
+      ),
     bountyExpiresAfterDeadlineSeconds: z
       .number()
       .int()
-      .describe('The same for a BOUNTY (docs/api.md#bounties): reviewWindowSeconds × 2 + the dispute allowance + reclaimGraceSeconds'),
+      .describe(
+        'The same for a BOUNTY (docs/api.md#bounties): reviewWindowSeconds × 2 + the dispute allowance + reclaimGraceSeconds',
+      ),
     maxBountyEntries: z.number().int().describe('Entries a bounty takes at most'),
   }),
   version: z.string(),

@@ -16,8 +16,9 @@ import { readChain } from '../chain/rpc-errors';
 import { processSettlement } from './process';
 
 /** The escrows an agent may be owed on, oldest first: v2 and v3 ones kept after upgrades, then the current one. */
-export const claimEscrows = (cfg: Config): Hex[] =>
-  [...new Set([cfg.chain.escrowV2, cfg.chain.escrowV3, cfg.chain.escrow].filter((e): e is Hex => Boolean(e)))];
+export const claimEscrows = (cfg: Config): Hex[] => [
+  ...new Set([cfg.chain.escrowV2, cfg.chain.escrowV3, cfg.chain.escrow].filter((e): e is Hex => Boolean(e))),
+];
 
 export const presentClaim = (row: Settlement) => ({ amount: row.amount, txHash: row.txHash, status: row.status });
 
@@ -30,7 +31,12 @@ async function findByKey(db: Db, userId: string, key: string) {
   return row;
 }
 
-export async function claimEarnings(db: Db, cfg: Config, agent: { id: string; walletAddress: string }, idempotencyKey: string | null) {
+export async function claimEarnings(
+  db: Db,
+  cfg: Config,
+  agent: { id: string; walletAddress: string },
+  idempotencyKey: string | null,
+) {
   const clients = getChainClients();
   if (!cfg.chain.escrow || !clients?.operator) {
     throw new ApiError(503, 'Payouts are not configured', undefined, { 'Retry-After': '3600' });
@@ -55,15 +61,30 @@ export async function claimEarnings(db: Db, cfg: Config, agent: { id: string; wa
   try {
     [row] = await db
       .insert(settlements)
-      .values({ kind: 'CLAIM', userId: agent.id, beneficiary: agent.walletAddress, escrow, amount: claimable.toString(), idempotencyKey })
+      .values({
+        kind: 'CLAIM',
+        userId: agent.id,
+        beneficiary: agent.walletAddress,
+        escrow,
+        amount: claimable.toString(),
+        idempotencyKey,
+      })
       .returning();
   } catch (error) {
     const constraint = uniqueViolation(error);
-    if (constraint === 'settlements_claim_key_idx' && idempotencyKey) return presentClaim((await findByKey(db, agent.id, idempotencyKey))!);
+    if (constraint === 'settlements_claim_key_idx' && idempotencyKey)
+      return presentClaim((await findByKey(db, agent.id, idempotencyKey))!);
     if (constraint === 'settlements_claim_in_flight_idx') throw new ApiError(409, 'A claim is already in flight');
     throw error;
   }
-  return presentClaim(await processSettlement(db, cfg, (await withBalanceNow(db, clients.publicClient, escrow, row!, claimable)).id, cfg.chain.mintWaitMs));
+  return presentClaim(
+    await processSettlement(
+      db,
+      cfg,
+      (await withBalanceNow(db, clients.publicClient, escrow, row!, claimable)).id,
+      cfg.chain.mintWaitMs,
+    ),
+  );
 }
 
 /**
@@ -72,7 +93,13 @@ export async function claimEarnings(db: Db, cfg: Config, agent: { id: string; wa
  * row may be stale — a concurrent claim mined in between — and answering it would report a payout
  * of nothing and count those earnings as claimed twice. Nothing left: the row goes, and 409.
  */
-async function withBalanceNow(db: Db, publicClient: PublicClient, escrow: Hex, row: Settlement, readBefore: bigint): Promise<Settlement> {
+async function withBalanceNow(
+  db: Db,
+  publicClient: PublicClient,
+  escrow: Hex,
+  row: Settlement,
+  readBefore: bigint,
+): Promise<Settlement> {
   const drop = () => db.delete(settlements).where(eq(settlements.id, row.id));
   let claimable: bigint;
   try {
@@ -86,6 +113,10 @@ async function withBalanceNow(db: Db, publicClient: PublicClient, escrow: Hex, r
     throw new ApiError(409, 'Nothing to claim');
   }
   if (claimable === readBefore) return row;
-  const [updated] = await db.update(settlements).set({ amount: claimable.toString() }).where(eq(settlements.id, row.id)).returning();
+  const [updated] = await db
+    .update(settlements)
+    .set({ amount: claimable.toString() })
+    .where(eq(settlements.id, row.id))
+    .returning();
   return updated!;
 }

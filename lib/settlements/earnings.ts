@@ -17,16 +17,28 @@ const HISTORY_LIMIT = 50;
 
 async function settlementSums(db: Db, userId: string) {
   const rows = await db
-    .select({ kind: settlements.kind, status: settlements.status, total: sql<string>`coalesce(sum(${settlements.amount}), 0)::text` })
+    .select({
+      kind: settlements.kind,
+      status: settlements.status,
+      total: sql<string>`coalesce(sum(${settlements.amount}), 0)::text`,
+    })
     .from(settlements)
     .where(eq(settlements.userId, userId))
     .groupBy(settlements.kind, settlements.status);
-  const sum = (kind: string, status: string) => BigInt(rows.find((r) => r.kind === kind && r.status === status)?.total ?? '0');
+  const sum = (kind: string, status: string) =>
+    BigInt(rows.find((r) => r.kind === kind && r.status === status)?.total ?? '0');
   // A bounty's releaseSplit not yet mined (docs/api.md#bounties): its row is the client's; the agent's part is its credit.
   const [splitting] = await db
     .select({ total: sql<string>`coalesce(sum(${agentEarnings.amount}), 0)::text` })
     .from(agentEarnings)
-    .innerJoin(settlements, and(eq(settlements.missionId, agentEarnings.missionId), eq(settlements.kind, 'SPLIT'), eq(settlements.status, 'PENDING')))
+    .innerJoin(
+      settlements,
+      and(
+        eq(settlements.missionId, agentEarnings.missionId),
+        eq(settlements.kind, 'SPLIT'),
+        eq(settlements.status, 'PENDING'),
+      ),
+    )
     .where(eq(agentEarnings.agentId, userId));
   const releasing = sum('RELEASE', 'PENDING') + BigInt(splitting?.total ?? '0');
   return { releasing, inFlight: sum('CLAIM', 'PENDING'), claimed: sum('CLAIM', 'MINED') };
@@ -36,14 +48,18 @@ async function onChainClaimable(cfg: Config, wallet: Hex): Promise<bigint> {
   const clients = getChainClients();
   if (!clients || !cfg.chain.escrow) throw new DependencyDown('chain');
   let total = 0n;
-  for (const escrow of claimEscrows(cfg)) total += await readChain(() => readClaimable(clients.publicClient, escrow, wallet));
+  for (const escrow of claimEscrows(cfg))
+    total += await readChain(() => readClaimable(clients.publicClient, escrow, wallet));
   return total;
 }
 
 export async function getEarnings(db: Db, cfg: Config, agent: { id: string; walletAddress: string }) {
   const [sums, earned, history] = await Promise.all([
     settlementSums(db, agent.id),
-    db.select({ total: sql<string>`coalesce(sum(${agentEarnings.amount}), 0)::text` }).from(agentEarnings).where(eq(agentEarnings.agentId, agent.id)),
+    db
+      .select({ total: sql<string>`coalesce(sum(${agentEarnings.amount}), 0)::text` })
+      .from(agentEarnings)
+      .where(eq(agentEarnings.agentId, agent.id)),
     earningHistory(db, agent.id),
   ]);
   let pending: bigint;
@@ -65,22 +81,54 @@ export async function getEarnings(db: Db, cfg: Config, agent: { id: string; wall
 async function earningHistory(db: Db, agentId: string) {
   const [credits, claims] = await Promise.all([
     db
-      .select({ missionId: agentEarnings.missionId, title: missions.title, gross: agentEarnings.gross, fee: agentEarnings.fee, amount: agentEarnings.amount, at: agentEarnings.createdAt })
+      .select({
+        missionId: agentEarnings.missionId,
+        title: missions.title,
+        gross: agentEarnings.gross,
+        fee: agentEarnings.fee,
+        amount: agentEarnings.amount,
+        at: agentEarnings.createdAt,
+      })
       .from(agentEarnings)
       .innerJoin(missions, eq(missions.id, agentEarnings.missionId))
       .where(eq(agentEarnings.agentId, agentId))
       .orderBy(desc(agentEarnings.createdAt))
       .limit(HISTORY_LIMIT),
     db
-      .select({ amount: settlements.amount, status: settlements.status, txHash: settlements.txHash, at: settlements.createdAt })
+      .select({
+        amount: settlements.amount,
+        status: settlements.status,
+        txHash: settlements.txHash,
+        at: settlements.createdAt,
+      })
       .from(settlements)
       .where(and(eq(settlements.userId, agentId), eq(settlements.kind, 'CLAIM')))
       .orderBy(desc(settlements.createdAt))
       .limit(HISTORY_LIMIT),
   ]);
   return [
-    ...credits.map((c) => ({ type: 'EARNED' as const, missionId: c.missionId, title: c.title, gross: c.gross, fee: c.fee, amount: c.amount, status: null, txHash: null, at: c.at.toISOString() })),
-    ...claims.map((c) => ({ type: 'CLAIM' as const, missionId: null, title: null, gross: null, fee: null, amount: c.amount, status: c.status, txHash: c.txHash, at: c.at.toISOString() })),
+    ...credits.map((c) => ({
+      type: 'EARNED' as const,
+      missionId: c.missionId,
+      title: c.title,
+      gross: c.gross,
+      fee: c.fee,
+      amount: c.amount,
+      status: null,
+      txHash: null,
+      at: c.at.toISOString(),
+    })),
+    ...claims.map((c) => ({
+      type: 'CLAIM' as const,
+      missionId: null,
+      title: null,
+      gross: null,
+      fee: null,
+      amount: c.amount,
+      status: c.status,
+      txHash: c.txHash,
+      at: c.at.toISOString(),
+    })),
   ]
     .sort((a, b) => b.at.localeCompare(a.at))
     .slice(0, HISTORY_LIMIT);

@@ -10,7 +10,11 @@ import { type MissionRow, settlements, users } from '../db/schema';
 type Funded = Pick<MissionRow, 'id' | 'clientId' | 'agentId' | 'onChainTaskId' | 'feeBps' | 'escrow'>;
 
 async function walletOf(tx: Db, userId: string): Promise<string> {
-  const [user] = await tx.select({ walletAddress: users.walletAddress }).from(users).where(eq(users.id, userId)).limit(1);
+  const [user] = await tx
+    .select({ walletAddress: users.walletAddress })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   return user!.walletAddress;
 }
 
@@ -32,10 +36,18 @@ export async function enqueueRelease(tx: Db, mission: Funded, net: bigint): Prom
  * A bounty's releaseSplit (docs/api.md#bounties): the winners' amounts, and the client's refund of unawarded
  * places when there is one; the escrow adds the fee and checks the sum is the task, to the unit.
  */
-export async function enqueueSplit(tx: Db, mission: Funded, winners: { address: string; amount: bigint }[], refund: bigint): Promise<void> {
+export async function enqueueSplit(
+  tx: Db,
+  mission: Funded,
+  winners: { address: string; amount: bigint }[],
+  refund: bigint,
+): Promise<void> {
   if (mission.onChainTaskId === null) return;
   const client = await walletOf(tx, mission.clientId);
-  const recipients = [...winners, ...(refund > 0n ? [{ address: client, amount: refund }] : [])].map((r) => ({ address: r.address, amount: r.amount.toString() }));
+  const recipients = [...winners, ...(refund > 0n ? [{ address: client, amount: refund }] : [])].map((r) => ({
+    address: r.address,
+    amount: r.amount.toString(),
+  }));
   await tx.insert(settlements).values({
     kind: 'SPLIT',
     missionId: mission.id,

@@ -11,7 +11,16 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Settlement } from '../db/schema';
 import { getChainClients } from '../chain/clients';
-import { TASK_STATE, claimForCall, claimedAmount, escrowOfTask, readTask, refundCall, releaseCall, releaseSplitCall } from '../chain/escrow';
+import {
+  TASK_STATE,
+  claimForCall,
+  claimedAmount,
+  escrowOfTask,
+  readTask,
+  refundCall,
+  releaseCall,
+  releaseSplitCall,
+} from '../chain/escrow';
 import { isRpcUnreachable } from '../chain/rpc-errors';
 import { lookupTransaction, sendSerialized } from '../chain/sender';
 import { unavailableDependency } from '../errors';
@@ -32,10 +41,19 @@ function callOf(row: Settlement): Hex {
 /** What a caller does with a settlement's outcome, once its row is written (a reclaimed release, say). */
 export type OnSettled = (db: Db, cfg: Config, row: Settlement, now: Date) => Promise<void>;
 
-export function processSettlement(db: Db, cfg: Config, id: string, waitMs: number, now = new Date()): Promise<Settlement> {
+export function processSettlement(
+  db: Db,
+  cfg: Config,
+  id: string,
+  waitMs: number,
+  now = new Date(),
+): Promise<Settlement> {
   return inSpan('settlement process', {}, async (span) => {
     const settlement = await attemptSettlement(db, cfg, id, waitMs, now);
-    span?.setAttributes({ 'taskmarket.settlement.kind': settlement.kind, 'taskmarket.settlement.status': settlement.status });
+    span?.setAttributes({
+      'taskmarket.settlement.kind': settlement.kind,
+      'taskmarket.settlement.status': settlement.status,
+    });
     return settlement;
   });
 }
@@ -44,7 +62,8 @@ async function attemptSettlement(db: Db, cfg: Config, id: string, waitMs: number
   const row = await claimSettlement(db, id, now, waitMs + LEASE_MARGIN_MS);
   if (!row) return findSettlement(db, id);
   const clients = getChainClients();
-  if (!clients?.operator || !cfg.chain.escrow) return releaseSettlement(db, id, 'chain not configured', { counted: false });
+  if (!clients?.operator || !cfg.chain.escrow)
+    return releaseSettlement(db, id, 'chain not configured', { counted: false });
   const escrow = escrowOfTask(cfg, row.escrow);
   const { publicClient, operator } = clients;
   // A failed attempt: FAILED once the attempts are used up, else back in the queue.
@@ -58,7 +77,8 @@ async function attemptSettlement(db: Db, cfg: Config, id: string, waitMs: number
       const done = row.kind === 'REFUND' ? TASK_STATE.Refunded : TASK_STATE.Released;
       if (task.state === done) return markSettlement(db, id, 'MINED');
       if (task.state === TASK_STATE.Reclaimed) return reclaimedFirst(db, row);
-      if (task.state !== TASK_STATE.Open) return markSettlement(db, id, 'FAILED', { lastError: `task is in state ${task.state}` });
+      if (task.state !== TASK_STATE.Open)
+        return markSettlement(db, id, 'FAILED', { lastError: `task is in state ${task.state}` });
     }
     if (row.txHash) {
       const earlier = await lookupTransaction(publicClient, row.txHash as Hex);
@@ -70,18 +90,25 @@ async function attemptSettlement(db: Db, cfg: Config, id: string, waitMs: number
       }
       // A release/refund that reverted or never reached the node: the task is still open, send again.
     }
-    const hash = await sendSerialized(publicClient, operator, { to: escrow, data: callOf(row) }, (h) => recordSettlementTx(db, id, h));
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: waitMs, pollingInterval: 250 }).catch(() => undefined);
+    const hash = await sendSerialized(publicClient, operator, { to: escrow, data: callOf(row) }, (h) =>
+      recordSettlementTx(db, id, h),
+    );
+    const receipt = await publicClient
+      .waitForTransactionReceipt({ hash, timeout: waitMs, pollingInterval: 250 })
+      .catch(() => undefined);
     if (!receipt) return releaseSettlement(db, id, null, { counted: false });
     if (receipt.status === 'success') {
-      return row.kind === 'CLAIM' ? markSettlement(db, id, 'MINED', { amount: claimedAmount(receipt) }, claimPaid) : markSettlement(db, id, 'MINED');
+      return row.kind === 'CLAIM'
+        ? markSettlement(db, id, 'MINED', { amount: claimedAmount(receipt) }, claimPaid)
+        : markSettlement(db, id, 'MINED');
     }
     if (row.kind === 'CLAIM') return markSettlement(db, id, 'FAILED', { lastError: 'claim reverted' });
     return failed('transaction reverted');
   } catch (error) {
     const message = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message?.split('\n')[0];
     log.warn('settlement.send_failed', { id, kind: row.kind, message });
-    if (isRpcUnreachable(error) || unavailableDependency(error)) return releaseSettlement(db, id, message ?? 'unreachable', { counted: false });
+    if (isRpcUnreachable(error) || unavailableDependency(error))
+      return releaseSettlement(db, id, message ?? 'unreachable', { counted: false });
     return failed(message ?? 'send failed');
   }
 }
@@ -95,4 +122,5 @@ const reclaimedFirst = (db: Db, row: Settlement): Promise<Settlement> =>
   markSettlement(db, row.id, 'SUPERSEDED', { lastError: 'the task was reclaimed by its client' });
 
 /** docs/api.md#webhooks: the agent hears that the payout reached its wallet. */
-const claimPaid = (tx: Db, row: Settlement) => emitClaimPaid(tx, row.userId, { amount: row.amount, txHash: row.txHash }, new Date());
+const claimPaid = (tx: Db, row: Settlement) =>
+  emitClaimPaid(tx, row.userId, { amount: row.amount, txHash: row.txHash }, new Date());

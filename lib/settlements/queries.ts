@@ -4,7 +4,8 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { type Settlement, settlements } from '../db/schema';
 
-const claimable = (now: Date) => and(eq(settlements.status, 'PENDING'), or(isNull(settlements.lockedUntil), lt(settlements.lockedUntil, now)));
+const claimable = (now: Date) =>
+  and(eq(settlements.status, 'PENDING'), or(isNull(settlements.lockedUntil), lt(settlements.lockedUntil, now)));
 
 export async function claimSettlement(db: Db, id: string, now: Date, leaseMs: number) {
   const [row] = await db
@@ -26,7 +27,12 @@ export async function findSettlementOrNone(db: Db, id: string) {
 }
 
 export async function listClaimableSettlements(db: Db, now: Date, limit: number): Promise<string[]> {
-  const rows = await db.select({ id: settlements.id }).from(settlements).where(claimable(now)).orderBy(settlements.createdAt).limit(limit);
+  const rows = await db
+    .select({ id: settlements.id })
+    .from(settlements)
+    .where(claimable(now))
+    .orderBy(settlements.createdAt)
+    .limit(limit);
   return rows.map((row) => row.id);
 }
 
@@ -81,6 +87,9 @@ export async function reopenFailedSettlement(db: Db, id: string) {
 }
 
 export async function countFailedSettlements(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(settlements).where(eq(settlements.status, 'FAILED'));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(settlements)
+    .where(eq(settlements.status, 'FAILED'));
   return Number(row?.n ?? 0);
 }

@@ -13,7 +13,12 @@ import { type OnSettled, processSettlement } from './process';
 import { findSettlementOrNone, reopenFailedSettlement } from './queries';
 import type { settlementSchema } from './schemas';
 
-export async function retryFailedSettlement(db: Db, cfg: Config, id: string, onSettled: OnSettled): Promise<z.infer<typeof settlementSchema>> {
+export async function retryFailedSettlement(
+  db: Db,
+  cfg: Config,
+  id: string,
+  onSettled: OnSettled,
+): Promise<z.infer<typeof settlementSchema>> {
   const notFound = new ApiError(404, 'Settlement not found');
   if (!idSchema.safeParse(id).success) throw notFound;
   const existing = await findSettlementOrNone(db, id);
@@ -23,7 +28,8 @@ export async function retryFailedSettlement(db: Db, cfg: Config, id: string, onS
     reopened = await reopenFailedSettlement(db, id);
   } catch (error) {
     // A newer claim of the same agent is already in flight: one at a time.
-    if (uniqueViolation(error) === 'settlements_claim_in_flight_idx') throw new ApiError(409, 'Another claim of this agent is in flight');
+    if (uniqueViolation(error) === 'settlements_claim_in_flight_idx')
+      throw new ApiError(409, 'Another claim of this agent is in flight');
     throw error;
   }
   if (!reopened) throw new ApiError(409, `Only a FAILED settlement can be retried; this one is ${existing.status}`);

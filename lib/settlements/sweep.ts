@@ -10,7 +10,12 @@ import { listClaimableSettlements } from './queries';
 
 const SWEEP_WAIT_MS = 5_000;
 
-export async function retryPendingSettlements(db: Db, cfg: Config, onSettled: OnSettled, limit = 50): Promise<{ attempted: number; mined: number }> {
+export async function retryPendingSettlements(
+  db: Db,
+  cfg: Config,
+  onSettled: OnSettled,
+  limit = 50,
+): Promise<{ attempted: number; mined: number }> {
   const ids = await listClaimableSettlements(db, new Date(), limit);
   let mined = 0;
   for (const id of ids) {

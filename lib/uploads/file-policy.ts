@@ -3,7 +3,14 @@
 // declared; text types have no magic number and are admitted only when declared and valid.
 // HTML, SVG and scripts are refused in every disguise. Pure: the facts are gathered by inspect.ts.
 
-export const SNIFFED_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'application/zip'] as const;
+export const SNIFFED_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'application/pdf',
+  'application/zip',
+] as const;
 export const TEXT_TYPES = ['text/plain', 'text/markdown', 'text/csv', 'application/json'] as const;
 export const ALLOWED_TYPES = [...SNIFFED_TYPES, ...TEXT_TYPES] as const;
 
@@ -40,7 +47,10 @@ export type Verdict = { ok: true; contentType: string } | { ok: false; reason: s
 /** The declared type without parameters, lowercase, aliases resolved; charset kept aside. */
 export function parseDeclaredType(header: string | undefined): { type: string; charset: string | undefined } {
   const [type = '', ...params] = (header ?? '').split(';').map((part) => part.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice(8)
+    .replace(/"/g, '');
   return { type: ALIASES[type] ?? type, charset };
 }
 
@@ -52,12 +62,14 @@ export function classifyFile(declaredHeader: string | undefined, facts: FileFact
   const declared = parseDeclaredType(declaredHeader);
   if (facts.sniffed) {
     const sniffed = ALIASES[facts.sniffed] ?? facts.sniffed;
-    if (!(SNIFFED_TYPES as readonly string[]).includes(sniffed)) return { ok: false, reason: `type ${sniffed} is not allowed` };
+    if (!(SNIFFED_TYPES as readonly string[]).includes(sniffed))
+      return { ok: false, reason: `type ${sniffed} is not allowed` };
     if (!UNSPECIFIC.has(declared.type) && declared.type !== sniffed) {
       return { ok: false, reason: `content is ${sniffed}, not the declared ${declared.type}` };
     }
     // Browsers have been talked into rendering an image that is also a page; we do not keep one.
-    if (IMAGE_TYPES.has(sniffed) && facts.embeddedMarkup) return { ok: false, reason: 'image carries HTML or SVG markup' };
+    if (IMAGE_TYPES.has(sniffed) && facts.embeddedMarkup)
+      return { ok: false, reason: 'image carries HTML or SVG markup' };
     return { ok: true, contentType: sniffed };
   }
   if (!isTextType(declared.type)) {

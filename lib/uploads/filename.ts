@@ -28,7 +28,12 @@ function truncateKeepingExtension(name: string): string {
   const dot = name.lastIndexOf('.');
   const extension = dot > 0 ? Array.from(name.slice(dot)) : [];
   if (extension.length > 1 && extension.length <= MAX_EXTENSION_CHARS) {
-    return chars.slice(0, MAX_NAME_CHARS - extension.length).join('').trimEnd() + extension.join('');
+    return (
+      chars
+        .slice(0, MAX_NAME_CHARS - extension.length)
+        .join('')
+        .trimEnd() + extension.join('')
+    );
   }
   return chars.slice(0, MAX_NAME_CHARS).join('').trimEnd();
 }
@@ -39,6 +44,9 @@ function truncateKeepingExtension(name: string): string {
  */
 export function contentDisposition(filename: string): string {
   const fallback = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

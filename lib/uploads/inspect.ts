@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 
 // What browsers sniff as HTML or XML at the start of a document (WHATWG MIME Sniffing §7.1), and
 // `#!`, the start of a script.
-const DOCUMENT_START = /^(?:#!|<!--|<(?:!doctype|\?xml|html|head|body|script|svg|iframe|object|embed|style|meta|link|frameset|math)\b)/i;
+const DOCUMENT_START =
+  /^(?:#!|<!--|<(?:!doctype|\?xml|html|head|body|script|svg|iframe|object|embed|style|meta|link|frameset|math)\b)/i;
 // Tags that turn an image into an HTML/SVG polyglot when found anywhere in it.
 const EMBEDDED_TAG = /<(?:script|html|svg|iframe|object|embed|body|!doctype)[\s>/]/i;
 const HEAD_BYTES = 1024;
@@ -27,7 +28,8 @@ export class FileInspector {
   update(chunk: Buffer): void {
     this.size += chunk.length;
     this.hash.update(chunk);
-    if (this.head.length < HEAD_BYTES) this.head = Buffer.concat([this.head, chunk.subarray(0, HEAD_BYTES - this.head.length)]);
+    if (this.head.length < HEAD_BYTES)
+      this.head = Buffer.concat([this.head, chunk.subarray(0, HEAD_BYTES - this.head.length)]);
     if (this.decoder && this.utf8) {
       try {
         this.decoder.decode(chunk, { stream: true });

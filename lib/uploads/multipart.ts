@@ -137,7 +137,8 @@ function parseHeaders(block: string): PartHeaders {
     headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
   const disposition = headers.get('content-disposition');
-  if (!disposition || !/^form-data\s*(;|$)/i.test(disposition)) throw malformed('Part without Content-Disposition: form-data');
+  if (!disposition || !/^form-data\s*(;|$)/i.test(disposition))
+    throw malformed('Part without Content-Disposition: form-data');
   const params = dispositionParams(disposition);
   const name = params.get('name');
   if (name === undefined || name === '') throw malformed('Part without a name');

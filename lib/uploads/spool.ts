@@ -34,7 +34,12 @@ export async function createSpoolDir(): Promise<{ dir: string; dispose: () => Pr
  * Writes one part to `dir`, enforcing the size limit as the bytes arrive, then decides its type.
  * Answers undefined for the empty, nameless part a browser sends for an untouched file input.
  */
-export async function spoolFile(dir: string, index: number, part: PartHeaders, body: AsyncIterable<Buffer>): Promise<SpooledFile | undefined> {
+export async function spoolFile(
+  dir: string,
+  index: number,
+  part: PartHeaders,
+  body: AsyncIterable<Buffer>,
+): Promise<SpooledFile | undefined> {
   const path = join(dir, String(index));
   const filename = sanitizeFilename(part.filename ?? '');
   const label = `files[${index}] (${filename})`;

@@ -11,7 +11,12 @@ export type UserSummary = { id: string; walletAddress: string; role: 'CLIENT' | 
 
 // Sign-in runs this lookup every time: one prepared statement per database handle.
 const findByAddressStatement = builtOnce((db: Db) =>
-  db.select(publicColumns).from(users).where(eq(users.walletAddress, sql.placeholder('wallet'))).limit(1).prepare('find_user_by_address'),
+  db
+    .select(publicColumns)
+    .from(users)
+    .where(eq(users.walletAddress, sql.placeholder('wallet')))
+    .limit(1)
+    .prepare('find_user_by_address'),
 );
 
 async function findUserByAddress(db: Db, walletAddress: string): Promise<UserSummary | undefined> {
@@ -27,7 +32,11 @@ async function findUserByAddress(db: Db, walletAddress: string): Promise<UserSum
 export async function upsertUserByAddress(db: Db, walletAddress: string): Promise<UserSummary> {
   const known = await findUserByAddress(db, walletAddress);
   if (known) return known;
-  const [created] = await db.insert(users).values({ walletAddress }).onConflictDoNothing({ target: users.walletAddress }).returning(publicColumns);
+  const [created] = await db
+    .insert(users)
+    .values({ walletAddress })
+    .onConflictDoNothing({ target: users.walletAddress })
+    .returning(publicColumns);
   // Nothing inserted: a concurrent first sign-in of the same wallet created it in the meantime.
   return created ?? (await findUserByAddress(db, walletAddress))!;
 }
@@ -38,7 +47,12 @@ export type PassportSummary = Pick<Passport, 'tokenId' | 'status' | 'txHash'>;
 // handle: the user and, joined on its key, the passport (what `me` answers and agents' routes read).
 const findWithPassportStatement = builtOnce((db: Db) =>
   db
-    .select({ ...publicColumns, passportStatus: passports.status, passportTokenId: passports.tokenId, passportTxHash: passports.txHash })
+    .select({
+      ...publicColumns,
+      passportStatus: passports.status,
+      passportTokenId: passports.tokenId,
+      passportTxHash: passports.txHash,
+    })
     .from(users)
     .leftJoin(passports, eq(passports.userId, users.id))
     .where(eq(users.id, sql.placeholder('id')))
@@ -46,11 +60,17 @@ const findWithPassportStatement = builtOnce((db: Db) =>
     .prepare('find_user_with_passport'),
 );
 
-export async function findUserWithPassport(db: Db, id: string): Promise<{ user: UserSummary; passport: PassportSummary | null } | undefined> {
+export async function findUserWithPassport(
+  db: Db,
+  id: string,
+): Promise<{ user: UserSummary; passport: PassportSummary | null } | undefined> {
   const [row] = await findWithPassportStatement(db, undefined).execute({ id });
   if (!row) return undefined;
   const { passportStatus, passportTokenId, passportTxHash, ...user } = row;
-  return { user, passport: passportStatus ? { status: passportStatus, tokenId: passportTokenId, txHash: passportTxHash } : null };
+  return {
+    user,
+    passport: passportStatus ? { status: passportStatus, tokenId: passportTokenId, txHash: passportTxHash } : null,
+  };
 }
 
 export async function promoteToAgent(db: Db, id: string): Promise<UserSummary> {

@@ -25,7 +25,11 @@ export async function apiFetch<T>(path: string, init: Init = {}): Promise<T> {
       credentials: 'same-origin',
       ...rest,
       body,
-      headers: { accept: 'application/json', ...(json === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      headers: {
+        accept: 'application/json',
+        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
     });
   } catch {
     throw new ApiRequestError(0, 'Could not reach taskmarket. Check your connection and try again.');
@@ -57,6 +61,7 @@ export function describeApiError(error: unknown): string {
     const wait = error.retryAfterSeconds ? ` Try again in ${error.retryAfterSeconds} s.` : ' Try again shortly.';
     return `Too many requests.${wait}`;
   }
-  if (error.status === 503) return `${error.message}. The service is busy or a dependency is down; try again in a moment.`;
+  if (error.status === 503)
+    return `${error.message}. The service is busy or a dependency is down; try again in a moment.`;
   return error.message;
 }

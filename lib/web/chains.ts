@@ -8,7 +8,12 @@ const KNOWN: readonly Chain[] = [base, baseSepolia, foundry, mainnet, sepolia];
 export function chainFor(id: number): Chain {
   return (
     KNOWN.find((chain) => chain.id === id) ??
-    defineChain({ id, name: `Chain ${id}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [] } } })
+    defineChain({
+      id,
+      name: `Chain ${id}`,
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [] } },
+    })
   );
 }
 

@@ -23,7 +23,10 @@ export function fetchEarnings(): Promise<Earnings> {
 
 /** One claim; the Idempotency-Key makes a retried click answer the same payout (docs/api.md#idempotency). */
 export function claimEarnings(idempotencyKey: string = randomRef()): Promise<ClaimResult> {
-  return apiFetch<ClaimResult>('/api/agents/me/claim', { method: 'POST', headers: { 'idempotency-key': idempotencyKey } });
+  return apiFetch<ClaimResult>('/api/agents/me/claim', {
+    method: 'POST',
+    headers: { 'idempotency-key': idempotencyKey },
+  });
 }
 
 /** The fields of a history entry the page shows, whatever the entry calls its date. */

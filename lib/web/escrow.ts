@@ -26,7 +26,12 @@ async function ensureAllowance(client: WalletClient, token: Address, escrow: Add
   ]);
   if (balance < amount) throw new Error('Your wallet does not hold enough of the reward token for this amount.');
   if (allowance >= amount) return;
-  const hash = await writeContract(client, { address: token, abi: tokenAbi, functionName: 'approve', args: [escrow, amount] });
+  const hash = await writeContract(client, {
+    address: token,
+    abi: tokenAbi,
+    functionName: 'approve',
+    args: [escrow, amount],
+  });
   await confirm(client, hash, 'approval');
 }
 
@@ -40,7 +45,12 @@ export async function fundNewTask(
   onStep('approve');
   await ensureAllowance(client, contracts.token, contracts.escrow, reward);
   onStep('fund');
-  const txHash = await writeContract(client, { address: contracts.escrow, abi: escrowAbi, functionName: 'createTask', args: [reward, ref, expiresAt] });
+  const txHash = await writeContract(client, {
+    address: contracts.escrow,
+    abi: escrowAbi,
+    functionName: 'createTask',
+    args: [reward, ref, expiresAt],
+  });
   const receipt = await confirm(client, txHash, 'escrow');
   const [created] = parseEventLogs({ abi: escrowAbi, eventName: 'TaskCreated', logs: receipt.logs });
   if (!created) throw new Error('The escrow transaction did not report a task id.');
@@ -57,13 +67,23 @@ export async function topUpTask(
   onStep('approve');
   await ensureAllowance(client, contracts.token, contracts.escrow, amount);
   onStep('fund');
-  const hash = await writeContract(client, { address: contracts.escrow, abi: escrowAbi, functionName: 'topUp', args: [BigInt(taskId), amount] });
+  const hash = await writeContract(client, {
+    address: contracts.escrow,
+    abi: escrowAbi,
+    functionName: 'topUp',
+    args: [BigInt(taskId), amount],
+  });
   await confirm(client, hash, 'top-up');
   return hash;
 }
 
 export function tokenBalance(client: WalletClient, token: Address): Promise<bigint> {
-  return readContract(client, { address: token, abi: tokenAbi, functionName: 'balanceOf', args: [client.account.address] });
+  return readContract(client, {
+    address: token,
+    abi: tokenAbi,
+    functionName: 'balanceOf',
+    args: [client.account.address],
+  });
 }
 
 /** 32 random bytes: the task's `ref` and the create request's Idempotency-Key. */

@@ -40,12 +40,18 @@ export function withDeclaredType(file: File): File {
 }
 
 /** Problems the server would refuse anyway, told before the upload starts. */
-export function checkFiles(files: readonly File[], limits: { maxFiles: number; maxFileBytes: number; allowedTypes: readonly string[] }): string[] {
+export function checkFiles(
+  files: readonly File[],
+  limits: { maxFiles: number; maxFileBytes: number; allowedTypes: readonly string[] },
+): string[] {
   const problems: string[] = [];
-  if (files.length > limits.maxFiles) problems.push(`At most ${limits.maxFiles} files per upload (${files.length} chosen).`);
+  if (files.length > limits.maxFiles)
+    problems.push(`At most ${limits.maxFiles} files per upload (${files.length} chosen).`);
   for (const file of files) {
-    if (file.size > limits.maxFileBytes) problems.push(`${file.name} is ${formatBytes(file.size)}; the limit is ${formatBytes(limits.maxFileBytes)}.`);
-    if (!limits.allowedTypes.includes(declaredType(file))) problems.push(`${file.name}: this type of file is not accepted.`);
+    if (file.size > limits.maxFileBytes)
+      problems.push(`${file.name} is ${formatBytes(file.size)}; the limit is ${formatBytes(limits.maxFileBytes)}.`);
+    if (!limits.allowedTypes.includes(declaredType(file)))
+      problems.push(`${file.name}: this type of file is not accepted.`);
   }
   return problems;
 }

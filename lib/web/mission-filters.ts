@@ -10,7 +10,17 @@ export const SORTS = [
   { value: 'created', label: 'Newest' },
 ] as const;
 
-export const STATUSES = ['OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED', 'CANCELLED', 'JUDGING', 'AWARDED'] as const;
+export const STATUSES = [
+  'OPEN',
+  'ACCEPTED',
+  'SUBMITTED',
+  'CONTESTED',
+  'DISPUTED',
+  'COMPLETED',
+  'CANCELLED',
+  'JUDGING',
+  'AWARDED',
+] as const;
 
 export interface MissionFilters {
   mine: '' | 'client' | 'agent';
@@ -50,7 +60,12 @@ export function filtersToSearch(filters: MissionFilters): string {
 }
 
 /** The API query for these filters and a page cursor; amounts in base units. */
-export function filtersToApiQuery(filters: MissionFilters, token: TokenInfo, cursor: string | undefined, limit: number): string {
+export function filtersToApiQuery(
+  filters: MissionFilters,
+  token: TokenInfo,
+  cursor: string | undefined,
+  limit: number,
+): string {
   const params = new URLSearchParams({ limit: String(limit), sort: filters.sort });
   if (filters.mine) params.set('mine', filters.mine);
   // The public board lists OPEN missions only; a status filter applies to one's own lists.

@@ -26,24 +26,34 @@ export const MISSION_LIMITS = {
 };
 
 export function splitTags(text: string): string[] {
-  return text.split(',').map((t) => t.trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
 }
 
-export function validateMissionForm(v: MissionFormValues, token: TokenInfo, now: Date): { errors: FieldErrors; reward?: bigint; deadline?: Date } {
+export function validateMissionForm(
+  v: MissionFormValues,
+  token: TokenInfo,
+  now: Date,
+): { errors: FieldErrors; reward?: bigint; deadline?: Date } {
   const errors: FieldErrors = {};
   const title = v.title.trim();
   if (!title) errors.title = 'Give the mission a title.';
-  else if (title.length > MISSION_LIMITS.title) errors.title = `At most ${MISSION_LIMITS.title} characters (${title.length} now).`;
+  else if (title.length > MISSION_LIMITS.title)
+    errors.title = `At most ${MISSION_LIMITS.title} characters (${title.length} now).`;
   const description = v.description.trim();
   if (!description) errors.description = 'Describe what needs to be done.';
   else if (description.length > MISSION_LIMITS.description) {
     errors.description = `At most ${MISSION_LIMITS.description.toLocaleString('en-US')} characters (${description.length} now).`;
   }
   const category = v.category.trim();
-  if (category && !categorySchema.safeParse(category).success) errors.category = `Up to ${MISSION_LIMITS.category} letters, digits, spaces, _ or -.`;
+  if (category && !categorySchema.safeParse(category).success)
+    errors.category = `Up to ${MISSION_LIMITS.category} letters, digits, spaces, _ or -.`;
   const tags = splitTags(v.tags);
   if (tags.length > MISSION_LIMITS.tags) errors.tags = `At most ${MISSION_LIMITS.tags} tags (${tags.length} now).`;
-  else if (tags.some((t) => !tagSchema.safeParse(t).success)) errors.tags = `Each tag: up to ${MISSION_LIMITS.tag} letters, digits, spaces or . _ + # -.`;
+  else if (tags.some((t) => !tagSchema.safeParse(t).success))
+    errors.tags = `Each tag: up to ${MISSION_LIMITS.tag} letters, digits, spaces or . _ + # -.`;
   const amount = parseAmount(v.reward, token);
   if (!amount.ok) errors.reward = amount.reason;
   const deadline = v.deadline ? new Date(v.deadline) : undefined;

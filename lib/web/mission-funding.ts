@@ -11,7 +11,12 @@ export type FundingStatus = 'awaiting_signature' | 'relaying' | 'funded' | 'fail
 
 /** GET /api/missions/{id}/funding, as the dashboard reads it. */
 export interface MissionFunding {
-  typedData: { domain: Record<string, unknown>; types: Record<string, { name: string; type: string }[]>; primaryType: string; message: Record<string, unknown> };
+  typedData: {
+    domain: Record<string, unknown>;
+    types: Record<string, { name: string; type: string }[]>;
+    primaryType: string;
+    message: Record<string, unknown>;
+  };
   escrow: Address;
   token: Address;
   amount: string;
@@ -40,7 +45,12 @@ export function typedDataOf(funding: MissionFunding): TypedDataDefinition {
   const converted = Object.fromEntries(
     Object.entries(message).map(([key, value]) => {
       const field = fields.find((f) => f.name === key);
-      return [key, field && integer(field.type) && (typeof value === 'string' || typeof value === 'number') ? BigInt(value) : value];
+      return [
+        key,
+        field && integer(field.type) && (typeof value === 'string' || typeof value === 'number')
+          ? BigInt(value)
+          : value,
+      ];
     }),
   );
   const { EIP712Domain: _domainType, ...rest } = types;
@@ -48,7 +58,12 @@ export function typedDataOf(funding: MissionFunding): TypedDataDefinition {
 }
 
 /** The one signature: the wallet signs the typed data, and the backend relays it (202). */
-export async function fundBySignature(client: WalletClient, id: string, funding: MissionFunding, onSigned?: () => void): Promise<void> {
+export async function fundBySignature(
+  client: WalletClient,
+  id: string,
+  funding: MissionFunding,
+  onSigned?: () => void,
+): Promise<void> {
   const signature = await signTypedData(client, { account: client.account, ...typedDataOf(funding) } as never);
   onSigned?.();
   await apiFetch(fundingPath(id), { method: 'POST', json: { signature } });
@@ -61,7 +76,12 @@ export function expirySeconds(expiresAt: string | number): bigint {
 }
 
 /** The fallback: approve + createTask from the wallet (it pays the gas), then the task id to the API. */
-export async function fundFromWallet(client: WalletClient, id: string, funding: MissionFunding, onStep: (step: FundingStep) => void): Promise<void> {
+export async function fundFromWallet(
+  client: WalletClient,
+  id: string,
+  funding: MissionFunding,
+  onStep: (step: FundingStep) => void,
+): Promise<void> {
   const { taskId } = await fundNewTask(
     client,
     { escrow: funding.escrow, token: funding.token },

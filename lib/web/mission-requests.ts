@@ -24,7 +24,11 @@ export function postMissionRequest<T>(path: string, fields: Fields, options: Mis
   }
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {
-    if (value !== undefined) form.append(name, JSON_FIELDS.has(name) ? JSON.stringify(value) : Array.isArray(value) ? value.join(',') : String(value));
+    if (value !== undefined)
+      form.append(
+        name,
+        JSON_FIELDS.has(name) ? JSON.stringify(value) : Array.isArray(value) ? value.join(',') : String(value),
+      );
   }
   for (const file of files) form.append('files', withDeclaredType(file));
   return postMultipart<T>(path, form, { headers, onProgress: options.onProgress });

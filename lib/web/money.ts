@@ -18,7 +18,10 @@ export function formatAmount(baseUnits: string | bigint, token: TokenInfo): stri
 }
 
 /** Base units from a typed amount ("25", "0.5"), or an explanation of what is wrong with it. */
-export function parseAmount(text: string, token: TokenInfo): { ok: true; value: bigint } | { ok: false; reason: string } {
+export function parseAmount(
+  text: string,
+  token: TokenInfo,
+): { ok: true; value: bigint } | { ok: false; reason: string } {
   const trimmed = text.trim();
   if (!/^[0-9]+(\.[0-9]+)?$/.test(trimmed)) return { ok: false, reason: 'Enter an amount such as 25 or 12.50.' };
   const decimals = trimmed.split('.')[1]?.length ?? 0;

@@ -13,7 +13,12 @@ export interface SignInInput {
   signMessage: (message: string) => Promise<Hex>;
 }
 
-export async function signInWithEthereum({ address, chainId, statement, signMessage }: SignInInput): Promise<SessionUser> {
+export async function signInWithEthereum({
+  address,
+  chainId,
+  statement,
+  signMessage,
+}: SignInInput): Promise<SessionUser> {
   const { nonce } = await apiFetch<{ nonce: string }>('/api/auth/nonce', { method: 'POST', json: { address } });
   const message = createSiweMessage({
     domain: window.location.host,
@@ -26,7 +31,10 @@ export async function signInWithEthereum({ address, chainId, statement, signMess
     issuedAt: new Date(),
   });
   const signature = await signMessage(message);
-  const { user } = await apiFetch<{ user: SessionUser }>('/api/auth/verify', { method: 'POST', json: { message, signature } });
+  const { user } = await apiFetch<{ user: SessionUser }>('/api/auth/verify', {
+    method: 'POST',
+    json: { message, signature },
+  });
   return user;
 }
 

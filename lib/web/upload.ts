@@ -33,4 +33,3 @@ export function postMultipart<T>(
     xhr.send(form);
   });
 }
-

@@ -25,7 +25,10 @@ async function fetchSession(): Promise<Session | null> {
 export function useSession() {
   const queryClient = useQueryClient();
   const query = useQuery({ queryKey: SESSION_KEY, queryFn: fetchSession, staleTime: 60_000 });
-  const setSession = useCallback((session: Session | null) => queryClient.setQueryData(SESSION_KEY, session), [queryClient]);
+  const setSession = useCallback(
+    (session: Session | null) => queryClient.setQueryData(SESSION_KEY, session),
+    [queryClient],
+  );
   const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: SESSION_KEY }), [queryClient]);
   return { session: query.data ?? null, loading: query.isPending, error: query.error, setSession, refresh };
 }

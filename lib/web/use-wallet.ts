@@ -18,9 +18,13 @@ export function useWallet() {
   const wrongNetwork = connection.isConnected && connection.chainId !== wantedChainId;
 
   async function walletClient(): Promise<WalletClient> {
-    if (!connection.isConnected) throw Object.assign(new Error('No wallet is connected.'), { name: 'ConnectorNotConnectedError' });
+    if (!connection.isConnected)
+      throw Object.assign(new Error('No wallet is connected.'), { name: 'ConnectorNotConnectedError' });
     if (wrongNetwork) throw Object.assign(new Error('Wrong network.'), { name: 'ConnectorChainMismatchError' });
-    return (await getConnectorClient(config, { chainId: wantedChainId, account: connection.address })) as unknown as WalletClient;
+    return (await getConnectorClient(config, {
+      chainId: wantedChainId,
+      account: connection.address,
+    })) as unknown as WalletClient;
   }
 
   return {

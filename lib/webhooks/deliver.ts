@@ -26,7 +26,8 @@ export const CONCURRENCY = 8;
 const MAX_ROUNDS = 20;
 
 /** Seconds before attempt n + 1: 10 s doubling to an hour, ± 20 % so retries do not stampede. */
-export const backoffSeconds = (attempts: number, random = Math.random) => Math.min(3_600, 10 * 2 ** Math.max(0, attempts - 1)) * (0.8 + 0.4 * random());
+export const backoffSeconds = (attempts: number, random = Math.random) =>
+  Math.min(3_600, 10 * 2 ** Math.max(0, attempts - 1)) * (0.8 + 0.4 * random());
 
 /**
  * A run starts attempts for at most RUN_BUDGET_MS of wall time (the last ones end within their
@@ -43,7 +44,9 @@ const RUN_BUDGET_MS = 20_000;
 // rounds), the sweep takes what is left.
 // The state is the process's, not this module copy's: Next.js bundles the module into each route.
 const AFTER_PASSES = 4;
-const after = ((globalThis as unknown as { [key: symbol]: { run?: Promise<void>; again: boolean } })[Symbol.for('taskmarket.webhooks.after')] ??= { again: false });
+const after = ((globalThis as unknown as { [key: symbol]: { run?: Promise<void>; again: boolean } })[
+  Symbol.for('taskmarket.webhooks.after')
+] ??= { again: false });
 
 /** The route's after-response hook: send what the change just queued; what fails waits for the sweep. */
 export function sendQueuedWebhooks(cfg: Config): Promise<void> {
@@ -84,7 +87,8 @@ export async function deliverPending(db: Db, cfg: Config, now = new Date(), unti
         .then((ids) => {
           queue = ids;
           if (ids.length > 0) cursor = { ...cursor, after: ids.at(-1)! };
-          else if (cursor.before === undefined) cursor = { after: '00000000-0000-0000-0000-000000000000', before: start };
+          else if (cursor.before === undefined)
+            cursor = { after: '00000000-0000-0000-0000-000000000000', before: start };
           else exhausted = true;
         })
         .finally(() => {
@@ -111,7 +115,15 @@ async function endpointsWithDue(db: Db, now: Date, range: { after: string; befor
     .selectDistinct({ endpointId: d.endpointId })
     .from(d)
     .innerJoin(e, eq(e.id, d.endpointId))
-    .where(and(due(now), isNull(e.disabledAt), isNull(e.deletedAt), gt(d.endpointId, range.after), range.before ? lte(d.endpointId, range.before) : undefined))
+    .where(
+      and(
+        due(now),
+        isNull(e.disabledAt),
+        isNull(e.deletedAt),
+        gt(d.endpointId, range.after),
+        range.before ? lte(d.endpointId, range.before) : undefined,
+      ),
+    )
     .orderBy(d.endpointId)
     .limit(BATCH);
   return rows.map((row) => row.endpointId);
@@ -123,7 +135,14 @@ const due = (now: Date) => {
 };
 
 /** One endpoint's due deliveries, in order, until none is left, one fails, or the run's time is up. */
-async function serveEndpoint(db: Db, cfg: Config, endpointId: string, at: () => Date, until: number, run: { delivered: number; failed: number }) {
+async function serveEndpoint(
+  db: Db,
+  cfg: Config,
+  endpointId: string,
+  at: () => Date,
+  until: number,
+  run: { delivered: number; failed: number },
+) {
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
     const rows = await dueDeliveries(db, endpointId, at());
     if (rows.length === 0) return;
@@ -180,7 +199,13 @@ async function claim(db: Db, id: string, now: Date) {
   const [row] = await db
     .update(webhookDeliveries)
     .set({ lockedUntil: new Date(now.getTime() + LEASE_MS), attempts: sql`${webhookDeliveries.attempts} + 1` })
-    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'PENDING'), or(isNull(webhookDeliveries.lockedUntil), lt(webhookDeliveries.lockedUntil, now))))
+    .where(
+      and(
+        eq(webhookDeliveries.id, id),
+        eq(webhookDeliveries.status, 'PENDING'),
+        or(isNull(webhookDeliveries.lockedUntil), lt(webhookDeliveries.lockedUntil, now)),
+      ),
+    )
     .returning({ id: webhookDeliveries.id });
   return row;
 }

@@ -13,7 +13,6 @@ import { type createWebhookSchema, MAX_ENDPOINTS, type WebhookEndpointView, type
 import { newWebhookSecret, sealSecret } from './secrets';
 import { checkWebhookTarget } from '../outbound/url-guard';
 
-
 type Endpoint = typeof webhookEndpoints.$inferSelect;
 
 const present = (e: Endpoint): WebhookEndpointView => ({
@@ -27,7 +26,13 @@ const present = (e: Endpoint): WebhookEndpointView => ({
 
 const live = (userId: string) => and(eq(webhookEndpoints.userId, userId), isNull(webhookEndpoints.deletedAt));
 
-export async function addWebhook(db: Db, cfg: Config, userId: string, input: z.infer<typeof createWebhookSchema>, now: Date) {
+export async function addWebhook(
+  db: Db,
+  cfg: Config,
+  userId: string,
+  input: z.infer<typeof createWebhookSchema>,
+  now: Date,
+) {
   const url = await checkWebhookTarget(input.url, cfg.webhooks.allowPrivate);
   const secret = newWebhookSecret();
   const created = await db.transaction(async (tx) => {
@@ -35,10 +40,18 @@ export async function addWebhook(db: Db, cfg: Config, userId: string, input: z.i
     // concurrent adds queue and cannot pass the cap together.
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
     const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(webhookEndpoints).where(live(userId));
-    if (n >= MAX_ENDPOINTS) throw new ApiError(409, `At most ${MAX_ENDPOINTS} webhook endpoints a user; remove one first`);
+    if (n >= MAX_ENDPOINTS)
+      throw new ApiError(409, `At most ${MAX_ENDPOINTS} webhook endpoints a user; remove one first`);
     const [row] = await tx
       .insert(webhookEndpoints)
-      .values({ userId, url: url.toString(), events: input.events, filter: input.filter ?? {}, sealedSecret: sealSecret(cfg, secret), createdAt: now })
+      .values({
+        userId,
+        url: url.toString(),
+        events: input.events,
+        filter: input.filter ?? {},
+        sealedSecret: sealSecret(cfg, secret),
+        createdAt: now,
+      })
       .returning();
     return row!;
   });
@@ -53,7 +66,11 @@ export async function listWebhooks(db: Db, userId: string) {
 async function ownEndpointOrThrow(db: Db, userId: string, id: string): Promise<Endpoint> {
   const notFound = new ApiError(404, 'Webhook endpoint not found');
   if (!idSchema.safeParse(id).success) throw notFound;
-  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), live(userId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), live(userId)))
+    .limit(1);
   if (!row) throw notFound;
   return row;
 }

@@ -16,7 +16,11 @@ export const EXPAND_BATCH = 500;
 const EXPAND_STEPS = 20;
 
 /** Expands pending events, at most `steps` batches of `batch` endpoints; returns the deliveries written. */
-export async function expandEvents(db: Db, now: Date, { batch = EXPAND_BATCH, steps = EXPAND_STEPS, until = Infinity } = {}): Promise<number> {
+export async function expandEvents(
+  db: Db,
+  now: Date,
+  { batch = EXPAND_BATCH, steps = EXPAND_STEPS, until = Infinity } = {},
+): Promise<number> {
   let written = 0;
   for (let step = 0; step < steps && Date.now() < until; step += 1) {
     const done = await db.transaction((tx) => expandStep(tx, now, batch));
@@ -32,7 +36,9 @@ async function expandStep(tx: Db, now: Date, batch: number): Promise<number | nu
   const [event] = await tx
     .select()
     .from(v)
-    .where(sql`not exists (select 1 from ${v} as earlier where earlier.mission_id = ${v.missionId} and earlier.seq < ${v.seq})`)
+    .where(
+      sql`not exists (select 1 from ${v} as earlier where earlier.mission_id = ${v.missionId} and earlier.seq < ${v.seq})`,
+    )
     .orderBy(v.seq)
     .limit(1)
     .for('update', { skipLocked: true });
@@ -64,7 +70,11 @@ async function expandStep(tx: Db, now: Date, batch: number): Promise<number | nu
       .onConflictDoNothing({ target: [webhookDeliveries.eventId, webhookDeliveries.endpointId] });
   }
   if (endpoints.length < batch) await tx.delete(v).where(sql`${v.id} = ${event.id}`);
-  else await tx.update(v).set({ expandedThrough: endpoints.at(-1)!.id }).where(sql`${v.id} = ${event.id}`);
+  else
+    await tx
+      .update(v)
+      .set({ expandedThrough: endpoints.at(-1)!.id })
+      .where(sql`${v.id} = ${event.id}`);
   return endpoints.length;
 }
 

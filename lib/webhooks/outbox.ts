@@ -7,7 +7,10 @@ import type { Db } from '../db/client';
 import { type MissionRow, type WebhookAudience, webhookEvents } from '../db/schema';
 import type { WebhookEvent } from './schemas';
 
-type MissionFacts = Pick<MissionRow, 'id' | 'title' | 'status' | 'reward' | 'deadline' | 'category' | 'tags' | 'clientId' | 'agentId'>;
+type MissionFacts = Pick<
+  MissionRow,
+  'id' | 'title' | 'status' | 'reward' | 'deadline' | 'category' | 'tags' | 'clientId' | 'agentId'
+>;
 
 const summary = (m: MissionFacts) => ({
   id: m.id,
@@ -20,40 +23,97 @@ const summary = (m: MissionFacts) => ({
 });
 
 /** Standard Webhooks' recommended envelope: { type, timestamp, data }. */
-const envelope = (event: WebhookEvent, data: Record<string, unknown>, now: Date) => ({ type: event, timestamp: now.toISOString(), data });
+const envelope = (event: WebhookEvent, data: Record<string, unknown>, now: Date) => ({
+  type: event,
+  timestamp: now.toISOString(),
+  data,
+});
 
-async function enqueue(tx: Db, event: WebhookEvent, missionId: string | null, payload: Record<string, unknown>, audience: WebhookAudience, now: Date) {
+async function enqueue(
+  tx: Db,
+  event: WebhookEvent,
+  missionId: string | null,
+  payload: Record<string, unknown>,
+  audience: WebhookAudience,
+  now: Date,
+) {
   await tx.insert(webhookEvents).values({ event, missionId, payload, audience, createdAt: now });
 }
 
 /** A transition's event to the mission's client and agent (and `agentOnly` events to the agent alone). */
-export async function emitToParties(tx: Db, event: WebhookEvent, mission: MissionFacts, now: Date, extra: Record<string, unknown> = {}, agentOnly = false) {
+export async function emitToParties(
+  tx: Db,
+  event: WebhookEvent,
+  mission: MissionFacts,
+  now: Date,
+  extra: Record<string, unknown> = {},
+  agentOnly = false,
+) {
   const parties = [agentOnly ? null : mission.clientId, mission.agentId].filter((id): id is string => Boolean(id));
   if (parties.length === 0) return;
-  await enqueue(tx, event, mission.id, envelope(event, { mission: summary(mission), ...extra }, now), { users: parties }, now);
+  await enqueue(
+    tx,
+    event,
+    mission.id,
+    envelope(event, { mission: summary(mission), ...extra }, now),
+    { users: parties },
+    now,
+  );
 }
 
 /**
  * A bounty's event (docs/api.md#bounties) to its client and every entrant — never an entry's content: the
  * payload is the mission's summary and what the event adds (the award's places, say).
  */
-export async function emitToEntrants(tx: Db, event: WebhookEvent, mission: MissionFacts, now: Date, extra: Record<string, unknown> = {}) {
+export async function emitToEntrants(
+  tx: Db,
+  event: WebhookEvent,
+  mission: MissionFacts,
+  now: Date,
+  extra: Record<string, unknown> = {},
+) {
   const audience = { entrantsOf: mission.id, client: mission.clientId };
   await enqueue(tx, event, mission.id, envelope(event, { mission: summary(mission), ...extra }, now), audience, now);
 }
 
 /** An event to one user's endpoints (a winner's earnings.released). */
-export async function emitToUser(tx: Db, event: WebhookEvent, userId: string, mission: MissionFacts, now: Date, extra: Record<string, unknown> = {}) {
-  await enqueue(tx, event, mission.id, envelope(event, { mission: summary(mission), ...extra }, now), { users: [userId] }, now);
+export async function emitToUser(
+  tx: Db,
+  event: WebhookEvent,
+  userId: string,
+  mission: MissionFacts,
+  now: Date,
+  extra: Record<string, unknown> = {},
+) {
+  await enqueue(
+    tx,
+    event,
+    mission.id,
+    envelope(event, { mission: summary(mission), ...extra }, now),
+    { users: [userId] },
+    now,
+  );
 }
 
 /** mission.created to every endpoint whose filter (category, tag, minimum reward) the mission matches. */
 export async function emitCreated(tx: Db, mission: MissionFacts, now: Date) {
   const audience = { filter: { category: mission.category, tags: mission.tags, reward: String(mission.reward) } };
-  await enqueue(tx, 'mission.created', mission.id, envelope('mission.created', { mission: summary(mission) }, now), audience, now);
+  await enqueue(
+    tx,
+    'mission.created',
+    mission.id,
+    envelope('mission.created', { mission: summary(mission) }, now),
+    audience,
+    now,
+  );
 }
 
 /** claim.paid to the agent's endpoints, when the payout is mined. */
-export async function emitClaimPaid(tx: Db, userId: string, claim: { amount: string; txHash: string | null }, now: Date) {
+export async function emitClaimPaid(
+  tx: Db,
+  userId: string,
+  claim: { amount: string; txHash: string | null },
+  now: Date,
+) {
   await enqueue(tx, 'claim.paid', null, envelope('claim.paid', { claim }, now), { users: [userId] }, now);
 }

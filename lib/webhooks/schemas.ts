@@ -28,12 +28,19 @@ export const MAX_ENDPOINTS = 10;
 
 export const createWebhookSchema = z.strictObject({
   url: z.string().max(2048).url(),
-  events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length).transform((events) => [...new Set(events)]),
+  events: z
+    .array(z.enum(WEBHOOK_EVENTS))
+    .min(1)
+    .max(WEBHOOK_EVENTS.length)
+    .transform((events) => [...new Set(events)]),
   filter: z
     .strictObject({
       category: categorySchema.optional(),
       tag: tagSchema.optional(),
-      minReward: z.string().regex(/^[0-9]{1,78}$/, 'a decimal string of base units').optional(),
+      minReward: z
+        .string()
+        .regex(/^[0-9]{1,78}$/, 'a decimal string of base units')
+        .optional(),
     })
     .optional()
     .describe('mission.created only: category, tag and minimum reward the mission must match'),
@@ -62,6 +69,9 @@ export const webhookDeliverySchema = z.object({
   createdAt: z.string(),
   deliveredAt: z.string().nullable(),
 });
-export const webhookDeliveryListSchema = z.object({ items: z.array(webhookDeliverySchema), nextCursor: z.string().nullable() });
+export const webhookDeliveryListSchema = z.object({
+  items: z.array(webhookDeliverySchema),
+  nextCursor: z.string().nullable(),
+});
 
 export type WebhookEndpointView = z.infer<typeof webhookEndpointSchema>;

@@ -6,7 +6,8 @@ import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomByte
 import type { Config } from '../config';
 
 // A KeyObject, not a Buffer: Node 24 sets a cipher up from a Buffer key ~15-20 µs slower (iron-seal.ts).
-const keyOf = (cfg: Config) => createSecretKey(Buffer.from(hkdfSync('sha256', cfg.sessionSecret, 'taskmarket', 'webhook-secrets', 32)));
+const keyOf = (cfg: Config) =>
+  createSecretKey(Buffer.from(hkdfSync('sha256', cfg.sessionSecret, 'taskmarket', 'webhook-secrets', 32)));
 
 export const newWebhookSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 

@@ -26,13 +26,17 @@ export type Outcome = { ok: true; status: number } | { ok: false; status: number
 
 /** One attempt in its span (event and status, never the URL or payload), counted by outcome (docs/api.md#observability). */
 export function sendAttempt(cfg: Config, attempt: Attempt): Promise<Outcome> {
-  return inSpan('webhook deliver', { kind: SpanKind.CLIENT, attributes: { 'taskmarket.webhook.event': attempt.event } }, async (span) => {
-    const outcome = await send(cfg, attempt);
-    if (outcome.status !== null) span?.setAttribute('http.response.status_code', outcome.status);
-    span?.setAttribute('taskmarket.webhook.outcome', outcome.ok ? 'delivered' : 'failed');
-    metrics().webhookAttempts.inc({ outcome: outcome.ok ? 'delivered' : 'failed' });
-    return outcome;
-  });
+  return inSpan(
+    'webhook deliver',
+    { kind: SpanKind.CLIENT, attributes: { 'taskmarket.webhook.event': attempt.event } },
+    async (span) => {
+      const outcome = await send(cfg, attempt);
+      if (outcome.status !== null) span?.setAttribute('http.response.status_code', outcome.status);
+      span?.setAttribute('taskmarket.webhook.outcome', outcome.ok ? 'delivered' : 'failed');
+      metrics().webhookAttempts.inc({ outcome: outcome.ok ? 'delivered' : 'failed' });
+      return outcome;
+    },
+  );
 }
 
 async function send(cfg: Config, attempt: Attempt): Promise<Outcome> {
@@ -65,7 +69,13 @@ async function send(cfg: Config, attempt: Attempt): Promise<Outcome> {
  * One POST to the checked address. Settles at the status line; the body is not read — the
  * response is destroyed, so a receiver trickling one holds nothing of ours.
  */
-async function post(url: URL, target: { address: string; family: number }, body: string, signal: AbortSignal, headers: Record<string, string>): Promise<number> {
+async function post(
+  url: URL,
+  target: { address: string; family: number },
+  body: string,
+  signal: AbortSignal,
+  headers: Record<string, string>,
+): Promise<number> {
   const response = await pinnedRequest(url, target, { method: 'POST', headers, body, signal });
   response.destroy();
   return response.statusCode ?? 0;

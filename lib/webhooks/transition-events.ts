@@ -45,23 +45,49 @@ interface BountyPayout {
   fee: string;
 }
 
-export async function emitTransition(tx: Db, action: string, to: MissionStatus, before: Mission, after: Mission, now: Date, data: Record<string, unknown>) {
+export async function emitTransition(
+  tx: Db,
+  action: string,
+  to: MissionStatus,
+  before: Mission,
+  after: Mission,
+  now: Date,
+  data: Record<string, unknown>,
+) {
   if (after.assignmentMode === 'BOUNTY') return emitBountyTransition(tx, action, after, now, data);
-  const event = action === 'contest' ? (to === 'DISPUTED' ? 'mission.disputed' : 'mission.contested') : BY_ACTION[action];
+  const event =
+    action === 'contest' ? (to === 'DISPUTED' ? 'mission.disputed' : 'mission.contested') : BY_ACTION[action];
   if (!event) return;
   await emitToParties(tx, event, { ...after, agentId: after.agentId ?? before.agentId }, now);
   const payout = data.payout as Record<string, string> | undefined;
-  if (event === 'mission.completed' && payout) await emitToParties(tx, 'earnings.released', after, now, { earnings: payout }, true);
+  if (event === 'mission.completed' && payout)
+    await emitToParties(tx, 'earnings.released', after, now, { earnings: payout }, true);
 }
 
-async function emitBountyTransition(tx: Db, action: string, mission: Mission, now: Date, data: Record<string, unknown>) {
+async function emitBountyTransition(
+  tx: Db,
+  action: string,
+  mission: Mission,
+  now: Date,
+  data: Record<string, unknown>,
+) {
   const event = BOUNTY_BY_ACTION[action];
   if (!event) return;
   const award = (data.award ?? data.payout) as BountyPayout | undefined;
-  await emitToEntrants(tx, event, mission, now, award ? { award: { winners: award.winners, reason: (data.award as { reason?: string } | undefined)?.reason ?? null } } : {});
+  await emitToEntrants(
+    tx,
+    event,
+    mission,
+    now,
+    award
+      ? { award: { winners: award.winners, reason: (data.award as { reason?: string } | undefined)?.reason ?? null } }
+      : {},
+  );
   const payout = data.payout as (BountyPayout & { winnerIds: string[] }) | undefined;
   if (event !== 'mission.completed' || !payout) return;
   for (const [i, winner] of payout.winners.entries()) {
-    await emitToUser(tx, 'earnings.released', payout.winnerIds[i]!, mission, now, { earnings: { place: winner.place, net: winner.amount } });
+    await emitToUser(tx, 'earnings.released', payout.winnerIds[i]!, mission, now, {
+      earnings: { place: winner.place, net: winner.amount },
+    });
   }
 }

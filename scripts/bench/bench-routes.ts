@@ -280,6 +280,11 @@ export async function GET() {
 export function buildBenchRoutes(): string {
   const routes = { ...GENERIC_FLOORS, ...ENDPOINT_FLOORS, ...CONTROLS, ...PEER };
   if (!process.env.BENCH_PROFILE) return buildBenchApp({ name: 'bench', routes });
-  const unminified = (config: string) => replaceOnce(config, 'poweredByHeader: false,', 'poweredByHeader: false, experimental: { serverMinification: false },');
+  const unminified = (config: string) =>
+    replaceOnce(
+      config,
+      'poweredByHeader: false,',
+      'poweredByHeader: false, experimental: { serverMinification: false },',
+    );
   return buildBenchApp({ name: 'bench-profile', routes, rewrites: { 'next.config.ts': unminified } });
 }

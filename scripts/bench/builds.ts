@@ -33,13 +33,33 @@ const DOMAIN = `localhost:${PORT}`;
 const VERIFIES = Number(process.env.BENCH_VERIFIES ?? seconds * 2000);
 // Issue 25: no endpoint more than 5 % slower.
 const BOUND = 0.95;
-const ENDPOINTS: Endpoint[] = ['nonce', 'verify', 'me', 'meOAuth', 'mePersonal', 'missions', 'search', 'mine', 'mineOAuth', 'mcpOAuth', 'detail', 'health', 'publicStats'];
+const ENDPOINTS: Endpoint[] = [
+  'nonce',
+  'verify',
+  'me',
+  'meOAuth',
+  'mePersonal',
+  'missions',
+  'search',
+  'mine',
+  'mineOAuth',
+  'mcpOAuth',
+  'detail',
+  'health',
+  'publicStats',
+];
 
 async function main() {
   const oldRef = process.env.BENCH_OLD;
-  if (!oldRef) throw new Error('BENCH_OLD=<git ref> names the old side (BENCH_NEW=<git ref> the new one, by default the working tree)');
+  if (!oldRef)
+    throw new Error(
+      'BENCH_OLD=<git ref> names the old side (BENCH_NEW=<git ref> the new one, by default the working tree)',
+    );
   const newRef = process.env.BENCH_NEW;
-  if (newRef && treeOf(newRef) === treeOf(oldRef)) throw new Error('BENCH_OLD and BENCH_NEW are the same tree (for the noise alone, leave BENCH_NEW out on a clean checkout of BENCH_OLD)');
+  if (newRef && treeOf(newRef) === treeOf(oldRef))
+    throw new Error(
+      'BENCH_OLD and BENCH_NEW are the same tree (for the noise alone, leave BENCH_NEW out on a clean checkout of BENCH_OLD)',
+    );
   // Undone last first, whatever failed.
   const cleanup: (() => unknown)[] = [];
   try {
@@ -58,7 +78,11 @@ async function main() {
     const env = instanceEnv(chain, database.databaseUrl, DOMAIN);
     const start = async (side: Checkout, port: number, name: string) => {
       // A key prefix each: the two builds need not agree on what they keep in the KV.
-      const instance = await startInstance(port, { ...env, ...side.env, KV_PREFIX: `bench-builds:${name}:${Date.now()}:` }, { cwd: side.cwd });
+      const instance = await startInstance(
+        port,
+        { ...env, ...side.env, KV_PREFIX: `bench-builds:${name}:${Date.now()}:` },
+        { cwd: side.cwd },
+      );
       cleanup.push(() => instance.stop());
       return instance;
     };
@@ -70,7 +94,14 @@ async function main() {
     const seeded = await seededCallers(database.databaseUrl, env.JWT_SECRET, clientWallet);
     const address = privateKeyToAccount(generatePrivateKey()).address;
     const scenariosOn = async (instance: Instance) =>
-      endpointScenarios({ base: instance.url, domain: DOMAIN, verifiesPerRound: VERIFIES, address, agentToken: (await signInAgent(instance.url, DOMAIN)).token, ...seeded });
+      endpointScenarios({
+        base: instance.url,
+        domain: DOMAIN,
+        verifiesPerRound: VERIFIES,
+        address,
+        agentToken: (await signInAgent(instance.url, DOMAIN)).token,
+        ...seeded,
+      });
     const [onNew, onOld] = [await scenariosOn(newInstance), await scenariosOn(oldInstance)];
     const only = process.env.BENCH_ONLY;
     const comparisons = ENDPOINTS.map((endpoint) => ({
@@ -83,9 +114,13 @@ async function main() {
     const results = await compare(comparisons, rounds, seconds, connections).catch((error: Error) => {
       throw note ? new Error(`${error.message}\n${note}`) : error;
     });
-    console.log(`\n${new Date().toISOString().slice(0, 10)}, new (a): ${newSide.label}, old (b): ${oldSide.label}; ${rounds === 1 ? 'one round' : `${rounds} alternating rounds`} of ${seconds}s, ${connections} connections, Node ${process.version}`);
+    console.log(
+      `\n${new Date().toISOString().slice(0, 10)}, new (a): ${newSide.label}, old (b): ${oldSide.label}; ${rounds === 1 ? 'one round' : `${rounds} alternating rounds`} of ${seconds}s, ${connections} connections, Node ${process.version}`,
+    );
     if (note) console.log(`\n${note}`);
-    console.log(`\nVerdict: new/old ≥ ${BOUND} in every round, decided by the instance's CPU per request (requests per CPU second, new/old), which moves less than req/s on a shared machine; req/s new/old shown too.\n`);
+    console.log(
+      `\nVerdict: new/old ≥ ${BOUND} in every round, decided by the instance's CPU per request (requests per CPU second, new/old), which moves less than req/s on a shared machine; req/s new/old shown too.\n`,
+    );
     console.log(comparisonTable(results, ['new req/s', 'old req/s', 'new/old']));
     console.log(`\n${results.map(verdictLine).join('\n')}`);
   } finally {
@@ -96,7 +131,10 @@ async function main() {
 /** The migrations the old build does not know, said; fails when it knows some the new one does not. */
 function schemaNote(newSide: Checkout, oldSide: Checkout): string | undefined {
   const unknownToNew = oldSide.migrations.filter((name) => !newSide.migrations.includes(name));
-  if (unknownToNew.length > 0) throw new Error(`${oldSide.label} has migrations ${newSide.label} lacks (${unknownToNew.join(', ')}): one database cannot hold both schemas`);
+  if (unknownToNew.length > 0)
+    throw new Error(
+      `${oldSide.label} has migrations ${newSide.label} lacks (${unknownToNew.join(', ')}): one database cannot hold both schemas`,
+    );
   const unknownToOld = newSide.migrations.filter((name) => !oldSide.migrations.includes(name));
   if (unknownToOld.length === 0) return undefined;
   return `The old build runs on a schema newer than it knows (${unknownToOld.join(', ')}, applied by the new build): answers from it that are not 2xx mean its code does not work on that schema.`;

@@ -29,7 +29,12 @@ export interface Checkout {
   remove(): void;
 }
 
-const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 }).trim();
+const git = (...args: string[]) =>
+  execFileSync('git', args, {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  }).trim();
 const sqlFiles = (paths: string[]) => paths.filter((path) => path.endsWith('.sql')).map((path) => basename(path));
 
 export const treeOf = (ref: string) => git('rev-parse', '--verify', `${ref}^{tree}`);
@@ -49,7 +54,10 @@ export function workingTree(): Checkout {
 /** The ref checked out in a worktree of its own (removed by `remove()`); fails when its dependencies differ. */
 export function atRef(ref: string): Checkout {
   const commit = git('rev-parse', '--verify', `${ref}^{commit}`);
-  const changed = changedRuntimePackages(git('show', `${commit}:package-lock.json`), readFileSync('package-lock.json', 'utf8'));
+  const changed = changedRuntimePackages(
+    git('show', `${commit}:package-lock.json`),
+    readFileSync('package-lock.json', 'utf8'),
+  );
   if (changed.length > 0) {
     throw new Error(
       `${ref}'s runtime dependencies differ from this checkout's (${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}): ` +

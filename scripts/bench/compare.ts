@@ -31,14 +31,34 @@ export interface Compared {
   target?: number;
 }
 
-export async function compare(comparisons: Comparison[], repeats: number, seconds: number, connections: number): Promise<Compared[]> {
-  const results: Compared[] = comparisons.map(({ name, target }) => ({ name, a: [], b: [], ratios: [], aCpu: [], bCpu: [], target }));
+export async function compare(
+  comparisons: Comparison[],
+  repeats: number,
+  seconds: number,
+  connections: number,
+): Promise<Compared[]> {
+  const results: Compared[] = comparisons.map(({ name, target }) => ({
+    name,
+    a: [],
+    b: [],
+    ratios: [],
+    aCpu: [],
+    bCpu: [],
+    target,
+  }));
   // A short warm-up of every side first (JIT, connection pools, prepared statements), not counted.
-  for (const { a, b } of comparisons) for (const side of [a, b]) await measure(side.base, await side.scenario(), 2, connections);
+  for (const { a, b } of comparisons)
+    for (const side of [a, b]) await measure(side.base, await side.scenario(), 2, connections);
   for (let round = 0; round < repeats; round++) {
     for (const [i, { name, a, b }] of comparisons.entries()) {
       // Alternate which side goes first, so neither always runs on a warmer (or busier) machine.
-      const [ma, mb] = await measureInTurns([await side(a), await side(b)], seconds, connections, TURNS, round % 2 === 1);
+      const [ma, mb] = await measureInTurns(
+        [await side(a), await side(b)],
+        seconds,
+        connections,
+        TURNS,
+        round % 2 === 1,
+      );
       for (const m of [ma, mb]) if (m.non2xx > 0) throw new Error(`${m.name}: ${m.non2xx} answers were not 2xx`);
       const r = results[i]!;
       r.a.push(ma.rps);
@@ -48,18 +68,29 @@ export async function compare(comparisons: Comparison[], repeats: number, second
         r.aCpu.push(ma.cpuPerRequest);
         r.bCpu.push(mb.cpuPerRequest);
       }
-      const cpu = ma.cpuPerRequest !== undefined && mb.cpuPerRequest !== undefined ? `, CPU ${ma.cpuPerRequest.toFixed(0)} / ${mb.cpuPerRequest.toFixed(0)} µs/req` : '';
-      console.error(`  ${name}, round ${round + 1}: ${ma.rps.toFixed(0)} / ${mb.rps.toFixed(0)} req/s = ${(ma.rps / mb.rps).toFixed(2)}×${cpu}`);
+      const cpu =
+        ma.cpuPerRequest !== undefined && mb.cpuPerRequest !== undefined
+          ? `, CPU ${ma.cpuPerRequest.toFixed(0)} / ${mb.cpuPerRequest.toFixed(0)} µs/req`
+          : '';
+      console.error(
+        `  ${name}, round ${round + 1}: ${ma.rps.toFixed(0)} / ${mb.rps.toFixed(0)} req/s = ${(ma.rps / mb.rps).toFixed(2)}×${cpu}`,
+      );
     }
   }
   return results;
 }
 
-const side = async ({ base, cpuMicros, scenario }: Side): Promise<Load> => ({ base, cpuMicros, scenario: await scenario() });
+const side = async ({ base, cpuMicros, scenario }: Side): Promise<Load> => ({
+  base,
+  cpuMicros,
+  scenario: await scenario(),
+});
 
 const range = (values: number[], digits: number, unit = '') => {
   const [low, high] = [Math.min(...values), Math.max(...values)];
-  return low.toFixed(digits) === high.toFixed(digits) ? `${low.toFixed(digits)}${unit}` : `${low.toFixed(digits)}–${high.toFixed(digits)}${unit}`;
+  return low.toFixed(digits) === high.toFixed(digits)
+    ? `${low.toFixed(digits)}${unit}`
+    : `${low.toFixed(digits)}–${high.toFixed(digits)}${unit}`;
 };
 
 const median = (values: number[]) => {

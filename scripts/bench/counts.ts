@@ -18,14 +18,18 @@ const CONCURRENCY = 32;
 
 async function pool<T>(items: T[], each: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < items.length) await each(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < items.length) await each(items[next++]!);
+    }),
+  );
 }
 
 const commandStats = async (redis: Redis): Promise<Record<string, number>> => {
   const info = await redis.info('commandstats');
-  return Object.fromEntries([...info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map(([, name, calls]) => [name!, Number(calls)]));
+  return Object.fromEntries(
+    [...info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map(([, name, calls]) => [name!, Number(calls)]),
+  );
 };
 const redisCpu = async (redis: Redis): Promise<number> => {
   const info = await redis.info('cpu');
@@ -60,11 +64,18 @@ async function statementsPer(sql: postgres.Sql, requests: number, work: () => Pr
     select query, calls::int from pg_stat_statements
     where dbid = (select oid from pg_database where datname = current_database()) and query not like '%pg_stat_statements%'
     order by calls desc`;
-  return { total: rows.reduce((n, r) => n + r.calls, 0) / requests, statements: rows.map((r) => ({ calls: r.calls / requests, query: r.query.replace(/\s+/g, ' ').slice(0, 90) })) };
+  return {
+    total: rows.reduce((n, r) => n + r.calls, 0) / requests,
+    statements: rows.map((r) => ({ calls: r.calls / requests, query: r.query.replace(/\s+/g, ' ').slice(0, 90) })),
+  };
 }
 
 /** The Redis commands one sign-in sends (nonce, then verify), and its nonce. */
-async function captureSignIn(redis: Redis, base: string, options: { domain: string }): Promise<{ nonce: string; commands: string[][] }> {
+async function captureSignIn(
+  redis: Redis,
+  base: string,
+  options: { domain: string },
+): Promise<{ nonce: string; commands: string[][] }> {
   const monitor = await redis.monitor();
   const commands: string[][] = [];
   monitor.on('monitor', (_time: string, args: string[], source: string) => {
@@ -84,13 +95,18 @@ async function main() {
   await pg.createDatabase('counts');
   const databaseUrl = pg.url('counts');
   const jwtSecret = randomBytes(32).toString('hex');
-  const instance = await startInstance(productionEnv({ databaseUrl, redisUrl: kv.url }, {
-    JWT_SECRET: jwtSecret,
-    SIWE_DOMAIN: 'localhost:3000',
-    // Counted, not refused: every request of this run comes from 127.0.0.1.
-    NONCE_RATE_LIMIT_PER_MINUTE: '100000000',
-    VERIFY_RATE_LIMIT_PER_MINUTE: '100000000',
-  }));
+  const instance = await startInstance(
+    productionEnv(
+      { databaseUrl, redisUrl: kv.url },
+      {
+        JWT_SECRET: jwtSecret,
+        SIWE_DOMAIN: 'localhost:3000',
+        // Counted, not refused: every request of this run comes from 127.0.0.1.
+        NONCE_RATE_LIMIT_PER_MINUTE: '100000000',
+        VERIFY_RATE_LIMIT_PER_MINUTE: '100000000',
+      },
+    ),
+  );
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   const redis = new Redis(kv.url);
   try {
@@ -106,14 +122,27 @@ async function main() {
 
     const lines: string[] = [];
     // Nonces are counted on their own, then verifies over nonces issued before the count.
-    const nonceCount = await redisPer(redis, count, () => pool(Array.from({ length: count }, (_, i) => i), () => post(base, '/api/auth/nonce', { address: '0x000000000000000000000000000000000000dead' })));
+    const nonceCount = await redisPer(redis, count, () =>
+      pool(
+        Array.from({ length: count }, (_, i) => i),
+        () => post(base, '/api/auth/nonce', { address: '0x000000000000000000000000000000000000dead' }),
+      ),
+    );
     const bodies = await presignedVerifies(base, count, options);
     const verifyDb = await statementsPer(sql, count, async () => {
-      const verifyCount = await redisPer(redis, count, () => pool(bodies, (body) => post(base, '/api/auth/verify', JSON.parse(body))));
-      lines.push(`verify: ${verifyCount.roundTrips.toFixed(2)} Redis round trips, ${verifyCount.total.toFixed(2)} commands executed (${JSON.stringify(verifyCount.per)})`);
+      const verifyCount = await redisPer(redis, count, () =>
+        pool(bodies, (body) => post(base, '/api/auth/verify', JSON.parse(body))),
+      );
+      lines.push(
+        `verify: ${verifyCount.roundTrips.toFixed(2)} Redis round trips, ${verifyCount.total.toFixed(2)} commands executed (${JSON.stringify(verifyCount.per)})`,
+      );
     });
-    lines.unshift(`nonce: ${nonceCount.roundTrips.toFixed(2)} Redis round trips, ${nonceCount.total.toFixed(2)} commands executed (${JSON.stringify(nonceCount.per)})`);
-    lines.push(`verify: ${verifyDb.total.toFixed(2)} PostgreSQL statements: ${verifyDb.statements.map((s) => `${s.calls.toFixed(2)}× ${s.query}`).join(' | ')}`);
+    lines.unshift(
+      `nonce: ${nonceCount.roundTrips.toFixed(2)} Redis round trips, ${nonceCount.total.toFixed(2)} commands executed (${JSON.stringify(nonceCount.per)})`,
+    );
+    lines.push(
+      `verify: ${verifyDb.total.toFixed(2)} PostgreSQL statements: ${verifyDb.statements.map((s) => `${s.calls.toFixed(2)}× ${s.query}`).join(' | ')}`,
+    );
 
     // Redis CPU per sign-in: one sign-in's commands (MONITOR) replayed from 16 connections, one
     // command at a time as the instances send them, each replay over a nonce of its own.
@@ -126,21 +155,30 @@ async function main() {
     const busyFrom = await redisCpu(redis);
     const busyStart = Date.now();
     let started = 0;
-    await Promise.all(connections.map(async (connection) => {
-      while (started++ < replays) {
-        const fresh = randomBytes(16).toString('hex');
-        for (const [name, ...args] of commands) await connection.call(name!, ...args.map((arg) => arg.replaceAll(nonce, fresh)));
-      }
-    }));
+    await Promise.all(
+      connections.map(async (connection) => {
+        while (started++ < replays) {
+          const fresh = randomBytes(16).toString('hex');
+          for (const [name, ...args] of commands)
+            await connection.call(name!, ...args.map((arg) => arg.replaceAll(nonce, fresh)));
+        }
+      }),
+    );
     const busyMs = Date.now() - busyStart;
     const cpuPerSignIn = ((await redisCpu(redis)) - busyFrom - idlePerMs * busyMs) / replays;
     for (const connection of connections) connection.disconnect();
-    lines.push(`Redis CPU per sign-in (nonce + verify, ${commands.length} commands replayed ${replays} times): ${(cpuPerSignIn * 1e6).toFixed(1)} µs → one Redis core carries ~${Math.round(1 / cpuPerSignIn)} sign-ins/s (replayed at ${((replays / busyMs) * 1000).toFixed(0)}/s)`);
+    lines.push(
+      `Redis CPU per sign-in (nonce + verify, ${commands.length} commands replayed ${replays} times): ${(cpuPerSignIn * 1e6).toFixed(1)} µs → one Redis core carries ~${Math.round(1 / cpuPerSignIn)} sign-ins/s (replayed at ${((replays / busyMs) * 1000).toFixed(0)}/s)`,
+    );
 
     // Board pages: anonymous first pages of each shape, a next page, and a signed-in caller's.
     // A seeded client's own token: 50 missions in every state (seed.ts).
     const [client] = await sql<{ id: string }[]>`select id from users where wallet_address = ${clientWallet}`;
-    const token = await issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, { id: client!.id, walletAddress: clientWallet, role: 'CLIENT' });
+    const token = await issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, {
+      id: client!.id,
+      walletAddress: clientWallet,
+      role: 'CLIENT',
+    });
     const page = await fetch(`${base}/api/missions`).then((r) => r.json() as Promise<{ nextCursor: string }>);
     const shapes: [string, string, Record<string, string>][] = [
       ['board, first page', '/api/missions', {}],
@@ -151,7 +189,9 @@ async function main() {
       ['mine=client (bearer)', '/api/missions?mine=client', { authorization: `Bearer ${token}` }],
       ['one mission (GET /api/missions/:id)', '', {}],
     ];
-    const one = await fetch(`${base}/api/missions?limit=1`).then((r) => r.json() as Promise<{ items: { id: string }[] }>);
+    const one = await fetch(`${base}/api/missions?limit=1`).then(
+      (r) => r.json() as Promise<{ items: { id: string }[] }>,
+    );
     shapes[shapes.length - 1]![1] = `/api/missions/${one.items[0]!.id}`;
     for (const [name, path, headers] of shapes) {
       const get = async () => {
@@ -164,9 +204,13 @@ async function main() {
       const db = await statementsPer(sql, count, async () => {
         kv = await redisPer(redis, count, () => pool(Array.from({ length: count }), get));
       });
-      lines.push(`${name}: ${db.total.toFixed(2)} PostgreSQL statements, ${kv.roundTrips.toFixed(2)} Redis round trips (${kv.total.toFixed(2)} commands) — ${db.statements.map((s) => `${s.calls.toFixed(2)}× ${s.query}`).join(' | ')}`);
+      lines.push(
+        `${name}: ${db.total.toFixed(2)} PostgreSQL statements, ${kv.roundTrips.toFixed(2)} Redis round trips (${kv.total.toFixed(2)} commands) — ${db.statements.map((s) => `${s.calls.toFixed(2)}× ${s.query}`).join(' | ')}`,
+      );
     }
-    console.log(`\n${new Date().toISOString().slice(0, 10)}, ${count} of each, one production instance, PostgreSQL ${(await sql`show server_version`)[0]!.server_version} and Redis of its own, Node ${process.version}\n`);
+    console.log(
+      `\n${new Date().toISOString().slice(0, 10)}, ${count} of each, one production instance, PostgreSQL ${(await sql`show server_version`)[0]!.server_version} and Redis of its own, Node ${process.version}\n`,
+    );
     for (const line of lines) console.log(`- ${line}`);
   } finally {
     redis.disconnect();

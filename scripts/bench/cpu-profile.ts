@@ -20,7 +20,12 @@ export interface Profile {
 }
 
 /** The largest .cpuprofile in `dir` (the instance measured; a short-lived helper's is smaller), read. */
-export function loadProfile(dir: string): { file: string; profile: Profile; byId: Map<number, ProfileNode>; parentOf: Map<number, number> } {
+export function loadProfile(dir: string): {
+  file: string;
+  profile: Profile;
+  byId: Map<number, ProfileNode>;
+  parentOf: Map<number, number>;
+} {
   const file = readdirSync(dir)
     .filter((name) => name.endsWith('.cpuprofile'))
     .map((name) => join(dir, name))

@@ -68,7 +68,9 @@ export async function seededCallers(
 ): Promise<{ clientToken: string; oauthToken: string; personalToken: string; missionId: string }> {
   const sql = postgres(databaseUrl, { max: 1 });
   try {
-    const [user] = await sql<{ id: string; role: 'CLIENT' | 'AGENT' }[]>`select id, role from users where wallet_address = ${clientWallet}`;
+    const [user] = await sql<
+      { id: string; role: 'CLIENT' | 'AGENT' }[]
+    >`select id, role from users where wallet_address = ${clientWallet}`;
     const [mission] = await sql<{ id: string }[]>`select id from missions where status = 'OPEN' order by id limit 1`;
     const cfg = { jwtSecret, jwtTtlSeconds: 3600 } as Config;
     const client = { id: user!.id, walletAddress: clientWallet, role: user!.role };

@@ -25,7 +25,8 @@ const OURS_PORT = 3910;
 const VARIANT_PORT = 3911;
 const variantFile = (path: string) => () => readFileSync(path, 'utf8');
 // Variants need not pass the type check of the whole project (tests call the hand-written APIs).
-const skipTypeCheck = (source: string) => replaceOnce(source, 'poweredByHeader: false,', 'poweredByHeader: false,\n  typescript: { ignoreBuildErrors: true },');
+const skipTypeCheck = (source: string) =>
+  replaceOnce(source, 'poweredByHeader: false,', 'poweredByHeader: false,\n  typescript: { ignoreBuildErrors: true },');
 
 interface Variant {
   /** What is swapped back in, for the table. */
@@ -38,13 +39,27 @@ interface Variant {
 // Enough single-use bodies for a round at well above either side's rate; leftovers carry over.
 // Single-use verify bodies a round: enough for 2,000 req/s (measure.ts refuses a round that runs out).
 const VERIFIES = Number(process.env.BENCH_VERIFIES ?? seconds * 2000);
-const verifyComparison = (name: string) => async (ours: string, variant: string): Promise<Comparison[]> => [
-  {
-    name,
-    a: { base: ours, scenario: verifyPool('POST /api/auth/verify', ours, '/api/auth/verify', VERIFIES, { noncePath: '/api/auth/nonce', domain: `localhost:${OURS_PORT}` }) },
-    b: { base: variant, scenario: verifyPool('POST /api/auth/verify', variant, '/api/auth/verify', VERIFIES, { noncePath: '/api/auth/nonce', domain: `localhost:${VARIANT_PORT}` }) },
-  },
-];
+const verifyComparison =
+  (name: string) =>
+  async (ours: string, variant: string): Promise<Comparison[]> => [
+    {
+      name,
+      a: {
+        base: ours,
+        scenario: verifyPool('POST /api/auth/verify', ours, '/api/auth/verify', VERIFIES, {
+          noncePath: '/api/auth/nonce',
+          domain: `localhost:${OURS_PORT}`,
+        }),
+      },
+      b: {
+        base: variant,
+        scenario: verifyPool('POST /api/auth/verify', variant, '/api/auth/verify', VERIFIES, {
+          noncePath: '/api/auth/nonce',
+          domain: `localhost:${VARIANT_PORT}`,
+        }),
+      },
+    },
+  ];
 
 const VARIANTS: Variant[] = [
   {
@@ -70,17 +85,33 @@ const VARIANTS: Variant[] = [
       rewrites: {
         'next.config.ts': skipTypeCheck,
         'lib/auth/session-cookie.ts': variantFile('scripts/bench/library-variants/session-cookie-iron-session.ts'),
-        'lib/http/auth-guard.ts': (s) => replaceOnce(s, 'token = readSessionCookie(', 'token = await readSessionCookie('),
-        'app/api/auth/verify/route.ts': (s) => replaceOnce(s, "'Set-Cookie': sealSessionCookie(", "'Set-Cookie': await sealSessionCookie("),
-        'app/api/auth/register-agent/route.ts': (s) => replaceOnce(s, "'Set-Cookie': sealSessionCookie(", "'Set-Cookie': await sealSessionCookie("),
+        'lib/http/auth-guard.ts': (s) =>
+          replaceOnce(s, 'token = readSessionCookie(', 'token = await readSessionCookie('),
+        'app/api/auth/verify/route.ts': (s) =>
+          replaceOnce(s, "'Set-Cookie': sealSessionCookie(", "'Set-Cookie': await sealSessionCookie("),
+        'app/api/auth/register-agent/route.ts': (s) =>
+          replaceOnce(s, "'Set-Cookie': sealSessionCookie(", "'Set-Cookie': await sealSessionCookie("),
       },
     },
     endpoints: async (ours, variant) => {
-      const cookieOf = async (base: string, port: number) => sessionCookie(base, '/api/auth/verify', (await presignedVerifies(base, 1, { domain: `localhost:${port}` }))[0]!);
+      const cookieOf = async (base: string, port: number) =>
+        sessionCookie(
+          base,
+          '/api/auth/verify',
+          (await presignedVerifies(base, 1, { domain: `localhost:${port}` }))[0]!,
+        );
       const [ourCookie, theirCookie] = [await cookieOf(ours, OURS_PORT), await cookieOf(variant, VARIANT_PORT)];
-      const me = (cookie: string) => () => ({ name: 'GET /api/auth/me (cookie)', path: '/api/auth/me', headers: { cookie } });
+      const me = (cookie: string) => () => ({
+        name: 'GET /api/auth/me (cookie)',
+        path: '/api/auth/me',
+        headers: { cookie },
+      });
       return [
-        { name: 'GET /api/auth/me (session cookie: unseal)', a: { base: ours, scenario: me(ourCookie) }, b: { base: variant, scenario: me(theirCookie) } },
+        {
+          name: 'GET /api/auth/me (session cookie: unseal)',
+          a: { base: ours, scenario: me(ourCookie) },
+          b: { base: variant, scenario: me(theirCookie) },
+        },
         ...(await verifyComparison('POST /api/auth/verify (sets the cookie: seal)')(ours, variant)),
       ];
     },
@@ -91,7 +122,8 @@ const VARIANTS: Variant[] = [
       name: 'lib-siwe-parser',
       rewrites: {
         'next.config.ts': skipTypeCheck,
-        'lib/auth/siwe-message.ts': (s) => replaceOnce(s, 'matchCanonicalSiwe(message) ?? parseWithReference(message)', 'parseWithReference(message)'),
+        'lib/auth/siwe-message.ts': (s) =>
+          replaceOnce(s, 'matchCanonicalSiwe(message) ?? parseWithReference(message)', 'parseWithReference(message)'),
       },
     },
     endpoints: verifyComparison('POST /api/auth/verify (parses the message)'),
@@ -108,7 +140,11 @@ const VARIANTS: Variant[] = [
     endpoints: async (ours, variant) => {
       const list = (path: string, headers?: Record<string, string>) => () => ({ name: `GET ${path}`, path, headers });
       return [
-        { name: 'GET /api/missions (default sort)', a: { base: ours, scenario: list('/api/missions') }, b: { base: variant, scenario: list('/api/missions') } },
+        {
+          name: 'GET /api/missions (default sort)',
+          a: { base: ours, scenario: list('/api/missions') },
+          b: { base: variant, scenario: list('/api/missions') },
+        },
         {
           name: 'GET /api/missions?mine=client',
           a: { base: ours, scenario: list('/api/missions?mine=client', clientHeaders) },
@@ -123,12 +159,21 @@ const VARIANTS: Variant[] = [
       name: 'lib-mcp-sdk',
       rewrites: {
         'next.config.ts': skipTypeCheck,
-        'lib/mcp/serve.ts': (s) => replaceOnce(s, 'const call = plainToolCall(request.headers, body);', 'const call = undefined as ReturnType<typeof plainToolCall>;'),
+        'lib/mcp/serve.ts': (s) =>
+          replaceOnce(
+            s,
+            'const call = plainToolCall(request.headers, body);',
+            'const call = undefined as ReturnType<typeof plainToolCall>;',
+          ),
       },
     },
     endpoints: async (ours, variant) => {
       const call = () => toolCall('session token', clientHeaders.authorization!);
-      const comparison = { name: 'POST /api/mcp tools/call find_missions', a: { base: ours, scenario: call }, b: { base: variant, scenario: call } };
+      const comparison = {
+        name: 'POST /api/mcp tools/call find_missions',
+        a: { base: ours, scenario: call },
+        b: { base: variant, scenario: call },
+      };
       // A tool error is answered 200 too: both sides must answer a page.
       await checkMcpComparison(comparison);
       await checkMcpComparison({ ...comparison, a: comparison.b });
@@ -153,7 +198,9 @@ async function main() {
   const sql = postgres(seeded.databaseUrl, { max: 1 });
   const [client] = await sql<{ id: string }[]>`select id from users where wallet_address = ${seeded.clientWallet}`;
   await sql.end();
-  clientHeaders = { authorization: `Bearer ${await issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, { id: client!.id, walletAddress: seeded.clientWallet, role: 'CLIENT' })}` };
+  clientHeaders = {
+    authorization: `Bearer ${await issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, { id: client!.id, walletAddress: seeded.clientWallet, role: 'CLIENT' })}`,
+  };
 
   const env = (port: number, distDir: string) => ({
     NEXT_DIST_DIR: distDir,
@@ -184,7 +231,9 @@ async function main() {
           b: { ...c.b, cpuMicros: instance.cpuMicros },
         }));
         const results = await compare(comparisons, repeats, seconds, connections);
-        sections.push(`### ${variant.name}\n\n${comparisonTable(results, ['ours req/s', 'library req/s', 'ours/library'])}`);
+        sections.push(
+          `### ${variant.name}\n\n${comparisonTable(results, ['ours req/s', 'library req/s', 'ours/library'])}`,
+        );
       } finally {
         await instance.stop();
       }
@@ -192,7 +241,9 @@ async function main() {
   } finally {
     await ours.stop();
   }
-  console.log(`\n${new Date().toISOString().slice(0, 10)}, ${repeats} rounds of ${seconds}s a side, each in ${TURNS} turns alternating, ${connections} connections, Node ${process.version}\n`);
+  console.log(
+    `\n${new Date().toISOString().slice(0, 10)}, ${repeats} rounds of ${seconds}s a side, each in ${TURNS} turns alternating, ${connections} connections, Node ${process.version}\n`,
+  );
   console.log(sections.join('\n\n'));
 }
 

@@ -6,7 +6,12 @@
 import type { Compared, Comparison } from './compare';
 import type { Scenario } from './measure';
 
-const FIND_MISSIONS = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_missions', arguments: {} } });
+const FIND_MISSIONS = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'find_missions', arguments: {} },
+});
 export const MCP_TARGET = 0.77;
 const MCP_FLOOR = 'MCP floor / list floor (the bound for any MCP call over the GET)';
 const SDK_FLOOR = 'MCP SDK floor / list floor (the same served by the SDK: what the plain path saves)';
@@ -29,9 +34,17 @@ export function toolCall(label: string, authorization: string): Scenario {
   };
 }
 
-const listGet = (label: string, authorization: string): Scenario => ({ name: `GET /api/missions (${label})`, path: '/api/missions', headers: { authorization } });
+const listGet = (label: string, authorization: string): Scenario => ({
+  name: `GET /api/missions (${label})`,
+  path: '/api/missions',
+  headers: { authorization },
+});
 
-export function mcpComparisons(base: string, cpuMicros: () => number, tokens: { label: string; token: string }[]): Comparison[] {
+export function mcpComparisons(
+  base: string,
+  cpuMicros: () => number,
+  tokens: { label: string; token: string }[],
+): Comparison[] {
   return tokens.map(({ label, token }) => {
     const authorization = `Bearer ${token}`;
     return {
@@ -44,7 +57,11 @@ export function mcpComparisons(base: string, cpuMicros: () => number, tokens: { 
 }
 
 /** The GET against itself, alternated as the pairs are (an A/A test): what a round's CPU ratio can resolve in this run. */
-export function listAgainstItself(base: string, cpuMicros: () => number, { label, token }: { label: string; token: string }): Comparison {
+export function listAgainstItself(
+  base: string,
+  cpuMicros: () => number,
+  { label, token }: { label: string; token: string },
+): Comparison {
   const side = { base, cpuMicros, scenario: () => atRate(listGet(label, `Bearer ${token}`)) };
   return { name: `GET /api/missions against itself (${label}; A/A: what the rounds resolve)`, a: side, b: side };
 }
@@ -58,22 +75,52 @@ export function listAgainstItself(base: string, cpuMicros: () => number, { label
  */
 export function mcpFloorComparisons(base: string, cpuMicros: () => number, listFloor: Scenario): Comparison[] {
   const floors: [string, Scenario, number?][] = [
-    [MCP_FLOOR, { name: 'floor: POST JSON-RPC + the list floor\'s read, answered as a tool result', method: 'POST', path: '/api/bench-floor/mcp-page', body: FIND_MISSIONS }, MCP_TARGET],
-    [SDK_FLOOR, { name: 'floor: the same through the MCP SDK\'s Server and transport', method: 'POST', path: '/api/bench-floor/mcp-sdk-page', headers: { accept: ACCEPT }, body: FIND_MISSIONS }],
+    [
+      MCP_FLOOR,
+      {
+        name: "floor: POST JSON-RPC + the list floor's read, answered as a tool result",
+        method: 'POST',
+        path: '/api/bench-floor/mcp-page',
+        body: FIND_MISSIONS,
+      },
+      MCP_TARGET,
+    ],
+    [
+      SDK_FLOOR,
+      {
+        name: "floor: the same through the MCP SDK's Server and transport",
+        method: 'POST',
+        path: '/api/bench-floor/mcp-sdk-page',
+        headers: { accept: ACCEPT },
+        body: FIND_MISSIONS,
+      },
+    ],
   ];
-  return floors.map(([name, floor, target]) => ({ name, a: { base, cpuMicros, scenario: () => atRate(floor) }, b: { base, cpuMicros, scenario: () => atRate(listFloor) }, target }));
+  return floors.map(([name, floor, target]) => ({
+    name,
+    a: { base, cpuMicros, scenario: () => atRate(floor) },
+    b: { base, cpuMicros, scenario: () => atRate(listFloor) },
+    target,
+  }));
 }
 
 /** One call before measuring: a tool error is answered 200 too, so autocannon alone would not see it. */
 export async function checkMcpComparison(comparison: Comparison): Promise<void> {
   const { base } = comparison.a;
   const scenario = await comparison.a.scenario();
-  const response = await fetch(base + scenario.path, { method: 'POST', headers: { 'content-type': 'application/json', ...scenario.headers }, body: scenario.body });
+  const response = await fetch(base + scenario.path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...scenario.headers },
+    body: scenario.body,
+  });
   const answer = (await response.json()) as { result?: { isError?: boolean; content?: { text?: string }[] } };
   const text = answer.result?.content?.[0]?.text;
-  const items = answer.result?.isError || text === undefined ? undefined : (JSON.parse(text) as { items?: unknown[] }).items;
+  const items =
+    answer.result?.isError || text === undefined ? undefined : (JSON.parse(text) as { items?: unknown[] }).items;
   if (response.status !== 200 || answer.result?.isError || !Array.isArray(items) || items.length === 0) {
-    throw new Error(`${scenario.name}: not a page of missions: ${response.status} ${JSON.stringify(answer).slice(0, 300)}`);
+    throw new Error(
+      `${scenario.name}: not a page of missions: ${response.status} ${JSON.stringify(answer).slice(0, 300)}`,
+    );
   }
 }
 
@@ -86,7 +133,8 @@ export function cpuCostLines(results: Compared[]): string {
       const line = `- ${r.name}: instance CPU per request ${ratios.map((x) => `${x.toFixed(2)}×`).join(', ')}`;
       if (!r.target) return line;
       const bound = 1 / MCP_TARGET;
-      const verdict = Math.max(...ratios) <= bound ? 'met' : Math.min(...ratios) <= bound ? 'not every round' : 'missed';
+      const verdict =
+        Math.max(...ratios) <= bound ? 'met' : Math.min(...ratios) <= bound ? 'not every round' : 'missed';
       return `${line} (target ≤ ${bound.toFixed(2)}×: ${verdict})`;
     })
     .join('\n');

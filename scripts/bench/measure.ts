@@ -55,12 +55,19 @@ export function skipBodies(scenario: Scenario, end: number): void {
  * a verify scenario's prepare asks the instance for thousands of nonces, work that is not the
  * endpoint's (counted in, it made the untraced instance look 1.3–2.4× costlier per verify).
  */
-export async function measure(base: string, scenario: Scenario, seconds: number, connections: number, cpuMicros?: () => number): Promise<Measurement> {
+export async function measure(
+  base: string,
+  scenario: Scenario,
+  seconds: number,
+  connections: number,
+  cpuMicros?: () => number,
+): Promise<Measurement> {
   await scenario.prepare?.();
   const cpuBefore = cpuMicros?.();
   const bodies = scenario.bodies;
   let next = used.get(scenario) ?? 0;
-  if (bodies && next >= bodies.length) throw new Error(`${scenario.name}: its ${bodies.length} single-use bodies are all used (raise BENCH_VERIFIES)`);
+  if (bodies && next >= bodies.length)
+    throw new Error(`${scenario.name}: its ${bodies.length} single-use bodies are all used (raise BENCH_VERIFIES)`);
   const options = {
     url: base + scenario.path,
     method: scenario.method ?? 'GET',
@@ -83,7 +90,9 @@ export async function measure(base: string, scenario: Scenario, seconds: number,
   if (bodies) used.set(scenario, next);
   // A run that ran out of single-use bodies early measured the pool, not the endpoint.
   if (bodies && result.duration < seconds * 0.97) {
-    throw new Error(`${scenario.name}: its single-use bodies ran out after ${result.duration}s of ${seconds}s (raise BENCH_VERIFIES)`);
+    throw new Error(
+      `${scenario.name}: its single-use bodies ran out after ${result.duration}s of ${seconds}s (raise BENCH_VERIFIES)`,
+    );
   }
   return {
     name: scenario.name,
@@ -120,7 +129,13 @@ export const TURNS = Number(process.env.BENCH_TURNS ?? 5);
  * alike; each side's figures are over all its turns. In 10-second blocks the list floor measured
  * against itself read 0.81–1.21× on this host: its speed drifts within a minute.
  */
-export async function measureInTurns(sides: [Load, Load], seconds: number, connections: number, turns: number, bFirst = false): Promise<[Measurement, Measurement]> {
+export async function measureInTurns(
+  sides: [Load, Load],
+  seconds: number,
+  connections: number,
+  turns: number,
+  bFirst = false,
+): Promise<[Measurement, Measurement]> {
   const taken: [Measurement[], Measurement[]] = [[], []];
   for (let turn = 0; turn < turns; turn++) {
     const order = (turn % 2 === 0) === bFirst ? [1, 0] : [0, 1];
@@ -139,8 +154,11 @@ function combine(parts: Measurement[]): Measurement {
   const sum = (pick: (m: Measurement) => number) => parts.reduce((n, m) => n + pick(m), 0);
   const total = sum((m) => m.total);
   const seconds = sum((m) => m.seconds);
-  const weighted = (pick: (m: Measurement) => number) => Math.round((sum((m) => pick(m) * m.total) / Math.max(1, total)) * 100) / 100;
-  const cpu = parts.every((m) => m.cpuPerRequest !== undefined) ? sum((m) => m.cpuPerRequest! * Math.max(1, m.total)) : undefined;
+  const weighted = (pick: (m: Measurement) => number) =>
+    Math.round((sum((m) => pick(m) * m.total) / Math.max(1, total)) * 100) / 100;
+  const cpu = parts.every((m) => m.cpuPerRequest !== undefined)
+    ? sum((m) => m.cpuPerRequest! * Math.max(1, m.total))
+    : undefined;
   return {
     ...parts[parts.length - 1]!,
     rps: total / seconds,
@@ -155,7 +173,9 @@ function combine(parts: Measurement[]): Measurement {
 
 const range = (values: number[], digits: number) => {
   const [low, high] = [Math.min(...values), Math.max(...values)];
-  return low.toFixed(digits) === high.toFixed(digits) ? low.toFixed(digits) : `${low.toFixed(digits)}–${high.toFixed(digits)}`;
+  return low.toFixed(digits) === high.toFixed(digits)
+    ? low.toFixed(digits)
+    : `${low.toFixed(digits)}–${high.toFixed(digits)}`;
 };
 
 export function report(baseline: Measurement, rows: Measurement[]): string {
@@ -166,8 +186,13 @@ export function report(baseline: Measurement, rows: Measurement[]): string {
   for (const row of [baseline, ...rows]) {
     const ratios = row.floorRatios;
     const floor = ratios ? `${range(ratios, 2)}× (${range(row.floorRps!, 0)})` : '';
-    const target = row.target && ratios ? `≥ ${row.target}×${Math.min(...ratios) >= row.target ? '' : Math.max(...ratios) >= row.target ? ' (not every round)' : ' (missed)'}` : '';
-    lines.push(`| ${row.name} | ${row.rps.toFixed(0)} | ${(row.rps / baseline.rps).toFixed(2)}× | ${floor} | ${target} | ${row.p50} | ${row.p99} | ${row.non2xx} |`);
+    const target =
+      row.target && ratios
+        ? `≥ ${row.target}×${Math.min(...ratios) >= row.target ? '' : Math.max(...ratios) >= row.target ? ' (not every round)' : ' (missed)'}`
+        : '';
+    lines.push(
+      `| ${row.name} | ${row.rps.toFixed(0)} | ${(row.rps / baseline.rps).toFixed(2)}× | ${floor} | ${target} | ${row.p50} | ${row.p99} | ${row.non2xx} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -180,7 +205,13 @@ export const EMPTY: Scenario = { name: 'GET /api/health/live (empty route)', pat
  * floor first, then the endpoint first, …), each round's ratio kept: the machine's noise moves both
  * alike. The endpoint's req/s and latencies shown are its last round's.
  */
-export async function measureAgainstEmpty(base: string, scenarios: Scenario[], seconds: number, connections: number, floorRounds = 2): Promise<string> {
+export async function measureAgainstEmpty(
+  base: string,
+  scenarios: Scenario[],
+  seconds: number,
+  connections: number,
+  floorRounds = 2,
+): Promise<string> {
   await measure(base, EMPTY, 3, connections);
   const baseline = await measure(base, EMPTY, seconds, connections);
   const rows: Measurement[] = [];
@@ -196,12 +227,23 @@ export async function measureAgainstEmpty(base: string, scenarios: Scenario[], s
     let non2xx = 0;
     for (let round = 0; round < floorRounds; round++) {
       let floor: Measurement;
-      [floor, last] = await measureInTurns([{ base, scenario: scenario.floor }, { base, scenario }], seconds, connections, TURNS, round % 2 === 1);
+      [floor, last] = await measureInTurns(
+        [
+          { base, scenario: scenario.floor },
+          { base, scenario },
+        ],
+        seconds,
+        connections,
+        TURNS,
+        round % 2 === 1,
+      );
       floorRps.push(floor.rps);
       floorRatios.push(last.rps / floor.rps);
       non2xx += floor.non2xx + last.non2xx;
       const refused = floor.non2xx + last.non2xx ? ` (non-2xx: ${last.non2xx} / ${floor.non2xx})` : '';
-      console.error(`  ${scenario.name}, round ${round + 1}: ${last.rps.toFixed(0)} / ${floor.rps.toFixed(0)} req/s = ${(last.rps / floor.rps).toFixed(2)}×${refused}`);
+      console.error(
+        `  ${scenario.name}, round ${round + 1}: ${last.rps.toFixed(0)} / ${floor.rps.toFixed(0)} req/s = ${(last.rps / floor.rps).toFixed(2)}×${refused}`,
+      );
     }
     rows.push({ ...last!, floorRps, floorRatios, non2xx });
   }
@@ -215,12 +257,24 @@ export async function measureAgainstEmpty(base: string, scenarios: Scenario[], s
  * instance's own process, read from /proc: steadier than req/s on a machine others are loading).
  * One process against itself: the same heap, JIT and connections on both sides.
  */
-export async function measureTracingCost(instance: Instance, setTracing: (on: boolean) => Promise<void>, scenarios: Scenario[], seconds: number, connections: number, rounds = 2): Promise<string> {
+export async function measureTracingCost(
+  instance: Instance,
+  setTracing: (on: boolean) => Promise<void>,
+  scenarios: Scenario[],
+  seconds: number,
+  connections: number,
+  rounds = 2,
+): Promise<string> {
   const lines = [
     '| endpoint | req/s off / on (last round) | ratio of req/s on/off per round | CPU µs per request off/on per round | ratio of CPU per request off/on per round | p99 ms off / on | non-2xx off / on (all rounds) |',
     '|---|---:|---:|---:|---:|---:|---:|',
   ];
-  const side = (on: boolean, scenario: Scenario): Load => ({ base: instance.url, scenario, cpuMicros: instance.cpuMicros, select: () => setTracing(on) });
+  const side = (on: boolean, scenario: Scenario): Load => ({
+    base: instance.url,
+    scenario,
+    cpuMicros: instance.cpuMicros,
+    select: () => setTracing(on),
+  });
   for (const scenario of scenarios) {
     // Each side warmed on the scenario itself first: the first spans a process exports, and the
     // code that makes them, are cold (a verify's first traced rounds ran 0.65-0.77 of the untraced
@@ -234,7 +288,13 @@ export async function measureTracingCost(instance: Instance, setTracing: (on: bo
     // A side answering errors does other work than the other: counted, so a ratio is not read blind.
     const non2xx = { off: 0, on: 0 };
     for (let round = 0; round < rounds; round++) {
-      [off, on] = await measureInTurns([side(false, scenario), side(true, scenario)], seconds, connections, TURNS, round % 2 === 1);
+      [off, on] = await measureInTurns(
+        [side(false, scenario), side(true, scenario)],
+        seconds,
+        connections,
+        TURNS,
+        round % 2 === 1,
+      );
       non2xx.off += off.non2xx;
       non2xx.on += on.non2xx;
       rpsRatios.push(on.rps / off.rps);

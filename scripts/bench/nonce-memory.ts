@@ -13,7 +13,13 @@ async function main() {
   const kv = createMemoryKv();
   for (let i = 0; i < COUNT; i++) {
     // The same shapes as lib/auth/nonces.ts: a 32-hex-digit nonce bound to a lowercase address.
-    const stored = await kv.putCapped(`tm:nonce:${randomBytes(16).toString('hex')}`, `0x${randomBytes(20).toString('hex')}`, 300_000, 'tm:nonces:live', COUNT);
+    const stored = await kv.putCapped(
+      `tm:nonce:${randomBytes(16).toString('hex')}`,
+      `0x${randomBytes(20).toString('hex')}`,
+      300_000,
+      'tm:nonces:live',
+      COUNT,
+    );
     if (!stored) throw new Error(`refused at ${i}`);
   }
   gc!();

@@ -21,7 +21,10 @@ const DOMAIN = `localhost:${PORT}`;
 
 async function main() {
   const distDir = buildBenchRoutes();
-  const databaseUrl = await freshDatabase(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', process.env.BENCH_DATABASE_NAME ?? 'taskmarket_bench_peer');
+  const databaseUrl = await freshDatabase(
+    process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    process.env.BENCH_DATABASE_NAME ?? 'taskmarket_bench_peer',
+  );
   const instance = await startInstance(PORT, {
     NEXT_DIST_DIR: distDir,
     DATABASE_URL: databaseUrl,
@@ -44,7 +47,11 @@ async function main() {
     const verifies = Number(process.env.BENCH_VERIFIES ?? seconds * 2000);
     console.error('signing in once on each side for the cookies …');
     const ourCookie = await sessionCookie(base, '/api/auth/verify', (await presignedVerifies(base, 1, ours))[0]!);
-    const peerCookie = await sessionCookie(base, '/api/bench-peer/verify', (await presignedVerifies(base, 1, peer))[0]!);
+    const peerCookie = await sessionCookie(
+      base,
+      '/api/bench-peer/verify',
+      (await presignedVerifies(base, 1, peer))[0]!,
+    );
     // The floor of me names its user in the Authorization header, unchecked: our signed-in user's id.
     const meAnswer = await fetch(`${base}/api/auth/me`, { headers: { cookie: ourCookie } });
     if (!meAnswer.ok) throw new Error(`GET /api/auth/me with our cookie: ${meAnswer.status} ${await meAnswer.text()}`);
@@ -54,27 +61,89 @@ async function main() {
       [
         {
           name: 'POST nonce',
-          a: { base, cpuMicros: cpu, scenario: () => ({ name: 'ours: POST /api/auth/nonce', method: 'POST', path: '/api/auth/nonce', body: nonceBody }) },
-          b: { base, cpuMicros: cpu, scenario: () => ({ name: 'peer: POST /api/bench-peer/nonce', method: 'POST', path: '/api/bench-peer/nonce', body: nonceBody }) },
+          a: {
+            base,
+            cpuMicros: cpu,
+            scenario: () => ({
+              name: 'ours: POST /api/auth/nonce',
+              method: 'POST',
+              path: '/api/auth/nonce',
+              body: nonceBody,
+            }),
+          },
+          b: {
+            base,
+            cpuMicros: cpu,
+            scenario: () => ({
+              name: 'peer: POST /api/bench-peer/nonce',
+              method: 'POST',
+              path: '/api/bench-peer/nonce',
+              body: nonceBody,
+            }),
+          },
           // Issue 26: its floor is the peer's own I/O, and ours also counts a limit and a cap in that round trip.
           target: 0.9,
         },
         {
           // The most any nonce could gain on the peer: the floor (POST, body, one KV write) against it.
           name: 'POST nonce: its floor (bound for any implementation)',
-          a: { base, cpuMicros: cpu, scenario: () => ({ name: 'floor: POST /api/bench-floor/nonce', method: 'POST', path: '/api/bench-floor/nonce', body: nonceBody }) },
-          b: { base, cpuMicros: cpu, scenario: () => ({ name: 'peer: POST /api/bench-peer/nonce', method: 'POST', path: '/api/bench-peer/nonce', body: nonceBody }) },
+          a: {
+            base,
+            cpuMicros: cpu,
+            scenario: () => ({
+              name: 'floor: POST /api/bench-floor/nonce',
+              method: 'POST',
+              path: '/api/bench-floor/nonce',
+              body: nonceBody,
+            }),
+          },
+          b: {
+            base,
+            cpuMicros: cpu,
+            scenario: () => ({
+              name: 'peer: POST /api/bench-peer/nonce',
+              method: 'POST',
+              path: '/api/bench-peer/nonce',
+              body: nonceBody,
+            }),
+          },
         },
         {
           name: 'POST verify',
-          a: { base, cpuMicros: cpu, scenario: verifyPool('ours: POST /api/auth/verify', base, '/api/auth/verify', verifies, ours) },
-          b: { base, cpuMicros: cpu, scenario: verifyPool('peer: POST /api/bench-peer/verify', base, '/api/bench-peer/verify', verifies / 3, peer) },
+          a: {
+            base,
+            cpuMicros: cpu,
+            scenario: verifyPool('ours: POST /api/auth/verify', base, '/api/auth/verify', verifies, ours),
+          },
+          b: {
+            base,
+            cpuMicros: cpu,
+            scenario: verifyPool(
+              'peer: POST /api/bench-peer/verify',
+              base,
+              '/api/bench-peer/verify',
+              verifies / 3,
+              peer,
+            ),
+          },
           target: 2.5,
         },
         {
           name: 'GET me (session cookie)',
-          a: { base, cpuMicros: cpu, scenario: () => ({ name: 'ours: GET /api/auth/me', path: '/api/auth/me', headers: { cookie: ourCookie } }) },
-          b: { base, cpuMicros: cpu, scenario: () => ({ name: 'peer: GET /api/bench-peer/me', path: '/api/bench-peer/me', headers: { cookie: peerCookie } }) },
+          a: {
+            base,
+            cpuMicros: cpu,
+            scenario: () => ({ name: 'ours: GET /api/auth/me', path: '/api/auth/me', headers: { cookie: ourCookie } }),
+          },
+          b: {
+            base,
+            cpuMicros: cpu,
+            scenario: () => ({
+              name: 'peer: GET /api/bench-peer/me',
+              path: '/api/bench-peer/me',
+              headers: { cookie: peerCookie },
+            }),
+          },
           target: 1.2,
         },
         {
@@ -82,15 +151,33 @@ async function main() {
           // together; no token, no cookie to unseal) against it. Every me must check revocation in the
           // shared KV (docs/api.md#tokens); the peer reads only the row.
           name: 'GET me: its floor (bound for any implementation)',
-          a: { base, cpuMicros: cpu, scenario: () => ({ name: 'floor: GET /api/bench-floor/me', path: '/api/bench-floor/me', headers: { authorization: `Bearer ${user.id}` } }) },
-          b: { base, cpuMicros: cpu, scenario: () => ({ name: 'peer: GET /api/bench-peer/me', path: '/api/bench-peer/me', headers: { cookie: peerCookie } }) },
+          a: {
+            base,
+            cpuMicros: cpu,
+            scenario: () => ({
+              name: 'floor: GET /api/bench-floor/me',
+              path: '/api/bench-floor/me',
+              headers: { authorization: `Bearer ${user.id}` },
+            }),
+          },
+          b: {
+            base,
+            cpuMicros: cpu,
+            scenario: () => ({
+              name: 'peer: GET /api/bench-peer/me',
+              path: '/api/bench-peer/me',
+              headers: { cookie: peerCookie },
+            }),
+          },
         },
       ],
       repeats,
       seconds,
       connections,
     );
-    console.log(`\n${new Date().toISOString().slice(0, 10)}, ${repeats} rounds of ${seconds}s a side, each in ${TURNS} turns alternating, ${connections} connections, Node ${process.version}\n`);
+    console.log(
+      `\n${new Date().toISOString().slice(0, 10)}, ${repeats} rounds of ${seconds}s a side, each in ${TURNS} turns alternating, ${connections} connections, Node ${process.version}\n`,
+    );
     console.log(comparisonTable(results, ['ours req/s', 'peer req/s', 'ours/peer']));
   } finally {
     await instance.stop();

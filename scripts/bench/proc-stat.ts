@@ -22,6 +22,14 @@ export function procStat(pid: number): ProcStat | undefined {
   }
   const close = stat.lastIndexOf(')');
   // After the command: state, ppid, …; utime, stime, cutime and cstime are the 12th to 15th.
-  const fields = stat.slice(close + 2).split(' ').map(Number);
-  return { comm: stat.slice(stat.indexOf('(') + 1, close), ppid: fields[1]!, ownTicks: fields[11]! + fields[12]!, reapedTicks: fields[13]! + fields[14]! };
+  const fields = stat
+    .slice(close + 2)
+    .split(' ')
+    .map(Number);
+  return {
+    comm: stat.slice(stat.indexOf('(') + 1, close),
+    ppid: fields[1]!,
+    ownTicks: fields[11]! + fields[12]!,
+    reapedTicks: fields[13]! + fields[14]!,
+  };
 }

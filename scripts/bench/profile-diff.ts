@@ -10,7 +10,8 @@
 import { loadProfile, nameOf } from './cpu-profile';
 
 const args = process.argv.slice(2);
-if (args.length !== 3 && args.length !== 4) throw new Error('usage: profile-diff.ts DIR PATTERN_A PATTERN_B, or DIR_A PATTERN_A DIR_B PATTERN_B');
+if (args.length !== 3 && args.length !== 4)
+  throw new Error('usage: profile-diff.ts DIR PATTERN_A PATTERN_B, or DIR_A PATTERN_A DIR_B PATTERN_B');
 const SLICE_US = 100_000;
 
 /** Self time by function (µs) in the slices with `kind`'s frames on a stack and none of `unlike`'s. */
@@ -50,9 +51,18 @@ function sliceTimes(dir: string, kind: RegExp, unlike?: RegExp) {
 }
 
 const [first, second, third, fourth] = args as [string, string, string, string | undefined];
-const sides = fourth === undefined
-  ? { A: sliceTimes(first, new RegExp(second)), B: sliceTimes(first, new RegExp(third), new RegExp(second)), patterns: [second, third] }
-  : { A: sliceTimes(first, new RegExp(second)), B: sliceTimes(third, new RegExp(fourth)), patterns: [second, fourth] };
+const sides =
+  fourth === undefined
+    ? {
+        A: sliceTimes(first, new RegExp(second)),
+        B: sliceTimes(first, new RegExp(third), new RegExp(second)),
+        patterns: [second, third],
+      }
+    : {
+        A: sliceTimes(first, new RegExp(second)),
+        B: sliceTimes(third, new RegExp(fourth)),
+        patterns: [second, fourth],
+      };
 const requests = { A: Number(process.env.REQ_A ?? 1), B: Number(process.env.REQ_B ?? 1) };
 const unit = process.env.REQ_A ? 'µs a request' : 'ms in all';
 const scale = process.env.REQ_A ? 1 : 1 / 1000;
@@ -60,12 +70,18 @@ const per = (m: Map<string, number>, n: number) => new Map([...m].map(([k, v]) =
 const a = per(sides.A.self, requests.A);
 const b = per(sides.B.self, requests.B);
 const sum = (m: Map<string, number>) => [...m.values()].reduce((s, v) => s + v, 0);
-console.log(`A (${sides.patterns[0]}, ${sides.A.file}): ${sides.A.seconds.toFixed(1)} s of slices, ${sum(a).toFixed(0)} ${unit} busy`);
-console.log(`B (${sides.patterns[1]}, ${sides.B.file}): ${sides.B.seconds.toFixed(1)} s of slices, ${sum(b).toFixed(0)} ${unit} busy`);
+console.log(
+  `A (${sides.patterns[0]}, ${sides.A.file}): ${sides.A.seconds.toFixed(1)} s of slices, ${sum(a).toFixed(0)} ${unit} busy`,
+);
+console.log(
+  `B (${sides.patterns[1]}, ${sides.B.file}): ${sides.B.seconds.toFixed(1)} s of slices, ${sum(b).toFixed(0)} ${unit} busy`,
+);
 const rows = [...new Set([...a.keys(), ...b.keys()])]
   .map((name) => ({ name, a: a.get(name) ?? 0, b: b.get(name) ?? 0 }))
   .sort((x, y) => Math.abs(y.a - y.b) - Math.abs(x.a - x.b));
 console.log(`\nA − B (A, B), ${unit}, largest differences first`);
 for (const row of rows.slice(0, Number(process.env.TOP ?? 50))) {
-  console.log(`${(row.a - row.b).toFixed(1).padStart(8)}  (${row.a.toFixed(1).padStart(7)}, ${row.b.toFixed(1).padStart(7)})  ${row.name}`);
+  console.log(
+    `${(row.a - row.b).toFixed(1).padStart(8)}  (${row.a.toFixed(1).padStart(7)}, ${row.b.toFixed(1).padStart(7)})  ${row.name}`,
+  );
 }

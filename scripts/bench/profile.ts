@@ -51,7 +51,9 @@ for (const [id, micros] of self) {
 const print = (title: string, map: Map<string, number>) => {
   console.log(`\n${title}`);
   for (const [key, micros] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) {
-    console.log(`${((micros / total) * 100).toFixed(1).padStart(5)} %  ${(micros / 1000).toFixed(0).padStart(6)} ms  ${key}`);
+    console.log(
+      `${((micros / total) * 100).toFixed(1).padStart(5)} %  ${(micros / 1000).toFixed(0).padStart(6)} ms  ${key}`,
+    );
   }
 };
 console.log(`${file}: ${(total / 1000).toFixed(0)} ms sampled`);

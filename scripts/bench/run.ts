@@ -19,7 +19,14 @@ import { benchDatabase, instanceEnv, seededCallers } from './instance-env';
 import { measureAgainstEmpty, measureTracingCost, type Scenario, TURNS } from './measure';
 import { startOtlpSink } from './otlp-sink';
 import { compare, comparisonTable } from './compare';
-import { boundLines, checkMcpComparison, cpuCostLines, listAgainstItself, mcpComparisons, mcpFloorComparisons } from './mcp';
+import {
+  boundLines,
+  checkMcpComparison,
+  cpuCostLines,
+  listAgainstItself,
+  mcpComparisons,
+  mcpFloorComparisons,
+} from './mcp';
 import { endpointScenarios } from './scenarios';
 import { post, presignedVerifies, signInAgent } from './sign-ins';
 import { type Instance, startInstance } from './server';
@@ -61,15 +68,35 @@ async function bench(chain: LocalChain, distDir: string) {
       agentToken,
       ...seeded,
     });
-    const { token: personalToken } = await post(base, '/api/tokens', { name: 'bench', scopes: ['missions:read'], expiresIn: 3600 }, agentToken);
+    const { token: personalToken } = await post(
+      base,
+      '/api/tokens',
+      { name: 'bench', scopes: ['missions:read'], expiresIn: 3600 },
+      agentToken,
+    );
 
     // Each endpoint's own floor (bench-routes.ts), sent requests of the same shape as the endpoint's.
     const [sample] = await presignedVerifies(base, 1, { domain: DOMAIN });
     const sampleVerify = JSON.parse(sample!) as { message: string; signature: string };
     const floors = {
-      nonce: { name: 'floor: POST + JSON body + one KV write', method: 'POST', path: '/api/bench-floor/nonce', body: JSON.stringify({ address }) },
-      nonceObserved: { name: 'floor: nonce bound + observed + RateLimit headers', method: 'POST', path: '/api/bench-floor/nonce-observed', body: JSON.stringify({ address }) },
-      nonceBound: { name: 'floor: nonce floor + limit and cap in its KV step', method: 'POST', path: '/api/bench-floor/nonce-bound', body: JSON.stringify({ address }) },
+      nonce: {
+        name: 'floor: POST + JSON body + one KV write',
+        method: 'POST',
+        path: '/api/bench-floor/nonce',
+        body: JSON.stringify({ address }),
+      },
+      nonceObserved: {
+        name: 'floor: nonce bound + observed + RateLimit headers',
+        method: 'POST',
+        path: '/api/bench-floor/nonce-observed',
+        body: JSON.stringify({ address }),
+      },
+      nonceBound: {
+        name: 'floor: nonce floor + limit and cap in its KV step',
+        method: 'POST',
+        path: '/api/bench-floor/nonce-bound',
+        body: JSON.stringify({ address }),
+      },
       verify: {
         name: 'floor: POST + JSON body + KV take + DB read',
         method: 'POST',
@@ -88,30 +115,59 @@ async function bench(chain: LocalChain, distDir: string) {
         path: '/api/bench-floor/verify-jose',
         body: JSON.stringify({ ...sampleVerify, address: agentUser.walletAddress }),
       },
-      me: { name: 'floor: GET + bearer + KV read + DB read', path: '/api/bench-floor/me', headers: { authorization: `Bearer ${agentUser.id}` } },
-      meBound: { name: 'floor: me floor + the passport joined', path: '/api/bench-floor/me-bound', headers: { authorization: `Bearer ${agentUser.id}` } },
+      me: {
+        name: 'floor: GET + bearer + KV read + DB read',
+        path: '/api/bench-floor/me',
+        headers: { authorization: `Bearer ${agentUser.id}` },
+      },
+      meBound: {
+        name: 'floor: me floor + the passport joined',
+        path: '/api/bench-floor/me-bound',
+        headers: { authorization: `Bearer ${agentUser.id}` },
+      },
       list: { name: 'floor: GET + one DB read of 14 KB, answered', path: '/api/bench-floor/db-page' },
       listRows: { name: 'floor: the page read as its 21 stored rows', path: '/api/bench-floor/list-rows' },
-      mine: { name: 'floor: list floor + the caller (KV read + DB read)', path: '/api/bench-floor/mine', headers: { authorization: `Bearer ${agentUser.id}` } },
+      mine: {
+        name: 'floor: list floor + the caller (KV read + DB read)',
+        path: '/api/bench-floor/mine',
+        headers: { authorization: `Bearer ${agentUser.id}` },
+      },
     } satisfies Record<string, Scenario>;
 
     const scenarios: Scenario[] = [
       { ...endpoints.nonce, floor: floors.nonce, target: 0.95 },
       // Not an endpoint: the floor with the limit and the cap every nonce must keep, against the floor;
       // then the endpoint against that bound (how much of what is left is ours).
-      { ...floors.nonceBound, name: 'nonce floor with the limit and the cap (bound for any nonce)', floor: floors.nonce },
+      {
+        ...floors.nonceBound,
+        name: 'nonce floor with the limit and the cap (bound for any nonce)',
+        floor: floors.nonce,
+      },
       { ...endpoints.nonce, name: 'POST /api/auth/nonce against its bound', floor: floors.nonceBound },
       // Not an endpoint: the bound with what the API asks of every answer (observed, RateLimit-* headers), against the bound.
-      { ...floors.nonceObserved, name: 'nonce bound observed, with its headers (what every answer adds)', floor: floors.nonceBound },
+      {
+        ...floors.nonceObserved,
+        name: 'nonce bound observed, with its headers (what every answer adds)',
+        floor: floors.nonceBound,
+      },
       { ...endpoints.nonce, name: 'POST /api/auth/nonce against its bound observed', floor: floors.nonceObserved },
       // Issue 26: against the route doing its floor's I/O and the crypto every sign-in must do.
       { ...endpoints.verify, floor: floors.verifyCrypto, target: 0.92 },
       // Not an endpoint: what the floor plus verify's unavoidable crypto reaches, against the floor.
       { ...floors.verifyCrypto, name: 'verify floor with its crypto (bound for any verify)', floor: floors.verify },
       // Not an endpoint: the crypto bound with the token signed by jose, as ours is; then ours against it.
-      { ...floors.verifyJose, name: 'verify crypto bound, token by jose (bound with our token library)', floor: floors.verifyCrypto },
+      {
+        ...floors.verifyJose,
+        name: 'verify crypto bound, token by jose (bound with our token library)',
+        floor: floors.verifyCrypto,
+      },
       // Its own pool of single-use bodies: measure.ts counts used bodies per scenario object.
-      { ...endpoints.verify, bodies: [], name: 'POST /api/auth/verify against its bound with jose', floor: floors.verifyJose },
+      {
+        ...endpoints.verify,
+        bodies: [],
+        name: 'POST /api/auth/verify against its bound with jose',
+        floor: floors.verifyJose,
+      },
       { ...endpoints.me, floor: floors.me, target: 0.95 },
       { ...floors.meBound, name: 'me floor with the passport (bound for any me)', floor: floors.me },
       { ...endpoints.me, name: 'GET /api/auth/me against its bound', floor: floors.meBound },
@@ -130,7 +186,11 @@ async function bench(chain: LocalChain, distDir: string) {
       { ...floors.mine, name: 'list floor with the caller (bound for any mine list)', floor: floors.list },
       // Not an endpoint: the list floor against itself, alternated as every pair is — what this run's
       // rounds can resolve (an A/A test): a bar nearer 1 than this row's spread is a coin toss here.
-      { ...floors.list, name: 'GET /api/missions floor against itself (A/A: what the rounds resolve)', floor: floors.list },
+      {
+        ...floors.list,
+        name: 'GET /api/missions floor against itself (A/A: what the rounds resolve)',
+        floor: floors.list,
+      },
       endpoints.detail,
       endpoints.leaderboard,
       endpoints.leaderboard30d,
@@ -142,7 +202,9 @@ async function bench(chain: LocalChain, distDir: string) {
     const chosen = only ? scenarios.filter((s) => s.name.includes(only)) : scenarios;
     if (only !== 'tracing') {
       const table = await measureAgainstEmpty(base, chosen, seconds, connections, floorRounds);
-      console.log(`\n${new Date().toISOString().slice(0, 10)}, ${seconds}s per endpoint, ${floorRounds} rounds with the floor where there is one (each in ${TURNS} turns alternating), ${connections} connections, Node ${process.version}\n`);
+      console.log(
+        `\n${new Date().toISOString().slice(0, 10)}, ${seconds}s per endpoint, ${floorRounds} rounds with the floor where there is one (each in ${TURNS} turns alternating), ${connections} connections, Node ${process.version}\n`,
+      );
       console.log(table);
     }
     if (!only || 'MCP find_missions'.includes(only)) {
@@ -153,14 +215,21 @@ async function bench(chain: LocalChain, distDir: string) {
         { label: 'OAuth access token', token: seeded.oauthToken },
       ]);
       for (const comparison of comparisons) await checkMcpComparison(comparison);
-      comparisons.push(listAgainstItself(base, instance.cpuMicros, session), ...mcpFloorComparisons(base, instance.cpuMicros, floors.list));
+      comparisons.push(
+        listAgainstItself(base, instance.cpuMicros, session),
+        ...mcpFloorComparisons(base, instance.cpuMicros, floors.list),
+      );
       const results = await compare(comparisons, Math.max(floorRounds, 3), seconds, connections);
-      console.log(`\nRemote MCP against the GET it wraps, same token, same run (${Math.max(floorRounds, 3)} rounds, each in ${TURNS} turns alternating)\n`);
+      console.log(
+        `\nRemote MCP against the GET it wraps, same token, same run (${Math.max(floorRounds, 3)} rounds, each in ${TURNS} turns alternating)\n`,
+      );
       console.log(comparisonTable(results, ['MCP req/s', 'GET req/s', 'MCP / GET']));
       console.log(`\n${cpuCostLines(results)}\n${boundLines(results)}`);
     }
     if (process.env.BENCH_TRACING !== '0') {
-      const traced = scenarios.filter((s) => s.name === 'POST /api/auth/verify' || s.name === 'GET /api/missions (default sort)');
+      const traced = scenarios.filter(
+        (s) => s.name === 'POST /api/auth/verify' || s.name === 'GET /api/missions (default sort)',
+      );
       await benchTracing(instance, traced);
     }
   } finally {
@@ -177,7 +246,10 @@ async function benchTracing(instance: Instance, scenarios: Scenario[]) {
   const sink = await startOtlpSink();
   const aa = process.env.BENCH_TRACING === 'aa';
   const setTracing = async (on: boolean) => {
-    const response = await fetch(`${instance.url}/api/bench-control/tracing`, { method: 'POST', body: JSON.stringify(on && !aa ? { endpoint: sink.url } : {}) });
+    const response = await fetch(`${instance.url}/api/bench-control/tracing`, {
+      method: 'POST',
+      body: JSON.stringify(on && !aa ? { endpoint: sink.url } : {}),
+    });
     if (!response.ok) throw new Error(`bench-control/tracing: ${response.status}`);
   };
   try {
@@ -185,7 +257,9 @@ async function benchTracing(instance: Instance, scenarios: Scenario[]) {
     await setTracing(false);
     const { requests, bytes } = await sink.received();
     if (aa) console.log('\nA/A: tracing stays off on both sides');
-    console.log(`\nTracing on (every span exported by OTLP/HTTP to a local sink: ${requests} exports, ${(bytes / 1e6).toFixed(1)} MB) against off, the same instance switched between measurements, ${floorRounds} rounds\n`);
+    console.log(
+      `\nTracing on (every span exported by OTLP/HTTP to a local sink: ${requests} exports, ${(bytes / 1e6).toFixed(1)} MB) against off, the same instance switched between measurements, ${floorRounds} rounds\n`,
+    );
     console.log(table);
   } finally {
     await sink.close();

@@ -65,7 +65,10 @@ function shapes(f: Fixtures, terms: { common: string; rare: string }): Shape[] {
 function planOf(notice: string): { sql: string; plan: string } {
   const lines = notice.split('\n');
   const start = lines.findIndex((line) => /\(cost=[0-9.]+\.\.[0-9.]+ rows=/.test(line));
-  const text = lines.slice(0, start).join('\n').replace(/^duration:.*?plan:\s*Query Text:\s*/s, '');
+  const text = lines
+    .slice(0, start)
+    .join('\n')
+    .replace(/^duration:.*?plan:\s*Query Text:\s*/s, '');
   const from = text.search(/from "missions" where/i);
   return { sql: text.slice(from).replace(/\s+/g, ' ').trim(), plan: lines.slice(start).join('\n').trimEnd() };
 }
@@ -76,7 +79,8 @@ function appDb(databaseUrl: string, notices: string[] = []) {
   const prepared = new Proxy(sql, {
     get: (target, property, receiver) =>
       property === 'unsafe'
-        ? (query: string, params?: unknown[], options?: object) => target.unsafe(query, params as never, { ...options, prepare: true })
+        ? (query: string, params?: unknown[], options?: object) =>
+            target.unsafe(query, params as never, { ...options, prepare: true })
         : Reflect.get(target, property, receiver),
   });
   return { sql, db: drizzle(prepared, { schema }) as unknown as Db };
@@ -92,7 +96,12 @@ export interface ShapeTime {
  * Each shape's listMissions call timed one at a time on one connection (ms): what a page costs
  * the database and the round trip, without autocannon's 20 connections queueing on a busy machine.
  */
-export async function timeShapes(databaseUrl: string, f: Fixtures, terms: { common: string; rare: string }, runs = 200): Promise<ShapeTime[]> {
+export async function timeShapes(
+  databaseUrl: string,
+  f: Fixtures,
+  terms: { common: string; rare: string },
+  runs = 200,
+): Promise<ShapeTime[]> {
   const { sql, db } = appDb(databaseUrl);
   const times: ShapeTime[] = [];
   try {
@@ -113,14 +122,25 @@ export async function timeShapes(databaseUrl: string, f: Fixtures, terms: { comm
   return times;
 }
 
-export async function writePlans(databaseUrl: string, size: string, f: Fixtures, terms: { common: string; rare: string }): Promise<void> {
+export async function writePlans(
+  databaseUrl: string,
+  size: string,
+  f: Fixtures,
+  terms: { common: string; rare: string },
+): Promise<void> {
   const notices: string[] = [];
   const { sql, db } = appDb(databaseUrl, notices);
   const sections: string[] = [];
   const seqScans: string[] = [];
   try {
     await sql.unsafe(`load 'auto_explain'`);
-    for (const setting of ['log_min_duration = 0', 'log_analyze = on', 'log_buffers = on', "log_level = 'notice'", 'log_format = text']) {
+    for (const setting of [
+      'log_min_duration = 0',
+      'log_analyze = on',
+      'log_buffers = on',
+      "log_level = 'notice'",
+      'log_format = text',
+    ]) {
       await sql.unsafe(`set auto_explain.${setting}`);
     }
     for (const shape of shapes(f, terms)) {
@@ -136,7 +156,9 @@ export async function writePlans(databaseUrl: string, size: string, f: Fixtures,
       if (/Seq Scan on missions\b/.test(plan)) seqScans.push(shape.name);
       const shown = shape.query.replace(/cursor=[^&]+/, 'cursor=…');
       sections.push(`== ${shape.name}: GET /api/missions${shown ? `?${shown}` : ''} ==\n\n${statement}\n\n${plan}\n`);
-      console.log(`  plan: ${shape.name}: ${plan.match(/Execution Time|actual time=[0-9.]+\.\.([0-9.]+)/)?.[1] ?? ''} ms`);
+      console.log(
+        `  plan: ${shape.name}: ${plan.match(/Execution Time|actual time=[0-9.]+\.\.([0-9.]+)/)?.[1] ?? ''} ms`,
+      );
     }
   } finally {
     await sql.end();

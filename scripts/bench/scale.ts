@@ -126,7 +126,11 @@ async function startSize(size: string, port: number): Promise<SizedInstance> {
   const databaseUrl = await scaleDatabase(size);
   const f = await fixtures(databaseUrl);
   const jwtSecret = randomBytes(32).toString('hex');
-  const clientToken = await issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, { id: f.client.id, walletAddress: f.client.wallet_address, role: 'CLIENT' });
+  const clientToken = await issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, {
+    id: f.client.id,
+    walletAddress: f.client.wallet_address,
+    role: 'CLIENT',
+  });
   const instance = await startInstance(port, {
     JWT_SECRET: jwtSecret,
     DATABASE_URL: databaseUrl,
@@ -162,7 +166,9 @@ async function measureSizes(instances: SizedInstance[], rounds: number): Promise
         await measure(instance.url, scenario, 2, connections);
         const row = await measure(instance.url, scenario, seconds, connections);
         if (row.non2xx > 0) throw new Error(`${instance.size} ${scenario.name}: ${row.non2xx} non-2xx answers`);
-        console.log(`  round ${round + 1}, ${instance.size}, ${scenario.name}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms`);
+        console.log(
+          `  round ${round + 1}, ${instance.size}, ${scenario.name}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms`,
+        );
         results[z]![i]!.push(row);
       }
     }
@@ -179,7 +185,12 @@ const range = (values: number[], digits = 0) => {
 function report(sizes: string[], results: Measurement[][][]): string {
   const first = sizes[0]!;
   const last = sizes.at(-1)!;
-  const head = ['endpoint', ...sizes.map((s) => `${s}: p50 / p99 ms, req/s`), `${last} vs ${first}: p50, p99, req/s`, 'within 25 %'];
+  const head = [
+    'endpoint',
+    ...sizes.map((s) => `${s}: p50 / p99 ms, req/s`),
+    `${last} vs ${first}: p50, p99, req/s`,
+    'within 25 %',
+  ];
   const lines = [`| ${head.join(' | ')} |`, `|---|${sizes.map(() => '---:|').join('')}---:|---|`];
   const signed = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(0)}`;
   const change = (pairs: [number, number][]) => {
@@ -194,13 +205,17 @@ function report(sizes: string[], results: Measurement[][][]): string {
     });
     const pairs = rounds.map((a, round) => [a, results.at(-1)![i]![round]!] as const);
     // Latency may not grow, nor throughput fall, by more than 25 %; getting faster is fine.
-    const met = pairs.filter(([a, b]) => b.p50 <= a.p50 * 1.25 && b.p99 <= a.p99 * 1.25 && b.rps >= a.rps * 0.75).length;
+    const met = pairs.filter(
+      ([a, b]) => b.p50 <= a.p50 * 1.25 && b.p99 <= a.p99 * 1.25 && b.rps >= a.rps * 0.75,
+    ).length;
     const vs = [
       change(pairs.map(([a, b]) => [a.p50, b.p50])),
       change(pairs.map(([a, b]) => [a.p99, b.p99])),
       change(pairs.map(([a, b]) => [a.rps, b.rps])),
     ];
-    lines.push(`| ${rounds[0]!.name} | ${cells.join(' | ')} | ${vs.join(', ')} | met in ${met} of ${pairs.length} rounds |`);
+    lines.push(
+      `| ${rounds[0]!.name} | ${cells.join(' | ')} | ${vs.join(', ')} | met in ${met} of ${pairs.length} rounds |`,
+    );
   });
   return lines.join('\n');
 }
@@ -228,7 +243,9 @@ async function main() {
     try {
       for (const [i, size] of sizes.entries()) instances.push(await startSize(size, PORT + i));
       const results = await measureSizes(instances, rounds);
-      console.log(`\n${new Date().toISOString().slice(0, 10)}, ${rounds} rounds, ${seconds} s per endpoint after a 2 s warm-up, ${connections} connections, Node ${process.version}\n`);
+      console.log(
+        `\n${new Date().toISOString().slice(0, 10)}, ${rounds} rounds, ${seconds} s per endpoint after a 2 s warm-up, ${connections} connections, Node ${process.version}\n`,
+      );
       console.log(report(sizes, results));
     } finally {
       for (const instance of instances) await instance.stop();

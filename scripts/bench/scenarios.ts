@@ -31,7 +31,12 @@ export function endpointScenarios(callers: Callers) {
   const client = { authorization: `Bearer ${callers.clientToken}` };
   const oauth = { authorization: `Bearer ${callers.oauthToken}` };
   return {
-    nonce: { name: 'POST /api/auth/nonce', method: 'POST', path: '/api/auth/nonce', body: JSON.stringify({ address: callers.address }) },
+    nonce: {
+      name: 'POST /api/auth/nonce',
+      method: 'POST',
+      path: '/api/auth/nonce',
+      body: JSON.stringify({ address: callers.address }),
+    },
     verify: {
       name: 'POST /api/auth/verify',
       method: 'POST',
@@ -39,16 +44,32 @@ export function endpointScenarios(callers: Callers) {
       bodies: [] as string[],
       // `this`: run.ts measures a copy with a floor added, and measure.ts counts used bodies per object.
       prepare() {
-        return topUp(this as Scenario & { bodies: string[] }, callers.base, callers.verifiesPerRound, { noncePath: '/api/auth/nonce', domain: callers.domain });
+        return topUp(this as Scenario & { bodies: string[] }, callers.base, callers.verifiesPerRound, {
+          noncePath: '/api/auth/nonce',
+          domain: callers.domain,
+        });
       },
     },
     me: { name: 'GET /api/auth/me', path: '/api/auth/me', headers: agent },
     // Delegated tokens: the grant check is on each one's path (docs/api.md#grant-bound-tokens).
     meOAuth: { name: 'GET /api/auth/me (OAuth access token)', path: '/api/auth/me', headers: oauth },
-    mePersonal: { name: 'GET /api/auth/me (personal access token)', path: '/api/auth/me', headers: { authorization: `Bearer ${callers.personalToken}` } },
-    mineOAuth: { name: 'GET /api/missions?mine=client (OAuth access token)', path: '/api/missions?mine=client', headers: oauth },
+    mePersonal: {
+      name: 'GET /api/auth/me (personal access token)',
+      path: '/api/auth/me',
+      headers: { authorization: `Bearer ${callers.personalToken}` },
+    },
+    mineOAuth: {
+      name: 'GET /api/missions?mine=client (OAuth access token)',
+      path: '/api/missions?mine=client',
+      headers: oauth,
+    },
     mcpOAuth: toolCall('OAuth access token', oauth.authorization),
-    registerAgain: { name: 'POST /api/auth/register-agent (again)', method: 'POST', path: '/api/auth/register-agent', headers: agent },
+    registerAgain: {
+      name: 'POST /api/auth/register-agent (again)',
+      method: 'POST',
+      path: '/api/auth/register-agent',
+      headers: agent,
+    },
     health: { name: 'GET /api/health', path: '/api/health' },
     missions: { name: 'GET /api/missions (default sort)', path: '/api/missions' },
     byReward: { name: 'GET /api/missions?category=code&sort=reward', path: '/api/missions?category=code&sort=reward' },
@@ -56,11 +77,18 @@ export function endpointScenarios(callers: Callers) {
     mine: { name: 'GET /api/missions?mine=client', path: '/api/missions?mine=client', headers: client },
     detail: { name: 'GET /api/missions/[id] (an open mission)', path: `/api/missions/${callers.missionId}` },
     leaderboard: { name: 'GET /api/agents/leaderboard', path: '/api/agents/leaderboard' },
-    leaderboard30d: { name: 'GET /api/agents/leaderboard?period=30d&sort=completed', path: '/api/agents/leaderboard?period=30d&sort=completed' },
+    leaderboard30d: {
+      name: 'GET /api/agents/leaderboard?period=30d&sort=completed',
+      path: '/api/agents/leaderboard?period=30d&sort=completed',
+    },
     publicStats: { name: 'GET /api/public/stats', path: '/api/public/stats' },
     publicLeaderboard: { name: 'GET /api/public/leaderboard', path: '/api/public/leaderboard' },
     analytics: { name: 'GET /api/enterprise/analytics (30 days)', path: '/api/enterprise/analytics', headers: client },
-    analyticsYear: { name: 'GET /api/enterprise/analytics (a year, weekly)', path: `/api/enterprise/analytics?from=${yearAgo()}&interval=week`, headers: client },
+    analyticsYear: {
+      name: 'GET /api/enterprise/analytics (a year, weekly)',
+      path: `/api/enterprise/analytics?from=${yearAgo()}&interval=week`,
+      headers: client,
+    },
   } satisfies Record<string, Scenario>;
 }
 

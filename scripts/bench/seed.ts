@@ -61,7 +61,9 @@ export async function seed(databaseUrl: string, size: SeedSize = FULL): Promise<
       select agent_id, id, reward, reward * 250 / 10000, reward - reward * 250 / 10000, 250, completed_at
       from missions where status = 'COMPLETED'`;
     await sql`analyze`;
-    const [client] = await sql<{ wallet_address: string }[]>`select wallet_address from users where role = 'CLIENT' order by wallet_address limit 1`;
+    const [client] = await sql<
+      { wallet_address: string }[]
+    >`select wallet_address from users where role = 'CLIENT' order by wallet_address limit 1`;
     return { clientWallet: client!.wallet_address };
   } finally {
     await sql.end();
@@ -69,14 +71,19 @@ export async function seed(databaseUrl: string, size: SeedSize = FULL): Promise<
 }
 
 /** The benchmark database left by an earlier run, when it holds the full data set (BENCH_REUSE=1). */
-export async function seededWallet(adminUrl: string, name = 'taskmarket_bench'): Promise<{ databaseUrl: string; clientWallet: string } | undefined> {
+export async function seededWallet(
+  adminUrl: string,
+  name = 'taskmarket_bench',
+): Promise<{ databaseUrl: string; clientWallet: string } | undefined> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
   try {
     const [row] = await sql<{ count: number }[]>`select count(*)::int as count from missions`;
     if (!row || row.count < FULL.missions) return undefined;
-    const [client] = await sql<{ wallet_address: string }[]>`select wallet_address from users where role = 'CLIENT' order by wallet_address limit 1`;
+    const [client] = await sql<
+      { wallet_address: string }[]
+    >`select wallet_address from users where role = 'CLIENT' order by wallet_address limit 1`;
     return { databaseUrl: url.toString(), clientWallet: client!.wallet_address };
   } catch {
     return undefined;

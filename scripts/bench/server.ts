@@ -8,7 +8,10 @@ import { TICKS_PER_SECOND, procStat } from './proc-stat';
 
 export function ensureBuild(): void {
   if (existsSync(join('.next', 'BUILD_ID'))) return;
-  const built = spawnSync('npm', ['run', 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  const built = spawnSync('npm', ['run', 'build'], {
+    stdio: 'inherit',
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  });
   if (built.status !== 0) throw new Error('npm run build failed');
 }
 
@@ -34,9 +37,15 @@ export interface Instance {
 const cpuMicrosOf = (pid: number): number => ((procStat(pid)?.ownTicks ?? NaN) * 1e6) / TICKS_PER_SECOND;
 
 /** An instance of the build named by env.NEXT_DIST_DIR, from the checkout in `cwd` (this one by default). */
-export async function startInstance(port: number, env: Record<string, string>, { cwd }: { cwd?: string } = {}): Promise<Instance> {
+export async function startInstance(
+  port: number,
+  env: Record<string, string>,
+  { cwd }: { cwd?: string } = {},
+): Promise<Instance> {
   // Resolved here: an instance started in another checkout (bench:builds) would write it there.
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE)}`] : [];
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE)}`]
+    : [];
   const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', 'server.ts'], {
     cwd,
     env: {
@@ -56,7 +65,10 @@ export async function startInstance(port: number, env: Record<string, string>, {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`instance on ${port} exited with ${child.exitCode}`);
-    const live = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    const live = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (live) break;
     if (Date.now() > deadline) throw new Error(`instance on ${port} did not become healthy`);
     await new Promise((r) => setTimeout(r, 250));

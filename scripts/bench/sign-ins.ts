@@ -17,22 +17,39 @@ export const post = async (base: string, path: string, body?: unknown, token?: s
 const wallets = Array.from({ length: 50 }, () => privateKeyToAccount(generatePrivateKey()));
 
 /** `count` verify bodies over nonces from `noncePath` (POST { address }), for messages to `domain`. */
-export async function presignedVerifies(base: string, count: number, { noncePath = '/api/auth/nonce', domain = new URL(base).host } = {}): Promise<string[]> {
+export async function presignedVerifies(
+  base: string,
+  count: number,
+  { noncePath = '/api/auth/nonce', domain = new URL(base).host } = {},
+): Promise<string[]> {
   const one = async (i: number) => {
     const wallet = wallets[i % wallets.length]!;
     const { nonce } = await post(base, noncePath, { address: wallet.address });
-    const message = createSiweMessage({ domain, address: wallet.address, uri: `http://${domain}`, version: '1', chainId: 31337, nonce, issuedAt: new Date() });
+    const message = createSiweMessage({
+      domain,
+      address: wallet.address,
+      uri: `http://${domain}`,
+      version: '1',
+      chainId: 31337,
+      nonce,
+      issuedAt: new Date(),
+    });
     return JSON.stringify({ message, signature: await wallet.signMessage({ message }) });
   };
   const bodies: string[] = [];
   // A few nonce requests in flight at once: preparing is not what is measured.
-  for (let i = 0; i < count; i += 16) bodies.push(...(await Promise.all(Array.from({ length: Math.min(16, count - i) }, (_, j) => one(i + j)))));
+  for (let i = 0; i < count; i += 16)
+    bodies.push(...(await Promise.all(Array.from({ length: Math.min(16, count - i) }, (_, j) => one(i + j)))));
   return bodies;
 }
 
 /** Signs in once through `verifyPath` with the first body and answers the session cookie it set (name=value). */
 export async function sessionCookie(base: string, verifyPath: string, body: string): Promise<string> {
-  const response = await fetch(base + verifyPath, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const response = await fetch(base + verifyPath, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   if (!response.ok) throw new Error(`${verifyPath}: ${response.status} ${await response.text()}`);
   const cookie = response.headers.getSetCookie()[0];
   if (!cookie) throw new Error(`${verifyPath} set no cookie`);
@@ -43,7 +60,13 @@ export async function sessionCookie(base: string, verifyPath: string, body: stri
  * A verify scenario whose single-use bodies are topped up before each measurement, so a round
  * never runs out and none are signed in vain (measure.ts takes each body once, across rounds).
  */
-export function verifyPool(name: string, base: string, path: string, perRound: number, options: { noncePath: string; domain: string }) {
+export function verifyPool(
+  name: string,
+  base: string,
+  path: string,
+  perRound: number,
+  options: { noncePath: string; domain: string },
+) {
   const scenario = { name, method: 'POST' as const, path, bodies: [] as string[] };
   return async () => {
     await topUp(scenario, base, perRound, options);
@@ -58,18 +81,29 @@ const batches = new WeakMap<Scenario, { end: number; signedAt: number }[]>();
 const FRESH_MS = 2 * 60_000;
 
 /** Signs enough fresh bodies that `perRound` unused ones were signed in the last two minutes. */
-export async function topUp(scenario: Scenario & { bodies: string[] }, base: string, perRound: number, options: { noncePath: string; domain: string }) {
+export async function topUp(
+  scenario: Scenario & { bodies: string[] },
+  base: string,
+  perRound: number,
+  options: { noncePath: string; domain: string },
+) {
   const signed = batches.get(scenario) ?? [];
   for (const batch of signed) if (Date.now() - batch.signedAt > FRESH_MS) skipBodies(scenario, batch.end);
   const missing = perRound - unusedBodies(scenario);
   if (missing <= 0) return;
   const signedAt = Date.now();
   scenario.bodies.push(...(await presignedVerifies(base, missing, options)));
-  batches.set(scenario, [...signed.filter((batch) => Date.now() - batch.signedAt <= FRESH_MS), { end: scenario.bodies.length, signedAt }]);
+  batches.set(scenario, [
+    ...signed.filter((batch) => Date.now() - batch.signedAt <= FRESH_MS),
+    { end: scenario.bodies.length, signedAt },
+  ]);
 }
 
 /** Signs in over the instance's nonce route and registers as an agent: the user and the agent's token. */
-export async function signInAgent(base: string, domain: string): Promise<{ user: { id: string; walletAddress: string }; token: string }> {
+export async function signInAgent(
+  base: string,
+  domain: string,
+): Promise<{ user: { id: string; walletAddress: string }; token: string }> {
   const [body] = await presignedVerifies(base, 1, { domain });
   const { token, user } = await post(base, '/api/auth/verify', JSON.parse(body!));
   const agent = await post(base, '/api/auth/register-agent', undefined, token);

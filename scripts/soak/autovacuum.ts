@@ -47,7 +47,9 @@ export async function autovacuumStandIn(databaseUrl: string): Promise<Autovacuum
     await sql`set vacuum_cost_limit = 200`;
     for (const t of tables) {
       if (stopped) return;
-      const vacuum = t.dead > VACUUM.base + VACUUM.scale * t.rows || t.inserted > VACUUM_INSERTS.base + VACUUM_INSERTS.scale * t.rows;
+      const vacuum =
+        t.dead > VACUUM.base + VACUUM.scale * t.rows ||
+        t.inserted > VACUUM_INSERTS.base + VACUUM_INSERTS.scale * t.rows;
       const analyze = t.modified > ANALYZE.base + ANALYZE.scale * t.rows;
       if (!vacuum && !analyze) continue;
       const name = `"${t.table.replace(/"/g, '""')}"`;
@@ -60,7 +62,9 @@ export async function autovacuumStandIn(databaseUrl: string): Promise<Autovacuum
   const timer = serverRuns
     ? undefined
     : setInterval(() => {
-        running = running.then(pass).catch((error: unknown) => console.error(`autovacuum stand-in: ${(error as Error).message}`));
+        running = running
+          .then(pass)
+          .catch((error: unknown) => console.error(`autovacuum stand-in: ${(error as Error).message}`));
       }, AUTOVACUUM_NAPTIME_MS);
   return {
     serverRuns,

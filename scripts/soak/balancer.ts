@@ -32,31 +32,33 @@ export interface Balancer {
 export function balancer(instanceUrls: string[], timeoutMs = 30_000): Balancer {
   let next = 0;
   let recorded: Exchange[] = [];
-  const fetchFor = (ip: string): typeof globalThis.fetch => async (input, init) => {
-    const asked = new URL(input instanceof Request ? input.url : String(input));
-    const target = new URL(instanceUrls[next++ % instanceUrls.length]!);
-    const url = new URL(asked.pathname + asked.search, target);
-    const headers = new Headers(init?.headers);
-    headers.set('x-forwarded-for', ip);
-    const method = (init?.method ?? 'GET').toUpperCase();
-    const endpoint = endpointOf(method, asked);
-    const at = Date.now();
-    const started = performance.now();
-    try {
-      const response = await fetch(url, { ...init, headers, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) });
-      // The whole answer is part of its latency: read it here, hand the caller a copy.
-      const body = await response.arrayBuffer();
-      recorded.push({ at, endpoint, status: response.status, ms: performance.now() - started });
-      return new Response(response.status === 204 || response.status === 304 ? null : body, {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
-    } catch (error) {
-      recorded.push({ at, endpoint, status: 0, ms: performance.now() - started });
-      throw error;
-    }
-  };
+  const fetchFor =
+    (ip: string): typeof globalThis.fetch =>
+    async (input, init) => {
+      const asked = new URL(input instanceof Request ? input.url : String(input));
+      const target = new URL(instanceUrls[next++ % instanceUrls.length]!);
+      const url = new URL(asked.pathname + asked.search, target);
+      const headers = new Headers(init?.headers);
+      headers.set('x-forwarded-for', ip);
+      const method = (init?.method ?? 'GET').toUpperCase();
+      const endpoint = endpointOf(method, asked);
+      const at = Date.now();
+      const started = performance.now();
+      try {
+        const response = await fetch(url, { ...init, headers, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) });
+        // The whole answer is part of its latency: read it here, hand the caller a copy.
+        const body = await response.arrayBuffer();
+        recorded.push({ at, endpoint, status: response.status, ms: performance.now() - started });
+        return new Response(response.status === 204 || response.status === 304 ? null : body, {
+          status: response.status,
+          statusText: response.statusText,
+          headers: response.headers,
+        });
+      } catch (error) {
+        recorded.push({ at, endpoint, status: 0, ms: performance.now() - started });
+        throw error;
+      }
+    };
   return {
     fetchFor,
     drain() {

@@ -33,7 +33,8 @@ export interface Bucket {
   pgDead: number;
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
 
 function latencyOf(exchanges: Exchange[]): Latency {
   const sorted = exchanges.map((e) => e.ms).sort((a, b) => a - b);
@@ -61,22 +62,37 @@ export function bucketsOf(exchanges: Exchange[], samples: ResourceSample[], star
     }
     const minuteSamples = samples.filter((s) => s.at >= from && s.at < to);
     const resources = minuteSamples.at(-1);
-    const rssMeanMb = (resources?.rssMb ?? []).map((_, i) => minuteSamples.reduce((sum, s) => sum + s.rssMb[i]!, 0) / minuteSamples.length);
+    const rssMeanMb = (resources?.rssMb ?? []).map(
+      (_, i) => minuteSamples.reduce((sum, s) => sum + s.rssMb[i]!, 0) / minuteSamples.length,
+    );
     const before = samples.filter((s) => s.at < from).at(-1);
     const elapsed = resources && before ? (resources.at - before.at) / 1000 : NaN;
-    const cpuCores = resources && before ? Object.fromEntries(Object.entries(resources.cpuSeconds).map(([part, used]) => [part, (used - (before.cpuSeconds[part] ?? NaN)) / elapsed])) : {};
-    const seqRead = (sample: ResourceSample | undefined) => Object.values(sample?.pgTables ?? {}).reduce((n, t) => n + t.seqRead, 0);
+    const cpuCores =
+      resources && before
+        ? Object.fromEntries(
+            Object.entries(resources.cpuSeconds).map(([part, used]) => [
+              part,
+              (used - (before.cpuSeconds[part] ?? NaN)) / elapsed,
+            ]),
+          )
+        : {};
+    const seqRead = (sample: ResourceSample | undefined) =>
+      Object.values(sample?.pgTables ?? {}).reduce((n, t) => n + t.seqRead, 0);
     buckets.push({
       cpuCores,
-      pgSeqReadPerRequest: resources && before ? (seqRead(resources) - seqRead(before)) / Math.max(1, inside.length) : NaN,
+      pgSeqReadPerRequest:
+        resources && before ? (seqRead(resources) - seqRead(before)) / Math.max(1, inside.length) : NaN,
       pgDead: Object.values(resources?.pgTables ?? {}).reduce((n, t) => n + t.dead, 0),
       minute,
-      pgPerRequest: resources && before ? (resources.pgTransactions - before.pgTransactions) / Math.max(1, inside.length) : NaN,
+      pgPerRequest:
+        resources && before ? (resources.pgTransactions - before.pgTransactions) / Math.max(1, inside.length) : NaN,
       rps: inside.length / 60,
       noAnswer: inside.filter((e) => e.status === 0).length,
       status4xx: inside.filter((e) => e.status >= 400 && e.status < 500).length,
       all: latencyOf(inside),
-      endpoints: Object.fromEntries([...byEndpoint].sort(([a], [b]) => a.localeCompare(b)).map(([name, list]) => [name, latencyOf(list)])),
+      endpoints: Object.fromEntries(
+        [...byEndpoint].sort(([a], [b]) => a.localeCompare(b)).map(([name, list]) => [name, latencyOf(list)]),
+      ),
       resources,
       rssMeanMb,
     });
@@ -142,10 +158,17 @@ export function verdict(buckets: Bucket[], ending: Ending): { reference: number;
       },
       {
         rule: 'every settlement MINED',
-        measured: Object.entries(ending.settlements).map(([status, n]) => `${n} ${status}`).join(', ') || 'none',
+        measured:
+          Object.entries(ending.settlements)
+            .map(([status, n]) => `${n} ${status}`)
+            .join(', ') || 'none',
         pass: settled.length === 0 && (ending.settlements.MINED ?? 0) > 0,
       },
-      { rule: 'every webhook signature valid', measured: `${ending.webhookBadSignatures} invalid`, pass: ending.webhookBadSignatures === 0 },
+      {
+        rule: 'every webhook signature valid',
+        measured: `${ending.webhookBadSignatures} invalid`,
+        pass: ending.webhookBadSignatures === 0,
+      },
     ],
   };
 }

@@ -8,7 +8,10 @@ if (dir) {
   const write = () => {
     const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
     try {
-      writeFileSync(join(dir, `${process.pid}.json`), JSON.stringify({ at: Date.now(), rss, heapUsed, heapTotal, external }));
+      writeFileSync(
+        join(dir, `${process.pid}.json`),
+        JSON.stringify({ at: Date.now(), rss, heapUsed, heapTotal, external }),
+      );
     } catch {
       // The soak removed its directory: nothing left to report to.
     }

@@ -45,7 +45,12 @@ export interface Population {
 const CLIENT_EVENTS = ['mission.accepted', 'mission.submitted', 'mission.completed', 'mission.cancelled'] as const;
 const AGENT_EVENTS = ['mission.created', 'earnings.released', 'claim.paid', 'mission.completed'] as const;
 
-export async function populate(chain: LocalChain, lb: Balancer, receiver: WebhookReceiver, size: { clients: number; agents: number; returning: number }): Promise<Population> {
+export async function populate(
+  chain: LocalChain,
+  lb: Balancer,
+  receiver: WebhookReceiver,
+  size: { clients: number; agents: number; returning: number },
+): Promise<Population> {
   const client = (account: PrivateKeyAccount | undefined, ip: string) =>
     createClient({ baseUrl: PUBLIC_ORIGIN, account, rpcUrl: chain.rpcUrl, maxRetries: 0, fetch: lb.fetchFor(ip) });
   const transport = http(chain.rpcUrl);
@@ -59,13 +64,21 @@ export async function populate(chain: LocalChain, lb: Balancer, receiver: Webhoo
     await anvil.setBalance({ address: account.address, value: parseEther('100') });
     const tm = client(account, nextIp());
     if (role === 'client') {
-      const hash = await faucet.writeContract({ address: chain.contracts.rewardToken as Address, abi: mockUsdcArtifact.abi, functionName: 'mint', args: [account.address, 10n ** 15n] });
+      const hash = await faucet.writeContract({
+        address: chain.contracts.rewardToken as Address,
+        abi: mockUsdcArtifact.abi,
+        functionName: 'mint',
+        args: [account.address, 10n ** 15n],
+      });
       await reader.waitForTransactionReceipt({ hash });
     } else {
       await tm.registerAgent();
     }
     const endpoint = receiver.endpoint(`${role}-${index}`);
-    const { secret } = await tm.webhooks.create({ url: endpoint.url, events: [...(role === 'client' ? CLIENT_EVENTS : AGENT_EVENTS)] });
+    const { secret } = await tm.webhooks.create({
+      url: endpoint.url,
+      events: [...(role === 'client' ? CLIENT_EVENTS : AGENT_EVENTS)],
+    });
     endpoint.trust(secret);
     return { account, tm, busy: false, unclaimed: 0, created: [] };
   };
@@ -74,7 +87,10 @@ export async function populate(chain: LocalChain, lb: Balancer, receiver: Webhoo
   for (let i = 0; i < size.clients; i++) clients.push(await party('client', i));
   const agents: Party[] = [];
   for (let i = 0; i < size.agents; i++) agents.push(await party('agent', i));
-  const returning = Array.from({ length: size.returning }, () => ({ account: privateKeyToAccount(generatePrivateKey()), ip: nextIp() }));
+  const returning = Array.from({ length: size.returning }, () => ({
+    account: privateKeyToAccount(generatePrivateKey()),
+    ip: nextIp(),
+  }));
   const growClients = async (count: number) => {
     while (clients.length < count) clients.push(await party('client', clients.length));
   };

@@ -26,7 +26,8 @@ export interface ResourceSample {
   webhooksPending: number;
 }
 
-const rssKbOf = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+const rssKbOf = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 
 /** The instance's server: `tsx server.ts` runs it in a child node process, the biggest under `root`. */
 export function serverPidOf(root: number): number {
@@ -52,7 +53,13 @@ export function serverPidOf(root: number): number {
   }, root);
 }
 
-export function resourceWatch(options: { instancePids: number[]; probeDir: string; databaseUrl: string; redisUrl: string; kvPrefix: string }) {
+export function resourceWatch(options: {
+  instancePids: number[];
+  probeDir: string;
+  databaseUrl: string;
+  redisUrl: string;
+  kvPrefix: string;
+}) {
   const sql = postgres(options.databaseUrl, { max: 1, onnotice: () => {} });
   const redis = new Redis(options.redisUrl, { lazyConnect: true });
   const database = new URL(options.databaseUrl).pathname.slice(1);
@@ -79,7 +86,9 @@ export function resourceWatch(options: { instancePids: number[]; probeDir: strin
     servers,
     async sample(): Promise<ResourceSample> {
       const [[connections], [outbox], tables, kvKeys] = await Promise.all([
-        sql<{ n: number; tx: number }[]>`select (select count(*)::int from pg_stat_activity where datname = ${database}) as n,
+        sql<
+          { n: number; tx: number }[]
+        >`select (select count(*)::int from pg_stat_activity where datname = ${database}) as n,
           (select (xact_commit + xact_rollback)::float8 from pg_stat_database where datname = ${database}) as tx`,
         sql<{ settlements: number; webhooks: number }[]>`select
           (select count(*)::int from settlements where status = 'PENDING') as settlements,
@@ -105,7 +114,9 @@ export function resourceWatch(options: { instancePids: number[]; probeDir: strin
     },
     /** Settlements by status, at the end. */
     async settlementStatuses(): Promise<Record<string, number>> {
-      const rows = await sql<{ status: string; n: number }[]>`select status, count(*)::int as n from settlements group by status`;
+      const rows = await sql<
+        { status: string; n: number }[]
+      >`select status, count(*)::int as n from settlements group by status`;
       return Object.fromEntries(rows.map((row) => [row.status, row.n]));
     },
     async close() {

@@ -61,7 +61,10 @@ function visitor(people: Population) {
     } catch (error) {
       tally.failed += 1;
       const e = error as { status?: number; error?: string; details?: string[]; message?: string };
-      if (failures.length < 100) failures.push(`${new Date().toISOString()} ${kind}: ${e.status ?? ''} ${e.error ?? e.message ?? String(error)}${e.details ? ` ${JSON.stringify(e.details)}` : ''}`);
+      if (failures.length < 100)
+        failures.push(
+          `${new Date().toISOString()} ${kind}: ${e.status ?? ''} ${e.error ?? e.message ?? String(error)}${e.details ? ` ${JSON.stringify(e.details)}` : ''}`,
+        );
     } finally {
       inFlight -= 1;
     }
@@ -77,14 +80,17 @@ async function main() {
   const receiver = await startWebhookReceiver();
   const probeDir = mkdtempSync(join(tmpdir(), 'taskmarket-soak-probe-'));
   const kvPrefix = `soak:${Date.now()}:`;
-  const env = productionEnv({ databaseUrl, redisUrl, chain }, {
-    KV_PREFIX: kvPrefix,
-    // The balancer is the proxy in front: each simulated user is counted by its own address.
-    TRUST_PROXY: '1',
-    WEBHOOK_ALLOW_PRIVATE: '1',
-    NODE_OPTIONS: `--import ${resolve('scripts/soak/memory-probe.mjs')}`,
-    SOAK_PROBE_DIR: probeDir,
-  });
+  const env = productionEnv(
+    { databaseUrl, redisUrl, chain },
+    {
+      KV_PREFIX: kvPrefix,
+      // The balancer is the proxy in front: each simulated user is counted by its own address.
+      TRUST_PROXY: '1',
+      WEBHOOK_ALLOW_PRIVATE: '1',
+      NODE_OPTIONS: `--import ${resolve('scripts/soak/memory-probe.mjs')}`,
+      SOAK_PROBE_DIR: probeDir,
+    },
+  );
   const pair = await startPair(env);
   let watch: ReturnType<typeof resourceWatch> | undefined;
   let autovacuum: Awaited<ReturnType<typeof autovacuumStandIn>> | undefined;
@@ -122,12 +128,16 @@ async function main() {
     const capacity = measured.length / (capacitySeconds - 10);
     const perVisit = measured.length / Math.max(1, visitsMeasured);
     const visitRate = (load * capacity) / perVisit;
-    console.log(`capacity ${capacity.toFixed(1)} req/s (${perVisit.toFixed(2)} requests a visit); soak at ${(load * 100).toFixed(0)} %: ${(load * capacity).toFixed(1)} req/s, ${visitRate.toFixed(2)} visits/s, for ${minutes} min`);
+    console.log(
+      `capacity ${capacity.toFixed(1)} req/s (${perVisit.toFixed(2)} requests a visit); soak at ${(load * 100).toFixed(0)} %: ${(load * capacity).toFixed(1)} req/s, ${visitRate.toFixed(2)} visits/s, for ${minutes} min`,
+    );
     // At a quiet machine's pace 40 clients reach their hourly posting limit within minutes, and the
     // lifecycle visits would stop there: enough clients for the whole run, funded before it starts.
     const clients = clientsFor(visitRate, minutes);
     if (clients > people.clients.length) {
-      console.log(`funding ${clients - people.clients.length} more clients, ${clients} in all, for the lifecycle visits of ${minutes} min …`);
+      console.log(
+        `funding ${clients - people.clients.length} more clients, ${clients} in all, for the lifecycle visits of ${minutes} min …`,
+      );
       await people.growClients(clients);
     }
 
@@ -148,8 +158,15 @@ async function main() {
     const sweeps: { at: number; ms: number; did: unknown }[] = [];
     const sweep = async () => {
       const at = Date.now();
-      const answer = await sweeper('http://localhost:3000/api/cron/sweep', { method: 'POST', headers: { authorization: `Bearer ${CRON_SECRET}` } }).catch(() => undefined);
-      sweeps.push({ at, ms: Date.now() - at, did: answer?.ok ? await answer.json().catch(() => undefined) : answer?.status });
+      const answer = await sweeper('http://localhost:3000/api/cron/sweep', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${CRON_SECRET}` },
+      }).catch(() => undefined);
+      sweeps.push({
+        at,
+        ms: Date.now() - at,
+        did: answer?.ok ? await answer.json().catch(() => undefined) : answer?.status,
+      });
     };
     samples.push(await watch.sample());
     while (Date.now() < end) {
@@ -178,7 +195,8 @@ async function main() {
         const [bucket] = bucketsOf(exchanges, samples, start + (minute - 1) * 60_000, 1);
         console.log(minuteLine({ ...bucket!, minute }));
         const lastSweep = sweeps.at(-1);
-        if (lastSweep && lastSweep.ms > 1000) console.log(`  the last sweep took ${lastSweep.ms} ms: ${JSON.stringify(lastSweep.did)}`);
+        if (lastSweep && lastSweep.ms > 1000)
+          console.log(`  the last sweep took ${lastSweep.ms} ms: ${JSON.stringify(lastSweep.did)}`);
       }
       await sleep(50);
     }
@@ -211,13 +229,41 @@ async function main() {
         : vacuumed
           ? `PostgreSQL runs here with autovacuum off (a CI setting); the soak did its work with its default thresholds and throttling (autovacuum.ts): ${vacuumed.vacuums} vacuums, ${vacuumed.analyzes} analyzes.`
           : '**PostgreSQL ran without autovacuum and nothing stood in for it (SOAK_AUTOVACUUM=0): dead rows stayed.**',
-      ...(late ? [`**${late} visits were not started: ${MAX_IN_FLIGHT} were already in flight (the service fell behind).**`] : []),
+      ...(late
+        ? [`**${late} visits were not started: ${MAX_IN_FLIGHT} were already in flight (the service fell behind).**`]
+        : []),
     ];
     const report = soakReport({ buckets, checks, header, visits: soak.tallies, failures: soak.failures, webhooks });
     writeFileSync(join(out, 'report.md'), report);
-    writeFileSync(join(out, 'report.json'), JSON.stringify({ start, minutes, capacity, load, visitRate, late, buckets, samples, checks, visits: soak.tallies, webhooks, sweeps }, null, 1));
+    writeFileSync(
+      join(out, 'report.json'),
+      JSON.stringify(
+        {
+          start,
+          minutes,
+          capacity,
+          load,
+          visitRate,
+          late,
+          buckets,
+          samples,
+          checks,
+          visits: soak.tallies,
+          webhooks,
+          sweeps,
+        },
+        null,
+        1,
+      ),
+    );
     mkdirSync(dirname(chartPath), { recursive: true });
-    writeFileSync(chartPath, soakChart(buckets, `Soak: ${minutes} min at ${(load * 100).toFixed(0)} % of ${capacity.toFixed(0)} req/s, two instances`));
+    writeFileSync(
+      chartPath,
+      soakChart(
+        buckets,
+        `Soak: ${minutes} min at ${(load * 100).toFixed(0)} % of ${capacity.toFixed(0)} req/s, two instances`,
+      ),
+    );
     console.log(`\n${report}`);
     console.log(`report: ${join(out, 'report.md')}, chart: ${chartPath}`);
     const pass = passed(checks);

@@ -53,7 +53,10 @@ const CATEGORIES = ['data', 'code', 'writing', 'design', 'research'];
 const SORTS = ['bumped', 'reward', 'created', 'deadline'] as const;
 
 // The smallest PNG: the server sniffs its magic bytes.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 const BRIEF = Buffer.from(`Label every product in the attached photos.\n${'Bounding boxes, COCO JSON. '.repeat(40)}\n`);
 
 async function browse(people: Population): Promise<void> {
@@ -64,19 +67,23 @@ async function browse(people: Population): Promise<void> {
     ...(chance(0.35) && { q: pick(WORDS) }),
   };
   let page = await tm.missions.list(query);
-  for (let more = Math.floor(Math.random() * 3); more > 0 && page.nextCursor; more--) page = await tm.missions.list({ ...query, cursor: page.nextCursor });
+  for (let more = Math.floor(Math.random() * 3); more > 0 && page.nextCursor; more--)
+    page = await tm.missions.list({ ...query, cursor: page.nextCursor });
   const mission = page.items.length ? pick(page.items) : undefined;
   // A mission accepted since the page was read is no longer public: 404 (docs/api.md#missions), not a failure.
-  if (mission) await tm.missions.get(mission.id).catch((error: { status?: number }) => {
-    if (error.status !== 404) throw error;
-  });
+  if (mission)
+    await tm.missions.get(mission.id).catch((error: { status?: number }) => {
+      if (error.status !== 404) throw error;
+    });
   if (chance(0.15)) await tm.public.stats();
   if (chance(0.1)) await tm.agents.leaderboard({ period: pick(['7d', '30d', 'all'] as const) });
 }
 
 async function signIn(people: Population): Promise<void> {
   // Mostly wallets that were here before; one in five is a new user.
-  const returning = chance(0.8) ? pick(people.returning) : { account: privateKeyToAccount(generatePrivateKey()), ip: nextIp() };
+  const returning = chance(0.8)
+    ? pick(people.returning)
+    : { account: privateKeyToAccount(generatePrivateKey()), ip: nextIp() };
   const tm = people.client(returning.account, returning.ip);
   await tm.signIn();
   await tm.auth.me();
@@ -106,7 +113,10 @@ function take(parties: Party[], which: (p: Party) => boolean = () => true): Part
 
 async function lifecycle(people: Population): Promise<boolean> {
   const now = Date.now();
-  const client = take(people.clients, (p) => p.created.filter((at) => at > now - CREATE_LIMIT.windowMs).length < CREATE_LIMIT.max);
+  const client = take(
+    people.clients,
+    (p) => p.created.filter((at) => at > now - CREATE_LIMIT.windowMs).length < CREATE_LIMIT.max,
+  );
   const agent = client && take(people.agents);
   if (!client || !agent) {
     if (client) client.busy = false;
@@ -128,7 +138,10 @@ async function lifecycle(people: Population): Promise<boolean> {
     );
     await agent.tm.missions.get(mission.id);
     await agent.tm.missions.accept(mission.id);
-    const submitted = await agent.tm.missions.submit(mission.id, { note: 'Done: the export is attached.', files: [{ name: 'export.png', data: PNG, type: 'image/png' }] });
+    const submitted = await agent.tm.missions.submit(mission.id, {
+      note: 'Done: the export is attached.',
+      files: [{ name: 'export.png', data: PNG, type: 'image/png' }],
+    });
     await client.tm.missions.get(mission.id);
     await client.tm.missions.download(mission.id, submitted.submission!.files[0]!.id);
     await client.tm.missions.approve(mission.id);

@@ -25,7 +25,10 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       const verifier = verifiers.get(request.url ?? '');
       try {
         if (!verifier) throw new Error('unknown endpoint');
-        const event = verifier.verify(body, request.headers as Record<string, string>) as { type?: string; event?: string };
+        const event = verifier.verify(body, request.headers as Record<string, string>) as {
+          type?: string;
+          event?: string;
+        };
         const id = String(request.headers['webhook-id']);
         if (seen.has(id)) duplicates += 1;
         seen.add(id);

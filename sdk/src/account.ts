@@ -1,7 +1,15 @@
 // Who the client acts as: a viem LocalAccount (a private key, or any account that signs messages —
 // an ERC-1271 smart wallet's signer included) or a WalletClient with an account. Only this module
 // looks at which of the two it was given.
-import { getAddress, type Account, type Address, type Chain, type LocalAccount, type Transport, type WalletClient } from 'viem';
+import {
+  getAddress,
+  type Account,
+  type Address,
+  type Chain,
+  type LocalAccount,
+  type Transport,
+  type WalletClient,
+} from 'viem';
 import { TaskmarketError } from './errors.js';
 
 export type TaskmarketAccount = LocalAccount | WalletClient<Transport, Chain | undefined, Account>;
@@ -22,7 +30,11 @@ const isWalletClient = (value: TaskmarketAccount): value is WalletClient<Transpo
 export function signerOf(account: TaskmarketAccount): Signer {
   if (isWalletClient(account)) {
     const owner = account.account;
-    if (!owner) throw new TaskmarketError({ status: 0, error: 'The WalletClient has no account: pass one to createWalletClient({ account })' });
+    if (!owner)
+      throw new TaskmarketError({
+        status: 0,
+        error: 'The WalletClient has no account: pass one to createWalletClient({ account })',
+      });
     return {
       address: getAddress(owner.address),
       signMessage: (message) => account.signMessage({ account: owner, message }),
@@ -31,7 +43,10 @@ export function signerOf(account: TaskmarketAccount): Signer {
     };
   }
   if (typeof account.signMessage !== 'function') {
-    throw new TaskmarketError({ status: 0, error: 'The account cannot sign messages: give a LocalAccount or a WalletClient' });
+    throw new TaskmarketError({
+      status: 0,
+      error: 'The account cannot sign messages: give a LocalAccount or a WalletClient',
+    });
   }
   return {
     address: getAddress(account.address),

@@ -14,14 +14,23 @@ interface Body {
 // application/json, or a +json type (RFC 6839), with any parameters.
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
-const notJson = (status: number, cause: unknown) => new TaskmarketError({ status, error: 'The server answered something other than JSON', cause });
+const notJson = (status: number, cause: unknown) =>
+  new TaskmarketError({ status, error: 'The server answered something other than JSON', cause });
 
 // A body that breaks off (the connection reset mid-answer) is a failure to read, not a wrong type.
 async function bodyOf(response: Response): Promise<Body> {
   try {
-    return { status: response.status, text: await response.text(), declaredJson: JSON_TYPE.test(response.headers.get('content-type') ?? '') };
+    return {
+      status: response.status,
+      text: await response.text(),
+      declaredJson: JSON_TYPE.test(response.headers.get('content-type') ?? ''),
+    };
   } catch (cause) {
-    throw new TaskmarketError({ status: response.status, error: `The server's answer could not be read: ${(cause as Error)?.message ?? cause}`, cause });
+    throw new TaskmarketError({
+      status: response.status,
+      error: `The server's answer could not be read: ${(cause as Error)?.message ?? cause}`,
+      cause,
+    });
   }
 }
 
@@ -54,9 +63,12 @@ export class ApiPromise<T> extends Promise<T> {
   }
 
   // The reason is `any`, as in Promise's own signatures: a handler typed for the error it expects fits.
-  // biome-ignore lint/suspicious/noExplicitAny: see above
   // biome-ignore lint/suspicious/noThenProperty: an answer is awaited like the Promise it extends
-  override then<A = T, B = never>(onFulfilled?: ((value: T) => A | PromiseLike<A>) | null, onRejected?: ((reason: any) => B | PromiseLike<B>) | null): Promise<A | B> {
+  override then<A = T, B = never>(
+    onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+    // biome-ignore lint/suspicious/noExplicitAny: see above
+    onRejected?: ((reason: any) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
     return this.#parse().then(onFulfilled, onRejected);
   }
 

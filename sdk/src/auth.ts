@@ -16,7 +16,12 @@ export function tokenExpiry(token: string): number | undefined {
   try {
     const payload = token.split('.')[1];
     if (!payload) return undefined;
-    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(payload.length / 4) * 4, '='));
+    const json = atob(
+      payload
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(payload.length / 4) * 4, '='),
+    );
     const exp = (JSON.parse(json) as { exp?: unknown }).exp;
     return typeof exp === 'number' ? exp * 1000 : undefined;
   } catch {
@@ -50,7 +55,8 @@ export class Session {
   /** A token that is not about to expire, signing in first when there is none. */
   async currentToken(): Promise<string> {
     if (this.fixedToken !== undefined) return this.fixedToken;
-    if (this.token && (this.expiresAt === undefined || Date.now() < this.expiresAt - EXPIRY_MARGIN_MS)) return this.token;
+    if (this.token && (this.expiresAt === undefined || Date.now() < this.expiresAt - EXPIRY_MARGIN_MS))
+      return this.token;
     return (await this.signIn()).token;
   }
 
@@ -75,7 +81,8 @@ export class Session {
 
   private async verify(): Promise<SignInResult> {
     const signer = this.signer;
-    if (!signer) throw new TaskmarketError({ status: 0, error: 'Signing in needs an account: createClient({ account })' });
+    if (!signer)
+      throw new TaskmarketError({ status: 0, error: 'Signing in needs an account: createClient({ account })' });
     const { chainId, siwe } = await this.config();
     const post = <T>(path: string, body: unknown) => new ApiPromise<T>(send(this.http, { method: 'POST', path, body }));
     const { nonce } = await post<Answer<'postAuthNonce'>>('/api/auth/nonce', { address: signer.address });
@@ -96,7 +103,11 @@ export class Session {
     try {
       signature = await signer.signMessage(message);
     } catch (cause) {
-      throw new TaskmarketError({ status: 0, error: `The account did not sign the sign-in message: ${(cause as Error)?.message ?? cause}`, cause });
+      throw new TaskmarketError({
+        status: 0,
+        error: `The account did not sign the sign-in message: ${(cause as Error)?.message ?? cause}`,
+        cause,
+      });
     }
     const result = await post<SignInResult>('/api/auth/verify', { message, signature });
     this.adopt(result.token);

@@ -50,7 +50,8 @@ export function chainAccess(signer: Signer, rpcUrl: string | undefined, chainId:
     const reader = rpcUrl ? createPublicClient({ transport: http(rpcUrl) }) : writer.extend(publicActions);
     return { reader, writer, address: signer.address };
   }
-  if (!rpcUrl) throw new TaskmarketError({ status: 0, error: 'On-chain calls need createClient({ rpcUrl }) or a WalletClient' });
+  if (!rpcUrl)
+    throw new TaskmarketError({ status: 0, error: 'On-chain calls need createClient({ rpcUrl }) or a WalletClient' });
   const chain = defineChain({
     id: chainId,
     name: `taskmarket chain ${chainId}`,
@@ -67,7 +68,8 @@ export function chainAccess(signer: Signer, rpcUrl: string | undefined, chainId:
 
 async function mined(access: ChainAccess, hash: Hash, what: string) {
   const receipt = await access.reader.waitForTransactionReceipt({ hash });
-  if (receipt.status !== 'success') throw new TaskmarketError({ status: 0, error: `${what} reverted (transaction ${hash})` });
+  if (receipt.status !== 'success')
+    throw new TaskmarketError({ status: 0, error: `${what} reverted (transaction ${hash})` });
   return receipt;
 }
 
@@ -84,16 +86,36 @@ export async function fundTask(access: ChainAccess, funding: TaskFunding): Promi
   const { escrow, token, reward, ref, expiresAt } = funding;
   const { writer } = access;
   try {
-    const allowance = await access.reader.readContract({ address: token, abi: erc20Abi, functionName: 'allowance', args: [access.address, escrow] });
+    const allowance = await access.reader.readContract({
+      address: token,
+      abi: erc20Abi,
+      functionName: 'allowance',
+      args: [access.address, escrow],
+    });
     if (allowance < reward) {
       // The exact amount, not an unlimited allowance: the escrow can pull this reward and no more.
-      const approval = await writer.writeContract({ address: token, abi: erc20Abi, functionName: 'approve', args: [escrow, reward], chain: writer.chain ?? null, account: writer.account });
+      const approval = await writer.writeContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: 'approve',
+        args: [escrow, reward],
+        chain: writer.chain ?? null,
+        account: writer.account,
+      });
       await mined(access, approval, 'approve');
     }
-    const hash = await writer.writeContract({ address: escrow, abi: escrowAbi, functionName: 'createTask', args: [reward, ref, expiresAt], chain: writer.chain ?? null, account: writer.account });
+    const hash = await writer.writeContract({
+      address: escrow,
+      abi: escrowAbi,
+      functionName: 'createTask',
+      args: [reward, ref, expiresAt],
+      chain: writer.chain ?? null,
+      account: writer.account,
+    });
     const receipt = await mined(access, hash, 'createTask');
     const [created] = parseEventLogs({ abi: escrowAbi, eventName: 'TaskCreated', logs: receipt.logs });
-    if (!created) throw new TaskmarketError({ status: 0, error: `createTask emitted no TaskCreated (transaction ${hash})` });
+    if (!created)
+      throw new TaskmarketError({ status: 0, error: `createTask emitted no TaskCreated (transaction ${hash})` });
     return Number(created.args.taskId);
   } catch (cause) {
     throw localFailure('Funding the reward on-chain failed', cause);
@@ -104,11 +126,28 @@ export async function fundTask(access: ChainAccess, funding: TaskFunding): Promi
 export async function mintOwnPassport(access: ChainAccess, passport: Address): Promise<bigint> {
   const { writer } = access;
   try {
-    const held = await access.reader.readContract({ address: passport, abi: passportAbi, functionName: 'passportOf', args: [access.address] });
+    const held = await access.reader.readContract({
+      address: passport,
+      abi: passportAbi,
+      functionName: 'passportOf',
+      args: [access.address],
+    });
     if (held !== 0n) return held;
-    const hash = await writer.writeContract({ address: passport, abi: passportAbi, functionName: 'mint', args: [access.address], chain: writer.chain ?? null, account: writer.account });
+    const hash = await writer.writeContract({
+      address: passport,
+      abi: passportAbi,
+      functionName: 'mint',
+      args: [access.address],
+      chain: writer.chain ?? null,
+      account: writer.account,
+    });
     await mined(access, hash, 'Passport mint');
-    return await access.reader.readContract({ address: passport, abi: passportAbi, functionName: 'passportOf', args: [access.address] });
+    return await access.reader.readContract({
+      address: passport,
+      abi: passportAbi,
+      functionName: 'passportOf',
+      args: [access.address],
+    });
   } catch (cause) {
     throw localFailure('Minting the passport failed', cause);
   }
@@ -118,10 +157,18 @@ export async function mintOwnPassport(access: ChainAccess, passport: Address): P
 export async function registerIdentity(access: ChainAccess, registry: Address, agentURI: string): Promise<bigint> {
   const { writer } = access;
   try {
-    const hash = await writer.writeContract({ address: registry, abi: identityRegistryAbi, functionName: 'register', args: [agentURI], chain: writer.chain ?? null, account: writer.account });
+    const hash = await writer.writeContract({
+      address: registry,
+      abi: identityRegistryAbi,
+      functionName: 'register',
+      args: [agentURI],
+      chain: writer.chain ?? null,
+      account: writer.account,
+    });
     const receipt = await mined(access, hash, 'ERC-8004 register');
     const [registered] = parseEventLogs({ abi: identityRegistryAbi, eventName: 'Registered', logs: receipt.logs });
-    if (!registered) throw new TaskmarketError({ status: 0, error: `register emitted no Registered event (transaction ${hash})` });
+    if (!registered)
+      throw new TaskmarketError({ status: 0, error: `register emitted no Registered event (transaction ${hash})` });
     return registered.args.agentId;
   } catch (cause) {
     if (cause instanceof TaskmarketError) throw cause;

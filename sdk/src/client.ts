@@ -44,10 +44,12 @@ export function createClient(options: ClientOptions) {
 
   let configLoad: Promise<PublicConfig> | undefined;
   const config = (): Promise<PublicConfig> => {
-    configLoad ??= api.json<PublicConfig>({ auth: 'none', method: 'GET', path: '/api/public/config' }).catch((error: unknown) => {
-      configLoad = undefined; // a failed load is tried again next time
-      throw error;
-    });
+    configLoad ??= api
+      .json<PublicConfig>({ auth: 'none', method: 'GET', path: '/api/public/config' })
+      .catch((error: unknown) => {
+        configLoad = undefined; // a failed load is tried again next time
+        throw error;
+      });
     return configLoad;
   };
   const session = new Session(http, signer, config, options.token);

@@ -37,6 +37,7 @@ export class TaskmarketError extends Error {
 /** Anything thrown while no HTTP answer was involved, as a TaskmarketError (status 0). */
 export function localFailure(what: string, cause: unknown): TaskmarketError {
   if (cause instanceof TaskmarketError) return cause;
-  const reason = cause instanceof Error ? ((cause as { shortMessage?: string }).shortMessage ?? cause.message) : String(cause);
+  const reason =
+    cause instanceof Error ? ((cause as { shortMessage?: string }).shortMessage ?? cause.message) : String(cause);
   return new TaskmarketError({ status: 0, error: `${what}: ${reason}`, cause });
 }

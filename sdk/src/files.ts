@@ -7,7 +7,6 @@ import { isTextType, typeByExtension } from './file-types.js';
 
 export type FileInput = string | Blob | { name: string; data: Blob | Uint8Array; type?: string };
 
-
 const baseName = (path: string) => path.split(/[\\/]/).pop() || 'file';
 // Text types are declared by extension (the server admits them only when declared, docs/api.md#uploads);
 // binary ones as octet-stream, and the server recognises them by their content.
@@ -33,13 +32,18 @@ async function fromPath(path: string): Promise<File> {
 /** One upload as a File with a name and a declared type. */
 export async function toFile(input: FileInput): Promise<File> {
   if (typeof input === 'string') return fromPath(input);
-  if (input instanceof File) return input.type ? input : new File([input], input.name, { type: declaredType(input.name) });
+  if (input instanceof File)
+    return input.type ? input : new File([input], input.name, { type: declaredType(input.name) });
   if (input instanceof Blob) return new File([input], 'file', { type: input.type || 'application/octet-stream' });
-  const type = input.type ?? (input.data instanceof Blob && input.data.type ? input.data.type : declaredType(input.name));
+  const type =
+    input.type ?? (input.data instanceof Blob && input.data.type ? input.data.type : declaredType(input.name));
   return new File([input.data as BlobPart], input.name, { type });
 }
 
-export type FormFields = Record<string, string | number | boolean | readonly string[] | readonly object[] | null | undefined>;
+export type FormFields = Record<
+  string,
+  string | number | boolean | readonly string[] | readonly object[] | null | undefined
+>;
 
 // docs/api.md#criteria: lists whose items may hold commas, or are objects, go as JSON text.
 const JSON_FIELDS = new Set(['criteria', 'selfCheck', 'unmet']);
@@ -49,7 +53,10 @@ export async function toFormData(fields: FormFields, files: readonly FileInput[]
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
-    form.append(name, JSON_FIELDS.has(name) ? JSON.stringify(value) : Array.isArray(value) ? value.join(',') : String(value));
+    form.append(
+      name,
+      JSON_FIELDS.has(name) ? JSON.stringify(value) : Array.isArray(value) ? value.join(',') : String(value),
+    );
   }
   for (const file of await Promise.all(files.map(toFile))) form.append('files', file, file.name);
   return form;

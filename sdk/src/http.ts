@@ -49,7 +49,14 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason); }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 
 /** Sends the request, retrying 429/503; answers the successful Response, or throws a TaskmarketError. */
@@ -58,7 +65,8 @@ export async function send(config: HttpConfig, request: HttpRequest): Promise<Re
   if (request.token) headers.authorization = `Bearer ${request.token}`;
   if (request.idempotencyKey) headers['idempotency-key'] = request.idempotencyKey;
   let body: BodyInit | undefined;
-  if (request.body instanceof FormData) body = request.body; // fetch sets the multipart boundary
+  if (request.body instanceof FormData)
+    body = request.body; // fetch sets the multipart boundary
   else if (request.body !== undefined) {
     body = JSON.stringify(request.body);
     headers['content-type'] = 'application/json';
@@ -69,7 +77,11 @@ export async function send(config: HttpConfig, request: HttpRequest): Promise<Re
     try {
       response = await config.fetch(url, { method: request.method, headers, body, signal: request.signal });
     } catch (cause) {
-      throw new TaskmarketError({ status: 0, error: `Could not reach ${new URL(config.baseUrl).origin}: ${(cause as Error)?.message ?? cause}`, cause });
+      throw new TaskmarketError({
+        status: 0,
+        error: `Could not reach ${new URL(config.baseUrl).origin}: ${(cause as Error)?.message ?? cause}`,
+        cause,
+      });
     }
     if (response.ok) return response;
     if ((response.status === 429 || response.status === 503) && attempt < config.maxRetries) {
@@ -94,7 +106,10 @@ export async function errorOf(response: Response): Promise<TaskmarketError> {
     parsed = undefined;
   }
   const body = parsed as { error?: unknown; details?: unknown } | undefined;
-  const error = typeof body?.error === 'string' ? body.error : text.trim().slice(0, 200) || response.statusText || `HTTP ${response.status}`;
+  const error =
+    typeof body?.error === 'string'
+      ? body.error
+      : text.trim().slice(0, 200) || response.statusText || `HTTP ${response.status}`;
   const details = Array.isArray(body?.details) ? body.details.map(String) : undefined;
   return new TaskmarketError({ status: response.status, error, details });
 }

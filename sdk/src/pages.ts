@@ -19,7 +19,10 @@ export class PagedList<Item, P extends Page<Item> = Page<Item>> implements Promi
   }
 
   // biome-ignore lint/suspicious/noThenProperty: awaiting the pages gives the first page (docs/api.md#pagination)
-  then<A = P, B = never>(onFulfilled?: ((page: P) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+  then<A = P, B = never>(
+    onFulfilled?: ((page: P) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
     return this.firstPage().then(onFulfilled, onRejected);
   }
 

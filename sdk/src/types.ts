@@ -13,8 +13,11 @@ export type Answer<Id extends OperationId> =
 /** An operation's query parameters. */
 export type Query<Id extends OperationId> = NonNullable<operations[Id]['parameters']['query']>;
 /** An operation's JSON request body. */
-export type Body<Id extends OperationId> =
-  operations[Id] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+export type Body<Id extends OperationId> = operations[Id] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
 
 export type Mission = Schemas['Mission'];
 export type MissionFile = Mission['attachments'][number];

@@ -22,6 +22,8 @@ test('committed artifacts equal a fresh compile, with no compiler warnings', () 
     // Compare as booleans first so a mismatch prints the instruction, not 50 kB of bytecode.
     expect(committed === text, `${path} is ${STALE}`).toBe(true);
   }
-  const expected = Object.keys(fresh).filter((path) => path.startsWith('contracts/out/')).sort();
+  const expected = Object.keys(fresh)
+    .filter((path) => path.startsWith('contracts/out/'))
+    .sort();
   expect(filesUnder(join(REPO_ROOT, 'contracts/out')).sort(), `contracts/out is ${STALE}`).toEqual(expected);
 });

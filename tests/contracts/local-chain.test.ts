@@ -23,11 +23,28 @@ test('deploys escrow v4 and the ERC-8004 registries, records them, and reuses th
   const options = { statePath: join(dir, 'anvil-state.json'), recordFile: join(dir, 'contracts.json') };
   running = await startLocalChain(options);
   const { contracts } = running;
-  expect(Object.keys(contracts).sort()).toEqual(['escrow', 'identityRegistry', 'passport', 'reputationRegistry', 'rewardToken']);
+  expect(Object.keys(contracts).sort()).toEqual([
+    'escrow',
+    'identityRegistry',
+    'passport',
+    'reputationRegistry',
+    'rewardToken',
+  ]);
   const reader = createPublicClient({ chain: foundry, transport: http(running.rpcUrl) });
-  expect(await reader.readContract({ address: contracts.escrow, abi: taskEscrowV4Artifact.abi, functionName: 'TASK_FUNDING_TYPEHASH' })).toMatch(/^0x[0-9a-f]{64}$/);
-  expect(await reader.readContract({ address: contracts.reputationRegistry, abi: reputationRegistryArtifact.abi, functionName: 'getIdentityRegistry' }))
-    .toBe(getAddress(contracts.identityRegistry));
+  expect(
+    await reader.readContract({
+      address: contracts.escrow,
+      abi: taskEscrowV4Artifact.abi,
+      functionName: 'TASK_FUNDING_TYPEHASH',
+    }),
+  ).toMatch(/^0x[0-9a-f]{64}$/);
+  expect(
+    await reader.readContract({
+      address: contracts.reputationRegistry,
+      abi: reputationRegistryArtifact.abi,
+      functionName: 'getIdentityRegistry',
+    }),
+  ).toBe(getAddress(contracts.identityRegistry));
   const record = JSON.parse(readFileSync(options.recordFile, 'utf8')) as Record<string, string>;
   expect(record).toMatchObject(contracts);
   expect(record.build).toMatch(/^0x[0-9a-f]{64}$/);

@@ -44,12 +44,18 @@ describe.each(ESCROW_VERSIONS)('TaskEscrow %s', (version) => {
     ]);
     const bind = (wallet: typeof ctx.client.walletClient) => ({
       token: getContract({ address: tokenAddress, abi: tokenAbi, client: { public: ctx.publicClient, wallet } }),
-      escrow: getContract({ address: escrowAddress, abi: taskEscrowArtifact.abi, client: { public: ctx.publicClient, wallet } }),
+      escrow: getContract({
+        address: escrowAddress,
+        abi: taskEscrowArtifact.abi,
+        client: { public: ctx.publicClient, wallet },
+      }),
     });
     const asClient = bind(ctx.client.walletClient);
     await ctx.mined(asClient.token.write.mint([ctx.client.address, 10n * USDC]));
     await ctx.mined(asClient.token.write.approve([escrowAddress, 10n * USDC]));
-    await ctx.mined(asClient.escrow.write.createTask([10n * USDC, missionRef('reentrancy'), await expiryIn(ctx, 86_400)]));
+    await ctx.mined(
+      asClient.escrow.write.createTask([10n * USDC, missionRef('reentrancy'), await expiryIn(ctx, 86_400)]),
+    );
     const agent: Address = tokenIsAgent ? tokenAddress : ctx.agent.address;
     await ctx.mined(bind(ctx.operator.walletClient).escrow.write.release([1n, agent, 1_000]));
     return { tokenAddress, escrowAddress, bind };
@@ -73,7 +79,12 @@ describe.each(ESCROW_VERSIONS)('TaskEscrow %s', (version) => {
       // The token contract is itself the agent: on receiving its payout it calls claim() again.
       const { tokenAddress, escrowAddress, bind } = await escrowWithReentrantToken(ctx, { tokenIsAgent: true });
       const asStranger = bind(ctx.stranger.walletClient);
-      await ctx.mined(asStranger.token.write.arm([escrowAddress, encodeFunctionData({ abi: taskEscrowArtifact.abi, functionName: 'claim' })]));
+      await ctx.mined(
+        asStranger.token.write.arm([
+          escrowAddress,
+          encodeFunctionData({ abi: taskEscrowArtifact.abi, functionName: 'claim' }),
+        ]),
+      );
       await ctx.mined(asStranger.escrow.write.claimFor([tokenAddress]));
       expect(await reentryOutcome(asStranger.token)).toEqual({
         attempted: true,
@@ -89,10 +100,17 @@ describe.each(ESCROW_VERSIONS)('TaskEscrow %s', (version) => {
       const ctx = chain();
       const { escrowAddress, bind } = await escrowWithReentrantToken(ctx, { tokenIsAgent: false });
       const asAgent = bind(ctx.agent.walletClient);
-      const feeClaim = encodeFunctionData({ abi: taskEscrowArtifact.abi, functionName: 'claimFor', args: [ctx.feeRecipient.address] });
+      const feeClaim = encodeFunctionData({
+        abi: taskEscrowArtifact.abi,
+        functionName: 'claimFor',
+        args: [ctx.feeRecipient.address],
+      });
       await ctx.mined(asAgent.token.write.arm([escrowAddress, feeClaim]));
       await ctx.mined(asAgent.escrow.write.claim());
-      expect(await reentryOutcome(asAgent.token)).toMatchObject({ succeeded: false, error: 'ReentrancyGuardReentrantCall' });
+      expect(await reentryOutcome(asAgent.token)).toMatchObject({
+        succeeded: false,
+        error: 'ReentrancyGuardReentrantCall',
+      });
       expect(await asAgent.token.read.balanceOf([ctx.agent.address])).toBe(9n * USDC);
       // The fee recipient's credit was untouched by the failed nested call and pays out normally.
       expect(await asAgent.escrow.read.claimable([ctx.feeRecipient.address])).toBe(USDC);

@@ -7,7 +7,12 @@ import { describe, expect, test } from 'vitest';
 import { type Abi, getContract, type Hex, parseAbi, parseEventLogs } from 'viem';
 import { taskEscrowArtifact } from '@/lib/chain/artifacts';
 import { ESCROW_ARTIFACTS } from '@/lib/chain/deploy';
-import { type ChainContext, expectRevert, useContractsChain, ESCROW_VERSIONS } from '../support/contracts/chain-fixture';
+import {
+  type ChainContext,
+  expectRevert,
+  useContractsChain,
+  ESCROW_VERSIONS,
+} from '../support/contracts/chain-fixture';
 import { expiryIn, missionRef, openTask, USDC } from '../support/contracts/escrow-steps';
 
 describe.each(ESCROW_VERSIONS)('TaskEscrow %s', (version) => {
@@ -42,7 +47,8 @@ describe.each(ESCROW_VERSIONS)('TaskEscrow %s', (version) => {
       const released = await openTask(ctx, USDC, ctx.client, missionRef('s'), await expiryIn(ctx, 60));
       await ctx.mined(ctx.operator.escrow.write.release([released, ctx.agent.address, 0]));
       await passTime(ctx, 120);
-      for (const who of [ctx.operator, ctx.owner, ctx.agent, ctx.stranger]) await expectRevert(who.escrow.write.reclaim([taskId]), 'NotTaskClient');
+      for (const who of [ctx.operator, ctx.owner, ctx.agent, ctx.stranger])
+        await expectRevert(who.escrow.write.reclaim([taskId]), 'NotTaskClient');
       await expectRevert(ctx.client.escrow.write.reclaim([released]), 'TaskNotOpen');
       await ctx.mined(ctx.client.escrow.write.reclaim([taskId]));
       await expectRevert(ctx.client.escrow.write.reclaim([taskId]), 'TaskNotOpen');
@@ -60,13 +66,17 @@ describe.each(ESCROW_VERSIONS)('TaskEscrow %s', (version) => {
         const reclaim = await ctx.client.escrow.write.reclaim([taskId], { gas: 200_000n });
         const release = await ctx.operator.escrow.write.release([taskId, ctx.agent.address, 0], { gas: 200_000n });
         await ctx.testClient.mine({ blocks: 1 });
-        const receipts = await Promise.all([reclaim, release].map((hash) => ctx.publicClient.waitForTransactionReceipt({ hash })));
+        const receipts = await Promise.all(
+          [reclaim, release].map((hash) => ctx.publicClient.waitForTransactionReceipt({ hash })),
+        );
         expect(receipts[0]!.blockNumber).toBe(receipts[1]!.blockNumber);
         expect(receipts.map((r) => r.status).sort()).toEqual(['reverted', 'success']);
       } finally {
         await ctx.testClient.setAutomine(true);
       }
-      const credited = (await ctx.client.escrow.read.claimable([ctx.client.address])) + (await ctx.client.escrow.read.claimable([ctx.agent.address]));
+      const credited =
+        (await ctx.client.escrow.read.claimable([ctx.client.address])) +
+        (await ctx.client.escrow.read.claimable([ctx.agent.address]));
       expect(credited).toBe(3n * USDC);
     });
   });
@@ -100,7 +110,13 @@ describe.each(ESCROW_VERSIONS)('TaskEscrow %s', (version) => {
         ctx.operator.walletClient.deployContract({
           abi,
           bytecode: ESCROW_ARTIFACTS[version].bytecode,
-          args: [ctx.deployed.rewardToken, ctx.owner.address, ctx.operator.address, ctx.feeRecipient.address, maxFeeBps],
+          args: [
+            ctx.deployed.rewardToken,
+            ctx.owner.address,
+            ctx.operator.address,
+            ctx.feeRecipient.address,
+            maxFeeBps,
+          ],
         });
       await expectRevert(deploy(2_001), 'MaxFeeTooHigh');
       const ok = await ctx.mined(deploy(2_000));
@@ -120,12 +136,18 @@ describe.each(ESCROW_VERSIONS)('TaskEscrow %s', (version) => {
       await expectRevert(ctx.operator.escrow.write.release([taskId, ctx.agent.address, 0]), 'NotOperator');
       await expectRevert(ctx.operator.escrow.write.refund([taskId]), 'NotOperator');
       await ctx.mined(ctx.stranger.escrow.write.release([taskId, ctx.agent.address, 0]));
-      await expectRevert(ctx.owner.escrow.write.setOperator(['0x0000000000000000000000000000000000000000']), 'ZeroAddress');
+      await expectRevert(
+        ctx.owner.escrow.write.setOperator(['0x0000000000000000000000000000000000000000']),
+        'ZeroAddress',
+      );
     });
 
     test('setFeeRecipient by the owner only, with its event; fees go to the new recipient', async () => {
       const ctx = chain();
-      await expectRevert(ctx.operator.escrow.write.setFeeRecipient([ctx.stranger.address]), 'OwnableUnauthorizedAccount');
+      await expectRevert(
+        ctx.operator.escrow.write.setFeeRecipient([ctx.stranger.address]),
+        'OwnableUnauthorizedAccount',
+      );
       const receipt = await ctx.mined(ctx.owner.escrow.write.setFeeRecipient([ctx.stranger.address]));
       const [event] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'FeeRecipientChanged' });
       expect(event?.args).toEqual({ previousRecipient: ctx.feeRecipient.address, newRecipient: ctx.stranger.address });
@@ -154,7 +176,9 @@ describe.each(ESCROW_VERSIONS)('TaskEscrow %s', (version) => {
     'function approve(address spender, uint256 amount)',
     'function balanceOf(address) view returns (uint256)',
   ]);
-  const noReturnToken = JSON.parse(readFileSync(new URL('../../contracts/out/test/NoReturnToken.json', import.meta.url), 'utf8')) as {
+  const noReturnToken = JSON.parse(
+    readFileSync(new URL('../../contracts/out/test/NoReturnToken.json', import.meta.url), 'utf8'),
+  ) as {
     abi: Abi;
     bytecode: Hex;
   };
@@ -163,9 +187,19 @@ describe.each(ESCROW_VERSIONS)('TaskEscrow %s', (version) => {
     test('createTask, release, reclaim and claim work with a token whose transfers return no bool', async () => {
       const ctx = chain();
       const deploy = async (contract: { abi: Abi; bytecode: Hex }, args: readonly unknown[]) =>
-        (await ctx.mined(ctx.operator.walletClient.deployContract({ abi: contract.abi, bytecode: contract.bytecode, args }))).contractAddress!;
+        (
+          await ctx.mined(
+            ctx.operator.walletClient.deployContract({ abi: contract.abi, bytecode: contract.bytecode, args }),
+          )
+        ).contractAddress!;
       const token = await deploy(noReturnToken, []);
-      const escrow = await deploy(ESCROW_ARTIFACTS[version], [token, ctx.owner.address, ctx.operator.address, ctx.feeRecipient.address, 1_000]);
+      const escrow = await deploy(ESCROW_ARTIFACTS[version], [
+        token,
+        ctx.owner.address,
+        ctx.operator.address,
+        ctx.feeRecipient.address,
+        1_000,
+      ]);
       const bind = (wallet: typeof ctx.client.walletClient) => ({
         token: getContract({ address: token, abi: noReturnTokenAbi, client: { public: ctx.publicClient, wallet } }),
         escrow: getContract({ address: escrow, abi, client: { public: ctx.publicClient, wallet } }),

@@ -38,7 +38,12 @@ describe.each(ESCROW_VERSIONS)('TaskEscrow %s', (version) => {
       const ctx = chain();
       expect(await openTask(ctx, USDC)).toBe(1n);
       expect(await openTask(ctx, USDC, ctx.stranger)).toBe(2n);
-      expect(await ctx.client.escrow.read.tasks([3n])).toEqual(['0x0000000000000000000000000000000000000000', 0n, 0, 0n]);
+      expect(await ctx.client.escrow.read.tasks([3n])).toEqual([
+        '0x0000000000000000000000000000000000000000',
+        0n,
+        0,
+        0n,
+      ]);
     });
 
     test('createTask refuses a zero reward, a reward the client has not approved, and an expiry not in the future', async () => {
@@ -46,9 +51,15 @@ describe.each(ESCROW_VERSIONS)('TaskEscrow %s', (version) => {
       const later = await expiryIn(ctx, 3_600);
       await expectRevert(ctx.client.escrow.write.createTask([0n, missionRef('z'), later]), 'ZeroAmount');
       await ctx.mined(ctx.client.token.write.mint([ctx.client.address, USDC]));
-      await expectRevert(ctx.client.escrow.write.createTask([USDC, missionRef('z'), later]), 'ERC20InsufficientAllowance');
+      await expectRevert(
+        ctx.client.escrow.write.createTask([USDC, missionRef('z'), later]),
+        'ERC20InsufficientAllowance',
+      );
       await ctx.mined(ctx.client.token.write.approve([ctx.deployed.escrow, USDC]));
-      await expectRevert(ctx.client.escrow.write.createTask([USDC, missionRef('z'), await expiryIn(ctx, 0)]), 'ExpiryNotInFuture');
+      await expectRevert(
+        ctx.client.escrow.write.createTask([USDC, missionRef('z'), await expiryIn(ctx, 0)]),
+        'ExpiryNotInFuture',
+      );
     });
 
     test('topUp by the creator pulls the amount and raises the task amount', async () => {

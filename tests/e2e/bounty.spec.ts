@@ -12,7 +12,9 @@ import { screenshotPage } from '../support/e2e/screenshots';
 
 test.describe.configure({ mode: 'serial' });
 
-test('post a bounty, enter it, judge the entries side by side, award, and each entrant sees the result', async ({ browser }) => {
+test('post a bounty, enter it, judge the entries side by side, award, and each entrant sees the result', async ({
+  browser,
+}) => {
   test.setTimeout(240_000);
   const [clientKey, agentKey, rivalKey] = [await freshFundedKey(), await freshFundedKey(), await freshFundedKey()];
   const agentAddress = privateKeyToAccount(agentKey).address.toLowerCase();
@@ -50,7 +52,11 @@ test('post a bounty, enter it, judge the entries side by side, award, and each e
     split: [70, 30],
   });
   // A rival enters through the API, as an SDK agent would.
-  await post(`/api/missions/${missionId}/entries`, { note: 'Rival entry: Pactum, Settle, Ledgerly' }, await signInWithKey(rivalKey));
+  await post(
+    `/api/missions/${missionId}/entries`,
+    { note: 'Rival entry: Pactum, Settle, Ledgerly' },
+    await signInWithKey(rivalKey),
+  );
 
   await test.step('an agent enters in the browser and sees its own entry only', async () => {
     await signIn(agent, 'Agent');
@@ -58,8 +64,12 @@ test('post a bounty, enter it, judge the entries side by side, award, and each e
     await expect(agent.page.getByTestId('bounty-panel')).toBeVisible();
     // Entering is the bounty panel's; an entrant has nothing under "Actions", so no empty heading shows.
     await expect(agent.page.getByRole('heading', { name: 'Actions' })).toBeHidden();
-    await agent.page.getByLabel('Your entry').fill('Escrowly — money that waits; Bountiful — many try, the best is paid; Awardly.');
-    await agent.page.getByLabel('Files (optional)').setInputFiles({ name: 'names.md', mimeType: 'text/markdown', buffer: Buffer.from('# Names\n\n- Escrowly\n') });
+    await agent.page
+      .getByLabel('Your entry')
+      .fill('Escrowly — money that waits; Bountiful — many try, the best is paid; Awardly.');
+    await agent.page
+      .getByLabel('Files (optional)')
+      .setInputFiles({ name: 'names.md', mimeType: 'text/markdown', buffer: Buffer.from('# Names\n\n- Escrowly\n') });
     await agent.page.getByRole('button', { name: 'Submit entry' }).click();
     await expect(agent.page.getByTestId('own-entry')).toContainText('Escrowly');
     await expect(agent.page.getByTestId('own-entry').getByRole('link', { name: 'names.md' })).toBeVisible();
@@ -113,7 +123,9 @@ test('the header keeps one row at 1280 and 1024 px and folds into a menu on phon
   }
   // The account's own pages open from the address, over the page and clear of the bar's items.
   await page.getByTestId('session-user').click();
-  await expect(page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Connected apps' })).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Connected apps' }),
+  ).toBeVisible();
   await screenshotPage(page, 'header-account-menu');
   await page.getByTestId('session-user').click();
   await page.setViewportSize({ width: 390, height: 844 });
@@ -121,7 +133,9 @@ test('the header keeps one row at 1280 and 1024 px and folds into a menu on phon
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeHidden();
   await page.getByRole('button', { name: 'Menu' }).click();
   await expect(page.getByRole('button', { name: 'Menu' })).toHaveAttribute('aria-expanded', 'true');
-  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Post a mission' })).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Post a mission' }),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
   expect(await overlappingHeaderItems(page), 'header at 390px, menu open').toEqual([]);
   await screenshotPage(page, 'header-menu-open');
@@ -130,12 +144,18 @@ test('the header keeps one row at 1280 and 1024 px and folds into a menu on phon
 /** Pairs of visible header items (brand, links, the address, buttons) whose boxes intersect. */
 function overlappingHeaderItems(page: Page): Promise<string[]> {
   return page.getByTestId('header-bar').evaluate((bar) => {
-    const items = [...bar.querySelectorAll('a, button, summary')].filter((e) => e.getClientRects().length > 0 && !e.closest('[aria-label="Account"]'));
+    const items = [...bar.querySelectorAll('a, button, summary')].filter(
+      (e) => e.getClientRects().length > 0 && !e.closest('[aria-label="Account"]'),
+    );
     const boxes = items.map((e) => ({ name: e.textContent!.trim(), r: e.getBoundingClientRect() }));
     const found: string[] = [];
     boxes.forEach((a, i) =>
       boxes.slice(i + 1).forEach((b) => {
-        const apart = a.r.right <= b.r.left + 0.5 || b.r.right <= a.r.left + 0.5 || a.r.bottom <= b.r.top + 0.5 || b.r.bottom <= a.r.top + 0.5;
+        const apart =
+          a.r.right <= b.r.left + 0.5 ||
+          b.r.right <= a.r.left + 0.5 ||
+          a.r.bottom <= b.r.top + 0.5 ||
+          b.r.bottom <= a.r.top + 0.5;
         if (!apart) found.push(`${a.name} × ${b.name}`);
       }),
     );

@@ -39,11 +39,23 @@ async function startFlow(browser: Parameters<typeof openDashboardAs>[0], key: He
   };
   const provider = new MemoryOAuthProvider(
     callback.url,
-    { client_name: CLIENT_NAME, redirect_uris: [callback.url], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+    {
+      client_name: CLIENT_NAME,
+      redirect_uris: [callback.url],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    },
     async (authorizationUrl) => void (await user.page.goto(authorizationUrl.href)),
   );
   await expect(connectMcp(mcpUrl(), { authProvider: provider }, recording)).rejects.toThrow(UnauthorizedError);
-  return { user, callback, provider, requests, close: async () => Promise.all([user.context.close(), callback.close()]).then(() => undefined) };
+  return {
+    user,
+    callback,
+    provider,
+    requests,
+    close: async () => Promise.all([user.context.close(), callback.close()]).then(() => undefined),
+  };
 }
 
 /** On the authorize page: sign in with the wallet, then check what the consent form shows. */
@@ -55,7 +67,8 @@ async function signInAndReview(page: Page, callback: CallbackServer): Promise<vo
   await expect(page.getByTestId('redirect-host')).toHaveText(new URL(callback.url).host);
   // The SDK asks for what the 401's challenge names (docs/api.md#least-privilege): an agent's two scopes.
   for (const scope of ['missions:read', 'missions:work']) await expect(page.getByTestId('scopes')).toContainText(scope);
-  for (const scope of ['missions:post', 'earnings:claim', 'webhooks']) await expect(page.getByTestId('scopes')).not.toContainText(scope);
+  for (const scope of ['missions:post', 'earnings:claim', 'webhooks'])
+    await expect(page.getByTestId('scopes')).not.toContainText(scope);
 }
 
 /** Through consent to a connected MCP client. */
@@ -97,7 +110,9 @@ test('an MCP client connects through OAuth consent and works a mission with the 
   const client = await approve(flow);
   expect(flow.provider.tokens()?.refresh_token).toBeTruthy();
   const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['find_missions', 'get_mission', 'accept_mission', 'submit_work']));
+  expect(tools.map((t) => t.name)).toEqual(
+    expect.arrayContaining(['find_missions', 'get_mission', 'accept_mission', 'submit_work']),
+  );
 
   const found = await callTool<{ items: { id: string }[] }>(client, 'find_missions', { tag });
   expect(found.items.map((m) => m.id)).toEqual([missionId]);
@@ -110,7 +125,10 @@ test('an MCP client connects through OAuth consent and works a mission with the 
     note: 'Summary attached.',
     attachments: [{ name: 'summary.txt', mimeType: 'text/plain', data: Buffer.from(report).toString('base64') }],
   });
-  expect(submitted).toMatchObject({ status: 'SUBMITTED', submission: { note: 'Summary attached.', files: [{ filename: 'summary.txt', size: report.length }] } });
+  expect(submitted).toMatchObject({
+    status: 'SUBMITTED',
+    submission: { note: 'Summary attached.', files: [{ filename: 'summary.txt', size: report.length }] },
+  });
   const fileId = submitted.submission.files[0].id as string;
   const file = await client.callTool({ name: 'get_mission_file', arguments: { id: missionId, fileId } });
   expect((file.content as { text: string }[])[1]!.text).toBe(report);
@@ -132,7 +150,9 @@ test('denying consent sends the client access_denied and grants nothing', async 
   await flow.close();
 });
 
-test('Connected apps lists the grant with its last use, and revoking it refuses the client within a second', async ({ browser }) => {
+test('Connected apps lists the grant with its last use, and revoking it refuses the client within a second', async ({
+  browser,
+}) => {
   const flow = await startFlow(browser, await newAgentKey());
   await signInAndReview(flow.user.page, flow.callback);
   const client = await approve(flow);
@@ -151,7 +171,15 @@ test('Connected apps lists the grant with its last use, and revoking it refuses 
   await expect(page.getByText('No apps connected.')).toBeVisible();
   const revokedAt = Date.now();
   await expect(callTool(client, 'whoami')).rejects.toThrow(UnauthorizedError);
-  const direct = await fetch(mcpUrl(), { method: 'POST', headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+  const direct = await fetch(mcpUrl(), {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${accessToken}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: '{}',
+  });
   expect(direct.status).toBe(401);
   expect(Date.now() - revokedAt).toBeLessThan(1_000);
   await flow.close();
@@ -183,10 +211,14 @@ test('a personal access token made in Connected apps is shown once and works as 
 
   const me = await fetch(new URL('/api/auth/me', e2e.baseUrl), { headers: { authorization: `Bearer ${token}` } });
   expect(me.status).toBe(200);
-  expect(((await me.json()) as { user: { walletAddress: string } }).user.walletAddress).toBe(user.wallet.address.toLowerCase());
+  expect(((await me.json()) as { user: { walletAddress: string } }).user.walletAddress).toBe(
+    user.wallet.address.toLowerCase(),
+  );
   // Its scopes hold: reading yes, working no.
   const mcp = await connectMcp(mcpUrl(), { token });
-  await expect(callTool(mcp, 'accept_mission', { id: randomUUID() })).rejects.toThrow('Token lacks the missions:work scope');
+  await expect(callTool(mcp, 'accept_mission', { id: randomUUID() })).rejects.toThrow(
+    'Token lacks the missions:work scope',
+  );
   await mcp.close();
 
   await page.reload();
@@ -195,6 +227,8 @@ test('a personal access token made in Connected apps is shown once and works as 
   await expect(page.getByText(token)).toHaveCount(0);
   await listed.getByRole('button', { name: 'Revoke' }).click();
   await expect(page.getByText('No personal access tokens.')).toBeVisible();
-  expect((await fetch(new URL('/api/auth/me', e2e.baseUrl), { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+  expect(
+    (await fetch(new URL('/api/auth/me', e2e.baseUrl), { headers: { authorization: `Bearer ${token}` } })).status,
+  ).toBe(401);
   await user.context.close();
 });

@@ -22,7 +22,11 @@ test('bump with a top-up, contest, withdraw and cancel', async ({ browser }) => 
 
   await test.step('the client posts, then bumps with a higher reward topped up in escrow', async () => {
     await signIn(client);
-    url = await postMission(client.page, { title, description: 'Ten questions and answers about our product.', reward: '10' });
+    url = await postMission(client.page, {
+      title,
+      description: 'Ten questions and answers about our product.',
+      reward: '10',
+    });
     taskId = await escrowTaskIdOnPage(client.page);
     await client.page.getByLabel(/New reward/).fill('12');
     await client.page.getByRole('button', { name: 'Bump' }).click();

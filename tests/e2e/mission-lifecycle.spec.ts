@@ -44,7 +44,11 @@ test('a funded mission goes from posting to a claimed payout', async ({ browser 
       reward: '25',
       category: 'translation',
       tags: 'french, docs',
-      attachment: { name: 'guide.md', mimeType: 'text/markdown', buffer: Buffer.from('# Onboarding\n\nWelcome aboard!\n') },
+      attachment: {
+        name: 'guide.md',
+        mimeType: 'text/markdown',
+        buffer: Buffer.from('# Onboarding\n\nWelcome aboard!\n'),
+      },
       criteria: CRITERIA,
     });
     // docs/api.md#criteria: numbered in the order given, with their hash.
@@ -91,7 +95,9 @@ test('a funded mission goes from posting to a claimed payout', async ({ browser 
     await page.getByLabel('A note to the client').fill('Done: the French guide is attached.');
     await page.getByRole('checkbox', { name: `1. ${CRITERIA[0]} — met` }).check();
     await page.getByLabel('Note on criterion 1').fill('All three, proofread.');
-    await page.getByLabel('Deliverables').setInputFiles({ name: 'guide-fr.txt', mimeType: 'text/plain', buffer: Buffer.from('Bienvenue à bord !\n') });
+    await page
+      .getByLabel('Deliverables')
+      .setInputFiles({ name: 'guide-fr.txt', mimeType: 'text/plain', buffer: Buffer.from('Bienvenue à bord !\n') });
     await page.getByRole('button', { name: 'Submit work' }).click();
     await expect(page.getByTestId('mission-status')).toHaveText('Submitted');
     await expect(page.getByRole('link', { name: 'guide-fr.txt' })).toBeVisible();

@@ -45,7 +45,9 @@ test('a wallet with USDC and no ETH posts from the dashboard and funds with one 
 
   await test.step('until funded the mission is not on the board', async () => {
     const missionId = /\/missions\/([0-9a-f-]{36})\/fund$/.exec(page.url())![1]!;
-    const board = await fetch(`${e2e.baseUrl}/api/missions?q=${encodeURIComponent(title)}`).then((r) => r.json() as Promise<{ items: { id: string }[] }>);
+    const board = await fetch(`${e2e.baseUrl}/api/missions?q=${encodeURIComponent(title)}`).then(
+      (r) => r.json() as Promise<{ items: { id: string }[] }>,
+    );
     expect(board.items.map((m) => m.id)).not.toContain(missionId);
   });
 
@@ -69,7 +71,9 @@ test('a wallet with USDC and no ETH posts from the dashboard and funds with one 
   await client.context.close();
 });
 
-test('a wallet that prefers it funds the task itself: approve + createTask, then the mission opens', async ({ browser }) => {
+test('a wallet that prefers it funds the task itself: approve + createTask, then the mission opens', async ({
+  browser,
+}) => {
   test.setTimeout(180_000);
   const client = await openDashboardAs(browser, await freshFundedKey());
   const address = client.wallet.address as Address;

@@ -67,7 +67,11 @@ test('an expired nonce asks for a fresh sign-in', async ({ browser }) => {
   await page.goto('/sign-in');
   await connectWallet(page);
   // The verify answer of a nonce that outlived its 5 minutes (docs/api.md#sign-in).
-  await page.route('**/api/auth/verify', (route) => route.fulfill({ status: 401, json: { error: 'Nonce expired or unknown' } }), { times: 1 });
+  await page.route(
+    '**/api/auth/verify',
+    (route) => route.fulfill({ status: 401, json: { error: 'Nonce expired or unknown' } }),
+    { times: 1 },
+  );
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByTestId('sign-in-problem')).toContainText('Sign-in request expired');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -79,7 +83,9 @@ test('an expired nonce asks for a fresh sign-in', async ({ browser }) => {
 async function tabTo(page: Page, name: string): Promise<void> {
   for (let i = 0; i < 30; i++) {
     await page.keyboard.press('Tab');
-    const focused = await page.evaluate(() => `${document.activeElement?.tagName}:${document.activeElement?.textContent?.trim()}`);
+    const focused = await page.evaluate(
+      () => `${document.activeElement?.tagName}:${document.activeElement?.textContent?.trim()}`,
+    );
     if (focused === `BUTTON:${name}`) return;
   }
   throw new Error(`${name} is not reachable with the Tab key`);

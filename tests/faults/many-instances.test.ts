@@ -3,7 +3,16 @@
 // Every request comes from 127.0.0.1, so each limit scenario runs on a pair of its own (its own KV prefix).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startLocalChain, type LocalChain } from '@/lib/chain/local-chain';
-import { expectDocumentedShape, newAccount, request, requestNonce, signIn, signedMessage, siweMessage, verify } from '../support/faults/client';
+import {
+  expectDocumentedShape,
+  newAccount,
+  request,
+  requestNonce,
+  signIn,
+  signedMessage,
+  siweMessage,
+  verify,
+} from '../support/faults/client';
 import { loggedFailures, productionEnv, startPair, type Pair } from '../support/faults/instances';
 import { freePort } from '@/lib/chain/anvil-node';
 import { freshMachineDatabase } from '../support/faults/services';
@@ -69,7 +78,14 @@ describe('shared state across two instances', () => {
     const taskId = await fundTaskOn({ rpcUrl: chain.rpcUrl, ...chain.contracts }, client.account, 5_000_000n);
     const created = await request(pair.a, '/api/missions', {
       token: client.token,
-      body: { title: 'Race', description: 'Twenty agents, one mission.', category: 'code', reward: '5000000', deadline: new Date(Date.now() + 86_400_000).toISOString(), onChainTaskId: taskId },
+      body: {
+        title: 'Race',
+        description: 'Twenty agents, one mission.',
+        category: 'code',
+        reward: '5000000',
+        deadline: new Date(Date.now() + 86_400_000).toISOString(),
+        onChainTaskId: taskId,
+      },
     });
     expect(created.status).toBe(201);
     const agents = await Promise.all(
@@ -80,7 +96,9 @@ describe('shared state across two instances', () => {
       }),
     );
     const replies = await Promise.all(
-      agents.map((token, i) => request(pair.both[i % 2]!, `/api/missions/${created.body.id}/accept`, { method: 'POST', token })),
+      agents.map((token, i) =>
+        request(pair.both[i % 2]!, `/api/missions/${created.body.id}/accept`, { method: 'POST', token }),
+      ),
     );
     replies.forEach(expectDocumentedShape);
     expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
@@ -92,7 +110,10 @@ describe('shared state across two instances', () => {
   test('behavior: a token revoked on one instance is refused by the other', async () => {
     const { token } = await signIn(pair.b);
     expect((await request(pair.b, '/api/auth/me', { token })).status).toBe(200);
-    expect(await request(pair.a, '/api/auth/logout', { method: 'POST', token })).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await request(pair.a, '/api/auth/logout', { method: 'POST', token })).toMatchObject({
+      status: 200,
+      body: { ok: true },
+    });
     for (const instance of pair.both) {
       const reply = await request(instance, '/api/auth/me', { token });
       expect(reply).toMatchObject({ status: 401, body: { error: 'Token revoked' } });
@@ -141,7 +162,11 @@ describe('limits counted across two instances', () => {
 // neither is refused as "nonce too low" or replaced.
 describe('one registrar, two instances', () => {
   test('behavior: agents registering on both instances at the same instant all get a minted passport', async () => {
-    const pair = await pairWith({ NONCE_RATE_LIMIT_PER_MINUTE: '10000', VERIFY_RATE_LIMIT_PER_MINUTE: '10000', MINT_WAIT_MS: '10000' });
+    const pair = await pairWith({
+      NONCE_RATE_LIMIT_PER_MINUTE: '10000',
+      VERIFY_RATE_LIMIT_PER_MINUTE: '10000',
+      MINT_WAIT_MS: '10000',
+    });
     const users = await Promise.all(Array.from({ length: 6 }, (_, i) => signIn(pair.both[i % 2]!, pair.both[i % 2]!)));
     const replies = await Promise.all(
       users.map(({ token }, i) => request(pair.both[i % 2]!, '/api/auth/register-agent', { token, method: 'POST' })),
@@ -149,6 +174,8 @@ describe('one registrar, two instances', () => {
     replies.forEach(expectDocumentedShape);
     expect(replies.map((r) => [r.status, r.body.passport?.status])).toEqual(Array(6).fill([200, 'MINTED']));
     expect(new Set(replies.map((r) => r.body.passport.tokenId)).size).toBe(6);
-    expect(pair.a.logs() + pair.b.logs()).not.toMatch(/nonce too low|replacement transaction underpriced|already known/i);
+    expect(pair.a.logs() + pair.b.logs()).not.toMatch(
+      /nonce too low|replacement transaction underpriced|already known/i,
+    );
   });
 });

@@ -4,7 +4,13 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { request, signIn } from '../support/faults/client';
 import { loggedFailures, productionEnv, startPair, type Pair } from '../support/faults/instances';
-import { expectOnlyDocumentedAnswers, expectPromptAnswers, type SignedInUser, startLoad, tally } from '../support/faults/load';
+import {
+  expectOnlyDocumentedAnswers,
+  expectPromptAnswers,
+  type SignedInUser,
+  startLoad,
+  tally,
+} from '../support/faults/load';
 import { startPostgres, until, type PostgresServer } from '../support/faults/services';
 
 const MACHINE_REDIS = 'redis://127.0.0.1:6379';
@@ -54,7 +60,10 @@ test('behavior: with PostgreSQL restarted under load, verify and reads answer 50
     await postgres.crash();
     const downFrom = Date.now();
     const answeredDown = (kind: string) => load.between(downFrom, Date.now()).filter((s) => s.kind === kind).length;
-    await until('verifies and reads answered while PostgreSQL is down', () => answeredDown('verify') >= 5 && answeredDown('me') >= 5);
+    await until(
+      'verifies and reads answered while PostgreSQL is down',
+      () => answeredDown('verify') >= 5 && answeredDown('me') >= 5,
+    );
     const downTo = Date.now();
     await postgres.start();
 
@@ -63,7 +72,10 @@ test('behavior: with PostgreSQL restarted under load, verify and reads answer 50
     const down = load.between(downFrom, downTo).filter((s) => s.kind !== 'nonce');
     expect(tally(down)).toMatchObject({ verify: { 503: expect.any(Number) }, me: { 503: expect.any(Number) } });
     for (const sample of down) {
-      expect(sample, sample.kind).toMatchObject({ status: 503, body: { error: 'Service temporarily unavailable', details: ['database unreachable'] } });
+      expect(sample, sample.kind).toMatchObject({
+        status: 503,
+        body: { error: 'Service temporarily unavailable', details: ['database unreachable'] },
+      });
     }
 
     await until('sign-in across both instances after PostgreSQL is back', signsInBothWays, 30_000);

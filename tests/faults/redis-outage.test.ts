@@ -14,7 +14,10 @@ let pair: Pair;
 beforeAll(async () => {
   [redis, database] = await Promise.all([startRedis(), freshMachineDatabase()]);
   pair = await startPair(
-    productionEnv({ databaseUrl: database.url, redisUrl: redis.url }, { NONCE_RATE_LIMIT_PER_MINUTE: '1000000', VERIFY_RATE_LIMIT_PER_MINUTE: '1000000' }),
+    productionEnv(
+      { databaseUrl: database.url, redisUrl: redis.url },
+      { NONCE_RATE_LIMIT_PER_MINUTE: '1000000', VERIFY_RATE_LIMIT_PER_MINUTE: '1000000' },
+    ),
   );
 });
 
@@ -42,7 +45,10 @@ test('behavior: with Redis killed under load, nonce and verify answer 503 (no 50
     await redis.kill();
     const downFrom = Date.now();
     const answeredDown = (kind: string) => load.between(downFrom, Date.now()).filter((s) => s.kind === kind).length;
-    await until('nonces and verifies answered while Redis is down', () => answeredDown('nonce') >= 5 && answeredDown('verify') >= 5);
+    await until(
+      'nonces and verifies answered while Redis is down',
+      () => answeredDown('nonce') >= 5 && answeredDown('verify') >= 5,
+    );
     for (const instance of pair.both) {
       expect(await request(instance, '/api/health')).toMatchObject({ status: 503, body: { kv: 'down', db: 'ok' } });
     }
@@ -54,7 +60,10 @@ test('behavior: with Redis killed under load, nonce and verify answer 503 (no 50
     const down = load.between(downFrom, downTo);
     expect(tally(down)).toMatchObject({ nonce: { 503: expect.any(Number) }, verify: { 503: expect.any(Number) } });
     for (const sample of down) {
-      expect(sample, sample.kind).toMatchObject({ status: 503, body: { error: 'Service temporarily unavailable', details: ['kv unreachable'] } });
+      expect(sample, sample.kind).toMatchObject({
+        status: 503,
+        body: { error: 'Service temporarily unavailable', details: ['kv unreachable'] },
+      });
     }
 
     // The same processes reconnect on their own: a full sign-in across both works again.

@@ -29,7 +29,12 @@ beforeAll(async () => {
   [chain, database] = await Promise.all([startLocalChain({ port: await freePort() }), freshMachineDatabase()]);
   const port = await freePort();
   // The deployment's public origin is the balancer's: the discovery documents name it.
-  pair = await startPair(productionEnv({ databaseUrl: database.url, redisUrl: MACHINE_REDIS, chain }, { APP_ORIGINS: `http://127.0.0.1:${port}` }));
+  pair = await startPair(
+    productionEnv(
+      { databaseUrl: database.url, redisUrl: MACHINE_REDIS, chain },
+      { APP_ORIGINS: `http://127.0.0.1:${port}` },
+    ),
+  );
   proxy = await startRoundRobin(pair.both, port);
   balanced = { ...pair.a, url: proxy.url };
 });
@@ -48,7 +53,10 @@ async function agentWithToken(scopes = ['missions:read', 'missions:work']) {
   const registered = await request(pair.a, '/api/auth/register-agent', { method: 'POST', token: signedIn });
   expect(registered.status, JSON.stringify(registered.body)).toBe(200);
   const session = registered.body.token as string;
-  const made = await request(pair.b, '/api/tokens', { token: session, body: { name: 'balanced agent', scopes, expiresIn: 3600 } });
+  const made = await request(pair.b, '/api/tokens', {
+    token: session,
+    body: { name: 'balanced agent', scopes, expiresIn: 3600 },
+  });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   return { session, token: made.body.token as string, grantId: made.body.grant.id as string };
 }
@@ -58,7 +66,14 @@ async function fundedMission(): Promise<string> {
   const taskId = await fundTaskOn({ rpcUrl: chain.rpcUrl, ...chain.contracts }, client.account, 2_000_000n);
   const created = await request(pair.b, '/api/missions', {
     token: client.token,
-    body: { title: 'Balanced work', description: 'Delivered through two instances.', category: 'mcp', reward: '2000000', deadline: new Date(Date.now() + 86_400_000).toISOString(), onChainTaskId: taskId },
+    body: {
+      title: 'Balanced work',
+      description: 'Delivered through two instances.',
+      category: 'mcp',
+      reward: '2000000',
+      deadline: new Date(Date.now() + 86_400_000).toISOString(),
+      onChainTaskId: taskId,
+    },
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return created.body.id as string;
@@ -68,7 +83,9 @@ describe('one MCP session through a round-robin balancer', () => {
   test('behavior: an unauthorized client is pointed at the balancer’s discovery document', async () => {
     const reply = await request(balanced, '/api/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'ping' } });
     expect(reply.status).toBe(401);
-    expect(reply.headers.get('www-authenticate')).toContain(`resource_metadata="${proxy.url}/.well-known/oauth-protected-resource/api/mcp"`);
+    expect(reply.headers.get('www-authenticate')).toContain(
+      `resource_metadata="${proxy.url}/.well-known/oauth-protected-resource/api/mcp"`,
+    );
     const metadata = await request(balanced, '/.well-known/oauth-protected-resource/api/mcp');
     expect(metadata.body).toMatchObject({ resource: `${proxy.url}/api/mcp`, authorization_servers: [proxy.url] });
   });
@@ -88,14 +105,18 @@ describe('one MCP session through a round-robin balancer', () => {
       note: 'Both instances took part.',
       attachments: [{ name: 'result.txt', data: Buffer.from('balanced').toString('base64') }],
     });
-    expect(delivered).toMatchObject({ status: 'SUBMITTED', submission: { files: [{ filename: 'result.txt', size: 8 }] } });
+    expect(delivered).toMatchObject({
+      status: 'SUBMITTED',
+      submission: { files: [{ filename: 'result.txt', size: 8 }] },
+    });
     expect(await callTool(client, 'get_mission', { id: missionId })).toMatchObject({ status: 'SUBMITTED' });
     await client.close();
     const calls = proxy.served.slice(from).filter((s) => s.path === '/api/mcp' && s.method === 'POST');
     expect(calls).toHaveLength(6);
     expect(calls.every((s) => s.status === 200)).toBe(true);
     // The one session's calls were answered by both instances, each several times.
-    for (const instance of [0, 1]) expect(calls.filter((s) => s.instance === instance).length).toBeGreaterThanOrEqual(2);
+    for (const instance of [0, 1])
+      expect(calls.filter((s) => s.instance === instance).length).toBeGreaterThanOrEqual(2);
   });
 
   test('behavior: a token revoked through one instance is refused by the other within a second', async () => {
@@ -119,10 +140,15 @@ describe('one MCP session through a round-robin balancer', () => {
 async function approveOverHttp(authorizationUrl: URL, cookie: string): Promise<string> {
   const page = await fetch(authorizationUrl, { headers: { cookie } });
   const html = await page.text();
-  const hidden = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map(([, name, value]) => [name!, value!.replaceAll('&amp;', '&')]);
+  const hidden = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map(([, name, value]) => [
+    name!,
+    value!.replaceAll('&amp;', '&'),
+  ]);
   expect(hidden.map(([name]) => name)).toContain('form_token');
   // The scope checkboxes, as the browser sends them when left checked (docs/api.md#choosing-scopes).
-  const checked = [...html.matchAll(/<input type="checkbox" name="scope" checked="" value="([^"]+)"/g)].map(([, value]) => ['scope', value!]);
+  const checked = [...html.matchAll(/<input type="checkbox" name="scope" checked="" value="([^"]+)"/g)].map(
+    ([, value]) => ['scope', value!],
+  );
   expect(checked.length).toBeGreaterThan(0);
   const form = new URLSearchParams([...hidden, ...checked, ['decision', 'approve']]);
   const decided = await fetch(new URL('/api/oauth/authorize', authorizationUrl), {
@@ -148,28 +174,43 @@ describe('OAuth through the balancer', () => {
     let code: string | undefined;
     const provider = new MemoryOAuthProvider(
       redirectUri,
-      { client_name: 'Balanced client', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+      {
+        client_name: 'Balanced client',
+        redirect_uris: [redirectUri],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      },
       async (authorizationUrl) => void (code = await approveOverHttp(authorizationUrl, cookie)),
     );
     const mcpUrl = `${proxy.url}/api/mcp`;
     await expect(connectMcp(mcpUrl, { authProvider: provider })).rejects.toThrow(UnauthorizedError);
     await mcpTransport(mcpUrl, { authProvider: provider }).finishAuth(code!);
     const client = await connectMcp(mcpUrl, { authProvider: provider });
-    for (let i = 0; i < 4; i++) expect(await callTool(client, 'whoami')).toMatchObject({ user: { walletAddress: signedIn.body.user.walletAddress } });
+    for (let i = 0; i < 4; i++)
+      expect(await callTool(client, 'whoami')).toMatchObject({
+        user: { walletAddress: signedIn.body.user.walletAddress },
+      });
 
     const accessToken = provider.tokens()!.access_token;
     const onB = await connectMcp(`${pair.b.url}/api/mcp`, { token: accessToken });
     expect(await callTool(onB, 'find_missions', { limit: 1 })).toHaveProperty('items');
     const grants = await request(pair.a, '/api/grants', { token: session });
     expect(grants.body.items).toMatchObject([{ kind: 'oauth', name: 'Balanced client' }]);
-    expect((await request(pair.a, `/api/grants/${grants.body.items[0].id}`, { method: 'DELETE', token: session })).status).toBe(200);
+    expect(
+      (await request(pair.a, `/api/grants/${grants.body.items[0].id}`, { method: 'DELETE', token: session })).status,
+    ).toBe(200);
     const at = Date.now();
     await expect(callTool(onB, 'find_missions', { limit: 1 })).rejects.toMatchObject({ code: 401 });
     expect(Date.now() - at).toBeLessThan(1_000);
     const refresh = await fetch(`${pair.b.url}/api/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: provider.tokens()!.refresh_token!, client_id: provider.clientInformation()!.client_id }),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: provider.tokens()!.refresh_token!,
+        client_id: provider.clientInformation()!.client_id,
+      }),
     });
     expect(refresh.status).toBe(400);
     expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });

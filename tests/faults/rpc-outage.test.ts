@@ -24,13 +24,19 @@ let pair: Pair;
 
 /** This file's anvil on its fixed port, keeping its state (and the deployment record) across restarts. */
 const startChain = () =>
-  startLocalChain({ port, statePath: join(stateDir, 'anvil-state.json'), recordFile: join(stateDir, 'contracts.json') });
+  startLocalChain({
+    port,
+    statePath: join(stateDir, 'anvil-state.json'),
+    recordFile: join(stateDir, 'contracts.json'),
+  });
 
 beforeAll(async () => {
   stateDir = mkdtempSync(join(tmpdir(), 'taskmarket-faults-chain-'));
   port = await freePort();
   [chain, database] = await Promise.all([startChain(), freshMachineDatabase()]);
-  pair = await startPair(productionEnv({ databaseUrl: database.url, redisUrl: MACHINE_REDIS, chain }, { MINT_WAIT_MS: '5000' }));
+  pair = await startPair(
+    productionEnv({ databaseUrl: database.url, redisUrl: MACHINE_REDIS, chain }, { MINT_WAIT_MS: '5000' }),
+  );
 });
 
 afterAll(async () => {
@@ -43,7 +49,12 @@ afterAll(async () => {
 async function passportOnChain(holder: Hex) {
   const client = createPublicClient({ chain: foundry, transport: http(chain!.rpcUrl) });
   const read = (functionName: 'balanceOf' | 'passportOf') =>
-    client.readContract({ address: chain!.contracts.passport, abi: passportArtifact.abi, functionName, args: [holder] });
+    client.readContract({
+      address: chain!.contracts.passport,
+      abi: passportArtifact.abi,
+      functionName,
+      args: [holder],
+    });
   return { balance: await read('balanceOf'), tokenId: await read('passportOf') };
 }
 
@@ -58,7 +69,9 @@ test('behavior: with the RPC down register-agent answers PENDING, and after the 
   expect(registered.body.user.role).toBe('AGENT');
   expect(registered.body.passport).toMatchObject({ status: 'PENDING', tokenId: null, txHash: null });
   // Asking again on the other instance changes nothing, and the sweep cannot mint yet.
-  expect((await request(pair.b, '/api/auth/register-agent', { method: 'POST', token })).body.passport.status).toBe('PENDING');
+  expect((await request(pair.b, '/api/auth/register-agent', { method: 'POST', token })).body.passport.status).toBe(
+    'PENDING',
+  );
   expect(await sweep(pair.b)).toMatchObject({ status: 200, body: { passports: { minted: 0 } } });
   const agentToken = registered.body.token as string;
   expect((await request(pair.b, '/api/auth/me', { token: agentToken })).body.passport.status).toBe('PENDING');

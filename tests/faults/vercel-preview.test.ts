@@ -65,14 +65,24 @@ function migrate(): Promise<{ code: number | null; output: string }> {
 let migrations: { code: number | null; output: string }[] = [];
 
 beforeAll(async () => {
-  [bridge, database, receiver] = await Promise.all([startUpstashBridge(MACHINE_REDIS), freshMachineDatabase(), startOtlpReceiver()]);
+  [bridge, database, receiver] = await Promise.all([
+    startUpstashBridge(MACHINE_REDIS),
+    freshMachineDatabase(),
+    startOtlpReceiver(),
+  ]);
   // Two build steps and an instance starting at once on an empty database: the advisory lock
   // lets one migrate while the others wait and find nothing left to do.
-  [migrations, instance] = await Promise.all([Promise.all([migrate(), migrate()]), startInstance(vercelEnv(), 'next start')]);
+  [migrations, instance] = await Promise.all([
+    Promise.all([migrate(), migrate()]),
+    startInstance(vercelEnv(), 'next start'),
+  ]);
 });
 
 test('behavior: npm run db:migrate run twice while an instance starts on an empty database: all succeed', () => {
-  expect(migrations.map((m) => m.code), migrations.map((m) => m.output).join('\n')).toEqual([0, 0]);
+  expect(
+    migrations.map((m) => m.code),
+    migrations.map((m) => m.output).join('\n'),
+  ).toEqual([0, 0]);
   expect(migrations[0]!.output).toContain('the database is at the newest migration');
 });
 
@@ -120,13 +130,24 @@ describe('a Vercel preview deployment', () => {
     expectDocumentedShape(reply);
     expect(reply.status).toBe(403); // its Origin is no app origin of this deployment
     const account = newAccount();
-    const nonce = await request(instance, '/api/auth/nonce', { body: { address: account.address }, headers: { 'x-real-ip': ip() } });
+    const nonce = await request(instance, '/api/auth/nonce', {
+      body: { address: account.address },
+      headers: { 'x-real-ip': ip() },
+    });
     const message = createSiweMessage({
-      domain: 'taskmarket-git-evil-mallory.vercel.app', address: account.address, uri: 'https://taskmarket-git-evil-mallory.vercel.app',
-      version: '1', chainId: CHAIN_ID, nonce: nonce.body.nonce, issuedAt: new Date(),
+      domain: 'taskmarket-git-evil-mallory.vercel.app',
+      address: account.address,
+      uri: 'https://taskmarket-git-evil-mallory.vercel.app',
+      version: '1',
+      chainId: CHAIN_ID,
+      nonce: nonce.body.nonce,
+      issuedAt: new Date(),
     });
     // Without an Origin (an SDK), the SIWE domain rule refuses it on its own.
-    const bySdk = await request(instance, '/api/auth/verify', { body: { message, signature: await account.signMessage({ message }) }, headers: { 'x-real-ip': ip() } });
+    const bySdk = await request(instance, '/api/auth/verify', {
+      body: { message, signature: await account.signMessage({ message }) },
+      headers: { 'x-real-ip': ip() },
+    });
     expect(bySdk).toMatchObject({ status: 401, body: { error: 'Domain not allowed' } });
   });
 
@@ -138,7 +159,9 @@ describe('a Vercel preview deployment', () => {
     const statuses = [];
     for (let i = 0; i < 4; i += 1) {
       // A forged socket header and X-Forwarded-For that differ every time: ignored on Vercel.
-      statuses.push((await from(a, { [SOCKET_ADDRESS_HEADER]: `10.0.0.${i}`, 'x-forwarded-for': `198.51.100.${i}` })).status);
+      statuses.push(
+        (await from(a, { [SOCKET_ADDRESS_HEADER]: `10.0.0.${i}`, 'x-forwarded-for': `198.51.100.${i}` })).status,
+      );
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
     expect((await from(`${a.slice(0, -1)}${(Number(a.at(-1)) + 1) % 10}`)).status).toBe(200);
@@ -148,7 +171,14 @@ describe('a Vercel preview deployment', () => {
     const net = `2001:db8:${randomBytes(2).toString('hex')}:1`;
     const statuses = [];
     for (const host of ['::1', '::2', 'ffff::3', '::4']) {
-      statuses.push((await request(instance, '/api/auth/nonce', { body: { address: newAccount().address }, headers: { 'x-real-ip': `${net}:${host}`.replace(':::', '::') } })).status);
+      statuses.push(
+        (
+          await request(instance, '/api/auth/nonce', {
+            body: { address: newAccount().address },
+            headers: { 'x-real-ip': `${net}:${host}`.replace(':::', '::') },
+          })
+        ).status,
+      );
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
@@ -159,10 +189,16 @@ describe('remote MCP on the preview (docs/api.md#mcp)', () => {
     const headers = { 'x-real-ip': ip() };
     const signedIn = await signInAt(PREVIEW, headers['x-real-ip']);
     expect(signedIn.status).toBe(200);
-    const made = await request(instance, '/api/tokens', { token: signedIn.body.token, headers, body: { name: 'preview agent', scopes: ['missions:read'], expiresIn: 3600 } });
+    const made = await request(instance, '/api/tokens', {
+      token: signedIn.body.token,
+      headers,
+      body: { name: 'preview agent', scopes: ['missions:read'], expiresIn: 3600 },
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const client = await connectMcp(`${instance.url}/api/mcp`, { token: made.body.token });
-    expect(await callTool(client, 'whoami')).toMatchObject({ user: { walletAddress: signedIn.body.user.walletAddress } });
+    expect(await callTool(client, 'whoami')).toMatchObject({
+      user: { walletAddress: signedIn.body.user.walletAddress },
+    });
     expect(await callTool(client, 'find_missions', { limit: 5 })).toEqual({ items: [], nextCursor: null });
     await client.close();
   });
@@ -171,7 +207,11 @@ describe('remote MCP on the preview (docs/api.md#mcp)', () => {
 describe('start-up on Vercel', () => {
   test.each([
     ['DATABASE_URL', { DATABASE_URL: undefined }, 'DATABASE_URL is required on Vercel'],
-    ['a shared KV', { KV_REST_API_URL: undefined, KV_REST_API_TOKEN: undefined, SINGLE_INSTANCE: '1' }, 'REDIS_URL or KV_REST_API_URL + KV_REST_API_TOKEN is required on Vercel'],
+    [
+      'a shared KV',
+      { KV_REST_API_URL: undefined, KV_REST_API_TOKEN: undefined, SINGLE_INSTANCE: '1' },
+      'REDIS_URL or KV_REST_API_URL + KV_REST_API_TOKEN is required on Vercel',
+    ],
   ])('error: without %s next start stops with a message naming it', (_name, change, message) => {
     const result = spawnSync(join('node_modules', '.bin', 'next'), ['start', '-p', '0'], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', ...vercelEnv(change) },
@@ -192,24 +232,47 @@ describe('tracing on Vercel', () => {
     const nonce = await request(instance, '/api/auth/nonce', { body: { address: account.address }, headers });
     expect(nonce.status).toBe(200);
     const message = createSiweMessage({
-      domain: PREVIEW, address: account.address, uri: `https://${PREVIEW}`, version: '1', chainId: CHAIN_ID, nonce: nonce.body.nonce, issuedAt: new Date(),
+      domain: PREVIEW,
+      address: account.address,
+      uri: `https://${PREVIEW}`,
+      version: '1',
+      chainId: CHAIN_ID,
+      nonce: nonce.body.nonce,
+      issuedAt: new Date(),
     });
     const signature = await account.signMessage({ message });
-    const reply = await request(instance, '/api/auth/verify', { body: { message, signature }, headers: { ...headers, traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` } });
+    const reply = await request(instance, '/api/auth/verify', {
+      body: { message, signature },
+      headers: { ...headers, traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` },
+    });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     // Other tests signed in too: this request's span is the one in the caller's trace.
-    const ours = () => receiver.spans.find((span) => span.name === 'POST /api/auth/verify' && span.traceId === callerTrace);
+    const ours = () =>
+      receiver.spans.find((span) => span.name === 'POST /api/auth/verify' && span.traceId === callerTrace);
     // The batch would wait 5 s: sooner means the request flushed its own spans.
     await until('the verify span', () => Boolean(ours()), 3_000);
     const span = ours()!;
     // Next.js's own spans are not recorded (lib/observability/start-tracing.ts): ours is the server span.
-    expect(span).toMatchObject({ kind: 2, service: 'taskmarket', traceId: callerTrace, parentSpanId: '00f067aa0ba902b7' });
+    expect(span).toMatchObject({
+      kind: 2,
+      service: 'taskmarket',
+      traceId: callerTrace,
+      parentSpanId: '00f067aa0ba902b7',
+    });
     expect(span.attributes).toMatchObject({ 'http.route': '/api/auth/verify', 'http.response.status_code': 200 });
     expect(receiver.spans.filter((s) => s.attributes['next.span_type'] !== undefined)).toEqual([]);
     expect(receiver.spans.some((s) => s.parentSpanId === span.spanId && /^kv /.test(s.name))).toBe(true);
     expect(receiver.spans.some((s) => s.parentSpanId === span.spanId && /^(SELECT|INSERT) /.test(s.name))).toBe(true);
-    const raw = Buffer.concat(receiver.requests.map((r) => r.body)).toString('latin1').toLowerCase();
-    for (const secret of [account.address.slice(2), reply.body.token as string, signature.slice(2), nonce.body.nonce as string, message.split('\n')[0]!]) {
+    const raw = Buffer.concat(receiver.requests.map((r) => r.body))
+      .toString('latin1')
+      .toLowerCase();
+    for (const secret of [
+      account.address.slice(2),
+      reply.body.token as string,
+      signature.slice(2),
+      nonce.body.nonce as string,
+      message.split('\n')[0]!,
+    ]) {
       expect(raw).not.toContain(secret.toLowerCase());
     }
   });

@@ -28,7 +28,15 @@ import {
 import * as bodies from '../support/fuzz/bodies';
 import { casesFor, runs, timeoutFor } from '../support/fuzz/budget';
 import { countStatus, expectDocumented, printStatusCounts, stateOf } from '../support/fuzz/oracle';
-import { applyCredential, credential, type Credential, newUser, send, trySet, type User } from '../support/fuzz/parties';
+import {
+  applyCredential,
+  credential,
+  type Credential,
+  newUser,
+  send,
+  trySet,
+  type User,
+} from '../support/fuzz/parties';
 import { MODULE_COUNT, ROUTES, type FuzzRoute } from '../support/fuzz/routes';
 
 useTestEnvironment({
@@ -47,8 +55,14 @@ async function newMission(): Promise<void> {
   if (++world.creates > 18) return newClient();
   const taskId = await fundTask(world.client.wallet, 25_000_000n);
   const input = missionInput({ onChainTaskId: String(taskId) });
-  const fields = Object.fromEntries(Object.entries(input).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]));
-  const created = await upload(createRoute, { token: world.client.token, fields, files: [{ filename: 'brief.png', contentType: 'image/png', content: png() }] });
+  const fields = Object.fromEntries(
+    Object.entries(input).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]),
+  );
+  const created = await upload(createRoute, {
+    token: world.client.token,
+    fields,
+    files: [{ filename: 'brief.png', contentType: 'image/png', content: png() }],
+  });
   if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
   world.missionId = created.body.id;
   world.fileId = created.body.attachments[0].id;
@@ -75,7 +89,8 @@ async function afterCase(route: FuzzRoute, c: Case, status: number): Promise<voi
   // A forged token is signed with the real secret: when its one changed claim does not matter
   // (a new jti, say), it is that party's credential, and its changes are that party's.
   const as = 'as' in c.credential ? c.credential.as : undefined;
-  if (route.path === '/api/missions' && route.method === 'POST' && as === 'client' && ++world.creates > 18) return newClient();
+  if (route.path === '/api/missions' && route.method === 'POST' && as === 'client' && ++world.creates > 18)
+    return newClient();
   if (route.path === '/api/agents/me/claim' && as === 'agent' && ++world.claims >= 4) {
     world.agent = await newUser('AGENT');
     world.claims = 0;
@@ -91,7 +106,10 @@ interface Case {
   credential: Credential;
   params: { id: string; address: string; fileId: string; path: string };
   query?: string;
-  body: { kind: 'none' } | { kind: 'bytes'; data: string | Uint8Array; contentType?: string } | { kind: 'multipart'; parts: Parameters<typeof encodeMultipart>[0] };
+  body:
+    | { kind: 'none' }
+    | { kind: 'bytes'; data: string | Uint8Array; contentType?: string }
+    | { kind: 'multipart'; parts: Parameters<typeof encodeMultipart>[0] };
   headers?: Record<string, string>;
 }
 
@@ -104,7 +122,9 @@ const nearValid: Record<string, fc.Arbitrary<unknown>> = {
   'POST /api/missions/{id}/submit': oneFieldMutated(bodies.validNote, bodies.noteValues).map(applyMutation),
   'POST /api/missions/{id}/contest': oneFieldMutated(bodies.validReason, bodies.reasonValues).map(applyMutation),
   'POST /api/missions/{id}/bump': oneFieldMutated(bodies.validBump, bodies.bumpValues).map(applyMutation),
-  'POST /api/admin/missions/{id}/resolve': oneFieldMutated(bodies.validResolve, bodies.resolveValues).map(applyMutation),
+  'POST /api/admin/missions/{id}/resolve': oneFieldMutated(bodies.validResolve, bodies.resolveValues).map(
+    applyMutation,
+  ),
 };
 
 const formFields: Record<string, fc.Arbitrary<Record<string, string>>> = {
@@ -117,15 +137,35 @@ const formFields: Record<string, fc.Arbitrary<Record<string, string>>> = {
 function bodyFor(route: FuzzRoute): fc.Arbitrary<Case['body']> {
   const key = `${route.method} ${route.path}`;
   const json = (t: fc.Arbitrary<string>) =>
-    fc.tuple(t, fc.oneof({ weight: 6, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) })).map(([data, contentType]) => ({ kind: 'bytes' as const, data, contentType }));
+    fc
+      .tuple(
+        t,
+        fc.oneof(
+          { weight: 6, arbitrary: fc.constant('application/json') },
+          { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+        ),
+      )
+      .map(([data, contentType]) => ({ kind: 'bytes' as const, data, contentType }));
   const options: fc.WeightedArbitrary<Case['body']>[] = [
     { weight: 2, arbitrary: fc.constant({ kind: 'none' as const }) },
     { weight: 4, arbitrary: json(jsonText) },
-    { weight: 2, arbitrary: fc.tuple(rawBody, fc.option(fc.constantFrom(...CONTENT_TYPES), { nil: undefined })).map(([data, contentType]) => ({ kind: 'bytes' as const, data, contentType })) },
-    { weight: 1, arbitrary: multipart(FIELDS, fc.constant({})).map((parts) => ({ kind: 'multipart' as const, parts })) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(rawBody, fc.option(fc.constantFrom(...CONTENT_TYPES), { nil: undefined }))
+        .map(([data, contentType]) => ({ kind: 'bytes' as const, data, contentType })),
+    },
+    {
+      weight: 1,
+      arbitrary: multipart(FIELDS, fc.constant({})).map((parts) => ({ kind: 'multipart' as const, parts })),
+    },
   ];
   if (nearValid[key]) options.push({ weight: 8, arbitrary: json(nearValid[key].map((v) => JSON.stringify(v) ?? '')) });
-  if (formFields[key]) options.push({ weight: 4, arbitrary: multipart(FIELDS, formFields[key]).map((parts) => ({ kind: 'multipart' as const, parts })) });
+  if (formFields[key])
+    options.push({
+      weight: 4,
+      arbitrary: multipart(FIELDS, formFields[key]).map((parts) => ({ kind: 'multipart' as const, parts })),
+    });
   return fc.oneof(...options);
 }
 
@@ -134,10 +174,25 @@ const caseFor = (route: FuzzRoute): fc.Arbitrary<Case> =>
     {
       credential: credential(['client', 'agent'], route.path.includes('admin') || route.path.includes('cron') ? 12 : 1),
       params: fc.record({
-        id: fc.oneof({ weight: 4, arbitrary: fc.constant('fixture') }, { weight: 1, arbitrary: uuidLike }, { weight: 1, arbitrary: text }),
-        address: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('agent', 'client') }, { weight: 2, arbitrary: bodies.addressLike }, { weight: 1, arbitrary: text }),
-        fileId: fc.oneof({ weight: 3, arbitrary: fc.constant('fixture') }, { weight: 1, arbitrary: uuidLike }, { weight: 1, arbitrary: text }),
-        path: fc.oneof(text, fc.array(text, { maxLength: 4 }).map((parts) => parts.join('/'))),
+        id: fc.oneof(
+          { weight: 4, arbitrary: fc.constant('fixture') },
+          { weight: 1, arbitrary: uuidLike },
+          { weight: 1, arbitrary: text },
+        ),
+        address: fc.oneof(
+          { weight: 3, arbitrary: fc.constantFrom('agent', 'client') },
+          { weight: 2, arbitrary: bodies.addressLike },
+          { weight: 1, arbitrary: text },
+        ),
+        fileId: fc.oneof(
+          { weight: 3, arbitrary: fc.constant('fixture') },
+          { weight: 1, arbitrary: uuidLike },
+          { weight: 1, arbitrary: text },
+        ),
+        path: fc.oneof(
+          text,
+          fc.array(text, { maxLength: 4 }).map((parts) => parts.join('/')),
+        ),
       }),
       query: queryString,
       body: bodyFor(route),
@@ -163,12 +218,29 @@ async function run(route: FuzzRoute, c: Case): Promise<void> {
   const params: Record<string, string> = {};
   for (const name of route.params) {
     const value = c.params[name];
-    params[name] = value === 'fixture' ? fixtures[name]! : name === 'address' && (value === 'agent' || value === 'client') ? users()[value]!.walletAddress : value;
+    params[name] =
+      value === 'fixture'
+        ? fixtures[name]!
+        : name === 'address' && (value === 'agent' || value === 'client')
+          ? users()[value]!.walletAddress
+          : value;
   }
   const watch = watched();
   const before = (lastState ??= await stateOf(watch));
-  const response = await send(route.handler, { method: route.method, path: route.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent((params[name] ?? '').replace(/[\ud800-\udfff]/gu, '\ufffd'))), query: c.query, headers, body, params });
-  const label = `${route.method} ${route.path} ${JSON.stringify({ ...c, credential: c.credential.kind })}`.slice(0, 600);
+  const response = await send(route.handler, {
+    method: route.method,
+    path: route.path.replace(/\{(\w+)\}/g, (_, name) =>
+      encodeURIComponent((params[name] ?? '').replace(/[\ud800-\udfff]/gu, '\ufffd')),
+    ),
+    query: c.query,
+    headers,
+    body,
+    params,
+  });
+  const label = `${route.method} ${route.path} ${JSON.stringify({ ...c, credential: c.credential.kind })}`.slice(
+    0,
+    600,
+  );
   const { status } = await expectDocumented(response, label, { binaryOk: route.path.endsWith('{fileId}') });
   countStatus(`${route.method} ${route.path}`, status);
   // A refusal changes nothing; neither does any read (the sweep, a GET for Vercel Cron, is a write).
@@ -195,7 +267,10 @@ describe('every route, any input', () => {
     test(
       `behavior: ${route.method} ${route.path} — ${perRoute} cases: no 5xx, documented errors, refusals change nothing`,
       async () => {
-        await fc.assert(fc.asyncProperty(caseFor(route), (c) => run(route, c)), runs(perRoute));
+        await fc.assert(
+          fc.asyncProperty(caseFor(route), (c) => run(route, c)),
+          runs(perRoute),
+        );
       },
       timeoutFor(perRoute, 20),
     );

@@ -20,7 +20,17 @@ import { call } from '../support/http';
 import { isolatedDatabase } from '../support/isolated-database';
 import { missionInput, routes } from '../support/missions';
 import { png, upload } from '../support/multipart';
-import { applyMutation, encodeMultipart, FIELDS, jsonText, multipart, type MultipartCase, oneFieldMutated, rawBody, text } from '../support/fuzz/arbitraries';
+import {
+  applyMutation,
+  encodeMultipart,
+  FIELDS,
+  jsonText,
+  multipart,
+  type MultipartCase,
+  oneFieldMutated,
+  rawBody,
+  text,
+} from '../support/fuzz/arbitraries';
 import * as bodies from '../support/fuzz/bodies';
 import { casesFor, runs, timeoutFor } from '../support/fuzz/budget';
 import { countStatus, expectDocumented, missionCountOf, printStatusCounts, stateOf } from '../support/fuzz/oracle';
@@ -71,13 +81,23 @@ async function ok(response: Promise<{ status: number; body: any }>, what: string
   return r.body;
 }
 
-const act = (action: keyof typeof routes, user: User, id: string, body?: unknown) => ok(call(routes[action], { method: 'POST', token: user.token, params: { id }, body }), action);
+const act = (action: keyof typeof routes, user: User, id: string, body?: unknown) =>
+  ok(call(routes[action], { method: 'POST', token: user.token, params: { id }, body }), action);
 
 /** A mission in `status`, owned by a client that may still create, worked by the agent, through the real routes. */
 async function missionIn(status: Status): Promise<Fixture> {
   const owner = await creator();
-  const fields = Object.fromEntries(Object.entries(missionInput()).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]));
-  const created = await ok(upload(createRoute, { token: owner.token, fields, files: [{ filename: 'brief.png', contentType: 'image/png', content: png() }] }), 'create');
+  const fields = Object.fromEntries(
+    Object.entries(missionInput()).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]),
+  );
+  const created = await ok(
+    upload(createRoute, {
+      token: owner.token,
+      fields,
+      files: [{ filename: 'brief.png', contentType: 'image/png', content: png() }],
+    }),
+    'create',
+  );
   const { id } = created;
   const fixture = { id, owner, assignee: people.agent, fileId: created.attachments[0].id };
   if (status === 'CANCELLED') await act('cancel', owner, id);
@@ -129,7 +149,13 @@ function allowed(action: Action, from: Status, who: Who | 'operator' | undefined
 }
 
 // Cookie-authenticated writes need an Origin of an allowed domain (docs/api.md#origins): these are not.
-const FOREIGN_ORIGINS = new Set([undefined, 'https://evilapp.example.com', 'https://app.example.com.evil.io', 'null', 'http://localhost:3001']);
+const FOREIGN_ORIGINS = new Set([
+  undefined,
+  'https://evilapp.example.com',
+  'https://app.example.com.evil.io',
+  'null',
+  'http://localhost:3001',
+]);
 
 function speaker(c: Credential): Who | 'operator' | undefined {
   if (c.kind === 'bearer') return c.as as Who;
@@ -139,21 +165,48 @@ function speaker(c: Credential): Who | 'operator' | undefined {
 }
 
 const WHO: Who[] = ['owner', 'assignee', 'otherAgent', 'otherClient'];
-const ORIGINS = ['https://app.example.com', 'http://localhost:3000', 'https://pr-12.app.example.com', 'https://evilapp.example.com', 'null', undefined];
+const ORIGINS = [
+  'https://app.example.com',
+  'http://localhost:3000',
+  'https://pr-12.app.example.com',
+  'https://evilapp.example.com',
+  'null',
+  undefined,
+];
 
 const credentialArb: fc.Arbitrary<Credential> = fc.oneof(
   { weight: 10, arbitrary: fc.constantFrom(...WHO).map((as) => ({ kind: 'bearer' as const, as })) },
-  { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...WHO), fc.constantFrom(...ORIGINS)).map(([as, origin]) => ({ kind: 'cookie' as const, as, origin })) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...WHO), fc.constantFrom(...ORIGINS))
+      .map(([as, origin]) => ({ kind: 'cookie' as const, as, origin })),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
-  { weight: 2, arbitrary: fc.constantFrom('admin' as const, 'cron' as const).map((secret) => ({ kind: 'operator' as const, secret })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom('admin' as const, 'cron' as const)
+      .map((secret) => ({ kind: 'operator' as const, secret })),
+  },
 );
 
-const usersOf = (f: Fixture): Record<Who, User> => ({ owner: f.owner, assignee: f.assignee, otherAgent: people.otherAgent, otherClient: people.otherClient });
+const usersOf = (f: Fixture): Record<Who, User> => ({
+  owner: f.owner,
+  assignee: f.assignee,
+  otherAgent: people.otherAgent,
+  otherClient: people.otherClient,
+});
 
 // Every fixture and every party at once: a request on one mission must not touch another either.
 const watchAll = () => {
   const fixtures = [...pool.values()];
-  return { missions: fixtures.map((f) => f.id), users: [...new Set([...fixtures.map((f) => f.owner.id), people.agent.id, people.otherAgent.id, people.otherClient.id])] };
+  return {
+    missions: fixtures.map((f) => f.id),
+    users: [
+      ...new Set([...fixtures.map((f) => f.owner.id), people.agent.id, people.otherAgent.id, people.otherClient.id]),
+    ],
+  };
 };
 // Nothing else writes in this worker: the state after one case is the state before the next.
 let lastState: string | undefined;
@@ -162,7 +215,11 @@ const stateAfter = async () => (lastState = await stateOf(watchAll()));
 
 // --- one request against a fixture, checked ---
 
-type Body = { kind: 'json'; value: unknown } | { kind: 'raw'; data: string | Uint8Array; contentType?: string } | { kind: 'multipart'; parts: MultipartCase } | { kind: 'none' };
+type Body =
+  | { kind: 'json'; value: unknown }
+  | { kind: 'raw'; data: string | Uint8Array; contentType?: string }
+  | { kind: 'multipart'; parts: MultipartCase }
+  | { kind: 'none' };
 
 function encode(body: Body, headers: Headers): string | Uint8Array | undefined {
   if (body.kind === 'json') {
@@ -183,18 +240,32 @@ function encode(body: Body, headers: Headers): string | Uint8Array | undefined {
 
 const HANDLERS: Record<Action, Handler> = { ...routes, resolve: resolveRoute } as Record<Action, Handler>;
 
-async function actOn(label: string, action: Action, state: Status, credential: Credential, body: Body, idempotencyKey?: string) {
+async function actOn(
+  label: string,
+  action: Action,
+  state: Status,
+  credential: Credential,
+  body: Body,
+  idempotencyKey?: string,
+) {
   const fixture = pool.get(state)!;
   const headers = new Headers();
   await applyCredential(headers, credential, usersOf(fixture));
   const bytes = encode(body, headers);
   if (idempotencyKey !== undefined) trySet(headers, 'idempotency-key', idempotencyKey);
   const before = await stateBefore();
-  const response = await send(HANDLERS[action], { method: 'POST', path: `/api/missions/${fixture.id}/${action}`, headers, body: bytes, params: { id: fixture.id } });
+  const response = await send(HANDLERS[action], {
+    method: 'POST',
+    path: `/api/missions/${fixture.id}/${action}`,
+    headers,
+    body: bytes,
+    params: { id: fixture.id },
+  });
   const where = `${label}: ${action} on ${state} as ${JSON.stringify(credential)}`;
   const answer = await expectDocumented(response, where);
   countStatus(label, answer.status);
-  if (process.env.FUZZ_DEBUG) countStatus(`${label} ${action} ${credential.kind}${'as' in credential ? ` ${credential.as}` : ''}`, answer.status);
+  if (process.env.FUZZ_DEBUG)
+    countStatus(`${label} ${action} ${credential.kind}${'as' in credential ? ` ${credential.as}` : ''}`, answer.status);
   expect(spoolLeft(), `${where}: spool left behind`).toEqual([]);
   if (answer.status >= 400) {
     expect(await stateAfter(), `${where} → ${answer.status} changed the data`).toBe(before);
@@ -206,7 +277,8 @@ async function actOn(label: string, action: Action, state: Status, credential: C
   expect(expected, `${where} → ${answer.status}: the transition table does not allow this`).toBeDefined();
   const status = (answer.body as { status: string }).status;
   expect(expected!.split('|'), `${where}: now ${status}`).toContain(status);
-  if (credential.kind === 'cookie') expect(FOREIGN_ORIGINS.has(credential.origin), `${where}: a cross-site write went through`).toBe(false);
+  if (credential.kind === 'cookie')
+    expect(FOREIGN_ORIGINS.has(credential.origin), `${where}: a cross-site write went through`).toBe(false);
   pool.set(state, await missionIn(state));
   lastState = undefined;
   return answer;
@@ -215,7 +287,8 @@ async function actOn(label: string, action: Action, state: Status, credential: C
 // --- bodies per action ---
 
 const json = (arb: fc.Arbitrary<unknown>): fc.Arbitrary<Body> => arb.map((value) => ({ kind: 'json' as const, value }));
-const form = (arb: fc.Arbitrary<Record<string, string>>): fc.Arbitrary<Body> => multipart(FIELDS, arb).map((parts) => ({ kind: 'multipart' as const, parts }));
+const form = (arb: fc.Arbitrary<Record<string, string>>): fc.Arbitrary<Body> =>
+  multipart(FIELDS, arb).map((parts) => ({ kind: 'multipart' as const, parts }));
 const anyBody: fc.Arbitrary<Body> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
   { weight: 2, arbitrary: jsonText.map((data) => ({ kind: 'raw' as const, data, contentType: 'application/json' })) },
@@ -241,7 +314,10 @@ const BODIES: Record<Action, fc.Arbitrary<Body>> = {
     { weight: 1, arbitrary: form(bodies.validBump as fc.Arbitrary<Record<string, string>>) },
     { weight: 1, arbitrary: anyBody },
   ),
-  resolve: fc.oneof({ weight: 4, arbitrary: json(oneFieldMutated(bodies.validResolve, bodies.resolveValues).map(applyMutation)) }, { weight: 1, arbitrary: anyBody }),
+  resolve: fc.oneof(
+    { weight: 4, arbitrary: json(oneFieldMutated(bodies.validResolve, bodies.resolveValues).map(applyMutation)) },
+    { weight: 1, arbitrary: anyBody },
+  ),
 };
 
 const ACTIONS = Object.keys(BODIES) as Action[];
@@ -271,9 +347,18 @@ describe('missions, every action, every state, every party', () => {
       // Half the cases aim at the action's own states and party, so its body is read and its rules run.
       const arb = fc.constantFrom(...ACTIONS).chain((action) => {
         const aim = AIM[action];
-        if (!aim) return fc.record({ action: fc.constant(action), state: fc.constantFrom(...STATES), credential: credentialArb, body: BODIES[action] });
+        if (!aim)
+          return fc.record({
+            action: fc.constant(action),
+            state: fc.constantFrom(...STATES),
+            credential: credentialArb,
+            body: BODIES[action],
+          });
         const [states, who] = aim;
-        const credential = who === 'operator' ? fc.constant({ kind: 'operator' as const, secret: 'admin' as const }) : fc.constant({ kind: 'bearer' as const, as: who });
+        const credential =
+          who === 'operator'
+            ? fc.constant({ kind: 'operator' as const, secret: 'admin' as const })
+            : fc.constant({ kind: 'bearer' as const, as: who });
         return fc.record({
           action: fc.constant(action),
           state: fc.oneof(fc.constantFrom(...STATES), fc.constantFrom(...states)),
@@ -281,7 +366,10 @@ describe('missions, every action, every state, every party', () => {
           body: BODIES[action],
         });
       });
-      await fc.assert(fc.asyncProperty(arb, async (c) => void (await actOn('transition', c.action, c.state, c.credential, c.body))), runs(transitions));
+      await fc.assert(
+        fc.asyncProperty(arb, async (c) => void (await actOn('transition', c.action, c.state, c.credential, c.body))),
+        runs(transitions),
+      );
     },
     timeoutFor(transitions, 40),
   );
@@ -293,37 +381,70 @@ describe('missions, every action, every state, every party', () => {
       const arb = fc.constantFrom(...MULTIPART_TARGETS).chain(([action, state, who]) =>
         fc.record({
           target: fc.constant({ action, state, who }),
-          parts: multipart(FIELDS, action === 'submit' ? bodies.validNote : action === 'contest' ? bodies.validReason : (bodies.validBump as fc.Arbitrary<Record<string, string>>)),
+          parts: multipart(
+            FIELDS,
+            action === 'submit'
+              ? bodies.validNote
+              : action === 'contest'
+                ? bodies.validReason
+                : (bodies.validBump as fc.Arbitrary<Record<string, string>>),
+          ),
         }),
       );
       await fc.assert(
-        fc.asyncProperty(arb, async ({ target, parts }) => void (await actOn('multipart', target.action, target.state, { kind: 'bearer', as: target.who }, { kind: 'multipart', parts }))),
+        fc.asyncProperty(
+          arb,
+          async ({ target, parts }) =>
+            void (await actOn(
+              'multipart',
+              target.action,
+              target.state,
+              { kind: 'bearer', as: target.who },
+              { kind: 'multipart', parts },
+            )),
+        ),
         runs(uploads),
       );
     },
     timeoutFor(uploads, 40),
   );
 
-  test(`behavior: ${casesFor('reads')} reads of a mission and its files, in every state, by anyone — they change nothing`, async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...STATES), credentialArb, fc.oneof(fc.constant('fixture'), fc.uuid(), text), async (state, credential, fileId) => {
-        const fixture = pool.get(state)!;
-        const before = await stateBefore();
-        for (const [handler, params] of [
-          [missionRoute, { id: fixture.id }],
-          [fileRoute, { id: fixture.id, fileId: fileId === 'fixture' ? fixture.fileId : fileId }],
-        ] as const) {
-          const headers = new Headers();
-          await applyCredential(headers, credential, usersOf(fixture));
-          const response = await send(handler as Handler, { method: 'GET', path: `/api/missions/${fixture.id}`, headers, params });
-          const answer = await expectDocumented(response, `GET ${state} ${JSON.stringify(credential)}`, { binaryOk: handler === fileRoute });
-          countStatus(handler === fileRoute ? 'file read' : 'mission read', answer.status);
-        }
-        expect(await stateAfter()).toBe(before);
-      }),
-      runs(casesFor('reads')),
-    );
-  }, timeoutFor(casesFor('reads'), 40));
+  test(
+    `behavior: ${casesFor('reads')} reads of a mission and its files, in every state, by anyone — they change nothing`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...STATES),
+          credentialArb,
+          fc.oneof(fc.constant('fixture'), fc.uuid(), text),
+          async (state, credential, fileId) => {
+            const fixture = pool.get(state)!;
+            const before = await stateBefore();
+            for (const [handler, params] of [
+              [missionRoute, { id: fixture.id }],
+              [fileRoute, { id: fixture.id, fileId: fileId === 'fixture' ? fixture.fileId : fileId }],
+            ] as const) {
+              const headers = new Headers();
+              await applyCredential(headers, credential, usersOf(fixture));
+              const response = await send(handler as Handler, {
+                method: 'GET',
+                path: `/api/missions/${fixture.id}`,
+                headers,
+                params,
+              });
+              const answer = await expectDocumented(response, `GET ${state} ${JSON.stringify(credential)}`, {
+                binaryOk: handler === fileRoute,
+              });
+              countStatus(handler === fileRoute ? 'file read' : 'mission read', answer.status);
+            }
+            expect(await stateAfter()).toBe(before);
+          },
+        ),
+        runs(casesFor('reads')),
+      );
+    },
+    timeoutFor(casesFor('reads'), 40),
+  );
 });
 
 describe('create with one field mutated', () => {
@@ -348,7 +469,13 @@ describe('create with one field mutated', () => {
           if (idempotencyKey !== undefined) trySet(headers, 'idempotency-key', idempotencyKey);
           const watch = { users: [client.id] };
           const [before, countBefore] = [await stateOf(watch), await missionCountOf(client.id)];
-          const response = await send(createRoute as Handler, { method: 'POST', path: '/api/missions', headers, body: bytes, params: {} });
+          const response = await send(createRoute as Handler, {
+            method: 'POST',
+            path: '/api/missions',
+            headers,
+            body: bytes,
+            params: {},
+          });
           const where = `create ${JSON.stringify(b).slice(0, 400)} key=${JSON.stringify(idempotencyKey)}`;
           const answer = await expectDocumented(response, where);
           countStatus('create', answer.status);

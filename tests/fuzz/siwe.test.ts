@@ -36,27 +36,60 @@ const MINUTE = 60_000;
 
 /** RFC 3339 date-time, in any zone, with or without fractions, `offsetMs` from now. */
 const dateTime = (offset: fc.Arbitrary<number>) =>
-  fc.tuple(offset, fc.constantFrom(0, 60, 330, -300, -720, 840), fc.constantFrom(0, 3, 6, 9), fc.constantFrom('Z', 'z')).map(([ms, zoneMinutes, digits, z]) => {
-    const at = new Date(Date.now() + ms + zoneMinutes * MINUTE);
-    const [date, time] = at.toISOString().split('T') as [string, string];
-    const fraction = digits === 0 ? '' : `.${time.slice(9, 12).padEnd(digits, '0')}`;
-    const sign = zoneMinutes < 0 ? '-' : '+';
-    const zone = zoneMinutes === 0 ? z.toUpperCase() : `${sign}${String(Math.floor(Math.abs(zoneMinutes) / 60)).padStart(2, '0')}:${String(Math.abs(zoneMinutes) % 60).padStart(2, '0')}`;
-    return `${date}T${time.slice(0, 8)}${fraction}${zone}`;
-  });
+  fc
+    .tuple(offset, fc.constantFrom(0, 60, 330, -300, -720, 840), fc.constantFrom(0, 3, 6, 9), fc.constantFrom('Z', 'z'))
+    .map(([ms, zoneMinutes, digits, z]) => {
+      const at = new Date(Date.now() + ms + zoneMinutes * MINUTE);
+      const [date, time] = at.toISOString().split('T') as [string, string];
+      const fraction = digits === 0 ? '' : `.${time.slice(9, 12).padEnd(digits, '0')}`;
+      const sign = zoneMinutes < 0 ? '-' : '+';
+      const zone =
+        zoneMinutes === 0
+          ? z.toUpperCase()
+          : `${sign}${String(Math.floor(Math.abs(zoneMinutes) / 60)).padStart(2, '0')}:${String(Math.abs(zoneMinutes) % 60).padStart(2, '0')}`;
+      return `${date}T${time.slice(0, 8)}${fraction}${zone}`;
+    });
 const past = dateTime(fc.integer({ min: -365 * 24 * 60 * MINUTE, max: -2 * MINUTE }));
 const future = dateTime(fc.integer({ min: 2 * MINUTE, max: 365 * 24 * 60 * MINUTE }));
 const farFuture = dateTime(fc.integer({ min: 6 * MINUTE, max: 365 * 24 * 60 * MINUTE }));
 
 const uri = fc.oneof(
   fc.webUrl({ withQueryParameters: true, withFragments: true }),
-  fc.constantFrom('https://app.example.com', 'https://app.example.com/login?next=%2F', 'urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66', 'did:pkh:eip155:1:0xb9c5714089478a327f09197987f16f9e5d936e8a', 'ipfs://bafybeiemxf5abjwjbikoz4mc3a3dla6ual3jsgpdr4cjr3oz3evfyavhwq', 'http://[::1]:3000/', 'mailto:a@b.c', 'x:'),
+  fc.constantFrom(
+    'https://app.example.com',
+    'https://app.example.com/login?next=%2F',
+    'urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66',
+    'did:pkh:eip155:1:0xb9c5714089478a327f09197987f16f9e5d936e8a',
+    'ipfs://bafybeiemxf5abjwjbikoz4mc3a3dla6ual3jsgpdr4cjr3oz3evfyavhwq',
+    'http://[::1]:3000/',
+    'mailto:a@b.c',
+    'x:',
+  ),
 );
 
-const ALLOWED_DOMAINS = ['app.example.com', 'localhost:3000', 'pr-12.app.example.com', 'a.b.app.example.com', 'APP.EXAMPLE.COM', 'app.example.com:8443'];
-const OTHER_DOMAINS = ['evilapp.example.com', 'app.example.com.evil.io', 'example.com', 'localhost:3001', 'localhost', 'pr-12.localhost:3000', '127.0.0.1:3000', '[::1]:3000', 'user@app.example.com', 'app.example.co'];
+const ALLOWED_DOMAINS = [
+  'app.example.com',
+  'localhost:3000',
+  'pr-12.app.example.com',
+  'a.b.app.example.com',
+  'APP.EXAMPLE.COM',
+  'app.example.com:8443',
+];
+const OTHER_DOMAINS = [
+  'evilapp.example.com',
+  'app.example.com.evil.io',
+  'example.com',
+  'localhost:3001',
+  'localhost',
+  'pr-12.localhost:3000',
+  '127.0.0.1:3000',
+  '[::1]:3000',
+  'user@app.example.com',
+  'app.example.co',
+];
 
-const word = (chars: string[], min: number, max: number) => fc.string({ unit: fc.constantFrom(...chars), minLength: min, maxLength: max });
+const word = (chars: string[], min: number, max: number) =>
+  fc.string({ unit: fc.constantFrom(...chars), minLength: min, maxLength: max });
 const alnum = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
 
 /** A message as a wallet would send it, every optional part sometimes there (address and nonce come at run time). */
@@ -78,7 +111,9 @@ const validFields: fc.Arbitrary<Omit<Fields, 'address' | 'nonce'>> = fc.record({
 const otherValue: Record<Field, fc.Arbitrary<string | string[] | undefined>> = {
   scheme: fc.constantFrom('https', 'http', 'wss', 'a+b-c.d', undefined),
   domain: fc.constantFrom(...ALLOWED_DOMAINS, ...OTHER_DOMAINS),
-  address: fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => getAddress(`0x${Buffer.from(b).toString('hex')}`)),
+  address: fc
+    .uint8Array({ minLength: 20, maxLength: 20 })
+    .map((b) => getAddress(`0x${Buffer.from(b).toString('hex')}`)),
   statement: fc.option(word(STATEMENT_CHARS, 1, 200), { nil: undefined }),
   uri,
   version: fc.constantFrom('1', '2', '0', '01'),
@@ -97,12 +132,34 @@ type Mutation =
   | { kind: 'value'; field: Field; value: string | string[] | undefined }
   | { kind: 'text'; field: Field; value: string }
   | { kind: 'line'; how: 'drop' | 'double' | 'upper' | 'lower' | 'trailing-space' | 'crlf' | 'swap'; line: number }
-  | { kind: 'signature'; how: 'other-signer' | 'other-text' | 'random' | 'length' | '6492' | 'v'; bytes: Uint8Array; length: number };
+  | {
+      kind: 'signature';
+      how: 'other-signer' | 'other-text' | 'random' | 'length' | '6492' | 'v';
+      bytes: Uint8Array;
+      length: number;
+    };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(...FIELD_NAMES).chain((field) => otherValue[field].map((value) => ({ kind: 'value' as const, field, value }))) },
-  { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...FIELD_NAMES), text).map(([field, value]) => ({ kind: 'text' as const, field, value })) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('line' as const), how: fc.constantFrom('drop', 'double', 'upper', 'lower', 'trailing-space', 'crlf', 'swap'), line: fc.nat({ max: 20 }) }) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .constantFrom(...FIELD_NAMES)
+      .chain((field) => otherValue[field].map((value) => ({ kind: 'value' as const, field, value }))),
+  },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...FIELD_NAMES), text)
+      .map(([field, value]) => ({ kind: 'text' as const, field, value })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('line' as const),
+      how: fc.constantFrom('drop', 'double', 'upper', 'lower', 'trailing-space', 'crlf', 'swap'),
+      line: fc.nat({ max: 20 }),
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -119,7 +176,10 @@ const SUFFIX_6492 = '64926492649264926492649264926492649264926492649264926492649
 // --- the oracle: docs/api.md#sign-in ---
 
 const HOST_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
-const ENTRIES: [string, string | undefined][] = [['app.example.com', undefined], ['localhost', '3000']];
+const ENTRIES: [string, string | undefined][] = [
+  ['app.example.com', undefined],
+  ['localhost', '3000'],
+];
 
 /** SIWE_DOMAIN = app.example.com,localhost:3000: the entry or a subdomain of it, the port when the entry has one. */
 function domainAllowed(domain: string): boolean {
@@ -127,7 +187,10 @@ function domainAllowed(domain: string): boolean {
   if (!match) return false;
   const [, host, port] = match as unknown as [string, string, string | undefined];
   if (host.length > 253 || !host.split('.').every((label) => HOST_LABEL.test(label))) return false;
-  return ENTRIES.some(([entry, entryPort]) => (entryPort === undefined || entryPort === port) && (host === entry || host.endsWith(`.${entry}`)));
+  return ENTRIES.some(
+    ([entry, entryPort]) =>
+      (entryPort === undefined || entryPort === port) && (host === entry || host.endsWith(`.${entry}`)),
+  );
 }
 
 interface Expectation {
@@ -137,7 +200,13 @@ interface Expectation {
   consumes?: string;
 }
 
-function expected(message: string, signature: string, signatureValid: boolean, live: Map<string, string>, now: number): Expectation {
+function expected(
+  message: string,
+  signature: string,
+  signatureValid: boolean,
+  live: Map<string, string>,
+  now: number,
+): Expectation {
   // The route's body limit (16 KiB), then its schema: 0x and whole bytes, at most 4096 of them.
   if (Buffer.byteLength(JSON.stringify({ message, signature })) > 16 * 1024) return { status: 413 };
   if (!/^0x([0-9a-fA-F]{2})+$/.test(signature) || signature.length > 2 + 2 * 4096) return { status: 400 };
@@ -149,7 +218,11 @@ function expected(message: string, signature: string, signatureValid: boolean, l
     return { status: 400 };
   }
   const time = (value: string | undefined) => (value === undefined ? undefined : new Date(value).getTime());
-  const [issuedAt, expiration, notBefore] = [time(parsed.issuedAt), time(parsed.expirationTime), time(parsed.notBefore)];
+  const [issuedAt, expiration, notBefore] = [
+    time(parsed.issuedAt),
+    time(parsed.expirationTime),
+    time(parsed.notBefore),
+  ];
   if ([issuedAt, expiration, notBefore].some((t) => t !== undefined && Number.isNaN(t))) return { status: 400 };
   const refuse = (error: string): Expectation => ({ status: 401, error, consumes: parsed.nonce });
   const bound = live.get(parsed.nonce);
@@ -187,7 +260,11 @@ function mutate(fields: Fields, m: Mutation): string {
   return m.how === 'crlf' ? lines.join('\r\n') : lines.join('\n');
 }
 
-async function signatureFor(message: string, wallet: ReturnType<typeof privateKeyToAccount>, m: Mutation): Promise<{ signature: string; valid: boolean | 'unknown' }> {
+async function signatureFor(
+  message: string,
+  wallet: ReturnType<typeof privateKeyToAccount>,
+  m: Mutation,
+): Promise<{ signature: string; valid: boolean | 'unknown' }> {
   const signed = await wallet.signMessage({ message });
   if (m.kind !== 'signature') return { signature: signed, valid: true };
   const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -199,14 +276,22 @@ async function signatureFor(message: string, wallet: ReturnType<typeof privateKe
     case 'random':
       return { signature: `0x${hex(m.bytes).padEnd(130, '0').slice(0, 130)}`, valid: false };
     case 'length':
-      return { signature: `0x${hex(m.bytes).padEnd(m.length * 2, 'a').slice(0, m.length * 2)}`, valid: false };
+      return {
+        signature: `0x${hex(m.bytes)
+          .padEnd(m.length * 2, 'a')
+          .slice(0, m.length * 2)}`,
+        valid: false,
+      };
     case '6492':
       return { signature: `0x${hex(m.bytes)}${SUFFIX_6492}`, valid: false };
     case 'v': {
       // The same signature with v as 0/1 instead of 27/28, or some other byte: recovery may or may not accept it.
       const v = parseInt(signed.slice(130, 132), 16);
       const other = m.length % 2 === 0 ? v - 27 : (m.bytes[0] ?? 29);
-      return { signature: `${signed.slice(0, 130)}${other.toString(16).padStart(2, '0')}`, valid: other === v || other === v - 27 ? 'unknown' : false };
+      return {
+        signature: `${signed.slice(0, 130)}${other.toString(16).padStart(2, '0')}`,
+        valid: other === v || other === v - 27 ? 'unknown' : false,
+      };
     }
   }
 }
@@ -249,9 +334,13 @@ describe('verify with grammar-built SIWE messages, one field mutated', () => {
           const issued = await requestNonce(wallet.address);
           // A live nonce bound to someone else, which a mutated message may name.
           const othersNonce = await requestNonce(other.address);
-          const live = new Map([[issued, wallet.address.toLowerCase()], [othersNonce, other.address.toLowerCase()]]);
+          const live = new Map([
+            [issued, wallet.address.toLowerCase()],
+            [othersNonce, other.address.toLowerCase()],
+          ]);
           const fields: Fields = { ...generated, address: getAddress(wallet.address), nonce: issued };
-          const base = m.kind === 'value' && m.field === 'nonce' && otherNonceInMessage ? { ...m, value: othersNonce } : m;
+          const base =
+            m.kind === 'value' && m.field === 'nonce' && otherNonceInMessage ? { ...m, value: othersNonce } : m;
           const message = mutate(fields, base);
           const { signature, valid } = await signatureFor(message, wallet, base);
 
@@ -260,7 +349,10 @@ describe('verify with grammar-built SIWE messages, one field mutated', () => {
           const now = Date.now();
           const where = `${JSON.stringify(base, (_, v) => (v instanceof Uint8Array ? `bytes(${v.length})` : v))}\n${message}\nsignature ${signature.slice(0, 80)}`;
           const answer = await expectDocumented(response, where);
-          countStatus(`verify ${base.kind}${base.kind === 'value' || base.kind === 'text' ? ` ${base.field}` : ` ${'how' in base ? base.how : ''}`}`, answer.status);
+          countStatus(
+            `verify ${base.kind}${base.kind === 'value' || base.kind === 'text' ? ` ${base.field}` : ` ${'how' in base ? base.how : ''}`}`,
+            answer.status,
+          );
           const expectation = expected(message, signature, valid === true, live, now);
           const body = answer.body as { error?: string };
           const got = `${answer.status} ${answer.status === 400 || answer.status === 413 ? '' : (body.error ?? '')}`;
@@ -283,7 +375,9 @@ describe('verify with grammar-built SIWE messages, one field mutated', () => {
           lastState = undefined;
           const consumed = answer.status === 401 ? expectation.consumes : undefined;
           expect(await stillLive(wallet, issued), `${where}: the issued nonce`).toBe(consumed !== issued);
-          expect(await stillLive(other, othersNonce), `${where}: another wallet's nonce`).toBe(consumed !== othersNonce);
+          expect(await stillLive(other, othersNonce), `${where}: another wallet's nonce`).toBe(
+            consumed !== othersNonce,
+          );
         }),
         runs(total),
       );

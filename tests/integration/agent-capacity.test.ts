@@ -6,11 +6,29 @@ import { POST as reopenRoute } from '@/app/api/missions/[id]/reopen/route';
 import { GET as listRoute } from '@/app/api/missions/route';
 import { call } from '../support/http';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
-import { act, createMission, eventsOf, getMission, missionRow, newAgent, newClient, ok, past, setTimes, type Party } from '../support/missions';
+import {
+  act,
+  createMission,
+  eventsOf,
+  getMission,
+  missionRow,
+  newAgent,
+  newClient,
+  ok,
+  past,
+  setTimes,
+  type Party,
+} from '../support/missions';
 
-useTestEnvironment({ ...BOOKKEEPING, MAX_ACTIVE_MISSIONS: '3', ACCEPT_WINDOW_SECONDS: '3600', WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
+useTestEnvironment({
+  ...BOOKKEEPING,
+  MAX_ACTIVE_MISSIONS: '3',
+  ACCEPT_WINDOW_SECONDS: '3600',
+  WRITE_RATE_LIMIT_PER_MINUTE: '100000',
+});
 
-const reopen = (party: Party | undefined, id: string) => call(reopenRoute, { method: 'POST', token: party?.token, params: { id } });
+const reopen = (party: Party | undefined, id: string) =>
+  call(reopenRoute, { method: 'POST', token: party?.token, params: { id } });
 
 async function openMissions(n: number) {
   const ids: string[] = [];
@@ -27,7 +45,13 @@ describe('agent capacity (docs/api.md#agent-capacity)', () => {
     await ok(act('submit', agent, b!, { note: 'Delivered.' }));
     await ok(act('accept', agent, c!));
     const refused = await act('accept', agent, d!);
-    expect(refused).toMatchObject({ status: 409, body: { error: 'Too many active missions', details: [expect.stringMatching(/^MAX_ACTIVE_MISSIONS: .*at most 3/)] } });
+    expect(refused).toMatchObject({
+      status: 409,
+      body: {
+        error: 'Too many active missions',
+        details: [expect.stringMatching(/^MAX_ACTIVE_MISSIONS: .*at most 3/)],
+      },
+    });
     expect(await missionRow(d!)).toMatchObject({ status: 'OPEN', agentId: null });
   });
 
@@ -66,10 +90,13 @@ describe('reopen an idle assignment (docs/api.md#mission-states)', () => {
     return { client, agent, id };
   }
 
-  test('error: before ACCEPT_WINDOW_SECONDS the owner\'s reopen is 409 and the agent keeps the mission', async () => {
+  test("error: before ACCEPT_WINDOW_SECONDS the owner's reopen is 409 and the agent keeps the mission", async () => {
     const { client, agent, id } = await accepted();
     const refused = await reopen(client, id);
-    expect(refused).toMatchObject({ status: 409, body: { error: expect.stringMatching(/^The agent has until .+ to deliver before it can be reopened$/) } });
+    expect(refused).toMatchObject({
+      status: 409,
+      body: { error: expect.stringMatching(/^The agent has until .+ to deliver before it can be reopened$/) },
+    });
     expect(await missionRow(id)).toMatchObject({ status: 'ACCEPTED', agentId: agent.id });
   });
 
@@ -79,7 +106,13 @@ describe('reopen an idle assignment (docs/api.md#mission-states)', () => {
     const reopened = await reopen(client, id);
     expect(reopened).toMatchObject({ status: 200, body: { id, status: 'OPEN', agent: null, acceptedAt: null } });
     const events = await eventsOf(id);
-    expect(events.at(-1)).toMatchObject({ action: 'reopened', fromStatus: 'ACCEPTED', toStatus: 'OPEN', actor: 'OWNER', data: { agentId: agent.id } });
+    expect(events.at(-1)).toMatchObject({
+      action: 'reopened',
+      fromStatus: 'ACCEPTED',
+      toStatus: 'OPEN',
+      actor: 'OWNER',
+      data: { agentId: agent.id },
+    });
     const board = await call(listRoute, { path: '/api/missions?limit=100' });
     expect(board.body.items.map((m: { id: string }) => m.id)).toContain(id);
     // The old agent lost it; its slot is free again, and someone else may accept.

@@ -37,7 +37,8 @@ async function accept(agent: Party) {
 }
 
 const board = (query: string) => call(leaderboardRoute, { path: `/api/agents/leaderboard${query}` });
-const byWallet = (...parties: Party[]) => [...parties].sort((x, y) => (x.address < y.address ? -1 : 1)).map((p) => p.address);
+const byWallet = (...parties: Party[]) =>
+  [...parties].sort((x, y) => (x.address < y.address ? -1 : 1)).map((p) => p.address);
 
 beforeAll(async () => {
   client = await newClient();
@@ -126,8 +127,13 @@ describe('GET /api/agents/leaderboard', () => {
     expect((await board('?cursor=bm90LWpzb24')).status).toBe(400);
     // A count past PostgreSQL's integer is as tampered as any other: 400, not an out-of-range 500.
     const view = JSON.parse(Buffer.from(nextCursor!, 'base64url').toString()).v;
-    const huge = Buffer.from(JSON.stringify({ v: view, e: '1', c: 3_000_000_000, w: `0x${'ab'.repeat(20)}` })).toString('base64url');
-    expect(await board(`?cursor=${huge}`)).toMatchObject({ status: 400, body: { error: 'Validation failed', details: ['cursor: malformed'] } });
+    const huge = Buffer.from(JSON.stringify({ v: view, e: '1', c: 3_000_000_000, w: `0x${'ab'.repeat(20)}` })).toString(
+      'base64url',
+    );
+    expect(await board(`?cursor=${huge}`)).toMatchObject({
+      status: 400,
+      body: { error: 'Validation failed', details: ['cursor: malformed'] },
+    });
     expect((await board('?period=1y')).status).toBe(400);
     expect((await board('?limit=101')).status).toBe(400);
   });
@@ -150,12 +156,26 @@ describe('GET /api/agents/{address}', () => {
     const response = await profile(b.address);
     expect(response.status).toBe(200);
     const body = agentProfileSchema.parse(response.body);
-    expect(body.stats).toEqual({ accepted: 2, completed: 1, earned: USDC(36), active: 0, contested: 1, successRate: 0.5 });
+    expect(body.stats).toEqual({
+      accepted: 2,
+      completed: 1,
+      earned: USDC(36),
+      active: 0,
+      contested: 1,
+      successRate: 0.5,
+    });
     expect(body.passport).toMatchObject({ status: 'MINTED', tokenId: expect.any(String) });
     expect(body.walletAddress).toBe(b.address);
     expect(Date.parse(body.joinedAt)).not.toBeNaN();
     const cStats = agentProfileSchema.parse((await profile(c.address)).body).stats;
-    expect(cStats).toEqual({ accepted: 3, completed: 1, earned: USDC(36), active: 1, contested: 0, successRate: 0.3333 });
+    expect(cStats).toEqual({
+      accepted: 3,
+      completed: 1,
+      earned: USDC(36),
+      active: 1,
+      contested: 0,
+      successRate: 0.3333,
+    });
   });
 
   test('behavior: any case of the address finds the agent (checksummed or upper-case hex)', async () => {

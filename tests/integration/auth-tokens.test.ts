@@ -51,11 +51,27 @@ describe('tokens and GET /api/auth/me', () => {
   test('error: alg none, a foreign key, another algorithm, expiry, wrong audience are refused', async () => {
     const { user } = await signIn();
     const claims = { sub: user.id, addr: user.walletAddress, role: 'CLIENT' };
-    const unsigned = new UnsecuredJWT(claims).setIssuer(TOKEN_ISSUER).setAudience(TOKEN_AUDIENCE).setIssuedAt().setExpirationTime('1h').setJti('x').encode();
+    const unsigned = new UnsecuredJWT(claims)
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .setJti('x')
+      .encode();
     const foreign = await forge(claims, { key: new TextEncoder().encode('y'.repeat(32)) });
-    const hs512 = await forge(claims, { alg: 'HS512', key: new TextEncoder().encode(process.env.JWT_SECRET!.padEnd(64, 'z')) });
+    const hs512 = await forge(claims, {
+      alg: 'HS512',
+      key: new TextEncoder().encode(process.env.JWT_SECRET!.padEnd(64, 'z')),
+    });
     const expired = await forge(claims, { exp: '-1s' });
-    const wrongAudience = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer(TOKEN_ISSUER).setAudience('other').setIssuedAt().setExpirationTime('1h').setJti('x').sign(secret());
+    const wrongAudience = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience('other')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .setJti('x')
+      .sign(secret());
     for (const token of [unsigned, foreign, hs512, expired, wrongAudience]) {
       const response = await call(me, { headers: { authorization: `Bearer ${token}` } });
       expect(response, token).toMatchObject({ status: 401, body: { error: 'Invalid or expired token' } });
@@ -79,7 +95,12 @@ describe('tokens and GET /api/auth/me', () => {
   test('error: a token without exp is refused', async () => {
     const { user } = await signIn();
     const token = await new SignJWT({ sub: user.id, addr: user.walletAddress, role: 'CLIENT' })
-      .setProtectedHeader({ alg: 'HS256' }).setIssuer(TOKEN_ISSUER).setAudience(TOKEN_AUDIENCE).setIssuedAt().setJti('x').sign(secret());
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
+      .setIssuedAt()
+      .setJti('x')
+      .sign(secret());
     expect((await call(me, { token })).status).toBe(401);
   });
 
@@ -118,7 +139,9 @@ describe('POST /api/auth/logout', () => {
 
   test('behavior: logging out through the cookie revokes it', async () => {
     const { cookie } = await signIn();
-    expect((await call(logout, { cookie, method: 'POST', headers: { origin: 'https://app.example.com' } })).status).toBe(200);
+    expect(
+      (await call(logout, { cookie, method: 'POST', headers: { origin: 'https://app.example.com' } })).status,
+    ).toBe(200);
     expect((await call(me, { cookie })).status).toBe(401);
   });
 });
@@ -139,7 +162,7 @@ describe('CSRF: cookie-authenticated writes', () => {
     expect((await call(me, { token })).status).toBe(200);
   });
 
-  test('behavior: the default app origins and the request\'s own origin pass', async () => {
+  test("behavior: the default app origins and the request's own origin pass", async () => {
     for (const origin of ['https://app.example.com', 'http://localhost:3000']) {
       const { cookie } = await signIn();
       expect((await call(logout, { cookie, method: 'POST', headers: { origin } })).status, origin).toBe(200);

@@ -20,7 +20,11 @@ describe('POST /api/auth/verify', () => {
     const { message, signature, wallet } = await signed();
     const response = await call(verify, { body: { message, signature } });
     expect(response.status).toBe(200);
-    expect(response.body.user).toEqual({ id: expect.any(String), walletAddress: wallet.address.toLowerCase(), role: 'CLIENT' });
+    expect(response.body.user).toEqual({
+      id: expect.any(String),
+      walletAddress: wallet.address.toLowerCase(),
+      role: 'CLIENT',
+    });
     expect(response.body.token.split('.')).toHaveLength(3);
     const cookie = response.headers.get('set-cookie')!;
     expect(cookie).toMatch(/^taskmarket_session=.+; Path=\/; HttpOnly; SameSite=Lax/);
@@ -35,7 +39,9 @@ describe('POST /api/auth/verify', () => {
   test('behavior: a new wallet signing in from several tabs at once becomes one user', async () => {
     const wallet = newWallet();
     const attempts = await Promise.all(Array.from({ length: 8 }, () => signed({}, wallet)));
-    const results = await Promise.all(attempts.map(({ message, signature }) => call(verify, { body: { message, signature } })));
+    const results = await Promise.all(
+      attempts.map(({ message, signature }) => call(verify, { body: { message, signature } })),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect(new Set(results.map((r) => r.body.user.id)).size).toBe(1);
     expect(results[0]!.body.user).toMatchObject({ walletAddress: wallet.address.toLowerCase(), role: 'CLIENT' });
@@ -77,7 +83,10 @@ describe('POST /api/auth/verify', () => {
     const { message, signature } = await signed();
     await new Promise((r) => setTimeout(r, 1100));
     setEnv({ NONCE_TTL_SECONDS: undefined });
-    expect(await call(verify, { body: { message, signature } })).toMatchObject({ status: 401, body: { error: 'Nonce expired or unknown' } });
+    expect(await call(verify, { body: { message, signature } })).toMatchObject({
+      status: 401,
+      body: { error: 'Nonce expired or unknown' },
+    });
   });
 
   test('error: a nonce issued to another address', async () => {
@@ -97,7 +106,11 @@ describe('POST /api/auth/verify', () => {
     ['a wrong port', { domain: 'localhost:3001' }, 'Domain not allowed'],
     ['an expired message', { expirationTime: new Date(Date.now() - 1000) }, 'Message expired'],
     ['a message not yet valid', { notBefore: new Date(Date.now() + 60_000) }, 'Message not yet valid'],
-    ['issuedAt more than 5 minutes ahead', { issuedAt: new Date(Date.now() + 6 * 60_000) }, 'Message issued in the future'],
+    [
+      'issuedAt more than 5 minutes ahead',
+      { issuedAt: new Date(Date.now() + 6 * 60_000) },
+      'Message issued in the future',
+    ],
   ])('error: %s is 401', async (_name, fields, error) => {
     const { message, signature } = await signed(fields);
     expect(await call(verify, { body: { message, signature } })).toMatchObject({ status: 401, body: { error } });
@@ -107,7 +120,10 @@ describe('POST /api/auth/verify', () => {
     ['a preview subdomain', { domain: 'pr-12.app.example.com' }],
     ['the second allowed entry', { domain: 'localhost:3000' }],
     ['issuedAt a little ahead (clock skew)', { issuedAt: new Date(Date.now() + 60_000) }],
-    ['a future expiration and a past notBefore', { expirationTime: new Date(Date.now() + 60_000), notBefore: new Date(Date.now() - 60_000) }],
+    [
+      'a future expiration and a past notBefore',
+      { expirationTime: new Date(Date.now() + 60_000), notBefore: new Date(Date.now() - 60_000) },
+    ],
   ])('behavior: %s is admitted', async (_name, fields) => {
     const { message, signature } = await signed(fields);
     expect((await call(verify, { body: { message, signature } })).status).toBe(200);
@@ -123,7 +139,10 @@ describe('POST /api/auth/verify', () => {
     const nonce = await requestNonce(wallet.address);
     const message = siweMessage(wallet, nonce);
     const signature = await wallet.signMessage({ message: `${message} ` });
-    expect(await call(verify, { body: { message, signature } })).toMatchObject({ status: 401, body: { error: 'Invalid signature' } });
+    expect(await call(verify, { body: { message, signature } })).toMatchObject({
+      status: 401,
+      body: { error: 'Invalid signature' },
+    });
   });
 
   test('error: a garbage signature is 401, a non-hex one 400', async () => {

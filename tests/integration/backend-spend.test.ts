@@ -24,8 +24,10 @@ import { newWallet, signIn } from '../support/wallets';
 useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000', MINT_WAIT_MS: '3000', SETTLEMENT_MAX_ATTEMPTS: '3' });
 
 const contracts = inject('contracts');
-const sweep = () => call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
-const passportRow = async (userId: string) => (await (await getDb()).select().from(passports).where(eq(passports.userId, userId)))[0]!;
+const sweep = () =>
+  call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+const passportRow = async (userId: string) =>
+  (await (await getDb()).select().from(passports).where(eq(passports.userId, userId)))[0]!;
 
 describe('sponsored mints (docs/api.md#becoming-an-agent)', () => {
   test('behavior: past MINT_BUDGET_PER_HOUR register-agent still answers 200 AGENT with the passport PENDING and no transaction; the sweep mints it when the budget allows', async () => {
@@ -36,7 +38,10 @@ describe('sponsored mints (docs/api.md#becoming-an-agent)', () => {
       const minted = await call(registerAgent, { token: first.token, method: 'POST' });
       expect(minted).toMatchObject({ status: 200, body: { user: { role: 'AGENT' }, passport: { status: 'MINTED' } } });
       const waiting = await call(registerAgent, { token: second.token, method: 'POST' });
-      expect(waiting).toMatchObject({ status: 200, body: { user: { role: 'AGENT' }, passport: { status: 'PENDING', tokenId: null, txHash: null } } });
+      expect(waiting).toMatchObject({
+        status: 200,
+        body: { user: { role: 'AGENT' }, passport: { status: 'PENDING', tokenId: null, txHash: null } },
+      });
       expect(await passportRow(second.user.id)).toMatchObject({ status: 'PENDING', txHash: null });
 
       // Still over budget: the sweep sends nothing either.
@@ -65,7 +70,7 @@ describe('sponsored mints (docs/api.md#becoming-an-agent)', () => {
 });
 
 describe('settlements that keep failing (docs/api.md#settlements)', () => {
-  test('behavior: a release failing SETTLEMENT_MAX_ATTEMPTS times is FAILED, health is degraded, and the operator\'s retry pays it once', async () => {
+  test("behavior: a release failing SETTLEMENT_MAX_ATTEMPTS times is FAILED, health is degraded, and the operator's retry pays it once", async () => {
     const REWARD = 7_000_000n;
     const wallet = newWallet();
     const taskId = await fundTask(wallet, REWARD);
@@ -73,7 +78,10 @@ describe('settlements that keep failing (docs/api.md#settlements)', () => {
     const worker = await signIn();
     const agentToken = (await call(registerAgent, { token: worker.token, method: 'POST' })).body.token as string;
     const agent = { token: agentToken, id: worker.user.id, address: worker.user.walletAddress };
-    const created = await call(createRoute, { token: client.token, body: missionInput({ reward: REWARD.toString(), onChainTaskId: taskId }) });
+    const created = await call(createRoute, {
+      token: client.token,
+      body: missionInput({ reward: REWARD.toString(), onChainTaskId: taskId }),
+    });
     const id = created.body.id as string;
     await ok(act('accept', agent, id));
     await ok(act('submit', agent, id, { note: 'Done.' }));
@@ -82,12 +90,17 @@ describe('settlements that keep failing (docs/api.md#settlements)', () => {
     setEnv({ OPERATOR_PRIVATE_KEY: generatePrivateKey() });
     try {
       await ok(act('approve', { token: client.token, id: client.user.id, address: client.user.walletAddress }, id));
-      const row = async () => (await (await getDb()).select().from(settlements).where(eq(settlements.missionId, id)))[0]!;
+      const row = async () =>
+        (await (await getDb()).select().from(settlements).where(eq(settlements.missionId, id)))[0]!;
       expect(await row()).toMatchObject({ status: 'PENDING', attempts: 1 });
       await ok(sweep());
       await ok(sweep());
       const failed = await row();
-      expect(failed).toMatchObject({ status: 'FAILED', attempts: 3, lastError: expect.stringMatching(/^gave up after 3 attempts/) });
+      expect(failed).toMatchObject({
+        status: 'FAILED',
+        attempts: 3,
+        lastError: expect.stringMatching(/^gave up after 3 attempts/),
+      });
       // The sweep has stopped trying it.
       await ok(sweep());
       expect((await row()).attempts).toBe(3);
@@ -97,15 +110,28 @@ describe('settlements that keep failing (docs/api.md#settlements)', () => {
       expect(health.body).toMatchObject({ status: 'degraded', settlements: { failed: expect.any(Number) } });
       expect(health.body.settlements.failed).toBeGreaterThanOrEqual(1);
 
-      expect((await call(retryRoute, { method: 'POST', params: { id: failed.id }, headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+      expect(
+        (
+          await call(retryRoute, {
+            method: 'POST',
+            params: { id: failed.id },
+            headers: { authorization: 'Bearer wrong' },
+          })
+        ).status,
+      ).toBe(401);
       setEnv({ OPERATOR_PRIVATE_KEY: ANVIL_KEYS[0] });
       const retried = await call(retryRoute, { method: 'POST', params: { id: failed.id }, headers: ADMIN });
-      expect(retried).toMatchObject({ status: 200, body: { id: failed.id, kind: 'RELEASE', status: 'MINED', txHash: expect.stringMatching(/^0x/) } });
+      expect(retried).toMatchObject({
+        status: 200,
+        body: { id: failed.id, kind: 'RELEASE', status: 'MINED', txHash: expect.stringMatching(/^0x/) },
+      });
       expect((await taskOnChain(taskId)).state).toBe(2);
       expect(await claimableOnChain(agent.address)).toBe(REWARD);
 
       // Nothing is paid twice: a second retry is refused, the sweep leaves the row alone.
-      expect(await call(retryRoute, { method: 'POST', params: { id: failed.id }, headers: ADMIN })).toMatchObject({ status: 409 });
+      expect(await call(retryRoute, { method: 'POST', params: { id: failed.id }, headers: ADMIN })).toMatchObject({
+        status: 409,
+      });
       await ok(sweep());
       expect(await claimableOnChain(agent.address)).toBe(REWARD);
     } finally {

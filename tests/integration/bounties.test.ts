@@ -7,9 +7,31 @@ import { POST as createRoute, GET as listRoute } from '@/app/api/missions/route'
 import { GET as agentRoute } from '@/app/api/agents/[address]/route';
 import { call } from '../support/http';
 import { setEnv, useTestEnvironment, BOOKKEEPING } from '../support/environment';
-import { act, earningsOf, eventsOf, getMission, missionInput, missionRow, newAgent, newClient, ok, type Party, resolve } from '../support/missions';
+import {
+  act,
+  earningsOf,
+  eventsOf,
+  getMission,
+  missionInput,
+  missionRow,
+  newAgent,
+  newClient,
+  ok,
+  type Party,
+  resolve,
+} from '../support/missions';
 import { png } from '../support/multipart';
-import { award, closeEntries, contestAward, createBounty, endWindow, enter, entriesOf, statusOf, sweep } from '../support/bounties';
+import {
+  award,
+  closeEntries,
+  contestAward,
+  createBounty,
+  endWindow,
+  enter,
+  entriesOf,
+  statusOf,
+  sweep,
+} from '../support/bounties';
 
 const LIMITS = { WRITE_RATE_LIMIT_PER_MINUTE: '100000', ENTRY_RATE_LIMIT_PER_MINUTE: '100000' };
 useTestEnvironment({ ...BOOKKEEPING, ...LIMITS, PLATFORM_FEE_BPS: '1000' });
@@ -26,7 +48,8 @@ const c = () => agents[2]!;
 async function judging(n = 3, overrides: Record<string, unknown> = {}) {
   const client = await newClient();
   const { id } = await createBounty(client, overrides);
-  for (const agent of agents.slice(0, n)) expect((await enter(agent, id, `Entry by ${agent.address}`)).status).toBe(201);
+  for (const agent of agents.slice(0, n))
+    expect((await enter(agent, id, `Entry by ${agent.address}`)).status).toBe(201);
   await closeEntries(id);
   expect((await getMission(client, id)).body.status).toBe('JUDGING');
   return { client, id };
@@ -36,7 +59,10 @@ describe('posting a bounty', () => {
   test('default: winners and split are kept and shown; the split defaults to equal places', async () => {
     const client = await newClient();
     const equal = await createBounty(client, { winners: 3 });
-    expect(equal).toMatchObject({ assignment: 'BOUNTY', bounty: { winners: 3, split: null, entries: 0, awards: [], awardedAt: null } });
+    expect(equal).toMatchObject({
+      assignment: 'BOUNTY',
+      bounty: { winners: 3, split: null, entries: 0, awards: [], awardedAt: null },
+    });
     const split = await createBounty(client, { winners: 3, split: [50, 30, 20] });
     expect(split.bounty).toMatchObject({ winners: 3, split: [50, 30, 20] });
     const plain = await createBounty(client, { assignment: 'FIRST_COME', winners: undefined });
@@ -45,10 +71,14 @@ describe('posting a bounty', () => {
 
   test('error: a split that does not sum to 100 or name each place, places outside 1–10, or bounty fields on another mission are 400', async () => {
     const client = await newClient();
-    const post = (body: Record<string, unknown>) => call(createRoute, { token: client.token, body: missionInput(body) });
+    const post = (body: Record<string, unknown>) =>
+      call(createRoute, { token: client.token, body: missionInput(body) });
     const cases: [Record<string, unknown>, string][] = [
       [{ assignment: 'BOUNTY', winners: 2, split: [50, 40] }, 'split: must sum to 100'],
-      [{ assignment: 'BOUNTY', winners: 3, split: [50, 50] }, 'split: must name one percentage for each of the 3 places'],
+      [
+        { assignment: 'BOUNTY', winners: 3, split: [50, 50] },
+        'split: must name one percentage for each of the 3 places',
+      ],
       [{ assignment: 'BOUNTY', winners: 11 }, 'winners'],
       [{ assignment: 'BOUNTY', winners: 0 }, 'winners'],
       [{ winners: 2 }, 'winners: only a BOUNTY has winners'],
@@ -66,9 +96,18 @@ describe('entries', () => {
   test('default: an agent enters with a note and files; a second entry replaces the first; the client sees one entry per agent', async () => {
     const client = await newClient();
     const { id } = await createBounty(client);
-    const first = await enter(a(), id, 'First try', [{ filename: 'one.png', contentType: 'image/png', content: png() }]);
+    const first = await enter(a(), id, 'First try', [
+      { filename: 'one.png', contentType: 'image/png', content: png() },
+    ]);
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ agent: { walletAddress: a().address }, note: 'First try', version: 1, place: null, amount: null, contested: false });
+    expect(first.body).toMatchObject({
+      agent: { walletAddress: a().address },
+      note: 'First try',
+      version: 1,
+      place: null,
+      amount: null,
+      contested: false,
+    });
     expect(first.body.files).toHaveLength(1);
     const second = await enter(a(), id, 'Better try');
     expect(second.body).toMatchObject({ id: first.body.id, note: 'Better try', version: 2, files: [] });
@@ -84,7 +123,10 @@ describe('entries', () => {
     const { id } = await createBounty(client);
     expect((await enter(client, id, 'Mine')).status).toBe(403);
     const plain = await createBounty(client, { assignment: 'FIRST_COME', winners: undefined });
-    expect(await enter(a(), plain.id, 'x')).toMatchObject({ status: 409, body: { error: 'This mission is not a bounty' } });
+    expect(await enter(a(), plain.id, 'x')).toMatchObject({
+      status: 409,
+      body: { error: 'This mission is not a bounty' },
+    });
     expect((await enter(a(), id, '')).status).toBe(400);
   });
 
@@ -107,9 +149,15 @@ describe('entries', () => {
   test('error: entries take files as submit does — at most 10 (400), sniffed types only (415) — and store nothing when refused', async () => {
     const client = await newClient();
     const { id } = await createBounty(client);
-    const eleven = Array.from({ length: 11 }, (_, i) => ({ filename: `p${i}.png`, contentType: 'image/png', content: png() }));
+    const eleven = Array.from({ length: 11 }, (_, i) => ({
+      filename: `p${i}.png`,
+      contentType: 'image/png',
+      content: png(),
+    }));
     expect((await enter(a(), id, 'Too many', eleven)).status).toBe(400);
-    const html = await enter(a(), id, 'Markup', [{ filename: 'x.html', contentType: 'text/html', content: '<script>alert(1)</script>' }]);
+    const html = await enter(a(), id, 'Markup', [
+      { filename: 'x.html', contentType: 'text/html', content: '<script>alert(1)</script>' },
+    ]);
     expect(html.status).toBe(415);
     expect((await entriesOf(client, id)).body.items).toEqual([]);
     expect((await getMission(client, id)).body.bounty.entries).toBe(0);
@@ -122,7 +170,10 @@ describe('entries', () => {
       const { id } = await createBounty(client);
       expect((await enter(a(), id, '1')).status).toBe(201);
       expect((await enter(b(), id, '2')).status).toBe(201);
-      expect(await enter(c(), id, '3')).toMatchObject({ status: 409, body: { error: 'This bounty has taken the most entries it may (2)' } });
+      expect(await enter(c(), id, '3')).toMatchObject({
+        status: 409,
+        body: { error: 'This bounty has taken the most entries it may (2)' },
+      });
       expect((await enter(a(), id, '1 again')).status).toBe(201);
     } finally {
       setEnv({ MAX_BOUNTY_ENTRIES: undefined });
@@ -148,11 +199,17 @@ describe('entries', () => {
   test('behavior: accept is refused on a bounty; the owner cannot cancel once an agent entered, but may before', async () => {
     const client = await newClient();
     const { id } = await createBounty(client);
-    expect(await act('accept', a(), id)).toMatchObject({ status: 409, body: { error: 'This mission is a bounty: submit an entry instead' } });
+    expect(await act('accept', a(), id)).toMatchObject({
+      status: 409,
+      body: { error: 'This mission is a bounty: submit an entry instead' },
+    });
     const untouched = await createBounty(client);
     expect((await ok(act('cancel', client, untouched.id))).status).toBe('CANCELLED');
     await enter(a(), id, 'Entered');
-    expect(await act('cancel', client, id)).toMatchObject({ status: 409, body: { error: 'Agents have entered this bounty: award it after the deadline' } });
+    expect(await act('cancel', client, id)).toMatchObject({
+      status: 409,
+      body: { error: 'Agents have entered this bounty: award it after the deadline' },
+    });
   });
 });
 
@@ -203,7 +260,10 @@ describe('judging and the award', () => {
       expect(response.body.details.join('\n')).toContain(detail);
     }
     const partial = await ok(award(client, id, { winners: [a().address], reason: 'Only one entry met the brief.' }));
-    expect(partial.bounty).toMatchObject({ awardReason: 'Only one entry met the brief.', awards: [{ place: 1, walletAddress: a().address }] });
+    expect(partial.bounty).toMatchObject({
+      awardReason: 'Only one entry met the brief.',
+      awards: [{ place: 1, walletAddress: a().address }],
+    });
     expect((await award(client, id, { winners: [b().address], reason: 'Changed my mind' })).status).toBe(409);
   });
 
@@ -228,7 +288,10 @@ describe('judging and the award', () => {
     expect((await resolve(id, { outcome: 'COMPLETED' })).status).toBe(400); // a bounty needs winners or a reason
     const resolved = await resolve(id, { outcome: 'COMPLETED', winners: [b().address] });
     expect(resolved.status).toBe(200);
-    expect(resolved.body).toMatchObject({ status: 'COMPLETED', bounty: { awards: [{ place: 1, walletAddress: b().address, amount: '4500000' }] } });
+    expect(resolved.body).toMatchObject({
+      status: 'COMPLETED',
+      bounty: { awards: [{ place: 1, walletAddress: b().address, amount: '4500000' }] },
+    });
     expect((await earningsOf(id)).map((e) => [e.agentId, e.amount])).toEqual([[b().id, '4500000']]);
   });
 
@@ -241,7 +304,9 @@ describe('judging and the award', () => {
     expect(contested.status).toBe('DISPUTED');
     expect((await contestAward(c(), id)).status).toBe(409);
     const listed = await entriesOf(client, id);
-    expect(listed.body.items.find((e: { agent: { walletAddress: string } }) => e.agent.walletAddress === b().address)).toMatchObject({ contested: true });
+    expect(
+      listed.body.items.find((e: { agent: { walletAddress: string } }) => e.agent.walletAddress === b().address),
+    ).toMatchObject({ contested: true });
     await ok(resolve(id, { outcome: 'COMPLETED', winners: [b().address] }));
     expect((await earningsOf(id)).map((e) => e.agentId)).toEqual([b().id]);
     expect((await missionRow(id)).completedAt).not.toBeNull();

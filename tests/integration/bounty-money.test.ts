@@ -39,7 +39,15 @@ function oracle(reward: bigint, feeBps: number, places: number, split: number[] 
   return { fee, shares };
 }
 
-const PATHS = ['awarded', 'partly-awarded', 'contested', 'escalated', 'operator-cancelled', 'no-entries', 'reclaimed'] as const;
+const PATHS = [
+  'awarded',
+  'partly-awarded',
+  'contested',
+  'escalated',
+  'operator-cancelled',
+  'no-entries',
+  'reclaimed',
+] as const;
 type Path = (typeof PATHS)[number];
 
 const runArb = fc
@@ -65,7 +73,10 @@ const runArb = fc
 /** Distinct entrants chosen by `pick`, at most `n`. */
 const choose = (entrants: Party[], pick: number[], n: number) => {
   const left = [...entrants];
-  return pick.slice(0, n).map((p) => left.splice(p % left.length, 1)[0]!).filter(Boolean);
+  return pick
+    .slice(0, n)
+    .map((p) => left.splice(p % left.length, 1)[0]!)
+    .filter(Boolean);
 };
 
 async function claimables(parties: string[]) {
@@ -79,11 +90,19 @@ async function runPath(run: Run) {
   const wallet = newWallet();
   const deadline = new Date(Date.now() + 3_600_000);
   const chainClock = await chainNow();
-  const expiresAt = [BigInt(Math.ceil(deadline.getTime() / 1000) + MARGIN), chainClock + 10n].reduce((a, b) => (a > b ? a : b));
+  const expiresAt = [BigInt(Math.ceil(deadline.getTime() / 1000) + MARGIN), chainClock + 10n].reduce((a, b) =>
+    a > b ? a : b,
+  );
   const taskId = await fundTask(wallet, run.reward, expiresAt);
   const { token, user } = await signIn(wallet);
   const client: Party = { token, address: user.walletAddress, id: user.id };
-  const bounty = await createBounty(client, { reward: run.reward.toString(), onChainTaskId: taskId, winners: run.places, split: run.split ?? undefined, deadline: deadline.toISOString() });
+  const bounty = await createBounty(client, {
+    reward: run.reward.toString(),
+    onChainTaskId: taskId,
+    winners: run.places,
+    split: run.split ?? undefined,
+    deadline: deadline.toISOString(),
+  });
   const id = bounty.id as string;
   const entrants = run.path === 'no-entries' ? [] : pool.slice(0, run.entrants);
   for (const agent of entrants) expect((await enter(agent, id, `Entry of ${agent.address}`)).status).toBe(201);
@@ -95,7 +114,10 @@ async function runPath(run: Run) {
   let winners: Party[] = [];
   const awardSome = async (who: 'client' | 'operator', n: number) => {
     winners = choose(entrants, run.pick.slice(who === 'client' ? 0 : 4), n);
-    const body = { winners: winners.map((w) => w.address), ...(winners.length < run.places && { reason: 'Not every place was earned.' }) };
+    const body = {
+      winners: winners.map((w) => w.address),
+      ...(winners.length < run.places && { reason: 'Not every place was earned.' }),
+    };
     return who === 'client' ? ok(award(client, id, body)) : ok(resolve(id, { outcome: 'COMPLETED', ...body }));
   };
   const places = Math.min(run.places, entrants.length);
@@ -141,7 +163,9 @@ async function runPath(run: Run) {
     expect(delta.get(client.address)).toBe(refund);
     expect(delta.get(FEE_RECIPIENT)).toBe(expected.fee);
     const books = await earningsOf(id);
-    expect(books.map((e) => [e.agentId, BigInt(e.amount)]).sort()).toEqual(winners.map((w, i) => [w.id, paid[i]]).sort());
+    expect(books.map((e) => [e.agentId, BigInt(e.amount)]).sort()).toEqual(
+      winners.map((w, i) => [w.id, paid[i]]).sort(),
+    );
   } else {
     expect(row.status, run.path).toBe('CANCELLED');
     expect(task.state).toBe(run.path === 'reclaimed' ? 4 : 3); // Reclaimed or Refunded
@@ -164,7 +188,21 @@ describe('bounty money on the escrow', () => {
     expect(seen.size).toBeGreaterThan(3);
   }, 600_000);
 
-  test.each(PATHS)('path %s, one fixed case', async (path) => {
-    await runPath({ path, reward: 10_000_003n, feeBps: 250, places: 3, entrants: 4, splitSeed: [5, 3, 2, 1], equal: false, pick: [1, 2, 3, 4, 5, 6, 7, 2], split: [50, 30, 20] });
-  }, 120_000);
+  test.each(PATHS)(
+    'path %s, one fixed case',
+    async (path) => {
+      await runPath({
+        path,
+        reward: 10_000_003n,
+        feeBps: 250,
+        places: 3,
+        entrants: 4,
+        splitSeed: [5, 3, 2, 1],
+        equal: false,
+        pick: [1, 2, 3, 4, 5, 6, 7, 2],
+        split: [50, 30, 20],
+      });
+    },
+    120_000,
+  );
 });

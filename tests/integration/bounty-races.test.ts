@@ -15,7 +15,8 @@ let agents: Party[];
 beforeAll(async () => {
   agents = [];
   // In small batches: each sign-in mints a passport on the worker's anvil.
-  for (let i = 0; i < AGENTS; i += 10) agents.push(...(await Promise.all(Array.from({ length: 10 }, () => newAgent()))));
+  for (let i = 0; i < AGENTS; i += 10)
+    agents.push(...(await Promise.all(Array.from({ length: 10 }, () => newAgent()))));
 }, 180_000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
@@ -36,7 +37,10 @@ describe('the last second before the deadline', () => {
     );
     const accepted = results.filter((r) => r.status === 201);
     const refused = results.filter((r) => r.status !== 201);
-    expect(refused.every((r) => r.status === 409), JSON.stringify(refused.map((r) => r.status))).toBe(true);
+    expect(
+      refused.every((r) => r.status === 409),
+      JSON.stringify(refused.map((r) => r.status)),
+    ).toBe(true);
     // Entries sent after the deadline are always refused; some sent before it are accepted.
     expect(results.filter((r) => r.sentAt > deadline.getTime()).every((r) => r.status === 409)).toBe(true);
     expect(accepted.length).toBeGreaterThan(0);
@@ -50,7 +54,10 @@ describe('the last second before the deadline', () => {
     expect(files).toEqual([]);
 
     // After the deadline: JUDGING with exactly those entries, and no way in.
-    expect((await getMission(client, id)).body).toMatchObject({ status: 'JUDGING', bounty: { entries: accepted.length } });
+    expect((await getMission(client, id)).body).toMatchObject({
+      status: 'JUDGING',
+      bounty: { entries: accepted.length },
+    });
     expect((await entriesOf(client, id, '?limit=100')).body.items).toHaveLength(accepted.length);
     expect((await enter(accepted[0]!.agent, id, 'late')).status).toBe(409);
     // One who never got in no longer even sees the bounty.

@@ -13,12 +13,27 @@ import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
 import { getMission, newAgent, newClient, ok, type Party, resolve } from '../support/missions';
 import { pdf } from '../support/multipart';
 import { startWebhookReceiver } from '../support/webhook-receiver';
-import { award, closeEntries, contestAward, createBounty, endWindow, enter, entriesOf, sweep } from '../support/bounties';
+import {
+  award,
+  closeEntries,
+  contestAward,
+  createBounty,
+  endWindow,
+  enter,
+  entriesOf,
+  sweep,
+} from '../support/bounties';
 import { WEBHOOK_EVENTS } from '@/lib/webhooks/schemas';
 
 // A database of its own on PostgreSQL: the webhook outbox is global, and another file's sweep (whose
 // environment refuses private receivers) would otherwise take this file's deliveries into backoff.
-useTestEnvironment({ ...isolatedDatabase(), ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000', ENTRY_RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE: '1' });
+useTestEnvironment({
+  ...isolatedDatabase(),
+  ...BOOKKEEPING,
+  WRITE_RATE_LIMIT_PER_MINUTE: '100000',
+  ENTRY_RATE_LIMIT_PER_MINUTE: '100000',
+  WEBHOOK_ALLOW_PRIVATE: '1',
+});
 
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 beforeAll(async () => {
@@ -30,7 +45,11 @@ const secret = () => `secret-${Math.random().toString(36).slice(2, 12)}`;
 
 async function endpointFor(party: Party) {
   const path = `/hooks/${party.address}`;
-  const added = await call(addWebhook, { method: 'POST', token: party.token, body: { url: `${receiver.url.replace('/hooks', '')}${path}`, events: [...WEBHOOK_EVENTS] } });
+  const added = await call(addWebhook, {
+    method: 'POST',
+    token: party.token,
+    body: { url: `${receiver.url.replace('/hooks', '')}${path}`, events: [...WEBHOOK_EVENTS] },
+  });
   expect(added.status).toBe(201);
   return () => receiver.received.filter((r) => r.path === path).map((r) => r.body);
 }
@@ -42,8 +61,12 @@ describe('entries stay secret', () => {
     const [clientHooks, aHooks] = [await endpointFor(client), await endpointFor(a)];
     const { id } = await createBounty(client, { winners: 1 });
     const [aWord, bWord] = [secret(), secret()];
-    const aEntry = await enter(a, id, `A's approach ${aWord}`, [{ filename: 'a.pdf', contentType: 'application/pdf', content: pdf() }]);
-    const bEntry = await enter(b, id, `B's approach ${bWord}`, [{ filename: 'b.pdf', contentType: 'application/pdf', content: pdf() }]);
+    const aEntry = await enter(a, id, `A's approach ${aWord}`, [
+      { filename: 'a.pdf', contentType: 'application/pdf', content: pdf() },
+    ]);
+    const bEntry = await enter(b, id, `B's approach ${bWord}`, [
+      { filename: 'b.pdf', contentType: 'application/pdf', content: pdf() },
+    ]);
     expect([aEntry.status, bEntry.status]).toEqual([201, 201]);
     const bFile = bEntry.body.files[0].id as string;
     const download = (who: Party | undefined) => call(fileRoute, { token: who?.token, params: { id, fileId: bFile } });
@@ -51,7 +74,10 @@ describe('entries stay secret', () => {
     const sealed = async (state: string) => {
       const listed = await entriesOf(a, id);
       expect(listed.status, state).toBe(200);
-      expect(listed.body.items.map((e: { agent: { walletAddress: string } }) => e.agent.walletAddress), state).toEqual([a.address]);
+      expect(
+        listed.body.items.map((e: { agent: { walletAddress: string } }) => e.agent.walletAddress),
+        state,
+      ).toEqual([a.address]);
       expect(JSON.stringify(listed.body), state).not.toContain(bWord);
       expect((await download(a)).status, state).toBe(404);
       expect((await download(undefined)).status, state).toBe(404);
@@ -66,7 +92,10 @@ describe('entries stay secret', () => {
       await ok(sweep());
       expect(aHooks().join('\n'), state).not.toContain(bWord);
       expect(aHooks().join('\n'), state).not.toContain(bFile);
-      expect(aHooks().some((body) => body.includes('mission.entry_submitted')), state).toBe(false);
+      expect(
+        aHooks().some((body) => body.includes('mission.entry_submitted')),
+        state,
+      ).toBe(false);
     };
 
     await sealed('OPEN');
@@ -82,7 +111,9 @@ describe('entries stay secret', () => {
 
     // COMPLETED: every entrant reads every entry and its files.
     const listed = await entriesOf(a, id);
-    expect(listed.body.items.map((e: { agent: { walletAddress: string } }) => e.agent.walletAddress).sort()).toEqual([a.address, b.address].sort());
+    expect(listed.body.items.map((e: { agent: { walletAddress: string } }) => e.agent.walletAddress).sort()).toEqual(
+      [a.address, b.address].sort(),
+    );
     expect((await download(a)).status).toBe(200);
     expect((await download(undefined)).status).toBe(404);
     // A stranger agent who never entered still sees nothing.
@@ -92,8 +123,18 @@ describe('entries stay secret', () => {
 
     await ok(sweep());
     const told = (hooks: string[]) => hooks.map((body) => JSON.parse(body).type as string);
-    expect(told(clientHooks())).toEqual(expect.arrayContaining(['mission.entry_submitted', 'mission.judging', 'mission.awarded', 'mission.disputed', 'mission.completed']));
-    expect(told(aHooks())).toEqual(expect.arrayContaining(['mission.judging', 'mission.awarded', 'mission.disputed', 'mission.completed']));
+    expect(told(clientHooks())).toEqual(
+      expect.arrayContaining([
+        'mission.entry_submitted',
+        'mission.judging',
+        'mission.awarded',
+        'mission.disputed',
+        'mission.completed',
+      ]),
+    );
+    expect(told(aHooks())).toEqual(
+      expect.arrayContaining(['mission.judging', 'mission.awarded', 'mission.disputed', 'mission.completed']),
+    );
     expect(told(aHooks())).not.toContain('mission.entry_submitted');
   });
 
@@ -101,9 +142,13 @@ describe('entries stay secret', () => {
     const client = await newClient();
     const [a, outsider] = [await newAgent(), await newAgent()];
     const { id } = await createBounty(client);
-    const entry = await enter(a, id, `hidden ${secret()}`, [{ filename: 'a.pdf', contentType: 'application/pdf', content: pdf() }]);
+    const entry = await enter(a, id, `hidden ${secret()}`, [
+      { filename: 'a.pdf', contentType: 'application/pdf', content: pdf() },
+    ]);
     expect((await entriesOf(outsider, id)).body.items).toEqual([]);
-    expect((await call(fileRoute, { token: outsider.token, params: { id, fileId: entry.body.files[0].id } })).status).toBe(404);
+    expect(
+      (await call(fileRoute, { token: outsider.token, params: { id, fileId: entry.body.files[0].id } })).status,
+    ).toBe(404);
     await closeEntries(id);
     await endWindow(id);
     expect((await getMission(outsider, id)).status).toBe(404);

@@ -46,19 +46,28 @@ describe('content types (docs/api.md#conventions)', () => {
 
   test('error: a JSON body sent without any Content-Type is 415', async () => {
     const body = await signedMessage();
-    const request = new Request('http://localhost:3000/api/auth/verify', { method: 'POST', body: new Blob([JSON.stringify(body)]) });
+    const request = new Request('http://localhost:3000/api/auth/verify', {
+      method: 'POST',
+      body: new Blob([JSON.stringify(body)]),
+    });
     expect(request.headers.get('content-type')).toBeNull();
     expect((await verify(request)).status).toBe(415);
   });
 
   test('behavior: application/json with a charset is JSON', async () => {
     const body = await signedMessage();
-    expect((await call(verify, { body, headers: { 'content-type': 'Application/JSON; charset=utf-8' } })).status).toBe(200);
+    expect((await call(verify, { body, headers: { 'content-type': 'Application/JSON; charset=utf-8' } })).status).toBe(
+      200,
+    );
   });
 
   test('error: an upload endpoint takes multipart or JSON, nothing else', async () => {
     const client = await newClient();
-    const response = await call(createRoute, { token: client.token, body: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const response = await call(createRoute, {
+      token: client.token,
+      body: 'title=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(response.status).toBe(415);
   });
 });
@@ -73,7 +82,10 @@ describe('origins (docs/api.md#origins)', () => {
   });
 
   test('behavior: verify without an Origin (an SDK), from an app origin, or from its own origin signs in', async () => {
-    for (const headers of [{}, { origin: 'https://app.example.com' }, { origin: 'http://localhost:3000' }] as Record<string, string>[]) {
+    for (const headers of [{}, { origin: 'https://app.example.com' }, { origin: 'http://localhost:3000' }] as Record<
+      string,
+      string
+    >[]) {
       expect((await call(verify, { body: await signedMessage(), headers })).status, JSON.stringify(headers)).toBe(200);
     }
   });
@@ -81,9 +93,15 @@ describe('origins (docs/api.md#origins)', () => {
   test('behavior: APP_ORIGINS replaces the default list and matches exactly', async () => {
     setEnv({ APP_ORIGINS: 'https://dash.example.net' });
     try {
-      expect((await call(verify, { body: await signedMessage(), headers: { origin: 'https://dash.example.net' } })).status).toBe(200);
-      expect((await call(verify, { body: await signedMessage(), headers: { origin: 'https://app.example.com' } })).status).toBe(403);
-      expect((await call(verify, { body: await signedMessage(), headers: { origin: 'http://dash.example.net' } })).status).toBe(403);
+      expect(
+        (await call(verify, { body: await signedMessage(), headers: { origin: 'https://dash.example.net' } })).status,
+      ).toBe(200);
+      expect(
+        (await call(verify, { body: await signedMessage(), headers: { origin: 'https://app.example.com' } })).status,
+      ).toBe(403);
+      expect(
+        (await call(verify, { body: await signedMessage(), headers: { origin: 'http://dash.example.net' } })).status,
+      ).toBe(403);
     } finally {
       setEnv({ APP_ORIGINS: undefined });
     }
@@ -91,18 +109,34 @@ describe('origins (docs/api.md#origins)', () => {
 
   test('error: the own origin is scheme and host: http:// to an https:// app is 403, as is another host of the same scheme', async () => {
     // The app at https://shop.example.org (Next.js takes the scheme from X-Forwarded-Proto), not among APP_ORIGINS.
-    const at = (origin: string, host = 'shop.example.org') => ({ base: 'https://shop.example.org', headers: { host, origin } });
-    for (const origin of ['http://shop.example.org', 'https://other.example.org', 'https://shop.example.org.evil.example', 'https://shop.example.org:8443']) {
+    const at = (origin: string, host = 'shop.example.org') => ({
+      base: 'https://shop.example.org',
+      headers: { host, origin },
+    });
+    for (const origin of [
+      'http://shop.example.org',
+      'https://other.example.org',
+      'https://shop.example.org.evil.example',
+      'https://shop.example.org:8443',
+    ]) {
       const refused = await call(verify, { body: await signedMessage(), ...at(origin) });
       expect(refused, origin).toMatchObject({ status: 403, body: { error: 'Cross-site request refused' } });
       expect(refused.headers.get('set-cookie')).toBeNull();
     }
     expect((await call(verify, { body: await signedMessage(), ...at('https://shop.example.org') })).status).toBe(200);
-    expect((await call(verify, { body: await signedMessage(), ...at('https://SHOP.example.org', 'shop.example.org:443') })).status).toBe(200);
+    expect(
+      (await call(verify, { body: await signedMessage(), ...at('https://SHOP.example.org', 'shop.example.org:443') }))
+        .status,
+    ).toBe(200);
     // Served over plain HTTP, the http:// page is the own origin and the https:// one is not.
-    const plain = (origin: string) => ({ base: 'http://shop.example.org', headers: { host: 'shop.example.org', origin } });
+    const plain = (origin: string) => ({
+      base: 'http://shop.example.org',
+      headers: { host: 'shop.example.org', origin },
+    });
     expect((await call(verify, { body: await signedMessage(), ...plain('http://shop.example.org') })).status).toBe(200);
-    expect((await call(verify, { body: await signedMessage(), ...plain('https://shop.example.org') })).status).toBe(403);
+    expect((await call(verify, { body: await signedMessage(), ...plain('https://shop.example.org') })).status).toBe(
+      403,
+    );
   });
 
   test('error: logout and register-agent with a bearer token but a cross-site Origin are 403 and change nothing', async () => {
@@ -131,7 +165,12 @@ describe('authorize before reading an upload (docs/api.md#uploads)', () => {
   });
 
   const multipartBump = (token: string, id: string) =>
-    upload(bump, { token, params: { id }, fields: { reward: '30000000' }, files: [{ filename: 'a.png', contentType: 'image/png', content: png() }] });
+    upload(bump, {
+      token,
+      params: { id },
+      fields: { reward: '30000000' },
+      files: [{ filename: 'a.png', contentType: 'image/png', content: png() }],
+    });
 
   test('error: bump with a multipart body is 415 and nothing reaches the spool directory', async () => {
     const client = await newClient();
@@ -141,7 +180,7 @@ describe('authorize before reading an upload (docs/api.md#uploads)', () => {
     expect((await missionRow(id))!.bumpCount).toBe(0);
   });
 
-  test('error: bump of a mission that does not exist is 404, of another client\'s mission 403, before the body is read', async () => {
+  test("error: bump of a mission that does not exist is 404, of another client's mission 403, before the body is read", async () => {
     const owner = await newClient();
     const stranger = await newClient();
     const { id } = await createMission(owner);
@@ -156,6 +195,9 @@ describe('authorize before reading an upload (docs/api.md#uploads)', () => {
     const bumped = await call(bump, { token: client.token, params: { id: first.id }, body: { reward: '30000000' } });
     expect(bumped).toMatchObject({ status: 200, body: { reward: '30000000', bumpCount: 1 } });
     const second = await createMission(client);
-    expect(await call(bump, { token: client.token, method: 'POST', params: { id: second.id } })).toMatchObject({ status: 200, body: { bumpCount: 1 } });
+    expect(await call(bump, { token: client.token, method: 'POST', params: { id: second.id } })).toMatchObject({
+      status: 200,
+      body: { bumpCount: 1 },
+    });
   });
 });

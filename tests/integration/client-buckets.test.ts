@@ -15,12 +15,15 @@ const statuses = async (ips: string[]) => {
   for (const ip of ips) out.push((await askFrom(ip)).status);
   return out;
 };
-const prefix = () => `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+const prefix = () =>
+  `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
 
 describe('per-IP buckets', () => {
   test('behavior: IPv6 addresses of one /64 share a bucket', async () => {
     const net = prefix();
-    expect(await statuses([`${net}::1`, `${net}:dead:beef:0:1`, `${net}:ffff:ffff:ffff:ffff`, `${net}::2`])).toEqual([200, 200, 200, 429]);
+    expect(await statuses([`${net}::1`, `${net}:dead:beef:0:1`, `${net}:ffff:ffff:ffff:ffff`, `${net}::2`])).toEqual([
+      200, 200, 200, 429,
+    ]);
   });
 
   test('behavior: the next /64 has a bucket of its own', async () => {
@@ -35,7 +38,9 @@ describe('per-IP buckets', () => {
         call(nonce, { body: { address: newWallet().address }, headers: { [SOCKET_ADDRESS_HEADER]: `10.66.0.${i}` } });
       const first = await forged(1);
       const second = await forged(2);
-      expect(Number(second.headers.get('ratelimit-remaining'))).toBe(Number(first.headers.get('ratelimit-remaining')) - 1);
+      expect(Number(second.headers.get('ratelimit-remaining'))).toBe(
+        Number(first.headers.get('ratelimit-remaining')) - 1,
+      );
     } finally {
       setEnv({ NONCE_RATE_LIMIT_PER_MINUTE: '3' });
     }

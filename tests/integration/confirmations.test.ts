@@ -365,16 +365,24 @@ describe('retention', () => {
     const client = await person();
     const agentToken = await tokenOf(client, ['missions:post']);
     const asks = [];
-    for (let i = 0; i < 3; i++) asks.push((await approveWith(agentToken.token, (await delivered(client)).id)).body.confirmation.id as string);
+    for (let i = 0; i < 3; i++)
+      asks.push((await approveWith(agentToken.token, (await delivered(client)).id)).body.confirmation.id as string);
     const [oldDenied, recentDenied, waiting] = asks as [string, string, string];
-    for (const id of [oldDenied, recentDenied]) expect((await decide(client.token, id, 'deny')).body.status).toBe('DENIED');
+    for (const id of [oldDenied, recentDenied])
+      expect((await decide(client.token, id, 'deny')).body.status).toBe('DENIED');
     const db = await getDb();
     const monthAgo = new Date(Date.now() - 31 * DAY_MS);
     await db.update(confirmations).set({ decidedAt: monthAgo }).where(eq(confirmations.id, oldDenied));
-    const swept = await call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+    const swept = await call(sweepRoute, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${process.env.CRON_SECRET}` },
+    });
     expect(swept.status).toBe(200);
     expect(swept.body.confirmations.deleted).toBeGreaterThanOrEqual(1);
-    const left = await db.select({ id: confirmations.id }).from(confirmations).where(eq(confirmations.userId, client.id));
+    const left = await db
+      .select({ id: confirmations.id })
+      .from(confirmations)
+      .where(eq(confirmations.userId, client.id));
     expect(left.map((row) => row.id).sort()).toEqual([recentDenied, waiting].sort());
     // A pending one whose 24 h ended a month ago goes too.
     await db.update(confirmations).set({ expiresAt: monthAgo }).where(eq(confirmations.id, waiting));

@@ -157,7 +157,12 @@ describe('CORS (docs/api.md#cors)', () => {
     expect(ownCookie.status).toBe(401);
     // An origin not listed — a rebinding page's, another site's — is refused (docs/security.md#mcp-origins), readably.
     for (const origin of ['http://evil.example', 'https://evil.example']) {
-      const refused = await call(mcp.POST!, { path: '/api/mcp', token: bearer, headers: { ...MCP_HEADERS, origin }, body: PING });
+      const refused = await call(mcp.POST!, {
+        path: '/api/mcp',
+        token: bearer,
+        headers: { ...MCP_HEADERS, origin },
+        body: PING,
+      });
       expect(refused.status, origin).toBe(403);
       expectReadable(refused);
     }

@@ -45,7 +45,13 @@ describe('npm run dev: the chain port', () => {
   });
 
   test('error: a taken CHAIN_PORT stops before anything starts, naming the port and the setting', () => {
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'development', DATA_DIR: dataDir, CHAIN_PORT: String(port) };
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'development',
+      DATA_DIR: dataDir,
+      CHAIN_PORT: String(port),
+    };
     const result = spawnSync('npm', ['run', '--silent', 'dev'], { env, encoding: 'utf8', timeout: 60_000 });
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toBe(

@@ -22,7 +22,9 @@ const gc = runInNewContext('gc') as () => void;
 
 function downloadRequest(id: string, fileId: string, ip: string) {
   const headers = new Headers({ [SOCKET_ADDRESS_HEADER]: stampedAddress(ip) });
-  return fileRoute(new Request(`http://localhost:3000/api/missions/${id}/files/${fileId}`, { headers }), { params: Promise.resolve({ id, fileId }) });
+  return fileRoute(new Request(`http://localhost:3000/api/missions/${id}/files/${fileId}`, { headers }), {
+    params: Promise.resolve({ id, fileId }),
+  });
 }
 
 /** A public mission with one attachment of `content`; answers the ids. */

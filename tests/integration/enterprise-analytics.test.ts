@@ -31,9 +31,17 @@ beforeAll(async () => {
   [p, q] = [await newAgent(), await newAgent()];
   // In range [2026-01-28, 2026-02-03]:
   const m1 = await completed(p, 10);
-  await setMissionTimes(m1, { createdAt: at('2026-01-30T10:00:00Z'), acceptedAt: at('2026-01-30T11:00:00Z'), completedAt: at('2026-02-02T10:00:00Z') });
+  await setMissionTimes(m1, {
+    createdAt: at('2026-01-30T10:00:00Z'),
+    acceptedAt: at('2026-01-30T11:00:00Z'),
+    completedAt: at('2026-02-02T10:00:00Z'),
+  });
   const m2 = await completed(q, 20, true);
-  await setMissionTimes(m2, { createdAt: at('2026-01-31T23:30:00Z'), acceptedAt: at('2026-02-01T01:30:00Z'), completedAt: at('2026-02-01T23:30:00Z') });
+  await setMissionTimes(m2, {
+    createdAt: at('2026-01-31T23:30:00Z'),
+    acceptedAt: at('2026-02-01T01:30:00Z'),
+    completedAt: at('2026-02-01T23:30:00Z'),
+  });
   const m3 = (await createMission(client, { reward: USDC(5) })).id;
   await setMissionTimes(m3, { createdAt: at('2026-02-01T00:00:00Z') });
   const m4 = (await createMission(client, { reward: USDC(7) })).id;
@@ -44,7 +52,11 @@ beforeAll(async () => {
   await setMissionTimes(m7, { createdAt: at('2026-01-28T00:00:00Z') });
   // Outside it: posted before (but completed inside), posted the day after.
   const m5 = await completed(p, 100);
-  await setMissionTimes(m5, { createdAt: at('2026-01-27T12:00:00Z'), acceptedAt: at('2026-01-27T13:00:00Z'), completedAt: at('2026-01-29T00:00:00Z') });
+  await setMissionTimes(m5, {
+    createdAt: at('2026-01-27T12:00:00Z'),
+    acceptedAt: at('2026-01-27T13:00:00Z'),
+    completedAt: at('2026-01-29T00:00:00Z'),
+  });
   const m6 = (await createMission(client, { reward: USDC(9) })).id;
   await setMissionTimes(m6, { createdAt: at('2026-02-04T00:00:00Z') });
   // Another client's mission in the range is none of this client's business.
@@ -65,7 +77,17 @@ describe('GET /api/enterprise/analytics', () => {
     // Posted in range: m7 (Jan 28 00:00, the first instant), m1, m2, m3 (Feb 1 00:00), m4.
     expect(body.missions).toEqual({
       total: 5,
-      byStatus: { OPEN: 1, ACCEPTED: 1, SUBMITTED: 0, CONTESTED: 0, DISPUTED: 0, COMPLETED: 2, CANCELLED: 1, JUDGING: 0, AWARDED: 0 },
+      byStatus: {
+        OPEN: 1,
+        ACCEPTED: 1,
+        SUBMITTED: 0,
+        CONTESTED: 0,
+        DISPUTED: 0,
+        COMPLETED: 2,
+        CANCELLED: 1,
+        JUDGING: 0,
+        AWARDED: 0,
+      },
     });
     expect(body.escrowed).toBe(USDC(5 + 7)); // m3 OPEN, m4 ACCEPTED
     expect(body.paid).toBe(USDC(10 + 20)); // m1, m2: gross, whatever the fee
@@ -109,12 +131,25 @@ describe('GET /api/enterprise/analytics', () => {
 
   test('behavior: an empty range answers zeros and nulls, not errors', async () => {
     const body = analyticsSchema.parse((await analytics('?from=2025-03-01&to=2025-03-02')).body);
-    expect(body).toMatchObject({ missions: { total: 0 }, escrowed: '0', paid: '0', avgSecondsToAccept: null, contestRate: null, topAgents: [] });
+    expect(body).toMatchObject({
+      missions: { total: 0 },
+      escrowed: '0',
+      paid: '0',
+      avgSecondsToAccept: null,
+      contestRate: null,
+      topAgents: [],
+    });
     expect(body.series).toHaveLength(2);
   });
 
   test('error: malformed dates, to before from, more than 366 days and unknown intervals are 400', async () => {
-    for (const query of ['?from=2026-02-30', '?from=01/02/2026', '?from=2026-02-03&to=2026-02-02', '?from=2025-01-01&to=2026-01-02', '?interval=month']) {
+    for (const query of [
+      '?from=2026-02-30',
+      '?from=01/02/2026',
+      '?from=2026-02-03&to=2026-02-02',
+      '?from=2025-01-01&to=2026-01-02',
+      '?interval=month',
+    ]) {
       const response = await analytics(query);
       expect(response.status, query).toBe(400);
       expect(response.body.details, query).toEqual([expect.any(String)]);

@@ -57,12 +57,19 @@ describe('funded missions', () => {
     const balance = await tokenBalance(worker.address);
     const claim = await call(claimRoute, { token: worker.token, method: 'POST' });
     expect(claim.status).toBe(200);
-    expect(claim.body).toEqual({ amount: net.toString(), txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), status: 'MINED' });
+    expect(claim.body).toEqual({
+      amount: net.toString(),
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      status: 'MINED',
+    });
     expect(await tokenBalance(worker.address)).toBe(balance + net);
 
     const after = await call(earningsRoute, { token: worker.token });
     expect(after.body).toMatchObject({ pending: '0', claimed: net.toString(), inFlight: '0' });
-    expect(await call(claimRoute, { token: worker.token, method: 'POST' })).toMatchObject({ status: 409, body: { error: 'Nothing to claim' } });
+    expect(await call(claimRoute, { token: worker.token, method: 'POST' })).toMatchObject({
+      status: 409,
+      body: { error: 'Nothing to claim' },
+    });
   });
 
   test('behavior: cancel refunds the task to the client', async () => {
@@ -78,14 +85,19 @@ describe('funded missions', () => {
     await approve();
     const claimable = await claimableOnChain(worker.address);
     const balance = await tokenBalance(worker.address);
-    const results = await Promise.all(Array.from({ length: 20 }, () => call(claimRoute, { token: worker.token, method: 'POST' })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => call(claimRoute, { token: worker.token, method: 'POST' })),
+    );
     const paid = results.filter((r) => r.status === 200);
     expect(paid).toHaveLength(1);
     expect(results.every((r) => [200, 409, 429].includes(r.status))).toBe(true);
     expect(await tokenBalance(worker.address)).toBe(balance + claimable);
     expect(await claimableOnChain(worker.address)).toBe(0n);
     // The books agree with the chain: what was paid counts as claimed once.
-    expect((await call(earningsRoute, { token: worker.token })).body).toMatchObject({ claimed: claimable.toString(), inFlight: '0' });
+    expect((await call(earningsRoute, { token: worker.token })).body).toMatchObject({
+      claimed: claimable.toString(),
+      inFlight: '0',
+    });
   });
 
   test('behavior: a claim retried with the same Idempotency-Key answers the first result', async () => {
@@ -109,7 +121,10 @@ describe('funded missions', () => {
     expect((await taskOnChain(client.taskId)).state).toBe(1); // still Open
     const cron = { authorization: `Bearer ${process.env.CRON_SECRET}` };
     const { POST: sweep } = await import('@/app/api/cron/sweep/route');
-    const [a, b] = await Promise.all([call(sweep, { method: 'POST', headers: cron }), call(sweep, { method: 'POST', headers: cron })]);
+    const [a, b] = await Promise.all([
+      call(sweep, { method: 'POST', headers: cron }),
+      call(sweep, { method: 'POST', headers: cron }),
+    ]);
     expect(a.body.settlements.mined + b.body.settlements.mined).toBe(1);
     expect((await taskOnChain(client.taskId)).state).toBe(2);
     expect(await claimableOnChain(worker.address)).toBe((REWARD * 9_000n) / 10_000n);
@@ -121,8 +136,19 @@ describe('funding checks', () => {
   // Without onChainTaskId the mission is posted AWAITING_FUNDING instead (tests/integration/mission-funding.test.ts).
   test.each([
     ['a task that does not exist', async () => ({ onChainTaskId: 999_999 }), /no such task/],
-    ['a task created by another wallet', async () => ({ onChainTaskId: (await fundedClient()).taskId }), /another wallet/],
-    ['a task holding less than the reward', async (c: Awaited<ReturnType<typeof fundedClient>>) => ({ onChainTaskId: c.taskId, reward: (REWARD + 1n).toString() }), /less than the reward/],
+    [
+      'a task created by another wallet',
+      async () => ({ onChainTaskId: (await fundedClient()).taskId }),
+      /another wallet/,
+    ],
+    [
+      'a task holding less than the reward',
+      async (c: Awaited<ReturnType<typeof fundedClient>>) => ({
+        onChainTaskId: c.taskId,
+        reward: (REWARD + 1n).toString(),
+      }),
+      /less than the reward/,
+    ],
   ])('error: %s is 400 with details', async (_name, fields, detail) => {
     const client = await fundedClient();
     const response = await create(client.token, { reward: REWARD.toString(), ...(await fields(client)) });
@@ -134,7 +160,11 @@ describe('funding checks', () => {
     const client = await fundedClient();
     const first = await create(client.token, { reward: REWARD.toString(), onChainTaskId: client.taskId });
     expect(first.status).toBe(201);
-    const linked = await create(client.token, { reward: REWARD.toString(), onChainTaskId: client.taskId, deadline: inDays(3) });
+    const linked = await create(client.token, {
+      reward: REWARD.toString(),
+      onChainTaskId: client.taskId,
+      deadline: inDays(3),
+    });
     expect(linked.status).toBe(400);
     expect(linked.body.details.join(' ')).toMatch(/another mission/);
     await ok(act('cancel', client, first.body.id));
@@ -161,8 +191,14 @@ describe('bookkeeping mode', () => {
   test('error: claim is 503 without an escrow, earnings come from the ledger', async () => {
     setEnv(BOOKKEEPING);
     const worker = await agent();
-    expect(await call(claimRoute, { token: worker.token, method: 'POST' })).toMatchObject({ status: 503, body: { error: 'Payouts are not configured' } });
-    expect(await call(earningsRoute, { token: worker.token })).toMatchObject({ status: 200, body: { pending: '0', claimed: '0', inFlight: '0', history: [] } });
+    expect(await call(claimRoute, { token: worker.token, method: 'POST' })).toMatchObject({
+      status: 503,
+      body: { error: 'Payouts are not configured' },
+    });
+    expect(await call(earningsRoute, { token: worker.token })).toMatchObject({
+      status: 200,
+      body: { pending: '0', claimed: '0', inFlight: '0', history: [] },
+    });
     setEnv({ ESCROW_ADDRESS: contracts.escrow });
   });
 

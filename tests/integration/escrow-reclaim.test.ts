@@ -29,7 +29,8 @@ useTestEnvironment({ ...RULES, WRITE_RATE_LIMIT_PER_MINUTE: '100000', MINT_WAIT_
 
 const REWARD = 6_000_000n;
 const anvil = () => createTestClient({ chain: foundry, mode: 'anvil', transport: http(workerRpcUrl()) });
-const sweep = () => call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+const sweep = () =>
+  call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
 /**
  * Sweeps until the mission's reclaim is noticed: a run looks at 25 due missions, in turn, and other
  * tests leave due missions in this worker's database. Bounded; the caller asserts the outcome.
@@ -119,13 +120,24 @@ describe('a task reclaimed on-chain (docs/api.md#escrow)', () => {
     // they stay due on every run, and a sweep taking the oldest 25 each time would never reach it.
     const row = await missionRow(id);
     const older = past(MARGIN + 3_600);
-    const fillers = await (await getDb()).insert(missions).values(
-      Array.from({ length: 40 }, (_, i) => ({
-        clientId: row.clientId, title: `Never reclaimed ${i}`, description: 'Due, not reclaimed.', category: row.category,
-        reward: row.reward, feeBps: row.feeBps, deadline: older, listedAt: older, createdAt: older, updatedAt: older,
-        onChainTaskId: 9_000_000_000 + Math.floor(Math.random() * 1_000_000_000),
-      })),
-    ).returning({ id: missions.id });
+    const fillers = await (await getDb())
+      .insert(missions)
+      .values(
+        Array.from({ length: 40 }, (_, i) => ({
+          clientId: row.clientId,
+          title: `Never reclaimed ${i}`,
+          description: 'Due, not reclaimed.',
+          category: row.category,
+          reward: row.reward,
+          feeBps: row.feeBps,
+          deadline: older,
+          listedAt: older,
+          createdAt: older,
+          updatedAt: older,
+          onChainTaskId: 9_000_000_000 + Math.floor(Math.random() * 1_000_000_000),
+        })),
+      )
+      .returning({ id: missions.id });
     try {
       // A cursor that is not one (a stray write, a format from another version) starts the turn over.
       await getKv().put('sweep:reclaim-cursor', JSON.stringify({ key: "2024-01-01'; --", id: 'x' }), 60_000);
@@ -136,7 +148,15 @@ describe('a task reclaimed on-chain (docs/api.md#escrow)', () => {
       expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'reclaimed', toStatus: 'CANCELLED' });
     } finally {
       // Settled, so they are no one else's due missions.
-      await (await getDb()).update(missions).set({ status: 'CANCELLED' }).where(inArray(missions.id, fillers.map((f) => f.id)));
+      await (await getDb())
+        .update(missions)
+        .set({ status: 'CANCELLED' })
+        .where(
+          inArray(
+            missions.id,
+            fillers.map((f) => f.id),
+          ),
+        );
     }
   });
 
@@ -144,7 +164,12 @@ describe('a task reclaimed on-chain (docs/api.md#escrow)', () => {
     const { client, id } = await reclaimedOpenMission();
     await sweepUntilCancelled(id);
     expect(await missionRow(id)).toMatchObject({ status: 'CANCELLED', cancelledAt: expect.any(Date) });
-    expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'reclaimed', fromStatus: 'OPEN', toStatus: 'CANCELLED', actor: 'SYSTEM' });
+    expect((await eventsOf(id)).at(-1)).toMatchObject({
+      action: 'reclaimed',
+      fromStatus: 'OPEN',
+      toStatus: 'CANCELLED',
+      actor: 'SYSTEM',
+    });
     expect(await (await getDb()).select().from(settlements).where(eq(settlements.missionId, id))).toEqual([]);
     expect(await claimableOnChain(client.user.walletAddress)).toBe(REWARD);
     // A second sweep changes nothing.
@@ -174,7 +199,8 @@ describe('a task reclaimed on-chain (docs/api.md#escrow)', () => {
     } finally {
       setEnv({ OPERATOR_PRIVATE_KEY: ANVIL_KEYS[0] });
     }
-    const release = async () => (await (await getDb()).select().from(settlements).where(eq(settlements.missionId, id)))[0]!;
+    const release = async () =>
+      (await (await getDb()).select().from(settlements).where(eq(settlements.missionId, id)))[0]!;
     expect(await release()).toMatchObject({ kind: 'RELEASE', status: 'PENDING' });
     expect(await missionRow(id)).toMatchObject({ status: 'COMPLETED' });
 
@@ -184,7 +210,11 @@ describe('a task reclaimed on-chain (docs/api.md#escrow)', () => {
 
     expect(await release()).toMatchObject({ status: 'SUPERSEDED', txHash: null });
     expect(await missionRow(id)).toMatchObject({ status: 'CANCELLED' });
-    expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'reclaimed', fromStatus: 'COMPLETED', toStatus: 'CANCELLED' });
+    expect((await eventsOf(id)).at(-1)).toMatchObject({
+      action: 'reclaimed',
+      fromStatus: 'COMPLETED',
+      toStatus: 'CANCELLED',
+    });
     expect(await (await getDb()).select().from(agentEarnings).where(eq(agentEarnings.missionId, id))).toEqual([]);
     expect((await taskOnChain(taskId)).state).toBe(4);
     expect(await claimableOnChain(agent.address)).toBe(0n);

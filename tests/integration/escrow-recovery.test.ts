@@ -25,7 +25,8 @@ useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000', MINT_WAIT_MS: '300' 
 const REWARD = 10_000_000n;
 const operator = privateKeyToAccount(ANVIL_KEYS[0]).address;
 const anvil = () => createTestClient({ chain: foundry, mode: 'anvil', transport: http(workerRpcUrl()) });
-const sweep = () => call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+const sweep = () =>
+  call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
 const operatorNonce = () => publicClient().getTransactionCount({ address: operator, blockTag: 'pending' });
 
 afterEach(async () => {
@@ -38,11 +39,21 @@ async function submittedMission() {
   const client = await signIn(wallet);
   const worker = await signIn();
   const agentToken = (await call(registerAgent, { token: worker.token, method: 'POST' })).body.token as string;
-  const created = await call(createRoute, { token: client.token, body: missionInput({ reward: REWARD.toString(), onChainTaskId: taskId }) });
+  const created = await call(createRoute, {
+    token: client.token,
+    body: missionInput({ reward: REWARD.toString(), onChainTaskId: taskId }),
+  });
   const id = created.body.id as string;
   await ok(act('accept', { token: agentToken, id: worker.user.id, address: worker.user.walletAddress }, id));
-  await ok(act('submit', { token: agentToken, id: worker.user.id, address: worker.user.walletAddress }, id, { note: 'Done.' }));
-  return { client: { token: client.token, id: client.user.id, address: client.user.walletAddress }, agentAddress: worker.user.walletAddress as string, taskId, id };
+  await ok(
+    act('submit', { token: agentToken, id: worker.user.id, address: worker.user.walletAddress }, id, { note: 'Done.' }),
+  );
+  return {
+    client: { token: client.token, id: client.user.id, address: client.user.walletAddress },
+    agentAddress: worker.user.walletAddress as string,
+    taskId,
+    id,
+  };
 }
 
 const releaseRow = async (missionId: string) =>
@@ -79,7 +90,10 @@ describe('payout recovery', () => {
     expect((await act('approve', client, id)).status).toBe(200);
     setEnv({ RPC_URL: rpc });
     // As if the worker had signed and recorded its transaction, then died before sending it.
-    await (await getDb()).update(settlements).set({ txHash: keccak256(toHex('never sent')) }).where(eq(settlements.missionId, id));
+    await (await getDb())
+      .update(settlements)
+      .set({ txHash: keccak256(toHex('never sent')) })
+      .where(eq(settlements.missionId, id));
     const nonceBefore = await operatorNonce();
     await sweep();
     expect((await releaseRow(id)).status).toBe('MINED');

@@ -30,35 +30,61 @@ const REWARD = 4_000_000n;
 
 async function fundedClient(escrow: Hex) {
   const wallet = newWallet();
-  const taskId = escrow === contracts.escrow ? await fundTask(wallet, REWARD) : await fundTaskOn({ rpcUrl: workerRpcUrl(), escrow, rewardToken: contracts.rewardToken as Hex }, wallet, REWARD);
+  const taskId =
+    escrow === contracts.escrow
+      ? await fundTask(wallet, REWARD)
+      : await fundTaskOn({ rpcUrl: workerRpcUrl(), escrow, rewardToken: contracts.rewardToken as Hex }, wallet, REWARD);
   const { token, user } = await signIn(wallet);
   return { party: { token, address: user.walletAddress, id: user.id } as Party, taskId };
 }
 
 const v2Task = async (escrow: Hex, taskId: number) => {
   const reader = createPublicClient({ chain: foundry, transport: http(workerRpcUrl()) });
-  const [, , state] = await reader.readContract({ address: escrow, abi: taskEscrowArtifact.abi, functionName: 'tasks', args: [BigInt(taskId)] });
+  const [, , state] = await reader.readContract({
+    address: escrow,
+    abi: taskEscrowArtifact.abi,
+    functionName: 'tasks',
+    args: [BigInt(taskId)],
+  });
   return state;
 };
 const claimableOn = (escrow: Hex, holder: string) =>
-  createPublicClient({ chain: foundry, transport: http(workerRpcUrl()) }).readContract({ address: escrow, abi: taskEscrowArtifact.abi, functionName: 'claimable', args: [holder as Address] });
+  createPublicClient({ chain: foundry, transport: http(workerRpcUrl()) }).readContract({
+    address: escrow,
+    abi: taskEscrowArtifact.abi,
+    functionName: 'claimable',
+    args: [holder as Address],
+  });
 
 describe('a v2 deployment upgraded to v3', () => {
   test('v2 tasks keep settling on v2 after the upgrade; a bounty settles on v3; claims drain v2, then v3', async () => {
     // The deployment as it was: a v2 escrow, operated by the server's key, on the same token.
     const deployer = await newDeployer();
     const operator = privateKeyToAccount(ANVIL_KEYS[0]).address;
-    const v2 = (await deployEscrow(
-      { walletClient: walletOf(deployer), publicClient: createPublicClient({ chain: foundry, transport: http(workerRpcUrl()) }), registrar: deployer.address, owner: deployer.address, operator, feeRecipient: operator, maxFeeBps: 1000 },
-      contracts.rewardToken as Address,
-      'v2',
-    )).toLowerCase() as Hex;
+    const v2 = (
+      await deployEscrow(
+        {
+          walletClient: walletOf(deployer),
+          publicClient: createPublicClient({ chain: foundry, transport: http(workerRpcUrl()) }),
+          registrar: deployer.address,
+          owner: deployer.address,
+          operator,
+          feeRecipient: operator,
+          maxFeeBps: 1000,
+        },
+        contracts.rewardToken as Address,
+        'v2',
+      )
+    ).toLowerCase() as Hex;
     setEnv({ ESCROW_ADDRESS: v2 });
     const agent = await newAgent();
     const before = await fundedClient(v2);
     const completed = await createMission(before.party, { reward: REWARD.toString(), onChainTaskId: before.taskId });
     const cancelled = await fundedClient(v2);
-    const toCancel = await createMission(cancelled.party, { reward: REWARD.toString(), onChainTaskId: cancelled.taskId });
+    const toCancel = await createMission(cancelled.party, {
+      reward: REWARD.toString(),
+      onChainTaskId: cancelled.taskId,
+    });
     // Rows written before this release recorded no escrow.
     await (await getDb()).update(missions).set({ escrow: null }).where(eq(missions.id, completed.id));
     await ok(act('accept', agent, completed.id));
@@ -74,7 +100,11 @@ describe('a v2 deployment upgraded to v3', () => {
 
     // A bounty funded after the upgrade, on v3 (its task id may equal a v2 one).
     const after = await fundedClient(contracts.escrow as Hex);
-    const bounty = await createBounty(after.party, { winners: 1, reward: REWARD.toString(), onChainTaskId: after.taskId });
+    const bounty = await createBounty(after.party, {
+      winners: 1,
+      reward: REWARD.toString(),
+      onChainTaskId: after.taskId,
+    });
     await enter(agent, bounty.id, 'Entry');
     await closeEntries(bounty.id);
     await sweep();
@@ -100,17 +130,30 @@ describe('a v3 deployment upgraded to v4', () => {
   test('v3 tasks keep settling on v3 once ESCROW_V3_ADDRESS names it; a mission funded after settles on v4; claims drain v3, then v4', async () => {
     const deployer = await newDeployer();
     const operator = privateKeyToAccount(ANVIL_KEYS[0]).address;
-    const v3 = (await deployEscrow(
-      { walletClient: walletOf(deployer), publicClient: createPublicClient({ chain: foundry, transport: http(workerRpcUrl()) }), registrar: deployer.address, owner: deployer.address, operator, feeRecipient: operator, maxFeeBps: 1000 },
-      contracts.rewardToken as Address,
-      'v3',
-    )).toLowerCase() as Hex;
+    const v3 = (
+      await deployEscrow(
+        {
+          walletClient: walletOf(deployer),
+          publicClient: createPublicClient({ chain: foundry, transport: http(workerRpcUrl()) }),
+          registrar: deployer.address,
+          owner: deployer.address,
+          operator,
+          feeRecipient: operator,
+          maxFeeBps: 1000,
+        },
+        contracts.rewardToken as Address,
+        'v3',
+      )
+    ).toLowerCase() as Hex;
     setEnv({ ESCROW_ADDRESS: v3, ESCROW_V2_ADDRESS: undefined, ESCROW_V3_ADDRESS: undefined });
     const agent = await newAgent();
     const before = await fundedClient(v3);
     const completed = await createMission(before.party, { reward: REWARD.toString(), onChainTaskId: before.taskId });
     const cancelled = await fundedClient(v3);
-    const toCancel = await createMission(cancelled.party, { reward: REWARD.toString(), onChainTaskId: cancelled.taskId });
+    const toCancel = await createMission(cancelled.party, {
+      reward: REWARD.toString(),
+      onChainTaskId: cancelled.taskId,
+    });
     await ok(act('accept', agent, completed.id));
 
     // The upgrade: v4 (the test chain's escrow) is the current one, v3 is kept.

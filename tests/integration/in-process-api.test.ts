@@ -15,7 +15,10 @@ useTestEnvironment();
 /** The MCP request and the caller its route found — here an AGENT, while the database says CLIENT. */
 async function mcpCall() {
   const { token, user } = await signIn();
-  const outer = new Request('http://localhost/api/mcp', { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  const outer = new Request('http://localhost/api/mcp', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
   const caller = { user: { ...user, role: 'AGENT' }, passport: null, via: 'bearer' } as Caller;
   return { token, user, fetch: inProcessFetch(outer, caller) };
 }
@@ -35,7 +38,10 @@ test('behavior: a read with another credential is authenticated by the route', a
 
 test('behavior: a write is authenticated again, so the role is the database’s', async () => {
   const { token, fetch } = await mcpCall();
-  const accepted = await fetch(`http://localhost/api/missions/${randomUUID()}/accept`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  const accepted = await fetch(`http://localhost/api/missions/${randomUUID()}/accept`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(accepted.status).toBe(403);
   expect(await accepted.json()).toMatchObject({ error: 'Agent role required' });
 });
@@ -43,15 +49,23 @@ test('behavior: a write is authenticated again, so the role is the database’s'
 /** How many `GET /api/auth/me` answered 200 the request metrics have counted. */
 async function countedMe(): Promise<number> {
   const { values } = await metrics().requests.get();
-  return values.find((v) => v.labels.route === '/api/auth/me' && v.labels.method === 'GET' && v.labels.status === 200)?.value ?? 0;
+  return (
+    values.find((v) => v.labels.route === '/api/auth/me' && v.labels.method === 'GET' && v.labels.status === 200)
+      ?.value ?? 0
+  );
 }
 
 test('behavior: the request metrics count HTTP requests, not a tool’s in-process calls', async () => {
   const { token, fetch } = await mcpCall();
   const before = await countedMe();
-  expect((await fetch('http://localhost/api/auth/me', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+  expect((await fetch('http://localhost/api/auth/me', { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+    200,
+  );
   expect(await countedMe()).toBe(before);
   // The same route answering a request of its own is counted.
-  expect((await getMe(new Request('http://localhost/api/auth/me', { headers: { authorization: `Bearer ${token}` } }))).status).toBe(200);
+  expect(
+    (await getMe(new Request('http://localhost/api/auth/me', { headers: { authorization: `Bearer ${token}` } })))
+      .status,
+  ).toBe(200);
   expect(await countedMe()).toBe(before + 1);
 });

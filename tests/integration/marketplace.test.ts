@@ -15,17 +15,42 @@ import { call } from '../support/http';
 import { isolatedDatabase } from '../support/isolated-database';
 import { GET as leaderboardRoute } from '@/app/api/agents/leaderboard/route';
 import { BOOKKEEPING, setEnv, useTestEnvironment } from '../support/environment';
-import { act, ADMIN, createMission, eventsOf, missionIn, missionRow, newAgent, newClient, ok, past, setTimes, type Party } from '../support/missions';
+import {
+  act,
+  ADMIN,
+  createMission,
+  eventsOf,
+  missionIn,
+  missionRow,
+  newAgent,
+  newClient,
+  ok,
+  past,
+  setTimes,
+  type Party,
+} from '../support/missions';
 
 // A database of its own: the rating leaderboard below ranks every agent in it.
-useTestEnvironment({ ...isolatedDatabase(), ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000', MAX_ACTIVE_MISSIONS: '3', ACCEPT_WINDOW_SECONDS: '60' });
+useTestEnvironment({
+  ...isolatedDatabase(),
+  ...BOOKKEEPING,
+  WRITE_RATE_LIMIT_PER_MINUTE: '100000',
+  MAX_ACTIVE_MISSIONS: '3',
+  ACCEPT_WINDOW_SECONDS: '60',
+});
 
-const apply = (agent: Party, id: string, pitch = 'I have labelled 10,000 such photos.') => call(applyRoute, { method: 'POST', token: agent.token, params: { id }, body: { pitch } });
-const assign = (owner: Party, id: string, agent: Party) => call(assignRoute, { method: 'POST', token: owner.token, params: { id }, body: { agent: agent.address } });
-const applicationsOf = (party: Party | undefined, id: string, query = '') => call(applicationsRoute, { token: party?.token, params: { id }, path: `/api/missions/${id}/applications${query}` });
-const review = (party: Party, id: string, body: unknown) => call(reviewRoute, { method: 'POST', token: party.token, params: { id }, body });
-const comment = (party: Party | undefined, id: string, body = 'Is COCO JSON fine?') => call(commentRoute, { method: 'POST', token: party?.token, params: { id }, body: { body } });
-const commentsOf = (party: Party | undefined, id: string) => call(listCommentsRoute, { token: party?.token, params: { id }, path: `/api/missions/${id}/comments` });
+const apply = (agent: Party, id: string, pitch = 'I have labelled 10,000 such photos.') =>
+  call(applyRoute, { method: 'POST', token: agent.token, params: { id }, body: { pitch } });
+const assign = (owner: Party, id: string, agent: Party) =>
+  call(assignRoute, { method: 'POST', token: owner.token, params: { id }, body: { agent: agent.address } });
+const applicationsOf = (party: Party | undefined, id: string, query = '') =>
+  call(applicationsRoute, { token: party?.token, params: { id }, path: `/api/missions/${id}/applications${query}` });
+const review = (party: Party, id: string, body: unknown) =>
+  call(reviewRoute, { method: 'POST', token: party.token, params: { id }, body });
+const comment = (party: Party | undefined, id: string, body = 'Is COCO JSON fine?') =>
+  call(commentRoute, { method: 'POST', token: party?.token, params: { id }, body: { body } });
+const commentsOf = (party: Party | undefined, id: string) =>
+  call(listCommentsRoute, { token: party?.token, params: { id }, path: `/api/missions/${id}/comments` });
 
 async function applicationMission() {
   const client = await newClient();
@@ -38,12 +63,25 @@ describe('applications (docs/api.md#applications)', () => {
     const { client, id } = await applicationMission();
     const [a, b] = [await newAgent(), await newAgent()];
     const first = await apply(a, id);
-    expect(first).toMatchObject({ status: 201, body: { id: expect.any(String), agent: { walletAddress: a.address, rating: null, ratingCount: 0 }, pitch: expect.any(String) } });
+    expect(first).toMatchObject({
+      status: 201,
+      body: {
+        id: expect.any(String),
+        agent: { walletAddress: a.address, rating: null, ratingCount: 0 },
+        pitch: expect.any(String),
+      },
+    });
     await apply(b, id, 'Fast and careful.');
     const listed = await applicationsOf(client, id);
-    expect(listed.body.items.map((x: { agent: { walletAddress: string } }) => x.agent.walletAddress)).toEqual([a.address, b.address]);
+    expect(listed.body.items.map((x: { agent: { walletAddress: string } }) => x.agent.walletAddress)).toEqual([
+      a.address,
+      b.address,
+    ]);
     const assigned = await assign(client, id, b);
-    expect(assigned).toMatchObject({ status: 200, body: { status: 'ACCEPTED', assignment: 'APPLICATION', agent: { walletAddress: b.address } } });
+    expect(assigned).toMatchObject({
+      status: 200,
+      body: { status: 'ACCEPTED', assignment: 'APPLICATION', agent: { walletAddress: b.address } },
+    });
     expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'assign', toStatus: 'ACCEPTED' });
   });
 
@@ -61,7 +99,10 @@ describe('applications (docs/api.md#applications)', () => {
   test('error: accept on an APPLICATION mission is 409; apply on a FIRST_COME one is 409', async () => {
     const { id } = await applicationMission();
     const agent = await newAgent();
-    expect(await act('accept', agent, id)).toMatchObject({ status: 409, body: { error: expect.stringMatching(/apply instead/) } });
+    expect(await act('accept', agent, id)).toMatchObject({
+      status: 409,
+      body: { error: expect.stringMatching(/apply instead/) },
+    });
     const plain = await createMission(await newClient());
     expect((await apply(agent, plain.id)).status).toBe(409);
   });
@@ -70,8 +111,20 @@ describe('applications (docs/api.md#applications)', () => {
     const { client, id } = await applicationMission();
     const agent = await newAgent();
     await apply(agent, id);
-    expect(await apply(agent, id)).toMatchObject({ status: 409, body: { error: 'You have already applied to this mission' } });
-    expect((await call(applyRoute, { method: 'POST', token: (await newClient()).token, params: { id }, body: { pitch: 'x' } })).status).toBe(403);
+    expect(await apply(agent, id)).toMatchObject({
+      status: 409,
+      body: { error: 'You have already applied to this mission' },
+    });
+    expect(
+      (
+        await call(applyRoute, {
+          method: 'POST',
+          token: (await newClient()).token,
+          params: { id },
+          body: { pitch: 'x' },
+        })
+      ).status,
+    ).toBe(403);
     expect((await applicationsOf(agent, id)).status).toBe(403);
     expect((await applicationsOf(undefined, id)).status).toBe(401);
     expect((await applicationsOf(client, id)).status).toBe(200);
@@ -81,9 +134,15 @@ describe('applications (docs/api.md#applications)', () => {
     const { client, id } = await applicationMission();
     const [applicant, other] = [await newAgent(), await newAgent()];
     await apply(applicant, id);
-    expect(await assign(client, id, other)).toMatchObject({ status: 409, body: { error: 'That agent has not applied to this mission' } });
+    expect(await assign(client, id, other)).toMatchObject({
+      status: 409,
+      body: { error: 'That agent has not applied to this mission' },
+    });
     expect((await assign(await newClient(), id, applicant)).status).toBe(403);
-    expect((await call(assignRoute, { method: 'POST', token: client.token, params: { id }, body: { agent: 'nope' } })).status).toBe(400);
+    expect(
+      (await call(assignRoute, { method: 'POST', token: client.token, params: { id }, body: { agent: 'nope' } }))
+        .status,
+    ).toBe(400);
     expect((await apply(applicant, id, '')).status).toBe(400);
     expect((await apply(applicant, id, 'a\u0000b')).status).toBe(400);
     expect(await missionRow(id)).toMatchObject({ status: 'OPEN', agentId: null });
@@ -146,7 +205,10 @@ describe('reviews (docs/api.md#reviews)', () => {
       body: { missionId: first.id, agent: { walletAddress: agent.address }, rating: 5, comment: 'Spot on.' },
     });
     await review(second.client, second.id, { rating: 4 });
-    expect(await review(first.client, first.id, { rating: 1 })).toMatchObject({ status: 409, body: { error: 'This mission has already been reviewed' } });
+    expect(await review(first.client, first.id, { rating: 1 })).toMatchObject({
+      status: 409,
+      body: { error: 'This mission has already been reviewed' },
+    });
     const profile = await call(agentProfile, { params: { address: agent.address } });
     expect(profile.body).toMatchObject({ rating: 4.5, ratingCount: 2 });
   });
@@ -162,27 +224,58 @@ describe('reviews (docs/api.md#reviews)', () => {
   test('behavior: a review can be edited within 24 h, not after', async () => {
     const done = await missionIn('COMPLETED');
     await review(done.client, done.id, { rating: 2 });
-    const edited = await call(editReviewRoute, { method: 'PATCH', token: done.client.token, params: { id: done.id }, body: { rating: 3 } });
+    const edited = await call(editReviewRoute, {
+      method: 'PATCH',
+      token: done.client.token,
+      params: { id: done.id },
+      body: { rating: 3 },
+    });
     expect(edited).toMatchObject({ status: 200, body: { rating: 3 } });
     const { eq } = await import('drizzle-orm');
-    await (await getDb()).update(missionReviews).set({ createdAt: past(25 * 3600) }).where(eq(missionReviews.missionId, done.id));
-    const late = await call(editReviewRoute, { method: 'PATCH', token: done.client.token, params: { id: done.id }, body: { rating: 5 } });
-    expect(late).toMatchObject({ status: 409, body: { error: 'A review can only be edited within 24 hours of writing it' } });
+    await (await getDb())
+      .update(missionReviews)
+      .set({ createdAt: past(25 * 3600) })
+      .where(eq(missionReviews.missionId, done.id));
+    const late = await call(editReviewRoute, {
+      method: 'PATCH',
+      token: done.client.token,
+      params: { id: done.id },
+      body: { rating: 5 },
+    });
+    expect(late).toMatchObject({
+      status: 409,
+      body: { error: 'A review can only be edited within 24 hours of writing it' },
+    });
   });
 });
 
 describe('ratings on the leaderboard (docs/api.md#reviews)', () => {
   test('behavior: sort=rating ranks by average, then more ratings, unrated last — across cursor pages too', async () => {
     const [twice, once, unrated] = [await newAgent(), await newAgent(), await newAgent()];
-    for (const [agent, ratings] of [[twice, [5, 5]], [once, [5]], [unrated, [null]]] as const) {
+    for (const [agent, ratings] of [
+      [twice, [5, 5]],
+      [once, [5]],
+      [unrated, [null]],
+    ] as const) {
       for (const rating of ratings) {
         const done = await missionIn('COMPLETED', { agent });
-        if (rating !== null) await ok(review(done.client, done.id, { rating }).then((r) => ({ ...r, status: r.status === 201 ? 200 : r.status })));
+        if (rating !== null)
+          await ok(
+            review(done.client, done.id, { rating }).then((r) => ({ ...r, status: r.status === 201 ? 200 : r.status })),
+          );
       }
     }
     const board = await call(leaderboardRoute, { path: '/api/agents/leaderboard?sort=rating' });
-    const mine = board.body.items.filter((e: { walletAddress: string }) => [twice, once, unrated].some((a) => a.address === e.walletAddress));
-    expect(mine.map((e: { walletAddress: string; rating: number | null; ratingCount: number }) => [e.walletAddress, e.rating, e.ratingCount])).toEqual([
+    const mine = board.body.items.filter((e: { walletAddress: string }) =>
+      [twice, once, unrated].some((a) => a.address === e.walletAddress),
+    );
+    expect(
+      mine.map((e: { walletAddress: string; rating: number | null; ratingCount: number }) => [
+        e.walletAddress,
+        e.rating,
+        e.ratingCount,
+      ]),
+    ).toEqual([
       [twice.address, 5, 2],
       [once.address, 5, 1],
       [unrated.address, null, 0],
@@ -190,7 +283,10 @@ describe('ratings on the leaderboard (docs/api.md#reviews)', () => {
     const walked: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { items: { walletAddress: string }[]; nextCursor: string | null } } = await call(leaderboardRoute, { path: `/api/agents/leaderboard?sort=rating&limit=1${cursor ? `&cursor=${cursor}` : ''}` });
+      const page: { body: { items: { walletAddress: string }[]; nextCursor: string | null } } = await call(
+        leaderboardRoute,
+        { path: `/api/agents/leaderboard?sort=rating&limit=1${cursor ? `&cursor=${cursor}` : ''}` },
+      );
       walked.push(...page.body.items.map((e: { walletAddress: string }) => e.walletAddress));
       cursor = page.body.nextCursor;
     } while (cursor);
@@ -203,7 +299,10 @@ describe('comments (docs/api.md#comments)', () => {
     const client = await newClient();
     const { id } = await createMission(client);
     const asker = await newAgent();
-    expect(await comment(asker, id)).toMatchObject({ status: 201, body: { role: 'USER', author: { walletAddress: asker.address }, body: 'Is COCO JSON fine?' } });
+    expect(await comment(asker, id)).toMatchObject({
+      status: 201,
+      body: { role: 'USER', author: { walletAddress: asker.address }, body: 'Is COCO JSON fine?' },
+    });
     expect(await comment(client, id, 'Yes.')).toMatchObject({ status: 201, body: { role: 'OWNER' } });
     const read = await commentsOf(undefined, id);
     expect(read.body.items.map((c: { body: string }) => c.body)).toEqual(['Is COCO JSON fine?', 'Yes.']);
@@ -218,7 +317,12 @@ describe('comments (docs/api.md#comments)', () => {
     expect((await comment(stranger, id)).status).toBe(404);
     expect((await commentsOf(stranger, id)).status).toBe(404);
     expect((await commentsOf(undefined, id)).status).toBe(404);
-    const byOperator = await call(adminComment, { method: 'POST', params: { id }, body: { body: 'Operator here.' }, headers: ADMIN });
+    const byOperator = await call(adminComment, {
+      method: 'POST',
+      params: { id },
+      body: { body: 'Operator here.' },
+      headers: ADMIN,
+    });
     expect(byOperator).toMatchObject({ status: 201, body: { role: 'OPERATOR', author: null } });
     expect((await commentsOf(agent, id)).body.items).toHaveLength(3);
     for (const status of ['SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED', 'CANCELLED'] as const) {
@@ -226,18 +330,25 @@ describe('comments (docs/api.md#comments)', () => {
       expect((await commentsOf(stranger, m.id)).status, status).toBe(404);
       expect((await comment(stranger, m.id)).status, status).toBe(404);
       expect((await comment(m.client, m.id)).status, status).toBe(201);
-      const operatorRead = await call(adminCommentsList, { params: { id: m.id }, headers: ADMIN, path: `/api/admin/missions/${m.id}/comments` });
+      const operatorRead = await call(adminCommentsList, {
+        params: { id: m.id },
+        headers: ADMIN,
+        path: `/api/admin/missions/${m.id}/comments`,
+      });
       expect(operatorRead.body.items.length, status).toBe(1);
       if (status !== 'CANCELLED') expect((await comment(m.agent, m.id)).status, status).toBe(201);
     }
     // A CANCELLED mission never accepted (straight from OPEN) is its owner's alone.
-    expect((await commentsOf((await missionIn('CANCELLED')).agent, (await missionIn('CANCELLED')).id)).status).toBe(404);
+    expect((await commentsOf((await missionIn('CANCELLED')).agent, (await missionIn('CANCELLED')).id)).status).toBe(
+      404,
+    );
   });
 
   test('error: free text rules (no control characters, 1–2,000 characters), and 10 comments a minute a user', async () => {
     const client = await newClient();
     const { id } = await createMission(client);
-    for (const body of ['', 'x'.repeat(2001), 'nul\u0000', '\ud800']) expect((await comment(client, id, body)).status).toBe(400);
+    for (const body of ['', 'x'.repeat(2001), 'nul\u0000', '\ud800'])
+      expect((await comment(client, id, body)).status).toBe(400);
     setEnv({ COMMENT_RATE_LIMIT_PER_MINUTE: '10' });
     const talker = await newAgent();
     const statuses: number[] = [];

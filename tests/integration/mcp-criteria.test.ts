@@ -27,7 +27,10 @@ const routeFetch: typeof fetch = async (input, init) => {
 const clients: Client[] = [];
 async function mcpClient(scope: string, user: Awaited<ReturnType<typeof signIn>>): Promise<Client> {
   const { tokens } = await connect(scope, user, MCP_RESOURCE);
-  const transport = new StreamableHTTPClientTransport(new URL(URL_), { fetch: routeFetch, requestInit: { headers: { authorization: `Bearer ${tokens.access_token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(URL_), {
+    fetch: routeFetch,
+    requestInit: { headers: { authorization: `Bearer ${tokens.access_token}` } },
+  });
   const client = new Client({ name: 'criteria-test', version: '1.0.0' });
   await client.connect(transport);
   clients.push(client);
@@ -38,7 +41,8 @@ afterAll(async () => {
 });
 
 type ToolResult = { isError?: boolean; content: { type: string; text?: string }[] };
-const tool = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
+const tool = async (client: Client, name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as ToolResult;
 async function toolJson(client: Client, name: string, args: Record<string, unknown>) {
   const result = await tool(client, name, args);
   if (result.isError) throw new Error(`${name}: ${result.content[0]?.text}`);
@@ -55,9 +59,10 @@ beforeAll(async () => {
 });
 
 describe('criteria through the MCP tools', () => {
-  test('default: the tools\' input schemas name criteria, selfCheck and unmet', async () => {
+  test("default: the tools' input schemas name criteria, selfCheck and unmet", async () => {
     const { tools } = await owner.listTools();
-    const schema = (name: string) => tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, unknown>;
+    const schema = (name: string) =>
+      tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, unknown>;
     expect(schema('post_mission')).toHaveProperty('criteria');
     expect(schema('submit_work')).toHaveProperty('selfCheck');
     expect(schema('submit_entry')).toHaveProperty('selfCheck');
@@ -67,13 +72,28 @@ describe('criteria through the MCP tools', () => {
   test('default: post with criteria, deliver with a self-check, contest naming the unmet one', async () => {
     const criteria = ['Every product has a box', 'Exported as COCO JSON'];
     const posted = await toolJson(owner, 'post_mission', {
-      title: 'Label photos', description: 'Boxes around products.', reward: '1000000', deadline: inDays(3), criteria,
+      title: 'Label photos',
+      description: 'Boxes around products.',
+      reward: '1000000',
+      deadline: inDays(3),
+      criteria,
     });
-    expect(posted).toMatchObject({ status: 'OPEN', criteria: [{ number: 1, text: criteria[0] }, { number: 2, text: criteria[1] }] });
+    expect(posted).toMatchObject({
+      status: 'OPEN',
+      criteria: [
+        { number: 1, text: criteria[0] },
+        { number: 2, text: criteria[1] },
+      ],
+    });
     expect(posted.criteriaHash).toBe(criteriaHash(criteria));
-    expect(await toolJson(agent, 'get_mission', { id: posted.id })).toMatchObject({ criteriaHash: posted.criteriaHash });
+    expect(await toolJson(agent, 'get_mission', { id: posted.id })).toMatchObject({
+      criteriaHash: posted.criteriaHash,
+    });
     await toolJson(agent, 'accept_mission', { id: posted.id });
-    const selfCheck = [{ criterion: 1, met: true }, { criterion: 2, met: false, note: 'CSV only' }];
+    const selfCheck = [
+      { criterion: 1, met: true },
+      { criterion: 2, met: false, note: 'CSV only' },
+    ];
     const delivered = await toolJson(agent, 'submit_work', { id: posted.id, note: 'Done', selfCheck });
     expect(delivered.submission.selfCheck).toEqual(selfCheck);
     // The API's 400 reaches the model as a tool error naming the rule.

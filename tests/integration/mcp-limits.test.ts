@@ -41,13 +41,23 @@ const URL_ = 'https://app.example.com/api/mcp';
 const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 const context = { params: Promise.resolve({}) };
 
-const toolCall = (name: string, args: Record<string, unknown>, id: number | string = 1) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+const toolCall = (name: string, args: Record<string, unknown>, id: number | string = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 
 /** One POST to /api/mcp as `token`, answered by the route handler as Next.js would call it. */
 async function post(token: string, body: unknown, headers: Record<string, string> = {}) {
   const request = new Request(URL_, {
     method: 'POST',
-    headers: { ...MCP_HEADERS, authorization: `Bearer ${token}`, [SOCKET_ADDRESS_HEADER]: stampedAddress(randomIp()), ...headers },
+    headers: {
+      ...MCP_HEADERS,
+      authorization: `Bearer ${token}`,
+      [SOCKET_ADDRESS_HEADER]: stampedAddress(randomIp()),
+      ...headers,
+    },
     body: JSON.stringify(body),
   });
   const response = await postMcp(request, context);
@@ -92,7 +102,11 @@ function heldPost(token: string) {
 async function attach(filename: string, contentType: string, content: Buffer) {
   const { tags, ...fields } = missionInput();
   const client = await newClient();
-  const created = await upload(createRoute, { token: client.token, fields: { ...fields, tags: tags.join(',') }, files: [{ filename, contentType, content }] });
+  const created = await upload(createRoute, {
+    token: client.token,
+    fields: { ...fields, tags: tags.join(',') },
+    files: [{ filename, contentType, content }],
+  });
   expect(created.status).toBe(201);
   return { id: created.body.id as string, fileId: created.body.attachments[0].id as string };
 }
@@ -110,10 +124,17 @@ describe('/api/mcp limits', () => {
   test('error: a JSON-RPC batch is 400 with a JSON-RPC error, and none of its calls runs', async () => {
     const { token } = await signIn();
     const mission = await createMission(await newClient());
-    const batch = [toolCall('post_comment', { id: mission.id, body: 'first' }, 1), toolCall('post_comment', { id: mission.id, body: 'second' }, 2)];
+    const batch = [
+      toolCall('post_comment', { id: mission.id, body: 'first' }, 1),
+      toolCall('post_comment', { id: mission.id, body: 'second' }, 2),
+    ];
     const answer = await post(token, batch);
     expect(answer.status).toBe(400);
-    expect(answer.json()).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: expect.stringMatching(/batch/i) }, id: null });
+    expect(answer.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: expect.stringMatching(/batch/i) },
+      id: null,
+    });
     expect((await call(commentsRoute, { params: { id: mission.id } })).body.items).toEqual([]);
     // An empty batch too; one message is answered.
     expect((await post(token, [])).status).toBe(400);
@@ -126,7 +147,14 @@ describe('/api/mcp limits', () => {
     // A rebound name: the attacker's page talks to this server under the attacker's host name.
     const rebound = { origin: 'http://rebound.example:3000', host: 'rebound.example:3000' };
     expect((await post(token, ping, rebound)).status).toBe(403);
-    const foreign = ['http://evil.example', 'https://evil.example', 'null', 'https://app.example.com/path', 'http://localhost:6275', 'not an origin'];
+    const foreign = [
+      'http://evil.example',
+      'https://evil.example',
+      'null',
+      'https://app.example.com/path',
+      'http://localhost:6275',
+      'not an origin',
+    ];
     for (const origin of foreign) expect((await post(token, ping, { origin })).status, origin).toBe(403);
     for (const handler of [getMcp, deleteMcp]) {
       const method = handler === getMcp ? 'GET' : 'DELETE';
@@ -146,7 +174,8 @@ describe('/api/mcp limits', () => {
     const user = await signIn();
     const { tokens } = await connect('missions:read', user, MCP_RESOURCE);
     const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
-    for (let i = 0; i < RATE; i++) expect((await post(i % 2 ? user.token : tokens.access_token, ping)).status).toBe(200);
+    for (let i = 0; i < RATE; i++)
+      expect((await post(i % 2 ? user.token : tokens.access_token, ping)).status).toBe(200);
     for (const token of [user.token, tokens.access_token]) {
       const refused = await post(token, ping);
       expect(refused.status).toBe(429);
@@ -187,7 +216,8 @@ describe('/api/mcp limits', () => {
     const small = await attach('exact.txt', 'text/plain', exact);
     const large = await attach('over.txt', 'text/plain', over);
 
-    const inline = (await post(token, toolCall('get_mission_file', { id: small.id, fileId: small.fileId }))).json().result.content as Block[];
+    const inline = (await post(token, toolCall('get_mission_file', { id: small.id, fileId: small.fileId }))).json()
+      .result.content as Block[];
     expect(JSON.parse(inline[0]!.text!)).toMatchObject({ filename: 'exact.txt', size: MAX_INLINE_FILE_BYTES });
     expect(inline[1]).toEqual({ type: 'text', text: exact.toString() });
 
@@ -195,10 +225,26 @@ describe('/api/mcp limits', () => {
     expect(answer.text.length).toBeLessThan(2_000);
     const linked = answer.json().result.content as Block[];
     const url = `https://app.example.com/api/missions/${large.id}/files/${large.fileId}`;
-    expect(JSON.parse(linked[0]!.text!)).toMatchObject({ id: large.fileId, filename: 'over.txt', contentType: 'text/plain', size: over.length, url });
+    expect(JSON.parse(linked[0]!.text!)).toMatchObject({
+      id: large.fileId,
+      filename: 'over.txt',
+      contentType: 'text/plain',
+      size: over.length,
+      url,
+    });
     expect(JSON.parse(linked[0]!.text!).note).toMatch(/bearer token/);
-    expect(linked[1]).toEqual({ type: 'resource_link', name: 'over.txt', uri: url, mimeType: 'text/plain', size: over.length });
-    const download = await call(fileRoute, { token, params: { id: large.id, fileId: large.fileId }, path: new URL(url).pathname });
+    expect(linked[1]).toEqual({
+      type: 'resource_link',
+      name: 'over.txt',
+      uri: url,
+      mimeType: 'text/plain',
+      size: over.length,
+    });
+    const download = await call(fileRoute, {
+      token,
+      params: { id: large.id, fileId: large.fileId },
+      path: new URL(url).pathname,
+    });
     expect(download.status).toBe(200);
     expect(download.body).toBe(over.toString());
   });
@@ -212,13 +258,22 @@ describe('/api/mcp limits', () => {
       const request = new Request(input, init);
       request.headers.set(SOCKET_ADDRESS_HEADER, stampedAddress(randomIp()));
       const [id, , fileId] = new URL(request.url).pathname.split('/').slice(3);
-      return fileId ? fileRoute(request, { params: Promise.resolve({ id: id!, fileId }) }) : missionRoute(request, { params: Promise.resolve({ id: id! }) });
+      return fileId
+        ? fileRoute(request, { params: Promise.resolve({ id: id!, fileId }) })
+        : missionRoute(request, { params: Promise.resolve({ id: id! }) });
     };
     const client = createClient({ baseUrl, token, fetch: routeFetch });
-    const session: Session = { settings: () => ({ baseUrl }) as never, client: () => client as never, token: async () => null };
+    const session: Session = {
+      settings: () => ({ baseUrl }) as never,
+      client: () => client as never,
+      token: async () => null,
+    };
     const { content } = await callTool(session, 'get_mission_file', { id: large.id, fileId: large.fileId });
     const about = JSON.parse((content[0] as Block).text!);
-    expect(about).toMatchObject({ size: MAX_INLINE_FILE_BYTES + 1, url: `${baseUrl}/api/missions/${large.id}/files/${large.fileId}` });
+    expect(about).toMatchObject({
+      size: MAX_INLINE_FILE_BYTES + 1,
+      url: `${baseUrl}/api/missions/${large.id}/files/${large.fileId}`,
+    });
     expect(about.note).toContain(`taskmarket missions download ${large.id} ${large.fileId}`);
     expect(content[1]).toMatchObject({ type: 'resource_link', uri: about.url });
   });
@@ -226,8 +281,12 @@ describe('/api/mcp limits', () => {
   test('behavior: 20 concurrent get_mission_file calls on 10 MB files are answered 200, 429 or 503 with memory bounded', async () => {
     // Two files at the upload limit, as the review's attack used.
     const head = png();
-    const files = [await attach('a.png', 'image/png', Buffer.concat([head, randomBytes(UPLOAD_LIMITS.maxFileBytes - head.length)]))];
-    files.push(await attach('b.png', 'image/png', Buffer.concat([head, randomBytes(UPLOAD_LIMITS.maxFileBytes - head.length)])));
+    const files = [
+      await attach('a.png', 'image/png', Buffer.concat([head, randomBytes(UPLOAD_LIMITS.maxFileBytes - head.length)])),
+    ];
+    files.push(
+      await attach('b.png', 'image/png', Buffer.concat([head, randomBytes(UPLOAD_LIMITS.maxFileBytes - head.length)])),
+    );
     // Fifteen calls from one user (five past its rate limit), five from users of their own.
     const heavy: Party = await newClient();
     const others = await Promise.all(Array.from({ length: 5 }, () => newClient()));
@@ -243,7 +302,9 @@ describe('/api/mcp limits', () => {
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, memory())), 1);
     const answers = await Promise.all(
-      callers.map((caller, i) => post(caller.token, toolCall('get_mission_file', { id: files[i % 2]!.id, fileId: files[i % 2]!.fileId }, i))),
+      callers.map((caller, i) =>
+        post(caller.token, toolCall('get_mission_file', { id: files[i % 2]!.id, fileId: files[i % 2]!.fileId }, i)),
+      ),
     ).finally(() => clearInterval(sampler));
     peak = Math.max(peak, memory());
 
@@ -254,10 +315,14 @@ describe('/api/mcp limits', () => {
     // Answered by URL the burst grows heap and buffers by under 3 MB. Answered inline (each call held
     // the file, its base64 and the JSON text) it grew them by 61 MB even four at a time.
     expect(peak - before).toBeLessThan(16 * 1024 * 1024);
-    for (const answer of answers.filter((a) => a.status !== 200)) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+    for (const answer of answers.filter((a) => a.status !== 200))
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
     for (const answer of answers.filter((a) => a.status === 200)) {
       expect(answer.text.length).toBeLessThan(2_000);
-      expect((answer.json().result.content as Block[])[1]).toMatchObject({ type: 'resource_link', size: UPLOAD_LIMITS.maxFileBytes });
+      expect((answer.json().result.content as Block[])[1]).toMatchObject({
+        type: 'resource_link',
+        size: UPLOAD_LIMITS.maxFileBytes,
+      });
     }
   });
 });

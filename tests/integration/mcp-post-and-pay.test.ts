@@ -26,7 +26,11 @@ import { call } from '../support/http';
 import { act, inDays, missionRow, newAgent, ok } from '../support/missions';
 import { newWallet, signIn } from '../support/wallets';
 
-useTestEnvironment({ PLATFORM_FEE_BPS: '1000', WRITE_RATE_LIMIT_PER_MINUTE: '100000', MCP_RATE_LIMIT_PER_MINUTE: '100000' });
+useTestEnvironment({
+  PLATFORM_FEE_BPS: '1000',
+  WRITE_RATE_LIMIT_PER_MINUTE: '100000',
+  MCP_RATE_LIMIT_PER_MINUTE: '100000',
+});
 
 const URL_ = 'https://app.example.com/api/mcp';
 const REWARD = 25_000_000n;
@@ -39,7 +43,10 @@ const routeFetch: typeof fetch = async (input, init) => {
 
 const clients: Client[] = [];
 async function mcpClient(token: string, capabilities: Record<string, unknown>): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(URL_), { fetch: routeFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(URL_), {
+    fetch: routeFetch,
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
   const client = new Client({ name: 'post-and-pay-test', version: '1.0.0' }, { capabilities });
   await client.connect(transport);
   clients.push(client);
@@ -56,15 +63,36 @@ async function poster(usdc = REWARD) {
   // MockUSDC mints to anyone; the minting is paid by another wallet.
   const minter = walletOf(privateKeyToAccount(ANVIL_KEYS[3]));
   await publicClient().waitForTransactionReceipt({
-    hash: await minter.writeContract({ address: rewardToken, abi: mockUsdcArtifact.abi, functionName: 'mint', args: [wallet.address, usdc] }),
+    hash: await minter.writeContract({
+      address: rewardToken,
+      abi: mockUsdcArtifact.abi,
+      functionName: 'mint',
+      args: [wallet.address, usdc],
+    }),
   });
   const { token, user } = await signIn(wallet);
-  const personal = await call(createToken, { method: 'POST', token, body: { name: 'chat', scopes: ['missions:read', 'missions:post'] } });
+  const personal = await call(createToken, {
+    method: 'POST',
+    token,
+    body: { name: 'chat', scopes: ['missions:read', 'missions:post'] },
+  });
   expect(personal.status, JSON.stringify(personal.body)).toBe(201);
-  return { wallet, token, id: user.id as string, address: user.walletAddress as string, chatToken: personal.body.token as string };
+  return {
+    wallet,
+    token,
+    id: user.id as string,
+    address: user.walletAddress as string,
+    chatToken: personal.body.token as string,
+  };
 }
 
-const mission = (title: string) => ({ title, description: 'Three paragraphs, one per paper.', category: 'writing', reward: REWARD.toString(), deadline: inDays(7) });
+const mission = (title: string) => ({
+  title,
+  description: 'Three paragraphs, one per paper.',
+  category: 'writing',
+  reward: REWARD.toString(),
+  deadline: inDays(7),
+});
 
 /** What the funding page does: read the typed data, have the wallet sign it, post the signature. */
 async function fundBySignature(person: Awaited<ReturnType<typeof poster>>, id: string) {
@@ -85,7 +113,8 @@ async function fundBySignature(person: Awaited<ReturnType<typeof poster>>, id: s
   }
 }
 
-const textOf = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as { type: string; text: string }[]).map((c) => c.text);
+const textOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
+  (result.content as { type: string; text: string }[]).map((c) => c.text);
 
 describe('post and pay from the chat', () => {
   test('default: post, fund by one signature, accept, deliver, approve through the person, paid on-chain', async () => {
@@ -114,7 +143,11 @@ describe('post and pay from the chat', () => {
     expect(textOf(waiting).join('\n')).toMatch(/Awaiting funding[\s\S]*\/fund/);
     // A read-only token of the same person reads it too: the funding's status needs missions:post,
     // and get_mission does without it rather than asking the client to re-authorize (step-up).
-    const reader = await call(createToken, { method: 'POST', token: person.token, body: { name: 'reader', scopes: ['missions:read'] } });
+    const reader = await call(createToken, {
+      method: 'POST',
+      token: person.token,
+      body: { name: 'reader', scopes: ['missions:read'] },
+    });
     const readOnly = await mcpClient(reader.body.token as string, {});
     const read = await readOnly.callTool({ name: 'get_mission', arguments: { id } });
     expect(read.isError).toBeFalsy();
@@ -130,7 +163,11 @@ describe('post and pay from the chat', () => {
     expect(await publicClient().getBalance({ address: person.wallet.address })).toBe(0n);
     expect(await publicClient().getTransactionCount({ address: person.wallet.address })).toBe(0);
     // The chat sees it OPEN; posting the same arguments again answers the same mission, not a second one.
-    expect(JSON.parse(textOf(await chat.callTool({ name: 'get_mission', arguments: { id } }))[0]!)).toMatchObject({ id, status: 'OPEN', onChainTaskId: taskId });
+    expect(JSON.parse(textOf(await chat.callTool({ name: 'get_mission', arguments: { id } }))[0]!)).toMatchObject({
+      id,
+      status: 'OPEN',
+      onChainTaskId: taskId,
+    });
     const again = await chat.callTool({ name: 'post_mission', arguments: args });
     expect(again.isError).toBeFalsy();
     expect(JSON.parse(textOf(again)[0]!)).toMatchObject({ id, status: 'OPEN' });
@@ -148,7 +185,12 @@ describe('post and pay from the chat', () => {
     expect(asked).toBeInstanceOf(UrlElicitationRequiredError);
     const confirmationId = (asked as UrlElicitationRequiredError).elicitations[0]!.elicitationId;
     expect((await missionRow(id!)).status).toBe('SUBMITTED');
-    const decided = await call(decideRoute, { method: 'POST', token: person.token, params: { id: confirmationId }, body: { decision: 'approve' } });
+    const decided = await call(decideRoute, {
+      method: 'POST',
+      token: person.token,
+      params: { id: confirmationId },
+      body: { decision: 'approve' },
+    });
     expect(decided.status, JSON.stringify(decided.body)).toBe(200);
     expect(decided.body).toMatchObject({ status: 'APPROVED', mission: { id, status: 'COMPLETED' } });
 
@@ -164,7 +206,10 @@ describe('post and pay from the chat', () => {
     expect(result.isError).toBeFalsy();
     const [api, note] = textOf(result);
     const created = JSON.parse(api!);
-    expect(created).toMatchObject({ status: 'AWAITING_FUNDING', funding: { url: `https://app.example.com/missions/${created.id}/fund` } });
+    expect(created).toMatchObject({
+      status: 'AWAITING_FUNDING',
+      funding: { url: `https://app.example.com/missions/${created.id}/fund` },
+    });
     expect(note).toContain(created.funding.url);
     expect(note).toMatch(/one signature/);
     expect((await missionRow(created.id)).status).toBe('AWAITING_FUNDING');

@@ -21,28 +21,36 @@ describe('unsupported methods', () => {
     expect(routeFiles.length).toBeGreaterThan(25);
   });
 
-  test.each(routeFiles.map((file) => [relative(apiDir, file), file]))('%s exports every method, the missing ones as 405', async (_name, file) => {
-    const module = (await import(file)) as Partial<Record<(typeof METHODS)[number], Handler>>;
-    const refused: string[] = [];
-    const served: string[] = [];
-    for (const method of METHODS) {
-      const handler = module[method];
-      expect(handler, `${method} is not exported: Next.js would answer an empty 405`).toBeTypeOf('function');
-      const response = await handler!(new Request('http://localhost:3000/api/x', { method }), { params: Promise.resolve({ id: 'x', fileId: 'x', address: 'x' }) });
-      (response.status === 405 ? refused : served).push(method);
-      if (response.status === 405) {
-        expect(await response.json()).toEqual({ error: `Method ${method} not allowed` });
-        expect(response.headers.get('content-type')).toBe('application/json');
+  test.each(routeFiles.map((file) => [relative(apiDir, file), file]))(
+    '%s exports every method, the missing ones as 405',
+    async (_name, file) => {
+      const module = (await import(file)) as Partial<Record<(typeof METHODS)[number], Handler>>;
+      const refused: string[] = [];
+      const served: string[] = [];
+      for (const method of METHODS) {
+        const handler = module[method];
+        expect(handler, `${method} is not exported: Next.js would answer an empty 405`).toBeTypeOf('function');
+        const response = await handler!(new Request('http://localhost:3000/api/x', { method }), {
+          params: Promise.resolve({ id: 'x', fileId: 'x', address: 'x' }),
+        });
+        (response.status === 405 ? refused : served).push(method);
+        if (response.status === 405) {
+          expect(await response.json()).toEqual({ error: `Method ${method} not allowed` });
+          expect(response.headers.get('content-type')).toBe('application/json');
+        }
       }
-    }
-    expect(served.length, 'a route serves at least one method').toBeGreaterThan(0);
-    expect(refused.length).toBeGreaterThan(0);
-    // The Allow header of each 405 lists exactly the methods that did not answer 405.
-    const response = await module[refused[0] as (typeof METHODS)[number]]!(new Request('http://localhost:3000/api/x', { method: refused[0] }), {
-      params: Promise.resolve({}),
-    });
-    const allow = response.headers.get('allow')!.split(', ');
-    expect(allow.filter((m) => !['HEAD', 'OPTIONS'].includes(m)).sort()).toEqual([...served].sort());
-    expect(allow).toContain('OPTIONS');
-  });
+      expect(served.length, 'a route serves at least one method').toBeGreaterThan(0);
+      expect(refused.length).toBeGreaterThan(0);
+      // The Allow header of each 405 lists exactly the methods that did not answer 405.
+      const response = await module[refused[0] as (typeof METHODS)[number]]!(
+        new Request('http://localhost:3000/api/x', { method: refused[0] }),
+        {
+          params: Promise.resolve({}),
+        },
+      );
+      const allow = response.headers.get('allow')!.split(', ');
+      expect(allow.filter((m) => !['HEAD', 'OPTIONS'].includes(m)).sort()).toEqual([...served].sort());
+      expect(allow).toContain('OPTIONS');
+    },
+  );
 });

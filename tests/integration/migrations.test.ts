@@ -53,11 +53,17 @@ async function upgradeKeepsRows(migrate: Migrate, query: Query) {
       { title: 'Transcribe audio', status: 'OPEN', assignment_mode: 'FIRST_COME' },
     ]);
     // The board's stored view is written for the OPEN mission that was already there, and only for it.
-    expect(await query(`select title, listing::json ->> 'title' as listed, listing::json -> 'client' ->> 'walletAddress' as client from missions order by title`)).toEqual([
+    expect(
+      await query(
+        `select title, listing::json ->> 'title' as listed, listing::json -> 'client' ->> 'walletAddress' as client from missions order by title`,
+      ),
+    ).toEqual([
       { title: 'Label photos', listed: null, client: null },
       { title: 'Transcribe audio', listed: 'Transcribe audio', client: '0x1111111111111111111111111111111111111111' },
     ]);
-    expect(await query(`select kind, status, amount::text as amount from settlements`)).toEqual([{ kind: 'RELEASE', status: 'FAILED', amount: '25000000' }]);
+    expect(await query(`select kind, status, amount::text as amount from settlements`)).toEqual([
+      { kind: 'RELEASE', status: 'FAILED', amount: '25000000' },
+    ]);
     // The new tables are there, empty, and take rows.
     expect(await query(`select count(*)::int as n from mission_applications`)).toEqual([{ n: 0 }]);
     await query(`insert into mission_comments (mission_id, author_id, body, created_at)

@@ -5,7 +5,19 @@ import { POST as sweep } from '@/app/api/cron/sweep/route';
 import { call } from '../support/http';
 import { setEnv, useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import {
-  act, createMission, earningsOf, eventsOf, getMission, missionIn, missionRow, newAgent, ok, type Party, past, resolve, setTimes,
+  act,
+  createMission,
+  earningsOf,
+  eventsOf,
+  getMission,
+  missionIn,
+  missionRow,
+  newAgent,
+  ok,
+  type Party,
+  past,
+  resolve,
+  setTimes,
 } from '../support/missions';
 import { pdf, png, upload } from '../support/multipart';
 
@@ -30,7 +42,14 @@ describe('contest rounds', () => {
     expect(disputed.status).toBe('DISPUTED');
     expect(disputed.contests.map((c: { reason: string }) => c.reason)).toEqual(['Round 1', 'Round 2', 'Third time']);
     expect((await eventsOf(id)).map((e) => e.toStatus)).toEqual([
-      'OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'SUBMITTED', 'CONTESTED', 'SUBMITTED', 'DISPUTED',
+      'OPEN',
+      'ACCEPTED',
+      'SUBMITTED',
+      'CONTESTED',
+      'SUBMITTED',
+      'CONTESTED',
+      'SUBMITTED',
+      'DISPUTED',
     ]);
     // Nothing moves a DISPUTED mission but the operator; time does not either.
     expect((await act('approve', client, id)).status).toBe(409);
@@ -61,7 +80,11 @@ describe('contest rounds', () => {
       files: [{ filename: 'screenshot.png', contentType: 'image/png', content: png() }],
     });
     expect(response.status).toBe(200);
-    expect(response.body.contests[0]).toMatchObject({ round: 1, reason: 'See the screenshot.', files: [{ filename: 'screenshot.png' }] });
+    expect(response.body.contests[0]).toMatchObject({
+      round: 1,
+      reason: 'See the screenshot.',
+      files: [{ filename: 'screenshot.png' }],
+    });
     expect((await getMission(agent, id)).body.contests[0].files).toHaveLength(1);
   });
 
@@ -83,7 +106,12 @@ describe('POST /api/admin/missions/{id}/resolve', () => {
     expect(resolved.body.submission).toMatchObject({ note: 'Fixed, round 2.' });
     expect(resolved.body.contests.map((c: { round: number }) => c.round)).toEqual([1, 2, 3]);
     expect(await earningsOf(id)).toHaveLength(1);
-    expect((await eventsOf(id)).at(-1)).toMatchObject({ actor: 'OPERATOR', actorId: null, toStatus: 'COMPLETED', data: { note: 'Deliverable meets the brief.' } });
+    expect((await eventsOf(id)).at(-1)).toMatchObject({
+      actor: 'OPERATOR',
+      actorId: null,
+      toStatus: 'COMPLETED',
+      data: { note: 'Deliverable meets the brief.' },
+    });
     expect((await resolve(id, { outcome: 'CANCELLED' })).status).toBe(409);
     expect((await getMission(client, id)).body.status).toBe('COMPLETED');
   });
@@ -104,7 +132,9 @@ describe('POST /api/admin/missions/{id}/resolve', () => {
     expect((await resolve(disputed.id, { outcome: 'COMPLETED', status: 'x' })).status).toBe(400);
     expect((await resolve(disputed.id, { outcome: 'COMPLETED' }, { authorization: 'Bearer nope' })).status).toBe(401);
     expect((await resolve(disputed.id, { outcome: 'COMPLETED' }, {})).status).toBe(401);
-    expect((await resolve(disputed.id, { outcome: 'COMPLETED' }, { authorization: `Bearer ${agent.token}` })).status).toBe(401);
+    expect(
+      (await resolve(disputed.id, { outcome: 'COMPLETED' }, { authorization: `Bearer ${agent.token}` })).status,
+    ).toBe(401);
     expect((await resolve('nope', { outcome: 'COMPLETED' })).status).toBe(404);
     expect((await resolve(crypto.randomUUID(), { outcome: 'COMPLETED' })).status).toBe(404);
     const token = process.env.ADMIN_TOKEN;
@@ -120,12 +150,20 @@ describe('the review window', () => {
     const { client, id } = await missionIn('SUBMITTED', { agent });
     const fresh = await missionIn('SUBMITTED', { agent });
     await setTimes(id, { reviewDeadline: past() });
-    const [a, b] = await Promise.all([call(sweep, { method: 'POST', headers: cron }), call(sweep, { method: 'POST', headers: cron })]);
+    const [a, b] = await Promise.all([
+      call(sweep, { method: 'POST', headers: cron }),
+      call(sweep, { method: 'POST', headers: cron }),
+    ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.body.missions.completed + b.body.missions.completed).toBeGreaterThanOrEqual(1);
     expect(await missionRow(id)).toMatchObject({ status: 'COMPLETED' });
     expect(await earningsOf(id)).toHaveLength(1);
-    expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'expire', actor: 'SYSTEM', fromStatus: 'SUBMITTED', toStatus: 'COMPLETED' });
+    expect((await eventsOf(id)).at(-1)).toMatchObject({
+      action: 'expire',
+      actor: 'SYSTEM',
+      fromStatus: 'SUBMITTED',
+      toStatus: 'COMPLETED',
+    });
     expect((await missionRow(fresh.id)).status).toBe('SUBMITTED');
     expect((await act('contest', client, id, { reason: 'Too late' })).status).toBe(409);
   });
@@ -140,12 +178,15 @@ describe('the review window', () => {
     expect(await earningsOf(id)).toHaveLength(1);
   });
 
-  test('behavior: the owner\'s and the agent\'s lists settle expired windows before listing', async () => {
+  test("behavior: the owner's and the agent's lists settle expired windows before listing", async () => {
     const { client, id } = await missionIn('SUBMITTED', { agent });
     await setTimes(id, { reviewDeadline: past() });
     const mine = await call(listRoute, { token: client.token, path: '/api/missions?mine=client&status=SUBMITTED' });
     expect(mine.body.items).toEqual([]);
-    const completed = await call(listRoute, { token: client.token, path: '/api/missions?mine=client&status=COMPLETED' });
+    const completed = await call(listRoute, {
+      token: client.token,
+      path: '/api/missions?mine=client&status=COMPLETED',
+    });
     expect(completed.body.items.map((m: { id: string }) => m.id)).toEqual([id]);
   });
 
@@ -153,11 +194,13 @@ describe('the review window', () => {
     const { agent: own, id } = await missionIn('SUBMITTED');
     await setTimes(id, { reviewDeadline: past() });
     const completed = await call(listRoute, { token: own.token, path: '/api/missions?mine=agent&status=COMPLETED' });
-    expect(completed.body.items.map((m: { id: string; status: string }) => [m.id, m.status])).toEqual([[id, 'COMPLETED']]);
+    expect(completed.body.items.map((m: { id: string; status: string }) => [m.id, m.status])).toEqual([
+      [id, 'COMPLETED'],
+    ]);
     expect(await earningsOf(id)).toHaveLength(1);
   });
 
-  test('behavior: a page settles the caller\'s expired windows also when they are not on it', async () => {
+  test("behavior: a page settles the caller's expired windows also when they are not on it", async () => {
     const { client, id } = await missionIn('SUBMITTED', { agent });
     await setTimes(id, { reviewDeadline: past() });
     const newer = await createMission(client);
@@ -198,7 +241,10 @@ describe('deliverables', () => {
       files: [{ filename: 'export.pdf', contentType: 'application/pdf', content: pdf() }],
     });
     expect(first.status).toBe(200);
-    expect(first.body.submission).toMatchObject({ note: 'Export attached.', files: [{ filename: 'export.pdf', contentType: 'application/pdf' }] });
+    expect(first.body.submission).toMatchObject({
+      note: 'Export attached.',
+      files: [{ filename: 'export.pdf', contentType: 'application/pdf' }],
+    });
     await ok(act('contest', client, id, { reason: 'Wrong format' }));
     const second = await ok(act('submit', agent, id, { note: 'Now as JSON in the note.' }));
     expect(second.submission).toMatchObject({ note: 'Now as JSON in the note.', files: [] });

@@ -43,7 +43,9 @@ describe('POST /api/missions', () => {
       completedAt: null,
       cancelledAt: null,
     });
-    expect(await eventsOf(response.body.id)).toMatchObject([{ action: 'create', actor: 'OWNER', fromStatus: null, toStatus: 'OPEN' }]);
+    expect(await eventsOf(response.body.id)).toMatchObject([
+      { action: 'create', actor: 'OWNER', fromStatus: null, toStatus: 'OPEN' },
+    ]);
   });
 
   test('behavior: the largest uint256 reward is kept exactly', async () => {
@@ -79,15 +81,25 @@ describe('POST /api/missions', () => {
 
   test('error: the deadline must be in the future and at most a year ahead', async () => {
     const client = await newClient();
-    expect((await create(client.token, missionInput({ deadline: inDays(-1) }))).body.details).toEqual(['deadline: must be in the future']);
-    expect((await create(client.token, missionInput({ deadline: inDays(367) }))).body.details).toEqual(['deadline: must be at most one year ahead']);
+    expect((await create(client.token, missionInput({ deadline: inDays(-1) }))).body.details).toEqual([
+      'deadline: must be in the future',
+    ]);
+    expect((await create(client.token, missionInput({ deadline: inDays(367) }))).body.details).toEqual([
+      'deadline: must be at most one year ahead',
+    ]);
     expect((await create(client.token, missionInput({ deadline: '2031-01-01' }))).status).toBe(400);
     expect((await create(client.token, missionInput({ deadline: inDays(364) }))).status).toBe(201);
   });
 
   test('error: fields a client may not set are 400', async () => {
     const client = await newClient();
-    for (const extra of [{ status: 'COMPLETED' }, { agent: { walletAddress: client.address } }, { client: {} }, { id: crypto.randomUUID() }, { bumpCount: 9 }]) {
+    for (const extra of [
+      { status: 'COMPLETED' },
+      { agent: { walletAddress: client.address } },
+      { client: {} },
+      { id: crypto.randomUUID() },
+      { bumpCount: 9 },
+    ]) {
       const response = await create(client.token, missionInput(extra));
       expect(response).toMatchObject({ status: 400, body: { error: 'Validation failed' } });
     }
@@ -98,9 +110,14 @@ describe('POST /api/missions', () => {
     const client = await newClient();
     const taskId = Math.floor(Math.random() * 1e12);
     expect((await create(client.token, missionInput({ onChainTaskId: taskId }))).body.onChainTaskId).toBe(taskId);
-    expect((await create(client.token, missionInput({ onChainTaskId: String(taskId + 1) }))).body.onChainTaskId).toBe(taskId + 1);
+    expect((await create(client.token, missionInput({ onChainTaskId: String(taskId + 1) }))).body.onChainTaskId).toBe(
+      taskId + 1,
+    );
     const duplicate = await create(client.token, missionInput({ onChainTaskId: taskId }));
-    expect(duplicate).toMatchObject({ status: 400, body: { details: ['onChainTaskId: already linked to another mission'] } });
+    expect(duplicate).toMatchObject({
+      status: 400,
+      body: { details: ['onChainTaskId: already linked to another mission'] },
+    });
     for (const bad of [-1, 1.5, '12a', 2 ** 60, null]) {
       expect((await create(client.token, missionInput({ onChainTaskId: bad }))).status).toBe(400);
     }
@@ -108,20 +125,29 @@ describe('POST /api/missions', () => {
 
   test('error: agents and anonymous callers cannot post', async () => {
     const agent = await newAgent();
-    expect(await create(agent.token, missionInput())).toMatchObject({ status: 403, body: { error: 'Client role required' } });
+    expect(await create(agent.token, missionInput())).toMatchObject({
+      status: 403,
+      body: { error: 'Client role required' },
+    });
     expect((await create(undefined, missionInput())).status).toBe(401);
   });
 
   test('error: malformed JSON is 400, an oversized body 413', async () => {
     const client = await newClient();
     expect(await create(client.token, '{"title":')).toMatchObject({ status: 400, body: { error: 'Malformed JSON' } });
-    expect((await create(client.token, JSON.stringify(missionInput({ description: 'x'.repeat(70_000) })))).status).toBe(413);
+    expect((await create(client.token, JSON.stringify(missionInput({ description: 'x'.repeat(70_000) })))).status).toBe(
+      413,
+    );
   });
 
   test('behavior: a cookie-authenticated post needs an allowed Origin', async () => {
     const { cookie } = await signIn();
     expect((await call(createRoute, { cookie, body: missionInput() })).status).toBe(403);
-    const ok = await call(createRoute, { cookie, body: missionInput(), headers: { origin: 'https://app.example.com' } });
+    const ok = await call(createRoute, {
+      cookie,
+      body: missionInput(),
+      headers: { origin: 'https://app.example.com' },
+    });
     expect(ok.status).toBe(201);
   });
 });
@@ -136,9 +162,14 @@ describe('Idempotency-Key', () => {
     expect(second).toMatchObject({ status: 201, body: { id: first.body.id, title: first.body.title } });
     expect(await missionCountOf(client.id)).toBe(1);
     const other = await create(client.token, { ...input, title: 'Something else' }, key);
-    expect(other).toMatchObject({ status: 422, body: { error: 'Idempotency-Key was already used for a different request' } });
+    expect(other).toMatchObject({
+      status: 422,
+      body: { error: 'Idempotency-Key was already used for a different request' },
+    });
     expect(await missionCountOf(client.id)).toBe(1);
-    expect((await create(client.token, missionInput(), { 'idempotency-key': 'another' })).body.id).not.toBe(first.body.id);
+    expect((await create(client.token, missionInput(), { 'idempotency-key': 'another' })).body.id).not.toBe(
+      first.body.id,
+    );
   });
 
   test('behavior: the same key sent five times at once creates one mission', async () => {
@@ -154,7 +185,9 @@ describe('Idempotency-Key', () => {
   test('behavior: keys belong to their user; a malformed key is 400', async () => {
     const [a, b] = await Promise.all([newClient(), newClient()]);
     const key = { 'idempotency-key': 'shared-key' };
-    expect((await create(a.token, missionInput(), key)).body.id).not.toBe((await create(b.token, missionInput(), key)).body.id);
+    expect((await create(a.token, missionInput(), key)).body.id).not.toBe(
+      (await create(b.token, missionInput(), key)).body.id,
+    );
     expect((await create(a.token, missionInput(), { 'idempotency-key': 'has space' })).status).toBe(400);
   });
 });

@@ -10,7 +10,17 @@ import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
 import { closeEntries, createBounty, entriesOf } from '../support/bounties';
 import { POST as entriesRoute } from '@/app/api/missions/[id]/entries/route';
 import {
-  act, createMission, eventsOf, getMission, missionInput, missionRow, newAgent, newClient, ok, type Party, resolve,
+  act,
+  createMission,
+  eventsOf,
+  getMission,
+  missionInput,
+  missionRow,
+  newAgent,
+  newClient,
+  ok,
+  type Party,
+  resolve,
 } from '../support/missions';
 import { upload } from '../support/multipart';
 import { PUT as editCriteriaRoute } from '@/app/api/missions/[id]/criteria/route';
@@ -28,7 +38,8 @@ function expectedHash(criteria: string[]): string {
   return `0x${Buffer.from(keccak_256(new TextEncoder().encode(canonical))).toString('hex')}`;
 }
 
-const create = (client: Party, overrides: Record<string, unknown>) => call(createRoute, { token: client.token, body: missionInput(overrides) });
+const create = (client: Party, overrides: Record<string, unknown>) =>
+  call(createRoute, { token: client.token, body: missionInput(overrides) });
 
 let agent: Party;
 beforeAll(async () => {
@@ -40,7 +51,15 @@ async function delivered() {
   const client = await newClient();
   const { id } = await createMission(client, { criteria: CRITERIA });
   await ok(act('accept', agent, id));
-  await ok(act('submit', agent, id, { note: 'Done.', selfCheck: [{ criterion: 1, met: true }, { criterion: 3, met: false, note: 'Took three days.' }] }));
+  await ok(
+    act('submit', agent, id, {
+      note: 'Done.',
+      selfCheck: [
+        { criterion: 1, met: true },
+        { criterion: 3, met: false, note: 'Took three days.' },
+      ],
+    }),
+  );
   return { client, id };
 }
 
@@ -64,12 +83,23 @@ describe('criteria on a mission', () => {
 
   test('error: 1–20 criteria of 1–500 characters, one line each', async () => {
     const client = await newClient();
-    for (const criteria of [[], Array.from({ length: 21 }, (_, i) => `c${i}`), ['   '], ['x'.repeat(501)], ['a\nb'], ['a\u0000b'], 'one', [1]]) {
+    for (const criteria of [
+      [],
+      Array.from({ length: 21 }, (_, i) => `c${i}`),
+      ['   '],
+      ['x'.repeat(501)],
+      ['a\nb'],
+      ['a\u0000b'],
+      'one',
+      [1],
+    ]) {
       const response = await create(client, { criteria });
       expect(response.status, JSON.stringify(criteria)).toBe(400);
       expect(response.body.details.join(' ')).toMatch(/^criteria/);
     }
-    expect((await create(client, { criteria: Array.from({ length: 20 }, (_, i) => 'x'.repeat(500 - i)) })).status).toBe(201);
+    expect((await create(client, { criteria: Array.from({ length: 20 }, (_, i) => 'x'.repeat(500 - i)) })).status).toBe(
+      201,
+    );
   });
 
   test('error: frozen once OPEN — a bump cannot change them', async () => {
@@ -83,24 +113,36 @@ describe('criteria on a mission', () => {
 });
 
 describe('PUT /api/missions/{id}/criteria', () => {
-  const edit = (party: Party, id: string, body: unknown) => call(editCriteriaRoute, { method: 'PUT', token: party.token, params: { id }, body });
+  const edit = (party: Party, id: string, body: unknown) =>
+    call(editCriteriaRoute, { method: 'PUT', token: party.token, params: { id }, body });
   // An escrow deployment posts missions AWAITING_FUNDING (docs/api.md#post-and-pay); this suite has none, so the row is set so.
-  const unfunded = async (id: string) => (await db()).update(missions).set({ status: 'AWAITING_FUNDING' }).where(eq(missions.id, id));
+  const unfunded = async (id: string) =>
+    (await db()).update(missions).set({ status: 'AWAITING_FUNDING' }).where(eq(missions.id, id));
 
   test('default: the poster replaces or clears them while AWAITING_FUNDING, with their hash', async () => {
     const client = await newClient();
     const { id } = await createMission(client, { criteria: CRITERIA });
     await unfunded(id);
     const replaced = await edit(client, id, { criteria: [' Only this '] });
-    expect(replaced).toMatchObject({ status: 200, body: { criteria: [{ number: 1, text: 'Only this' }], criteriaHash: expectedHash(['Only this']) } });
-    expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'criteria', fromStatus: 'AWAITING_FUNDING', data: { criteriaHash: expectedHash(['Only this']) } });
+    expect(replaced).toMatchObject({
+      status: 200,
+      body: { criteria: [{ number: 1, text: 'Only this' }], criteriaHash: expectedHash(['Only this']) },
+    });
+    expect((await eventsOf(id)).at(-1)).toMatchObject({
+      action: 'criteria',
+      fromStatus: 'AWAITING_FUNDING',
+      data: { criteriaHash: expectedHash(['Only this']) },
+    });
     expect(await ok(edit(client, id, { criteria: null }))).toMatchObject({ criteria: [], criteriaHash: null });
   });
 
   test('error: frozen once OPEN (409); the owner only; the list rules (400)', async () => {
     const client = await newClient();
     const { id } = await createMission(client, { criteria: CRITERIA });
-    expect(await edit(client, id, { criteria: ['Easier'] })).toMatchObject({ status: 409, body: { error: 'The criteria are frozen once the mission is OPEN' } });
+    expect(await edit(client, id, { criteria: ['Easier'] })).toMatchObject({
+      status: 409,
+      body: { error: 'The criteria are frozen once the mission is OPEN' },
+    });
     const stranger = await newClient();
     expect((await edit(stranger, id, { criteria: ['Easier'] })).status).toBe(403);
     await unfunded(id);
@@ -115,7 +157,10 @@ describe('PUT /api/missions/{id}/criteria', () => {
 describe('self-check', () => {
   test('default: a submission carries its self-check, shown to the parties and recorded in the event', async () => {
     const { client, id } = await delivered();
-    const selfCheck = [{ criterion: 1, met: true }, { criterion: 3, met: false, note: 'Took three days.' }];
+    const selfCheck = [
+      { criterion: 1, met: true },
+      { criterion: 3, met: false, note: 'Took three days.' },
+    ];
     expect((await getMission(client, id)).body.submission).toMatchObject({ note: 'Done.', selfCheck });
     expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'submit', data: { selfCheck } });
   });
@@ -127,7 +172,10 @@ describe('self-check', () => {
     const refused = [
       [{ criterion: 4, met: true }],
       [{ criterion: 0, met: true }],
-      [{ criterion: 1, met: true }, { criterion: 1, met: false }],
+      [
+        { criterion: 1, met: true },
+        { criterion: 1, met: false },
+      ],
       [{ criterion: 1, met: 'yes' }],
       [{ criterion: 1 }],
       [{ criterion: 1, met: true, note: 'x'.repeat(501) }],
@@ -139,7 +187,9 @@ describe('self-check', () => {
       expect(response.status, JSON.stringify(selfCheck)).toBe(400);
     }
     expect((await missionRow(id)).status).toBe('ACCEPTED');
-    expect(await ok(act('submit', agent, id, { note: 'Done.', selfCheck: [] }))).toMatchObject({ submission: { selfCheck: [] } });
+    expect(await ok(act('submit', agent, id, { note: 'Done.', selfCheck: [] }))).toMatchObject({
+      submission: { selfCheck: [] },
+    });
   });
 
   test('error: no self-check on a mission without criteria', async () => {
@@ -154,7 +204,9 @@ describe('self-check', () => {
     const { id } = await createMission(client, { criteria: CRITERIA });
     await ok(act('accept', agent, id));
     const response = await upload(submitRoute, {
-      token: agent.token, params: { id }, fields: { note: 'See the file.', selfCheck: JSON.stringify([{ criterion: 2, met: true }]) },
+      token: agent.token,
+      params: { id },
+      fields: { note: 'See the file.', selfCheck: JSON.stringify([{ criterion: 2, met: true }]) },
       files: [{ filename: 'export.json', contentType: 'application/json', content: Buffer.from('{}') }],
     });
     expect(response.status).toBe(200);
@@ -169,8 +221,13 @@ describe('self-check', () => {
     const entered = await enter({ note: 'Mine.', selfCheck: [{ criterion: 2, met: true, note: 'COCO 1.0' }] });
     expect(entered.status).toBe(201);
     expect(entered.body.selfCheck).toEqual([{ criterion: 2, met: true, note: 'COCO 1.0' }]);
-    expect((await entriesOf(client, id)).body.items[0].selfCheck).toEqual([{ criterion: 2, met: true, note: 'COCO 1.0' }]);
-    expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'enter', data: { selfCheck: [{ criterion: 2, met: true, note: 'COCO 1.0' }] } });
+    expect((await entriesOf(client, id)).body.items[0].selfCheck).toEqual([
+      { criterion: 2, met: true, note: 'COCO 1.0' },
+    ]);
+    expect((await eventsOf(id)).at(-1)).toMatchObject({
+      action: 'enter',
+      data: { selfCheck: [{ criterion: 2, met: true, note: 'COCO 1.0' }] },
+    });
     await closeEntries(id);
   });
 });
@@ -193,7 +250,10 @@ describe('contest with criteria', () => {
       [{ criterion: 4, reason: 'No such.' }],
       [{ criterion: 1, reason: '' }],
       [{ criterion: 1, reason: 'x'.repeat(501) }],
-      [{ criterion: 1, reason: 'a' }, { criterion: 1, reason: 'b' }],
+      [
+        { criterion: 1, reason: 'a' },
+        { criterion: 1, reason: 'b' },
+      ],
       [{ criterion: 1 }],
     ];
     for (const unmet of refused) {
@@ -208,8 +268,12 @@ describe('contest with criteria', () => {
     const { id } = await createMission(client);
     await ok(act('accept', agent, id));
     await ok(act('submit', agent, id, { note: 'Done.' }));
-    expect((await act('contest', client, id, { reason: 'No.', unmet: [{ criterion: 1, reason: 'x' }] })).status).toBe(400);
-    expect(await ok(act('contest', client, id, { reason: 'No.' }))).toMatchObject({ contests: [{ reason: 'No.', unmet: [] }] });
+    expect((await act('contest', client, id, { reason: 'No.', unmet: [{ criterion: 1, reason: 'x' }] })).status).toBe(
+      400,
+    );
+    expect(await ok(act('contest', client, id, { reason: 'No.' }))).toMatchObject({
+      contests: [{ reason: 'No.', unmet: [] }],
+    });
   });
 });
 
@@ -218,22 +282,39 @@ describe('verdicts at resolve', () => {
     const { client, id } = await delivered();
     await ok(act('contest', client, id, { reason: 'Late.', unmet: [{ criterion: 3, reason: 'Day three.' }] }));
     expect((await missionRow(id)).status).toBe('DISPUTED');
-    const verdicts = [{ criterion: 1, met: true }, { criterion: 2, met: true }, { criterion: 3, met: false }];
+    const verdicts = [
+      { criterion: 1, met: true },
+      { criterion: 2, met: true },
+      { criterion: 3, met: false },
+    ];
     const resolved = await resolve(id, { outcome: 'CANCELLED', note: 'Late.', verdicts });
     expect(resolved).toMatchObject({ status: 200, body: { status: 'CANCELLED', verdicts } });
     expect((await getMission(agent, id)).body.verdicts).toEqual(verdicts);
-    expect((await eventsOf(id)).at(-1)).toMatchObject({ actor: 'OPERATOR', toStatus: 'CANCELLED', data: { note: 'Late.', verdicts } });
+    expect((await eventsOf(id)).at(-1)).toMatchObject({
+      actor: 'OPERATOR',
+      toStatus: 'CANCELLED',
+      data: { note: 'Late.', verdicts },
+    });
   });
 
   test('error: verdicts name existing criteria, each once; none on a mission without criteria', async () => {
     const { client, id } = await delivered();
     await ok(act('contest', client, id, { reason: 'Late.', unmet: [{ criterion: 3, reason: 'Day three.' }] }));
-    for (const verdicts of [[{ criterion: 4, met: true }], [], [{ criterion: 1, met: true }, { criterion: 1, met: true }], [{ criterion: 1 }]]) {
+    for (const verdicts of [
+      [{ criterion: 4, met: true }],
+      [],
+      [
+        { criterion: 1, met: true },
+        { criterion: 1, met: true },
+      ],
+      [{ criterion: 1 }],
+    ]) {
       expect((await resolve(id, { outcome: 'COMPLETED', verdicts })).status, JSON.stringify(verdicts)).toBe(400);
     }
     expect((await missionRow(id)).status).toBe('DISPUTED');
     expect(await ok(resolve(id, { outcome: 'COMPLETED', verdicts: [{ criterion: 3, met: true }] }))).toMatchObject({
-      status: 'COMPLETED', verdicts: [{ criterion: 3, met: true }],
+      status: 'COMPLETED',
+      verdicts: [{ criterion: 3, met: true }],
     });
     const plain = await newClient();
     const { id: other } = await createMission(plain);

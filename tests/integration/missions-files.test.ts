@@ -14,21 +14,33 @@ useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
 async function download(viewer: Party | undefined, id: string, fileId: string) {
   const headers = new Headers({ [SOCKET_ADDRESS_HEADER]: stampedAddress(randomIp()) });
   if (viewer) headers.set('authorization', `Bearer ${viewer.token}`);
-  const response = await fileRoute(new Request(`http://localhost:3000/api/missions/${id}/files/${fileId}`, { headers }), {
-    params: Promise.resolve({ id, fileId }),
-  });
+  const response = await fileRoute(
+    new Request(`http://localhost:3000/api/missions/${id}/files/${fileId}`, { headers }),
+    {
+      params: Promise.resolve({ id, fileId }),
+    },
+  );
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
 async function postWithFiles(client: Party, files: FilePart[]) {
   const { tags, ...fields } = missionInput();
-  const response = await upload(createRoute, { token: client.token, fields: { ...fields, tags: tags.join(',') }, files });
+  const response = await upload(createRoute, {
+    token: client.token,
+    fields: { ...fields, tags: tags.join(',') },
+    files,
+  });
   expect(response.status).toBe(201);
   return response.body;
 }
 
 async function deliver(agent: Party, id: string, files: FilePart[]) {
-  const response = await upload(submitRoute, { token: agent.token, params: { id }, fields: { note: 'Attached.' }, files });
+  const response = await upload(submitRoute, {
+    token: agent.token,
+    params: { id },
+    fields: { note: 'Attached.' },
+    files,
+  });
   expect(response.status).toBe(200);
   return response.body.submission.files as { id: string }[];
 }
@@ -43,7 +55,9 @@ describe('GET /api/missions/{id}/files/{fileId}', () => {
   test('default: the stored bytes, the stored type, as an attachment that cannot run', async () => {
     const client = await newClient();
     const image = png();
-    const mission = await postWithFiles(client, [{ filename: 'photo.png', contentType: 'application/octet-stream', content: image }]);
+    const mission = await postWithFiles(client, [
+      { filename: 'photo.png', contentType: 'application/octet-stream', content: image },
+    ]);
     const file = mission.attachments[0];
     const response = await download(undefined, mission.id, file.id);
     expect(response.status).toBe(200);
@@ -61,12 +75,19 @@ describe('GET /api/missions/{id}/files/{fileId}', () => {
   test('behavior: text is served as text with its charset; a hostile name cannot break the header', async () => {
     const client = await newClient();
     const mission = await postWithFiles(client, [
-      { filename: '', disposition: `form-data; name="files"; filename*=UTF-8''r%C3%A9sum%C3%A9%22%0D%0AX-Evil%3A%201.txt`, contentType: 'text/plain', content: uniqueText() },
+      {
+        filename: '',
+        disposition: `form-data; name="files"; filename*=UTF-8''r%C3%A9sum%C3%A9%22%0D%0AX-Evil%3A%201.txt`,
+        contentType: 'text/plain',
+        content: uniqueText(),
+      },
     ]);
     const response = await download(client, mission.id, mission.attachments[0].id);
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     const disposition = response.headers.get('content-disposition')!;
-    expect(disposition).toBe(`attachment; filename="r_sum__X-Evil_ 1.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9_X-Evil_%201.txt`);
+    expect(disposition).toBe(
+      `attachment; filename="r_sum__X-Evil_ 1.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9_X-Evil_%201.txt`,
+    );
     expect(response.headers.get('x-evil')).toBeNull();
   });
 
@@ -105,7 +126,9 @@ describe('GET /api/missions/{id}/files/{fileId}', () => {
 
   test('behavior: the attachments of a mission that is no longer OPEN are for its parties only', async () => {
     const client = await newClient();
-    const mission = await postWithFiles(client, [{ filename: 'brief.txt', contentType: 'text/plain', content: uniqueText() }]);
+    const mission = await postWithFiles(client, [
+      { filename: 'brief.txt', contentType: 'text/plain', content: uniqueText() },
+    ]);
     const fileId = mission.attachments[0].id;
     expect((await download(other, mission.id, fileId)).status).toBe(200);
     await ok(act('accept', agent, mission.id));

@@ -7,7 +7,19 @@ import { GET as listRoute, POST as createRoute } from '@/app/api/missions/route'
 import type { MissionView } from '@/lib/missions/schemas';
 import { call } from '../support/http';
 import { useTestEnvironment, BOOKKEEPING } from '../support/environment';
-import { act, createMission, db, getMission, inDays, missionInput, missionRow, newAgent, newClient, ok, type Party } from '../support/missions';
+import {
+  act,
+  createMission,
+  db,
+  getMission,
+  inDays,
+  missionInput,
+  missionRow,
+  newAgent,
+  newClient,
+  ok,
+  type Party,
+} from '../support/missions';
 import { pdf, png, upload } from '../support/multipart';
 
 useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
@@ -69,13 +81,26 @@ describe('GET /api/missions', () => {
   test('behavior: filters by category, tag, minimum reward and text, together', async () => {
     const category = freshCategory();
     const client = await newClient();
-    const photos = await createMission(client, { category, title: 'Label product photos', tags: ['vision'], reward: '500' });
-    const audio = await createMission(client, { category, title: 'Transcribe interviews', description: 'Forty minutes of audio.', tags: ['audio'], reward: '900' });
+    const photos = await createMission(client, {
+      category,
+      title: 'Label product photos',
+      tags: ['vision'],
+      reward: '500',
+    });
+    const audio = await createMission(client, {
+      category,
+      title: 'Transcribe interviews',
+      description: 'Forty minutes of audio.',
+      tags: ['audio'],
+      reward: '900',
+    });
     const cheap = await createMission(client, { category, title: 'Label a photo', tags: ['vision'], reward: '10' });
     expect(ids(await list(`category=${category}&tag=vision`))).toEqual([cheap.id, photos.id]);
     expect(ids(await list(`category=${category}&minReward=500`))).toEqual([audio.id, photos.id]);
     expect(ids(await list(`category=${category}&q=photo`))).toEqual([cheap.id, photos.id]);
-    expect(ids(await list(`category=${category}&q=${encodeURIComponent('"forty minutes" audio')}`))).toEqual([audio.id]);
+    expect(ids(await list(`category=${category}&q=${encodeURIComponent('"forty minutes" audio')}`))).toEqual([
+      audio.id,
+    ]);
     expect(ids(await list(`category=${category}&tag=vision&minReward=100&q=photos`))).toEqual([photos.id]);
     expect(ids(await list(`category=${category}&tag=nothing`))).toEqual([]);
   });
@@ -87,7 +112,11 @@ describe('GET /api/missions', () => {
     const m2 = await createMission(client, { category, reward: '100', deadline: inDays(3) });
     const m3 = await createMission(client, { category, reward: '200', deadline: inDays(5) });
     const m4 = await createMission(client, { category, reward: '200', deadline: inDays(30) });
-    expect(ids(await list(`category=${category}&sort=reward`))).toEqual([m1.id, ...[m3.id, m4.id].sort().reverse(), m2.id]);
+    expect(ids(await list(`category=${category}&sort=reward`))).toEqual([
+      m1.id,
+      ...[m3.id, m4.id].sort().reverse(),
+      m2.id,
+    ]);
     expect(ids(await list(`category=${category}&sort=deadline`))).toEqual([m2.id, m3.id, m1.id, m4.id]);
     expect(ids(await list(`category=${category}&sort=created`))).toEqual([m4.id, m3.id, m2.id, m1.id]);
   });
@@ -121,20 +150,31 @@ describe('GET /api/missions', () => {
     // 1,100 OPEN missions, newest first by g: "common" on every other one, "sparse" on one in 12,
     // "middling" on one in 40, "scarce" on one in 100, "older" (and the tag "old") on all but the newest 30, so none of
     // them is in the first window.
-    await seedInBulk(database, sql`insert into missions (client_id, title, description, category, tags, reward, fee_bps, deadline,
+    await seedInBulk(
+      database,
+      sql`insert into missions (client_id, title, description, category, tags, reward, fee_bps, deadline,
         status, listed_at, created_at, updated_at)
       select ${client.id}, 'Job ' || g || case when g % 2 = 0 then ' common' else '' end || case when g % 40 = 0 then ' middling' else '' end
                || case when g % 12 = 1 then ' sparse' else '' end || case when g % 100 = 7 then ' scarce' else '' end
                || case when g > 30 then ' older' else '' end,
              'A mission.', ${category}, case when g > 30 then array['old'] else array['new'] end, (100 + g % 7)::numeric, 250,
              now() + interval '30 days', 'OPEN', now() - g * interval '1 minute', now(), now()
-      from generate_series(1, 1100) g`);
+      from generate_series(1, 1100) g`,
+    );
     const expected = async (where: ReturnType<typeof sql>, order = sql`listed_at desc, id desc`) =>
-      rowsOf<{ id: string }>(await database.execute(sql`select id from missions where category = ${category} and ${where} order by ${order}`)).map((r) => r.id);
+      rowsOf<{ id: string }>(
+        await database.execute(
+          sql`select id from missions where category = ${category} and ${where} order by ${order}`,
+        ),
+      ).map((r) => r.id);
     const first = (all: string[], n: number) => all.slice(0, n);
-    expect(await walk(`category=${category}&q=common`, 2).then((seen) => first(seen, 6))).toEqual(first(await expected(sql`title like '% common%'`), 6));
+    expect(await walk(`category=${category}&q=common`, 2).then((seen) => first(seen, 6))).toEqual(
+      first(await expected(sql`title like '% common%'`), 6),
+    );
     expect(await walk(`category=${category}&q=middling`, 2)).toEqual(await expected(sql`title like '% middling%'`));
-    expect((await walk(`category=${category}&q=sparse`, 8)).slice(0, 48)).toEqual(first(await expected(sql`title like '% sparse%'`), 48));
+    expect((await walk(`category=${category}&q=sparse`, 8)).slice(0, 48)).toEqual(
+      first(await expected(sql`title like '% sparse%'`), 48),
+    );
     expect(await walk(`category=${category}&q=scarce`, 4)).toEqual(await expected(sql`title like '% scarce%'`));
     const older = await expected(sql`title like '% older'`);
     expect((await walk(`category=${category}&q=older`, 1)).slice(0, 50)).toEqual(first(older, 50));
@@ -159,20 +199,30 @@ describe('GET /api/missions', () => {
     // 8,810 OPEN missions in the order g of both sorts below (deadline soonest first, listed newest
     // first), the word on g = 1,000, on 2,309–2,311 and on the 1,010 from 7,801 on: as if one
     // client funded those with the farthest deadlines.
-    await seedInBulk(database, sql`insert into missions (client_id, title, description, category, tags, reward, fee_bps, deadline,
+    await seedInBulk(
+      database,
+      sql`insert into missions (client_id, title, description, category, tags, reward, fee_bps, deadline,
         status, listed_at, created_at, updated_at)
       select ${client.id}, 'Job ' || g || case when g = 1000 or g between 2309 and 2311 or g > 7800 then ' ' || ${word} else '' end,
              'A mission.', ${category}, array['any'], 100, 250, now() + interval '200 days' + g * interval '1 minute', 'OPEN',
              now() - g * interval '1 minute', now(), now()
-      from generate_series(1, 8810) g`);
-    for (const [sort, order] of [['deadline', sql`deadline asc, id asc`], ['bumped', sql`listed_at desc, id desc`]] as const) {
+      from generate_series(1, 8810) g`,
+    );
+    for (const [sort, order] of [
+      ['deadline', sql`deadline asc, id asc`],
+      ['bumped', sql`listed_at desc, id desc`],
+    ] as const) {
       const expected = rowsOf<{ id: string }>(
-        await database.execute(sql`select id from missions where category = ${category} and title like ${`% ${word}`} order by ${order}`),
+        await database.execute(
+          sql`select id from missions where category = ${category} and title like ${`% ${word}`} order by ${order}`,
+        ),
       ).map((r) => r.id);
       const pages: string[][] = [];
       let cursor: string | null = null;
       do {
-        const response = await list(`category=${category}&q=${word}&sort=${sort}&limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const response = await list(
+          `category=${category}&q=${word}&sort=${sort}&limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         expect(response.status).toBe(200);
         pages.push(ids(response));
         cursor = response.body.nextCursor;
@@ -183,7 +233,10 @@ describe('GET /api/missions', () => {
       //    cursor at 2,308, the last row read that is no match (2,309 and 2,310 wait for the next page).
       // 2. 2,309–3,358 (fifty pages, as the first ten hold matches), then 3,359–5,458: 2,309–2,311.
       // 3. 5,459–7,768: no match, an empty page and a cursor. 4. The 1,010, twenty at a time.
-      expect(pages.map((page) => page.length), sort).toEqual([1, 3, 0, ...Array<number>(50).fill(20), 10]);
+      expect(
+        pages.map((page) => page.length),
+        sort,
+      ).toEqual([1, 3, 0, ...Array<number>(50).fill(20), 10]);
     }
   });
 
@@ -204,7 +257,16 @@ describe('GET /api/missions', () => {
   });
 
   test('error: malformed queries are 400 with the field named', async () => {
-    for (const query of ['limit=0', 'limit=101', 'limit=x', 'sort=random', 'minReward=-5', 'cursor=%%%', 'cursor=eyJzIjoiYnVtcGVkIn0', 'status=BOGUS']) {
+    for (const query of [
+      'limit=0',
+      'limit=101',
+      'limit=x',
+      'sort=random',
+      'minReward=-5',
+      'cursor=%%%',
+      'cursor=eyJzIjoiYnVtcGVkIn0',
+      'status=BOGUS',
+    ]) {
       const response = await list(query);
       expect({ query, status: response.status }).toEqual({ query, status: 400 });
     }
@@ -212,18 +274,32 @@ describe('GET /api/missions', () => {
     const client = await newClient();
     for (let i = 0; i < 3; i += 1) await createMission(client, { category });
     const page = await list(`category=${category}&limit=1&sort=reward`);
-    expect((await list(`category=${category}&limit=1&sort=deadline&cursor=${page.body.nextCursor}`)).body.details).toEqual(['cursor: belongs to another sort']);
+    expect(
+      (await list(`category=${category}&limit=1&sort=deadline&cursor=${page.body.nextCursor}`)).body.details,
+    ).toEqual(['cursor: belongs to another sort']);
   });
 
   test('error: a tampered cursor key is 400, also where JavaScript would read a date PostgreSQL refuses', async () => {
     const id = randomUUID();
     const cursor = (s: string, k: string) => Buffer.from(JSON.stringify({ s, k, i: id })).toString('base64url');
-    const keys = ['2024', 'March 7, 2024', '2024-02-30T00:00:00.000Z', '0000-01-01T00:00:00.000Z', '2024-01-01T00:00:00.0000000Z', '2024-01-01 00:00:00Z'];
+    const keys = [
+      '2024',
+      'March 7, 2024',
+      '2024-02-30T00:00:00.000Z',
+      '0000-01-01T00:00:00.000Z',
+      '2024-01-01T00:00:00.0000000Z',
+      '2024-01-01 00:00:00Z',
+    ];
     for (const key of keys) {
       const response = await list(`sort=deadline&cursor=${cursor('deadline', key)}`);
-      expect({ key, status: response.status, body: response.body }).toEqual({ key, status: 400, body: { error: 'Validation failed', details: ['cursor: malformed'] } });
+      expect({ key, status: response.status, body: response.body }).toEqual({
+        key,
+        status: 400,
+        body: { error: 'Validation failed', details: ['cursor: malformed'] },
+      });
     }
-    for (const key of ['-1', '1.5', '1'.repeat(79)]) expect((await list(`sort=reward&cursor=${cursor('reward', key)}`)).status).toBe(400);
+    for (const key of ['-1', '1.5', '1'.repeat(79)])
+      expect((await list(`sort=reward&cursor=${cursor('reward', key)}`)).status).toBe(400);
     // Both forms a cursor has carried are read: milliseconds (before) and microseconds.
     for (const key of ['2024-01-01T00:00:00.123Z', '2024-01-01T00:00:00.123456Z']) {
       expect((await list(`sort=deadline&cursor=${cursor('deadline', key)}`)).status).toBe(200);
@@ -232,7 +308,8 @@ describe('GET /api/missions', () => {
 });
 
 describe('list items are the mission as its own read answers it', () => {
-  const byId = (response: { body: { items: MissionView[] } }, id: string) => response.body.items.find((m) => m.id === id)!;
+  const byId = (response: { body: { items: MissionView[] } }, id: string) =>
+    response.body.items.find((m) => m.id === id)!;
 
   test('behavior: to the public, the owner and the agent, with attachments, deliverables, contests and every time in toISOString form', async () => {
     const category = freshCategory();
@@ -241,7 +318,10 @@ describe('list items are the mission as its own read answers it', () => {
     const created = await upload(createRoute, {
       token: client.token,
       fields: { ...fields, tags: tags.join(',') },
-      files: [{ filename: 'brief.pdf', content: pdf() }, { filename: 'example.png', content: png() }],
+      files: [
+        { filename: 'brief.pdf', content: pdf() },
+        { filename: 'example.png', content: png() },
+      ],
     });
     expect(created.status).toBe(201);
     const { id } = created.body;
@@ -252,11 +332,26 @@ describe('list items are the mission as its own read answers it', () => {
     expect(byId(board, id).attachments.map((f) => f.filename)).toEqual(['brief.pdf', 'example.png']);
 
     await ok(act('accept', agent, id));
-    const round1 = await upload(submitRoute, { token: agent.token, params: { id }, fields: { note: 'First cut.' }, files: [{ filename: 'v1.png', content: png() }] });
+    const round1 = await upload(submitRoute, {
+      token: agent.token,
+      params: { id },
+      fields: { note: 'First cut.' },
+      files: [{ filename: 'v1.png', content: png() }],
+    });
     expect(round1.status).toBe(200);
-    const contested = await upload(contestRoute, { token: client.token, params: { id }, fields: { reason: 'Boxes are off.' }, files: [{ filename: 'proof.png', content: png() }] });
+    const contested = await upload(contestRoute, {
+      token: client.token,
+      params: { id },
+      fields: { reason: 'Boxes are off.' },
+      files: [{ filename: 'proof.png', content: png() }],
+    });
     expect(contested.status).toBe(200);
-    const round2 = await upload(submitRoute, { token: agent.token, params: { id }, fields: { note: 'Fixed.' }, files: [{ filename: 'v2.png', content: png() }] });
+    const round2 = await upload(submitRoute, {
+      token: agent.token,
+      params: { id },
+      fields: { note: 'Fixed.' },
+      files: [{ filename: 'v2.png', content: png() }],
+    });
     expect(round2.status).toBe(200);
 
     const asClient = byId(await list('mine=client', client), id);
@@ -265,13 +360,23 @@ describe('list items are the mission as its own read answers it', () => {
     expect(asAgent).toEqual((await getMission(agent, id)).body);
     expect(asClient).toEqual(round2.body);
     expect(asClient.submission).toMatchObject({ note: 'Fixed.', files: [{ filename: 'v2.png' }] });
-    expect(asClient.contests).toMatchObject([{ round: 1, reason: 'Boxes are off.', files: [{ filename: 'proof.png' }] }]);
+    expect(asClient.contests).toMatchObject([
+      { round: 1, reason: 'Boxes are off.', files: [{ filename: 'proof.png' }] },
+    ]);
 
     // The database writes the times; they read exactly as JavaScript writes the stored instants.
     const row = await missionRow(id);
     const times = ['deadline', 'createdAt', 'updatedAt', 'acceptedAt', 'submittedAt', 'reviewDeadline'] as const;
-    for (const name of times) expect({ name, value: asClient[name] }).toEqual({ name, value: row[name]!.toISOString() });
-    expect(asClient).toMatchObject({ reward: row.reward, bumpCount: 0, bumpedAt: null, completedAt: null, cancelledAt: null, onChainTaskId: null });
+    for (const name of times)
+      expect({ name, value: asClient[name] }).toEqual({ name, value: row[name]!.toISOString() });
+    expect(asClient).toMatchObject({
+      reward: row.reward,
+      bumpCount: 0,
+      bumpedAt: null,
+      completedAt: null,
+      cancelledAt: null,
+      onChainTaskId: null,
+    });
   });
 
   test('behavior: a cursor keeps the sort key to the microsecond, so missions inside one millisecond are neither skipped nor repeated', async () => {
@@ -282,7 +387,9 @@ describe('list items are the mission as its own read answers it', () => {
     // Rows written by other tools (imports, SQL) carry microseconds that JavaScript Dates cannot.
     const base = '2026-01-01 12:00:00.123';
     for (const [i, id] of made.entries()) {
-      await (await db()).execute(sql`update missions set listed_at = ${`${base}${900 - i * 100}+00`}::timestamptz where id = ${id}`);
+      await (await db()).execute(
+        sql`update missions set listed_at = ${`${base}${900 - i * 100}+00`}::timestamptz where id = ${id}`,
+      );
     }
     expect(await walk(`category=${category}`, 1)).toEqual(made);
   });
@@ -303,10 +410,15 @@ describe('visibility in lists', () => {
     await ok(act('submit', agent, taken.id, { note: 'Done.' }));
     await ok(act('cancel', client, cancelled.id));
     expect(ids(await list('mine=client', client)).sort()).toEqual([open.id, taken.id, cancelled.id].sort());
-    expect(ids(await list('mine=client&status=SUBMITTED,CANCELLED&sort=created', client))).toEqual([cancelled.id, taken.id]);
+    expect(ids(await list('mine=client&status=SUBMITTED,CANCELLED&sort=created', client))).toEqual([
+      cancelled.id,
+      taken.id,
+    ]);
     const asAgent = await list('mine=agent&status=SUBMITTED', agent);
     expect(ids(asAgent)).toContain(taken.id);
-    expect(asAgent.body.items.find((m: { id: string }) => m.id === taken.id).submission).toMatchObject({ note: 'Done.' });
+    expect(asAgent.body.items.find((m: { id: string }) => m.id === taken.id).submission).toMatchObject({
+      note: 'Done.',
+    });
     expect(ids(await list('mine=agent', await newAgent()))).toEqual([]);
     expect((await list('mine=client')).status).toBe(401);
     expect((await list('mine=owner', client)).status).toBe(400);

@@ -18,13 +18,26 @@ import { ANONYMOUS_SEES_WORK, PARTY_SEES_WORK } from '@/lib/missions/visibility'
 import { LISTING_COMMAND, LISTING_FUNCTION, listingFunctionBody } from '@/scripts/db-listing';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
 import { call } from '../support/http';
-import { act, createMission, db, getMission, missionInput, newAgent, newClient, ok, past, setTimes, type Party } from '../support/missions';
+import {
+  act,
+  createMission,
+  db,
+  getMission,
+  missionInput,
+  newAgent,
+  newClient,
+  ok,
+  past,
+  setTimes,
+  type Party,
+} from '../support/missions';
 import { pdf, png, upload } from '../support/multipart';
 
 useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
 
 const freshCategory = () => `listing-${randomBytes(6).toString('hex')}`;
-const board = (category: string, viewer?: Party) => call(listRoute, { token: viewer?.token, path: `/api/missions?category=${category}&limit=100` });
+const board = (category: string, viewer?: Party) =>
+  call(listRoute, { token: viewer?.token, path: `/api/missions?category=${category}&limit=100` });
 const reopen = (owner: Party, id: string) => call(reopenRoute, { method: 'POST', token: owner.token, params: { id } });
 
 /**
@@ -47,7 +60,10 @@ async function storedListings(category: string) {
 
 /** A party's own list (mine=client or mine=agent) is its missions, each exactly as its own GET shows it to them. */
 async function expectMineIsTheViews(category: string, party: Party, mine: 'client' | 'agent', ids: string[]) {
-  const page = await call(listRoute, { token: party.token, path: `/api/missions?mine=${mine}&category=${category}&limit=100` });
+  const page = await call(listRoute, {
+    token: party.token,
+    path: `/api/missions?mine=${mine}&category=${category}&limit=100`,
+  });
   expect(page.status).toBe(200);
   expect(page.body.items.map((m: { id: string }) => m.id).sort()).toEqual([...ids].sort());
   for (const item of page.body.items) expect(item).toStrictEqual((await getMission(party, item.id)).body);
@@ -75,7 +91,9 @@ beforeAll(async () => {
 
 describe('the listing function', () => {
   test('default: the function the migrations installed is the SQL missionJson(ANONYMOUS_SEES_WORK) renders now', async () => {
-    const result = await (await db()).execute(sql`select prosrc from pg_proc where oid = ${`${LISTING_FUNCTION}()`}::regprocedure`);
+    const result = await (await db()).execute(
+      sql`select prosrc from pg_proc where oid = ${`${LISTING_FUNCTION}()`}::regprocedure`,
+    );
     // PGlite answers { rows }, postgres.js the rows themselves.
     const [installed] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { prosrc: string }[];
     expect(
@@ -114,8 +132,26 @@ describe('missions.listing', () => {
     // still sees that assignment's contest on the OPEN mission, nobody else does.
     const contested = await createMission(owner, input());
     await ok(act('accept', agent, contested.id));
-    expect((await upload(submitRoute, { token: agent.token, params: { id: contested.id }, fields: { note: 'First cut.' }, files: [{ filename: 'v1.png', content: png() }] })).status).toBe(200);
-    expect((await upload(contestRoute, { token: owner.token, params: { id: contested.id }, fields: { reason: 'Boxes are off.' }, files: [{ filename: 'proof.png', content: png() }] })).status).toBe(200);
+    expect(
+      (
+        await upload(submitRoute, {
+          token: agent.token,
+          params: { id: contested.id },
+          fields: { note: 'First cut.' },
+          files: [{ filename: 'v1.png', content: png() }],
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await upload(contestRoute, {
+          token: owner.token,
+          params: { id: contested.id },
+          fields: { reason: 'Boxes are off.' },
+          files: [{ filename: 'proof.png', content: png() }],
+        })
+      ).status,
+    ).toBe(200);
     await ok(act('cancel', agent, contested.id));
 
     // Bumped with a higher reward.
@@ -134,8 +170,24 @@ describe('missions.listing', () => {
     const accepted = await createMission(owner, input());
     await ok(act('accept', agent, accepted.id));
     const assigned = await createMission(owner, input({ assignment: 'APPLICATION' }));
-    expect((await call(applyRoute, { method: 'POST', token: agent.token, params: { id: assigned.id }, body: { pitch: 'Done this before.' } })).status).toBe(201);
-    await ok(call(assignRoute, { method: 'POST', token: owner.token, params: { id: assigned.id }, body: { agent: agent.address } }));
+    expect(
+      (
+        await call(applyRoute, {
+          method: 'POST',
+          token: agent.token,
+          params: { id: assigned.id },
+          body: { pitch: 'Done this before.' },
+        })
+      ).status,
+    ).toBe(201);
+    await ok(
+      call(assignRoute, {
+        method: 'POST',
+        token: owner.token,
+        params: { id: assigned.id },
+        body: { agent: agent.address },
+      }),
+    );
     const submitted = await createMission(owner, input());
     await ok(act('accept', agent, submitted.id));
     await ok(act('submit', agent, submitted.id, { note: 'Done.' }));
@@ -150,21 +202,44 @@ describe('missions.listing', () => {
 
     const open = [attached.body.id as string, withdrawn.id, contested.id, bumped.id, reopened.id];
     const stored = await storedListings(category);
-    expect(stored.filter((m) => m.status === 'OPEN').map((m) => m.id).sort()).toEqual([...open].sort());
+    expect(
+      stored
+        .filter((m) => m.status === 'OPEN')
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual([...open].sort());
     for (const m of stored) {
       expect(m.current, `${m.status} mission ${m.id}: stored listing differs from missionJson`).toBe(true);
       expect(m.partiesCurrent, `${m.status} mission ${m.id}: stored parties' view differs from missionJson`).toBe(true);
       expect(m.listing === null).toBe(m.status !== 'OPEN');
     }
-    expect(new Set(stored.map((m) => m.status))).toEqual(new Set(['OPEN', 'CANCELLED', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'COMPLETED']));
-    await expectMineIsTheViews(category, owner, 'client', stored.map((m) => m.id));
-    await expectMineIsTheViews(category, agent, 'agent', [accepted.id, assigned.id, submitted.id, stillContested.id, completed.id]);
+    expect(new Set(stored.map((m) => m.status))).toEqual(
+      new Set(['OPEN', 'CANCELLED', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'COMPLETED']),
+    );
+    await expectMineIsTheViews(
+      category,
+      owner,
+      'client',
+      stored.map((m) => m.id),
+    );
+    await expectMineIsTheViews(category, agent, 'agent', [
+      accepted.id,
+      assigned.id,
+      submitted.id,
+      stillContested.id,
+      completed.id,
+    ]);
 
     // Anonymous, a signed-in stranger, the agent who withdrew, and the owner.
     await expectBoardIsTheViews(category, open, [undefined, stranger, agent, owner]);
 
     // The board exercised both sides: the owner's own view of the withdrawn contest, the stored one for others.
-    const ownersPage = (await board(category, owner)).body.items as { id: string; contests: unknown[]; attachments: unknown[]; reward: string }[];
+    const ownersPage = (await board(category, owner)).body.items as {
+      id: string;
+      contests: unknown[];
+      attachments: unknown[];
+      reward: string;
+    }[];
     expect(ownersPage.find((m) => m.id === contested.id)?.contests).toHaveLength(1);
     const publicPage = (await board(category)).body.items as typeof ownersPage;
     expect(publicPage.find((m) => m.id === contested.id)?.contests).toEqual([]);
@@ -179,17 +254,27 @@ describe('missions.listing', () => {
     const created = await upload(createRoute, {
       token: owner.token,
       fields: { ...fields, tags: tags.join(',') } as Record<string, string>,
-      files: [{ filename: 'a.pdf', contentType: 'application/pdf', content: pdf() }, { filename: 'b.png', contentType: 'image/png', content: png() }],
+      files: [
+        { filename: 'a.pdf', contentType: 'application/pdf', content: pdf() },
+        { filename: 'b.png', contentType: 'image/png', content: png() },
+      ],
     });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     const handle = await db();
 
-    await handle.update(missionFiles).set({ filename: 'renamed.pdf' }).where(and(eq(missionFiles.missionId, id), eq(missionFiles.filename, 'a.pdf')));
+    await handle
+      .update(missionFiles)
+      .set({ filename: 'renamed.pdf' })
+      .where(and(eq(missionFiles.missionId, id), eq(missionFiles.filename, 'a.pdf')));
     let [row] = await storedListings(category);
     expect(row?.current).toBe(true);
     expect(row?.partiesCurrent).toBe(true);
-    expect(JSON.parse(row!.listing!).attachments.map((f: { filename: string }) => f.filename).sort()).toEqual(['b.png', 'renamed.pdf']);
+    expect(
+      JSON.parse(row!.listing!)
+        .attachments.map((f: { filename: string }) => f.filename)
+        .sort(),
+    ).toEqual(['b.png', 'renamed.pdf']);
 
     await handle.delete(missionFiles).where(eq(missionFiles.missionId, id));
     [row] = await storedListings(category);

@@ -3,7 +3,17 @@ import { POST as sweep } from '@/app/api/cron/sweep/route';
 import { call } from '../support/http';
 import { useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import {
-  act, createMission, earningsOf, eventsOf, missionIn, missionRow, newAgent, newClient, type Party, past, setTimes,
+  act,
+  createMission,
+  earningsOf,
+  eventsOf,
+  missionIn,
+  missionRow,
+  newAgent,
+  newClient,
+  type Party,
+  past,
+  setTimes,
 } from '../support/missions';
 
 useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
@@ -43,7 +53,10 @@ describe('races', () => {
     const cron = { authorization: `Bearer ${process.env.CRON_SECRET}` };
     const { client, id } = await missionIn('SUBMITTED', { agent: agents[0] });
     await setTimes(id, { reviewDeadline: past() });
-    const [approve, swept] = await Promise.all([act('approve', client, id), call(sweep, { method: 'POST', headers: cron })]);
+    const [approve, swept] = await Promise.all([
+      act('approve', client, id),
+      call(sweep, { method: 'POST', headers: cron }),
+    ]);
     expect(swept.status).toBe(200);
     // The expiry settles it whoever comes first; approve then finds it COMPLETED.
     expect(approve.status).toBe(409);
@@ -54,7 +67,9 @@ describe('races', () => {
   test('behavior: ten concurrent submissions make one round', async () => {
     const agent = agents[1]!;
     const { id } = await missionIn('ACCEPTED', { agent });
-    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => act('submit', agent, id, { note: `try ${i}` })));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => act('submit', agent, id, { note: `try ${i}` })),
+    );
     expect(statuses(responses)).toEqual([200, ...Array(9).fill(409)]);
     expect(await missionRow(id)).toMatchObject({ status: 'SUBMITTED', submissionCount: 1 });
   });

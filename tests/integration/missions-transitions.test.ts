@@ -3,8 +3,21 @@ import { POST as registerAgent } from '@/app/api/auth/register-agent/route';
 import { call } from '../support/http';
 import { setEnv, useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import {
-  act, createMission, earningsOf, eventsOf, getMission, missionIn, missionRow, newAgent, newClient, ok, type Party,
-  past, type RouteAction, setTimes, type Status,
+  act,
+  createMission,
+  earningsOf,
+  eventsOf,
+  getMission,
+  missionIn,
+  missionRow,
+  newAgent,
+  newClient,
+  ok,
+  type Party,
+  past,
+  type RouteAction,
+  setTimes,
+  type Status,
 } from '../support/missions';
 
 // Rate limits have their own tests; here one agent acts on many missions.
@@ -100,7 +113,9 @@ describe('what each transition does besides the state', () => {
     expect(window).toBe(259_200_000);
     const completed = await ok(act('approve', client, id));
     expect(completed).toMatchObject({ status: 'COMPLETED', completedAt: expect.any(String) });
-    expect(await earningsOf(id)).toMatchObject([{ agentId: agent.id, gross: '25000000', fee: '625000', amount: '24375000', feeBps: 250 }]);
+    expect(await earningsOf(id)).toMatchObject([
+      { agentId: agent.id, gross: '25000000', fee: '625000', amount: '24375000', feeBps: 250 },
+    ]);
   });
 
   test('behavior: the fee is the one agreed at posting, not the one at payout', async () => {
@@ -114,8 +129,18 @@ describe('what each transition does besides the state', () => {
   test('behavior: a withdrawn mission is OPEN again without agent, submission or contests, and another agent may take it', async () => {
     const { client, id } = await missionIn('CONTESTED', { agent });
     const reopened = await ok(act('cancel', agent, id));
-    expect(reopened).toMatchObject({ status: 'OPEN', agent: null, submission: null, contests: [], acceptedAt: null, reviewDeadline: null });
-    expect(await ok(act('accept', other, id))).toMatchObject({ status: 'ACCEPTED', agent: { walletAddress: other.address } });
+    expect(reopened).toMatchObject({
+      status: 'OPEN',
+      agent: null,
+      submission: null,
+      contests: [],
+      acceptedAt: null,
+      reviewDeadline: null,
+    });
+    expect(await ok(act('accept', other, id))).toMatchObject({
+      status: 'ACCEPTED',
+      agent: { walletAddress: other.address },
+    });
     expect((await getMission(client, id)).body.contests).toEqual([]);
     expect(await earningsOf(id)).toEqual([]);
   });
@@ -160,7 +185,10 @@ describe('wrong callers', () => {
 
   test('error: a client cannot accept (403), nor can the owner who became an agent', async () => {
     const { client, id } = await missionIn('OPEN', { agent });
-    expect(await act('accept', await newClient(), id)).toMatchObject({ status: 403, body: { error: 'Agent role required' } });
+    expect(await act('accept', await newClient(), id)).toMatchObject({
+      status: 403,
+      body: { error: 'Agent role required' },
+    });
     const promoted = await call(registerAgent, { token: client.token, method: 'POST' });
     const owner = { ...client, token: promoted.body.token };
     expect((await act('accept', owner, id)).status).toBe(403);
@@ -187,7 +215,11 @@ describe('wrong callers', () => {
       for (const action of ['accept', 'submit', 'approve', 'contest', 'cancel', 'bump'] as const) {
         const party = action === 'accept' ? agent : client;
         const body = action === 'submit' ? { note: 'x' } : action === 'contest' ? { reason: 'x' } : undefined;
-        expect({ id, action, status: (await act(action, party, id, body)).status }).toEqual({ id, action, status: 404 });
+        expect({ id, action, status: (await act(action, party, id, body)).status }).toEqual({
+          id,
+          action,
+          status: 404,
+        });
       }
       expect((await getMission(client, id)).status).toBe(404);
     }
@@ -201,7 +233,10 @@ describe('GET /api/missions/{id}', () => {
     const accepted = await missionIn('ACCEPTED', { agent });
     expect((await getMission(accepted.client, accepted.id)).status).toBe(200);
     expect((await getMission(agent, accepted.id)).status).toBe(200);
-    expect(await getMission(undefined, accepted.id)).toMatchObject({ status: 404, body: { error: 'Mission not found' } });
+    expect(await getMission(undefined, accepted.id)).toMatchObject({
+      status: 404,
+      body: { error: 'Mission not found' },
+    });
     expect((await getMission(other, accepted.id)).status).toBe(404);
   });
 });

@@ -36,8 +36,20 @@ describe('POST /api/missions with attachments', () => {
     expect(response.status).toBe(201);
     expect(response.body.tags).toEqual(['vision', 'labeling']);
     expect(response.body.attachments).toEqual([
-      { id: expect.any(String), filename: 'photo.png', contentType: 'image/png', size: image.length, sha256: sha256(image) },
-      { id: expect.any(String), filename: 'brief.md', contentType: 'text/markdown', size: Buffer.byteLength(notes), sha256: sha256(notes) },
+      {
+        id: expect.any(String),
+        filename: 'photo.png',
+        contentType: 'image/png',
+        size: image.length,
+        sha256: sha256(image),
+      },
+      {
+        id: expect.any(String),
+        filename: 'brief.md',
+        contentType: 'text/markdown',
+        size: Buffer.byteLength(notes),
+        sha256: sha256(notes),
+      },
       expect.objectContaining({ filename: 'spec.pdf', contentType: 'application/pdf' }),
     ]);
     expect(await blobExists(sha256(image))).toBe(true);
@@ -55,13 +67,21 @@ describe('POST /api/missions with attachments', () => {
   test('error: 10 MB + 1 byte is 413 and nothing is stored, not even the files before it', async () => {
     const client = await newClient();
     const first = { filename: 'ok.png', contentType: 'image/png', content: png() };
-    const big = { filename: 'big.png', contentType: 'image/png', content: png(Buffer.alloc(MB10 + 1 - png(Buffer.alloc(0)).length, 1)) };
+    const big = {
+      filename: 'big.png',
+      contentType: 'image/png',
+      content: png(Buffer.alloc(MB10 + 1 - png(Buffer.alloc(0)).length, 1)),
+    };
     await expectNothingStored(client, [first, big], await create(client, [first, big]), 413);
   });
 
   test('error: 11 files are 400 and nothing is stored', async () => {
     const client = await newClient();
-    const files = Array.from({ length: 11 }, (_, i) => ({ filename: `${i}.txt`, contentType: 'text/plain', content: uniqueText() }));
+    const files = Array.from({ length: 11 }, (_, i) => ({
+      filename: `${i}.txt`,
+      contentType: 'text/plain',
+      content: uniqueText(),
+    }));
     const response = await create(client, files);
     await expectNothingStored(client, files, response, 400);
     expect(response.body.error).toBe('At most 10 files per request');
@@ -69,7 +89,11 @@ describe('POST /api/missions with attachments', () => {
 
   test('error: HTML declared as PNG is 415', async () => {
     const client = await newClient();
-    const html = { filename: 'cat.png', contentType: 'image/png', content: `<html><body><script>alert(1)</script>${uniqueText()}` };
+    const html = {
+      filename: 'cat.png',
+      contentType: 'image/png',
+      content: `<html><body><script>alert(1)</script>${uniqueText()}`,
+    };
     const response = await create(client, [html]);
     await expectNothingStored(client, [html], response, 415);
     expect(response.body.details[0]).toMatch(/^files\[0\] \(cat\.png\): /);
@@ -82,7 +106,11 @@ describe('POST /api/missions with attachments', () => {
       const file = { filename: 'logo.svg', contentType, content: svg };
       await expectNothingStored(client, [file], await create(client, [file]), 415);
     }
-    const bare = { filename: 'logo.txt', contentType: 'text/plain', content: `<svg onload="alert(1)">${uniqueText()}</svg>` };
+    const bare = {
+      filename: 'logo.txt',
+      contentType: 'text/plain',
+      content: `<svg onload="alert(1)">${uniqueText()}</svg>`,
+    };
     await expectNothingStored(client, [bare], await create(client, [bare]), 415);
   });
 
@@ -118,11 +146,19 @@ describe('POST /api/missions with attachments', () => {
     ];
     const response = await create(client, good);
     expect(response.status).toBe(201);
-    expect(response.body.attachments.map((f: { contentType: string }) => f.contentType)).toEqual(['text/plain', 'text/csv', 'application/json']);
+    expect(response.body.attachments.map((f: { contentType: string }) => f.contentType)).toEqual([
+      'text/plain',
+      'text/csv',
+      'application/json',
+    ]);
 
     const other = await newClient();
     for (const file of [
-      { filename: 'bad.txt', contentType: 'text/plain', content: Buffer.concat([Buffer.from(uniqueText()), Buffer.from([0xc3, 0x28])]) },
+      {
+        filename: 'bad.txt',
+        contentType: 'text/plain',
+        content: Buffer.concat([Buffer.from(uniqueText()), Buffer.from([0xc3, 0x28])]),
+      },
       { filename: 'nul.csv', contentType: 'text/csv', content: `a,b\u0000${uniqueText()}` },
       { filename: 'bad.json', contentType: 'application/json', content: `{"a": ${uniqueText()}` },
       { filename: 'page.md', contentType: 'text/markdown', content: `<!DOCTYPE html><title>${uniqueText()}</title>` },
@@ -137,7 +173,12 @@ describe('POST /api/missions with attachments', () => {
     const long = `${'x'.repeat(1000)}.txt`;
     const response = await create(client, [
       { filename: '../../etc/passwd', contentType: 'text/plain', content: uniqueText() },
-      { filename: '', disposition: `form-data; name="files"; filename*=UTF-8''evil%0D%0ASet-Cookie%3A%20a%3D1.txt`, contentType: 'text/plain', content: uniqueText() },
+      {
+        filename: '',
+        disposition: `form-data; name="files"; filename*=UTF-8''evil%0D%0ASet-Cookie%3A%20a%3D1.txt`,
+        contentType: 'text/plain',
+        content: uniqueText(),
+      },
       { filename: 'say \\"hi\\".txt', contentType: 'text/plain', content: uniqueText() },
       { filename: long, contentType: 'text/plain', content: uniqueText() },
     ]);

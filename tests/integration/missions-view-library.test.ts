@@ -18,7 +18,11 @@ useTestEnvironment(BOOKKEEPING);
 
 // Text PostgreSQL stores as given: any Unicode but NUL.
 const text = (maxLength: number) => fc.string({ unit: 'grapheme', maxLength }).map((s) => s.replace(/\0/g, ''));
-const time = fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2030-12-31T23:59:59Z'), noInvalidDate: true });
+const time = fc.date({
+  min: new Date('2020-01-01T00:00:00Z'),
+  max: new Date('2030-12-31T23:59:59Z'),
+  noInvalidDate: true,
+});
 const small = fc.integer({ min: 0, max: 3 });
 
 const fileArb = fc.record({
@@ -58,7 +62,10 @@ const missionArb = fc.record({
     cancelledAt: fc.option(time, { nil: null }),
   }),
   // Never past: listing `mine` settles an expired review window, which is not what is compared.
-  reviewDeadline: fc.option(fc.date({ min: new Date('2031-01-01T00:00:00Z'), max: new Date('2035-01-01T00:00:00Z'), noInvalidDate: true }), { nil: null }),
+  reviewDeadline: fc.option(
+    fc.date({ min: new Date('2031-01-01T00:00:00Z'), max: new Date('2035-01-01T00:00:00Z'), noInvalidDate: true }),
+    { nil: null },
+  ),
   files: fc.array(fileArb, { maxLength: 5 }),
   contests: fc.uniqueArray(fc.record({ assignment: small, round: small, reason: text(40), createdAt: time }), {
     maxLength: 3,
@@ -73,7 +80,10 @@ let nextTaskId = 2 ** 40 + randomBytes(4).readUInt32BE();
 
 beforeAll(async () => {
   [client, agent] = await Promise.all([newClient(), newAgent()]);
-  await (await db()).insert(fileBlobs).values({ sha256, size: 1, bytes: Buffer.from('x') }).onConflictDoNothing();
+  await (await db())
+    .insert(fileBlobs)
+    .values({ sha256, size: 1, bytes: Buffer.from('x') })
+    .onConflictDoNothing();
 });
 
 describe('mission views written by PostgreSQL', () => {
@@ -106,17 +116,30 @@ describe('mission views written by PostgreSQL', () => {
               ...m.times,
             })
             .returning({ id: missions.id });
-          if (m.files.length) await handle.insert(missionFiles).values(m.files.map((f) => ({ ...f, missionId: row!.id, sha256, uploaderId: client.id })));
-          if (m.contests.length) await handle.insert(missionContests).values(m.contests.map((c) => ({ ...c, missionId: row!.id })));
+          if (m.files.length)
+            await handle
+              .insert(missionFiles)
+              .values(m.files.map((f) => ({ ...f, missionId: row!.id, sha256, uploaderId: client.id })));
+          if (m.contests.length)
+            await handle.insert(missionContests).values(m.contests.map((c) => ({ ...c, missionId: row!.id })));
         }
         const cfg = config();
         const now = new Date();
         const pages: [Record<string, string>, Viewer][] = [
           [{ category }, { kind: 'anonymous' }],
           [{ category }, { kind: 'user', id: agent.id, role: 'AGENT' }],
-          [{ category, mine: 'client' }, { kind: 'user', id: client.id, role: 'CLIENT' }],
-          [{ category, mine: 'agent' }, { kind: 'user', id: agent.id, role: 'AGENT' }],
-          [{ category, mine: 'client', sort: 'reward' }, { kind: 'user', id: client.id, role: 'CLIENT' }],
+          [
+            { category, mine: 'client' },
+            { kind: 'user', id: client.id, role: 'CLIENT' },
+          ],
+          [
+            { category, mine: 'agent' },
+            { kind: 'user', id: agent.id, role: 'AGENT' },
+          ],
+          [
+            { category, mine: 'client', sort: 'reward' },
+            { kind: 'user', id: client.id, role: 'CLIENT' },
+          ],
         ];
         for (const [params, viewer] of pages) {
           const query = listQuerySchema.parse({ ...params, limit: '100' });

@@ -16,14 +16,35 @@ import { viewAuthorization } from '@/lib/oauth/authorization-view';
 import { issuerOf } from '@/lib/oauth/metadata';
 import { call } from '../support/http';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
-import { authorizeParams, connect, ORIGIN, pkce, postConsent, REDIRECT_URI, registerClient, requester, type User } from '../support/oauth';
+import {
+  authorizeParams,
+  connect,
+  ORIGIN,
+  pkce,
+  postConsent,
+  REDIRECT_URI,
+  registerClient,
+  requester,
+  type User,
+} from '../support/oauth';
 import { signIn } from '../support/wallets';
 
 useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
 
 /** The page for `params`, as `user` (or nobody) sees it: its HTML, or where Next would redirect. */
-async function openPage(params: Record<string, string>, user?: User): Promise<{ html?: string; redirectedTo?: string }> {
-  const view = await viewAuthorization(await getDb(), getKv(), issuerOf(config()), params, user?.user.id, new Date(), requester());
+async function openPage(
+  params: Record<string, string>,
+  user?: User,
+): Promise<{ html?: string; redirectedTo?: string }> {
+  const view = await viewAuthorization(
+    await getDb(),
+    getKv(),
+    issuerOf(config()),
+    params,
+    user?.user.id,
+    new Date(),
+    requester(),
+  );
   try {
     return { html: renderToStaticMarkup(AuthorizationScreen({ view, here: '/oauth/authorize', hidden: params })) };
   } catch (error) {
@@ -52,19 +73,26 @@ const BAD_REQUESTS: [string, Record<string, string>, string][] = [
 ];
 
 describe('an error before the person approves', () => {
-  test.each(BAD_REQUESTS)('error: %s is shown on our page with the redirect host and a plain link back, never redirected', async (_, extra, code) => {
-    const client = await registerClient();
-    const params = authorizeParams(client.client_id, pkce().challenge, extra);
-    for (const user of [undefined, await signIn()]) {
-      const { html, redirectedTo } = await openPage(params, user);
-      expect(redirectedTo).toBeUndefined();
-      expectNoAutomaticNavigation(html!);
-      expect(html).toContain('data-testid="redirect-host">127.0.0.1:9<');
-      const back = new URL(hrefOf(html!, 'back-to-app')!);
-      expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
-      expect(Object.fromEntries(back.searchParams)).toMatchObject({ error: code, state: 'st-123', iss: 'https://app.example.com' });
-    }
-  });
+  test.each(BAD_REQUESTS)(
+    'error: %s is shown on our page with the redirect host and a plain link back, never redirected',
+    async (_, extra, code) => {
+      const client = await registerClient();
+      const params = authorizeParams(client.client_id, pkce().challenge, extra);
+      for (const user of [undefined, await signIn()]) {
+        const { html, redirectedTo } = await openPage(params, user);
+        expect(redirectedTo).toBeUndefined();
+        expectNoAutomaticNavigation(html!);
+        expect(html).toContain('data-testid="redirect-host">127.0.0.1:9<');
+        const back = new URL(hrefOf(html!, 'back-to-app')!);
+        expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
+        expect(Object.fromEntries(back.searchParams)).toMatchObject({
+          error: code,
+          state: 'st-123',
+          iss: 'https://app.example.com',
+        });
+      }
+    },
+  );
 
   test('behavior: for a client this user approved before, the same error is sent back to it; disconnected, it is not', async () => {
     const { user, client } = await connect();
@@ -74,7 +102,16 @@ describe('an error before the person approves', () => {
     expect((await openPage(params, await signIn())).redirectedTo).toBeUndefined();
 
     const [grant] = (await call(grantsRoute, { token: user.token })).body.items;
-    expect((await call(revokeGrantRoute, { method: 'DELETE', cookie: user.cookie, headers: { origin: ORIGIN }, params: { id: grant.id } })).status).toBe(200);
+    expect(
+      (
+        await call(revokeGrantRoute, {
+          method: 'DELETE',
+          cookie: user.cookie,
+          headers: { origin: ORIGIN },
+          params: { id: grant.id },
+        })
+      ).status,
+    ).toBe(200);
     expect((await openPage(params, user)).redirectedTo).toBeUndefined();
   });
 
@@ -113,7 +150,10 @@ describe('the consent page', () => {
   test('behavior: a dynamically registered client is marked unverified, with its full redirect origin shown', async () => {
     const redirect = 'https://claude.example.com:8443/oauth/cb';
     const client = await registerClient({ client_name: 'Claude', redirect_uris: [redirect] });
-    const { html } = await openPage(authorizeParams(client.client_id, pkce().challenge, { redirect_uri: redirect }), await signIn());
+    const { html } = await openPage(
+      authorizeParams(client.client_id, pkce().challenge, { redirect_uri: redirect }),
+      await signIn(),
+    );
     expect(html).toContain('data-testid="unverified"');
     expect(html).toContain('Unverified app');
     expect(html).toContain('data-testid="redirect-origin">https://claude.example.com:8443<');
@@ -121,10 +161,13 @@ describe('the consent page', () => {
     expect(html).toContain('name="form_token"');
   });
 
-  test('behavior: a native app\'s private-use scheme is shown whole, since it has no host', async () => {
+  test("behavior: a native app's private-use scheme is shown whole, since it has no host", async () => {
     const redirect = 'com.example.agent:/callback';
     const client = await registerClient({ redirect_uris: [redirect] });
-    const { html } = await openPage(authorizeParams(client.client_id, pkce().challenge, { redirect_uri: redirect }), await signIn());
+    const { html } = await openPage(
+      authorizeParams(client.client_id, pkce().challenge, { redirect_uri: redirect }),
+      await signIn(),
+    );
     expect(html).toContain(`data-testid="redirect-origin">${redirect}<`);
   });
 });

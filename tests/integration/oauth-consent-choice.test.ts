@@ -34,16 +34,31 @@ const ALL_THREE = 'missions:read missions:work earnings:claim';
 
 async function tokensFor(location: URL, verifier: string, clientId: string, redirectUri = REDIRECT_URI) {
   const code = location.searchParams.get('code')!;
-  return exchange({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri, client_id: clientId });
+  return exchange({
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    redirect_uri: redirectUri,
+    client_id: clientId,
+  });
 }
 
-const grantsOf = async (user: User) => (await call(grantsRoute, { token: user.token })).body.items as { id: string; scopes: string[] }[];
+const grantsOf = async (user: User) =>
+  (await call(grantsRoute, { token: user.token })).body.items as { id: string; scopes: string[] }[];
 
 describe('the person chooses the scopes', () => {
   test('behavior: the page shows each requested scope as a checked checkbox named scope, and carries no scope of its own', async () => {
     const client = await registerClient();
     const params = authorizeParams(client.client_id, pkce().challenge, { scope: 'missions:read missions:post' });
-    const view = await viewAuthorization(await getDb(), getKv(), issuerOf(config()), params, (await signIn()).user.id, new Date(), requester());
+    const view = await viewAuthorization(
+      await getDb(),
+      getKv(),
+      issuerOf(config()),
+      params,
+      (await signIn()).user.id,
+      new Date(),
+      requester(),
+    );
     const html = renderToStaticMarkup(AuthorizationScreen({ view, here: '/oauth/authorize', hidden: params }));
     const boxes = [...html.matchAll(/<input type="checkbox"[^>]*>/g)].map(([input]) => {
       expect(input).toMatch(/ name="scope"/);
@@ -58,7 +73,11 @@ describe('the person chooses the scopes', () => {
     const user = await signIn();
     const client = await registerClient();
     const { verifier, challenge } = pkce();
-    const location = await approve(user, authorizeParams(client.client_id, challenge, { scope: ALL_THREE }), 'missions:read earnings:claim');
+    const location = await approve(
+      user,
+      authorizeParams(client.client_id, challenge, { scope: ALL_THREE }),
+      'missions:read earnings:claim',
+    );
     const tokens = await tokensFor(location, verifier, client.client_id);
     expect(tokens.status).toBe(200);
     expect(tokens.body.scope).toBe('missions:read earnings:claim');
@@ -76,7 +95,12 @@ describe('the person chooses the scopes', () => {
       expect(refused.headers.get('location')).toBeNull();
     }
     expect(await grantsOf(user)).toEqual([]);
-    const answer = await postConsent(user, { ...params, scope: 'missions:work', form_token: formToken, decision: 'approve' });
+    const answer = await postConsent(user, {
+      ...params,
+      scope: 'missions:work',
+      form_token: formToken,
+      decision: 'approve',
+    });
     expect(answer.status).toBe(303);
     expect(new URL(answer.headers.get('location')!).searchParams.get('code')).toBeTruthy();
   });
@@ -97,7 +121,11 @@ describe('re-authorizing extends the grant', () => {
     const [before] = await grantsOf(user);
     const { verifier, challenge } = pkce();
     // The step-up asks for what it holds plus what it needs; the person unticks the old one: nothing is taken away.
-    const location = await approve(user, authorizeParams(client.client_id, challenge, { scope: 'missions:read missions:post' }), 'missions:post');
+    const location = await approve(
+      user,
+      authorizeParams(client.client_id, challenge, { scope: 'missions:read missions:post' }),
+      'missions:post',
+    );
     const second = await tokensFor(location, verifier, client.client_id);
     expect(second.status).toBe(200);
     expect(second.body.scope).toBe('missions:read missions:post');
@@ -106,7 +134,11 @@ describe('re-authorizing extends the grant', () => {
     expect(after[0]).toMatchObject({ id: before!.id, scopes: ['missions:read', 'missions:post'] });
     // The earlier tokens are of the same grant and still work; its refresh now yields the extended scopes.
     expect((await call(meRoute, { token: first.access_token })).status).toBe(200);
-    const refreshed = await exchange({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: client.client_id });
+    const refreshed = await exchange({
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token,
+      client_id: client.client_id,
+    });
     expect(refreshed.body.scope).toBe('missions:read missions:post');
   });
 
@@ -130,14 +162,17 @@ describe('loopback redirect URIs', () => {
     ['http://127.0.0.1:9/callback', 'http://127.0.0.1:40001/callback'],
     ['http://[::1]/cb?x=1', 'http://[::1]:8080/cb?x=1'],
     ['http://localhost/oauth', 'http://localhost:3334/oauth'],
-  ])('behavior: registered %s matches %s (RFC 8252 §7.3), and the code is exchanged with it', async (registered, asked) => {
-    const user = await signIn();
-    const client = await loopbackClient(registered);
-    const { verifier, challenge } = pkce();
-    const location = await approve(user, authorizeParams(client.client_id, challenge, { redirect_uri: asked }));
-    expect(`${location.origin}${location.pathname}${location.search}`.startsWith(asked.split('?')[0]!)).toBe(true);
-    expect((await tokensFor(location, verifier, client.client_id, asked)).status).toBe(200);
-  });
+  ])(
+    'behavior: registered %s matches %s (RFC 8252 §7.3), and the code is exchanged with it',
+    async (registered, asked) => {
+      const user = await signIn();
+      const client = await loopbackClient(registered);
+      const { verifier, challenge } = pkce();
+      const location = await approve(user, authorizeParams(client.client_id, challenge, { redirect_uri: asked }));
+      expect(`${location.origin}${location.pathname}${location.search}`.startsWith(asked.split('?')[0]!)).toBe(true);
+      expect((await tokensFor(location, verifier, client.client_id, asked)).status).toBe(200);
+    },
+  );
 
   test.each([
     ['http://127.0.0.1/callback', 'http://localhost:5000/callback'],
@@ -149,8 +184,13 @@ describe('loopback redirect URIs', () => {
   ])('error: registered %s does not match %s', async (registered, asked) => {
     const client = await loopbackClient(registered);
     const view = await viewAuthorization(
-      await getDb(), getKv(), issuerOf(config()),
-      authorizeParams(client.client_id, pkce().challenge, { redirect_uri: asked }), (await signIn()).user.id, new Date(), requester(),
+      await getDb(),
+      getKv(),
+      issuerOf(config()),
+      authorizeParams(client.client_id, pkce().challenge, { redirect_uri: asked }),
+      (await signIn()).user.id,
+      new Date(),
+      requester(),
     );
     expect(view.kind).toBe('refused');
   });

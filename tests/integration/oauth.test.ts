@@ -38,7 +38,8 @@ useTestEnvironment({ ...BOOKKEEPING, OAUTH_REGISTRATIONS_PER_HOUR: '5', WRITE_RA
 
 const ISSUER = 'https://app.example.com';
 const clientCount = async () => (await (await getDb()).select({ n: count() }).from(oauthClients))[0]!.n;
-const grantCount = async (userId: string) => (await (await getDb()).select({ n: count() }).from(grants).where(eq(grants.userId, userId)))[0]!.n;
+const grantCount = async (userId: string) =>
+  (await (await getDb()).select({ n: count() }).from(grants).where(eq(grants.userId, userId)))[0]!.n;
 
 describe('discovery', () => {
   test('default: the authorization server metadata names our endpoints, S256 only', async () => {
@@ -56,7 +57,10 @@ describe('discovery', () => {
   });
 
   test('default: the protected resource is /api/mcp, authorized by this server', async () => {
-    expect((await call(resourceMetadata)).body).toMatchObject({ resource: `${ISSUER}/api/mcp`, authorization_servers: [ISSUER] });
+    expect((await call(resourceMetadata)).body).toMatchObject({
+      resource: `${ISSUER}/api/mcp`,
+      authorization_servers: [ISSUER],
+    });
   });
 
   test('behavior: /api/mcp without a token is 401 naming the resource metadata (RFC 9728)', async () => {
@@ -78,7 +82,12 @@ describe('discovery', () => {
 describe('dynamic client registration', () => {
   test('default: a public client is registered without a secret', async () => {
     const client = await registerClient();
-    expect(client).toMatchObject({ client_id: expect.stringMatching(/^tmc_/), redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', client_name: 'Test Agent' });
+    expect(client).toMatchObject({
+      client_id: expect.stringMatching(/^tmc_/),
+      redirect_uris: [REDIRECT_URI],
+      token_endpoint_auth_method: 'none',
+      client_name: 'Test Agent',
+    });
     expect(client.client_secret).toBeUndefined();
   });
 
@@ -91,14 +100,21 @@ describe('dynamic client registration', () => {
     ['not a url', 'URL'],
   ])('error: redirect URI %s is refused and nothing is registered', async (uri, why) => {
     const before = await clientCount();
-    const answer = await call(registerRoute, { body: { client_name: 'x', redirect_uris: [uri], token_endpoint_auth_method: 'none' } });
+    const answer = await call(registerRoute, {
+      body: { client_name: 'x', redirect_uris: [uri], token_endpoint_auth_method: 'none' },
+    });
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ error: 'invalid_redirect_uri', error_description: expect.stringContaining(why) });
+    expect(answer.body).toMatchObject({
+      error: 'invalid_redirect_uri',
+      error_description: expect.stringContaining(why),
+    });
     expect(await clientCount()).toBe(before);
   });
 
   test('error: grant types other than the code flow are refused', async () => {
-    const answer = await call(registerRoute, { body: { redirect_uris: [REDIRECT_URI], grant_types: ['client_credentials'] } });
+    const answer = await call(registerRoute, {
+      body: { redirect_uris: [REDIRECT_URI], grant_types: ['client_credentials'] },
+    });
     expect(answer).toMatchObject({ status: 400, body: { error: 'invalid_client_metadata' } });
   });
 
@@ -111,8 +127,13 @@ describe('dynamic client registration', () => {
     ['a control character', 'Claude\u0007'],
   ])('error: a client_name with %s is refused and nothing is registered', async (_, name) => {
     const before = await clientCount();
-    const answer = await call(registerRoute, { body: { client_name: name, redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' } });
-    expect(answer).toMatchObject({ status: 400, body: { error: 'invalid_client_metadata', error_description: expect.stringContaining('client_name') } });
+    const answer = await call(registerRoute, {
+      body: { client_name: name, redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' },
+    });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_client_metadata', error_description: expect.stringContaining('client_name') },
+    });
     expect(await clientCount()).toBe(before);
   });
 
@@ -131,8 +152,14 @@ describe('dynamic client registration', () => {
     const stale = await registerClient();
     const fresh = await registerClient();
     const db = await getDb();
-    await db.update(oauthClients).set({ lastUsedAt: new Date(Date.now() - 31 * 86_400_000) }).where(eq(oauthClients.id, stale.client_id));
-    const swept = await call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+    await db
+      .update(oauthClients)
+      .set({ lastUsedAt: new Date(Date.now() - 31 * 86_400_000) })
+      .where(eq(oauthClients.id, stale.client_id));
+    const swept = await call(sweepRoute, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${process.env.CRON_SECRET}` },
+    });
     expect(swept.status).toBe(200);
     expect(swept.body.oauthClients.deleted).toBeGreaterThanOrEqual(1);
     const left = await db.select({ id: oauthClients.id }).from(oauthClients);
@@ -147,7 +174,9 @@ describe('dynamic client registration', () => {
     const { verifier, challenge } = pkce();
     const code = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
     const fields = { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI };
-    const wrong = await exchange(fields, { headers: { authorization: `Basic ${Buffer.from(`${client.client_id}:tms_wrong`).toString('base64')}` } });
+    const wrong = await exchange(fields, {
+      headers: { authorization: `Basic ${Buffer.from(`${client.client_id}:tms_wrong`).toString('base64')}` },
+    });
     expect(wrong).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
   });
 
@@ -159,7 +188,10 @@ describe('dynamic client registration', () => {
   ])('error: malformed Basic credentials (%s) are 401 invalid_client, on token and revoke', async (_, credentials) => {
     const client = await registerClient({ token_endpoint_auth_method: 'client_secret_basic' });
     const authorization = `Basic ${Buffer.from(credentials(client.client_id)).toString('base64')}`;
-    const token = await exchange({ grant_type: 'authorization_code', code: 'x'.repeat(43), code_verifier: pkce().verifier }, { headers: { authorization } });
+    const token = await exchange(
+      { grant_type: 'authorization_code', code: 'x'.repeat(43), code_verifier: pkce().verifier },
+      { headers: { authorization } },
+    );
     expect(token).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
     expect(token.headers.get('www-authenticate')).toMatch(/^Basic /);
     const revoked = await callForm(revokeRoute, { token: 'tmr_x' }, { headers: { authorization } });
@@ -183,10 +215,19 @@ describe('dynamic client registration', () => {
 describe('authorization code with PKCE', () => {
   test('default: approve → code → tokens that act for the user within their scopes', async () => {
     const { user, tokens } = await connect('missions:read');
-    expect(tokens).toMatchObject({ token_type: 'Bearer', scope: 'missions:read', refresh_token: expect.stringMatching(/^tmr_/) });
-    expect(await call(me, { token: tokens.access_token })).toMatchObject({ status: 200, body: { user: { id: user.user.id } } });
+    expect(tokens).toMatchObject({
+      token_type: 'Bearer',
+      scope: 'missions:read',
+      refresh_token: expect.stringMatching(/^tmr_/),
+    });
+    expect(await call(me, { token: tokens.access_token })).toMatchObject({
+      status: 200,
+      body: { user: { id: user.user.id } },
+    });
     const listed = await call(grantsRoute, { token: user.token });
-    expect(listed.body.items).toEqual([expect.objectContaining({ kind: 'oauth', name: 'Test Agent', scopes: ['missions:read'] })]);
+    expect(listed.body.items).toEqual([
+      expect.objectContaining({ kind: 'oauth', name: 'Test Agent', scopes: ['missions:read'] }),
+    ]);
   });
 
   test('behavior: the redirect carries state and iss (RFC 9207)', async () => {
@@ -202,7 +243,11 @@ describe('authorization code with PKCE', () => {
     const user = await signIn();
     const client = await registerClient();
     const params = authorizeParams(client.client_id, pkce().challenge);
-    const answer = await postConsent(user, { ...params, form_token: await consentFormToken(user, params), decision: 'deny' });
+    const answer = await postConsent(user, {
+      ...params,
+      form_token: await consentFormToken(user, params),
+      decision: 'deny',
+    });
     const location = new URL(answer.headers.get('location')!);
     expect(location.searchParams.get('error')).toBe('access_denied');
     expect(location.searchParams.get('state')).toBe('st-123');
@@ -242,13 +287,24 @@ describe('authorization code with PKCE', () => {
     const client = await registerClient();
     const params = authorizeParams(client.client_id, pkce().challenge);
     const formToken = await consentFormToken(user, params);
-    expect((await postConsent(user, { ...params, form_token: formToken, decision: 'approve' }, { origin: 'https://evil.example' })).status).toBe(403);
+    expect(
+      (
+        await postConsent(
+          user,
+          { ...params, form_token: formToken, decision: 'approve' },
+          { origin: 'https://evil.example' },
+        )
+      ).status,
+    ).toBe(403);
     expect((await postConsent(user, { ...params, decision: 'approve' })).status).toBe(403);
     // A scope the page did not offer is refused (docs/api.md#choosing-scopes), and the form stays usable.
     const widened = { ...params, scope: 'missions:read missions:post' };
     const offeredFor = await consentFormToken(user, params);
     expect((await postConsent(user, { ...widened, form_token: offeredFor, decision: 'approve' })).status).toBe(400);
-    expect((await postConsent(other, { ...params, form_token: await consentFormToken(user, params), decision: 'approve' })).status).toBe(403);
+    expect(
+      (await postConsent(other, { ...params, form_token: await consentFormToken(user, params), decision: 'approve' }))
+        .status,
+    ).toBe(403);
     expect((await postConsent(user, { ...params, form_token: formToken, decision: 'approve' })).status).toBe(303);
     expect((await postConsent(user, { ...params, form_token: formToken, decision: 'approve' })).status).toBe(403);
     expect(await grantCount(other.user.id)).toBe(0);
@@ -261,7 +317,9 @@ describe('authorization code with PKCE', () => {
     const tokens: string[] = [];
     for (let i = 0; i < MAX_CONSENT_FORMS + 1; i += 1) tokens.push(await consentFormToken(user, params));
     expect((await postConsent(user, { ...params, form_token: tokens[0]!, decision: 'approve' })).status).toBe(403);
-    expect((await postConsent(user, { ...params, form_token: tokens[MAX_CONSENT_FORMS]!, decision: 'approve' })).status).toBe(303);
+    expect(
+      (await postConsent(user, { ...params, form_token: tokens[MAX_CONSENT_FORMS]!, decision: 'approve' })).status,
+    ).toBe(303);
     expect((await postConsent(user, { ...params, form_token: tokens[1]!, decision: 'approve' })).status).toBe(303);
   });
 
@@ -271,8 +329,14 @@ describe('authorization code with PKCE', () => {
     const { verifier, challenge } = pkce();
     const code = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
     const base = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: client.client_id };
-    expect(await exchange({ ...base, code_verifier: pkce().verifier })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-    expect(await exchange({ ...base, code_verifier: verifier })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await exchange({ ...base, code_verifier: pkce().verifier })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
+    expect(await exchange({ ...base, code_verifier: verifier })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
     expect(await grantCount(user.user.id)).toBe(0);
   });
 
@@ -281,7 +345,13 @@ describe('authorization code with PKCE', () => {
     const client = await registerClient();
     const { verifier, challenge } = pkce();
     const code = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
-    const fields = { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id };
+    const fields = {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT_URI,
+      client_id: client.client_id,
+    };
     const first = await exchange(fields);
     expect(first.status).toBe(200);
     expect(await exchange(fields)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
@@ -295,11 +365,23 @@ describe('authorization code with PKCE', () => {
     const { verifier, challenge } = pkce();
     const code = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
     expect(
-      await exchange({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: thief.client_id }),
+      await exchange({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        redirect_uri: REDIRECT_URI,
+        client_id: thief.client_id,
+      }),
     ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     const second = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
     expect(
-      await exchange({ grant_type: 'authorization_code', code: second, code_verifier: verifier, redirect_uri: 'http://127.0.0.1:9/other', client_id: client.client_id }),
+      await exchange({
+        grant_type: 'authorization_code',
+        code: second,
+        code_verifier: verifier,
+        redirect_uri: 'http://127.0.0.1:9/other',
+        client_id: client.client_id,
+      }),
     ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
@@ -311,7 +393,13 @@ describe('authorization code with PKCE', () => {
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(code).not.toContain(user.user.id);
     // The user is still the one who approved: the exchange finds them server-side.
-    const answer = await exchange({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id });
+    const answer = await exchange({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT_URI,
+      client_id: client.client_id,
+    });
     expect((await call(me, { token: answer.body.access_token })).body.user.id).toBe(user.user.id);
   });
 
@@ -320,8 +408,16 @@ describe('authorization code with PKCE', () => {
     const client = await registerClient();
     const { verifier, challenge } = pkce();
     const code = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
-    const missing = await exchange({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: client.client_id });
-    expect(missing).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: expect.stringContaining('redirect_uri') } });
+    const missing = await exchange({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      client_id: client.client_id,
+    });
+    expect(missing).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request', error_description: expect.stringContaining('redirect_uri') },
+    });
     expect(await grantCount(user.user.id)).toBe(0);
   });
 
@@ -331,34 +427,45 @@ describe('authorization code with PKCE', () => {
     const { verifier, challenge } = pkce();
     const { redirect_uri: _, ...params } = authorizeParams(client.client_id, challenge);
     const code = (await approve(user, params)).searchParams.get('code')!;
-    expect((await exchange({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: client.client_id })).status).toBe(200);
+    expect(
+      (await exchange({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: client.client_id }))
+        .status,
+    ).toBe(200);
   });
 
   test('error: an unknown grant type, a repeated parameter and a JSON body are refused', async () => {
-    expect(await exchange({ grant_type: 'password', username: 'a', password: 'b' })).toMatchObject({ status: 400, body: { error: 'unsupported_grant_type' } });
+    expect(await exchange({ grant_type: 'password', username: 'a', password: 'b' })).toMatchObject({
+      status: 400,
+      body: { error: 'unsupported_grant_type' },
+    });
     const repeated = await call(tokenRoute, {
       method: 'POST',
       body: 'grant_type=refresh_token&refresh_token=a&refresh_token=b',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
-    expect(repeated).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'refresh_token given more than once' } });
+    expect(repeated).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request', error_description: 'refresh_token given more than once' },
+    });
     const json = await call(tokenRoute, { body: { grant_type: 'refresh_token', refresh_token: 'x' } });
     expect(json.status).toBe(415);
   });
 
-  test(
-    'behavior: a code expires 60 seconds after it was issued',
-    async () => {
-      const user = await signIn();
-      const client = await registerClient();
-      const { verifier, challenge } = pkce();
-      const code = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
-      await new Promise((resolve) => setTimeout(resolve, 61_000));
-      const fields = { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id };
-      expect(await exchange(fields)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-    },
-    90_000,
-  );
+  test('behavior: a code expires 60 seconds after it was issued', async () => {
+    const user = await signIn();
+    const client = await registerClient();
+    const { verifier, challenge } = pkce();
+    const code = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
+    await new Promise((resolve) => setTimeout(resolve, 61_000));
+    const fields = {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT_URI,
+      client_id: client.client_id,
+    };
+    expect(await exchange(fields)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  }, 90_000);
 });
 
 describe('refresh tokens', () => {
@@ -373,14 +480,23 @@ describe('refresh tokens', () => {
     expect((await call(me, { token: rotated.body.access_token })).status).toBe(200);
     // Past the grace that tells a client's own concurrent retry from a copy in other hands.
     await new Promise((resolve) => setTimeout(resolve, REFRESH_RETRY_GRACE_MS + 100));
-    expect(await refresh(client.client_id, tokens.refresh_token)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await refresh(client.client_id, tokens.refresh_token)).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
     expect((await call(me, { token: rotated.body.access_token })).status).toBe(401);
-    expect(await refresh(client.client_id, rotated.body.refresh_token)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await refresh(client.client_id, rotated.body.refresh_token)).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
   });
 
   test('behavior: of two concurrent refreshes with one token, one wins', async () => {
     const { client, tokens } = await connect();
-    const answers = await Promise.all([refresh(client.client_id, tokens.refresh_token), refresh(client.client_id, tokens.refresh_token)]);
+    const answers = await Promise.all([
+      refresh(client.client_id, tokens.refresh_token),
+      refresh(client.client_id, tokens.refresh_token),
+    ]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
     // The winner's tokens stand: a concurrent retry is not taken for theft.
     const winner = answers.find((a) => a.status === 200)!;
@@ -391,7 +507,9 @@ describe('refresh tokens', () => {
     const { client, tokens } = await connect('missions:read missions:work');
     const narrowed = await refresh(client.client_id, tokens.refresh_token, { scope: 'missions:read' });
     expect(narrowed).toMatchObject({ status: 200, body: { scope: 'missions:read' } });
-    expect(await refresh(client.client_id, narrowed.body.refresh_token, { scope: 'missions:read webhooks' })).toMatchObject({
+    expect(
+      await refresh(client.client_id, narrowed.body.refresh_token, { scope: 'missions:read webhooks' }),
+    ).toMatchObject({
       status: 400,
       body: { error: 'invalid_scope' },
     });
@@ -400,7 +518,10 @@ describe('refresh tokens', () => {
   test('error: another client cannot use the refresh token, nor use it up for its own client', async () => {
     const { client, tokens } = await connect();
     const other = await registerClient();
-    expect(await refresh(other.client_id, tokens.refresh_token)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await refresh(other.client_id, tokens.refresh_token)).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
     // Past the retry grace too: the other client's attempt consumed nothing, so this is no reuse.
     await new Promise((resolve) => setTimeout(resolve, REFRESH_RETRY_GRACE_MS + 100));
     const own = await refresh(client.client_id, tokens.refresh_token);
@@ -413,10 +534,17 @@ describe('revocation', () => {
   test('default: disconnecting in Connected apps refuses the access and refresh tokens at once', async () => {
     const { user, client, tokens } = await connect();
     const [grant] = (await call(grantsRoute, { token: user.token })).body.items;
-    const revoked = await call(revokeGrantRoute, { method: 'DELETE', cookie: user.cookie, headers: { origin: ORIGIN }, params: { id: grant.id } });
+    const revoked = await call(revokeGrantRoute, {
+      method: 'DELETE',
+      cookie: user.cookie,
+      headers: { origin: ORIGIN },
+      params: { id: grant.id },
+    });
     expect(revoked.status).toBe(200);
     expect((await call(me, { token: tokens.access_token })).status).toBe(401);
-    expect(await exchange({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id })).toMatchObject({
+    expect(
+      await exchange({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id }),
+    ).toMatchObject({
       status: 400,
       body: { error: 'invalid_grant' },
     });
@@ -427,14 +555,20 @@ describe('revocation', () => {
     const { user, tokens } = await connect();
     const [grant] = (await call(grantsRoute, { token: user.token })).body.items;
     const stranger = await signIn();
-    expect((await call(revokeGrantRoute, { method: 'DELETE', token: stranger.token, params: { id: grant.id } })).status).toBe(404);
-    expect((await call(revokeGrantRoute, { method: 'DELETE', token: tokens.access_token, params: { id: grant.id } })).status).toBe(403);
+    expect(
+      (await call(revokeGrantRoute, { method: 'DELETE', token: stranger.token, params: { id: grant.id } })).status,
+    ).toBe(404);
+    expect(
+      (await call(revokeGrantRoute, { method: 'DELETE', token: tokens.access_token, params: { id: grant.id } })).status,
+    ).toBe(403);
     expect((await call(me, { token: tokens.access_token })).status).toBe(200);
   });
 
   test('behavior: the client revokes its own refresh token (RFC 7009), ending the grant', async () => {
     const { client, tokens } = await connect();
-    expect((await callForm(revokeRoute, { token: tokens.refresh_token, client_id: client.client_id })).status).toBe(200);
+    expect((await callForm(revokeRoute, { token: tokens.refresh_token, client_id: client.client_id })).status).toBe(
+      200,
+    );
     expect((await call(me, { token: tokens.access_token })).status).toBe(401);
     expect((await callForm(revokeRoute, { token: 'tmr_unknown', client_id: client.client_id })).status).toBe(200);
   });

@@ -27,7 +27,10 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 const root = join(process.cwd(), 'app/api');
 /** Every route file under app/api but the catch-all. */
-const routeFiles = () => (readdirSync(root, { recursive: true }) as string[]).filter((f) => /(^|\/)route\.tsx?$/.test(f) && !f.includes('[...'));
+const routeFiles = () =>
+  (readdirSync(root, { recursive: true }) as string[]).filter(
+    (f) => /(^|\/)route\.tsx?$/.test(f) && !f.includes('[...'),
+  );
 /** `missions/[id]/accept/route.ts` → `/api/missions/[id]/accept`. */
 const templateOf = (file: string) => `/api/${file.replace(/\/?route\.tsx?$/, '')}`.replace(/\/$/, '');
 
@@ -36,7 +39,9 @@ function routeFileOperations(): string[] {
   return routeFiles().flatMap((file) => {
     const path = templateOf(file).replace(/\[(\w+)\]/g, '{$1}');
     const source = readFileSync(join(root, file), 'utf8');
-    return METHODS.filter((m) => new RegExp(`export\\s+(const|async\\s+function|function)\\s+${m}\\b`).test(source)).map((m) => `${m} ${path}`);
+    return METHODS.filter((m) =>
+      new RegExp(`export\\s+(const|async\\s+function|function)\\s+${m}\\b`).test(source),
+    ).map((m) => `${m} ${path}`);
   });
 }
 
@@ -46,7 +51,9 @@ const documentOperations = () =>
 function refsIn(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(refsIn);
   if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([key, inner]) => (key === '$ref' && typeof inner === 'string' ? [inner] : refsIn(inner)));
+    return Object.entries(value).flatMap(([key, inner]) =>
+      key === '$ref' && typeof inner === 'string' ? [inner] : refsIn(inner),
+    );
   }
   return [];
 }
@@ -60,7 +67,9 @@ describe('OpenAPI document', () => {
   test('behavior: every route file under app/api (but the catch-all) is in the route table, once', () => {
     const templates = ROUTE_TABLE.map(([template]) => template);
     expect(new Set(templates).size).toBe(templates.length);
-    expect([...templates].sort(), 'add each route file to app/api/route-table.ts').toEqual(routeFiles().map(templateOf).sort());
+    expect([...templates].sort(), 'add each route file to app/api/route-table.ts').toEqual(
+      routeFiles().map(templateOf).sort(),
+    );
   });
 
   test('behavior: every method a route file exports is documented', () => {
@@ -91,10 +100,12 @@ describe('OpenAPI document', () => {
     for (const route of operationsOf(ROUTE_TABLE)) {
       const op = operation(route.path, route.method);
       if (route.body) {
-        const ref = op.requestBody.content[route.form ? 'application/x-www-form-urlencoded' : 'application/json'].schema.$ref as string;
+        const ref = op.requestBody.content[route.form ? 'application/x-www-form-urlencoded' : 'application/json'].schema
+          .$ref as string;
         const converted = jsonSchema(route.body, 'input');
         // Named sub-schemas appear as $refs in the document and inline in a standalone conversion.
-        if (refsIn(schemas[ref.split('/').pop()!]).length === 0) expect(schemas[ref.split('/').pop()!], route.path).toEqual(converted);
+        if (refsIn(schemas[ref.split('/').pop()!]).length === 0)
+          expect(schemas[ref.split('/').pop()!], route.path).toEqual(converted);
       }
       expect(op.responses[String(route.status ?? 200)], `${route.method} ${route.path}`).toBeDefined();
     }
@@ -110,8 +121,10 @@ describe('OpenAPI document', () => {
         const params = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
         const declared = (op.parameters as Json[]).filter((p) => p.in === 'path').map((p) => p.name);
         expect(declared, label).toEqual(params);
-        if (op.parameters.some((p: Json) => p.in === 'query') || op.requestBody) expect(op.responses['400'], label).toBeDefined();
-        if (op.security.length > 0 && !op.security.some((s: Json) => Object.keys(s).length === 0)) expect(op.responses['401'], label).toBeDefined();
+        if (op.parameters.some((p: Json) => p.in === 'query') || op.requestBody)
+          expect(op.responses['400'], label).toBeDefined();
+        if (op.security.length > 0 && !op.security.some((s: Json) => Object.keys(s).length === 0))
+          expect(op.responses['401'], label).toBeDefined();
       }
     }
     const agentsOnly = (doc.paths as Json)['/api/agents/me/passport'].get;
@@ -140,7 +153,13 @@ describe('GET /api/health', () => {
   test('behavior: reports database, KV and chain in the documented shape; liveness answers ok', async () => {
     const response = await call(healthRoute, { path: '/api/health' });
     expect(response.status).toBe(200);
-    expect(healthReportSchema.strict().parse(response.body)).toEqual({ status: 'ok', db: 'ok', kv: 'ok', chain: 'ok', settlements: { failed: 0 } });
+    expect(healthReportSchema.strict().parse(response.body)).toEqual({
+      status: 'ok',
+      db: 'ok',
+      kv: 'ok',
+      chain: 'ok',
+      settlements: { failed: 0 },
+    });
     expect((doc.paths as Json)['/api/health'].get.responses['503'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/HealthResponse',
     });

@@ -34,9 +34,17 @@ describe('request ids', () => {
   test('behavior: every answer carries x-request-id; a valid incoming one is kept', async () => {
     const kept = 'trace-01.AB_c';
     const answers = [
-      await call(nonce, { path: '/api/auth/nonce', body: { address: newWallet().address }, headers: { 'x-request-id': kept } }),
+      await call(nonce, {
+        path: '/api/auth/nonce',
+        body: { address: newWallet().address },
+        headers: { 'x-request-id': kept },
+      }),
       await call(me, { path: '/api/auth/me', headers: { 'x-request-id': kept } }),
-      await call(catchAll, { path: '/api/nowhere', params: { path: ['nowhere'] } as never, headers: { 'x-request-id': kept } }),
+      await call(catchAll, {
+        path: '/api/nowhere',
+        params: { path: ['nowhere'] } as never,
+        headers: { 'x-request-id': kept },
+      }),
       await call(nonceGet, { path: '/api/auth/nonce', headers: { 'x-request-id': kept } }),
       await call(healthLive, { path: '/api/health/live', headers: { 'x-request-id': kept } }),
     ];
@@ -44,7 +52,11 @@ describe('request ids', () => {
     for (const answer of answers) expect(answer.headers.get('x-request-id')).toBe(kept);
     // The error shape is unchanged: the id is in the header only.
     expect(answers[1]!.body).toEqual({ error: 'Authentication required' });
-    expect((await call(me, { path: '/api/auth/me', headers: { 'x-request-id': 'x'.repeat(128) } })).headers.get('x-request-id')).toBe('x'.repeat(128));
+    expect(
+      (await call(me, { path: '/api/auth/me', headers: { 'x-request-id': 'x'.repeat(128) } })).headers.get(
+        'x-request-id',
+      ),
+    ).toBe('x'.repeat(128));
   });
 
   test('error: an incoming id that is too long, empty or has other characters is replaced by a new one', async () => {
@@ -69,7 +81,11 @@ describe('request ids', () => {
     const previous = process.env[setting];
     setEnv({ [setting]: setting === 'REDIS_URL' ? 'redis://127.0.0.1:1' : 'http://127.0.0.1:9' });
     try {
-      const down = await call(nonce, { path: '/api/auth/nonce', body: { address: newWallet().address }, headers: { 'x-request-id': 'outage-1' } });
+      const down = await call(nonce, {
+        path: '/api/auth/nonce',
+        body: { address: newWallet().address },
+        headers: { 'x-request-id': 'outage-1' },
+      });
       expect(down.status).toBe(503);
       expect(down.headers.get('x-request-id')).toBe('outage-1');
     } finally {
@@ -88,10 +104,15 @@ describe('request ids', () => {
 describe('GET /api/metrics', () => {
   test('error: without METRICS_TOKEN, or with a wrong one, no metrics', async () => {
     expect((await call(metricsGet, { path: '/api/metrics' })).status).toBe(401);
-    expect((await call(metricsGet, { path: '/api/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}x` } })).status).toBe(401);
+    expect(
+      (await call(metricsGet, { path: '/api/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}x` } })).status,
+    ).toBe(401);
     setEnv({ METRICS_TOKEN: undefined });
     try {
-      expect((await call(metricsGet, { path: '/api/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status).toBe(404);
+      expect(
+        (await call(metricsGet, { path: '/api/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } }))
+          .status,
+      ).toBe(404);
     } finally {
       setEnv({ METRICS_TOKEN });
     }
@@ -108,7 +129,13 @@ describe('GET /api/metrics', () => {
     const handle = await db();
     const [row] = await handle
       .insert(settlements)
-      .values({ kind: 'CLAIM', userId: user.id, beneficiary: address, amount: '1', createdAt: new Date(Date.now() - 120_000) })
+      .values({
+        kind: 'CLAIM',
+        userId: user.id,
+        beneficiary: address,
+        amount: '1',
+        createdAt: new Date(Date.now() - 120_000),
+      })
       .returning({ id: settlements.id });
     try {
       const answer = await scrape();
@@ -118,12 +145,22 @@ describe('GET /api/metrics', () => {
       const check = promtoolCheck(text);
       expect(check.output).toBe('');
       expect(check.status).toBe(0);
-      expect(text).toMatch(/^taskmarket_http_requests_total\{method="POST",route="\/api\/auth\/nonce",status="200"\} [1-9]/m);
-      expect(text).toMatch(/^taskmarket_http_requests_total\{method="GET",route="\/api\/missions\/\[id\]",status="404"\} [1-9]/m);
-      expect(text).toMatch(/^taskmarket_http_request_duration_seconds_bucket\{le="0\.1",method="POST",route="\/api\/auth\/nonce"\} /m);
-      expect(text).toMatch(/^taskmarket_http_requests_total\{method="GET",route="\/api\/agents\/\[address\]",status="\d+"\} [1-9]/m);
-      for (const status of ['PENDING', 'MINED', 'FAILED', 'SUPERSEDED']) expect(text).toMatch(new RegExp(`^taskmarket_settlements\\{status="${status}"\\} \\d+`, 'm'));
-      for (const status of ['PENDING', 'DELIVERED', 'FAILED']) expect(text).toMatch(new RegExp(`^taskmarket_webhook_deliveries\\{status="${status}"\\} \\d+`, 'm'));
+      expect(text).toMatch(
+        /^taskmarket_http_requests_total\{method="POST",route="\/api\/auth\/nonce",status="200"\} [1-9]/m,
+      );
+      expect(text).toMatch(
+        /^taskmarket_http_requests_total\{method="GET",route="\/api\/missions\/\[id\]",status="404"\} [1-9]/m,
+      );
+      expect(text).toMatch(
+        /^taskmarket_http_request_duration_seconds_bucket\{le="0\.1",method="POST",route="\/api\/auth\/nonce"\} /m,
+      );
+      expect(text).toMatch(
+        /^taskmarket_http_requests_total\{method="GET",route="\/api\/agents\/\[address\]",status="\d+"\} [1-9]/m,
+      );
+      for (const status of ['PENDING', 'MINED', 'FAILED', 'SUPERSEDED'])
+        expect(text).toMatch(new RegExp(`^taskmarket_settlements\\{status="${status}"\\} \\d+`, 'm'));
+      for (const status of ['PENDING', 'DELIVERED', 'FAILED'])
+        expect(text).toMatch(new RegExp(`^taskmarket_webhook_deliveries\\{status="${status}"\\} \\d+`, 'm'));
       expect(text).toMatch(/^taskmarket_webhook_events_waiting \d+$/m);
       const age = Number(/^taskmarket_oldest_pending_settlement_age_seconds (\S+)$/m.exec(text)?.[1]);
       expect(age).toBeGreaterThanOrEqual(120);
@@ -141,7 +178,9 @@ describe('observed handlers', () => {
   test('behavior: a handler answering Response.redirect (immutable headers) still gets its x-request-id', async () => {
     const { observed } = await import('@/lib/http/observed');
     const handler = observed(async () => Response.redirect('https://app.example.com/next', 302));
-    const answer = await handler(new Request('http://localhost:3000/api/somewhere', { headers: { 'x-request-id': 'redirect-1' } }));
+    const answer = await handler(
+      new Request('http://localhost:3000/api/somewhere', { headers: { 'x-request-id': 'redirect-1' } }),
+    );
     expect(answer.status).toBe(302);
     expect(answer.headers.get('location')).toBe('https://app.example.com/next');
     expect(answer.headers.get('x-request-id')).toBe('redirect-1');
@@ -149,7 +188,9 @@ describe('observed handlers', () => {
 
   test('behavior: a path is labelled by the template of the route it reaches, ranked as the App Router does', async () => {
     const { routeLabel } = await import('@/lib/http/route-label');
-    expect(routeLabel('/api/missions/3f1c7a4e-5b7d-4c2a-9f3e-8d6b5a4c3b2a/files/ab')).toBe('/api/missions/[id]/files/[fileId]');
+    expect(routeLabel('/api/missions/3f1c7a4e-5b7d-4c2a-9f3e-8d6b5a4c3b2a/files/ab')).toBe(
+      '/api/missions/[id]/files/[fileId]',
+    );
     expect(routeLabel('/api/agents/0xAbC%20')).toBe('/api/agents/[address]');
     expect(routeLabel('/api/agents/leaderboard')).toBe('/api/agents/leaderboard');
     expect(routeLabel('/api/agents/me/passport')).toBe('/api/agents/me/passport');
@@ -158,15 +199,21 @@ describe('observed handlers', () => {
     expect(routeLabel('/api/he%61lth')).toBe('/api/health');
     expect(routeLabel('/api/missions/a%2Fb/accept')).toBe('/api/missions/[id]/accept');
     expect(routeLabel('/.well-known/oauth-authorization-server')).toBe('/.well-known/oauth-authorization-server');
-    expect(routeLabel('/.well-known/oauth-protected-resource/api/mcp')).toBe('/.well-known/oauth-protected-resource/[...path]');
-    for (const path of ['/', '', '/nowhere', '/.well-known/other/x', '/api%2Fhealth', '/%E0%A4%A']) expect(routeLabel(path), path).toBe('other');
+    expect(routeLabel('/.well-known/oauth-protected-resource/api/mcp')).toBe(
+      '/.well-known/oauth-protected-resource/[...path]',
+    );
+    for (const path of ['/', '', '/nowhere', '/.well-known/other/x', '/api%2Fhealth', '/%E0%A4%A'])
+      expect(routeLabel(path), path).toBe('other');
   });
 
   test('behavior: the labels are exactly the route files, the catch-all and next.config.ts rewrites', async () => {
     const app = join(process.cwd(), 'app');
     const files = (readdirSync(app, { recursive: true }) as string[]).filter((f) => /(^|\/)route\.tsx?$/.test(f));
     const rewrites = (await nextConfig.rewrites!()) as { source: string }[];
-    const expected = [...files.map((f) => `/${f.replace(/\/?route\.tsx?$/, '')}`), ...rewrites.map((r) => r.source.replace(/:(\w+)\*$/, '[...$1]'))];
+    const expected = [
+      ...files.map((f) => `/${f.replace(/\/?route\.tsx?$/, '')}`),
+      ...rewrites.map((r) => r.source.replace(/:(\w+)\*$/, '[...$1]')),
+    ];
     expect([...ROUTE_TEMPLATES].sort()).toEqual([...new Set(expected)].sort());
   });
 });
@@ -174,7 +221,10 @@ describe('observed handlers', () => {
 describe('labels a stranger cannot grow (docs/api.md#observability)', () => {
   /** The series a scrape shows, by name and labels; the scrapes' own left out (the first may precede them). */
   const series = (text: string) =>
-    text.split('\n').filter((line) => line !== '' && !line.startsWith('#') && !line.includes('route="/api/metrics"')).map((line) => line.replace(/ \S+$/, ''));
+    text
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#') && !line.includes('route="/api/metrics"'))
+      .map((line) => line.replace(/ \S+$/, ''));
   test('error: 10,000 requests to distinct junk paths add no series to /api/metrics', async () => {
     for (let i = 0; i < 3; i += 1) await junkRequest(i);
     const before = series((await scrape()).body as string);

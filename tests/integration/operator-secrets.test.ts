@@ -43,7 +43,14 @@ describe('operator authentication', () => {
   test('error: a missing, differently long or prefixed secret is 401, never 500', async () => {
     const ip = randomIp();
     const secret = ADMIN.authorization.slice('Bearer '.length);
-    for (const authorization of [undefined, 'Bearer ', `Bearer ${secret}x`, `Bearer ${secret.slice(0, -1)}`, secret, `Basic ${secret}`]) {
+    for (const authorization of [
+      undefined,
+      'Bearer ',
+      `Bearer ${secret}x`,
+      `Bearer ${secret.slice(0, -1)}`,
+      secret,
+      `Basic ${secret}`,
+    ]) {
       const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
       expect((await resolveAs(headers, ip)).status, authorization).toBe(401);
     }

@@ -56,6 +56,9 @@ describe('dependency outages', () => {
 describe('unknown routes', () => {
   test('error: unknown paths under /api are 404 in the error shape', async () => {
     expect(await call(unknownGet, { path: '/api/nope' })).toMatchObject({ status: 404, body: { error: 'Not found' } });
-    expect(await call(unknownPost, { path: '/api/nope', body: {} })).toMatchObject({ status: 404, body: { error: 'Not found' } });
+    expect(await call(unknownPost, { path: '/api/nope', body: {} })).toMatchObject({
+      status: 404,
+      body: { error: 'Not found' },
+    });
   });
 });

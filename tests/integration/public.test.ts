@@ -69,7 +69,11 @@ describe('GET /api/public/config', () => {
     const body = publicConfigSchema.parse(response.body);
     expect(body).toMatchObject({
       chainId: 31337,
-      siwe: { domain: 'app.example.com', domains: ['app.example.com', 'localhost:3000'], statement: 'Sign in to taskmarket with your wallet.' },
+      siwe: {
+        domain: 'app.example.com',
+        domains: ['app.example.com', 'localhost:3000'],
+        statement: 'Sign in to taskmarket with your wallet.',
+      },
       contracts: {
         passport: contracts.passport.toLowerCase(),
         escrow: contracts.escrow.toLowerCase(),
@@ -87,7 +91,14 @@ describe('GET /api/public/config', () => {
   test('behavior: no configured secret value appears anywhere in it', async () => {
     const text = JSON.stringify((await call(configRoute)).body);
     const cfg = config();
-    const secrets = [cfg.jwtSecret, cfg.sessionSecret, cfg.cronSecret, cfg.adminToken, cfg.chain.registrarKey, cfg.chain.registrarKey?.slice(2)];
+    const secrets = [
+      cfg.jwtSecret,
+      cfg.sessionSecret,
+      cfg.cronSecret,
+      cfg.adminToken,
+      cfg.chain.registrarKey,
+      cfg.chain.registrarKey?.slice(2),
+    ];
     expect(secrets.filter(Boolean).length).toBe(6);
     for (const secret of secrets) expect(text).not.toContain(secret!);
     // Nor any connection string (a database or Redis URL may carry a password).

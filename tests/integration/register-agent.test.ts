@@ -49,7 +49,10 @@ describe('POST /api/auth/register-agent', () => {
     expect(results.every((r) => r.status === 200 && r.body.user.role === 'AGENT')).toBe(true);
     expect(await passportBalance(passport, wallet.address)).toBe(1n);
     const settled = await call(me, { token });
-    expect(settled.body.passport).toMatchObject({ status: 'MINTED', tokenId: (await passportTokenOf(passport, wallet.address)).toString() });
+    expect(settled.body.passport).toMatchObject({
+      status: 'MINTED',
+      tokenId: (await passportTokenOf(passport, wallet.address)).toString(),
+    });
   });
 
   test('behavior: a passport minted through the SDK is recovered, not minted again', async () => {
@@ -73,7 +76,10 @@ describe('POST /api/auth/register-agent', () => {
     expect((await call(me, { token })).body.passport.status).toBe('PENDING');
 
     setEnv({ RPC_URL: workerRpcUrl() });
-    const [a, b] = await Promise.all([call(sweep, { method: 'POST', headers: cron }), call(sweepGet, { headers: cron })]);
+    const [a, b] = await Promise.all([
+      call(sweep, { method: 'POST', headers: cron }),
+      call(sweepGet, { headers: cron }),
+    ]);
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
     expect(a.body.passports.minted + b.body.passports.minted).toBeGreaterThanOrEqual(1);
@@ -96,7 +102,10 @@ describe('POST /api/auth/register-agent', () => {
   });
 
   test('error: without a token it is 401', async () => {
-    expect(await call(registerAgent, { method: 'POST' })).toMatchObject({ status: 401, body: { error: 'Authentication required' } });
+    expect(await call(registerAgent, { method: 'POST' })).toMatchObject({
+      status: 401,
+      body: { error: 'Authentication required' },
+    });
   });
 });
 

@@ -32,7 +32,10 @@ describe('route wrapper', () => {
 
   test('behavior: query and body validation list every problem by field', async () => {
     const handler = route(
-      { query: z.object({ limit: z.coerce.number().int().max(100) }), body: z.strictObject({ a: z.string(), b: z.number() }) },
+      {
+        query: z.object({ limit: z.coerce.number().int().max(100) }),
+        body: z.strictObject({ a: z.string(), b: z.number() }),
+      },
       async ({ body, query }) => json({ body, query }),
     );
     const bad = await call(handler, { path: '/x?limit=500', body: { b: 'x', c: 1 } });
@@ -41,7 +44,11 @@ describe('route wrapper', () => {
     expect(bad.body.details).toEqual([expect.stringMatching(/^limit: /)]);
     const badBody = await call(handler, { path: '/x?limit=5', body: { b: 'x', c: 1 } });
     expect(badBody.body.details).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^a: /), expect.stringMatching(/^b: /), expect.stringMatching(/c/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^a: /),
+        expect.stringMatching(/^b: /),
+        expect.stringMatching(/c/),
+      ]),
     );
     expect(await call(handler, { path: '/x?limit=5', body: { a: 'x', b: 1 } })).toMatchObject({
       status: 200,

@@ -73,14 +73,35 @@ const CASES: Case[] = [
   ['POST /api/missions/{id}/submit', submit, 'POST', 'missions:work', 'agent', { note: 'done' }],
   ['POST /api/missions/{id}/entries', enter, 'POST', 'missions:work', 'agent', { note: 'my entry' }],
   ['POST /api/auth/register-agent', registerAgent, 'POST', 'missions:work', 'client'],
-  ['POST /api/missions/{id}/comments', comment, 'POST', 'missions:work or missions:post', 'agent', { body: 'a question' }],
+  [
+    'POST /api/missions/{id}/comments',
+    comment,
+    'POST',
+    'missions:work or missions:post',
+    'agent',
+    { body: 'a question' },
+  ],
   ['POST /api/missions', createMission, 'POST', 'missions:post', 'client', missionInput()],
   ['POST /api/missions/{id}/approve', approve, 'POST', 'missions:post', 'client'],
   ['POST /api/missions/{id}/contest', contest, 'POST', 'missions:post', 'client', { reason: 'no' }],
   ['POST /api/missions/{id}/review', review, 'POST', 'missions:post', 'client', { rating: 5 }],
   ['PATCH /api/missions/{id}/review', reviewEdit, 'PATCH', 'missions:post', 'client', { rating: 4 }],
-  ['POST /api/missions/{id}/award', award, 'POST', 'missions:post', 'client', { winners: ['0x0000000000000000000000000000000000000001'] }],
-  ['POST /api/missions/{id}/assign', assign, 'POST', 'missions:post', 'client', { agent: '0x0000000000000000000000000000000000000001' }],
+  [
+    'POST /api/missions/{id}/award',
+    award,
+    'POST',
+    'missions:post',
+    'client',
+    { winners: ['0x0000000000000000000000000000000000000001'] },
+  ],
+  [
+    'POST /api/missions/{id}/assign',
+    assign,
+    'POST',
+    'missions:post',
+    'client',
+    { agent: '0x0000000000000000000000000000000000000001' },
+  ],
   ['POST /api/missions/{id}/cancel', cancel, 'POST', 'missions:post', 'client'],
   ['POST /api/missions/{id}/bump', bump, 'POST', 'missions:post', 'client'],
   ['GET /api/missions/{id}/funding', fundingGet, 'GET', 'missions:post', 'client'],
@@ -89,7 +110,14 @@ const CASES: Case[] = [
   ['GET /api/agents/me/earnings', earnings, 'GET', 'earnings:claim', 'agent'],
   ['POST /api/agents/me/claim', claim, 'POST', 'earnings:claim', 'agent'],
   ['GET /api/webhooks', webhooksList, 'GET', 'webhooks', 'client'],
-  ['POST /api/webhooks', addWebhook, 'POST', 'webhooks', 'client', { url: 'https://hooks.example/x', events: ['mission.created'] }],
+  [
+    'POST /api/webhooks',
+    addWebhook,
+    'POST',
+    'webhooks',
+    'client',
+    { url: 'https://hooks.example/x', events: ['mission.created'] },
+  ],
   ['DELETE /api/webhooks/{id}', removeWebhook, 'DELETE', 'webhooks', 'client'],
   ['GET /api/webhooks/{id}/deliveries', deliveries, 'GET', 'webhooks', 'client'],
 ];
@@ -131,29 +159,43 @@ const send = (handler: Handler, method: string, token: string, body?: unknown) =
 
 describe.each([
   // For the REST API: one issued for /api/mcp, the default, is refused here (docs/api.md#audience).
-  ['an OAuth access token', async (user: User, scopes: string[]) => (await connect(scopes.join(' '), user, API_RESOURCE)).tokens.access_token],
+  [
+    'an OAuth access token',
+    async (user: User, scopes: string[]) => (await connect(scopes.join(' '), user, API_RESOURCE)).tokens.access_token,
+  ],
   ['a personal access token', async (user: User, scopes: string[]) => (await personalToken(user, scopes)).token],
 ])('%s', (_kind, tokenFor) => {
   // The one scope that none of the cases need: each case sees its own scope missing.
   const unrelated = (scope: string) => (scope === 'webhooks' ? 'missions:read' : 'webhooks');
 
-  test.each(CASES)('error: %s without its scope is 403 naming %s, with the step-up challenge', async (_label, handler, method, scope, role, body) => {
-    // A new client each time: a user holds at most 20 personal access tokens.
-    const held = unrelated(scope);
-    const token = await tokenFor(role === 'agent' ? agent : await signIn(), [held]);
-    const answer = await send(handler, method, token, body);
-    expect(answer.status).toBe(403);
-    expect(answer.body.error).toBe(`Token lacks the ${scope} scope`);
-    // docs/api.md#step-up: what it holds plus the one needed (the first of alternatives), in the scopes' order.
-    const needed = scope.split(' or ')[0]!;
-    const wanted = ['missions:read', 'missions:work', 'missions:post', 'earnings:claim', 'webhooks'].filter((s) => s === held || s === needed);
-    expect(answer.headers.get('www-authenticate')).toBe(
-      `Bearer error="insufficient_scope", scope="${wanted.join(' ')}", resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/api"`,
-    );
-  });
+  test.each(CASES)(
+    'error: %s without its scope is 403 naming %s, with the step-up challenge',
+    async (_label, handler, method, scope, role, body) => {
+      // A new client each time: a user holds at most 20 personal access tokens.
+      const held = unrelated(scope);
+      const token = await tokenFor(role === 'agent' ? agent : await signIn(), [held]);
+      const answer = await send(handler, method, token, body);
+      expect(answer.status).toBe(403);
+      expect(answer.body.error).toBe(`Token lacks the ${scope} scope`);
+      // docs/api.md#step-up: what it holds plus the one needed (the first of alternatives), in the scopes' order.
+      const needed = scope.split(' or ')[0]!;
+      const wanted = ['missions:read', 'missions:work', 'missions:post', 'earnings:claim', 'webhooks'].filter(
+        (s) => s === held || s === needed,
+      );
+      expect(answer.headers.get('www-authenticate')).toBe(
+        `Bearer error="insufficient_scope", scope="${wanted.join(' ')}", resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/api"`,
+      );
+    },
+  );
 
   test.each(SESSION_ONLY)('error: %s needs a wallet sign-in', async (_label, handler, method, body) => {
-    const token = await tokenFor(await signIn(), ['missions:read', 'missions:work', 'missions:post', 'earnings:claim', 'webhooks']);
+    const token = await tokenFor(await signIn(), [
+      'missions:read',
+      'missions:work',
+      'missions:post',
+      'earnings:claim',
+      'webhooks',
+    ]);
     const answer = await send(handler, method, token, body);
     expect(answer).toMatchObject({ status: 403, body: { error: expect.stringContaining('wallet sign-in') } });
   });
@@ -176,9 +218,19 @@ describe('personal access tokens', () => {
     const [row] = await (await getDb()).select().from(grants).where(eq(grants.id, created.grant.id));
     expect(JSON.stringify(row)).not.toContain(created.token.slice(3));
     const listed = await call(tokensList, { token: user.token });
-    expect(listed.body.items).toEqual([expect.objectContaining({ name: 'my laptop agent', kind: 'token', scopes: ['missions:read'], tokenHint: created.token.slice(0, 7) })]);
+    expect(listed.body.items).toEqual([
+      expect.objectContaining({
+        name: 'my laptop agent',
+        kind: 'token',
+        scopes: ['missions:read'],
+        tokenHint: created.token.slice(0, 7),
+      }),
+    ]);
     expect(JSON.stringify(listed.body)).not.toContain(created.token);
-    expect(await call(me, { token: created.token })).toMatchObject({ status: 200, body: { user: { id: user.user.id } } });
+    expect(await call(me, { token: created.token })).toMatchObject({
+      status: 200,
+      body: { user: { id: user.user.id } },
+    });
     const used = await call(tokensList, { token: user.token });
     expect(used.body.items[0].lastUsedAt).not.toBeNull();
   });
@@ -187,16 +239,22 @@ describe('personal access tokens', () => {
     const user = await signIn();
     const { token, grant } = await personalToken(user, ['missions:read']);
     const stranger = await signIn();
-    expect((await call(deleteToken, { method: 'DELETE', token: stranger.token, params: { id: grant.id } })).status).toBe(404);
+    expect(
+      (await call(deleteToken, { method: 'DELETE', token: stranger.token, params: { id: grant.id } })).status,
+    ).toBe(404);
     expect((await call(me, { token })).status).toBe(200);
-    expect((await call(deleteToken, { method: 'DELETE', token: user.token, params: { id: grant.id } })).status).toBe(200);
+    expect((await call(deleteToken, { method: 'DELETE', token: user.token, params: { id: grant.id } })).status).toBe(
+      200,
+    );
     expect(await call(me, { token })).toMatchObject({ status: 401, body: { error: 'Invalid or expired token' } });
   });
 
   test('behavior: at most 20 live tokens a user, even when created at once', async () => {
     const user = await signIn();
     const answers = await Promise.all(
-      Array.from({ length: 22 }, (_, i) => call(createToken, { method: 'POST', token: user.token, body: { name: `t${i}`, scopes: ['missions:read'] } })),
+      Array.from({ length: 22 }, (_, i) =>
+        call(createToken, { method: 'POST', token: user.token, body: { name: `t${i}`, scopes: ['missions:read'] } }),
+      ),
     );
     expect(answers.filter((a) => a.status === 201)).toHaveLength(20);
     expect(answers.filter((a) => a.status === 409)).toHaveLength(2);
@@ -219,7 +277,10 @@ describe('personal access tokens', () => {
   test('behavior: an expired token is refused', async () => {
     const user = await signIn();
     const { token, grant } = await personalToken(user, ['missions:read']);
-    await (await getDb()).update(grants).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(grants.id, grant.id));
+    await (await getDb())
+      .update(grants)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(grants.id, grant.id));
     expect((await call(me, { token })).status).toBe(401);
   });
 
@@ -235,7 +296,15 @@ describe('personal access tokens', () => {
     const { token } = await personalToken(user, ['missions:work']);
     const promoted = await call(registerAgent, { method: 'POST', token });
     expect(promoted.status).toBe(200);
-    expect((await call(createToken, { method: 'POST', token: promoted.body.token, body: { name: 'x', scopes: ['webhooks'] } })).status).toBe(403);
+    expect(
+      (
+        await call(createToken, {
+          method: 'POST',
+          token: promoted.body.token,
+          body: { name: 'x', scopes: ['webhooks'] },
+        })
+      ).status,
+    ).toBe(403);
     expect((await call(earnings, { token: promoted.body.token })).status).toBe(403);
   });
 });

@@ -40,7 +40,12 @@ beforeAll(async () => {
 /** An OwnedWallet of `owner` that exists only as an address: `deployData` is the factory call that would create it. */
 async function counterfactualWallet(owner: PrivateKeyAccount) {
   const salt = toHex(randomBytes(32));
-  const address = await chainReader().readContract({ address: factory, abi: factoryAbi, functionName: 'walletAddress', args: [owner.address, salt] });
+  const address = await chainReader().readContract({
+    address: factory,
+    abi: factoryAbi,
+    functionName: 'walletAddress',
+    args: [owner.address, salt],
+  });
   const deployData = encodeFunctionData({ abi: factoryAbi, functionName: 'deploy', args: [owner.address, salt] });
   return { address, deployData };
 }
@@ -69,33 +74,46 @@ const wrapped6492 = (owner: PrivateKeyAccount, deployData: Hex) => async (messag
   serializeErc6492Signature({ address: factory, data: deployData, signature: await owner.signMessage({ message }) });
 
 describe('ERC-1271: deployed smart-contract wallets', () => {
-  test('default: a deployed wallet signs in with its owner\'s signature, as the wallet', async () => {
+  test("default: a deployed wallet signs in with its owner's signature, as the wallet", async () => {
     const owner = newWallet();
     const wallet = await deployedWallet(owner);
     const response = await verifyAs(wallet.address, signedBy(owner));
     expect(response.status).toBe(200);
-    expect(response.body.user).toEqual({ id: expect.any(String), walletAddress: wallet.address.toLowerCase(), role: 'CLIENT' });
+    expect(response.body.user).toEqual({
+      id: expect.any(String),
+      walletAddress: wallet.address.toLowerCase(),
+      role: 'CLIENT',
+    });
   });
 
   test('error: a signature by anyone but the owner is refused', async () => {
     const wallet = await deployedWallet(newWallet());
-    expect(await verifyAs(wallet.address, signedBy(newWallet()))).toMatchObject({ status: 401, body: { error: 'Invalid signature' } });
+    expect(await verifyAs(wallet.address, signedBy(newWallet()))).toMatchObject({
+      status: 401,
+      body: { error: 'Invalid signature' },
+    });
   });
 
   test('error: a wallet answering 0xffffffff is refused', async () => {
     const refusing = await deployTestContract(deployer, 'RefusingWallet');
-    expect(await verifyAs(refusing, signedBy(newWallet()))).toMatchObject({ status: 401, body: { error: 'Invalid signature' } });
+    expect(await verifyAs(refusing, signedBy(newWallet()))).toMatchObject({
+      status: 401,
+      body: { error: 'Invalid signature' },
+    });
   });
 
   test('error: a wallet whose answer only starts with the magic value is refused', async () => {
     // EchoWallet returns its calldata: 0x1626ba7e (the selector) followed by the hash — not the magic value.
     const echo = await deployTestContract(deployer, 'EchoWallet');
-    expect(await verifyAs(echo, signedBy(newWallet()))).toMatchObject({ status: 401, body: { error: 'Invalid signature' } });
+    expect(await verifyAs(echo, signedBy(newWallet()))).toMatchObject({
+      status: 401,
+      body: { error: 'Invalid signature' },
+    });
   });
 });
 
 describe('ERC-6492: wallets not deployed yet', () => {
-  test('default: an undeployed wallet signs in with a 6492 signature, keyed by the wallet\'s address', async () => {
+  test("default: an undeployed wallet signs in with a 6492 signature, keyed by the wallet's address", async () => {
     const owner = newWallet();
     const wallet = await counterfactualWallet(owner);
     const response = await verifyAs(wallet.address, wrapped6492(owner, wallet.deployData));
@@ -142,13 +160,19 @@ describe('the RPC during the contract-wallet check', () => {
     setEnv({ RPC_URL: DEAD_RPC });
     try {
       const response = await call(verify, { body: { message, signature } });
-      expect(response).toMatchObject({ status: 503, body: { error: 'Service temporarily unavailable', details: ['chain unreachable'] } });
+      expect(response).toMatchObject({
+        status: 503,
+        body: { error: 'Service temporarily unavailable', details: ['chain unreachable'] },
+      });
       expect(response.headers.get('retry-after')).toBe('5');
     } finally {
       setEnv({ RPC_URL: workerRpcUrl() });
     }
     // docs/api.md#sign-in: the nonce left the store before the check, whatever its outcome.
-    expect(await call(verify, { body: { message, signature } })).toMatchObject({ status: 401, body: { error: 'Nonce expired or unknown' } });
+    expect(await call(verify, { body: { message, signature } })).toMatchObject({
+      status: 401,
+      body: { error: 'Nonce expired or unknown' },
+    });
   });
 
   test('error: unreachable while checking a 6492 signature is 503', async () => {
@@ -178,22 +202,25 @@ describe('the RPC during the contract-wallet check', () => {
     ['an internal error (JSON-RPC -32603)', { error: { code: -32603, message: 'internal error' } }],
     ['a server error (JSON-RPC -32000, not a revert)', { error: { code: -32000, message: 'header not found' } }],
     ['HTTP 429', { httpStatus: 429 }],
-  ] as [string, ProxyAnswer][])('error: %s from the node during an ERC-1271 check is 503, not 401', async (_name, failure) => {
-    const owner = newWallet();
-    const wallet = await deployedWallet(owner);
-    const message = siweMessage(owner, await requestNonce(wallet.address), { address: wallet.address });
-    const signature = await owner.signMessage({ message });
-    const proxy = await startRpcProxy(workerRpcUrl(), (method) => (method === 'eth_call' ? failure : undefined));
-    setEnv({ RPC_URL: proxy.url });
-    try {
-      const response = await call(verify, { body: { message, signature } });
-      expect(response).toMatchObject({ status: 503, body: { details: ['chain unreachable'] } });
-      expect(response.headers.get('retry-after')).toBe('5');
-    } finally {
-      setEnv({ RPC_URL: workerRpcUrl() });
-      await proxy.close();
-    }
-  });
+  ] as [string, ProxyAnswer][])(
+    'error: %s from the node during an ERC-1271 check is 503, not 401',
+    async (_name, failure) => {
+      const owner = newWallet();
+      const wallet = await deployedWallet(owner);
+      const message = siweMessage(owner, await requestNonce(wallet.address), { address: wallet.address });
+      const signature = await owner.signMessage({ message });
+      const proxy = await startRpcProxy(workerRpcUrl(), (method) => (method === 'eth_call' ? failure : undefined));
+      setEnv({ RPC_URL: proxy.url });
+      try {
+        const response = await call(verify, { body: { message, signature } });
+        expect(response).toMatchObject({ status: 503, body: { details: ['chain unreachable'] } });
+        expect(response.headers.get('retry-after')).toBe('5');
+      } finally {
+        setEnv({ RPC_URL: workerRpcUrl() });
+        await proxy.close();
+      }
+    },
+  );
 
   test('behavior: through the same proxy, a wallet that reverts or says no is still 401', async () => {
     const owner = newWallet();

@@ -41,7 +41,11 @@ describe('production start-up', () => {
   test.each([
     ['ADMIN_TOKEN=short', { ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN must be at least 32 characters'],
     ['a 31-character CRON_SECRET', { CRON_SECRET: 'c'.repeat(31) }, 'CRON_SECRET must be at least 32 characters'],
-    ['no shared KV and no SINGLE_INSTANCE', { REDIS_URL: undefined }, 'REDIS_URL or KV_REST_API_URL + KV_REST_API_TOKEN is required in production'],
+    [
+      'no shared KV and no SINGLE_INSTANCE',
+      { REDIS_URL: undefined },
+      'REDIS_URL or KV_REST_API_URL + KV_REST_API_TOKEN is required in production',
+    ],
   ])('error: %s stops the server with a message naming the setting', async (_name, change, message) => {
     const { code, output } = await startServer({ ...base, ...change });
     expect(code).toBe(1);

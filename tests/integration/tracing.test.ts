@@ -35,7 +35,12 @@ let tracing: Tracing | undefined;
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
-  tracing = startTracing({ ...config().otel, endpoint: receiver.url, headers: { authorization: `Bearer ${COLLECTOR_TOKEN}` }, serviceName: 'taskmarket-test' });
+  tracing = startTracing({
+    ...config().otel,
+    endpoint: receiver.url,
+    headers: { authorization: `Bearer ${COLLECTOR_TOKEN}` },
+    serviceName: 'taskmarket-test',
+  });
 });
 
 afterAll(async () => {
@@ -46,7 +51,12 @@ afterAll(async () => {
 /** Spans of one trace, once the batch has been sent. */
 async function exported(): Promise<void> {
   await tracing!.stop();
-  tracing = startTracing({ ...config().otel, endpoint: receiver.url, headers: { authorization: `Bearer ${COLLECTOR_TOKEN}` }, serviceName: 'taskmarket-test' });
+  tracing = startTracing({
+    ...config().otel,
+    endpoint: receiver.url,
+    headers: { authorization: `Bearer ${COLLECTOR_TOKEN}` },
+    serviceName: 'taskmarket-test',
+  });
 }
 
 const requestSpan = (name: string) => {
@@ -68,7 +78,9 @@ describe('OpenTelemetry over OTLP/HTTP', () => {
     const { token, user } = signedIn.body;
     const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
     expect((await call(me, { path: '/api/auth/me', token })).status).toBe(200);
-    expect((await call(agentProfile, { path: `/api/agents/${wallet.address}`, params: { address: wallet.address } })).status).toBeLessThan(500);
+    expect(
+      (await call(agentProfile, { path: `/api/agents/${wallet.address}`, params: { address: wallet.address } })).status,
+    ).toBeLessThan(500);
     expect((await call(health, { path: '/api/health' })).status).toBe(200);
     await exported();
 
@@ -78,36 +90,58 @@ describe('OpenTelemetry over OTLP/HTTP', () => {
 
     const verifySpan = requestSpan('POST /api/auth/verify');
     expect(verifySpan.parentSpanId).toBe('');
-    expect(verifySpan.attributes).toMatchObject({ 'http.route': '/api/auth/verify', 'http.request.method': 'POST', 'http.response.status_code': 200, 'taskmarket.caller.role': 'anonymous' });
+    expect(verifySpan.attributes).toMatchObject({
+      'http.route': '/api/auth/verify',
+      'http.request.method': 'POST',
+      'http.response.status_code': 200,
+      'taskmarket.caller.role': 'anonymous',
+    });
     const verifyChildren = childrenOf(verifySpan);
     expect(verifyChildren.every((span) => span.traceId === verifySpan.traceId)).toBe(true);
-    expect(verifyChildren.some((span) => /^kv \w+$/.test(span.name) && span.attributes['db.operation.name'])).toBe(true);
-    expect(verifyChildren.some((span) => /^(SELECT|INSERT|UPDATE|WITH) \w+$/.test(span.name) && span.kind === 3)).toBe(true);
+    expect(verifyChildren.some((span) => /^kv \w+$/.test(span.name) && span.attributes['db.operation.name'])).toBe(
+      true,
+    );
+    expect(verifyChildren.some((span) => /^(SELECT|INSERT|UPDATE|WITH) \w+$/.test(span.name) && span.kind === 3)).toBe(
+      true,
+    );
 
     const nonceSpan = requestSpan('POST /api/auth/nonce');
     expect(nonceSpan.traceId).not.toBe(verifySpan.traceId);
     expect(childrenOf(nonceSpan).map((span) => span.name)).toContain('kv hitThenPutCapped');
 
-    expect(requestSpan('GET /api/auth/me').attributes).toMatchObject({ 'taskmarket.caller.role': user.role, 'http.response.status_code': 200 });
+    expect(requestSpan('GET /api/auth/me').attributes).toMatchObject({
+      'taskmarket.caller.role': user.role,
+      'http.response.status_code': 200,
+    });
     expect(requestSpan('GET /api/agents/[address]').attributes['http.route']).toBe('/api/agents/[address]');
     const rpc = childrenOf(requestSpan('GET /api/health')).filter((span) => span.name.startsWith('rpc '));
     expect(rpc.map((span) => span.attributes['rpc.method'])).toContain('eth_chainId');
 
     // Every span has its parent among the exported spans, or is a request span (a root).
     const ids = new Set(receiver.spans.map((span) => span.spanId));
-    for (const span of receiver.spans) expect(span.parentSpanId === '' ? span.kind : ids.has(span.parentSpanId), span.name).toBeTruthy();
+    for (const span of receiver.spans)
+      expect(span.parentSpanId === '' ? span.kind : ids.has(span.parentSpanId), span.name).toBeTruthy();
 
     // Never an address, token, signature, message or cookie: neither decoded nor in the raw bytes.
     const decoded = JSON.stringify(receiver.spans).toLowerCase();
-    const raw = Buffer.concat(receiver.requests.map((r) => r.body)).toString('latin1').toLowerCase();
-    const secrets = [wallet.address.slice(2), token, signature.slice(2), issued.body.nonce, message.split('\n')[0], cookie.split('=')[1]];
+    const raw = Buffer.concat(receiver.requests.map((r) => r.body))
+      .toString('latin1')
+      .toLowerCase();
+    const secrets = [
+      wallet.address.slice(2),
+      token,
+      signature.slice(2),
+      issued.body.nonce,
+      message.split('\n')[0],
+      cookie.split('=')[1],
+    ];
     for (const secret of secrets) {
       expect(decoded, 'decoded spans').not.toContain(secret.toLowerCase());
       expect(raw, 'raw OTLP bodies').not.toContain(secret.toLowerCase());
     }
   });
 
-  test('behavior: the sweep\'s webhook deliveries and settlement attempts are child spans of its request span', async () => {
+  test("behavior: the sweep's webhook deliveries and settlement attempts are child spans of its request span", async () => {
     const hooks = await startWebhookReceiver();
     const client = await newClient();
     const db = await getDb();
@@ -116,10 +150,18 @@ describe('OpenTelemetry over OTLP/HTTP', () => {
       .values({ kind: 'CLAIM', userId: client.id, beneficiary: client.address, amount: '1' })
       .returning({ id: settlements.id });
     try {
-      const added = await call(addWebhook, { path: '/api/webhooks', token: client.token, body: { url: hooks.url, events: ['mission.created'] } });
+      const added = await call(addWebhook, {
+        path: '/api/webhooks',
+        token: client.token,
+        body: { url: hooks.url, events: ['mission.created'] },
+      });
       expect(added.status).toBe(201);
       await createMission(client);
-      const swept = await call(sweepRoute, { path: '/api/cron/sweep', method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+      const swept = await call(sweepRoute, {
+        path: '/api/cron/sweep',
+        method: 'POST',
+        headers: { authorization: `Bearer ${process.env.CRON_SECRET}` },
+      });
       expect(swept.status).toBe(200);
       expect(hooks.received.length).toBeGreaterThan(0);
       await exported();
@@ -128,13 +170,21 @@ describe('OpenTelemetry over OTLP/HTTP', () => {
       const children = childrenOf(sweepSpan);
       expect(children.find((span) => span.name === 'webhook deliver')).toMatchObject({
         kind: 3,
-        attributes: { 'taskmarket.webhook.event': 'mission.created', 'taskmarket.webhook.outcome': 'delivered', 'http.response.status_code': 200 },
+        attributes: {
+          'taskmarket.webhook.event': 'mission.created',
+          'taskmarket.webhook.outcome': 'delivered',
+          'http.response.status_code': 200,
+        },
       });
       const settlement = children.find((span) => span.name === 'settlement process');
-      expect(settlement?.attributes).toMatchObject({ 'taskmarket.settlement.kind': 'CLAIM', 'taskmarket.settlement.status': 'PENDING' });
+      expect(settlement?.attributes).toMatchObject({
+        'taskmarket.settlement.kind': 'CLAIM',
+        'taskmarket.settlement.status': 'PENDING',
+      });
       expect(childrenOf(settlement!).some((span) => span.name === 'UPDATE settlements')).toBe(true);
       const decoded = JSON.stringify(receiver.spans).toLowerCase();
-      for (const secret of [client.address.slice(2), client.token, new URL(hooks.url).port + '/hooks']) expect(decoded).not.toContain(secret.toLowerCase());
+      for (const secret of [client.address.slice(2), client.token, new URL(hooks.url).port + '/hooks'])
+        expect(decoded).not.toContain(secret.toLowerCase());
     } finally {
       await db.delete(settlements).where(eq(settlements.id, pending!.id));
       await hooks.close();

@@ -15,7 +15,12 @@ import { isolatedDatabase } from '../support/isolated-database';
 import { createMission, newAgent, newClient, ok, type Party } from '../support/missions';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 
-useTestEnvironment({ ...isolatedDatabase(), ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE: '1' });
+useTestEnvironment({
+  ...isolatedDatabase(),
+  ...BOOKKEEPING,
+  WRITE_RATE_LIMIT_PER_MINUTE: '100000',
+  WEBHOOK_ALLOW_PRIVATE: '1',
+});
 
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 beforeAll(async () => {
@@ -23,7 +28,8 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-const sweep = () => call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+const sweep = () =>
+  call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
 const add = async (party: Party, body: Record<string, unknown>) => {
   const added = await call(addRoute, { method: 'POST', token: party.token, body });
   expect(added.status).toBe(201);
@@ -37,12 +43,22 @@ async function thirtySubscribers(c: string) {
   const ids: string[] = [];
   for (let user = 0; user < 3; user += 1) {
     const agent = await newAgent();
-    for (let i = 0; i < 10; i += 1) ids.push(await add(agent, { url: `${receiver.url}?n=${user}-${i}`, events: ['mission.created'], filter: { category: c } }));
+    for (let i = 0; i < 10; i += 1)
+      ids.push(
+        await add(agent, {
+          url: `${receiver.url}?n=${user}-${i}`,
+          events: ['mission.created'],
+          filter: { category: c },
+        }),
+      );
   }
   return ids;
 }
 
-const deliveredTo = (missionId: string) => receiver.received.filter((r) => r.body.includes(missionId)).map((r) => new URL(r.path, 'http://x').searchParams.get('n'));
+const deliveredTo = (missionId: string) =>
+  receiver.received
+    .filter((r) => r.body.includes(missionId))
+    .map((r) => new URL(r.path, 'http://x').searchParams.get('n'));
 
 describe('webhooks: fan-out and retention', () => {
   test('behavior: posting a mission writes one event row whoever subscribes; two sweeps at once deliver it to each endpoint once', async () => {
@@ -51,7 +67,10 @@ describe('webhooks: fan-out and retention', () => {
     const mission = await createMission(await newClient(), { category: c });
     const db = await getDb();
     const [events] = await db.select({ n: count() }).from(webhookEvents).where(eq(webhookEvents.missionId, mission.id));
-    const [deliveries] = await db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.missionId, mission.id));
+    const [deliveries] = await db
+      .select({ n: count() })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.missionId, mission.id));
     expect({ events: events!.n, deliveries: deliveries!.n }).toEqual({ events: 1, deliveries: 0 });
 
     const [first, second] = await Promise.all([sweep(), sweep()]);
@@ -80,9 +99,21 @@ describe('webhooks: fan-out and retention', () => {
   test('behavior: the sweep deletes delivered and failed deliveries older than WEBHOOK_RETENTION_DAYS, and endpoints removed that long ago; it keeps the rest', async () => {
     const c = category();
     const agent = await newAgent();
-    const kept = await add(agent, { url: `${receiver.url}?n=kept`, events: ['mission.created'], filter: { category: c } });
-    const removedLongAgo = await add(agent, { url: `${receiver.url}?n=gone`, events: ['mission.created'], filter: { category: c } });
-    const removedLately = await add(agent, { url: `${receiver.url}?n=lately`, events: ['mission.created'], filter: { category: c } });
+    const kept = await add(agent, {
+      url: `${receiver.url}?n=kept`,
+      events: ['mission.created'],
+      filter: { category: c },
+    });
+    const removedLongAgo = await add(agent, {
+      url: `${receiver.url}?n=gone`,
+      events: ['mission.created'],
+      filter: { category: c },
+    });
+    const removedLately = await add(agent, {
+      url: `${receiver.url}?n=lately`,
+      events: ['mission.created'],
+      filter: { category: c },
+    });
     const client = await newClient();
     const missions = [];
     for (let i = 0; i < 4; i += 1) missions.push((await createMission(client, { category: c })).id as string);
@@ -91,19 +122,43 @@ describe('webhooks: fan-out and retention', () => {
     const d = webhookDeliveries;
     const of = async (endpointId: string) => db.select().from(d).where(eq(d.endpointId, endpointId)).orderBy(d.seq);
     const [old, oldFailed, recent, oldPending] = await of(kept);
-    await db.update(d).set({ createdAt: days(31) }).where(eq(d.id, old!.id));
-    await db.update(d).set({ status: 'FAILED', createdAt: days(31) }).where(eq(d.id, oldFailed!.id));
-    await db.update(d).set({ createdAt: days(29) }).where(eq(d.id, recent!.id));
-    await db.update(d).set({ status: 'PENDING', deliveredAt: null, nextAttemptAt: new Date(Date.now() + 3_600_000), createdAt: days(31) }).where(eq(d.id, oldPending!.id));
-    for (const id of [removedLongAgo, removedLately]) expect((await call(removeRoute, { method: 'DELETE', token: agent.token, params: { id } })).status).toBe(200);
-    await db.update(webhookEndpoints).set({ deletedAt: days(31) }).where(eq(webhookEndpoints.id, removedLongAgo));
+    await db
+      .update(d)
+      .set({ createdAt: days(31) })
+      .where(eq(d.id, old!.id));
+    await db
+      .update(d)
+      .set({ status: 'FAILED', createdAt: days(31) })
+      .where(eq(d.id, oldFailed!.id));
+    await db
+      .update(d)
+      .set({ createdAt: days(29) })
+      .where(eq(d.id, recent!.id));
+    await db
+      .update(d)
+      .set({
+        status: 'PENDING',
+        deliveredAt: null,
+        nextAttemptAt: new Date(Date.now() + 3_600_000),
+        createdAt: days(31),
+      })
+      .where(eq(d.id, oldPending!.id));
+    for (const id of [removedLongAgo, removedLately])
+      expect((await call(removeRoute, { method: 'DELETE', token: agent.token, params: { id } })).status).toBe(200);
+    await db
+      .update(webhookEndpoints)
+      .set({ deletedAt: days(31) })
+      .where(eq(webhookEndpoints.id, removedLongAgo));
 
     const report = await ok(sweep());
     expect(report.webhooks.retention).toEqual({ deliveries: 2 + 4, endpoints: 1 });
     expect((await of(kept)).map((row) => row.id)).toEqual([recent!.id, oldPending!.id]);
     expect(await of(removedLongAgo)).toEqual([]);
     expect(await of(removedLately)).toHaveLength(4);
-    const endpoints = await db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(inArray(webhookEndpoints.id, [kept, removedLongAgo, removedLately]));
+    const endpoints = await db
+      .select({ id: webhookEndpoints.id })
+      .from(webhookEndpoints)
+      .where(inArray(webhookEndpoints.id, [kept, removedLongAgo, removedLately]));
     expect(endpoints.map((e) => e.id).sort()).toEqual([kept, removedLately].sort());
     // Nothing of it is left for a second sweep.
     expect((await ok(sweep())).webhooks.retention).toEqual({ deliveries: 0, endpoints: 0 });

@@ -18,7 +18,12 @@ import { isolatedDatabase } from '../support/isolated-database';
 import { act, createMission, missionIn, newAgent, newClient, ok, type Party } from '../support/missions';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 
-useTestEnvironment({ ...isolatedDatabase(), ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE: '1' });
+useTestEnvironment({
+  ...isolatedDatabase(),
+  ...BOOKKEEPING,
+  WRITE_RATE_LIMIT_PER_MINUTE: '100000',
+  WEBHOOK_ALLOW_PRIVATE: '1',
+});
 
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 beforeAll(async () => {
@@ -26,17 +31,25 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-const sweep = () => call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
-const add = (party: Party, body: Record<string, unknown>) => call(addRoute, { method: 'POST', token: party.token, body: { url: receiver.url, ...body } });
+const sweep = () =>
+  call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+const add = (party: Party, body: Record<string, unknown>) =>
+  call(addRoute, { method: 'POST', token: party.token, body: { url: receiver.url, ...body } });
 const category = () => `cat-${Math.random().toString(36).slice(2, 8)}`;
 const eventsFor = (missionId: string) =>
-  receiver.events().filter((e) => e.data.mission?.id === missionId).map((e) => e.type);
+  receiver
+    .events()
+    .filter((e) => e.data.mission?.id === missionId)
+    .map((e) => e.type);
 
 describe('webhooks', () => {
   test('default: an endpoint is added (the secret shown once), listed without it, and every delivery verifies with the standardwebhooks package', async () => {
     const client = await newClient();
     const added = await add(client, { events: ['mission.created'], filter: { category: 'signed' } });
-    expect(added).toMatchObject({ status: 201, body: { id: expect.any(String), secret: expect.stringMatching(/^whsec_/), status: 'ACTIVE' } });
+    expect(added).toMatchObject({
+      status: 201,
+      body: { id: expect.any(String), secret: expect.stringMatching(/^whsec_/), status: 'ACTIVE' },
+    });
     const listed = await call(listRoute, { token: client.token });
     expect(listed.body.items).toEqual([expect.not.objectContaining({ secret: expect.anything() })]);
 
@@ -44,9 +57,17 @@ describe('webhooks', () => {
     await ok(sweep());
     const delivery = receiver.received.find((r) => r.body.includes(mission.id))!;
     expect(delivery).toBeDefined();
-    const verified = new Webhook(added.body.secret).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string };
+    const verified = new Webhook(added.body.secret).verify(
+      delivery.body,
+      delivery.headers as Record<string, string>,
+    ) as { type: string };
     expect(verified.type).toBe('mission.created');
-    expect(() => new Webhook(`whsec_${Buffer.from('another secret of 24 bytes').toString('base64')}`).verify(delivery.body, delivery.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.from('another secret of 24 bytes').toString('base64')}`).verify(
+        delivery.body,
+        delivery.headers as Record<string, string>,
+      ),
+    ).toThrow();
   });
 
   test('behavior: mission.created reaches an endpoint whose filter matches, not one whose filter does not', async () => {
@@ -63,8 +84,14 @@ describe('webhooks', () => {
   test('behavior: a whole lifecycle reaches the parties in order, and the agent hears of its earnings', async () => {
     const client = await newClient();
     const agent = await newAgent();
-    await add(client, { url: `${receiver.url}?party=client`, events: ['mission.accepted', 'mission.submitted', 'mission.contested', 'mission.completed'] });
-    await add(agent, { url: `${receiver.url}?party=agent`, events: ['mission.accepted', 'mission.submitted', 'mission.contested', 'mission.completed', 'earnings.released'] });
+    await add(client, {
+      url: `${receiver.url}?party=client`,
+      events: ['mission.accepted', 'mission.submitted', 'mission.contested', 'mission.completed'],
+    });
+    await add(agent, {
+      url: `${receiver.url}?party=agent`,
+      events: ['mission.accepted', 'mission.submitted', 'mission.contested', 'mission.completed', 'earnings.released'],
+    });
     const { id } = await createMission(client);
     await ok(act('accept', agent, id));
     await ok(act('submit', agent, id, { note: 'v1' }));
@@ -73,8 +100,16 @@ describe('webhooks', () => {
     await ok(act('approve', client, id));
     await ok(sweep());
     const to = (party: string) =>
-      receiver.received.filter((r) => r.path.endsWith(`party=${party}`) && r.body.includes(id)).map((r) => (JSON.parse(r.body) as { type: string }).type);
-    const lifecycle = ['mission.accepted', 'mission.submitted', 'mission.contested', 'mission.submitted', 'mission.completed'];
+      receiver.received
+        .filter((r) => r.path.endsWith(`party=${party}`) && r.body.includes(id))
+        .map((r) => (JSON.parse(r.body) as { type: string }).type);
+    const lifecycle = [
+      'mission.accepted',
+      'mission.submitted',
+      'mission.contested',
+      'mission.submitted',
+      'mission.completed',
+    ];
     expect(to('client')).toEqual(lifecycle);
     expect(to('agent')).toEqual([...lifecycle, 'earnings.released']);
   });
@@ -107,8 +142,14 @@ describe('webhooks', () => {
     await ok(act('cancel', agent, id)); // the agent withdraws: mission.reopened
     await ok(sweep());
     expect(eventsFor(id)).toEqual([]);
-    const during = await call(deliveriesRoute, { token: client.token, params: { id: endpoint.body.id }, path: `/api/webhooks/${endpoint.body.id}/deliveries` });
-    expect(during.body.items.map((d: { status: string; lastStatus: number | null }) => [d.status, d.lastStatus])).toContainEqual(['PENDING', 503]);
+    const during = await call(deliveriesRoute, {
+      token: client.token,
+      params: { id: endpoint.body.id },
+      path: `/api/webhooks/${endpoint.body.id}/deliveries`,
+    });
+    expect(
+      during.body.items.map((d: { status: string; lastStatus: number | null }) => [d.status, d.lastStatus]),
+    ).toContainEqual(['PENDING', 503]);
     receiver.fail(null);
     // The retry waits out its backoff: a later clock, as the next sweeps would have.
     await deliverPending(await getDb(), config(), new Date(Date.now() + 3_600_000));
@@ -130,11 +171,20 @@ describe('webhooks', () => {
       const now = Date.now();
       await deliverPending(await getDb(), config(), new Date(now));
       await deliverPending(await getDb(), config(), new Date(now + 25 * 3_600_000));
-      const [row] = await (await getDb()).select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.body.id));
+      const [row] = await (await getDb())
+        .select()
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.id, endpoint.body.id));
       expect(row!.disabledAt).not.toBeNull();
       const listed = await call(listRoute, { token: client.token });
-      expect(listed.body.items.find((e: { id: string }) => e.id === endpoint.body.id)).toMatchObject({ status: 'DISABLED' });
-      const deliveries = await call(deliveriesRoute, { token: client.token, params: { id: endpoint.body.id }, path: `/api/webhooks/${endpoint.body.id}/deliveries` });
+      expect(listed.body.items.find((e: { id: string }) => e.id === endpoint.body.id)).toMatchObject({
+        status: 'DISABLED',
+      });
+      const deliveries = await call(deliveriesRoute, {
+        token: client.token,
+        params: { id: endpoint.body.id },
+        path: `/api/webhooks/${endpoint.body.id}/deliveries`,
+      });
       expect(deliveries.body.items.every((d: { status: string }) => d.status === 'FAILED')).toBe(true);
     } finally {
       receiver.fail(null);
@@ -146,8 +196,23 @@ describe('webhooks', () => {
     const allowed = await add(client, { events: ['mission.cancelled'] });
     setEnv({ WEBHOOK_ALLOW_PRIVATE: undefined });
     try {
-      for (const url of ['http://example.com/h', 'https://127.0.0.1/h', 'https://localhost/h', 'https://10.1.2.3/h', 'https://169.254.169.254/latest', 'https://[::1]/h', 'https://[fd00::1]/h', 'https://[64:ff9b:1::a00:1]/h', 'https://[fec0::1]/h', 'https://user:pw@example.com/h']) {
-        const refused = await call(addRoute, { method: 'POST', token: client.token, body: { url, events: ['mission.created'] } });
+      for (const url of [
+        'http://example.com/h',
+        'https://127.0.0.1/h',
+        'https://localhost/h',
+        'https://10.1.2.3/h',
+        'https://169.254.169.254/latest',
+        'https://[::1]/h',
+        'https://[fd00::1]/h',
+        'https://[64:ff9b:1::a00:1]/h',
+        'https://[fec0::1]/h',
+        'https://user:pw@example.com/h',
+      ]) {
+        const refused = await call(addRoute, {
+          method: 'POST',
+          token: client.token,
+          body: { url, events: ['mission.created'] },
+        });
         expect(refused.status, url).toBe(400);
       }
       // The endpoint added while private addresses were allowed is checked again when sending.
@@ -155,8 +220,15 @@ describe('webhooks', () => {
       await ok(act('cancel', client, own.id));
       await deliverPending(await getDb(), config());
       expect(eventsFor(own.id)).toEqual([]);
-      const deliveries = await call(deliveriesRoute, { token: client.token, params: { id: allowed.body.id }, path: `/api/webhooks/${allowed.body.id}/deliveries` });
-      expect(deliveries.body.items[0]).toMatchObject({ status: 'PENDING', lastError: expect.stringMatching(/https|internal/) });
+      const deliveries = await call(deliveriesRoute, {
+        token: client.token,
+        params: { id: allowed.body.id },
+        path: `/api/webhooks/${allowed.body.id}/deliveries`,
+      });
+      expect(deliveries.body.items[0]).toMatchObject({
+        status: 'PENDING',
+        lastError: expect.stringMatching(/https|internal/),
+      });
     } finally {
       setEnv({ WEBHOOK_ALLOW_PRIVATE: '1' });
     }
@@ -167,8 +239,12 @@ describe('webhooks', () => {
     const ids: string[] = [];
     for (let i = 0; i < 10; i += 1) ids.push((await add(client, { events: ['mission.created'] })).body.id);
     expect((await add(client, { events: ['mission.created'] })).status).toBe(409);
-    expect((await call(removeRoute, { method: 'DELETE', token: (await newClient()).token, params: { id: ids[0]! } })).status).toBe(404);
-    expect((await call(removeRoute, { method: 'DELETE', token: client.token, params: { id: ids[0]! } })).status).toBe(200);
+    expect(
+      (await call(removeRoute, { method: 'DELETE', token: (await newClient()).token, params: { id: ids[0]! } })).status,
+    ).toBe(404);
+    expect((await call(removeRoute, { method: 'DELETE', token: client.token, params: { id: ids[0]! } })).status).toBe(
+      200,
+    );
     expect((await add(client, { events: ['mission.created'] })).status).toBe(201);
     expect((await add(client, { events: ['mission.nope'] })).status).toBe(400);
   });
@@ -179,7 +255,8 @@ describe('webhooks', () => {
     const id = endpoint.body.id as string;
     for (let i = 0; i < 3; i += 1) await ok(act('cancel', client, (await createMission(client)).id));
     await ok(sweep()); // the worker expands the events into deliveries
-    const page = (query: string) => call(deliveriesRoute, { token: client.token, params: { id }, path: `/api/webhooks/${id}/deliveries${query}` });
+    const page = (query: string) =>
+      call(deliveriesRoute, { token: client.token, params: { id }, path: `/api/webhooks/${id}/deliveries${query}` });
     const first = await page('?limit=2&cursor=');
     expect(first.body.items).toHaveLength(2);
     const second = await page(`?limit=2&cursor=${first.body.nextCursor}`);
@@ -211,7 +288,8 @@ describe('webhooks', () => {
       await deliverPending(await getDb(), config());
       // Three events queued for the silent endpoint: it was tried once (one timeout), not three times.
       expect(asked).toBe(1);
-      for (const id of ids) expect(receiver.received.some((r) => r.path.endsWith('party=healthy') && r.body.includes(id))).toBe(true);
+      for (const id of ids)
+        expect(receiver.received.some((r) => r.path.endsWith('party=healthy') && r.body.includes(id))).toBe(true);
     } finally {
       silent.closeAllConnections();
       await new Promise<void>((resolve) => silent.close(() => resolve()));

@@ -24,7 +24,7 @@ describe('statement timeout', () => {
     return (result as unknown as { statement_timeout: string }[])[0]!.statement_timeout;
   };
 
-  test('default: the app\'s statements run with a 5 s timeout, or the one DATABASE_URL names', async () => {
+  test("default: the app's statements run with a 5 s timeout, or the one DATABASE_URL names", async () => {
     expect(await timeout()).toBe('5s');
     const previous = process.env.DATABASE_URL;
     setEnv({ DATABASE_URL: withTimeout(300) });
@@ -56,7 +56,7 @@ describe('statement timeout', () => {
     }
   });
 
-  test('behavior: start-up waits out another instance\'s migration however long it takes, whatever the timeout', async () => {
+  test("behavior: start-up waits out another instance's migration however long it takes, whatever the timeout", async () => {
     const previous = process.env.DATABASE_URL!;
     const other = postgres(previous, { max: 1, onnotice: () => {} });
     try {

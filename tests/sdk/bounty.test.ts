@@ -32,7 +32,12 @@ afterAll(async () => {
 });
 
 async function mcp(wallet: Wallet): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env: { ...cliEnv(server, wallet), TASKMARKET_FILE_ROOT: files }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp'],
+    env: { ...cliEnv(server, wallet), TASKMARKET_FILE_ROOT: files },
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'taskmarket-bounty-test', version: '1.0.0' });
   await client.connect(transport);
   connections.push(client);
@@ -40,7 +45,10 @@ async function mcp(wallet: Wallet): Promise<Client> {
 }
 
 async function tool<T>(client: Client, name: string, args: Record<string, unknown>): Promise<T> {
-  const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+  const result = (await client.callTool({ name, arguments: args })) as {
+    isError?: boolean;
+    content: { text: string }[];
+  };
   if (result.isError) throw new Error(`${name} failed: ${result.content[0]?.text}`);
   return JSON.parse(result.content[0]!.text) as T;
 }
@@ -64,13 +72,26 @@ describe('a bounty through the SDK, the CLI and MCP', () => {
       winners: 2,
       split: [70, 30],
     });
-    expect(bounty).toMatchObject({ status: 'OPEN', assignment: 'BOUNTY', bounty: { winners: 2, split: [70, 30], entries: 0 } });
+    expect(bounty).toMatchObject({
+      status: 'OPEN',
+      assignment: 'BOUNTY',
+      bounty: { winners: 2, split: [70, 30], entries: 0 },
+    });
 
-    const viaSdk = await sdkClient(server, privateKeyToAccount(sdkAgent.key)).missions.enter(bounty.id, { note: 'Escrowly, Bountiful, Pactum' });
+    const viaSdk = await sdkClient(server, privateKeyToAccount(sdkAgent.key)).missions.enter(bounty.id, {
+      note: 'Escrowly, Bountiful, Pactum',
+    });
     expect(viaSdk).toMatchObject({ version: 1, agent: { walletAddress: sdkAgent.address.toLowerCase() } });
 
     writeFileSync(join(files, 'names.md'), '# Names\n\n- Taskly\n- Settle\n');
-    const viaCli = await cliJson<{ version: number; files: { filename: string }[] }>(server, cliAgent, ['enter', bounty.id, '--note', 'See the file', '--file', join(files, 'names.md')]);
+    const viaCli = await cliJson<{ version: number; files: { filename: string }[] }>(server, cliAgent, [
+      'enter',
+      bounty.id,
+      '--note',
+      'See the file',
+      '--file',
+      join(files, 'names.md'),
+    ]);
     expect(viaCli.files.map((f) => f.filename)).toEqual(['names.md']);
 
     const agentMcp = await mcp(mcpAgent);
@@ -86,16 +107,19 @@ describe('a bounty through the SDK, the CLI and MCP', () => {
     expect((await client.missions.entries(bounty.id)).items).toHaveLength(3);
 
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline.getTime() - Date.now() + 500)));
-    const awarded = await cliJson<{ status: string; bounty: { awards: { place: number; walletAddress: string; amount: string }[] } }>(server, clientWallet, [
-      'award', bounty.id, '--winner', mcpAgent.address, '--winner', cliAgent.address,
-    ]);
+    const awarded = await cliJson<{
+      status: string;
+      bounty: { awards: { place: number; walletAddress: string; amount: string }[] };
+    }>(server, clientWallet, ['award', bounty.id, '--winner', mcpAgent.address, '--winner', cliAgent.address]);
     expect(awarded.status).toBe('AWARDED');
     // 9 USDC with no platform fee: 70 % and 30 %.
     expect(awarded.bounty.awards).toEqual([
       { place: 1, walletAddress: mcpAgent.address.toLowerCase(), amount: '6300000' },
       { place: 2, walletAddress: cliAgent.address.toLowerCase(), amount: '2700000' },
     ]);
-    const seen = await tool<{ status: string; bounty: { awards: unknown[] } }>(agentMcp, 'get_mission', { id: bounty.id });
+    const seen = await tool<{ status: string; bounty: { awards: unknown[] } }>(agentMcp, 'get_mission', {
+      id: bounty.id,
+    });
     expect(seen).toMatchObject({ status: 'AWARDED', bounty: { awards: awarded.bounty.awards } });
   }, 180_000);
 });

@@ -50,9 +50,18 @@ test('the quick start of docs/agents.md earns and claims its first reward as wri
   const before = await usdcBalanceOf(server, agent);
 
   const script = join(dir, 'first-reward.mjs');
-  writeFileSync(script, code.replace('http://localhost:3000', server.url).replace('http://127.0.0.1:8545', server.chain.rpcUrl));
-  const { code: exit, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-    execFile(process.execPath, [script], { cwd: dir, timeout: 120_000 }, (error, out, err) => resolve({ code: error ? 1 : 0, stdout: out, stderr: err })),
+  writeFileSync(
+    script,
+    code.replace('http://localhost:3000', server.url).replace('http://127.0.0.1:8545', server.chain.rpcUrl),
+  );
+  const {
+    code: exit,
+    stdout,
+    stderr,
+  } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+    execFile(process.execPath, [script], { cwd: dir, timeout: 120_000 }, (error, out, err) =>
+      resolve({ code: error ? 1 : 0, stdout: out, stderr: err }),
+    ),
   );
   expect(stderr).toBe('');
   expect(exit).toBe(0);

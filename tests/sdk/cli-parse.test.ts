@@ -3,7 +3,15 @@ import { describe, expect, test, vi } from 'vitest';
 import { UsageError } from '../../sdk/src/session/settings';
 import { renderMissionTable } from '../../sdk/src/cli/commands/render';
 import { formatAmount, formatTime } from '../../sdk/src/cli/output';
-import { parseAmount, parseDeadline, parseLimit, parseReward, parseSelfCheck, parseTaskId, parseUnmet } from '../../sdk/src/cli/parse';
+import {
+  parseAmount,
+  parseDeadline,
+  parseLimit,
+  parseReward,
+  parseSelfCheck,
+  parseTaskId,
+  parseUnmet,
+} from '../../sdk/src/cli/parse';
 import { readSettings } from '../../sdk/src/session/settings';
 
 const USDC = { symbol: 'USDC', decimals: 6 };
@@ -84,7 +92,13 @@ describe('readSettings', () => {
   });
   test('behavior: TASKMARKET_* settings, trailing slashes trimmed', () => {
     const key = `0x${'11'.repeat(32)}`;
-    expect(readSettings({ TASKMARKET_URL: 'https://tm.example/', TASKMARKET_PRIVATE_KEY: key, TASKMARKET_RPC_URL: 'http://127.0.0.1:8545' })).toEqual({
+    expect(
+      readSettings({
+        TASKMARKET_URL: 'https://tm.example/',
+        TASKMARKET_PRIVATE_KEY: key,
+        TASKMARKET_RPC_URL: 'http://127.0.0.1:8545',
+      }),
+    ).toEqual({
       baseUrl: 'https://tm.example',
       privateKey: key,
       rpcUrl: 'http://127.0.0.1:8545',
@@ -99,7 +113,11 @@ describe('readSettings', () => {
 describe('criteria flags', () => {
   test('default: --self-check N:met or N:unmet with an optional note', () => {
     expect(parseSelfCheck('2:met')).toEqual({ criterion: 2, met: true });
-    expect(parseSelfCheck(' 3 : UNMET : took three days: sorry ')).toEqual({ criterion: 3, met: false, note: 'took three days: sorry' });
+    expect(parseSelfCheck(' 3 : UNMET : took three days: sorry ')).toEqual({
+      criterion: 3,
+      met: false,
+      note: 'took three days: sorry',
+    });
   });
   test('default: --unmet N:reason keeps colons in the reason', () => {
     expect(parseUnmet('2:not COCO: plain CSV')).toEqual({ criterion: 2, reason: 'not COCO: plain CSV' });

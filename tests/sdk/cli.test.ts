@@ -11,7 +11,17 @@ import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createClient } from '@taskmarket/sdk';
 import { buildSdk } from '../support/sdk/sdk-build';
-import { claimableOf, cliJson, ethBalanceOf, eventually, newWallet, runCli, SUITE_SERVER_ENV, usdcBalanceOf, type Wallet } from '../support/sdk/cli-process';
+import {
+  claimableOf,
+  cliJson,
+  ethBalanceOf,
+  eventually,
+  newWallet,
+  runCli,
+  SUITE_SERVER_ENV,
+  usdcBalanceOf,
+  type Wallet,
+} from '../support/sdk/cli-process';
 
 const REWARD = 25_000_000n; // 25 USDC
 
@@ -46,7 +56,20 @@ afterAll(async () => {
 
 /** `taskmarket post`: created, then funded with one signature the server relays. */
 async function post(title: string, extra: string[] = []): Promise<Mission> {
-  return cliJson<Mission>(server, client, ['post', '--title', title, '--description', 'Summarise the attached data', '--reward', REWARD.toString(), '--deadline', '7d', '--tag', 'cli', ...extra]);
+  return cliJson<Mission>(server, client, [
+    'post',
+    '--title',
+    title,
+    '--description',
+    'Summarise the attached data',
+    '--reward',
+    REWARD.toString(),
+    '--deadline',
+    '7d',
+    '--tag',
+    'cli',
+    ...extra,
+  ]);
 }
 
 describe('taskmarket CLI', () => {
@@ -54,7 +77,11 @@ describe('taskmarket CLI', () => {
     const brief = join(files, 'figures.csv');
     writeFileSync(brief, 'month,total\njan,40\nfeb,2\n');
     const mission = await post('CLI lifecycle mission', ['--file', brief]);
-    expect(mission).toMatchObject({ status: 'OPEN', reward: REWARD.toString(), client: { walletAddress: client.address.toLowerCase() } });
+    expect(mission).toMatchObject({
+      status: 'OPEN',
+      reward: REWARD.toString(),
+      client: { walletAddress: client.address.toLowerCase() },
+    });
     expect(mission.attachments.map((f) => f.filename)).toEqual(['figures.csv']);
     expect(mission.onChainTaskId).toEqual(expect.any(Number));
 
@@ -62,23 +89,40 @@ describe('taskmarket CLI', () => {
     const me = await cliJson<{ user: { walletAddress: string; role: string } }>(server, agent, ['login']);
     expect(me.user).toMatchObject({ walletAddress: agent.address.toLowerCase(), role: 'CLIENT' });
 
-    const registered = await cliJson<{ user: { role: string }; passport: { status: string } }>(server, agent, ['register']);
+    const registered = await cliJson<{ user: { role: string }; passport: { status: string } }>(server, agent, [
+      'register',
+    ]);
     expect(registered.user.role).toBe('AGENT');
     expect(['MINTED', 'PENDING']).toContain(registered.passport.status);
     expect(registered).not.toHaveProperty('token');
 
     // `missions list --json` prints the API's page as it came: { items, nextCursor }.
-    const page = await cliJson<{ items: Mission[]; nextCursor: string | null }>(server, agent, ['missions', 'list', '--tag', 'cli', '--limit', '100']);
+    const page = await cliJson<{ items: Mission[]; nextCursor: string | null }>(server, agent, [
+      'missions',
+      'list',
+      '--tag',
+      'cli',
+      '--limit',
+      '100',
+    ]);
     expect(Object.keys(page).sort()).toEqual(['items', 'nextCursor']);
     expect(page.items.map((m) => m.id)).toContain(mission.id);
 
-    expect(await cliJson<Mission>(server, agent, ['accept', mission.id])).toMatchObject({ status: 'ACCEPTED', agent: { walletAddress: agent.address.toLowerCase() } });
+    expect(await cliJson<Mission>(server, agent, ['accept', mission.id])).toMatchObject({
+      status: 'ACCEPTED',
+      agent: { walletAddress: agent.address.toLowerCase() },
+    });
 
     // The agent reads the attachment: saved where --output says, never over an existing file without --clobber.
     const shown = await cliJson<Mission>(server, agent, ['missions', 'show', mission.id]);
     const saved = join(files, 'downloaded.csv');
     const download = ['missions', 'download', mission.id, shown.attachments[0]!.id, '--output', saved];
-    expect(await cliJson(server, agent, download)).toMatchObject({ path: saved, filename: 'figures.csv', contentType: 'text/csv', size: 25 });
+    expect(await cliJson(server, agent, download)).toMatchObject({
+      path: saved,
+      filename: 'figures.csv',
+      contentType: 'text/csv',
+      size: 25,
+    });
     expect(readFileSync(saved, 'utf8')).toBe('month,total\njan,40\nfeb,2\n');
     const again = await runCli(server, agent, download);
     expect(again.code).toBe(1);
@@ -89,7 +133,16 @@ describe('taskmarket CLI', () => {
     const data = join(files, 'data.csv');
     writeFileSync(report, '# Summary\n\nAll rows add up.\n');
     writeFileSync(data, 'row,total\n1,42\n');
-    const submitted = await cliJson<Mission>(server, agent, ['submit', mission.id, '--note', 'Summary and the figures', '--file', report, '--file', data]);
+    const submitted = await cliJson<Mission>(server, agent, [
+      'submit',
+      mission.id,
+      '--note',
+      'Summary and the figures',
+      '--file',
+      report,
+      '--file',
+      data,
+    ]);
     expect(submitted.status).toBe('SUBMITTED');
     expect(submitted.submission?.note).toBe('Summary and the figures');
     expect(submitted.submission?.files.map((f) => [f.filename, f.contentType]).sort()).toEqual([
@@ -99,7 +152,11 @@ describe('taskmarket CLI', () => {
 
     expect(await cliJson<Mission>(server, client, ['approve', mission.id])).toMatchObject({ status: 'COMPLETED' });
 
-    const earnings = await cliJson<{ pending: string; claimed: string; inFlight: string; history: unknown[] }>(server, agent, ['earnings']);
+    const earnings = await cliJson<{ pending: string; claimed: string; inFlight: string; history: unknown[] }>(
+      server,
+      agent,
+      ['earnings'],
+    );
     expect(earnings.pending).toBe(REWARD.toString());
     expect(earnings.history.length).toBeGreaterThan(0);
 
@@ -122,9 +179,23 @@ describe('taskmarket CLI', () => {
     expect(list.stdout).toContain('25 USDC');
 
     // Amounts in the token's units: 25USDC is 25000000 base units.
-    const atLeast25 = await cliJson<{ items: { id: string }[] }>(server, undefined, ['missions', 'list', '--tag', 'cli', '--min-reward', '25USDC']);
+    const atLeast25 = await cliJson<{ items: { id: string }[] }>(server, undefined, [
+      'missions',
+      'list',
+      '--tag',
+      'cli',
+      '--min-reward',
+      '25USDC',
+    ]);
     expect(atLeast25.items.map((m) => m.id)).toContain(mission.id);
-    const above25 = await cliJson<{ items: { id: string }[] }>(server, undefined, ['missions', 'list', '--tag', 'cli', '--min-reward', '25.000001USDC']);
+    const above25 = await cliJson<{ items: { id: string }[] }>(server, undefined, [
+      'missions',
+      'list',
+      '--tag',
+      'cli',
+      '--min-reward',
+      '25.000001USDC',
+    ]);
     expect(above25.items.map((m) => m.id)).not.toContain(mission.id);
 
     const show = await runCli(server, undefined, ['missions', 'show', mission.id]);
@@ -137,9 +208,13 @@ describe('taskmarket CLI', () => {
     expect(login.stdout).toContain(`as ${client.address.toLowerCase()}`);
   });
 
-  test('register --self-mint mints from the agent\'s own wallet; contest sends the reason and evidence; --mine lists the agent\'s', async () => {
+  test("register --self-mint mints from the agent's own wallet; contest sends the reason and evidence; --mine lists the agent's", async () => {
     const agent = await newWallet(server);
-    const registered = await cliJson<{ user: { role: string }; passport: { status: string; tokenId: string | null } }>(server, agent, ['register', '--self-mint']);
+    const registered = await cliJson<{ user: { role: string }; passport: { status: string; tokenId: string | null } }>(
+      server,
+      agent,
+      ['register', '--self-mint'],
+    );
     expect(registered).toMatchObject({ user: { role: 'AGENT' }, passport: { status: 'MINTED' } });
     expect(registered.passport.tokenId).not.toBeNull();
     // The wallet paid the mint's gas: it holds less than the 10 ETH it was given.
@@ -152,19 +227,39 @@ describe('taskmarket CLI', () => {
     await cliJson(server, agent, ['submit', mission.id, '--file', delivery]);
     const evidence = join(files, 'evidence.json');
     writeFileSync(evidence, JSON.stringify({ missing: ['totals'] }));
-    const contested = await cliJson<{ status: string; contests: { reason: string; files: { filename: string }[] }[] }>(server, client, [
-      'contest', mission.id, '--reason', 'The totals are missing', '--file', evidence,
-    ]);
+    const contested = await cliJson<{ status: string; contests: { reason: string; files: { filename: string }[] }[] }>(
+      server,
+      client,
+      ['contest', mission.id, '--reason', 'The totals are missing', '--file', evidence],
+    );
     expect(contested.status).toBe('CONTESTED');
-    expect(contested.contests[0]).toMatchObject({ reason: 'The totals are missing', files: [{ filename: 'evidence.json' }] });
+    expect(contested.contests[0]).toMatchObject({
+      reason: 'The totals are missing',
+      files: [{ filename: 'evidence.json' }],
+    });
 
-    const mine = await cliJson<{ items: { id: string; status: string }[] }>(server, agent, ['missions', 'list', '--mine', 'agent', '--status', 'CONTESTED']);
+    const mine = await cliJson<{ items: { id: string; status: string }[] }>(server, agent, [
+      'missions',
+      'list',
+      '--mine',
+      'agent',
+      '--status',
+      'CONTESTED',
+    ]);
     expect(mine.items.map((m) => [m.id, m.status])).toEqual([[mission.id, 'CONTESTED']]);
   });
 
   test('webhooks add, list and rm', async () => {
     const added = await cliJson<{ id: string; secret: string; events: string[]; url: string }>(server, client, [
-      'webhooks', 'add', 'http://localhost:9/taskmarket', '--event', 'mission.created', '--event', 'mission.completed', '--category', 'code',
+      'webhooks',
+      'add',
+      'http://localhost:9/taskmarket',
+      '--event',
+      'mission.created',
+      '--event',
+      'mission.completed',
+      '--category',
+      'code',
     ]);
     expect(added.secret).toMatch(/^whsec_/);
     expect(added.events.sort()).toEqual(['mission.completed', 'mission.created']);
@@ -217,7 +312,10 @@ describe('taskmarket CLI', () => {
 
   test('a headless agent runs with a personal access token (TASKMARKET_TOKEN), refused outside its scopes', async () => {
     const wallet = await newWallet(server);
-    const { token: session } = await createClient({ baseUrl: server.url, account: privateKeyToAccount(wallet.key) }).signIn();
+    const { token: session } = await createClient({
+      baseUrl: server.url,
+      account: privateKeyToAccount(wallet.key),
+    }).signIn();
     const created = await fetch(`${server.url}/api/tokens`, {
       method: 'POST',
       headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },

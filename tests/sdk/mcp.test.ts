@@ -12,7 +12,17 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mintTestUsdc, SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from '../support/sdk/server';
 import { buildSdk } from '../support/sdk/sdk-build';
-import { claimableOf, CLI, cliEnv, eventually, newWallet, runCli, SUITE_SERVER_ENV, usdcBalanceOf, type Wallet } from '../support/sdk/cli-process';
+import {
+  claimableOf,
+  CLI,
+  cliEnv,
+  eventually,
+  newWallet,
+  runCli,
+  SUITE_SERVER_ENV,
+  usdcBalanceOf,
+  type Wallet,
+} from '../support/sdk/cli-process';
 
 const REWARD = 30_000_000n; // 30 USDC
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -44,7 +54,11 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 }
 
 /** A tool's answer parsed, failing the test with the tool's error text when it failed. */
-async function callJson<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
+async function callJson<T = Record<string, unknown>>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<T> {
   const result = await call(client, name, args);
   if (result.isError) throw new Error(`${name} failed: ${result.content[0]?.text}`);
   return JSON.parse(result.content[0]!.text) as T;
@@ -72,9 +86,24 @@ describe('taskmarket mcp', () => {
     const byName = new Map(tools.map((t) => [t.name, t]));
     expect([...byName.keys()].sort()).toEqual(
       [
-        'accept_mission', 'apply_to_mission', 'approve_mission', 'claim_earnings', 'contest_mission', 'find_missions', 'get_comments',
-        'get_earnings', 'get_mission', 'get_mission_file', 'post_comment', 'post_mission', 'register_agent', 'review_agent', 'submit_work',
-        'whoami', 'submit_entry', 'award_bounty',
+        'accept_mission',
+        'apply_to_mission',
+        'approve_mission',
+        'claim_earnings',
+        'contest_mission',
+        'find_missions',
+        'get_comments',
+        'get_earnings',
+        'get_mission',
+        'get_mission_file',
+        'post_comment',
+        'post_mission',
+        'register_agent',
+        'review_agent',
+        'submit_work',
+        'whoami',
+        'submit_entry',
+        'award_bounty',
       ].sort(),
     );
     for (const tool of tools) {
@@ -87,7 +116,10 @@ describe('taskmarket mcp', () => {
     expect(find.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
     const post = byName.get('post_mission')!.inputSchema;
     expect(post.required).toEqual(['title', 'description', 'reward', 'deadline']);
-    expect((post.properties as Record<string, Record<string, unknown>>).title).toMatchObject({ minLength: 1, maxLength: 200 });
+    expect((post.properties as Record<string, Record<string, unknown>>).title).toMatchObject({
+      minLength: 1,
+      maxLength: 200,
+    });
     expect((post.properties as Record<string, Record<string, unknown>>).onChainTaskId?.description).toMatch(/reuse/);
     const submit = byName.get('submit_work')!.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(submit.note).toMatchObject({ type: 'string', maxLength: 10_000 });
@@ -95,7 +127,9 @@ describe('taskmarket mcp', () => {
     const review = byName.get('review_agent')!.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(review.rating).toMatchObject({ type: 'integer', minimum: 1, maximum: 5 });
     expect(byName.get('find_missions')!.annotations?.readOnlyHint).toBe(true);
-    expect(await callJson(agent, 'whoami')).toMatchObject({ user: { walletAddress: agentWallet.address.toLowerCase() } });
+    expect(await callJson(agent, 'whoami')).toMatchObject({
+      user: { walletAddress: agentWallet.address.toLowerCase() },
+    });
   });
 
   test('find → accept → submit → (the client approves) → claim, through tool calls', async () => {
@@ -118,28 +152,49 @@ describe('taskmarket mcp', () => {
     expect(posted.onChainTaskId).toEqual(expect.any(Number));
 
     expect(await callJson(agent, 'register_agent')).toMatchObject({ user: { role: 'AGENT' } });
-    const found = await callJson<{ items: { id: string }[]; nextCursor: string | null }>(agent, 'find_missions', { tag: 'mcp', limit: 50 });
+    const found = await callJson<{ items: { id: string }[]; nextCursor: string | null }>(agent, 'find_missions', {
+      tag: 'mcp',
+      limit: 50,
+    });
     expect(Object.keys(found).sort()).toEqual(['items', 'nextCursor']);
     expect(found.items.map((m) => m.id)).toContain(posted.id);
-    const seen = await callJson<{ description: string; attachments: { id: string; filename: string }[] }>(agent, 'get_mission', { id: posted.id });
+    const seen = await callJson<{ description: string; attachments: { id: string; filename: string }[] }>(
+      agent,
+      'get_mission',
+      { id: posted.id },
+    );
     expect(seen.description).toBe('Write a haiku about escrow');
     // The attachments: text as text, an image as an image, a PDF as an embedded resource.
     const fileId = (name: string) => seen.attachments.find((f) => f.filename === name)!.id;
     const brief = await call(agent, 'get_mission_file', { id: posted.id, fileId: fileId('brief.md') });
     expect(JSON.parse(brief.content[0]!.text)).toMatchObject({ filename: 'brief.md', contentType: 'text/markdown' });
     expect(brief.content[1]).toEqual({ type: 'text', text: '# Brief\n\nThree lines, 5-7-5.\n' });
-    const mood = (await agent.callTool({ name: 'get_mission_file', arguments: { id: posted.id, fileId: fileId('mood.png') } })).content as { type: string; data?: string; mimeType?: string }[];
+    const mood = (
+      await agent.callTool({ name: 'get_mission_file', arguments: { id: posted.id, fileId: fileId('mood.png') } })
+    ).content as { type: string; data?: string; mimeType?: string }[];
     expect(mood[1]).toEqual({ type: 'image', data: PNG_1X1, mimeType: 'image/png' });
-    const terms = (await agent.callTool({ name: 'get_mission_file', arguments: { id: posted.id, fileId: fileId('terms.pdf') } })).content as { type: string; resource?: object }[];
+    const terms = (
+      await agent.callTool({ name: 'get_mission_file', arguments: { id: posted.id, fileId: fileId('terms.pdf') } })
+    ).content as { type: string; resource?: object }[];
     expect(terms[1]).toEqual({
       type: 'resource',
-      resource: { uri: `${server.url}/api/missions/${posted.id}/files/${fileId('terms.pdf')}`, mimeType: 'application/pdf', blob: Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64') },
+      resource: {
+        uri: `${server.url}/api/missions/${posted.id}/files/${fileId('terms.pdf')}`,
+        mimeType: 'application/pdf',
+        blob: Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64'),
+      },
     });
 
     expect(await callJson(agent, 'accept_mission', { id: posted.id })).toMatchObject({ status: 'ACCEPTED' });
 
-    writeFileSync(join(files, 'haiku.txt'), 'Funds wait in the vault\nuntil the work is approved\nthen the claim is paid\n');
-    const submitted = await callJson<{ status: string; submission: { note: string; files: { filename: string; contentType: string }[] } }>(agent, 'submit_work', {
+    writeFileSync(
+      join(files, 'haiku.txt'),
+      'Funds wait in the vault\nuntil the work is approved\nthen the claim is paid\n',
+    );
+    const submitted = await callJson<{
+      status: string;
+      submission: { note: string; files: { filename: string; contentType: string }[] };
+    }>(agent, 'submit_work', {
       id: posted.id,
       note: 'A haiku, and notes on its form',
       files: ['haiku.txt'], // relative to TASKMARKET_FILE_ROOT
@@ -152,10 +207,15 @@ describe('taskmarket mcp', () => {
     ]);
 
     expect(await callJson(client, 'approve_mission', { id: posted.id })).toMatchObject({ status: 'COMPLETED' });
-    expect(await callJson(client, 'review_agent', { id: posted.id, rating: 5, comment: 'Lovely' })).toMatchObject({ rating: 5 });
+    expect(await callJson(client, 'review_agent', { id: posted.id, rating: 5, comment: 'Lovely' })).toMatchObject({
+      rating: 5,
+    });
 
     expect(await callJson(agent, 'get_earnings')).toMatchObject({ pending: REWARD.toString() });
-    await eventually(async () => (await claimableOf(server, agentWallet.address)) === REWARD, 'the release to be mined');
+    await eventually(
+      async () => (await claimableOf(server, agentWallet.address)) === REWARD,
+      'the release to be mined',
+    );
     expect(await callJson(agent, 'claim_earnings')).toMatchObject({ amount: REWARD.toString() });
     await eventually(async () => (await usdcBalanceOf(server, agentWallet.address)) === REWARD, 'the claim to be paid');
 
@@ -168,24 +228,41 @@ describe('taskmarket mcp', () => {
   });
 
   test('stdout carries the protocol only (the first line answers initialize; logs go to stderr), and the server exits 0 when stdin ends', async () => {
-    const child = spawn(process.execPath, [CLI, 'mcp'], { env: cliEnv(server, agentWallet) as unknown as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'mcp'], {
+      env: cliEnv(server, agentWallet) as unknown as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`);
-    const first = JSON.parse((await lines.next()).value as string) as { jsonrpc: string; id: number; result: { serverInfo: { name: string }; capabilities: { tools?: object } } };
-    expect(first).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'taskmarket' }, capabilities: { tools: {} } } });
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
+    );
+    const first = JSON.parse((await lines.next()).value as string) as {
+      jsonrpc: string;
+      id: number;
+      result: { serverInfo: { name: string }; capabilities: { tools?: object } };
+    };
+    expect(first).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { serverInfo: { name: 'taskmarket' }, capabilities: { tools: {} } },
+    });
     child.stdin.end();
     const exitCode = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(exitCode).toBe(0);
     expect(stderr).toContain('taskmarket MCP server');
   });
 
-  test('an APPLICATION mission: accept_mission is refused with the API\'s message, apply_to_mission sends the pitch', async () => {
+  test("an APPLICATION mission: accept_mission is refused with the API's message, apply_to_mission sends the pitch", async () => {
     const client = await connect(clientWallet);
     const agent = await connect(agentWallet);
     const posted = await callJson<{ id: string; assignment: string }>(client, 'post_mission', {
-      title: 'MCP application mission', description: 'Pitch first', reward: '1000000', deadline: new Date(Date.now() + 86_400_000).toISOString(), assignment: 'APPLICATION',
+      title: 'MCP application mission',
+      description: 'Pitch first',
+      reward: '1000000',
+      deadline: new Date(Date.now() + 86_400_000).toISOString(),
+      assignment: 'APPLICATION',
     });
     expect(posted.assignment).toBe('APPLICATION');
     await callJson(agent, 'register_agent');
@@ -193,7 +270,10 @@ describe('taskmarket mcp', () => {
     expect(refused.isError).toBe(true);
     const cli = await runCli(server, agentWallet, ['accept', posted.id]);
     expect(`Error: ${refused.content[0]!.text}\n`).toBe(cli.stderr);
-    const applied = await agent.callTool({ name: 'apply_to_mission', arguments: { id: posted.id, pitch: 'I have done ten of these' } });
+    const applied = await agent.callTool({
+      name: 'apply_to_mission',
+      arguments: { id: posted.id, pitch: 'I have done ten of these' },
+    });
     expect(applied.isError).toBeFalsy();
     // The API's JSON as one compact text block; no structuredContent, since no tool declares an outputSchema.
     const [answer] = applied.content as { type: string; text: string }[];
@@ -207,7 +287,10 @@ describe('taskmarket mcp', () => {
     const client = await connect(clientWallet);
     const agent = await connect(agentWallet);
     const posted = await callJson<{ id: string }>(client, 'post_mission', {
-      title: 'MCP file root mission', description: 'x', reward: '1000000', deadline: new Date(Date.now() + 86_400_000).toISOString(),
+      title: 'MCP file root mission',
+      description: 'x',
+      reward: '1000000',
+      deadline: new Date(Date.now() + 86_400_000).toISOString(),
     });
     await callJson(agent, 'register_agent');
     await callJson(agent, 'accept_mission', { id: posted.id });
@@ -215,7 +298,11 @@ describe('taskmarket mcp', () => {
     const outside = mkdtempSync(join(tmpdir(), 'taskmarket-outside-'));
     writeFileSync(join(outside, 'secret.json'), '{"key":"do not upload"}');
     symlinkSync(join(outside, 'secret.json'), join(files, 'innocent.json'));
-    for (const path of [join(outside, 'secret.json'), '../' + join(outside, 'secret.json').split('/').slice(-2).join('/'), 'innocent.json']) {
+    for (const path of [
+      join(outside, 'secret.json'),
+      '../' + join(outside, 'secret.json').split('/').slice(-2).join('/'),
+      'innocent.json',
+    ]) {
       const refused = await call(agent, 'submit_work', { id: posted.id, note: 'x', files: [path] });
       expect(refused.isError).toBe(true);
       expect(refused.content[0]!.text).toContain('outside TASKMARKET_FILE_ROOT');
@@ -225,13 +312,28 @@ describe('taskmarket mcp', () => {
     expect(off.isError).toBe(true);
     expect(off.content[0]!.text).toContain('set TASKMARKET_FILE_ROOT');
     // Inline text needs no root; nothing above reached the API, so the mission is still ACCEPTED.
-    expect(await callJson(rootless, 'submit_work', { id: posted.id, note: 'x', textFiles: [{ name: 'a.txt', content: 'a' }] })).toMatchObject({ status: 'SUBMITTED' });
+    expect(
+      await callJson(rootless, 'submit_work', {
+        id: posted.id,
+        note: 'x',
+        textFiles: [{ name: 'a.txt', content: 'a' }],
+      }),
+    ).toMatchObject({ status: 'SUBMITTED' });
     // The client's evidence comes from its root too.
     writeFileSync(join(files, 'evidence.md'), 'One line, not three.\n');
-    const contested = await callJson<{ status: string; contests: { reason: string; files: { filename: string }[] }[] }>(client, 'contest_mission', {
-      id: posted.id, reason: 'Not a haiku', files: ['evidence.md'],
+    const contested = await callJson<{ status: string; contests: { reason: string; files: { filename: string }[] }[] }>(
+      client,
+      'contest_mission',
+      {
+        id: posted.id,
+        reason: 'Not a haiku',
+        files: ['evidence.md'],
+      },
+    );
+    expect(contested).toMatchObject({
+      status: 'CONTESTED',
+      contests: [{ reason: 'Not a haiku', files: [{ filename: 'evidence.md' }] }],
     });
-    expect(contested).toMatchObject({ status: 'CONTESTED', contests: [{ reason: 'Not a haiku', files: [{ filename: 'evidence.md' }] }] });
     rmSync(outside, { recursive: true, force: true });
   });
 
@@ -245,7 +347,12 @@ describe('taskmarket mcp', () => {
     // Refused: the API's validation message and details. The mission is posted before it is funded
     // (docs/api.md#post-and-pay), so nothing was escrowed and nothing is to reuse.
     const client = await connect(clientWallet);
-    const mission = { title: 'MCP refused, then funded by signature', description: 'x', reward: '1000000', deadline: new Date(Date.now() + 86_400_000).toISOString() };
+    const mission = {
+      title: 'MCP refused, then funded by signature',
+      description: 'x',
+      reward: '1000000',
+      deadline: new Date(Date.now() + 86_400_000).toISOString(),
+    };
     const balance = await usdcBalanceOf(server, clientWallet.address);
     const refused = await call(client, 'post_mission', { ...mission, tags: ['no,commas'] });
     expect(refused.isError).toBe(true);
@@ -258,7 +365,11 @@ describe('taskmarket mcp', () => {
     // Without TASKMARKET_RPC_URL the wallet key still funds it: one signature the server relays, so
     // the mission is OPEN with its task and the reward left the wallet; reads still work.
     const offChain = await connect(clientWallet, { chain: false });
-    const signed = await callJson<{ id: string; status: string; onChainTaskId: number }>(offChain, 'post_mission', mission);
+    const signed = await callJson<{ id: string; status: string; onChainTaskId: number }>(
+      offChain,
+      'post_mission',
+      mission,
+    );
     expect(signed).toMatchObject({ status: 'OPEN', onChainTaskId: expect.any(Number) });
     expect(await usdcBalanceOf(server, clientWallet.address)).toBe(balance - 1_000_000n);
     expect(await callJson(offChain, 'get_mission', { id: signed.id })).toMatchObject({ id: signed.id, status: 'OPEN' });

@@ -49,7 +49,10 @@ describe('sign-in', () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const tm = sdkClient(server, account);
     const me = await tm.auth.me();
-    expect(me).toEqual({ user: { id: expect.any(String), walletAddress: account.address.toLowerCase(), role: 'CLIENT' }, passport: null });
+    expect(me).toEqual({
+      user: { id: expect.any(String), walletAddress: account.address.toLowerCase(), role: 'CLIENT' },
+      passport: null,
+    });
   });
 
   test('behavior: signs in with an ERC-1271 smart-contract wallet, as the wallet', async () => {
@@ -64,15 +67,26 @@ describe('sign-in', () => {
 
   test('behavior: a viem WalletClient signs in and funds a mission over its own transport (no rpcUrl)', async () => {
     const account = await clientWallet(server, 2n * USDC);
-    const wallet = createWalletClient({ account, chain: { ...foundry, id: server.chain.chainId }, transport: http(server.chain.rpcUrl) });
+    const wallet = createWalletClient({
+      account,
+      chain: { ...foundry, id: server.chain.chainId },
+      transport: http(server.chain.rpcUrl),
+    });
     const tm = createClient({ baseUrl: server.url, account: wallet });
     expect((await tm.signIn()).user.walletAddress).toBe(account.address.toLowerCase());
-    const mission = await tm.fundAndCreateMission({ title: 'From a WalletClient', description: 'Funded', reward: (2n * USDC).toString(), deadline: deadlineIn(2) });
+    const mission = await tm.fundAndCreateMission({
+      title: 'From a WalletClient',
+      description: 'Funded',
+      reward: (2n * USDC).toString(),
+      deadline: deadlineIn(2),
+    });
     expect((await escrowTask(server, mission.onChainTaskId!))[1]).toBe(2n * USDC);
   });
 
   test('error: without an account, signing in is a TaskmarketError', async () => {
-    const error = await sdkClient(server, undefined).auth.me().catch((e: unknown) => e);
+    const error = await sdkClient(server, undefined)
+      .auth.me()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TaskmarketError);
     expect(error).toMatchObject({ status: 0, error: expect.stringMatching(/account/) });
   });
@@ -84,7 +98,12 @@ describe('registerAgent', () => {
     const tm = sdkClient(server, account);
     const registered = await tm.registerAgent();
     expect(registered.user.role).toBe('AGENT');
-    expect(registered.passport).toMatchObject({ status: 'MINTED', tokenId: expect.stringMatching(/^[1-9]\d*$/), contract: server.chain.contracts.passport.toLowerCase(), chainId: server.chain.chainId });
+    expect(registered.passport).toMatchObject({
+      status: 'MINTED',
+      tokenId: expect.stringMatching(/^[1-9]\d*$/),
+      contract: server.chain.contracts.passport.toLowerCase(),
+      chainId: server.chain.chainId,
+    });
     expect(await passportOf(server, account.address)).toBe(BigInt(registered.passport.tokenId!));
     // The token the SDK now holds carries the new role: agent-only endpoints answer.
     expect(await tm.agents.passport()).toEqual(registered.passport);
@@ -110,7 +129,13 @@ describe('missions', () => {
     const category = `pages-${Date.now().toString(36)}`;
     const posted: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const mission = await tm.fundAndCreateMission({ title: `Paged ${i}`, description: 'One of five', category, reward: USDC.toString(), deadline: deadlineIn(7) });
+      const mission = await tm.fundAndCreateMission({
+        title: `Paged ${i}`,
+        description: 'One of five',
+        category,
+        reward: USDC.toString(),
+        deadline: deadlineIn(7),
+      });
       posted.push(mission.id);
     }
     const list = tm.missions.list({ category, limit: 2, sort: 'created' });
@@ -134,8 +159,20 @@ describe('missions', () => {
     await agent.registerAgent();
 
     // The client escrows the reward on-chain and posts, all in one call.
-    const posted = await client.fundAndCreateMission({ title: 'Write the report', description: 'A text report and a screenshot', category: 'writing', tags: ['report'], reward: reward.toString(), deadline: deadlineIn(3) });
-    expect(posted).toMatchObject({ status: 'OPEN', reward: reward.toString(), client: { walletAddress: clientAccount.address.toLowerCase() }, tags: ['report'] });
+    const posted = await client.fundAndCreateMission({
+      title: 'Write the report',
+      description: 'A text report and a screenshot',
+      category: 'writing',
+      tags: ['report'],
+      reward: reward.toString(),
+      deadline: deadlineIn(3),
+    });
+    expect(posted).toMatchObject({
+      status: 'OPEN',
+      reward: reward.toString(),
+      client: { walletAddress: clientAccount.address.toLowerCase() },
+      tags: ['report'],
+    });
     expect(posted.onChainTaskId).toEqual(expect.any(Number));
     const task = await escrowTask(server, posted.onChainTaskId!);
     expect(task[0].toLowerCase()).toBe(clientAccount.address.toLowerCase());
@@ -143,16 +180,34 @@ describe('missions', () => {
     expect(await usdcBalance(server, clientAccount.address)).toBe(0n);
 
     const accepted = await agent.missions.accept(posted.id);
-    expect(accepted).toMatchObject({ status: 'ACCEPTED', agent: { walletAddress: agentAccount.address.toLowerCase() } });
+    expect(accepted).toMatchObject({
+      status: 'ACCEPTED',
+      agent: { walletAddress: agentAccount.address.toLowerCase() },
+    });
 
     const files = deliverablesOnDisk();
-    const submitted = await agent.missions.submit(posted.id, { note: 'Done, see the files', files: [files.report, files.image] });
+    const submitted = await agent.missions.submit(posted.id, {
+      note: 'Done, see the files',
+      files: [files.report, files.image],
+    });
     expect(submitted.status).toBe('SUBMITTED');
     expect(submitted.submission?.note).toBe('Done, see the files');
     const sha256 = (bytes: string | Buffer) => createHash('sha256').update(bytes).digest('hex');
     expect(submitted.submission?.files).toEqual([
-      { id: expect.any(String), filename: 'report.txt', contentType: 'text/plain', size: Buffer.byteLength(files.reportText), sha256: sha256(files.reportText) },
-      { id: expect.any(String), filename: 'screenshot.png', contentType: 'image/png', size: files.imageBytes.length, sha256: sha256(files.imageBytes) },
+      {
+        id: expect.any(String),
+        filename: 'report.txt',
+        contentType: 'text/plain',
+        size: Buffer.byteLength(files.reportText),
+        sha256: sha256(files.reportText),
+      },
+      {
+        id: expect.any(String),
+        filename: 'screenshot.png',
+        contentType: 'image/png',
+        size: files.imageBytes.length,
+        sha256: sha256(files.imageBytes),
+      },
     ]);
     // The client reads the delivery back, byte for byte.
     const seen: Mission = await client.missions.get(posted.id);
@@ -163,13 +218,23 @@ describe('missions', () => {
     expect(approved.status).toBe('COMPLETED');
 
     // Release is sent by the server after the answer: earnings show it pending once mined.
-    const earned = await eventually(() => agent.agents.earnings(), (e) => e.pending === reward.toString(), 'pending earnings');
-    expect(earned.history).toContainEqual(expect.objectContaining({ type: 'EARNED', missionId: posted.id, amount: reward.toString() }));
+    const earned = await eventually(
+      () => agent.agents.earnings(),
+      (e) => e.pending === reward.toString(),
+      'pending earnings',
+    );
+    expect(earned.history).toContainEqual(
+      expect.objectContaining({ type: 'EARNED', missionId: posted.id, amount: reward.toString() }),
+    );
     expect(await claimableOf(server, agentAccount.address)).toBe(reward);
 
     const claim = await agent.agents.claim();
     expect(claim.amount).toBe(reward.toString());
-    await eventually(() => agent.agents.earnings(), (e) => e.claimed === reward.toString() && e.pending === '0', 'claimed earnings');
+    await eventually(
+      () => agent.agents.earnings(),
+      (e) => e.claimed === reward.toString() && e.pending === '0',
+      'claimed earnings',
+    );
     expect(await usdcBalance(server, agentAccount.address)).toBe(reward);
     expect(await claimableOf(server, agentAccount.address)).toBe(0n);
   });
@@ -186,17 +251,30 @@ describe('errors', () => {
 
   test('error: a body that fails validation is a TaskmarketError 400 listing each problem', async () => {
     const tm = sdkClient(server, privateKeyToAccount(generatePrivateKey()));
-    const error = (await tm.missions.create({ title: '', description: 'x', reward: '-5', deadline: 'tomorrow' }).catch((e: unknown) => e)) as TaskmarketError;
+    const error = (await tm.missions
+      .create({ title: '', description: 'x', reward: '-5', deadline: 'tomorrow' })
+      .catch((e: unknown) => e)) as TaskmarketError;
     expect(error).toBeInstanceOf(TaskmarketError);
     expect(error.status).toBe(400);
     expect(error.error).toEqual(expect.any(String));
-    expect(error.details).toEqual(expect.arrayContaining([expect.stringMatching(/^title/), expect.stringMatching(/^reward/), expect.stringMatching(/^deadline/)]));
+    expect(error.details).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^title/),
+        expect.stringMatching(/^reward/),
+        expect.stringMatching(/^deadline/),
+      ]),
+    );
     expect(error.message).toContain(error.error);
   });
 
   test('error: an action by the wrong party is a TaskmarketError 403', async () => {
     const client = sdkClient(server, await clientWallet(server, USDC));
-    const mission = await client.fundAndCreateMission({ title: 'Mine', description: 'Only I approve', reward: USDC.toString(), deadline: deadlineIn(2) });
+    const mission = await client.fundAndCreateMission({
+      title: 'Mine',
+      description: 'Only I approve',
+      reward: USDC.toString(),
+      deadline: deadlineIn(2),
+    });
     const stranger = sdkClient(server, privateKeyToAccount(generatePrivateKey()));
     const error = await stranger.missions.cancel(mission.id).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TaskmarketError);
@@ -206,14 +284,23 @@ describe('errors', () => {
   test('error: fundAndCreateMission refuses what the server would refuse before paying anything', async () => {
     const account = await clientWallet(server, USDC);
     const tm = sdkClient(server, account);
-    const error = await tm.fundAndCreateMission({ title: 'Too late', description: 'Past deadline', reward: USDC.toString(), deadline: new Date(Date.now() - 60_000).toISOString() }).catch((e: unknown) => e);
+    const error = await tm
+      .fundAndCreateMission({
+        title: 'Too late',
+        description: 'Past deadline',
+        reward: USDC.toString(),
+        deadline: new Date(Date.now() - 60_000).toISOString(),
+      })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TaskmarketError);
     expect(error).toMatchObject({ status: 0, details: ['deadline: must be in the future'] });
     expect(await usdcBalance(server, account.address)).toBe(USDC);
   });
 
   test('error: an unreachable server is a TaskmarketError with status 0', async () => {
-    const error = await sdkClient({ ...server, url: 'http://127.0.0.1:9' }, undefined).health().catch((e: unknown) => e);
+    const error = await sdkClient({ ...server, url: 'http://127.0.0.1:9' }, undefined)
+      .health()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TaskmarketError);
     expect((error as TaskmarketError).status).toBe(0);
   });

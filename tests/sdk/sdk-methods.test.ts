@@ -37,12 +37,24 @@ describe('marketplace', () => {
     // Attachments as a File and as bytes with a name.
     const brief = new File(['# Brief\nA logo, please.\n'], 'brief.md', { type: 'text/markdown' });
     const mission = await client.fundAndCreateMission(
-      { title: 'Design a logo', description: 'Apply with a pitch', category: 'design', reward: (10n * USDC).toString(), deadline: deadlineIn(10), assignment: 'APPLICATION' },
+      {
+        title: 'Design a logo',
+        description: 'Apply with a pitch',
+        category: 'design',
+        reward: (10n * USDC).toString(),
+        deadline: deadlineIn(10),
+        assignment: 'APPLICATION',
+      },
       { files: [brief, { name: 'colors.csv', data: new TextEncoder().encode('name,hex\nblue,#0000ff\n') }] },
     );
     expect(mission.assignment).toBe('APPLICATION');
-    expect(mission.attachments.map((f) => [f.filename, f.contentType])).toEqual([['brief.md', 'text/markdown'], ['colors.csv', 'text/csv']]);
-    expect(await (await client.missions.download(mission.id, mission.attachments[0]!.id)).text()).toBe('# Brief\nA logo, please.\n');
+    expect(mission.attachments.map((f) => [f.filename, f.contentType])).toEqual([
+      ['brief.md', 'text/markdown'],
+      ['colors.csv', 'text/csv'],
+    ]);
+    expect(await (await client.missions.download(mission.id, mission.attachments[0]!.id)).text()).toBe(
+      '# Brief\nA logo, please.\n',
+    );
 
     const question = await agent.missions.comment(mission.id, { body: 'Which colours?' });
     await client.missions.comment(mission.id, { body: 'Blue, see colors.csv' });
@@ -62,12 +74,18 @@ describe('marketplace', () => {
     const files = deliverablesOnDisk();
     const contested = await client.missions.contest(mission.id, {
       reason: 'Too dark',
-      files: [new Blob(['the blue is too dark\n'], { type: 'text/plain' }), { name: 'marked.png', data: files.imageBytes }],
+      files: [
+        new Blob(['the blue is too dark\n'], { type: 'text/plain' }),
+        { name: 'marked.png', data: files.imageBytes },
+      ],
     });
     expect(contested.status).toBe('CONTESTED');
     expect(contested.contests[0]!.files.map((f) => f.contentType)).toEqual(['text/plain', 'image/png']);
 
-    const resubmitted = await agent.missions.submit(mission.id, { note: 'Lighter', files: [{ name: 'logo.json', data: new TextEncoder().encode('{"fill":"#3399ff"}') }] });
+    const resubmitted = await agent.missions.submit(mission.id, {
+      note: 'Lighter',
+      files: [{ name: 'logo.json', data: new TextEncoder().encode('{"fill":"#3399ff"}') }],
+    });
     expect(resubmitted.submission?.files.map((f) => f.filename)).toEqual(['logo.json']);
     expect((await client.missions.approve(mission.id)).status).toBe('COMPLETED');
 
@@ -78,9 +96,14 @@ describe('marketplace', () => {
     expect(profile).toMatchObject({ walletAddress: agentAddress, rating: 4, ratingCount: 1 });
   });
 
-  test('behavior: bump, cancel, and reads of the owner\'s missions', async () => {
+  test("behavior: bump, cancel, and reads of the owner's missions", async () => {
     const client = sdkClient(server, await clientWallet(server, 2n * USDC));
-    const mission = await client.fundAndCreateMission({ title: 'Bump me', description: 'Then cancel', reward: (2n * USDC).toString(), deadline: deadlineIn(4) });
+    const mission = await client.fundAndCreateMission({
+      title: 'Bump me',
+      description: 'Then cancel',
+      reward: (2n * USDC).toString(),
+      deadline: deadlineIn(4),
+    });
     const bumped = await client.missions.bump(mission.id);
     expect(bumped.bumpCount).toBe(1);
     // Once an hour: a 429 whose Retry-After is far beyond a minute comes back at once, not waited for.
@@ -100,12 +123,19 @@ describe('marketplace', () => {
 describe('account, analytics and public reads', () => {
   test('default: profile, stats, analytics, leaderboard, public config and health', async () => {
     const tm = sdkClient(server, privateKeyToAccount(generatePrivateKey()));
-    expect(await tm.account.updateProfile({ displayName: 'SDK tester', website: 'https://example.com' })).toMatchObject({ displayName: 'SDK tester', website: 'https://example.com' });
+    expect(await tm.account.updateProfile({ displayName: 'SDK tester', website: 'https://example.com' })).toMatchObject(
+      { displayName: 'SDK tester', website: 'https://example.com' },
+    );
     expect((await tm.account.profile()).displayName).toBe('SDK tester');
     expect(await tm.account.stats()).toEqual(expect.any(Object));
-    expect(await tm.enterprise.analytics({ interval: 'week' })).toEqual(expect.objectContaining({ range: expect.any(Object) }));
+    expect(await tm.enterprise.analytics({ interval: 'week' })).toEqual(
+      expect.objectContaining({ range: expect.any(Object) }),
+    );
     const config = await tm.public.config();
-    expect(config).toMatchObject({ chainId: server.chain.chainId, contracts: { escrow: server.chain.contracts.escrow.toLowerCase() } });
+    expect(config).toMatchObject({
+      chainId: server.chain.chainId,
+      contracts: { escrow: server.chain.contracts.escrow.toLowerCase() },
+    });
     expect(await tm.public.config()).toBe(config); // fetched once per client
     expect((await tm.public.stats()).missions.total).toEqual(expect.any(Number));
     expect(await tm.public.leaderboard({ period: 'all' })).toEqual(expect.any(Object));
@@ -114,15 +144,26 @@ describe('account, analytics and public reads', () => {
     expect((await tm.health()).db).toEqual(expect.anything());
     const invalid = await tm.account.updateProfile({ website: 'ftp://nope' }).catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(TaskmarketError);
-    expect(invalid).toMatchObject({ status: 400, details: expect.arrayContaining([expect.stringMatching(/^website/)]) });
+    expect(invalid).toMatchObject({
+      status: 400,
+      details: expect.arrayContaining([expect.stringMatching(/^website/)]),
+    });
   });
 });
 
 describe('webhooks', () => {
   test('default: create (secret shown once), list, deliveries, remove', async () => {
     const tm = sdkClient(server, privateKeyToAccount(generatePrivateKey()));
-    const created = await tm.webhooks.create({ url: 'https://localhost:9/hook', events: ['mission.created'], filter: { category: 'sdk-webhooks' } });
-    expect(created).toMatchObject({ id: expect.any(String), url: 'https://localhost:9/hook', secret: expect.any(String) });
+    const created = await tm.webhooks.create({
+      url: 'https://localhost:9/hook',
+      events: ['mission.created'],
+      filter: { category: 'sdk-webhooks' },
+    });
+    expect(created).toMatchObject({
+      id: expect.any(String),
+      url: 'https://localhost:9/hook',
+      secret: expect.any(String),
+    });
     const listed = await tm.webhooks.list();
     expect(listed.items.map((w) => w.id)).toEqual([created.id]);
     expect(listed.items[0]).not.toHaveProperty('secret');
@@ -137,7 +178,12 @@ describe('operator', () => {
   test('default: a dispute resolved with ADMIN_TOKEN, the conversation read and written, the sweep run with CRON_SECRET', async () => {
     const client = sdkClient(server, await clientWallet(server, USDC));
     const { tm: agent } = await agentClient();
-    const mission = await client.fundAndCreateMission({ title: 'Disputed', description: 'Three rounds', reward: USDC.toString(), deadline: deadlineIn(6) });
+    const mission = await client.fundAndCreateMission({
+      title: 'Disputed',
+      description: 'Three rounds',
+      reward: USDC.toString(),
+      deadline: deadlineIn(6),
+    });
     await agent.missions.accept(mission.id);
     let state = '';
     for (let round = 1; round <= 3; round++) {
@@ -149,15 +195,24 @@ describe('operator', () => {
     const operator = sdkClient(server, undefined, { adminToken: ADMIN_TOKEN, cronSecret: CRON_SECRET });
     await operator.operator.comment(mission.id, { body: 'Looking into it' });
     expect((await operator.operator.comments(mission.id).toArray()).map((c) => c.body)).toContain('Looking into it');
-    expect(await operator.operator.resolve(mission.id, { outcome: 'CANCELLED', note: 'Refunded' })).toMatchObject({ id: mission.id, status: 'CANCELLED' });
+    expect(await operator.operator.resolve(mission.id, { outcome: 'CANCELLED', note: 'Refunded' })).toMatchObject({
+      id: mission.id,
+      status: 'CANCELLED',
+    });
     expect(await operator.operator.sweep()).toEqual(expect.any(Object));
-    expect(await operator.operator.retrySettlement(crypto.randomUUID()).catch((e: unknown) => e)).toMatchObject({ status: 404 });
+    expect(await operator.operator.retrySettlement(crypto.randomUUID()).catch((e: unknown) => e)).toMatchObject({
+      status: 404,
+    });
   });
 
-  test('error: operator calls without the secret fail before any request; a wrong secret is the API\'s refusal', async () => {
-    const noSecret = await sdkClient(server, undefined).operator.sweep().catch((e: unknown) => e);
+  test("error: operator calls without the secret fail before any request; a wrong secret is the API's refusal", async () => {
+    const noSecret = await sdkClient(server, undefined)
+      .operator.sweep()
+      .catch((e: unknown) => e);
     expect(noSecret).toMatchObject({ status: 0, error: expect.stringMatching(/cronSecret/) });
-    const wrong = await sdkClient(server, undefined, { adminToken: 'x'.repeat(40) }).operator.retrySettlement(crypto.randomUUID()).catch((e: unknown) => e);
+    const wrong = await sdkClient(server, undefined, { adminToken: 'x'.repeat(40) })
+      .operator.retrySettlement(crypto.randomUUID())
+      .catch((e: unknown) => e);
     expect(wrong).toBeInstanceOf(TaskmarketError);
     expect([401, 403]).toContain((wrong as TaskmarketError).status);
   });

@@ -19,7 +19,11 @@ describe('package', () => {
     `;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
     expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({ exports: ['ApiPromise', 'PagedList', 'TaskmarketError', 'createClient'], isError: true, status: 0 });
+    expect(JSON.parse(run.stdout)).toEqual({
+      exports: ['ApiPromise', 'PagedList', 'TaskmarketError', 'createClient'],
+      isError: true,
+      status: 0,
+    });
   });
 
   test('behavior: types ship beside the code, generated types included', () => {

@@ -40,7 +40,8 @@ function watchedFetch() {
   return { watch, fetch };
 }
 
-const expiryOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number }).exp * 1000;
+const expiryOf = (token: string) =>
+  (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number }).exp * 1000;
 const meWith = (token: string) => fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
 
 async function proxy(decide: Parameters<typeof startApiProxy>[1]) {
@@ -74,7 +75,14 @@ describe.concurrent('sign-in again', () => {
     const tm = sdkClient(server, privateKeyToAccount(generatePrivateKey()), { fetch });
     const { token } = await tm.signIn();
     // Someone logs this token out behind the SDK's back.
-    expect((await globalThis.fetch(`${server.url}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(
+      (
+        await globalThis.fetch(`${server.url}/api/auth/logout`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).status,
+    ).toBe(200);
     expect((await meWith(token)).status).toBe(401);
 
     const me = await tm.auth.me();
@@ -105,7 +113,11 @@ describe.concurrent('sign-in again', () => {
 describe.concurrent('retries', () => {
   test('behavior: a 429 is retried after its Retry-After', async () => {
     // The proxy answers the first request for the stats with 429 + Retry-After: 1, then passes.
-    const api = await proxy((request, seen) => (to('/api/public/stats')(request) && !seen.some(to('/api/public/stats')) ? { reply: 429, retryAfter: '1' } : undefined));
+    const api = await proxy((request, seen) =>
+      to('/api/public/stats')(request) && !seen.some(to('/api/public/stats'))
+        ? { reply: 429, retryAfter: '1' }
+        : undefined,
+    );
     const tm = createClient({ baseUrl: api.url });
     const started = Date.now();
     const stats = await tm.public.stats();
@@ -115,8 +127,12 @@ describe.concurrent('retries', () => {
   });
 
   test('error: a 429 that persists gives up after maxRetries, as a TaskmarketError 429', async () => {
-    const api = await proxy((request) => (to('/api/public/stats')(request) ? { reply: 429, retryAfter: '0' } : undefined));
-    const error = await createClient({ baseUrl: api.url, maxRetries: 2 }).public.stats().catch((e: unknown) => e);
+    const api = await proxy((request) =>
+      to('/api/public/stats')(request) ? { reply: 429, retryAfter: '0' } : undefined,
+    );
+    const error = await createClient({ baseUrl: api.url, maxRetries: 2 })
+      .public.stats()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TaskmarketError);
     expect(error).toMatchObject({ status: 429, error: 'Too many requests (injected by the test proxy)' });
     expect(api.seen.filter(to('/api/public/stats'))).toHaveLength(3); // the call and two retries
@@ -125,7 +141,9 @@ describe.concurrent('retries', () => {
   test('error: a Retry-After longer than a minute is not waited for', async () => {
     const api = await proxy((request) => (to('/api/health')(request) ? { reply: 503, retryAfter: '3600' } : undefined));
     const started = Date.now();
-    const error = await createClient({ baseUrl: api.url }).health().catch((e: unknown) => e);
+    const error = await createClient({ baseUrl: api.url })
+      .health()
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 503 });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(api.seen.filter(to('/api/health'))).toHaveLength(1);
@@ -134,10 +152,23 @@ describe.concurrent('retries', () => {
   test('behavior: a 503 after the server created the mission is retried with the same Idempotency-Key: one mission', async () => {
     // The proxy lets the first create through to the server, then loses its answer behind a 503 —
     // as a load balancer timing out would. The retry must not post (or pay for) a second mission.
-    const api = await proxy((request, seen) => (request.method === 'POST' && to('/api/missions')(request) && !seen.some(to('/api/missions')) ? { lose: 503, retryAfter: '1' } : undefined));
-    const tm = createClient({ baseUrl: api.url, account: await clientWallet(server, 3_000_000n), rpcUrl: server.chain.rpcUrl });
+    const api = await proxy((request, seen) =>
+      request.method === 'POST' && to('/api/missions')(request) && !seen.some(to('/api/missions'))
+        ? { lose: 503, retryAfter: '1' }
+        : undefined,
+    );
+    const tm = createClient({
+      baseUrl: api.url,
+      account: await clientWallet(server, 3_000_000n),
+      rpcUrl: server.chain.rpcUrl,
+    });
     const title = `Idempotent ${Date.now()}`;
-    const mission = await tm.fundAndCreateMission({ title, description: 'Posted once', reward: '3000000', deadline: deadlineIn(5) });
+    const mission = await tm.fundAndCreateMission({
+      title,
+      description: 'Posted once',
+      reward: '3000000',
+      deadline: deadlineIn(5),
+    });
     const creates = api.seen.filter((r) => r.method === 'POST' && to('/api/missions')(r));
     expect(creates).toHaveLength(2);
     expect(creates[0]!.headers['idempotency-key']).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/));

@@ -12,11 +12,24 @@ export interface AppServer {
 }
 
 // Settings a developer's shell may carry that would point the server elsewhere.
-const INHERITED_OUT = ['DATABASE_URL', 'REDIS_URL', 'KV_REST_API_URL', 'KV_REST_API_TOKEN', 'TRUST_PROXY', 'PLATFORM_FEE_BPS'];
+const INHERITED_OUT = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'KV_REST_API_URL',
+  'KV_REST_API_TOKEN',
+  'TRUST_PROXY',
+  'PLATFORM_FEE_BPS',
+];
 
-export async function startAppServer(port: number, chain: LocalChain, dataDir: string, overrides: Record<string, string> = {}): Promise<AppServer> {
+export async function startAppServer(
+  port: number,
+  chain: LocalChain,
+  dataDir: string,
+  overrides: Record<string, string> = {},
+): Promise<AppServer> {
   const env: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !INHERITED_OUT.includes(name)) env[name] = value;
+  for (const [name, value] of Object.entries(process.env))
+    if (value !== undefined && !INHERITED_OUT.includes(name)) env[name] = value;
   Object.assign(env, {
     NEXT_TELEMETRY_DISABLED: '1',
     JWT_SECRET: randomBytes(32).toString('hex'),
@@ -29,6 +42,14 @@ export async function startAppServer(port: number, chain: LocalChain, dataDir: s
     ...overrides,
   });
   const logFile = join(dataDir, 'server.log');
-  const server = await startProductionServer({ port, dataDir, env, host: 'localhost', readyPath: '/api/health', timeoutMs: 90_000, logFile });
+  const server = await startProductionServer({
+    port,
+    dataDir,
+    env,
+    host: 'localhost',
+    readyPath: '/api/health',
+    timeoutMs: 90_000,
+    logFile,
+  });
   return { url: server.url, logFile, stop: server.stop };
 }

@@ -20,11 +20,14 @@ export function enter(agent: Party, id: string, note: string, files?: FilePart[]
 export const entriesOf = (party: Party | undefined, id: string, query = '') =>
   call(listEntriesRoute, { token: party?.token, params: { id }, path: `/api/missions/${id}/entries${query}` });
 
-export const award = (party: Party | undefined, id: string, body: unknown) => call(awardRoute, { method: 'POST', token: party?.token, params: { id }, body });
+export const award = (party: Party | undefined, id: string, body: unknown) =>
+  call(awardRoute, { method: 'POST', token: party?.token, params: { id }, body });
 
-export const contestAward = (entrant: Party, id: string, reason = 'My entry met every criterion.') => act('contest', entrant, id, { reason });
+export const contestAward = (entrant: Party, id: string, reason = 'My entry met every criterion.') =>
+  act('contest', entrant, id, { reason });
 
-export const sweep = () => call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+export const sweep = () =>
+  call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
 
 const ago = (seconds: number) => new Date(Date.now() - seconds * 1000);
 

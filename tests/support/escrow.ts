@@ -1,6 +1,17 @@
 // The client's side of the escrow, as the dashboard or the SDK does it: mint test USDC, approve
 // the escrow, createTask — real transactions from the client's own wallet on this worker's anvil.
-import { createPublicClient, createTestClient, createWalletClient, http, keccak256, parseEther, parseEventLogs, toHex, type Hex, type PrivateKeyAccount } from 'viem';
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+  keccak256,
+  parseEther,
+  parseEventLogs,
+  toHex,
+  type Hex,
+  type PrivateKeyAccount,
+} from 'viem';
 import { foundry } from 'viem/chains';
 import { inject } from 'vitest';
 import { mockUsdcArtifact, taskEscrowArtifact } from '@/lib/chain/artifacts';
@@ -38,13 +49,35 @@ export async function fundTaskOn(
     if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
     return receipt;
   };
-  await createTestClient({ chain: foundry, mode: 'anvil', transport }).setBalance({ address: wallet.address, value: parseEther('10') });
+  await createTestClient({ chain: foundry, mode: 'anvil', transport }).setBalance({
+    address: wallet.address,
+    value: parseEther('10'),
+  });
   const client = createWalletClient({ chain: foundry, transport, account: wallet });
   const { escrow, rewardToken } = chain;
-  await mined(await client.writeContract({ address: rewardToken, abi: mockUsdcArtifact.abi, functionName: 'mint', args: [wallet.address, reward] }));
-  await mined(await client.writeContract({ address: rewardToken, abi: mockUsdcArtifact.abi, functionName: 'approve', args: [escrow, reward] }));
+  await mined(
+    await client.writeContract({
+      address: rewardToken,
+      abi: mockUsdcArtifact.abi,
+      functionName: 'mint',
+      args: [wallet.address, reward],
+    }),
+  );
+  await mined(
+    await client.writeContract({
+      address: rewardToken,
+      abi: mockUsdcArtifact.abi,
+      functionName: 'approve',
+      args: [escrow, reward],
+    }),
+  );
   const receipt = await mined(
-    await client.writeContract({ address: escrow, abi: taskEscrowArtifact.abi, functionName: 'createTask', args: [reward, keccak256(toHex(crypto.randomUUID())), expiresAt] }),
+    await client.writeContract({
+      address: escrow,
+      abi: taskEscrowArtifact.abi,
+      functionName: 'createTask',
+      args: [reward, keccak256(toHex(crypto.randomUUID())), expiresAt],
+    }),
   );
   const [created] = parseEventLogs({ abi: taskEscrowArtifact.abi, eventName: 'TaskCreated', logs: receipt.logs });
   return Number(created!.args.taskId);
@@ -53,20 +86,53 @@ export async function fundTaskOn(
 export async function topUpTask(wallet: PrivateKeyAccount, taskId: number, amount: bigint): Promise<void> {
   const { escrow, rewardToken } = contracts();
   const client = walletOf(wallet);
-  await mined(await client.writeContract({ address: rewardToken, abi: mockUsdcArtifact.abi, functionName: 'mint', args: [wallet.address, amount] }));
-  await mined(await client.writeContract({ address: rewardToken, abi: mockUsdcArtifact.abi, functionName: 'approve', args: [escrow, amount] }));
-  await mined(await client.writeContract({ address: escrow, abi: taskEscrowArtifact.abi, functionName: 'topUp', args: [BigInt(taskId), amount] }));
+  await mined(
+    await client.writeContract({
+      address: rewardToken,
+      abi: mockUsdcArtifact.abi,
+      functionName: 'mint',
+      args: [wallet.address, amount],
+    }),
+  );
+  await mined(
+    await client.writeContract({
+      address: rewardToken,
+      abi: mockUsdcArtifact.abi,
+      functionName: 'approve',
+      args: [escrow, amount],
+    }),
+  );
+  await mined(
+    await client.writeContract({
+      address: escrow,
+      abi: taskEscrowArtifact.abi,
+      functionName: 'topUp',
+      args: [BigInt(taskId), amount],
+    }),
+  );
 }
 
 export async function taskOnChain(taskId: number) {
-  const [client, amount, state, expiresAt] = await publicClient().readContract({ address: contracts().escrow, abi: taskEscrowArtifact.abi, functionName: 'tasks', args: [BigInt(taskId)] });
+  const [client, amount, state, expiresAt] = await publicClient().readContract({
+    address: contracts().escrow,
+    abi: taskEscrowArtifact.abi,
+    functionName: 'tasks',
+    args: [BigInt(taskId)],
+  });
   return { client: client.toLowerCase(), amount, state, expiresAt };
 }
 
 /** The client takes an expired task back (TaskEscrow.reclaim), from its own wallet. */
 export async function reclaimTask(wallet: PrivateKeyAccount, taskId: number): Promise<void> {
   const { escrow } = contracts();
-  await mined(await walletOf(wallet).writeContract({ address: escrow, abi: taskEscrowArtifact.abi, functionName: 'reclaim', args: [BigInt(taskId)] }));
+  await mined(
+    await walletOf(wallet).writeContract({
+      address: escrow,
+      abi: taskEscrowArtifact.abi,
+      functionName: 'reclaim',
+      args: [BigInt(taskId)],
+    }),
+  );
 }
 
 /** The chain's own clock, in unix seconds (tests move it with evm_increaseTime). */
@@ -75,7 +141,17 @@ export async function chainNow(): Promise<bigint> {
 }
 
 export const claimableOnChain = (holder: string) =>
-  publicClient().readContract({ address: contracts().escrow, abi: taskEscrowArtifact.abi, functionName: 'claimable', args: [holder as Hex] });
+  publicClient().readContract({
+    address: contracts().escrow,
+    abi: taskEscrowArtifact.abi,
+    functionName: 'claimable',
+    args: [holder as Hex],
+  });
 
 export const tokenBalance = (holder: string) =>
-  publicClient().readContract({ address: contracts().rewardToken, abi: mockUsdcArtifact.abi, functionName: 'balanceOf', args: [holder as Hex] });
+  publicClient().readContract({
+    address: contracts().rewardToken,
+    abi: mockUsdcArtifact.abi,
+    functionName: 'balanceOf',
+    args: [holder as Hex],
+  });

@@ -13,7 +13,13 @@ import { startUpstashBridge } from './upstash-bridge';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    contracts: { passport: string; escrow: string; rewardToken: string; identityRegistry: string; reputationRegistry: string };
+    contracts: {
+      passport: string;
+      escrow: string;
+      rewardToken: string;
+      identityRegistry: string;
+      reputationRegistry: string;
+    };
     /** A migrated PGlite data directory each test file copies, instead of running initdb (~15 s) itself. */
     pgliteTemplate: string;
     /** One anvil per worker, indexed by VITEST_POOL_ID. */
@@ -56,19 +62,29 @@ async function migratedPgliteTemplate(): Promise<string> {
 export default async function setup(project: TestProject) {
   // One database per worker, like its anvil: on-chain task ids are unique per chain, and so is their link to missions.
   const server = process.env.TEST_DATABASE_URL;
-  const databases = server ? await Promise.all(Array.from({ length: TEST_WORKERS + 1 }, () => runDatabase(server))) : [];
-  project.provide('databaseUrls', databases.map((database) => database.url));
-  const bridge = process.env.TEST_KV === 'vercel' ? await startUpstashBridge(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379') : undefined;
+  const databases = server
+    ? await Promise.all(Array.from({ length: TEST_WORKERS + 1 }, () => runDatabase(server)))
+    : [];
+  project.provide(
+    'databaseUrls',
+    databases.map((database) => database.url),
+  );
+  const bridge =
+    process.env.TEST_KV === 'vercel'
+      ? await startUpstashBridge(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379')
+      : undefined;
   project.provide('kvRest', bridge ? { url: bridge.url, token: bridge.token } : null);
   const template = await migratedPgliteTemplate();
   project.provide('pgliteTemplate', template);
-  const chains = await Promise.all(
-    Array.from({ length: TEST_WORKERS + 1 }, () => startLocalChain()),
-  );
+  const chains = await Promise.all(Array.from({ length: TEST_WORKERS + 1 }, () => startLocalChain()));
   const contracts = chains[0]!.contracts;
-  if (chains.some((chain) => chain.contracts.passport !== contracts.passport)) throw new Error('anvil deployments differ');
+  if (chains.some((chain) => chain.contracts.passport !== contracts.passport))
+    throw new Error('anvil deployments differ');
   project.provide('contracts', contracts);
-  project.provide('rpcUrls', chains.map((chain) => chain.rpcUrl));
+  project.provide(
+    'rpcUrls',
+    chains.map((chain) => chain.rpcUrl),
+  );
   return async () => {
     await Promise.all(chains.map((chain) => chain.stop()));
     rmSync(dirname(template), { recursive: true, force: true });

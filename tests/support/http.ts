@@ -45,7 +45,13 @@ export async function call<T = any>(handler: Handler, options: CallOptions = {})
   });
   const result = await readResult<T>(await handler(request, { params: Promise.resolve(options.params ?? {}) }));
   // The document cannot drift from what the routes answer (docs/api.md#openapi).
-  const violation = documentViolation(handler, request.method, result.status, result.headers.get('content-type'), result.body);
+  const violation = documentViolation(
+    handler,
+    request.method,
+    result.status,
+    result.headers.get('content-type'),
+    result.body,
+  );
   if (violation) throw new Error(violation);
   return result;
 }

@@ -7,7 +7,11 @@ import { GET as protectedResource } from '@/app/api/oauth/metadata/protected-res
 import { call } from './http';
 
 /** The templates the junk requests are labelled by. */
-export const JUNK_ROUTES = ['/.well-known/oauth-authorization-server/[...path]', '/.well-known/oauth-protected-resource/[...path]', '/api/[...path]'];
+export const JUNK_ROUTES = [
+  '/.well-known/oauth-authorization-server/[...path]',
+  '/.well-known/oauth-protected-resource/[...path]',
+  '/api/[...path]',
+];
 
 /** The i-th junk request: each path new, the three kinds in turn (the documents 200, the catch-all 404). */
 export function junkRequest(i: number) {

@@ -10,7 +10,9 @@ export type McpAuth = { token: string } | { authProvider: OAuthClientProvider };
 
 export function mcpTransport(url: string | URL, auth: McpAuth, fetch?: FetchLike): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL(url), {
-    ...('token' in auth ? { requestInit: { headers: { authorization: `Bearer ${auth.token}` } } } : { authProvider: auth.authProvider }),
+    ...('token' in auth
+      ? { requestInit: { headers: { authorization: `Bearer ${auth.token}` } } }
+      : { authProvider: auth.authProvider }),
     ...(fetch && { fetch }),
   });
 }

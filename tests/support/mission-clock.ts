@@ -23,7 +23,8 @@ export async function setMissionTimes(id: string, times: MissionTimes): Promise<
   if (times.acceptedAt) row.acceptedAt = times.acceptedAt;
   if (times.completedAt) row.completedAt = times.completedAt;
   if (Object.keys(row).length > 0) await db.update(missions).set(row).where(eq(missions.id, id));
-  if (times.eventsAt) await db.update(missionEvents).set({ createdAt: times.eventsAt }).where(eq(missionEvents.missionId, id));
+  if (times.eventsAt)
+    await db.update(missionEvents).set({ createdAt: times.eventsAt }).where(eq(missionEvents.missionId, id));
   if (times.createdAt) await moveEvents(id, ['create'], times.createdAt);
   if (times.acceptedAt) await moveEvents(id, ['accept'], times.acceptedAt);
   if (times.completedAt) {

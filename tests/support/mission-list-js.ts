@@ -36,7 +36,9 @@ const SORTS: Record<Sort, SortSpec> = {
 
 // The sort key as the cursor carries it: exact (microseconds), so no row is skipped or repeated.
 const cursorKey = ({ column, cast }: SortSpec) =>
-  cast === 'numeric' ? sql<string>`${column}::text` : sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+  cast === 'numeric'
+    ? sql<string>`${column}::text`
+    : sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 // A cursor's key is handed to PostgreSQL, so only what cursorKey writes is read back (and the
 // milliseconds earlier cursors carried): Date.parse alone admits '2024' or 30 February.
@@ -70,33 +72,39 @@ interface Shape {
   anonymous: boolean;
 }
 
-const shapeKey = (s: Shape) => `${s.sort}|${s.mine ?? 'board'}|${s.filters.join(',')}|${s.after ? 'after' : 'first'}|${s.anonymous ? 'anonymous' : 'viewer'}`;
+const shapeKey = (s: Shape) =>
+  `${s.sort}|${s.mine ?? 'board'}|${s.filters.join(',')}|${s.after ? 'after' : 'first'}|${s.anonymous ? 'anonymous' : 'viewer'}`;
 
 // The board is the busiest read: its statements are built once per shape and database handle.
-const listStatement = builtOnce(
-  (db: Db, shape: Shape) => {
-    const { sort, mine, filters, after } = shape;
-    const spec = SORTS[sort];
-    const order = spec.direction === 'desc' ? desc : asc;
-    const op = sql.raw(spec.direction === 'desc' ? '<' : '>');
-    const conditions = [
-      mine ? eq(mine === 'client' ? missions.clientId : missions.agentId, p('viewer')) : eq(missions.status, 'OPEN'),
-      ...filters.map((filter) => FILTERS[filter]()),
-      after ? sql`(${spec.column}, ${missions.id}) ${op} (${p('afterKey')}::${sql.raw(spec.cast)}, ${p('afterId')}::uuid)` : undefined,
-    ];
-    return db
-      .select({ ...rowColumns, key: cursorKey(spec) })
-      .from(missions)
-      .where(and(...conditions))
-      .orderBy(order(spec.column), order(missions.id))
-      .limit(p('limit'))
-      .prepare(`missions_list ${shapeKey(shape)}`);
-  },
-  shapeKey,
-);
+const listStatement = builtOnce((db: Db, shape: Shape) => {
+  const { sort, mine, filters, after } = shape;
+  const spec = SORTS[sort];
+  const order = spec.direction === 'desc' ? desc : asc;
+  const op = sql.raw(spec.direction === 'desc' ? '<' : '>');
+  const conditions = [
+    mine ? eq(mine === 'client' ? missions.clientId : missions.agentId, p('viewer')) : eq(missions.status, 'OPEN'),
+    ...filters.map((filter) => FILTERS[filter]()),
+    after
+      ? sql`(${spec.column}, ${missions.id}) ${op} (${p('afterKey')}::${sql.raw(spec.cast)}, ${p('afterId')}::uuid)`
+      : undefined,
+  ];
+  return db
+    .select({ ...rowColumns, key: cursorKey(spec) })
+    .from(missions)
+    .where(and(...conditions))
+    .orderBy(order(spec.column), order(missions.id))
+    .limit(p('limit'))
+    .prepare(`missions_list ${shapeKey(shape)}`);
+}, shapeKey);
 
 /** The page as the JSON text of a MissionList: the missions' JSON comes from the database as is. */
-export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer: Viewer, now: Date): Promise<JsonText<MissionList>> {
+export async function listMissions(
+  db: Db,
+  cfg: Config,
+  query: ListQuery,
+  viewer: Viewer,
+  now: Date,
+): Promise<JsonText<MissionList>> {
   const spec = SORTS[query.sort];
   checkScope(query, viewer);
   if (query.mine && viewer.kind === 'user') await settleExpired(db, cfg, query.mine, viewer.id, now);
@@ -115,7 +123,13 @@ export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer
     values.afterKey = after.key;
     values.afterId = after.id;
   }
-  const shape = { sort: query.sort, mine: query.mine, filters, after: query.cursor !== undefined, anonymous: viewer.kind === 'anonymous' };
+  const shape = {
+    sort: query.sort,
+    mine: query.mine,
+    filters,
+    after: query.cursor !== undefined,
+    anonymous: viewer.kind === 'anonymous',
+  };
   const rows = await listStatement(db, shape).execute(values);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
@@ -128,7 +142,9 @@ export async function listMissions(db: Db, cfg: Config, query: ListQuery, viewer
 function checkScope(query: ListQuery, viewer: Viewer): void {
   if (query.mine && viewer.kind !== 'user') throw new ApiError(401, 'Authentication required');
   if (!query.mine && query.status && query.status.some((s) => s !== 'OPEN')) {
-    throw new ApiError(400, 'Validation failed', ['status: only OPEN missions are listed publicly; add mine=client or mine=agent']);
+    throw new ApiError(400, 'Validation failed', [
+      'status: only OPEN missions are listed publicly; add mine=client or mine=agent',
+    ]);
   }
 }
 
@@ -161,7 +177,10 @@ const rowColumns = {
   clientWallet: sql<string>`${walletOf(missions.clientId)}`.mapWith(String),
   agentWallet: sql<string | null>`${walletOf(missions.agentId)}`,
 };
-type Row = Omit<typeof missions.$inferSelect, 'search' | 'listing'> & { clientWallet: string; agentWallet: string | null };
+type Row = Omit<typeof missions.$inferSelect, 'search' | 'listing'> & {
+  clientWallet: string;
+  agentWallet: string | null;
+};
 type FileRow = typeof missionFiles.$inferSelect;
 type ContestRow = typeof missionContests.$inferSelect;
 
@@ -176,8 +195,15 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
 }
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
-const presentFile = (f: FileRow): MissionFileView => ({ id: f.id, filename: f.filename, contentType: f.contentType, size: f.size, sha256: f.sha256 });
-const seesWork = (m: Row, viewer: Viewer) => viewer.kind === 'operator' || viewer.kind === 'system' || isOwner(m, viewer) || isAssignee(m, viewer);
+const presentFile = (f: FileRow): MissionFileView => ({
+  id: f.id,
+  filename: f.filename,
+  contentType: f.contentType,
+  size: f.size,
+  sha256: f.sha256,
+});
+const seesWork = (m: Row, viewer: Viewer) =>
+  viewer.kind === 'operator' || viewer.kind === 'system' || isOwner(m, viewer) || isAssignee(m, viewer);
 
 /** The page's files (and contests, where the viewer sees work) in one query each, then each mission presented. */
 async function presentMissions(db: Db, rows: Row[], viewer: Viewer): Promise<MissionView[]> {
@@ -185,8 +211,18 @@ async function presentMissions(db: Db, rows: Row[], viewer: Viewer): Promise<Mis
   const ids = rows.map((m) => m.id);
   const working = rows.filter((m) => seesWork(m, viewer)).map((m) => m.id);
   const [files, contests] = await Promise.all([
-    db.select().from(missionFiles).where(inArray(missionFiles.missionId, ids)).orderBy(missionFiles.createdAt, missionFiles.position, missionFiles.id),
-    working.length ? db.select().from(missionContests).where(inArray(missionContests.missionId, working)).orderBy(missionContests.round) : [],
+    db
+      .select()
+      .from(missionFiles)
+      .where(inArray(missionFiles.missionId, ids))
+      .orderBy(missionFiles.createdAt, missionFiles.position, missionFiles.id),
+    working.length
+      ? db
+          .select()
+          .from(missionContests)
+          .where(inArray(missionContests.missionId, working))
+          .orderBy(missionContests.round)
+      : [],
   ]);
   const filesOf = groupBy(files, (f) => f.missionId);
   const contestsOf = groupBy(contests as ContestRow[], (c) => c.missionId);
@@ -216,12 +252,23 @@ function presentMission(m: Row, files: FileRow[], contests: ContestRow[], work: 
     verdicts: m.verdicts,
     submission:
       work && m.submittedAt
-        ? { note: m.submissionNote ?? '', selfCheck: m.submissionSelfCheck ?? [], files: roundFiles('DELIVERABLE', m.submissionCount), submittedAt: m.submittedAt.toISOString() }
+        ? {
+            note: m.submissionNote ?? '',
+            selfCheck: m.submissionSelfCheck ?? [],
+            files: roundFiles('DELIVERABLE', m.submissionCount),
+            submittedAt: m.submittedAt.toISOString(),
+          }
         : null,
     contests: work
       ? contests
           .filter((c) => c.assignment === m.assignment)
-          .map((c) => ({ round: c.round, reason: c.reason, unmet: c.unmet ?? [], files: roundFiles('EVIDENCE', c.round), contestedAt: c.createdAt.toISOString() }))
+          .map((c) => ({
+            round: c.round,
+            reason: c.reason,
+            unmet: c.unmet ?? [],
+            files: roundFiles('EVIDENCE', c.round),
+            contestedAt: c.createdAt.toISOString(),
+          }))
       : [],
     // The variant predates bounties (docs/api.md#bounties) and is measured on missions that are none.
     bounty: null,

@@ -68,7 +68,8 @@ export function act(action: RouteAction, party: Party | undefined, id: string, b
   return call(routes[action], { method: 'POST', token: party?.token, params: { id }, body });
 }
 
-export const getMission = (party: Party | undefined, id: string) => call(missionRoute, { token: party?.token, params: { id } });
+export const getMission = (party: Party | undefined, id: string) =>
+  call(missionRoute, { token: party?.token, params: { id } });
 
 export const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'test-admin-token-0123456789abcdef'}` };
 
@@ -88,7 +89,10 @@ export type Status = 'OPEN' | 'ACCEPTED' | 'SUBMITTED' | 'CONTESTED' | 'DISPUTED
  * A mission brought to `status` through the real routes (DISPUTED goes through MAX_CONTESTS + 1
  * contests). A fresh client each time (creating is limited per client); the agent may be shared.
  */
-export async function missionIn(status: Status, options: { agent?: Party; maxContests?: number; input?: Record<string, unknown> } = {}) {
+export async function missionIn(
+  status: Status,
+  options: { agent?: Party; maxContests?: number; input?: Record<string, unknown> } = {},
+) {
   const client = await newClient();
   const agent = options.agent ?? (await newAgent());
   const { id } = await createMission(client, options.input);
@@ -133,17 +137,26 @@ export async function filesOf(missionId: string) {
 }
 
 export async function blobExists(sha256: string): Promise<boolean> {
-  const rows = await (await getDb()).select({ sha256: fileBlobs.sha256 }).from(fileBlobs).where(eq(fileBlobs.sha256, sha256));
+  const rows = await (await getDb())
+    .select({ sha256: fileBlobs.sha256 })
+    .from(fileBlobs)
+    .where(eq(fileBlobs.sha256, sha256));
   return rows.length > 0;
 }
 
 export async function missionCountOf(clientId: string): Promise<number> {
-  const [row] = await (await getDb()).select({ n: sql<number>`count(*)::int` }).from(missions).where(eq(missions.clientId, clientId));
+  const [row] = await (await getDb())
+    .select({ n: sql<number>`count(*)::int` })
+    .from(missions)
+    .where(eq(missions.clientId, clientId));
   return row!.n;
 }
 
 /** Moves a mission's clock: sets its time columns as if the time had passed (no sleeping in tests). */
-export async function setTimes(id: string, times: Partial<Record<'deadline' | 'reviewDeadline' | 'contestedAt' | 'acceptedAt', Date>>) {
+export async function setTimes(
+  id: string,
+  times: Partial<Record<'deadline' | 'reviewDeadline' | 'contestedAt' | 'acceptedAt', Date>>,
+) {
   await (await getDb()).update(missions).set(times).where(eq(missions.id, id));
 }
 

@@ -48,9 +48,17 @@ export interface UploadOptions {
 export async function upload<T = any>(handler: Handler, options: UploadOptions): Promise<CallResult<T>> {
   const { body, contentType } = multipartBody(options.fields ?? {}, options.files ?? []);
   const bytes = options.truncateAt === undefined ? body : body.subarray(0, options.truncateAt);
-  const headers = new Headers({ 'content-type': contentType, [SOCKET_ADDRESS_HEADER]: stampedAddress(randomIp()), ...options.headers });
+  const headers = new Headers({
+    'content-type': contentType,
+    [SOCKET_ADDRESS_HEADER]: stampedAddress(randomIp()),
+    ...options.headers,
+  });
   if (options.token) headers.set('authorization', `Bearer ${options.token}`);
-  const request = new Request('http://localhost:3000/api/upload', { method: 'POST', headers, body: new Uint8Array(bytes) });
+  const request = new Request('http://localhost:3000/api/upload', {
+    method: 'POST',
+    headers,
+    body: new Uint8Array(bytes),
+  });
   return readResult<T>(await handler(request, { params: Promise.resolve(options.params ?? {}) }));
 }
 
@@ -65,5 +73,6 @@ export function png(extra = randomBytes(16)): Buffer {
   return Buffer.concat([base, extra]);
 }
 
-export const pdf = () => Buffer.from(`%PDF-1.4\n% ${randomBytes(8).toString('hex')}\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n`);
+export const pdf = () =>
+  Buffer.from(`%PDF-1.4\n% ${randomBytes(8).toString('hex')}\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n`);
 export const uniqueText = (prefix = 'notes') => `${prefix} ${randomBytes(8).toString('hex')}\n`;

@@ -26,7 +26,11 @@ export const API_RESOURCE = `${ORIGIN}/api`;
 type Handler = Parameters<typeof call>[0];
 
 /** A form POST as an OAuth client (or the consent page's browser) sends it; pairs may repeat a name. */
-export function callForm(handler: Handler, fields: Record<string, string> | [string, string][], options: CallOptions = {}) {
+export function callForm(
+  handler: Handler,
+  fields: Record<string, string> | [string, string][],
+  options: CallOptions = {},
+) {
   return call(handler, {
     method: 'POST',
     ...options,
@@ -70,12 +74,21 @@ export const requester = (ip = randomIp()) => documentRequester(config(), getKv(
 
 /** What the authorize page does for a signed-in user: check the request, issue the form token. */
 export async function consentView(user: User, params: Record<string, string>, ip?: string) {
-  const view = await viewAuthorization(await getDb(), getKv(), issuerOf(config()), params, user.user.id, new Date(), requester(ip));
+  const view = await viewAuthorization(
+    await getDb(),
+    getKv(),
+    issuerOf(config()),
+    params,
+    user.user.id,
+    new Date(),
+    requester(ip),
+  );
   if (view.kind !== 'consent') throw new Error(`authorize page: ${view.kind} ${JSON.stringify(view)}`);
   return view;
 }
 
-export const consentFormToken = async (user: User, params: Record<string, string>) => (await consentView(user, params)).formToken;
+export const consentFormToken = async (user: User, params: Record<string, string>) =>
+  (await consentView(user, params)).formToken;
 
 /**
  * The consent form's POST from the browser: cookie, same-site Origin, the form token, a decision.
@@ -83,9 +96,16 @@ export const consentFormToken = async (user: User, params: Record<string, string
  * browser sends checkboxes (docs/api.md#choosing-scopes); leaving them all checked is the authorization
  * request's own `scope`.
  */
-export function postConsent(user: User, fields: Record<string, string>, headers: Record<string, string> = { origin: ORIGIN }) {
+export function postConsent(
+  user: User,
+  fields: Record<string, string>,
+  headers: Record<string, string> = { origin: ORIGIN },
+) {
   const { scope, ...rest } = fields;
-  const checked = (scope ?? '').split(' ').filter(Boolean).map((value): [string, string] => ['scope', value]);
+  const checked = (scope ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((value): [string, string] => ['scope', value]);
   return callForm(authorizeRoute, [...Object.entries(rest), ...checked], { cookie: user.cookie, headers });
 }
 
@@ -98,17 +118,33 @@ export async function approve(user: User, params: Record<string, string>, chosen
   return new URL(answer.headers.get('location')!);
 }
 
-export const exchange = (fields: Record<string, string>, options: CallOptions = {}) => callForm(tokenRoute, fields, options);
+export const exchange = (fields: Record<string, string>, options: CallOptions = {}) =>
+  callForm(tokenRoute, fields, options);
 
 /** A user connected to a fresh client with `scope`, for `resource`: their tokens as the client holds them. */
-export async function connect(scope = 'missions:read missions:work earnings:claim', user?: User, resource = API_RESOURCE) {
+export async function connect(
+  scope = 'missions:read missions:work earnings:claim',
+  user?: User,
+  resource = API_RESOURCE,
+) {
   const who = user ?? (await signIn());
   const client = await registerClient();
   const { verifier, challenge } = pkce();
   const location = await approve(who, authorizeParams(client.client_id, challenge, { scope, resource }));
-  const answer = await exchange({ grant_type: 'authorization_code', code: location.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id, resource });
+  const answer = await exchange({
+    grant_type: 'authorization_code',
+    code: location.searchParams.get('code')!,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT_URI,
+    client_id: client.client_id,
+    resource,
+  });
   if (answer.status !== 200) throw new Error(`token: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return { user: who, client, tokens: answer.body as { access_token: string; refresh_token: string; scope: string; expires_in: number } };
+  return {
+    user: who,
+    client,
+    tokens: answer.body as { access_token: string; refresh_token: string; scope: string; expires_in: number },
+  };
 }
 
 export async function personalToken(user: User, scopes: string[], name = 'headless agent') {

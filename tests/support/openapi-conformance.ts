@@ -20,7 +20,11 @@ const document = openApiDocument as unknown as Json;
 const operations = new Map<string, Documented>();
 for (const [path, methods] of Object.entries(document.paths as Json)) {
   for (const [method, op] of Object.entries(methods as Json)) {
-    operations.set(`${method.toUpperCase()} ${op.summary}`, { path, method: method.toUpperCase(), responses: op.responses });
+    operations.set(`${method.toUpperCase()} ${op.summary}`, {
+      path,
+      method: method.toUpperCase(),
+      responses: op.responses,
+    });
   }
 }
 
@@ -41,13 +45,20 @@ function responseOf(op: Documented, status: number): Json | undefined {
 type Described = { options?: { doc?: { summary?: string } } };
 
 /** Why the answer breaks the document, or undefined when it keeps to it (or the handler is undocumented). */
-export function documentViolation(handler: unknown, method: string, status: number, contentType: string | null, body: unknown): string | undefined {
+export function documentViolation(
+  handler: unknown,
+  method: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+): string | undefined {
   const summary = (handler as Described).options?.doc?.summary;
   const op = summary ? operations.get(`${method} ${summary}`) : undefined;
   if (!op) return undefined;
   const response = responseOf(op, status);
   const label = `${op.method} ${op.path}`;
-  if (!response) return `${label} answered ${status}, which the OpenAPI document does not list (${Object.keys(op.responses).join(', ')})`;
+  if (!response)
+    return `${label} answered ${status}, which the OpenAPI document does not list (${Object.keys(op.responses).join(', ')})`;
   const schema = response.content?.['application/json']?.schema;
   if (!schema || !contentType?.includes('application/json')) return undefined;
   const key = `${label} ${status}`;

@@ -29,13 +29,23 @@ export interface OtlpReceiver {
   close(): Promise<void>;
 }
 
-type AnyValue = { stringValue?: string; intValue?: { toNumber(): number } | number; doubleValue?: number; boolValue?: boolean };
+type AnyValue = {
+  stringValue?: string;
+  intValue?: { toNumber(): number } | number;
+  doubleValue?: number;
+  boolValue?: boolean;
+};
 type KeyValue = { key: string; value: AnyValue };
 
 const hex = (bytes: Uint8Array | undefined) => Buffer.from(bytes ?? []).toString('hex');
 const readValue = (value: AnyValue) =>
-  value.stringValue ?? value.boolValue ?? value.doubleValue ?? (typeof value.intValue === 'number' ? value.intValue : value.intValue?.toNumber()) ?? '';
-const attributesOf = (list: KeyValue[] = []) => Object.fromEntries(list.map(({ key, value }) => [key, readValue(value)]));
+  value.stringValue ??
+  value.boolValue ??
+  value.doubleValue ??
+  (typeof value.intValue === 'number' ? value.intValue : value.intValue?.toNumber()) ??
+  '';
+const attributesOf = (list: KeyValue[] = []) =>
+  Object.fromEntries(list.map(({ key, value }) => [key, readValue(value)]));
 
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
@@ -45,7 +55,11 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks);
-      if (request.method !== 'POST' || request.url !== '/v1/traces' || request.headers['content-type'] !== 'application/x-protobuf') {
+      if (
+        request.method !== 'POST' ||
+        request.url !== '/v1/traces' ||
+        request.headers['content-type'] !== 'application/x-protobuf'
+      ) {
         response.writeHead(404).end();
         return;
       }

@@ -20,7 +20,14 @@ function buildIfStale(): void {
   // E2E_SKIP_BUILD=1 reuses whatever build exists (quick reruns while only tests change).
   if (builtAt > 0 && process.env.E2E_SKIP_BUILD === '1') return;
   if (builtAt > changedAt && process.env.E2E_FORCE_BUILD !== '1') return;
-  console.log(builtAt === 0 ? 'e2e: no production build yet, building…' : 'e2e: sources changed since the last build, rebuilding…');
-  const built = spawnSync('npm', ['run', 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  console.log(
+    builtAt === 0
+      ? 'e2e: no production build yet, building…'
+      : 'e2e: sources changed since the last build, rebuilding…',
+  );
+  const built = spawnSync('npm', ['run', 'build'], {
+    stdio: 'inherit',
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  });
   if (built.status !== 0) throw new Error('npm run build failed');
 }

@@ -58,11 +58,25 @@ async function answers(url: string): Promise<boolean> {
 }
 
 export async function startProductionServer(options: ProductionServerOptions): Promise<ProductionServer> {
-  const { port, dataDir, entry = 'server', host = '127.0.0.1', readyPath = '/api/health/live', timeoutMs = 60_000 } = options;
+  const {
+    port,
+    dataDir,
+    entry = 'server',
+    host = '127.0.0.1',
+    readyPath = '/api/health/live',
+    timeoutMs = 60_000,
+  } = options;
   const [command, args] = entry === 'server' ? [TSX, ['server.ts']] : [NEXT, ['start', '-p', String(port)]];
   const child: ChildProcess = spawn(command, args, {
     cwd: process.cwd(),
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dataDir },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...options.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -97,10 +111,16 @@ export async function startProductionServer(options: ProductionServerOptions): P
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const failure =
-      child.exitCode !== null ? `exited with code ${child.exitCode}` : Date.now() > deadline ? `did not answer ${readyPath} within ${timeoutMs} ms` : undefined;
+      child.exitCode !== null
+        ? `exited with code ${child.exitCode}`
+        : Date.now() > deadline
+          ? `did not answer ${readyPath} within ${timeoutMs} ms`
+          : undefined;
     if (failure) {
       await stop();
-      throw new Error(`production server on port ${port} ${failure}${options.logFile ? ` (log: ${options.logFile})` : ''}:\n${output}`);
+      throw new Error(
+        `production server on port ${port} ${failure}${options.logFile ? ` (log: ${options.logFile})` : ''}:\n${output}`,
+      );
     }
     if (await answers(url + readyPath)) break;
     await new Promise((resolve) => setTimeout(resolve, 100));

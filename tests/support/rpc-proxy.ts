@@ -20,7 +20,9 @@ export async function startRpcProxy(upstream: string, answer: (method: string) =
       return;
     }
     if (own) {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: own.error }));
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: own.error }));
       return;
     }
     const passed = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body });

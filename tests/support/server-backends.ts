@@ -12,7 +12,10 @@ export interface ServerBackends {
   drop(): Promise<void>;
 }
 
-export async function serverBackends(label: string, kvRest?: { url: string; token: string } | null): Promise<ServerBackends> {
+export async function serverBackends(
+  label: string,
+  kvRest?: { url: string; token: string } | null,
+): Promise<ServerBackends> {
   const env: Record<string, string> = {};
   let drop = async () => {};
   const server = process.env.TEST_DATABASE_URL;
@@ -24,6 +27,7 @@ export async function serverBackends(label: string, kvRest?: { url: string; toke
   }
   if (kvRest) Object.assign(env, { KV_REST_API_URL: kvRest.url, KV_REST_API_TOKEN: kvRest.token });
   else if (process.env.TEST_REDIS_URL) env.REDIS_URL = process.env.TEST_REDIS_URL;
-  if (env.KV_REST_API_URL || env.REDIS_URL) Object.assign(env, { KV_PREFIX: `${label}:${randomUUID()}:`, SINGLE_INSTANCE: '0' });
+  if (env.KV_REST_API_URL || env.REDIS_URL)
+    Object.assign(env, { KV_PREFIX: `${label}:${randomUUID()}:`, SINGLE_INSTANCE: '0' });
   return { env, drop };
 }

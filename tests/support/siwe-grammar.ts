@@ -18,9 +18,18 @@ export interface SiweTextFields {
 }
 
 export function renderSiwe(f: SiweTextFields): string {
-  const head = [`${f.scheme === undefined ? '' : `${f.scheme}://`}${f.domain} wants you to sign in with your Ethereum account:`, f.address];
+  const head = [
+    `${f.scheme === undefined ? '' : `${f.scheme}://`}${f.domain} wants you to sign in with your Ethereum account:`,
+    f.address,
+  ];
   const statement = f.statement === undefined ? ['', ''] : ['', f.statement, ''];
-  const tail = [`URI: ${f.uri}`, `Version: ${f.version}`, `Chain ID: ${f.chainId}`, `Nonce: ${f.nonce}`, `Issued At: ${f.issuedAt}`];
+  const tail = [
+    `URI: ${f.uri}`,
+    `Version: ${f.version}`,
+    `Chain ID: ${f.chainId}`,
+    `Nonce: ${f.nonce}`,
+    `Issued At: ${f.issuedAt}`,
+  ];
   if (f.expirationTime !== undefined) tail.push(`Expiration Time: ${f.expirationTime}`);
   if (f.notBefore !== undefined) tail.push(`Not Before: ${f.notBefore}`);
   if (f.requestId !== undefined) tail.push(`Request ID: ${f.requestId}`);
@@ -30,6 +39,6 @@ export function renderSiwe(f: SiweTextFields): string {
 
 const ALNUM = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
 /** statement = 1*( ALPHA / DIGIT / SP / ! # $ & ' ( ) * + , - . / : ; = ? @ [ ] _ ~ ) */
-export const STATEMENT_CHARS = [...ALNUM, ...' !#$&\'()*+,-./:;=?@[]_~'];
+export const STATEMENT_CHARS = [...ALNUM, ..." !#$&'()*+,-./:;=?@[]_~"];
 /** RFC 3986 pchar, less percent-encoding. */
-export const PCHARS = [...ALNUM, ...'-._~!$&\'()*+,;=:@'];
+export const PCHARS = [...ALNUM, ..."-._~!$&'()*+,;=:@"];

@@ -12,7 +12,8 @@ export function testArtifact(name: string): { abi: Abi; bytecode: Hex } {
 }
 
 // Anvil mines at once: poll receipts every 50 ms rather than viem's default of seconds.
-export const chainReader = () => createPublicClient({ chain: foundry, transport: http(workerRpcUrl()), pollingInterval: 50 });
+export const chainReader = () =>
+  createPublicClient({ chain: foundry, transport: http(workerRpcUrl()), pollingInterval: 50 });
 
 /** A fresh funded account, so deployments never race the registrar's nonces. */
 export async function newDeployer(): Promise<PrivateKeyAccount> {
@@ -21,7 +22,11 @@ export async function newDeployer(): Promise<PrivateKeyAccount> {
   return deployer;
 }
 
-export async function deployTestContract(deployer: PrivateKeyAccount, name: string, args: readonly unknown[] = []): Promise<Address> {
+export async function deployTestContract(
+  deployer: PrivateKeyAccount,
+  name: string,
+  args: readonly unknown[] = [],
+): Promise<Address> {
   const { abi, bytecode } = testArtifact(name);
   const hash = await walletOf(deployer).deployContract({ abi, bytecode, args });
   const receipt = await chainReader().waitForTransactionReceipt({ hash });

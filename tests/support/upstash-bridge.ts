@@ -55,12 +55,18 @@ export async function startUpstashBridge(redisUrl: string) {
     }
     const path = new URL(request.url ?? '/', 'http://bridge').pathname;
     if (path === '/pipeline' || path === '/multi-exec') {
-      if (!Array.isArray(body) || !body.every(Array.isArray)) return answer(response, 400, { error: 'ERR malformed pipeline' });
+      if (!Array.isArray(body) || !body.every(Array.isArray))
+        return answer(response, 400, { error: 'ERR malformed pipeline' });
       const commands = body as Command[];
       if (path === '/multi-exec') {
         // One transaction: queued in MULTI and run by EXEC, as Upstash does.
-        const results = (await redis.multi(commands.map(([name, ...args]) => [String(name), ...args.map(String)])).exec()) ?? [];
-        return answer(response, 200, results.map(([error, result]) => (error ? { error: error.message } : { result: encode(result, base64) })));
+        const results =
+          (await redis.multi(commands.map(([name, ...args]) => [String(name), ...args.map(String)])).exec()) ?? [];
+        return answer(
+          response,
+          200,
+          results.map(([error, result]) => (error ? { error: error.message } : { result: encode(result, base64) })),
+        );
       }
       const replies: Reply[] = [];
       for (const command of commands) replies.push(await run(redis, command, base64));

@@ -2,7 +2,14 @@ import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '@/lib/config';
 
 const strong = 'x'.repeat(32);
-const production = { NODE_ENV: 'production', BASE_CHAIN_ID: '8453', SIWE_DOMAIN: 'app.example.com', JWT_SECRET: strong, SESSION_SECRET: strong, REDIS_URL: 'redis://127.0.0.1:6379' };
+const production = {
+  NODE_ENV: 'production',
+  BASE_CHAIN_ID: '8453',
+  SIWE_DOMAIN: 'app.example.com',
+  JWT_SECRET: strong,
+  SESSION_SECRET: strong,
+  REDIS_URL: 'redis://127.0.0.1:6379',
+};
 
 describe('loadConfig', () => {
   test('default: production with every required setting starts', () => {
@@ -38,7 +45,9 @@ describe('loadConfig', () => {
 
 describe('wave-2 settings (docs/api.md#limits, #vercel)', () => {
   test('error: SINGLE_INSTANCE=0 is not a yes — production still needs a shared KV', () => {
-    expect(() => loadConfig({ ...production, REDIS_URL: undefined, SINGLE_INSTANCE: '0' })).toThrow(/REDIS_URL or KV_REST_API_URL/);
+    expect(() => loadConfig({ ...production, REDIS_URL: undefined, SINGLE_INSTANCE: '0' })).toThrow(
+      /REDIS_URL or KV_REST_API_URL/,
+    );
     expect(loadConfig({ ...production, REDIS_URL: undefined, SINGLE_INSTANCE: 'true' }).singleInstance).toBe(true);
   });
 
@@ -48,14 +57,19 @@ describe('wave-2 settings (docs/api.md#limits, #vercel)', () => {
       'http://localhost:3000',
       'https://localhost:3000',
     ]);
-    expect(loadConfig({ ...production, APP_ORIGINS: 'https://a.example.com/, https://b.example.com' }).appOrigins).toEqual([
-      'https://a.example.com',
-      'https://b.example.com',
-    ]);
+    expect(
+      loadConfig({ ...production, APP_ORIGINS: 'https://a.example.com/, https://b.example.com' }).appOrigins,
+    ).toEqual(['https://a.example.com', 'https://b.example.com']);
   });
 
   test('behavior: a preview deployment admits its own hosts as SIWE domains and app origins; a production deployment does not', () => {
-    const vercel = { ...production, VERCEL: '1', DATABASE_URL: 'postgres://db', VERCEL_URL: 'app-git-x-team.vercel.app', VERCEL_BRANCH_URL: 'app-git-x.vercel.app' };
+    const vercel = {
+      ...production,
+      VERCEL: '1',
+      DATABASE_URL: 'postgres://db',
+      VERCEL_URL: 'app-git-x-team.vercel.app',
+      VERCEL_BRANCH_URL: 'app-git-x.vercel.app',
+    };
     const preview = loadConfig({ ...vercel, VERCEL_ENV: 'preview' });
     expect(preview.siweDomains).toEqual(['app.example.com', 'app-git-x-team.vercel.app', 'app-git-x.vercel.app']);
     expect(preview.appOrigins).toContain('https://app-git-x-team.vercel.app');
@@ -66,13 +80,16 @@ describe('wave-2 settings (docs/api.md#limits, #vercel)', () => {
   test('error: on Vercel a missing DATABASE_URL or shared KV stops start-up, whatever SINGLE_INSTANCE says', () => {
     const vercel = { ...production, VERCEL: '1' };
     expect(() => loadConfig(vercel)).toThrow(/DATABASE_URL is required on Vercel/);
-    expect(() => loadConfig({ ...vercel, DATABASE_URL: 'postgres://db', REDIS_URL: undefined, SINGLE_INSTANCE: '1' })).toThrow(
-      /REDIS_URL or KV_REST_API_URL \+ KV_REST_API_TOKEN is required on Vercel/,
-    );
+    expect(() =>
+      loadConfig({ ...vercel, DATABASE_URL: 'postgres://db', REDIS_URL: undefined, SINGLE_INSTANCE: '1' }),
+    ).toThrow(/REDIS_URL or KV_REST_API_URL \+ KV_REST_API_TOKEN is required on Vercel/);
   });
 
   test('default: the development SIWE domain follows PORT', () => {
-    expect(loadConfig({ NODE_ENV: 'development', PORT: '4123', JWT_SECRET: 'x'.repeat(32), SESSION_SECRET: 'y'.repeat(32) }).siweDomains).toEqual(['localhost:4123']);
+    expect(
+      loadConfig({ NODE_ENV: 'development', PORT: '4123', JWT_SECRET: 'x'.repeat(32), SESSION_SECRET: 'y'.repeat(32) })
+        .siweDomains,
+    ).toEqual(['localhost:4123']);
   });
 });
 
@@ -102,9 +119,17 @@ describe('operating settings (docs/api.md#observability)', () => {
   });
 
   test('error: a malformed endpoint or header list names the setting', () => {
-    expect(() => loadConfig({ ...production, OTEL_EXPORTER_OTLP_ENDPOINT: 'otlp.example.com' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
-    expect(() => loadConfig({ ...production, OTEL_EXPORTER_OTLP_ENDPOINT: 'ftp://otlp.example.com' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
-    expect(() => loadConfig({ ...production, OTEL_EXPORTER_OTLP_HEADERS: 'novalue' })).toThrow(/OTEL_EXPORTER_OTLP_HEADERS/);
-    expect(() => loadConfig({ ...production, OTEL_EXPORTER_OTLP_HEADERS: 'a=%zz' })).toThrow(/OTEL_EXPORTER_OTLP_HEADERS/);
+    expect(() => loadConfig({ ...production, OTEL_EXPORTER_OTLP_ENDPOINT: 'otlp.example.com' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT/,
+    );
+    expect(() => loadConfig({ ...production, OTEL_EXPORTER_OTLP_ENDPOINT: 'ftp://otlp.example.com' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT/,
+    );
+    expect(() => loadConfig({ ...production, OTEL_EXPORTER_OTLP_HEADERS: 'novalue' })).toThrow(
+      /OTEL_EXPORTER_OTLP_HEADERS/,
+    );
+    expect(() => loadConfig({ ...production, OTEL_EXPORTER_OTLP_HEADERS: 'a=%zz' })).toThrow(
+      /OTEL_EXPORTER_OTLP_HEADERS/,
+    );
   });
 });

@@ -8,7 +8,9 @@ import { describe, expect, test } from 'vitest';
 type Graph = Map<string, Set<string>>;
 
 const sources = (root: string) =>
-  readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => /\.tsx?$/.test(f)).map((f) => join(root, f));
+  readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.tsx?$/.test(f))
+    .map((f) => join(root, f));
 
 /** An import's file, repository-relative and without extension; undefined for a package. */
 function targetOf(from: string, spec: string): string | undefined {
@@ -32,7 +34,9 @@ function graphOf(root: string, roomOf: (file: string) => string | undefined): Gr
 }
 
 function mutualPairs(graph: Graph): string[] {
-  return [...graph].flatMap(([from, tos]) => [...tos].filter((to) => from < to && graph.get(to)?.has(from)).map((to) => `${from} <-> ${to}`));
+  return [...graph].flatMap(([from, tos]) =>
+    [...tos].filter((to) => from < to && graph.get(to)?.has(from)).map((to) => `${from} <-> ${to}`),
+  );
 }
 
 function loops(graph: Graph): string[] {

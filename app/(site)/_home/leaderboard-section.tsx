@@ -14,7 +14,11 @@ export async function LeaderboardSection() {
     ({ items } = await listLeaderboard(await getDb(), { period: 'all', sort: 'earned', limit: 20 }, new Date()));
   } catch (error) {
     log.warn('dashboard.leaderboard_unavailable', { message: (error as Error).message });
-    return <p className="alert alert-error" role="alert">The leaderboard is unavailable right now. Reload to try again.</p>;
+    return (
+      <p className="alert alert-error" role="alert">
+        The leaderboard is unavailable right now. Reload to try again.
+      </p>
+    );
   }
   const token = await rewardTokenOf(config());
   return (
@@ -23,7 +27,12 @@ export async function LeaderboardSection() {
       {items.length === 0 ? (
         <p>No agent has completed a mission yet. The first one tops this list.</p>
       ) : (
-        <LeaderboardTable items={items} token={token} testId="leaderboard" caption="Agents ranked by amount earned, all time" />
+        <LeaderboardTable
+          items={items}
+          token={token}
+          testId="leaderboard"
+          caption="Agents ranked by amount earned, all time"
+        />
       )}
     </section>
   );

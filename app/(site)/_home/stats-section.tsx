@@ -15,7 +15,11 @@ export async function StatsSection() {
     stats = await publicStats(await getDb(), new Date());
   } catch (error) {
     log.warn('dashboard.stats_unavailable', { message: (error as Error).message });
-    return <p className="alert alert-error" role="alert">The marketplace totals are unavailable right now. Reload to try again.</p>;
+    return (
+      <p className="alert alert-error" role="alert">
+        The marketplace totals are unavailable right now. Reload to try again.
+      </p>
+    );
   }
   const token = await rewardTokenOf(config());
   const figures = [

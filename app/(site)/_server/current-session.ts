@@ -17,7 +17,12 @@ export async function currentSession(): Promise<Session | null | undefined> {
   if (!cookie) return null;
   try {
     const cfg = config();
-    const caller = await authenticate(new Request('http://dashboard.invalid/', { headers: { cookie } }), cfg, getKv(), getDb);
+    const caller = await authenticate(
+      new Request('http://dashboard.invalid/', { headers: { cookie } }),
+      cfg,
+      getKv(),
+      getDb,
+    );
     if (!caller) return null;
     return presentMe(cfg, caller);
   } catch (error) {

@@ -9,8 +9,8 @@ export default function ConnectedAppsPage() {
     <>
       <h1>Connected apps</h1>
       <p>
-        AI clients you connected to taskmarket, and personal access tokens for agents that run without you. Each acts for your wallet within
-        its scopes until it expires or you revoke it; none can move money from your wallet.
+        AI clients you connected to taskmarket, and personal access tokens for agents that run without you. Each acts
+        for your wallet within its scopes until it expires or you revoke it; none can move money from your wallet.
       </p>
       <SignedInGate next="/connected-apps" purpose="to see and revoke the apps acting for you">
         <ConnectedApps />

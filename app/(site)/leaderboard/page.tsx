@@ -14,26 +14,44 @@ export const metadata: Metadata = { title: 'Leaderboard' };
 const PERIOD_LABEL = { '7d': 'Last 7 days', '30d': 'Last 30 days', all: 'All time' } as const;
 const SORT_LABEL = { earned: 'Earned', completed: 'Completed', rating: 'Rating' } as const;
 
-export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function LeaderboardPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await connection();
   const raw = await searchParams;
   const parsed = leaderboardQuerySchema.safeParse({ period: raw.period, sort: raw.sort, limit: 50 });
   const query = parsed.success ? parsed.data : leaderboardQuerySchema.parse({ limit: 50 });
-  const [{ items }, token] = await Promise.all([listLeaderboard(await getDb(), query, new Date()), rewardTokenOf(config())]);
-  const href = (change: Partial<typeof query>) => `/leaderboard?period=${change.period ?? query.period}&sort=${change.sort ?? query.sort}`;
+  const [{ items }, token] = await Promise.all([
+    listLeaderboard(await getDb(), query, new Date()),
+    rewardTokenOf(config()),
+  ]);
+  const href = (change: Partial<typeof query>) =>
+    `/leaderboard?period=${change.period ?? query.period}&sort=${change.sort ?? query.sort}`;
   return (
     <>
       <h1>Leaderboard</h1>
       <nav aria-label="Period" className="row">
         {LEADERBOARD_PERIODS.map((period) => (
-          <Link key={period} href={href({ period })} aria-current={period === query.period ? 'page' : undefined} className="button secondary">
+          <Link
+            key={period}
+            href={href({ period })}
+            aria-current={period === query.period ? 'page' : undefined}
+            className="button secondary"
+          >
             {PERIOD_LABEL[period]}
           </Link>
         ))}
       </nav>
       <nav aria-label="Sort" className="row">
         {LEADERBOARD_SORTS.map((sort) => (
-          <Link key={sort} href={href({ sort })} aria-current={sort === query.sort ? 'page' : undefined} className="button secondary">
+          <Link
+            key={sort}
+            href={href({ sort })}
+            aria-current={sort === query.sort ? 'page' : undefined}
+            className="button secondary"
+          >
             By {SORT_LABEL[sort].toLowerCase()}
           </Link>
         ))}

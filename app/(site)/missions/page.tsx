@@ -11,7 +11,9 @@ export default function MissionsPage() {
     <>
       <div className="row" style={{ justifyContent: 'space-between' }}>
         <h1>Missions</h1>
-        <Link className="button secondary" href="/missions/new">Post a mission</Link>
+        <Link className="button secondary" href="/missions/new">
+          Post a mission
+        </Link>
       </div>
       <Suspense fallback={<LoadingMessage label="Loading missions" />}>
         <MissionBoard />

@@ -13,7 +13,8 @@ import type { RouteModule, RouteTable } from '@/lib/http/route-table';
 // criteria before it is funded (a wallet sign-in's alone). MCP itself and the document are not
 // service routes at all.
 // The list of a person's confirmations is theirs alone; one confirmation is readable by the token that asked.
-const NOT_FOR_TOOLS = /^\/api\/(admin|cron|metrics|oauth|tokens|grants|health|auth\/(nonce|verify)|confirmations$|missions\/\[id\]\/criteria$)(\/|$)/;
+const NOT_FOR_TOOLS =
+  /^\/api\/(admin|cron|metrics|oauth|tokens|grants|health|auth\/(nonce|verify)|confirmations$|missions\/\[id\]\/criteria$)(\/|$)/;
 
 /** The routes the tools reach. */
 export function routesForTools(): RouteTable {
@@ -53,7 +54,8 @@ export function inProcessFetch(outer: Request, caller: Caller): typeof globalThi
       if (value !== null) request.headers.set(name, value);
     }
     madeInsideMcp(request);
-    if (request.method === 'GET' && request.headers.get('authorization') === outer.headers.get('authorization')) vouchFor(request, caller);
+    if (request.method === 'GET' && request.headers.get('authorization') === outer.headers.get('authorization'))
+      vouchFor(request, caller);
     const { pathname } = new URL(request.url);
     for (const { regex, names, module } of compiledRoutes()) {
       const match = regex.exec(pathname);

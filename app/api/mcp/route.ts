@@ -19,45 +19,86 @@ import { protocolDocumentSchema } from '@/lib/oauth/schemas';
 // endpoint's 403 with the scope challenge (docs/api.md#step-up). Bounded (docs/api.md#limits): the
 // per-user limit is counted before anything is read, and the message is read only inside one of
 // the instance's slots, so no more than MCP_MAX_CONCURRENT bodies and answers are held at once.
-export const POST = route({
-  auth: 'user', scope: 'any', limit: 'mcp', resource: 'mcp', cors: true,
-  doc: {
-    tag: 'MCP', summary: 'MCP Streamable HTTP (stateless, JSON responses): the taskmarket tools',
-    description: 'Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply: a tool call needing a scope the token lacks is 403 with WWW-Authenticate error="insufficient_scope" (step-up). One JSON-RPC message per request: a batch is 400. A browser Origin a DNS-rebinding page has (plain http on a name not loopback, or null) is 403; CORS for any other; beyond the instance\'s requests in progress, 503 with Retry-After.',
-    body: mcpMessage, response: protocolDocumentSchema, errors: [413],
+export const POST = route(
+  {
+    auth: 'user',
+    scope: 'any',
+    limit: 'mcp',
+    resource: 'mcp',
+    cors: true,
+    doc: {
+      tag: 'MCP',
+      summary: 'MCP Streamable HTTP (stateless, JSON responses): the taskmarket tools',
+      description:
+        'Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply: a tool call needing a scope the token lacks is 403 with WWW-Authenticate error="insufficient_scope" (step-up). One JSON-RPC message per request: a batch is 400. A browser Origin a DNS-rebinding page has (plain http on a name not loopback, or null) is 403; CORS for any other; beyond the instance\'s requests in progress, 503 with Retry-After.',
+      body: mcpMessage,
+      response: protocolDocumentSchema,
+      errors: [413],
+    },
   },
-}, async ({ request, caller, cfg, kv }) => {
-  const token = requireBearer(request, caller);
-  assertMcpOrigin(request, cfg);
-  return inSlot(cfg.limits.mcpMaxConcurrent, async () => {
-    const body = await readJson(request, MCP_MAX_BODY_BYTES);
-    const stepUp = new ScopeChallengeWatch();
-    await noteClientCapabilities(kv, caller.grant?.id, body);
-    const session = createRemoteSession({
-      baseUrl: issuerOf(cfg), token, fetch: stepUp.watching(inProcessFetch(request, caller)), urlElicitation: urlElicitationOf(kv, request, caller.grant?.id),
+  async ({ request, caller, cfg, kv }) => {
+    const token = requireBearer(request, caller);
+    assertMcpOrigin(request, cfg);
+    return inSlot(cfg.limits.mcpMaxConcurrent, async () => {
+      const body = await readJson(request, MCP_MAX_BODY_BYTES);
+      const stepUp = new ScopeChallengeWatch();
+      await noteClientCapabilities(kv, caller.grant?.id, body);
+      const session = createRemoteSession({
+        baseUrl: issuerOf(cfg),
+        token,
+        fetch: stepUp.watching(inProcessFetch(request, caller)),
+        urlElicitation: urlElicitationOf(kv, request, caller.grant?.id),
+      });
+      return stepUp.answer(await serveMcp(request, body, session));
     });
-    return stepUp.answer(await serveMcp(request, body, session));
-  });
-});
+  },
+);
 
 // Stateless: no stream for server-initiated messages (MCP allows 405 here), and no session to end.
-export const GET = route({
-  auth: 'user', scope: 'any', limit: 'mcp', resource: 'mcp', cors: true,
-  doc: { tag: 'MCP', summary: 'No server-sent stream here: answers 405', response: protocolDocumentSchema, errors: [403, 405] },
-}, async ({ request, caller, cfg }) => {
-  requireBearer(request, caller);
-  assertMcpOrigin(request, cfg);
-  return json({ error: 'This MCP server offers no SSE stream: send requests with POST' }, { status: 405, headers: { Allow: 'POST, DELETE' } });
-});
+export const GET = route(
+  {
+    auth: 'user',
+    scope: 'any',
+    limit: 'mcp',
+    resource: 'mcp',
+    cors: true,
+    doc: {
+      tag: 'MCP',
+      summary: 'No server-sent stream here: answers 405',
+      response: protocolDocumentSchema,
+      errors: [403, 405],
+    },
+  },
+  async ({ request, caller, cfg }) => {
+    requireBearer(request, caller);
+    assertMcpOrigin(request, cfg);
+    return json(
+      { error: 'This MCP server offers no SSE stream: send requests with POST' },
+      { status: 405, headers: { Allow: 'POST, DELETE' } },
+    );
+  },
+);
 
-export const DELETE = route({
-  auth: 'user', scope: 'any', limit: 'mcp', resource: 'mcp', cors: true,
-  doc: { tag: 'MCP', summary: 'End a session (stateless: nothing to end), 204', response: protocolDocumentSchema, status: 204 },
-}, async ({ request, caller, cfg }) => {
-  requireBearer(request, caller);
-  assertMcpOrigin(request, cfg);
-  return new Response(null, { status: 204 });
-});
+export const DELETE = route(
+  {
+    auth: 'user',
+    scope: 'any',
+    limit: 'mcp',
+    resource: 'mcp',
+    cors: true,
+    doc: {
+      tag: 'MCP',
+      summary: 'End a session (stateless: nothing to end), 204',
+      response: protocolDocumentSchema,
+      status: 204,
+    },
+  },
+  async ({ request, caller, cfg }) => {
+    requireBearer(request, caller);
+    assertMcpOrigin(request, cfg);
+    return new Response(null, { status: 204 });
+  },
+);
 
 export const OPTIONS = preflight('GET', 'POST', 'DELETE');
 export const { PUT, PATCH } = otherMethods('GET', 'POST', 'DELETE');

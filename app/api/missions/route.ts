@@ -1,28 +1,57 @@
 import { jsonText, route } from '@/lib/http/route';
 import { sendQueuedWebhooks } from '@/lib/webhooks';
-import { createdMissionSchema, createMission, createMissionSchema, listMissions, listQuerySchema, missionListSchema, viewerOf } from '@/lib/missions';
+import {
+  createdMissionSchema,
+  createMission,
+  createMissionSchema,
+  listMissions,
+  listQuerySchema,
+  missionListSchema,
+  viewerOf,
+} from '@/lib/missions';
 import { withRequestBody } from '@/lib/http/request-body';
 import { otherMethods } from '@/lib/http/methods';
 
-export const GET = route({
-  auth: 'optional', scope: 'missions:read', query: listQuerySchema,
-  doc: { tag: 'Missions', summary: 'List missions: public OPEN board, or `mine=client|agent`', response: missionListSchema },
-}, async ({ query, caller, cfg, db }) =>
-  jsonText(await listMissions(await db(), cfg, query, viewerOf(caller), new Date())),
+export const GET = route(
+  {
+    auth: 'optional',
+    scope: 'missions:read',
+    query: listQuerySchema,
+    doc: {
+      tag: 'Missions',
+      summary: 'List missions: public OPEN board, or `mine=client|agent`',
+      response: missionListSchema,
+    },
+  },
+  async ({ query, caller, cfg, db }) =>
+    jsonText(await listMissions(await db(), cfg, query, viewerOf(caller), new Date())),
 );
 
 // JSON, or multipart with attachments; an Idempotency-Key replays the first answer (docs/api.md#idempotency).
-export const POST = route({
-  after: sendQueuedWebhooks, auth: 'CLIENT', scope: 'missions:post', limit: 'createMission',
-  doc: {
-    tag: 'Missions', summary: 'Post a mission (JSON, or multipart with attachments)', body: createMissionSchema, multipart: true,
-    idempotent: true, response: createdMissionSchema, status: 201, errors: [409, 413, 415, 422],
+export const POST = route(
+  {
+    after: sendQueuedWebhooks,
+    auth: 'CLIENT',
+    scope: 'missions:post',
+    limit: 'createMission',
+    doc: {
+      tag: 'Missions',
+      summary: 'Post a mission (JSON, or multipart with attachments)',
+      body: createMissionSchema,
+      multipart: true,
+      idempotent: true,
+      response: createdMissionSchema,
+      status: 201,
+      errors: [409, 413, 415, 422],
+    },
   },
-}, async ({ request, caller, cfg, db }) =>
-  withRequestBody(request.body, request.headers, async (body) => {
-    const idempotencyKey = request.headers.get('idempotency-key');
-    return jsonText(await createMission(await db(), cfg, caller.user, body, idempotencyKey, new Date()), { status: 201 });
-  }),
+  async ({ request, caller, cfg, db }) =>
+    withRequestBody(request.body, request.headers, async (body) => {
+      const idempotencyKey = request.headers.get('idempotency-key');
+      return jsonText(await createMission(await db(), cfg, caller.user, body, idempotencyKey, new Date()), {
+        status: 201,
+      });
+    }),
 );
 
 export const { PUT, PATCH, DELETE } = otherMethods('GET', 'POST');

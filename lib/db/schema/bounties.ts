@@ -1,7 +1,18 @@
 // Bounty entries (docs/api.md#bounties): one per agent and bounty, replaceable until the deadline; its files
 // are mission_files of kind ENTRY, round = the entry's version. The award writes each winner's
 // place and amount here, and an entrant's one contest of the award.
-import { index, integer, json, numeric, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  index,
+  integer,
+  json,
+  numeric,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { missions, type SelfCheckItem } from './missions';
 import { users } from './users';
 
@@ -11,8 +22,12 @@ export const bountyEntries = pgTable(
   'bounty_entries',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    missionId: uuid('mission_id').notNull().references(() => missions.id, { onDelete: 'cascade' }),
-    agentId: uuid('agent_id').notNull().references(() => users.id),
+    missionId: uuid('mission_id')
+      .notNull()
+      .references(() => missions.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => users.id),
     note: text('note').notNull(),
     // docs/api.md#criteria: the entrant's self-check against the mission's criteria.
     selfCheck: json('self_check').$type<SelfCheckItem[]>(),

@@ -13,7 +13,9 @@ const at = (name: string) => timestamp(name, { withTimezone: true });
 export const agentIdentities = pgTable(
   'agent_identities',
   {
-    userId: uuid('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
     // The Identity registry the id belongs to (lowercase): a link to another registry does not count.
     registry: text('registry').notNull(),
     agentId: numeric('agent_id', { precision: 78, scale: 0 }).notNull(),
@@ -27,9 +29,13 @@ export const reputationFeedback = pgTable(
   'reputation_feedback',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    missionId: uuid('mission_id').notNull().references(() => missions.id),
+    missionId: uuid('mission_id')
+      .notNull()
+      .references(() => missions.id),
     // Our agent the feedback is about, and its identity when the settlement was decided.
-    userId: uuid('user_id').notNull().references(() => users.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
     registry: text('registry').notNull(),
     agentId: numeric('agent_id', { precision: 78, scale: 0 }).notNull(),
     value: integer('value').notNull(),

@@ -10,11 +10,15 @@ export const missionApplications = pgTable(
   'mission_applications',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    missionId: uuid('mission_id').notNull().references(() => missions.id),
+    missionId: uuid('mission_id')
+      .notNull()
+      .references(() => missions.id),
     // The mission's `assignment` count when the agent applied: a mission reopened or withdrawn
     // from takes a fresh round of applications.
     round: smallint('round').notNull(),
-    agentId: uuid('agent_id').notNull().references(() => users.id),
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => users.id),
     pitch: text('pitch').notNull(),
     createdAt: at('created_at').notNull(),
   },
@@ -29,9 +33,15 @@ export const missionReviews = pgTable(
   'mission_reviews',
   {
     // One review a mission, by its owner, of the agent who completed it.
-    missionId: uuid('mission_id').primaryKey().references(() => missions.id),
-    clientId: uuid('client_id').notNull().references(() => users.id),
-    agentId: uuid('agent_id').notNull().references(() => users.id),
+    missionId: uuid('mission_id')
+      .primaryKey()
+      .references(() => missions.id),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => users.id),
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => users.id),
     rating: smallint('rating').notNull(),
     comment: text('comment'),
     createdAt: at('created_at').notNull(),
@@ -44,7 +54,9 @@ export const missionComments = pgTable(
   'mission_comments',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    missionId: uuid('mission_id').notNull().references(() => missions.id),
+    missionId: uuid('mission_id')
+      .notNull()
+      .references(() => missions.id),
     // Null for the operator, who has no user row.
     authorId: uuid('author_id').references(() => users.id),
     body: text('body').notNull(),

@@ -22,9 +22,19 @@ import { bytea, tsvector } from './column-types';
 import { users } from './users';
 
 // docs/api.md#criteria: what a submission, a contest and a resolve say of each criterion (by number).
-export interface SelfCheckItem { criterion: number; met: boolean; note?: string }
-export interface UnmetItem { criterion: number; reason: string }
-export interface Verdict { criterion: number; met: boolean }
+export interface SelfCheckItem {
+  criterion: number;
+  met: boolean;
+  note?: string;
+}
+export interface UnmetItem {
+  criterion: number;
+  reason: string;
+}
+export interface Verdict {
+  criterion: number;
+  met: boolean;
+}
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 // uint256 amounts: numeric(78,0) holds every value up to 2^256 - 1 exactly.
@@ -33,7 +43,16 @@ const amount = (name: string) => numeric(name, { precision: 78, scale: 0 });
 // JUDGING and AWARDED are a bounty's (docs/api.md#bounties): past its deadline, and once the client awarded it.
 // AWAITING_FUNDING (docs/api.md#post-and-pay): posted, its reward not yet on-chain; seen only by its poster.
 export const missionStatusEnum = pgEnum('mission_status', [
-  'OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED', 'CANCELLED', 'JUDGING', 'AWARDED', 'AWAITING_FUNDING',
+  'OPEN',
+  'ACCEPTED',
+  'SUBMITTED',
+  'CONTESTED',
+  'DISPUTED',
+  'COMPLETED',
+  'CANCELLED',
+  'JUDGING',
+  'AWARDED',
+  'AWAITING_FUNDING',
 ]);
 export const missionFileKindEnum = pgEnum('mission_file_kind', ['ATTACHMENT', 'DELIVERABLE', 'EVIDENCE', 'ENTRY']);
 export const missionActorEnum = pgEnum('mission_actor', ['OWNER', 'AGENT', 'OPERATOR', 'SYSTEM']);
@@ -45,7 +64,9 @@ export const missions = pgTable(
   'missions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    clientId: uuid('client_id').notNull().references(() => users.id),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => users.id),
     agentId: uuid('agent_id').references(() => users.id),
     title: text('title').notNull(),
     description: text('description').notNull(),
@@ -109,9 +130,7 @@ export const missions = pgTable(
     // what the `mine` lists answer. Written by the same trigger, on every change to the row, its
     // files, its contests or its awards.
     partiesView: text('parties_view'),
-    search: tsvector('search')
-      .notNull()
-      .generatedAlwaysAs(sql`to_tsvector('english', title || ' ' || description)`),
+    search: tsvector('search').notNull().generatedAlwaysAs(sql`to_tsvector('english', title || ' ' || description)`),
   },
   (t) => [
     // Keyset pagination: every sort is (key, id), scanned in either direction.
@@ -147,8 +166,12 @@ export const missionFiles = pgTable(
   'mission_files',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    missionId: uuid('mission_id').notNull().references(() => missions.id, { onDelete: 'cascade' }),
-    sha256: text('sha256').notNull().references(() => fileBlobs.sha256),
+    missionId: uuid('mission_id')
+      .notNull()
+      .references(() => missions.id, { onDelete: 'cascade' }),
+    sha256: text('sha256')
+      .notNull()
+      .references(() => fileBlobs.sha256),
     kind: missionFileKindEnum('kind').notNull(),
     assignment: integer('assignment').notNull(),
     // The submission or contest round the file belongs to (0 for attachments).
@@ -156,7 +179,9 @@ export const missionFiles = pgTable(
     filename: text('filename').notNull(),
     contentType: text('content_type').notNull(),
     size: integer('size').notNull(),
-    uploaderId: uuid('uploader_id').notNull().references(() => users.id),
+    uploaderId: uuid('uploader_id')
+      .notNull()
+      .references(() => users.id),
     position: integer('position').notNull(),
     createdAt: at('created_at').notNull(),
   },
@@ -167,7 +192,9 @@ export const missionContests = pgTable(
   'mission_contests',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    missionId: uuid('mission_id').notNull().references(() => missions.id, { onDelete: 'cascade' }),
+    missionId: uuid('mission_id')
+      .notNull()
+      .references(() => missions.id, { onDelete: 'cascade' }),
     assignment: integer('assignment').notNull(),
     round: integer('round').notNull(),
     reason: text('reason').notNull(),
@@ -183,7 +210,9 @@ export const missionEvents = pgTable(
   'mission_events',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    missionId: uuid('mission_id').notNull().references(() => missions.id, { onDelete: 'cascade' }),
+    missionId: uuid('mission_id')
+      .notNull()
+      .references(() => missions.id, { onDelete: 'cascade' }),
     actor: missionActorEnum('actor').notNull(),
     actorId: uuid('actor_id').references(() => users.id),
     action: text('action').notNull(),
@@ -197,7 +226,9 @@ export const missionEvents = pgTable(
     // Agents' success rates: the missions each agent ever accepted.
     index('mission_events_accepts_idx').on(t.actorId, t.missionId).where(sql`${t.action} = 'accept'`),
     // … and those their owners assigned to them from the applications (docs/api.md#applications).
-    index('mission_events_assigns_idx').on(sql`(${t.data} ->> 'agentId')`, t.missionId).where(sql`${t.action} = 'assign'`),
+    index('mission_events_assigns_idx')
+      .on(sql`(${t.data} ->> 'agentId')`, t.missionId)
+      .where(sql`${t.action} = 'assign'`),
   ],
 );
 
@@ -208,8 +239,12 @@ export const agentEarnings = pgTable(
   'agent_earnings',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    agentId: uuid('agent_id').notNull().references(() => users.id),
-    missionId: uuid('mission_id').notNull().references(() => missions.id),
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => users.id),
+    missionId: uuid('mission_id')
+      .notNull()
+      .references(() => missions.id),
     gross: amount('gross').notNull(),
     fee: amount('fee').notNull(),
     amount: amount('amount').notNull(),

@@ -3,7 +3,19 @@
 // it, then signed, its hash recorded, sent, and confirmed from the chain. A crash anywhere in
 // between is resumed from the row and the chain's own state, never sent twice.
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, numeric, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { missions } from './missions';
 import { users } from './users';
 
@@ -21,7 +33,9 @@ export const settlements = pgTable(
     kind: settlementKindEnum('kind').notNull(),
     missionId: uuid('mission_id').references(() => missions.id),
     // Who receives the money: the agent (release, claim) or the client (refund).
-    userId: uuid('user_id').notNull().references(() => users.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
     beneficiary: text('beneficiary').notNull(),
     taskId: bigint('task_id', { mode: 'bigint' }),
     // The escrow the call goes to (lowercase); null on rows written before v3: the v2 escrow.
@@ -44,7 +58,9 @@ export const settlements = pgTable(
     // One release or refund per mission, whatever retries or races do.
     uniqueIndex('settlements_mission_kind_idx').on(t.missionId, t.kind).where(sql`${t.missionId} is not null`),
     // One claim in flight per agent: a concurrent second claim cannot be inserted.
-    uniqueIndex('settlements_claim_in_flight_idx').on(t.userId).where(sql`${t.kind} = 'CLAIM' and ${t.status} = 'PENDING'`),
+    uniqueIndex('settlements_claim_in_flight_idx')
+      .on(t.userId)
+      .where(sql`${t.kind} = 'CLAIM' and ${t.status} = 'PENDING'`),
     uniqueIndex('settlements_claim_key_idx').on(t.userId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
     index('settlements_pending_idx').on(t.status, t.createdAt),
     index('settlements_user_idx').on(t.userId, t.kind, t.createdAt),

@@ -2,7 +2,18 @@
 // transaction of the change it reports) and the outbox of deliveries — one row per event and
 // endpoint, expanded from the event by the worker outside that transaction, sent after the
 // response and by the sweep, retried with backoff until delivered or the endpoint is disabled.
-import { bigserial, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { missions } from './missions';
 import { users } from './users';
 
@@ -14,7 +25,9 @@ export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id').notNull().references(() => users.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
     url: text('url').notNull(),
     events: text('events').array().notNull(),
     // mission.created only: { category?, tag?, minReward? }
@@ -65,7 +78,9 @@ export const webhookDeliveries = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     // Insertion order: events of one change share an instant, and must still arrive in order.
     seq: bigserial('seq', { mode: 'number' }).notNull(),
-    endpointId: uuid('endpoint_id').notNull().references(() => webhookEndpoints.id),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id),
     // The event it was expanded from (null for deliveries written before events had rows).
     eventId: uuid('event_id'),
     event: text('event').notNull(),

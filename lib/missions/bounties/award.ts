@@ -28,12 +28,16 @@ export async function resolveWinners(db: Db, mission: Pick<Mission, 'id' | 'winn
   const problems: string[] = [];
   if (input.winners.length > places) problems.push(`winners: at most ${places}, the bounty's places`);
   if (new Set(input.winners).size !== input.winners.length) problems.push('winners: each entrant at most once');
-  if (input.winners.length < places && !input.reason) problems.push(`reason: required when fewer than ${places} places are awarded`);
-  const rows = input.winners.length === 0 ? [] : await db
-    .select({ agentId: bountyEntries.agentId, address: users.walletAddress })
-    .from(bountyEntries)
-    .innerJoin(users, eq(users.id, bountyEntries.agentId))
-    .where(and(eq(bountyEntries.missionId, mission.id), inArray(users.walletAddress, input.winners)));
+  if (input.winners.length < places && !input.reason)
+    problems.push(`reason: required when fewer than ${places} places are awarded`);
+  const rows =
+    input.winners.length === 0
+      ? []
+      : await db
+          .select({ agentId: bountyEntries.agentId, address: users.walletAddress })
+          .from(bountyEntries)
+          .innerJoin(users, eq(users.id, bountyEntries.agentId))
+          .where(and(eq(bountyEntries.missionId, mission.id), inArray(users.walletAddress, input.winners)));
   const byAddress = new Map(rows.map((row) => [row.address, row]));
   input.winners.forEach((address, i) => {
     if (!byAddress.has(address)) problems.push(`winners.${i}: ${address} did not enter this bounty`);
@@ -43,9 +47,19 @@ export async function resolveWinners(db: Db, mission: Pick<Mission, 'id' | 'winn
 }
 
 /** Places and amounts on the winners' entries (an earlier award's first cleared); answers the event's data. */
-export async function recordAward(tx: Db, mission: Mission, input: { winners?: { agentId: string; address: string }[]; reason?: string }) {
+export async function recordAward(
+  tx: Db,
+  mission: Mission,
+  input: { winners?: { agentId: string; address: string }[]; reason?: string },
+) {
   const winners = input.winners ?? [];
-  const payout = payoutOf(BigInt(mission.reward), mission.feeBps, mission.winners ?? 1, mission.split, winners.map((w, i) => ({ ...w, place: i + 1 })));
+  const payout = payoutOf(
+    BigInt(mission.reward),
+    mission.feeBps,
+    mission.winners ?? 1,
+    mission.split,
+    winners.map((w, i) => ({ ...w, place: i + 1 })),
+  );
   await tx.update(bountyEntries).set({ place: null, amount: null }).where(eq(bountyEntries.missionId, mission.id));
   for (const winner of payout.winners) {
     await tx
@@ -66,7 +80,13 @@ export async function recordAwardContest(tx: Db, missionId: string, agentId: str
   const [row] = await tx
     .update(bountyEntries)
     .set({ contestReason: reason, contestedAt: now })
-    .where(and(eq(bountyEntries.missionId, missionId), eq(bountyEntries.agentId, agentId), isNull(bountyEntries.contestedAt)))
+    .where(
+      and(
+        eq(bountyEntries.missionId, missionId),
+        eq(bountyEntries.agentId, agentId),
+        isNull(bountyEntries.contestedAt),
+      ),
+    )
     .returning({ id: bountyEntries.id });
   if (!row) throw new ApiError(409, 'You have already contested this award');
 }

@@ -46,10 +46,21 @@ export async function precheckEntry(db: Db, missionId: string, viewer: Viewer, n
   if (refusal) throw refusal;
 }
 
-export async function enterBounty(db: Db, cfg: Config, missionId: string, viewer: Viewer, body: RequestBody, now: Date): Promise<EntryView> {
+export async function enterBounty(
+  db: Db,
+  cfg: Config,
+  missionId: string,
+  viewer: Viewer,
+  body: RequestBody,
+  now: Date,
+): Promise<EntryView> {
   assertMissionId(missionId);
-  const { note, selfCheck } = validate(entrySchema, body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields);
-  if (note === '' && body.files.length === 0) throw new ApiError(400, 'Validation failed', ['note: an entry needs a note or files']);
+  const { note, selfCheck } = validate(
+    entrySchema,
+    body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields,
+  );
+  if (note === '' && body.files.length === 0)
+    throw new ApiError(400, 'Validation failed', ['note: an entry needs a note or files']);
   const entryId = await db.transaction(async (tx) => {
     const mission = await lockMission(tx, missionId);
     const earlier = viewer.kind === 'user' ? await findEntry(tx, missionId, viewer.id) : undefined;
@@ -64,22 +75,55 @@ export async function enterBounty(db: Db, cfg: Config, missionId: string, viewer
     if (earlier) {
       // A replacement: the earlier version's files go with it.
       version = earlier.version + 1;
-      await tx.delete(missionFiles).where(and(eq(missionFiles.missionId, missionId), eq(missionFiles.kind, 'ENTRY'), eq(missionFiles.uploaderId, agentId)));
-      await tx.update(bountyEntries).set({ note, selfCheck: selfCheck ?? null, version, updatedAt: now }).where(eq(bountyEntries.id, earlier.id));
+      await tx
+        .delete(missionFiles)
+        .where(
+          and(
+            eq(missionFiles.missionId, missionId),
+            eq(missionFiles.kind, 'ENTRY'),
+            eq(missionFiles.uploaderId, agentId),
+          ),
+        );
+      await tx
+        .update(bountyEntries)
+        .set({ note, selfCheck: selfCheck ?? null, version, updatedAt: now })
+        .where(eq(bountyEntries.id, earlier.id));
       id = earlier.id;
     } else {
       if (mission!.entryCount >= cfg.missions.maxBountyEntries) {
         throw new ApiError(409, `This bounty has taken the most entries it may (${cfg.missions.maxBountyEntries})`);
       }
-      const [row] = await tx.insert(bountyEntries).values({ missionId, agentId, note, selfCheck: selfCheck ?? null, createdAt: now, updatedAt: now }).returning({ id: bountyEntries.id });
-      await tx.update(missions).set({ entryCount: mission!.entryCount + 1, updatedAt: now }).where(and(eq(missions.id, missionId), eq(missions.status, 'OPEN')));
+      const [row] = await tx
+        .insert(bountyEntries)
+        .values({ missionId, agentId, note, selfCheck: selfCheck ?? null, createdAt: now, updatedAt: now })
+        .returning({ id: bountyEntries.id });
+      await tx
+        .update(missions)
+        .set({ entryCount: mission!.entryCount + 1, updatedAt: now })
+        .where(and(eq(missions.id, missionId), eq(missions.status, 'OPEN')));
       id = row!.id;
     }
-    const files = await storeFiles(tx, { missionId, kind: 'ENTRY', assignment: 0, round: version, uploaderId: agentId }, body.files, now);
-    await recordEvent(tx, { missionId, clientId: mission!.clientId, viewer, action: 'enter', from: 'OPEN', to: 'OPEN', data: { version, files, ...(selfCheck ? { selfCheck } : {}) }, now });
+    const files = await storeFiles(
+      tx,
+      { missionId, kind: 'ENTRY', assignment: 0, round: version, uploaderId: agentId },
+      body.files,
+      now,
+    );
+    await recordEvent(tx, {
+      missionId,
+      clientId: mission!.clientId,
+      viewer,
+      action: 'enter',
+      from: 'OPEN',
+      to: 'OPEN',
+      data: { version, files, ...(selfCheck ? { selfCheck } : {}) },
+      now,
+    });
     const [agent] = await tx.select({ walletAddress: users.walletAddress }).from(users).where(eq(users.id, agentId));
     // To the client alone (the mission's agent is null on a bounty): no entrant hears of another.
-    await emitToParties(tx, 'mission.entry_submitted', { ...mission!, agentId: null }, now, { entry: { id, agent: agent!, version } });
+    await emitToParties(tx, 'mission.entry_submitted', { ...mission!, agentId: null }, now, {
+      entry: { id, agent: agent!, version },
+    });
     return id;
   });
   return (await entryRows(db, missionId, { id: entryId }))[0]!;
@@ -97,29 +141,74 @@ export async function listEntries(db: Db, missionId: string, viewer: Viewer, que
   if (!canSeeMission({ ...mission, entered: own !== undefined }, viewer)) throw notFound();
   if (mission.assignmentMode !== 'BOUNTY') throw new ApiError(409, 'This mission is not a bounty');
   if (viewer.kind === 'anonymous') throw new ApiError(401, 'Authentication required');
-  const all = viewer.kind === 'operator' || isOwner(mission, viewer) || (mission.status === 'COMPLETED' && own !== undefined);
+  const all =
+    viewer.kind === 'operator' || isOwner(mission, viewer) || (mission.status === 'COMPLETED' && own !== undefined);
   const author = all || viewer.kind !== 'user' ? undefined : viewer.id;
   const rows = await entryRows(db, missionId, { author, limit: query.limit + 1, cursor: query.cursor });
-  return pageOf(rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt) })), query.limit, ({ createdAt, ...row }) => ({ ...row, createdAt: createdAt.toISOString() }));
+  return pageOf(
+    rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt) })),
+    query.limit,
+    ({ createdAt, ...row }) => ({ ...row, createdAt: createdAt.toISOString() }),
+  );
 }
 
-async function entryRows(db: Db, missionId: string, page: { id?: string; author?: string; limit?: number; cursor?: string }): Promise<EntryView[]> {
+async function entryRows(
+  db: Db,
+  missionId: string,
+  page: { id?: string; author?: string; limit?: number; cursor?: string },
+): Promise<EntryView[]> {
   const e = bountyEntries;
   const rows = await db
     .select({
-      id: e.id, agentId: e.agentId, walletAddress: users.walletAddress, note: e.note, selfCheck: e.selfCheck, version: e.version, createdAt: e.createdAt,
-      updatedAt: e.updatedAt, place: e.place, amount: e.amount, contestedAt: e.contestedAt,
+      id: e.id,
+      agentId: e.agentId,
+      walletAddress: users.walletAddress,
+      note: e.note,
+      selfCheck: e.selfCheck,
+      version: e.version,
+      createdAt: e.createdAt,
+      updatedAt: e.updatedAt,
+      place: e.place,
+      amount: e.amount,
+      contestedAt: e.contestedAt,
     })
     .from(e)
     .innerJoin(users, eq(users.id, e.agentId))
-    .where(and(eq(e.missionId, missionId), page.id ? eq(e.id, page.id) : undefined, page.author ? eq(e.agentId, page.author) : undefined, afterCursor(page.cursor, e.createdAt, e.id)))
+    .where(
+      and(
+        eq(e.missionId, missionId),
+        page.id ? eq(e.id, page.id) : undefined,
+        page.author ? eq(e.agentId, page.author) : undefined,
+        afterCursor(page.cursor, e.createdAt, e.id),
+      ),
+    )
     .orderBy(...pageOrder(e.createdAt, e.id))
     .limit(page.limit ?? 1);
-  const files = rows.length === 0 ? [] : await db
-    .select({ id: missionFiles.id, uploaderId: missionFiles.uploaderId, round: missionFiles.round, filename: missionFiles.filename, contentType: missionFiles.contentType, size: missionFiles.size, sha256: missionFiles.sha256 })
-    .from(missionFiles)
-    .where(and(eq(missionFiles.missionId, missionId), eq(missionFiles.kind, 'ENTRY'), inArray(missionFiles.uploaderId, rows.map((r) => r.agentId))))
-    .orderBy(missionFiles.createdAt, missionFiles.position, missionFiles.id);
+  const files =
+    rows.length === 0
+      ? []
+      : await db
+          .select({
+            id: missionFiles.id,
+            uploaderId: missionFiles.uploaderId,
+            round: missionFiles.round,
+            filename: missionFiles.filename,
+            contentType: missionFiles.contentType,
+            size: missionFiles.size,
+            sha256: missionFiles.sha256,
+          })
+          .from(missionFiles)
+          .where(
+            and(
+              eq(missionFiles.missionId, missionId),
+              eq(missionFiles.kind, 'ENTRY'),
+              inArray(
+                missionFiles.uploaderId,
+                rows.map((r) => r.agentId),
+              ),
+            ),
+          )
+          .orderBy(missionFiles.createdAt, missionFiles.position, missionFiles.id);
   return rows.map((row) => ({
     id: row.id,
     agent: { walletAddress: row.walletAddress },

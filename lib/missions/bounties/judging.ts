@@ -10,7 +10,15 @@ import type { Viewer } from '../visibility';
 import { resolveWinners } from './award';
 import type { AwardInput } from './schemas';
 
-export async function awardBounty(db: Db, cfg: Config, missionId: string, viewer: Viewer, input: AwardInput, now: Date, gate?: TransitionGate) {
+export async function awardBounty(
+  db: Db,
+  cfg: Config,
+  missionId: string,
+  viewer: Viewer,
+  input: AwardInput,
+  now: Date,
+  gate?: TransitionGate,
+) {
   assertMissionId(missionId);
   await precheckTransition(db, cfg, 'award', missionId, viewer, now);
   const winners = await resolveWinners(db, (await findMission(db, missionId))!, input);

@@ -18,7 +18,10 @@ export const entryQuerySchema = z.object({
 });
 
 export const awardSchema = z.strictObject({
-  winners: z.array(addressSchema).max(10).describe('The winning entrants, first place first; at most the bounty\'s places'),
+  winners: z
+    .array(addressSchema)
+    .max(10)
+    .describe("The winning entrants, first place first; at most the bounty's places"),
   reason: missionReasonSchema.optional().describe('Required when places are left unawarded; entrants may contest it'),
 });
 
@@ -26,7 +29,9 @@ export const entryViewSchema = z.object({
   id: z.string(),
   agent: z.object({ walletAddress: z.string() }),
   note: z.string(),
-  selfCheck: selfCheckViewSchema.describe('docs/api.md#criteria: the entrant\'s own check of the criteria ([] when none)'),
+  selfCheck: selfCheckViewSchema.describe(
+    "docs/api.md#criteria: the entrant's own check of the criteria ([] when none)",
+  ),
   files: z.array(missionFileSchema),
   version: z.number().int().describe('1, then + 1 for each replacement'),
   createdAt: z.string(),

@@ -21,7 +21,12 @@ function apportion(total: bigint, weights: readonly number[]): bigint[] {
 }
 
 /** Each place's share of `reward`; `split` null means equal places. */
-export function placeShares(reward: bigint, feeBps: number, places: number, split: readonly number[] | null): { fee: bigint; places: PlaceShare[] } {
+export function placeShares(
+  reward: bigint,
+  feeBps: number,
+  places: number,
+  split: readonly number[] | null,
+): { fee: bigint; places: PlaceShare[] } {
   const weights = split ?? Array.from({ length: places }, () => 1);
   const fee = (reward * BigInt(feeBps)) / BPS;
   const nets = apportion(reward - fee, weights);
@@ -39,7 +44,11 @@ export interface Payout {
 
 /** The award's payout: the awarded places to their winners, the rest to the client, the fee on the whole. */
 export function payoutOf(
-  reward: bigint, feeBps: number, places: number, split: readonly number[] | null, awarded: readonly { agentId: string; address: string; place: number }[],
+  reward: bigint,
+  feeBps: number,
+  places: number,
+  split: readonly number[] | null,
+  awarded: readonly { agentId: string; address: string; place: number }[],
 ): Payout {
   const shares = placeShares(reward, feeBps, places, split);
   const winners = awarded.map((w) => ({ ...w, amount: shares.places[w.place - 1]!.net }));

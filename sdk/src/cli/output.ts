@@ -42,7 +42,10 @@ export function printError(message: string, details: readonly string[] = []): vo
 }
 
 /** Base units → a decimal amount with the token's symbol ("25 USDC"), or the base units when the token is unknown. */
-export function formatAmount(baseUnits: string | null | undefined, token: { symbol: string | null; decimals: number | null } | null): string {
+export function formatAmount(
+  baseUnits: string | null | undefined,
+  token: { symbol: string | null; decimals: number | null } | null,
+): string {
   if (baseUnits === null || baseUnits === undefined) return '—';
   if (!token || token.decimals === null) return `${baseUnits} (base units)`;
   const value = BigInt(baseUnits);

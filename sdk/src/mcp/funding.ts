@@ -18,7 +18,10 @@ interface Unfunded {
 
 /** The Idempotency-Key of a post_mission call: its arguments, hashed (the API keeps a key 24 hours). */
 export async function postKeyOf(args: Record<string, unknown>): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify(['post_mission', args])));
+  const digest = await crypto.subtle.digest(
+    'SHA-256',
+    new TextEncoder().encode(JSON.stringify(['post_mission', args])),
+  );
   return `mcp-post-${Buffer.from(digest).toString('hex')}`;
 }
 
@@ -34,7 +37,10 @@ export async function fundingAnswer(session: Session, text: string): Promise<str
   if (mission.status !== 'AWAITING_FUNDING' || !mission.funding) return text;
   const message = messageOf(mission, mission.funding);
   if (await session.urlElicitation?.()) {
-    throw new UrlElicitationRequiredError([{ mode: 'url', elicitationId: `funding-${mission.id}`, url: mission.funding.url, message }], message);
+    throw new UrlElicitationRequiredError(
+      [{ mode: 'url', elicitationId: `funding-${mission.id}`, url: mission.funding.url, message }],
+      message,
+    );
   }
   return new ToolContent([
     { type: 'text', text },
@@ -47,7 +53,8 @@ export async function missionAnswer(session: Session, id: string, text: string):
   if (!text.includes('"AWAITING_FUNDING"')) return text;
   const mission = JSON.parse(text) as Unfunded;
   if (mission.status !== 'AWAITING_FUNDING') return text;
-  const url = mission.funding?.url ?? `${session.settings().baseUrl.replace(/\/$/, '')}/missions/${encodeURIComponent(id)}/fund`;
+  const url =
+    mission.funding?.url ?? `${session.settings().baseUrl.replace(/\/$/, '')}/missions/${encodeURIComponent(id)}/fund`;
   let where: string;
   try {
     const funding = await session.client().missions.funding(id);

@@ -14,11 +14,17 @@ interface Parameter {
   readonly schema: JsonSchema;
 }
 
-const schemas = openApiDocument.components.schemas as unknown as Record<string, { properties?: Record<string, JsonSchema>; required?: readonly string[] }>;
+const schemas = openApiDocument.components.schemas as unknown as Record<
+  string,
+  { properties?: Record<string, JsonSchema>; required?: readonly string[] }
+>;
 const paths = openApiDocument.paths as unknown as Record<string, Record<string, { parameters: readonly Parameter[] }>>;
 
 /** A body schema's properties and required list (a copy: tools add their own fields). */
-function body(name: string, omit: readonly string[] = []): { properties: Record<string, JsonSchema>; required: string[] } {
+function body(
+  name: string,
+  omit: readonly string[] = [],
+): { properties: Record<string, JsonSchema>; required: string[] } {
   const schema = schemas[name];
   if (!schema?.properties) throw new Error(`The OpenAPI document has no request body ${name}`);
   const properties = Object.fromEntries(Object.entries(schema.properties).filter(([key]) => !omit.includes(key)));
@@ -31,7 +37,8 @@ function parameter(path: string, method: string, name: string): Parameter {
   return found;
 }
 
-const described = (schema: JsonSchema, description: string | undefined): JsonSchema => (description ? { ...schema, description } : schema);
+const described = (schema: JsonSchema, description: string | undefined): JsonSchema =>
+  description ? { ...schema, description } : schema;
 
 function object(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
   return { type: 'object', properties, ...(required.length > 0 && { required }), additionalProperties: false };
@@ -49,7 +56,8 @@ const filePaths = (what: string): JsonSchema => ({
 const inlineFiles: JsonSchema = {
   type: 'array',
   maxItems: 10,
-  description: 'Text files written inline (for a client without a shared filesystem): a name with its extension (.txt, .md, .csv, .json) and the UTF-8 content',
+  description:
+    'Text files written inline (for a client without a shared filesystem): a name with its extension (.txt, .md, .csv, .json) and the UTF-8 content',
   items: object(
     {
       name: { type: 'string', minLength: 1, maxLength: 255, description: 'File name, e.g. report.md' },
@@ -63,11 +71,20 @@ const attachedFiles: JsonSchema = {
   type: 'array',
   maxItems: 10,
   description:
-    "Files sent as their content, base64-encoded — any type the API takes (PNG, JPEG, GIF, WebP, PDF, ZIP, text); the way to send files to a remote taskmarket server, which cannot read your paths. At most 10 files in all, 10 MB each",
+    'Files sent as their content, base64-encoded — any type the API takes (PNG, JPEG, GIF, WebP, PDF, ZIP, text); the way to send files to a remote taskmarket server, which cannot read your paths. At most 10 files in all, 10 MB each',
   items: object(
     {
-      name: { type: 'string', minLength: 1, maxLength: 255, description: 'File name with its extension, e.g. result.png' },
-      mimeType: { type: 'string', maxLength: 100, description: 'The MIME type, e.g. image/png (default: from the extension)' },
+      name: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 255,
+        description: 'File name with its extension, e.g. result.png',
+      },
+      mimeType: {
+        type: 'string',
+        maxLength: 100,
+        description: 'The MIME type, e.g. image/png (default: from the extension)',
+      },
       data: { type: 'string', contentEncoding: 'base64', description: 'The bytes, base64-encoded' },
     },
     ['name', 'data'],
@@ -75,7 +92,8 @@ const attachedFiles: JsonSchema = {
 };
 
 const LIST_HINTS: Record<string, string> = {
-  status: 'Comma-separated statuses (OPEN, ACCEPTED, SUBMITTED, COMPLETED, CONTESTED, DISPUTED, CANCELLED); the public board is OPEN only',
+  status:
+    'Comma-separated statuses (OPEN, ACCEPTED, SUBMITTED, COMPLETED, CONTESTED, DISPUTED, CANCELLED); the public board is OPEN only',
   category: 'Only this category',
   tag: 'Only missions with this tag',
   minReward: 'At least this reward, in base units of the reward token (USDC has 6 decimals: "25000000" = 25 USDC)',
@@ -91,17 +109,28 @@ export const inputSchemas = {
   none: object({}),
   missionId: object({ id: missionId }, ['id']),
   missionFile: object(
-    { id: missionId, fileId: described(parameter('/api/missions/{id}/files/{fileId}', 'get', 'fileId').schema, "The file's id, from the mission's attachments, submission or contests") },
+    {
+      id: missionId,
+      fileId: described(
+        parameter('/api/missions/{id}/files/{fileId}', 'get', 'fileId').schema,
+        "The file's id, from the mission's attachments, submission or contests",
+      ),
+    },
     ['id', 'fileId'],
   ),
-  findMissions: object(Object.fromEntries(listQuery.map((p) => [p.name, described(p.schema, p.description ?? LIST_HINTS[p.name])]))),
+  findMissions: object(
+    Object.fromEntries(listQuery.map((p) => [p.name, described(p.schema, p.description ?? LIST_HINTS[p.name])])),
+  ),
   submitWork: (() => {
     const { properties, required } = body('MissionsByIdSubmitBody');
     return object(
       {
         id: missionId,
         ...properties,
-        note: described(properties.note ?? { type: 'string' }, 'A note for the client: what you delivered and how to use it'),
+        note: described(
+          properties.note ?? { type: 'string' },
+          'A note for the client: what you delivered and how to use it',
+        ),
         files: filePaths('Deliverables'),
         textFiles: inlineFiles,
         attachments: attachedFiles,
@@ -120,8 +149,14 @@ export const inputSchemas = {
           properties.onChainTaskId ?? { type: 'integer' },
           'Leave out to fund the reward now. Give it only to reuse an escrow task a previous post_mission funded before the mission was refused (its error names the task): nothing is paid again',
         ),
-        reward: described(properties.reward ?? { type: 'string' }, 'Reward in base units of the reward token ("25000000" = 25 USDC); funded from your wallet into the escrow'),
-        deadline: described(properties.deadline ?? { type: 'string' }, 'ISO 8601 date-time with offset, in the future (at most a year)'),
+        reward: described(
+          properties.reward ?? { type: 'string' },
+          'Reward in base units of the reward token ("25000000" = 25 USDC); funded from your wallet into the escrow',
+        ),
+        deadline: described(
+          properties.deadline ?? { type: 'string' },
+          'ISO 8601 date-time with offset, in the future (at most a year)',
+        ),
         files: filePaths('Attachments'),
         attachments: attachedFiles,
       },
@@ -130,7 +165,10 @@ export const inputSchemas = {
   })(),
   contestMission: (() => {
     const { properties, required } = body('MissionsByIdContestBody');
-    return object({ id: missionId, ...properties, files: filePaths('Evidence'), attachments: attachedFiles }, ['id', ...required]);
+    return object({ id: missionId, ...properties, files: filePaths('Evidence'), attachments: attachedFiles }, [
+      'id',
+      ...required,
+    ]);
   })(),
   submitEntry: (() => {
     const { properties, required } = body('MissionsByIdEntriesBody');
@@ -138,7 +176,10 @@ export const inputSchemas = {
       {
         id: missionId,
         ...properties,
-        note: described(properties.note ?? { type: 'string' }, 'What your entry is and how to use it; entering again replaces your entry'),
+        note: described(
+          properties.note ?? { type: 'string' },
+          'What your entry is and how to use it; entering again replaces your entry',
+        ),
         files: filePaths('Files of the entry'),
         textFiles: inlineFiles,
         attachments: attachedFiles,
@@ -171,6 +212,11 @@ export const inputSchemas = {
     return object({ id: missionId, ...properties }, ['id', ...required]);
   })(),
   registerAgent: object({
-    selfMint: { type: 'boolean', default: false, description: 'Mint the passport from your own wallet (pays gas; needs TASKMARKET_RPC_URL) instead of the server minting it' },
+    selfMint: {
+      type: 'boolean',
+      default: false,
+      description:
+        'Mint the passport from your own wallet (pays gas; needs TASKMARKET_RPC_URL) instead of the server minting it',
+    },
   }),
 } satisfies Record<string, JsonSchema>;

@@ -3,7 +3,13 @@
 // the protocol only; anything else goes to stderr.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { TaskmarketError } from '../index.js';
 import type { Session } from '../session/session.js';
@@ -41,7 +47,11 @@ export function toolError(error: unknown): CallToolResult {
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
 /** A tools/call's result: the tool's answer, or its failure as the model reads it. */
-export async function callTool(session: Session, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+export async function callTool(
+  session: Session,
+  name: string,
+  args: Record<string, unknown> | undefined,
+): Promise<CallToolResult> {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) return { content: [{ type: 'text', text: `Unknown tool: ${name}` }], isError: true };
   try {
@@ -65,14 +75,24 @@ export function createMcpServer(session: Session, version: string): Server {
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: TOOLS.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema: inputSchema as never, annotations })),
+    tools: TOOLS.map(({ name, title, description, inputSchema, annotations }) => ({
+      name,
+      title,
+      description,
+      inputSchema: inputSchema as never,
+      annotations,
+    })),
   }));
   // On stdio the server holds the connection, so it knows what the client declared at initialize; the
   // remote server, stateless, brings its own answer (lib/mcp/client-capabilities.ts).
   const declared: Session = session.urlElicitation
     ? session
-    : Object.assign(Object.create(session) as Session, { urlElicitation: async () => server.getClientCapabilities()?.elicitation?.url !== undefined });
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(declared, request.params.name, request.params.arguments));
+    : Object.assign(Object.create(session) as Session, {
+        urlElicitation: async () => server.getClientCapabilities()?.elicitation?.url !== undefined,
+      });
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    callTool(declared, request.params.name, request.params.arguments),
+  );
   return server;
 }
 

@@ -20,10 +20,10 @@ export function text(args: Args, key: string, required = true): string | undefin
 
 function paths(args: Args, key: string): string[] {
   const value = args[key] ?? [];
-  if (!Array.isArray(value) || !value.every((p) => typeof p === 'string')) throw new ToolInputError(`${key} must be an array of file paths`);
+  if (!Array.isArray(value) || !value.every((p) => typeof p === 'string'))
+    throw new ToolInputError(`${key} must be an array of file paths`);
   return value;
 }
-
 
 /** Inline text files as the SDK's `{ name, data, type }`, typed by extension (the server admits text only when declared). */
 export function inlineFiles(args: Args): { name: string; data: Uint8Array; type: string }[] {
@@ -31,7 +31,8 @@ export function inlineFiles(args: Args): { name: string; data: Uint8Array; type:
   if (!Array.isArray(value)) throw new ToolInputError('textFiles must be an array of { name, content }');
   return value.map((file: unknown) => {
     const { name, content } = (file ?? {}) as { name?: unknown; content?: unknown };
-    if (typeof name !== 'string' || typeof content !== 'string') throw new ToolInputError('each of textFiles needs a name and a content, both strings');
+    if (typeof name !== 'string' || typeof content !== 'string')
+      throw new ToolInputError('each of textFiles needs a name and a content, both strings');
     const type = typeByExtension(name);
     return { name, data: new TextEncoder().encode(content), type: isTextType(type) ? type! : 'text/plain' };
   });
@@ -45,11 +46,17 @@ export function attachedFiles(args: Args): { name: string; data: Uint8Array; typ
   if (!Array.isArray(value)) throw new ToolInputError('attachments must be an array of { name, mimeType, data }');
   return value.map((file: unknown) => {
     const { name, mimeType, data } = (file ?? {}) as { name?: unknown; mimeType?: unknown; data?: unknown };
-    if (typeof name !== 'string' || typeof data !== 'string') throw new ToolInputError('each of attachments needs a name and its data (base64), both strings');
-    if (mimeType !== undefined && typeof mimeType !== 'string') throw new ToolInputError(`${name}: mimeType must be a string`);
+    if (typeof name !== 'string' || typeof data !== 'string')
+      throw new ToolInputError('each of attachments needs a name and its data (base64), both strings');
+    if (mimeType !== undefined && typeof mimeType !== 'string')
+      throw new ToolInputError(`${name}: mimeType must be a string`);
     const compact = data.replace(/\s+/g, '');
     if (!BASE64.test(compact)) throw new ToolInputError(`${name}: data must be base64`);
-    return { name, data: new Uint8Array(Buffer.from(compact, 'base64')), type: mimeType ?? typeByExtension(name) ?? 'application/octet-stream' };
+    return {
+      name,
+      data: new Uint8Array(Buffer.from(compact, 'base64')),
+      type: mimeType ?? typeByExtension(name) ?? 'application/octet-stream',
+    };
   });
 }
 
@@ -83,7 +90,9 @@ export async function filesUnderRoot(session: Session, args: Args, key: string):
   }
   const root = session.settings().fileRoot;
   if (!root) {
-    throw new ToolInputError(`${key}: reading local files is off — set TASKMARKET_FILE_ROOT to the directory the tools may upload from, or send text inline (textFiles)`);
+    throw new ToolInputError(
+      `${key}: reading local files is off — set TASKMARKET_FILE_ROOT to the directory the tools may upload from, or send text inline (textFiles)`,
+    );
   }
   const base = await realpath(root).catch(() => {
     throw new ToolInputError(`TASKMARKET_FILE_ROOT (${root}) is not a directory that exists`);
@@ -95,7 +104,9 @@ export async function filesUnderRoot(session: Session, args: Args, key: string):
       });
       const inside = relative(base, full);
       if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
-        throw new ToolInputError(`${path} is outside TASKMARKET_FILE_ROOT (${base}); the tools upload files from there only`);
+        throw new ToolInputError(
+          `${path} is outside TASKMARKET_FILE_ROOT (${base}); the tools upload files from there only`,
+        );
       }
       return full;
     }),

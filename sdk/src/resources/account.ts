@@ -5,13 +5,15 @@ import type { AccountStats, Analytics, AnalyticsQuery, Profile, ProfilePatch } f
 export function accountResource(api: Api) {
   return {
     profile: () => api.json<Profile>({ auth: 'required', method: 'GET', path: '/api/account/profile' }),
-    updateProfile: (patch: ProfilePatch) => api.json<Profile>({ auth: 'required', method: 'PATCH', path: '/api/account/profile', body: patch }),
+    updateProfile: (patch: ProfilePatch) =>
+      api.json<Profile>({ auth: 'required', method: 'PATCH', path: '/api/account/profile', body: patch }),
     stats: () => api.json<AccountStats>({ auth: 'required', method: 'GET', path: '/api/account/stats' }),
   };
 }
 
 export function enterpriseResource(api: Api) {
   return {
-    analytics: (query: AnalyticsQuery = {}) => api.json<Analytics>({ auth: 'required', method: 'GET', path: '/api/enterprise/analytics', query }),
+    analytics: (query: AnalyticsQuery = {}) =>
+      api.json<Analytics>({ auth: 'required', method: 'GET', path: '/api/enterprise/analytics', query }),
   };
 }

@@ -23,16 +23,29 @@ export interface RegisterAgentOptions {
   selfMint?: boolean;
 }
 
-export function registerAgentOf(api: Api, signer: Signer | undefined, rpcUrl: string | undefined, config: () => Promise<PublicConfig>) {
+export function registerAgentOf(
+  api: Api,
+  signer: Signer | undefined,
+  rpcUrl: string | undefined,
+  config: () => Promise<PublicConfig>,
+) {
   return async (options: RegisterAgentOptions = {}): Promise<RegisterAgentResult> => {
     if (options.selfMint) {
-      if (!signer) throw new TaskmarketError({ status: 0, error: 'Minting a passport needs an account: createClient({ account })' });
+      if (!signer)
+        throw new TaskmarketError({
+          status: 0,
+          error: 'Minting a passport needs an account: createClient({ account })',
+        });
       const { chainId, contracts } = await config();
       if (!contracts.passport) throw new TaskmarketError({ status: 0, error: 'The server names no passport contract' });
       await api.session.currentToken(); // signed in before spending gas: a refused sign-in costs nothing
       await mintOwnPassport(chainAccess(signer, rpcUrl, chainId), contracts.passport as `0x${string}`);
     }
-    const result = await api.json<RegisterAgentResult>({ auth: 'required', method: 'POST', path: '/api/auth/register-agent' });
+    const result = await api.json<RegisterAgentResult>({
+      auth: 'required',
+      method: 'POST',
+      path: '/api/auth/register-agent',
+    });
     api.session.adopt(result.token); // the new token carries the AGENT role
     return result;
   };

@@ -29,14 +29,20 @@ function signableOf(funding: MissionFunding) {
     domain,
     types: { ReceiveWithAuthorization: types.ReceiveWithAuthorization! },
     primaryType: 'ReceiveWithAuthorization' as const,
-    message: { ...message, value: BigInt(message.value), validAfter: BigInt(message.validAfter), validBefore: BigInt(message.validBefore) },
+    message: {
+      ...message,
+      value: BigInt(message.value),
+      validAfter: BigInt(message.validAfter),
+      validBefore: BigInt(message.validBefore),
+    },
   };
 }
 
 /** missions.fund(id): read the funding's typed data, sign it with the account, hand it back; by default wait until OPEN. */
 export function fundMissionOf(api: Api, missions: MissionsResource, signer: Signer | undefined) {
   return async (id: string, options: FundOptions = {}): Promise<MissionFunding> => {
-    if (!signer) throw new TaskmarketError({ status: 0, error: 'Funding a mission needs an account: createClient({ account })' });
+    if (!signer)
+      throw new TaskmarketError({ status: 0, error: 'Funding a mission needs an account: createClient({ account })' });
     let state = await missions.funding(id);
     if (state.status === 'funded') return state;
     if (state.status !== 'relaying') {
@@ -45,14 +51,23 @@ export function fundMissionOf(api: Api, missions: MissionsResource, signer: Sign
       const signature = signer.localAccount?.signTypedData
         ? await signer.localAccount.signTypedData(data)
         : await wallet!.signTypedData({ account: wallet!.account, ...(data as object) } as never);
-      state = await api.json<MissionFunding>({ auth: 'required', method: 'POST', path: `/api/missions/${segment(id)}/funding`, body: { signature } });
+      state = await api.json<MissionFunding>({
+        auth: 'required',
+        method: 'POST',
+        path: `/api/missions/${segment(id)}/funding`,
+        body: { signature },
+      });
     }
     const until = Date.now() + (options.timeoutMs ?? 120_000);
     while (options.wait !== false && state.status === 'relaying' && Date.now() < until) {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       state = await missions.funding(id);
     }
-    if (state.status === 'failed') throw new TaskmarketError({ status: 0, error: `Funding failed: ${state.reason ?? 'the relayed transaction failed'}` });
+    if (state.status === 'failed')
+      throw new TaskmarketError({
+        status: 0,
+        error: `Funding failed: ${state.reason ?? 'the relayed transaction failed'}`,
+      });
     return state;
   };
 }
@@ -61,20 +76,33 @@ export function fundMissionOf(api: Api, missions: MissionsResource, signer: Sign
 // ours may differ a little, and a task that expires too early is refused with a 400.
 const EXPIRY_MARGIN_SECONDS = 3600;
 
-export function fundAndCreateMissionOf(api: Api, missions: MissionsResource, signer: Signer | undefined, rpcUrl: string | undefined, config: () => Promise<PublicConfig>) {
+export function fundAndCreateMissionOf(
+  api: Api,
+  missions: MissionsResource,
+  signer: Signer | undefined,
+  rpcUrl: string | undefined,
+  config: () => Promise<PublicConfig>,
+) {
   const fund = fundMissionOf(api, missions, signer);
-  return async (input: FundedMissionInput, options: WithFiles & FundOptions & { fundFrom?: 'signature' | 'wallet' } = {}): Promise<Mission> => {
-    if (!signer) throw new TaskmarketError({ status: 0, error: 'Funding a mission needs an account: createClient({ account })' });
+  return async (
+    input: FundedMissionInput,
+    options: WithFiles & FundOptions & { fundFrom?: 'signature' | 'wallet' } = {},
+  ): Promise<Mission> => {
+    if (!signer)
+      throw new TaskmarketError({ status: 0, error: 'Funding a mission needs an account: createClient({ account })' });
     const { chainId, contracts, missions: rules } = await config();
-    if (!contracts.escrow || !contracts.rewardToken) throw new TaskmarketError({ status: 0, error: 'The server has no escrow configured: use missions.create' });
+    if (!contracts.escrow || !contracts.rewardToken)
+      throw new TaskmarketError({ status: 0, error: 'The server has no escrow configured: use missions.create' });
     // What can be checked before paying is checked here: the server would refuse it after the
     // reward is escrowed, and the escrow gives it back only at expiresAt.
     const problems: string[] = [];
-    if (!/^[0-9]{1,78}$/.test(input.reward) || BigInt(input.reward) === 0n) problems.push('reward: must be a positive string of decimal digits (base units)');
+    if (!/^[0-9]{1,78}$/.test(input.reward) || BigInt(input.reward) === 0n)
+      problems.push('reward: must be a positive string of decimal digits (base units)');
     const deadline = Date.parse(input.deadline);
     if (Number.isNaN(deadline)) problems.push('deadline: must be an ISO 8601 date-time');
     else if (deadline <= Date.now()) problems.push('deadline: must be in the future');
-    if (problems.length > 0) throw new TaskmarketError({ status: 0, error: 'Not funded: the mission would be refused', details: problems });
+    if (problems.length > 0)
+      throw new TaskmarketError({ status: 0, error: 'Not funded: the mission would be refused', details: problems });
     if (options.fundFrom !== 'wallet') {
       // docs/api.md#post-and-pay: posted AWAITING_FUNDING, then one signature; the server pays the gas.
       const posted = await missions.create(input, { files: options.files });
@@ -91,14 +119,26 @@ export function fundAndCreateMissionOf(api: Api, missions: MissionsResource, sig
       reward: BigInt(input.reward),
       ref: keccak256(toHex(idempotencyKey)),
       // A bounty's task outlives its judging, contest and dispute windows instead (docs/api.md#bounties).
-      expiresAt: BigInt(Math.ceil(deadline / 1000) + (input.assignment === 'BOUNTY' ? rules.bountyExpiresAfterDeadlineSeconds : rules.expiresAfterDeadlineSeconds) + EXPIRY_MARGIN_SECONDS),
+      expiresAt: BigInt(
+        Math.ceil(deadline / 1000) +
+          (input.assignment === 'BOUNTY'
+            ? rules.bountyExpiresAfterDeadlineSeconds
+            : rules.expiresAfterDeadlineSeconds) +
+          EXPIRY_MARGIN_SECONDS,
+      ),
     });
     try {
       return await missions.create({ ...input, onChainTaskId }, { ...options, idempotencyKey });
     } catch (error) {
       if (!(error instanceof TaskmarketError)) throw error;
       // The reward is escrowed: say which task, so a retry reuses it instead of paying again.
-      throw new TaskmarketError({ status: error.status, error: error.error, details: error.details, onChainTaskId, cause: error });
+      throw new TaskmarketError({
+        status: error.status,
+        error: error.error,
+        details: error.details,
+        onChainTaskId,
+        cause: error,
+      });
     }
   };
 }

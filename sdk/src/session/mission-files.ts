@@ -17,11 +17,19 @@ export async function missionFileOf(tm: Client, missionId: string, fileId: strin
     submission: { files: MissionFile[] } | null;
     contests: { files: MissionFile[] }[];
   };
-  return [...mission.attachments, ...(mission.submission?.files ?? []), ...mission.contests.flatMap((c) => c.files)].find((f) => f.id === fileId);
+  return [
+    ...mission.attachments,
+    ...(mission.submission?.files ?? []),
+    ...mission.contests.flatMap((c) => c.files),
+  ].find((f) => f.id === fileId);
 }
 
 /** The file and its bytes; a file id the mission does not list is the API's 404, asked of the API itself. */
-export async function downloadMissionFile(tm: Client, missionId: string, fileId: string): Promise<{ file: MissionFile | undefined; blob: Blob }> {
+export async function downloadMissionFile(
+  tm: Client,
+  missionId: string,
+  fileId: string,
+): Promise<{ file: MissionFile | undefined; blob: Blob }> {
   const file = await missionFileOf(tm, missionId, fileId);
   const blob = await tm.missions.download(missionId, fileId);
   return { file, blob };
@@ -29,7 +37,10 @@ export async function downloadMissionFile(tm: Client, missionId: string, fileId:
 
 /** Where the API serves the file (with the caller's credential, as every API call). */
 export function missionFileUrl(tm: Client, missionId: string, fileId: string): string {
-  return new URL(`/api/missions/${encodeURIComponent(missionId)}/files/${encodeURIComponent(fileId)}`, tm.baseUrl).toString();
+  return new URL(
+    `/api/missions/${encodeURIComponent(missionId)}/files/${encodeURIComponent(fileId)}`,
+    tm.baseUrl,
+  ).toString();
 }
 
 /** A name safe to create in a directory: the stored name's last segment, never empty, "." or "..". */

@@ -44,10 +44,14 @@ export function readSettings(env: Env = process.env): Settings {
  */
 export function requireNeeds(settings: Settings, needs: { signed?: boolean; chain?: boolean }): void {
   if (needs.signed && !settings.privateKey && !settings.token) {
-    throw new UsageError('Neither TASKMARKET_PRIVATE_KEY nor TASKMARKET_TOKEN is set: this command signs in with your wallet key or a personal access token');
+    throw new UsageError(
+      'Neither TASKMARKET_PRIVATE_KEY nor TASKMARKET_TOKEN is set: this command signs in with your wallet key or a personal access token',
+    );
   }
   if (needs.chain && !settings.rpcUrl) {
-    throw new UsageError('TASKMARKET_RPC_URL is not set: this command sends a transaction (e.g. http://127.0.0.1:8545 for `npm run dev`)');
+    throw new UsageError(
+      'TASKMARKET_RPC_URL is not set: this command sends a transaction (e.g. http://127.0.0.1:8545 for `npm run dev`)',
+    );
   }
 }
 

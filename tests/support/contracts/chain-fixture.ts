@@ -147,6 +147,7 @@ export async function expectRevertReason(action: Promise<unknown>, reason: strin
     (e: unknown) => e,
   );
   expect(error, `expected a revert with "${reason}", but it succeeded`).toBeDefined();
-  const reverted = error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : undefined;
+  const reverted =
+    error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : undefined;
   expect(reverted instanceof ContractFunctionRevertedError ? reverted.reason : undefined, String(error)).toBe(reason);
 }

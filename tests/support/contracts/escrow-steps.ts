@@ -25,7 +25,13 @@ export async function expiryIn(ctx: ChainContext, seconds: number): Promise<bigi
 }
 
 /** Funds the client and opens a task for `reward`, expiring in a week; answers the new task id. */
-export async function openTask(ctx: ChainContext, reward: bigint, who: Actor = ctx.client, ref = missionRef('m'), expiresAt?: bigint) {
+export async function openTask(
+  ctx: ChainContext,
+  reward: bigint,
+  who: Actor = ctx.client,
+  ref = missionRef('m'),
+  expiresAt?: bigint,
+) {
   await fund(ctx, who, reward);
   const expiry = expiresAt ?? (await expiryIn(ctx, 7 * 86_400));
   const receipt = await ctx.mined(who.escrow.write.createTask([reward, ref, expiry]));

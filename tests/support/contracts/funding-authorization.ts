@@ -24,14 +24,23 @@ export const TASK_FUNDING_TYPEHASH = keccak256(
 export function fundingNonce(chainId: number, escrow: Hex, terms: FundingTerms): Hex {
   return keccak256(
     encodeAbiParameters(
-      [{ type: 'bytes32' }, { type: 'uint256' }, { type: 'address' }, { type: 'address' }, { type: 'uint256' }, { type: 'bytes32' }, { type: 'uint64' }],
+      [
+        { type: 'bytes32' },
+        { type: 'uint256' },
+        { type: 'address' },
+        { type: 'address' },
+        { type: 'uint256' },
+        { type: 'bytes32' },
+        { type: 'uint64' },
+      ],
       [TASK_FUNDING_TYPEHASH, BigInt(chainId), escrow, terms.client, terms.reward, terms.ref, terms.expiresAt],
     ),
   );
 }
 
 /** USDC v2.2's EIP-712 domain: its name() (here "Mock USDC"), version "2", the chain and the token. */
-export const usdcDomain = (name: string, chainId: number, token: Hex) => ({ name, version: '2', chainId, verifyingContract: token }) as const;
+export const usdcDomain = (name: string, chainId: number, token: Hex) =>
+  ({ name, version: '2', chainId, verifyingContract: token }) as const;
 
 export const RECEIVE_WITH_AUTHORIZATION_TYPES = {
   ReceiveWithAuthorization: [
@@ -45,7 +54,12 @@ export const RECEIVE_WITH_AUTHORIZATION_TYPES = {
 } as const;
 
 /** The typed data the client signs: `from` is the task's client (an EOA, or a contract wallet its owner signs for). */
-export function fundingTypedData(chain: { chainId: number; token: Hex; tokenName: string; escrow: Hex }, terms: FundingTerms, window: FundingWindow, nonce?: Hex) {
+export function fundingTypedData(
+  chain: { chainId: number; token: Hex; tokenName: string; escrow: Hex },
+  terms: FundingTerms,
+  window: FundingWindow,
+  nonce?: Hex,
+) {
   return {
     domain: usdcDomain(chain.tokenName, chain.chainId, chain.token),
     types: RECEIVE_WITH_AUTHORIZATION_TYPES,
@@ -63,7 +77,16 @@ export function fundingTypedData(chain: { chainId: number; token: Hex; tokenName
 
 /** The contract's call arguments for createTaskWithAuthorization, in its order. */
 export function fundingArgs(terms: FundingTerms, window: FundingWindow, nonce: Hex, signature: Hex) {
-  return [terms.client, terms.reward, terms.ref, terms.expiresAt, window.validAfter, window.validBefore, nonce, signature] as const;
+  return [
+    terms.client,
+    terms.reward,
+    terms.ref,
+    terms.expiresAt,
+    window.validAfter,
+    window.validBefore,
+    nonce,
+    signature,
+  ] as const;
 }
 
 /** A signature split for the `v, r, s` overloads. */
@@ -71,4 +94,3 @@ export function vrs(signature: Hex): [number, Hex, Hex] {
   const { v, r, s, yParity } = parseSignature(signature);
   return [Number(v ?? BigInt(27 + yParity)), r, s];
 }
-

@@ -9,13 +9,27 @@ const publicClient = () => createPublicClient({ chain: foundry, transport: http(
 
 /** MockUSDC lets anyone mint (contracts/MockUSDC.sol): fund a test client's wallet. */
 export async function mintRewardToken(payerKey: Hex, to: Address, amount: bigint): Promise<void> {
-  const wallet = createWalletClient({ chain: foundry, transport: http(e2e.rpcUrl), account: privateKeyToAccount(payerKey) });
-  const hash = await wallet.writeContract({ address: e2e.rewardToken, abi: mockUsdcArtifact.abi, functionName: 'mint', args: [to, amount] });
+  const wallet = createWalletClient({
+    chain: foundry,
+    transport: http(e2e.rpcUrl),
+    account: privateKeyToAccount(payerKey),
+  });
+  const hash = await wallet.writeContract({
+    address: e2e.rewardToken,
+    abi: mockUsdcArtifact.abi,
+    functionName: 'mint',
+    args: [to, amount],
+  });
   await publicClient().waitForTransactionReceipt({ hash });
 }
 
 export function rewardTokenBalance(owner: Address): Promise<bigint> {
-  return publicClient().readContract({ address: e2e.rewardToken, abi: mockUsdcArtifact.abi, functionName: 'balanceOf', args: [owner] });
+  return publicClient().readContract({
+    address: e2e.rewardToken,
+    abi: mockUsdcArtifact.abi,
+    functionName: 'balanceOf',
+    args: [owner],
+  });
 }
 
 export async function escrowTask(taskId: number) {

@@ -11,7 +11,11 @@ export interface DashboardUser {
   wallet: TestWallet;
 }
 
-export async function openDashboardAs(browser: Browser, privateKey: Hex, options: { walletChainId?: number } = {}): Promise<DashboardUser> {
+export async function openDashboardAs(
+  browser: Browser,
+  privateKey: Hex,
+  options: { walletChainId?: number } = {},
+): Promise<DashboardUser> {
   const context = await browser.newContext({ baseURL: e2e.baseUrl });
   const wallet = new TestWallet(privateKey, e2e.rpcUrl, options.walletChainId ?? e2e.chainId);
   await wallet.attach(context);

@@ -33,7 +33,9 @@ export default async function globalSetup() {
     E2E_PASSPORT: chain.contracts.passport,
     E2E_SERVER_LOG: server.logFile,
   });
-  console.log(`e2e: server ${server.url} on ${backend.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'} + ${backend.env.REDIS_URL ? 'Redis' : 'memory KV'} (log ${server.logFile}), anvil ${chain.rpcUrl}`);
+  console.log(
+    `e2e: server ${server.url} on ${backend.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'} + ${backend.env.REDIS_URL ? 'Redis' : 'memory KV'} (log ${server.logFile}), anvil ${chain.rpcUrl}`,
+  );
   return async () => {
     await server.stop();
     await chain.stop();

@@ -53,7 +53,11 @@ export class TestWallet {
   /** Makes this wallet the browser wallet of every page in the context. */
   async attach(context: BrowserContext): Promise<void> {
     await context.exposeFunction(BRIDGE, (request: Request) => this.handle(request));
-    await context.addInitScript(installInjectedProvider, { bridge: BRIDGE, name: 'Test Wallet', rdns: 'dev.taskmarket.test-wallet' });
+    await context.addInitScript(installInjectedProvider, {
+      bridge: BRIDGE,
+      name: 'Test Wallet',
+      rdns: 'dev.taskmarket.test-wallet',
+    });
   }
 
   private async handle({ method, params }: Request): Promise<Reply> {
@@ -62,7 +66,12 @@ export class TestWallet {
       return await this.answer(method, params);
     } catch (error) {
       const e = error as { code?: number; shortMessage?: string; message?: string };
-      return { error: { code: typeof e.code === 'number' ? e.code : -32603, message: e.shortMessage ?? e.message ?? String(error) } };
+      return {
+        error: {
+          code: typeof e.code === 'number' ? e.code : -32603,
+          message: e.shortMessage ?? e.message ?? String(error),
+        },
+      };
     }
   }
 
@@ -98,7 +107,12 @@ export class TestWallet {
       case 'eth_signTypedData_v4': {
         // EIP-712 as wallets take it: [address, JSON of { domain, types (with EIP712Domain), primaryType, message }].
         const [, json] = params as [Hex, string];
-        const { domain, types, primaryType, message } = JSON.parse(json) as { domain: never; types: Record<string, never>; primaryType: string; message: never };
+        const { domain, types, primaryType, message } = JSON.parse(json) as {
+          domain: never;
+          types: Record<string, never>;
+          primaryType: string;
+          message: never;
+        };
         const { EIP712Domain: _domain, ...rest } = types;
         this.typedDataSigned++;
         return { result: await this.account.signTypedData({ domain, types: rest, primaryType, message }) };

@@ -82,7 +82,11 @@ export async function verify(instance: Instance, signed: { message: string; sign
 export async function signIn(issuer: Instance, verifier: Instance = issuer, account: PrivateKeyAccount = newAccount()) {
   const reply = await verify(verifier, await signedMessage(issuer, account));
   if (reply.status !== 200) throw new Error(`verify: ${reply.status} ${JSON.stringify(reply.body)}`);
-  return { account, token: reply.body.token as string, user: reply.body.user as { id: string; walletAddress: string; role: string } };
+  return {
+    account,
+    token: reply.body.token as string,
+    user: reply.body.user as { id: string; walletAddress: string; role: string },
+  };
 }
 
 export function sweep(instance: Instance): Promise<Reply> {

@@ -83,5 +83,8 @@ export async function startPair(env: Record<string, string>): Promise<Pair> {
 
 /** Requests our instances failed as bugs (logged `request.failed`, answered 500). */
 export function loggedFailures(instance: Instance): string[] {
-  return instance.logs().split('\n').filter((line) => line.includes('"request.failed"'));
+  return instance
+    .logs()
+    .split('\n')
+    .filter((line) => line.includes('"request.failed"'));
 }

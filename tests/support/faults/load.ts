@@ -59,8 +59,11 @@ export function startLoad(pair: Pair, { workers = 4, users = [] as SignedInUser[
       // verify's take-the-nonce step too, not only the nonce route.
       const message = siweMessage(account, nonce.status === 200 ? nonce.body.nonce : randomBytes(16).toString('hex'));
       const signature = await account.signMessage({ message });
-      const verified = await timed('verify', () => request(verifier, '/api/auth/verify', { body: { message, signature } }));
-      if (verified.status === 200) signedIn.push({ account, token: verified.body.token, userId: verified.body.user.id });
+      const verified = await timed('verify', () =>
+        request(verifier, '/api/auth/verify', { body: { message, signature } }),
+      );
+      if (verified.status === 200)
+        signedIn.push({ account, token: verified.body.token, userId: verified.body.user.id });
       const known = signedIn[Math.floor(Math.random() * signedIn.length)];
       if (known) await timed('me', () => request(issuer, '/api/auth/me', { token: known.token }));
       await new Promise((resolve) => setTimeout(resolve, ROUND_PAUSE_MS));

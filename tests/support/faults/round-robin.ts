@@ -23,11 +23,14 @@ export async function startRoundRobin(instances: { url: string }[], port = 0): P
   const server = createServer((req, res) => {
     const instance = next++ % instances.length;
     const target = new URL(instances[instance]!.url);
-    const upstream = forward({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      served.push({ method: req.method!, path: req.url!, instance, status: answer.statusCode! });
-      res.writeHead(answer.statusCode!, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = forward(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        served.push({ method: req.method!, path: req.url!, instance, status: answer.statusCode! });
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => {
       served.push({ method: req.method!, path: req.url!, instance, status: 502 });
       res.writeHead(502).end();

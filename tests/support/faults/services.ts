@@ -53,13 +53,18 @@ export async function startRedis(): Promise<RedisServer> {
   process.on('exit', killOnExit);
 
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-      stdio: 'ignore',
-    });
+    child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      {
+        stdio: 'ignore',
+      },
+    );
     await until(`redis on port ${port}`, () => redisAnswers(port));
   };
   const kill = async () => {
-    const exiting = child && child.exitCode === null ? new Promise((resolve) => child!.once('exit', resolve)) : undefined;
+    const exiting =
+      child && child.exitCode === null ? new Promise((resolve) => child!.once('exit', resolve)) : undefined;
     child?.kill('SIGKILL');
     await exiting;
   };
@@ -96,10 +101,28 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'taskmarket-faults-pg-'));
   const data = join(dir, 'data');
-  if (process.getuid?.() === 0) chownSync(dir, Number((await run('id', ['-u', 'postgres'])).stdout), Number((await run('id', ['-g', 'postgres'])).stdout));
-  await asPostgres(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+  if (process.getuid?.() === 0)
+    chownSync(
+      dir,
+      Number((await run('id', ['-u', 'postgres'])).stdout),
+      Number((await run('id', ['-g', 'postgres'])).stdout),
+    );
+  await asPostgres(join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '-A',
+    'trust',
+    '-E',
+    'UTF8',
+    '--locale=C',
+    '--no-sync',
+  ]);
   const pgCtl = (...args: string[]) => asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-w', ...args]);
-  const extra = Object.entries(settings).map(([name, value]) => ` -c ${name}=${value}`).join('');
+  const extra = Object.entries(settings)
+    .map(([name, value]) => ` -c ${name}=${value}`)
+    .join('');
   const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir}${extra}`;
   const start = async () => {
     await pgCtl('-l', join(dir, 'log'), '-o', options, 'start');

@@ -19,7 +19,19 @@ export const validCreate = fc.record({
 const tagList = fc.oneof(
   fc.array(text, { maxLength: 12 }),
   fc.array(word, { minLength: 10, maxLength: 12 }),
-  fc.constantFrom(['a,b'], [''], [' '], ['x'.repeat(33)], ['UPPER', 'upper'], ['-leading'], ['ok', 1], 'a,b', [null], [[]], [{}]),
+  fc.constantFrom(
+    ['a,b'],
+    [''],
+    [' '],
+    ['x'.repeat(33)],
+    ['UPPER', 'upper'],
+    ['-leading'],
+    ['ok', 1],
+    'a,b',
+    [null],
+    [[]],
+    [{}],
+  ),
 );
 
 export const createValues: Record<string, fc.Arbitrary<unknown>> = {
@@ -44,8 +56,24 @@ export const validProfile = fc.record(
 );
 
 const url = fc.oneof(
-  fc.webUrl({ validSchemes: ['https', 'http', 'ftp', 'javascript', 'data'], withQueryParameters: true, withFragments: true }),
-  fc.constantFrom('https://', 'https://localhost', 'https://127.0.0.1/x', 'https://[::1]/', 'https://exa mple.com', 'https://xn--80ak6aa92e.com', 'https://例え.jp', 'HTTPS://EXAMPLE.COM', 'https://a.b/' + 'x'.repeat(2100), '//example.com', 'https:example.com'),
+  fc.webUrl({
+    validSchemes: ['https', 'http', 'ftp', 'javascript', 'data'],
+    withQueryParameters: true,
+    withFragments: true,
+  }),
+  fc.constantFrom(
+    'https://',
+    'https://localhost',
+    'https://127.0.0.1/x',
+    'https://[::1]/',
+    'https://exa mple.com',
+    'https://xn--80ak6aa92e.com',
+    'https://例え.jp',
+    'HTTPS://EXAMPLE.COM',
+    'https://a.b/' + 'x'.repeat(2100),
+    '//example.com',
+    'https:example.com',
+  ),
   text.map((t) => `https://example.com/${t}`),
   text,
 );
@@ -61,24 +89,39 @@ export const profileValues: Record<string, fc.Arbitrary<unknown>> = {
   id: fc.uuid(),
 };
 
-export const validNote = fc.record({ note: fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim() !== '') });
+export const validNote = fc.record({
+  note: fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim() !== ''),
+});
 export const noteValues = { note: text };
 
-export const validReason = fc.record({ reason: fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim() !== '') });
+export const validReason = fc.record({
+  reason: fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim() !== ''),
+});
 export const reasonValues = { reason: text };
 
-export const validBump = fc.record({ reward: fc.bigInt({ min: 1n, max: 10n ** 12n }).map(String) }, { requiredKeys: [] });
+export const validBump = fc.record(
+  { reward: fc.bigInt({ min: 1n, max: 10n ** 12n }).map(String) },
+  { requiredKeys: [] },
+);
 export const bumpValues = { reward: fc.oneof(decimal, number) };
 
-export const validResolve = fc.record({ outcome: fc.constantFrom('COMPLETED', 'CANCELLED'), note: fc.string({ maxLength: 100 }) }, { requiredKeys: ['outcome'] });
-export const resolveValues = { outcome: fc.oneof(fc.constantFrom('completed', 'COMPLETED ', 'DISPUTED', 'OPEN', ''), text), note: text };
+export const validResolve = fc.record(
+  { outcome: fc.constantFrom('COMPLETED', 'CANCELLED'), note: fc.string({ maxLength: 100 }) },
+  { requiredKeys: ['outcome'] },
+);
+export const resolveValues = {
+  outcome: fc.oneof(fc.constantFrom('completed', 'COMPLETED ', 'DISPUTED', 'OPEN', ''), text),
+  note: text,
+};
 
 const hexAddress = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => `0x${Buffer.from(b).toString('hex')}`);
 /** Addresses in every case: lower, upper, checksummed-looking, wrongly mixed, short, long, no prefix. */
 export const addressLike = fc.oneof(
   hexAddress,
   hexAddress.map((a) => `0x${a.slice(2).toUpperCase()}`),
-  fc.tuple(hexAddress, fc.array(fc.boolean(), { minLength: 40, maxLength: 40 })).map(([a, ups]) => `0x${[...a.slice(2)].map((c, i) => (ups[i] ? c.toUpperCase() : c)).join('')}`),
+  fc
+    .tuple(hexAddress, fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }))
+    .map(([a, ups]) => `0x${[...a.slice(2)].map((c, i) => (ups[i] ? c.toUpperCase() : c)).join('')}`),
   hexAddress.map((a) => a.slice(0, 41)),
   hexAddress.map((a) => `${a}00`),
   hexAddress.map((a) => a.slice(2)),
@@ -89,9 +132,15 @@ export const addressLike = fc.oneof(
 export const validNonce = hexAddress.map((address) => ({ address }));
 export const nonceValues = { address: addressLike };
 
-export const validVerify = fc.record({ message: fc.string({ minLength: 1, maxLength: 300 }), signature: fc.uint8Array({ minLength: 65, maxLength: 65 }).map((b) => `0x${Buffer.from(b).toString('hex')}`) });
+export const validVerify = fc.record({
+  message: fc.string({ minLength: 1, maxLength: 300 }),
+  signature: fc.uint8Array({ minLength: 65, maxLength: 65 }).map((b) => `0x${Buffer.from(b).toString('hex')}`),
+});
 export const verifyValues = {
   message: fc.oneof(text, fc.constantFrom('x'.repeat(4096), 'x'.repeat(4097))),
-  signature: fc.oneof(text, fc.uint8Array({ maxLength: 300 }).map((b) => `0x${Buffer.from(b).toString('hex')}`), fc.constantFrom('0x', '0x0', '0xzz', `0x${'ab'.repeat(4097)}`)),
+  signature: fc.oneof(
+    text,
+    fc.uint8Array({ maxLength: 300 }).map((b) => `0x${Buffer.from(b).toString('hex')}`),
+    fc.constantFrom('0x', '0x0', '0xzz', `0x${'ab'.repeat(4097)}`),
+  ),
 };
-

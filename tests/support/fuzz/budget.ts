@@ -22,7 +22,8 @@ export const SHARES = {
 } as const;
 
 /** The cases of one property: its share of the total, split `ways` (at least a few, so a tiny FUZZ_RUNS still runs each). */
-export const casesFor = (share: keyof typeof SHARES, ways = 1) => Math.max(3, Math.round((TOTAL_RUNS * SHARES[share]) / ways));
+export const casesFor = (share: keyof typeof SHARES, ways = 1) =>
+  Math.max(3, Math.round((TOTAL_RUNS * SHARES[share]) / ways));
 
 /**
  * The seed of this run: the same for every run of one commit, so a CI failure replays exactly —
@@ -36,7 +37,10 @@ function chooseSeed(wanted: string | undefined): number {
   if (wanted && /^-?\d+$/.test(wanted)) return Number(wanted);
   let commit = 'no-commit';
   try {
-    commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     // Outside a checkout: one fixed seed, still reproducible.
   }

@@ -10,7 +10,8 @@ import { missions } from '@/lib/db/schema';
 // 405: a method the route does not support (docs/api.md#conventions).
 const ERROR_STATUSES = new Set([400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 503]);
 // A stack frame, a SQL fragment, a driver or file-system message: none of it is for the caller.
-const LEAK = /\bat \S+ \(|node_modules|\.ts:\d+|\b(select|insert into|update \S+ set|delete from)\b.*\b(from|where|values)\b|violates|relation "|ECONN|ENOENT|\/tmp\//i;
+const LEAK =
+  /\bat \S+ \(|node_modules|\.ts:\d+|\b(select|insert into|update \S+ set|delete from)\b.*\b(from|where|values)\b|violates|relation "|ECONN|ENOENT|\/tmp\//i;
 
 export interface Answer {
   status: number;
@@ -20,7 +21,11 @@ export interface Answer {
 }
 
 /** Reads the response and checks the contract; answers it for further checks. */
-export async function expectDocumented(response: Response, label: string, options: { binaryOk?: boolean } = {}): Promise<Answer> {
+export async function expectDocumented(
+  response: Response,
+  label: string,
+  options: { binaryOk?: boolean } = {},
+): Promise<Answer> {
   const text = await response.text();
   const { status, headers } = response;
   const where = `${label} → ${status} ${text.slice(0, 400)}`;
@@ -46,12 +51,16 @@ export async function expectDocumented(response: Response, label: string, option
   expect(ERROR_STATUSES.has(status), `${where}: not a status of docs/api.md#errors`).toBe(true);
   // OAuth endpoints answer OAuth's `{ error: code, error_description }` (RFC 6749 §5.2, RFC 7591 §3.2.2).
   const extra = /^\w+ \/api\/oauth\//.test(label) ? ['error_description'] : [];
-  expect(Object.keys(fields).filter((key) => key !== 'error' && key !== 'details' && !extra.includes(key)), where).toEqual([]);
+  expect(
+    Object.keys(fields).filter((key) => key !== 'error' && key !== 'details' && !extra.includes(key)),
+    where,
+  ).toEqual([]);
   expect(typeof fields.error === 'string' && fields.error.length > 0, where).toBe(true);
   if ('details' in fields) {
     expect(Array.isArray(fields.details) && fields.details.every((d) => typeof d === 'string'), where).toBe(true);
   }
-  if (status === 429 || status === 503) expect(headers.get('retry-after'), `${where}: no Retry-After`).toMatch(/^[0-9]+$/);
+  if (status === 429 || status === 503)
+    expect(headers.get('retry-after'), `${where}: no Retry-After`).toMatch(/^[0-9]+$/);
   if (status === 405) expect(headers.get('allow'), `${where}: no Allow`).toMatch(/^[A-Z]+(, [A-Z]+)*$/);
   return { status, headers, body, text };
 }
@@ -59,7 +68,13 @@ export async function expectDocumented(response: Response, label: string, option
 const rowsOf = (result: unknown): Record<string, unknown>[] =>
   (Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? [])) as Record<string, unknown>[];
 
-const idList = (ids: string[]) => (ids.length === 0 ? sql`(null::uuid)` : sql`(${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+const idList = (ids: string[]) =>
+  ids.length === 0
+    ? sql`(null::uuid)`
+    : sql`(${sql.join(
+        ids.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`;
 
 /**
  * The data a refused request must leave as it was, in one round trip: the row count of every table
@@ -86,7 +101,10 @@ export async function stateOf(watch: { missions?: string[]; users?: string[] } =
 }
 
 export async function missionCountOf(clientId: string): Promise<number> {
-  const [row] = await (await getDb()).select({ n: sql<number>`count(*)::int` }).from(missions).where(eq(missions.clientId, clientId));
+  const [row] = await (await getDb())
+    .select({ n: sql<number>`count(*)::int` })
+    .from(missions)
+    .where(eq(missions.clientId, clientId));
   return row!.n;
 }
 
@@ -102,6 +120,12 @@ export function countStatus(property: string, status: number): void {
 
 export function printStatusCounts(): void {
   if (!process.env.FUZZ_STATS) return;
-  const lines = [...tally].map(([property, counts]) => `${property}: ${[...counts].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ')}`);
+  const lines = [...tally].map(
+    ([property, counts]) =>
+      `${property}: ${[...counts]
+        .sort(([a], [b]) => a - b)
+        .map(([s, n]) => `${s}×${n}`)
+        .join(' ')}`,
+  );
   console.log(`statuses per property\n${lines.join('\n')}`);
 }

@@ -38,7 +38,16 @@ export type Credential =
   | { kind: 'operator'; secret: 'cron' | 'admin' };
 
 // Pages of an allowed domain (docs/api.md#origins), and pages that are not.
-const ORIGINS = ['https://app.example.com', 'http://localhost:3000', 'https://pr-12.app.example.com', 'https://evilapp.example.com', 'https://app.example.com.evil.io', 'null', 'http://localhost:3001', 'https://app.example.com:444'];
+const ORIGINS = [
+  'https://app.example.com',
+  'http://localhost:3000',
+  'https://pr-12.app.example.com',
+  'https://evilapp.example.com',
+  'https://app.example.com.evil.io',
+  'null',
+  'http://localhost:3001',
+  'https://app.example.com:444',
+];
 
 /** Credentials for a case, speaking as one of the parties `names` (operator secrets `operatorWeight` times as often as usual). */
 export function credential(names: string[], operatorWeight = 1): fc.Arbitrary<Credential> {
@@ -47,11 +56,27 @@ export function credential(names: string[], operatorWeight = 1): fc.Arbitrary<Cr
   return fc.oneof(
     { weight: 2, arbitrary: fc.constant({ kind: 'none' as const }) },
     { weight: 8, arbitrary: as.map((name) => ({ kind: 'bearer' as const, as: name })) },
-    { weight: 3, arbitrary: fc.tuple(as, origin).map(([name, o]) => ({ kind: 'cookie' as const, as: name, origin: o })) },
-    { weight: 2, arbitrary: fc.tuple(as, forgedToken).map(([name, make]) => ({ kind: 'forged-token' as const, as: name, make })) },
-    { weight: 1, arbitrary: fc.tuple(forgedCookie, origin).map(([make, o]) => ({ kind: 'forged-cookie' as const, make, origin: o })) },
+    {
+      weight: 3,
+      arbitrary: fc.tuple(as, origin).map(([name, o]) => ({ kind: 'cookie' as const, as: name, origin: o })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(as, forgedToken).map(([name, make]) => ({ kind: 'forged-token' as const, as: name, make })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(forgedCookie, origin)
+        .map(([make, o]) => ({ kind: 'forged-cookie' as const, make, origin: o })),
+    },
     { weight: 1, arbitrary: badAuthorization.map((value) => ({ kind: 'authorization' as const, value })) },
-    { weight: operatorWeight, arbitrary: fc.constantFrom('cron' as const, 'admin' as const).map((secret) => ({ kind: 'operator' as const, secret })) },
+    {
+      weight: operatorWeight,
+      arbitrary: fc
+        .constantFrom('cron' as const, 'admin' as const)
+        .map((secret) => ({ kind: 'operator' as const, secret })),
+    },
   );
 }
 

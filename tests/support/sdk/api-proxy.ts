@@ -16,10 +16,17 @@ export type ProxyDecision = { reply: number; retryAfter?: string } | { lose: num
 
 const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
 
-export async function startApiProxy(upstream: string, decide: (request: ProxiedRequest, seen: ProxiedRequest[]) => ProxyDecision) {
+export async function startApiProxy(
+  upstream: string,
+  decide: (request: ProxiedRequest, seen: ProxiedRequest[]) => ProxyDecision,
+) {
   const seen: ProxiedRequest[] = [];
   const server = createServer(async (request, response) => {
-    const proxied: ProxiedRequest = { method: request.method ?? 'GET', path: request.url ?? '/', headers: request.headers };
+    const proxied: ProxiedRequest = {
+      method: request.method ?? 'GET',
+      path: request.url ?? '/',
+      headers: request.headers,
+    };
     const decision = decide(proxied, seen);
     seen.push(proxied);
     const chunks: Buffer[] = [];
@@ -27,11 +34,19 @@ export async function startApiProxy(upstream: string, decide: (request: ProxiedR
     const own = (status: number, retryAfter?: string) => {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
-      response.writeHead(status, headers).end(JSON.stringify({ error: status === 429 ? 'Too many requests (injected by the test proxy)' : 'Unavailable (injected by the test proxy)' }));
+      response.writeHead(status, headers).end(
+        JSON.stringify({
+          error:
+            status === 429
+              ? 'Too many requests (injected by the test proxy)'
+              : 'Unavailable (injected by the test proxy)',
+        }),
+      );
     };
     if (decision && 'reply' in decision) return own(decision.reply, decision.retryAfter);
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers)) if (!HOP_BY_HOP.has(name) && typeof value === 'string') headers[name] = value;
+    for (const [name, value] of Object.entries(request.headers))
+      if (!HOP_BY_HOP.has(name) && typeof value === 'string') headers[name] = value;
     const passed = await fetch(new URL(proxied.path, upstream), {
       method: proxied.method,
       headers,

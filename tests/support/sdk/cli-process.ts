@@ -23,7 +23,10 @@ export interface Wallet {
 export async function newWallet(server: SdkTestServer): Promise<Wallet> {
   const key = generatePrivateKey();
   const { address } = privateKeyToAccount(key);
-  await createTestClient({ chain: foundry, mode: 'anvil', transport: http(server.chain.rpcUrl) }).setBalance({ address, value: parseEther('10') });
+  await createTestClient({ chain: foundry, mode: 'anvil', transport: http(server.chain.rpcUrl) }).setBalance({
+    address,
+    value: parseEther('10'),
+  });
   return { key, address };
 }
 
@@ -55,7 +58,11 @@ export function runCli(server: SdkTestServer, wallet: Wallet | undefined, args: 
 }
 
 /** Runs a command with --json and answers its parsed output; a failed run fails the test with its stderr. */
-export async function cliJson<T = Record<string, unknown>>(server: SdkTestServer, wallet: Wallet | undefined, args: string[]): Promise<T> {
+export async function cliJson<T = Record<string, unknown>>(
+  server: SdkTestServer,
+  wallet: Wallet | undefined,
+  args: string[],
+): Promise<T> {
   const run = await runCli(server, wallet, [...args, '--json']);
   if (run.code !== 0) throw new Error(`taskmarket ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
   return JSON.parse(run.stdout) as T;
@@ -64,10 +71,20 @@ export async function cliJson<T = Record<string, unknown>>(server: SdkTestServer
 const reader = (server: SdkTestServer) => createPublicClient({ chain: foundry, transport: http(server.chain.rpcUrl) });
 
 export const claimableOf = (server: SdkTestServer, holder: Address) =>
-  reader(server).readContract({ address: server.chain.contracts.escrow as Address, abi: taskEscrowArtifact.abi, functionName: 'claimable', args: [holder] });
+  reader(server).readContract({
+    address: server.chain.contracts.escrow as Address,
+    abi: taskEscrowArtifact.abi,
+    functionName: 'claimable',
+    args: [holder],
+  });
 
 export const usdcBalanceOf = (server: SdkTestServer, holder: Address) =>
-  reader(server).readContract({ address: server.chain.contracts.rewardToken as Address, abi: mockUsdcArtifact.abi, functionName: 'balanceOf', args: [holder] });
+  reader(server).readContract({
+    address: server.chain.contracts.rewardToken as Address,
+    abi: mockUsdcArtifact.abi,
+    functionName: 'balanceOf',
+    args: [holder],
+  });
 
 export const ethBalanceOf = (server: SdkTestServer, holder: Address) => reader(server).getBalance({ address: holder });
 

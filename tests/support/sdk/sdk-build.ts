@@ -17,7 +17,11 @@ const LOCK = join(tmpdir(), `taskmarket-sdk-build-${createHash('sha256').update(
 const STAMP = `${LOCK}.stamp`;
 
 const sdkIsFresh = () =>
-  existsSync(CLI) && newestMtime(STAMP) > Math.max(...['src', 'bin', 'package.json', 'tsconfig.json', 'tsconfig.build.json'].map((p) => newestMtime(join(SDK, p))));
+  existsSync(CLI) &&
+  newestMtime(STAMP) >
+    Math.max(
+      ...['src', 'bin', 'package.json', 'tsconfig.json', 'tsconfig.build.json'].map((p) => newestMtime(join(SDK, p))),
+    );
 
 export function buildSdk(): Promise<void> {
   return exclusively(LOCK, 5 * 60_000, () => {

@@ -3,30 +3,68 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPublicClient, createWalletClient, http, parseAbi, type Abi, type Address, type Hex, type LocalAccount, type PrivateKeyAccount } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  http,
+  parseAbi,
+  type Abi,
+  type Address,
+  type Hex,
+  type LocalAccount,
+  type PrivateKeyAccount,
+} from 'viem';
 import { toAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { createClient, type ClientOptions } from '../../../sdk/src/index';
 import { mintTestUsdc, type SdkTestServer } from './server';
 
-export function sdkClient(server: SdkTestServer, account: LocalAccount | undefined, options: Partial<ClientOptions> = {}) {
+export function sdkClient(
+  server: SdkTestServer,
+  account: LocalAccount | undefined,
+  options: Partial<ClientOptions> = {},
+) {
   return createClient({ baseUrl: server.url, account, rpcUrl: server.chain.rpcUrl, ...options });
 }
 
-export const chainReader = (server: SdkTestServer) => createPublicClient({ chain: foundry, transport: http(server.chain.rpcUrl), pollingInterval: 50 });
+export const chainReader = (server: SdkTestServer) =>
+  createPublicClient({ chain: foundry, transport: http(server.chain.rpcUrl), pollingInterval: 50 });
 
-const escrowReads = parseAbi(['function claimable(address holder) view returns (uint256)', 'function tasks(uint256) view returns (address client, uint256 amount, uint8 state, uint64 expiresAt)']);
+const escrowReads = parseAbi([
+  'function claimable(address holder) view returns (uint256)',
+  'function tasks(uint256) view returns (address client, uint256 amount, uint8 state, uint64 expiresAt)',
+]);
 const tokenReads = parseAbi(['function balanceOf(address holder) view returns (uint256)']);
 const passportReads = parseAbi(['function passportOf(address holder) view returns (uint256)']);
 
 export const usdcBalance = (server: SdkTestServer, holder: Address) =>
-  chainReader(server).readContract({ address: server.chain.contracts.rewardToken as Address, abi: tokenReads, functionName: 'balanceOf', args: [holder] });
+  chainReader(server).readContract({
+    address: server.chain.contracts.rewardToken as Address,
+    abi: tokenReads,
+    functionName: 'balanceOf',
+    args: [holder],
+  });
 export const claimableOf = (server: SdkTestServer, holder: Address) =>
-  chainReader(server).readContract({ address: server.chain.contracts.escrow as Address, abi: escrowReads, functionName: 'claimable', args: [holder] });
+  chainReader(server).readContract({
+    address: server.chain.contracts.escrow as Address,
+    abi: escrowReads,
+    functionName: 'claimable',
+    args: [holder],
+  });
 export const escrowTask = (server: SdkTestServer, taskId: number) =>
-  chainReader(server).readContract({ address: server.chain.contracts.escrow as Address, abi: escrowReads, functionName: 'tasks', args: [BigInt(taskId)] });
+  chainReader(server).readContract({
+    address: server.chain.contracts.escrow as Address,
+    abi: escrowReads,
+    functionName: 'tasks',
+    args: [BigInt(taskId)],
+  });
 export const passportOf = (server: SdkTestServer, holder: Address) =>
-  chainReader(server).readContract({ address: server.chain.contracts.passport as Address, abi: passportReads, functionName: 'passportOf', args: [holder] });
+  chainReader(server).readContract({
+    address: server.chain.contracts.passport as Address,
+    abi: passportReads,
+    functionName: 'passportOf',
+    args: [holder],
+  });
 
 /** A funded wallet holding `usdc` test USDC (a faucet's work, not the SDK's). */
 export async function clientWallet(server: SdkTestServer, usdc: bigint): Promise<PrivateKeyAccount> {
@@ -39,18 +77,29 @@ export async function clientWallet(server: SdkTestServer, usdc: bigint): Promise
 export const deadlineIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 /** Waits for `check` to hold, polling; fails with `what` after `ms`. */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, ms = 30_000): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  what: string,
+  ms = 30_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await read();
     if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what}; last: ${JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`,
+      );
     await new Promise((r) => setTimeout(r, 250));
   }
 }
 
 // The smallest PNG: the signature, IHDR, IDAT, IEND of a 1×1 pixel. The server sniffs its magic bytes.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /** Two deliverables on disk: a text report and a PNG. */
 export function deliverablesOnDisk(): { report: string; image: string; reportText: string; imageBytes: Buffer } {
@@ -69,9 +118,15 @@ export function deliverablesOnDisk(): { report: string; image: string; reportTex
  * smart-account SDK hands an app.
  */
 export async function erc1271Account(server: SdkTestServer, owner: PrivateKeyAccount): Promise<LocalAccount> {
-  const { abi, bytecode } = JSON.parse(readFileSync(new URL('../../../contracts/out/test/OwnedWallet.json', import.meta.url), 'utf8')) as { abi: Abi; bytecode: Hex };
+  const { abi, bytecode } = JSON.parse(
+    readFileSync(new URL('../../../contracts/out/test/OwnedWallet.json', import.meta.url), 'utf8'),
+  ) as { abi: Abi; bytecode: Hex };
   const deployer = await server.newFundedAccount();
-  const hash = await createWalletClient({ chain: foundry, transport: http(server.chain.rpcUrl), account: deployer }).deployContract({ abi, bytecode, args: [owner.address] });
+  const hash = await createWalletClient({
+    chain: foundry,
+    transport: http(server.chain.rpcUrl),
+    account: deployer,
+  }).deployContract({ abi, bytecode, args: [owner.address] });
   const receipt = await chainReader(server).waitForTransactionReceipt({ hash });
   if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error('OwnedWallet deployment failed');
   return toAccount({

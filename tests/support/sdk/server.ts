@@ -51,7 +51,10 @@ export async function startSdkTestServer(env: Record<string, string> = {}): Prom
     logFile: server.logFile,
     newFundedAccount: async () => {
       const account = privateKeyToAccount(generatePrivateKey());
-      await createTestClient({ chain: foundry, mode: 'anvil', transport }).setBalance({ address: account.address, value: parseEther('10') });
+      await createTestClient({ chain: foundry, mode: 'anvil', transport }).setBalance({
+        address: account.address,
+        value: parseEther('10'),
+      });
       return account;
     },
     stop: async () => {
@@ -71,6 +74,11 @@ export async function mintTestUsdc(server: SdkTestServer, holder: Address, amoun
   const { mockUsdcArtifact } = await import('../../../lib/chain/artifacts');
   const transport = http(server.chain.rpcUrl);
   const minter = createWalletClient({ chain: foundry, transport, account: await server.newFundedAccount() });
-  const hash = await minter.writeContract({ address: server.chain.contracts.rewardToken as Address, abi: mockUsdcArtifact.abi, functionName: 'mint', args: [holder, amount] });
+  const hash = await minter.writeContract({
+    address: server.chain.contracts.rewardToken as Address,
+    abi: mockUsdcArtifact.abi,
+    functionName: 'mint',
+    args: [holder, amount],
+  });
   await createPublicClient({ chain: foundry, transport }).waitForTransactionReceipt({ hash });
 }

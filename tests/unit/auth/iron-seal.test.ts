@@ -25,12 +25,19 @@ async function ironOpens(sealed: string, password = PASSWORD): Promise<unknown> 
 /** The same question put to ours. */
 function weOpen(sealed: string, password = PASSWORD, now?: number): unknown {
   const data = unsealIronSession(sealed, password, now);
-  return data === undefined || (typeof data === 'object' && data !== null && Object.keys(data).length === 0) ? REFUSED : data;
+  return data === undefined || (typeof data === 'object' && data !== null && Object.keys(data).length === 0)
+    ? REFUSED
+    : data;
 }
 
 const FORMAT = /^Fe26\.2\*1\*[0-9a-f]{64}\*[A-Za-z0-9_-]{22}\*[A-Za-z0-9_-]+\*\d+\*[0-9a-f]{64}\*[A-Za-z0-9_-]{43}~2$/;
-const password = fc.oneof(fc.string({ minLength: 32, maxLength: 64 }), fc.string({ unit: 'binary', minLength: 32, maxLength: 48 }));
-const data = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 4 }).map((d) => ({ token: 'x', ...d }));
+const password = fc.oneof(
+  fc.string({ minLength: 32, maxLength: 64 }),
+  fc.string({ unit: 'binary', minLength: 32, maxLength: 48 }),
+);
+const data = fc
+  .dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 4 })
+  .map((d) => ({ token: 'x', ...d }));
 
 describe('sealIronSession and unsealIronSession', () => {
   test('default: iron-session opens what we seal, and we open what it seals, in the same format', async () => {
@@ -66,7 +73,9 @@ describe('sealIronSession and unsealIronSession', () => {
         fc.constantFrom(...'Aa0_-*~=.%2 é'),
         async (at, how, char) => {
           const bent =
-            how === 'cut' ? sealed.slice(0, at) : `${sealed.slice(0, at)}${how === 'delete' ? '' : char}${sealed.slice(how === 'insert' ? at : at + 1)}`;
+            how === 'cut'
+              ? sealed.slice(0, at)
+              : `${sealed.slice(0, at)}${how === 'delete' ? '' : char}${sealed.slice(how === 'insert' ? at : at + 1)}`;
           const answer = weOpen(bent);
           expect(answer, bent).toStrictEqual(await ironOpens(bent));
           // Only a change after the "~2" (parseInt reads "~2x" as 2) or none at all leaves it openable.
@@ -99,14 +108,20 @@ describe('sealIronSession and unsealIronSession', () => {
 
   test('error: a seal made with another password is refused by both', async () => {
     const other = 'q'.repeat(32);
-    for (const sealed of [sealIronSession({ token: 't' }, other, TTL), await sealData({ token: 't' }, { password: other, ttl: TTL })]) {
+    for (const sealed of [
+      sealIronSession({ token: 't' }, other, TTL),
+      await sealData({ token: 't' }, { password: other, ttl: TTL }),
+    ]) {
       expect(weOpen(sealed)).toBe(REFUSED);
       expect(await ironOpens(sealed)).toBe(REFUSED);
     }
   });
 
   test('behavior: a version-1 seal (no "~2") is read from its persistent field, as iron-session does', async () => {
-    const sealed = (await sealData({ persistent: { token: 'old' } }, { password: PASSWORD, ttl: TTL })).replace(/~2$/, '');
+    const sealed = (await sealData({ persistent: { token: 'old' } }, { password: PASSWORD, ttl: TTL })).replace(
+      /~2$/,
+      '',
+    );
     expect(weOpen(sealed)).toEqual({ token: 'old' });
     expect(await ironOpens(sealed)).toEqual({ token: 'old' });
   });
@@ -126,8 +141,12 @@ describe('sealIronSession and unsealIronSession', () => {
   });
 
   test('error: a password shorter than 32 characters is refused, as iron-session refuses it', async () => {
-    expect(() => sealIronSession({ token: 't' }, 'short', TTL)).toThrow('Password string too short (min 32 characters required)');
-    await expect(sealData({ token: 't' }, { password: 'short', ttl: TTL })).rejects.toThrow('Password string too short (min 32 characters required)');
+    expect(() => sealIronSession({ token: 't' }, 'short', TTL)).toThrow(
+      'Password string too short (min 32 characters required)',
+    );
+    await expect(sealData({ token: 't' }, { password: 'short', ttl: TTL })).rejects.toThrow(
+      'Password string too short (min 32 characters required)',
+    );
   });
 });
 
@@ -135,8 +154,21 @@ describe('sealIronSession and unsealIronSession', () => {
  * A seal made by hand with the password, for what only a holder of the password can write: another
  * password id, odd plaintext, padded base64. Written independently of lib/auth/iron-seal.ts.
  */
-function forge(parts: { id?: string; plaintext?: Buffer; expiration?: string; encryptionSalt?: string; macSalt?: string; ivText?: (iv: Buffer) => string }): string {
-  const { id = '1', plaintext = Buffer.from('{"token":"f"}'), expiration = String(Date.now() + 60_000), encryptionSalt = 'ab'.repeat(32), macSalt = 'cd'.repeat(32) } = parts;
+function forge(parts: {
+  id?: string;
+  plaintext?: Buffer;
+  expiration?: string;
+  encryptionSalt?: string;
+  macSalt?: string;
+  ivText?: (iv: Buffer) => string;
+}): string {
+  const {
+    id = '1',
+    plaintext = Buffer.from('{"token":"f"}'),
+    expiration = String(Date.now() + 60_000),
+    encryptionSalt = 'ab'.repeat(32),
+    macSalt = 'cd'.repeat(32),
+  } = parts;
   const key = (salt: string) => pbkdf2Sync(PASSWORD, salt, 1, 32, 'sha1');
   const iv = randomBytes(16);
   const cipher = createCipheriv('aes-256-cbc', key(encryptionSalt), iv);
@@ -151,7 +183,10 @@ describe('seals only a holder of the password can make', () => {
     ['password id 2', { id: '2' }],
     ['an empty password id', { id: '' }],
     ['a byte-order mark before the JSON', { plaintext: Buffer.from('\ufeff{"token":"bom"}') }],
-    ['invalid UTF-8 inside the JSON', { plaintext: Buffer.concat([Buffer.from('{"token":"a'), Buffer.from([0xff, 0xc3]), Buffer.from('"}')]) }],
+    [
+      'invalid UTF-8 inside the JSON',
+      { plaintext: Buffer.concat([Buffer.from('{"token":"a'), Buffer.from([0xff, 0xc3]), Buffer.from('"}')]) },
+    ],
     ['an empty plaintext', { plaintext: Buffer.alloc(0) }],
     ['JSON null', { plaintext: Buffer.from('null') }],
     ['JSON that is not an object', { plaintext: Buffer.from('"text"') }],
@@ -185,7 +220,9 @@ describe('the session cookie', () => {
 
   test('default: reads back its own cookie, and one iron-session sealed', async () => {
     const header = sealSessionCookie(cfg, 'a.b.c');
-    expect(header).toMatch(/^__Host-taskmarket_session=Fe26\.2\*[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=3600; Secure$/);
+    expect(header).toMatch(
+      /^__Host-taskmarket_session=Fe26\.2\*[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=3600; Secure$/,
+    );
     expect(readSessionCookie(cfg, `other=1; ${header.split(';')[0]}`)).toBe('a.b.c');
     const theirs = await sealData({ token: 'x.y.z' }, { password: PASSWORD, ttl: TTL });
     expect(readSessionCookie(cfg, `${sessionCookieName(cfg)}=${theirs}`)).toBe('x.y.z');
@@ -196,7 +233,14 @@ describe('the session cookie', () => {
   test('error: no cookie, a cookie without a token, or a token that is not text reads as none', async () => {
     expect(readSessionCookie(cfg, null)).toBeUndefined();
     expect(readSessionCookie(cfg, `${sessionCookieName(cfg)}=`)).toBeUndefined();
-    expect(readSessionCookie(cfg, `${sessionCookieName(cfg)}=${await sealData({ user: 1 }, { password: PASSWORD, ttl: TTL })}`)).toBeUndefined();
-    expect(readSessionCookie(cfg, `${sessionCookieName(cfg)}=${sealIronSession({ token: 42 }, PASSWORD, TTL)}`)).toBeUndefined();
+    expect(
+      readSessionCookie(
+        cfg,
+        `${sessionCookieName(cfg)}=${await sealData({ user: 1 }, { password: PASSWORD, ttl: TTL })}`,
+      ),
+    ).toBeUndefined();
+    expect(
+      readSessionCookie(cfg, `${sessionCookieName(cfg)}=${sealIronSession({ token: 42 }, PASSWORD, TTL)}`),
+    ).toBeUndefined();
   });
 });

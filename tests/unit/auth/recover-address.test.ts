@@ -4,7 +4,13 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { hashMessage, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { parseSignature, recoverSigner, recoverWithJs, recoverWithNative, type Recover } from '@/lib/auth/recover-address';
+import {
+  parseSignature,
+  recoverSigner,
+  recoverWithJs,
+  recoverWithNative,
+  type Recover,
+} from '@/lib/auth/recover-address';
 
 const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const word = (value: bigint) => value.toString(16).padStart(64, '0');
@@ -42,7 +48,11 @@ describe('recoverSigner', () => {
       const message = randomMessage();
       const hash = hashMessage(message);
       const signature = await account.signMessage({ message });
-      expect(await bothRecover(hash, signature)).toEqual({ parsed: true, native: account.address, js: account.address });
+      expect(await bothRecover(hash, signature)).toEqual({
+        parsed: true,
+        native: account.address,
+        js: account.address,
+      });
       expect(await recoverSigner(hash, signature)).toBe(account.address);
     }
   });
@@ -61,7 +71,7 @@ describe('recoverSigner', () => {
     expect(await bothRecover(hash, twin)).toEqual({ parsed: true, native: account.address, js: account.address });
   });
 
-  test('behavior: both agree on 200 random 65-byte strings with a valid v (some r are no point\'s x)', async () => {
+  test("behavior: both agree on 200 random 65-byte strings with a valid v (some r are no point's x)", async () => {
     let recovered = 0;
     for (let i = 0; i < 200; i++) {
       const hash = toHex(randomBytes(32));
@@ -77,7 +87,13 @@ describe('recoverSigner', () => {
 
   test('error: a wrong length is refused', async () => {
     const { hash, signature } = await realSignature();
-    for (const bad of [signature.slice(0, -2), `${signature}00`, signature.slice(0, 130), '0x', `0x${'00'.repeat(64)}`] as Hex[]) {
+    for (const bad of [
+      signature.slice(0, -2),
+      `${signature}00`,
+      signature.slice(0, 130),
+      '0x',
+      `0x${'00'.repeat(64)}`,
+    ] as Hex[]) {
       expect(parseSignature(bad)).toBeUndefined();
       expect(await recoverSigner(hash, bad)).toBeUndefined();
     }

@@ -32,29 +32,74 @@ const chars = (s: string) => [...s];
 const ALNUM = chars('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789');
 // Characters just outside one grammar rule or another.
 const ODD = chars('"%<>\\^`{|}\r\t\n #/?[]@:é\u0000');
-const word = (alphabet: string[], min: number, max: number) => fc.string({ unit: fc.constantFrom(...alphabet), minLength: min, maxLength: max });
+const word = (alphabet: string[], min: number, max: number) =>
+  fc.string({ unit: fc.constantFrom(...alphabet), minLength: min, maxLength: max });
 /** Mostly from `alphabet`, sometimes with an odd character in it. */
 const almost = (alphabet: string[], min: number, max: number) =>
-  fc.oneof({ weight: 4, arbitrary: word(alphabet, min, max) }, { weight: 1, arbitrary: word([...alphabet, ...ODD], min, max) });
+  fc.oneof(
+    { weight: 4, arbitrary: word(alphabet, min, max) },
+    { weight: 1, arbitrary: word([...alphabet, ...ODD], min, max) },
+  );
 
-const checksummed = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => getAddress(`0x${Buffer.from(b).toString('hex')}`));
+const checksummed = fc
+  .uint8Array({ minLength: 20, maxLength: 20 })
+  .map((b) => getAddress(`0x${Buffer.from(b).toString('hex')}`));
 const address = fc.oneof(
   { weight: 6, arbitrary: checksummed },
   { weight: 1, arbitrary: checksummed.map((a) => a.toLowerCase()) },
   { weight: 1, arbitrary: checksummed.map((a) => `0X${a.slice(2)}`) },
   // One letter's case flipped: a bad checksum (unless it was a digit).
-  { weight: 2, arbitrary: fc.tuple(checksummed, fc.nat({ max: 39 })).map(([a, i]) => { const c = a[i + 2]!; const f = c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase(); return `${a.slice(0, i + 2)}${f}${a.slice(i + 3)}`; }) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(checksummed, fc.nat({ max: 39 })).map(([a, i]) => {
+      const c = a[i + 2]!;
+      const f = c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase();
+      return `${a.slice(0, i + 2)}${f}${a.slice(i + 3)}`;
+    }),
+  },
 );
 
 const uri = fc.oneof(
   { weight: 4, arbitrary: fc.webUrl({ withQueryParameters: true, withFragments: true }) },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom('https', 'http', 'wss', 'a+b-c.d', 'Z9'), almost([...ALNUM, '.', '-'], 0, 12), fc.option(fc.constantFrom(':', ':0', ':3000', ':65535', ':123456'), { nil: '' }), almost([...PCHARS, '/', '%'], 0, 16), fc.option(almost([...PCHARS, '/', '?', '%', '#'], 0, 12).map((q) => `?${q}`), { nil: '' })).map((p) => `${p[0]}://${p.slice(1).join('')}`) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('https', 'http', 'wss', 'a+b-c.d', 'Z9'),
+        almost([...ALNUM, '.', '-'], 0, 12),
+        fc.option(fc.constantFrom(':', ':0', ':3000', ':65535', ':123456'), { nil: '' }),
+        almost([...PCHARS, '/', '%'], 0, 16),
+        fc.option(
+          almost([...PCHARS, '/', '?', '%', '#'], 0, 12).map((q) => `?${q}`),
+          { nil: '' },
+        ),
+      )
+      .map((p) => `${p[0]}://${p.slice(1).join('')}`),
+  },
   {
     weight: 2,
     arbitrary: fc.constantFrom(
-      'https://app.example.com', 'https://app.example.com/login?next=%2F', 'https://app.example.com/%zz', 'https://app.example.com/a b', 'https://user@app.example.com/',
-      'urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66', 'did:pkh:eip155:1:0xb9c5714089478a327f09197987f16f9e5d936e8a', 'http://[::1]:3000/', 'http://127.0.0.1:8080/x', 'http://1.2.3.256/',
-      'mailto:a@b.c', 'x:', 'file:///etc', 'https://a.b#x#y', 'https://a.b?x#y?z/', 'https://a.b:/', 'https://ex%41mple.com/', 'https://a.b/\u00e9', '1http://a.b', 'https//a.b', '',
+      'https://app.example.com',
+      'https://app.example.com/login?next=%2F',
+      'https://app.example.com/%zz',
+      'https://app.example.com/a b',
+      'https://user@app.example.com/',
+      'urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66',
+      'did:pkh:eip155:1:0xb9c5714089478a327f09197987f16f9e5d936e8a',
+      'http://[::1]:3000/',
+      'http://127.0.0.1:8080/x',
+      'http://1.2.3.256/',
+      'mailto:a@b.c',
+      'x:',
+      'file:///etc',
+      'https://a.b#x#y',
+      'https://a.b?x#y?z/',
+      'https://a.b:/',
+      'https://ex%41mple.com/',
+      'https://a.b/\u00e9',
+      '1http://a.b',
+      'https//a.b',
+      '',
     ),
   },
 );
@@ -63,11 +108,18 @@ const date = (min: string, max: string) => fc.date({ min: new Date(min), max: ne
 /** Date-times both accept: any zone, with or without fractions, leap days. */
 const goodDateTime = fc.oneof(
   date('1970-01-01', '2200-01-01').map((d) => d.toISOString()),
-  fc.tuple(date('1970-01-01', '2200-01-01'), fc.constantFrom('', '.5', '.123456789'), fc.constantFrom('Z', '+00:00', '-05:30', '+23:59')).map(([d, frac, zone]) => `${d.toISOString().slice(0, 19)}${frac}${zone}`),
+  fc
+    .tuple(
+      date('1970-01-01', '2200-01-01'),
+      fc.constantFrom('', '.5', '.123456789'),
+      fc.constantFrom('Z', '+00:00', '-05:30', '+23:59'),
+    )
+    .map(([d, frac, zone]) => `${d.toISOString().slice(0, 19)}${frac}${zone}`),
   fc.constantFrom('2024-02-29T12:00:00Z', '2000-02-29T00:00:00Z', '2026-12-31T23:59:60Z', '0000-01-01T00:00:00Z'),
 );
 /** Mostly `usual`, sometimes one of `odd`. */
-const mostly = (usual: string[], odd: string[]) => fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...usual) }, { weight: 1, arbitrary: fc.constantFrom(...odd) });
+const mostly = (usual: string[], odd: string[]) =>
+  fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...usual) }, { weight: 1, arbitrary: fc.constantFrom(...odd) });
 /**
  * Date-times around the edges: days the month lacks (Feb 29 of a common year, Feb 30, Apr 31), and
  * components just outside the grammar or the reference's ISO-8601 check (month 13, hour 24, second
@@ -91,7 +143,17 @@ const oddDateTime = fc
 const canonical: fc.Arbitrary<Fields> = fc.record(
   {
     scheme: fc.constantFrom('https', 'http', 'wss', 'a+b-c.d'),
-    domain: fc.constantFrom('app.example.com', 'localhost:3000', '127.0.0.1', '127.0.0.1:8080', '1.2.3.256', '1.2.3.4.5', 'pr-12.app.example.com', 'APP.EXAMPLE.COM', 'xn--bcher-kva.example'),
+    domain: fc.constantFrom(
+      'app.example.com',
+      'localhost:3000',
+      '127.0.0.1',
+      '127.0.0.1:8080',
+      '1.2.3.256',
+      '1.2.3.4.5',
+      'pr-12.app.example.com',
+      'APP.EXAMPLE.COM',
+      'xn--bcher-kva.example',
+    ),
     address: checksummed,
     statement: fc.oneof(word(STATEMENT_CHARS, 1, 60), fc.constant(''), fc.constant('URI: https://app.example.com')),
     uri: fc.webUrl({ withQueryParameters: true, withFragments: true }),
@@ -111,11 +173,28 @@ const canonical: fc.Arbitrary<Fields> = fc.record(
 const otherValue: { [K in keyof Fields]-?: fc.Arbitrary<Fields[K]> } = {
   scheme: fc.option(fc.constantFrom('HTTPS', '1x', 'h t', '', 'a_b'), { nil: undefined }),
   domain: fc.oneof(
-    fc.constantFrom('...', '-', 'a:', 'a:123456', 'a:99999', '[::1]:3000', 'user@host', 'user:pw@host', 'ex%41mple.com', 'a_b.com', '', 'host/path', 'a b'),
+    fc.constantFrom(
+      '...',
+      '-',
+      'a:',
+      'a:123456',
+      'a:99999',
+      '[::1]:3000',
+      'user@host',
+      'user:pw@host',
+      'ex%41mple.com',
+      'a_b.com',
+      '',
+      'host/path',
+      'a b',
+    ),
     almost([...ALNUM, '.', '-', ':'], 1, 20),
   ),
   address,
-  statement: fc.option(fc.oneof(almost(STATEMENT_CHARS, 0, 60), fc.constantFrom('a\nb', ' ', 'tab\there', 'quote"d', '100%')), { nil: undefined }),
+  statement: fc.option(
+    fc.oneof(almost(STATEMENT_CHARS, 0, 60), fc.constantFrom('a\nb', ' ', 'tab\there', 'quote"d', '100%')),
+    { nil: undefined },
+  ),
   uri,
   version: fc.constantFrom('2', '01', '', '1 ', 'v1'),
   chainId: fc.constantFrom('', '-1', '1.5', '0x1', '9'.repeat(400), ' 1', '1a'),
@@ -128,12 +207,48 @@ const otherValue: { [K in keyof Fields]-?: fc.Arbitrary<Fields[K]> } = {
 };
 const FIELD_NAMES = Object.keys(otherValue) as (keyof Fields)[];
 
-type Bend = { how: 'none' } | { how: 'field'; field: keyof Fields; value: unknown } | { how: 'replace' | 'insert' | 'delete'; at: number; char: string } | { how: 'crlf' | 'final-lf' | 'drop-line' | 'double-line' | 'swap-lines' | 'trailing-space' | 'upper' | 'lower'; at: number };
+type Bend =
+  | { how: 'none' }
+  | { how: 'field'; field: keyof Fields; value: unknown }
+  | { how: 'replace' | 'insert' | 'delete'; at: number; char: string }
+  | {
+      how: 'crlf' | 'final-lf' | 'drop-line' | 'double-line' | 'swap-lines' | 'trailing-space' | 'upper' | 'lower';
+      at: number;
+    };
 const bend: fc.Arbitrary<Bend> = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ how: 'none' as const }) },
-  { weight: 4, arbitrary: fc.constantFrom(...FIELD_NAMES).chain((field) => (otherValue[field] as fc.Arbitrary<unknown>).map((value) => ({ how: 'field' as const, field, value }))) },
-  { weight: 3, arbitrary: fc.record({ how: fc.constantFrom('replace' as const, 'insert' as const, 'delete' as const), at: fc.nat(), char: fc.constantFrom(...ODD, ...chars('aZ09.-x')) }) },
-  { weight: 2, arbitrary: fc.record({ how: fc.constantFrom('crlf' as const, 'final-lf' as const, 'drop-line' as const, 'double-line' as const, 'swap-lines' as const, 'trailing-space' as const, 'upper' as const, 'lower' as const), at: fc.nat() }) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .constantFrom(...FIELD_NAMES)
+      .chain((field) =>
+        (otherValue[field] as fc.Arbitrary<unknown>).map((value) => ({ how: 'field' as const, field, value })),
+      ),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      how: fc.constantFrom('replace' as const, 'insert' as const, 'delete' as const),
+      at: fc.nat(),
+      char: fc.constantFrom(...ODD, ...chars('aZ09.-x')),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      how: fc.constantFrom(
+        'crlf' as const,
+        'final-lf' as const,
+        'drop-line' as const,
+        'double-line' as const,
+        'swap-lines' as const,
+        'trailing-space' as const,
+        'upper' as const,
+        'lower' as const,
+      ),
+      at: fc.nat(),
+    }),
+  },
 );
 
 function apply(f: Fields, b: Bend): string {
@@ -238,7 +353,11 @@ describe('matchCanonicalSiwe', () => {
     ['a lower-case address', base.replace(ADDRESS, ADDRESS.toLowerCase()), 'invalid EIP-55 address'],
     ['an 0X prefix', base.replace('0xf39', '0Xf39'), 'invalid EIP-55 address'],
     ['February 30', render({ ...BASE, issuedAt: '2026-02-30T10:00:00Z' }), 'invalid issued-at date time semantics'],
-    ['February 29 of a common year', render({ ...BASE, expirationTime: '2026-02-29T10:00:00Z' }), 'invalid expiration-time date time semantics'],
+    [
+      'February 29 of a common year',
+      render({ ...BASE, expirationTime: '2026-02-29T10:00:00Z' }),
+      'invalid expiration-time date time semantics',
+    ],
     ['a URI with a space', render({ ...BASE, uri: 'https://app.example.com/a b' }), undefined],
     ['CRLF line endings', base.replaceAll('\n', '\r\n'), undefined],
     ['a final line break', `${base}\n`, undefined],
@@ -248,7 +367,7 @@ describe('matchCanonicalSiwe', () => {
     ['a chain id the reference reads as Infinity', render({ ...BASE, chainId: '9'.repeat(400) }), 'Invalid number.'],
     ['version 2', render({ ...BASE, version: '2' }), 'invalid version'],
     ['a short nonce', render({ ...BASE, nonce: 'abc123' }), 'invalid nonce'],
-  ])('error: %s is declined by the fast path and refused with the reference\'s reason', (_name, message, reason) => {
+  ])("error: %s is declined by the fast path and refused with the reference's reason", (_name, message, reason) => {
     expect(matchCanonicalSiwe(message)).toBeUndefined();
     expect(reference(message)).toBeUndefined();
     const error = refusal(message);
@@ -282,7 +401,18 @@ describe('matchCanonicalSiwe', () => {
     ['the empty statement (three blank lines)', { ...BASE, statement: '' }],
     ['a statement that reads like the URI line', { ...BASE, statement: 'URI: https://evil.example' }],
     ['a leap day and a leap second', { ...BASE, issuedAt: '2024-02-29T23:59:60.5+05:30' }],
-    ['a scheme, a port and every optional field', { ...BASE, scheme: 'https', domain: 'localhost:3000', expirationTime: '2026-11-22T11:00:00.000Z', notBefore: '2026-11-22T09:00:00-01:00', requestId: '', resources: [] }],
+    [
+      'a scheme, a port and every optional field',
+      {
+        ...BASE,
+        scheme: 'https',
+        domain: 'localhost:3000',
+        expirationTime: '2026-11-22T11:00:00.000Z',
+        notBefore: '2026-11-22T09:00:00-01:00',
+        requestId: '',
+        resources: [],
+      },
+    ],
     ['resources with queries and fragments', { ...BASE, resources: ['ipfs://bafybei/x?y=%2F#z', 'https://a.b:8443/'] }],
   ])('default: reads %s exactly as the reference does', (_name, f) => {
     const message = render(f);

@@ -28,9 +28,19 @@ const refusal = (text: string) => {
 describe('parseSiweMessage', () => {
   test('default: reads every field', () => {
     const fields = parseSiweMessage(
-      message({ expirationTime: new Date('2026-11-22T11:00:00Z'), notBefore: new Date('2026-11-22T09:00:00Z'), statement: 'Hi' }),
+      message({
+        expirationTime: new Date('2026-11-22T11:00:00Z'),
+        notBefore: new Date('2026-11-22T09:00:00Z'),
+        statement: 'Hi',
+      }),
     );
-    expect(fields).toMatchObject({ domain: 'app.example.com', address, chainId: 8453, nonce: 'a1b2c3d4e5f6a7b8', version: '1' });
+    expect(fields).toMatchObject({
+      domain: 'app.example.com',
+      address,
+      chainId: 8453,
+      nonce: 'a1b2c3d4e5f6a7b8',
+      version: '1',
+    });
     expect(fields.issuedAt.toISOString()).toBe('2026-11-22T10:00:00.000Z');
     expect(fields.expirationTime?.toISOString()).toBe('2026-11-22T11:00:00.000Z');
     expect(fields.notBefore?.toISOString()).toBe('2026-11-22T09:00:00.000Z');

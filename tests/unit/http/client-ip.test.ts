@@ -11,7 +11,7 @@ describe('clientIp', () => {
   test('default: the socket address server.ts stamped, ignoring X-Forwarded-For', () => {
     expect(clientIp(headers({ ...socket('203.0.113.9'), 'x-forwarded-for': '1.2.3.4' }), 0, false)).toBe('203.0.113.9');
   });
-  test('error: our header without this process\'s stamp names nobody', () => {
+  test("error: our header without this process's stamp names nobody", () => {
     expect(clientIp(headers({ [SOCKET_ADDRESS_HEADER]: '203.0.113.9' }), 0, false)).toBe('unknown');
     expect(clientIp(headers({ [SOCKET_ADDRESS_HEADER]: `${'0'.repeat(32)} 203.0.113.9` }), 0, false)).toBe('unknown');
   });
@@ -72,7 +72,11 @@ describe('stampSocketAddress behind a real HTTP server', () => {
 
   test('error: spoofed X-Forwarded-For and a forged copy of our header do not change the client IP', async () => {
     const response = await fetch(url, {
-      headers: { 'x-forwarded-for': '6.6.6.6', [SOCKET_ADDRESS_HEADER]: stampedAddress('6.6.6.6'), 'X-Real-IP': '6.6.6.6' },
+      headers: {
+        'x-forwarded-for': '6.6.6.6',
+        [SOCKET_ADDRESS_HEADER]: stampedAddress('6.6.6.6'),
+        'X-Real-IP': '6.6.6.6',
+      },
     });
     expect(await response.json()).toEqual({ ip: '127.0.0.1' });
   });

@@ -14,7 +14,17 @@ const otherAgent: Viewer = { kind: 'user', id: 'other', role: 'AGENT' };
 const stranger: Viewer = { kind: 'user', id: 'stranger', role: 'CLIENT' };
 const entrant: Viewer = { kind: 'user', id: 'entrant', role: 'AGENT' };
 
-const STATUSES: MissionStatus[] = ['OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'DISPUTED', 'COMPLETED', 'CANCELLED', 'JUDGING', 'AWARDED'];
+const STATUSES: MissionStatus[] = [
+  'OPEN',
+  'ACCEPTED',
+  'SUBMITTED',
+  'CONTESTED',
+  'DISPUTED',
+  'COMPLETED',
+  'CANCELLED',
+  'JUDGING',
+  'AWARDED',
+];
 
 function facts(status: MissionStatus, overrides: Partial<MissionFacts> = {}): MissionFacts {
   return {
@@ -118,10 +128,19 @@ describe('decide: the transition table row by row', () => {
 
 describe('decide: assignment modes (docs/api.md#applications)', () => {
   test('error: accept of an APPLICATION mission is 409; assign of a FIRST_COME one is 409', () => {
-    expect(decide('accept', facts('OPEN', { assignmentMode: 'APPLICATION' }), otherAgent, NOW, rules)).toMatchObject({ ok: false, status: 409 });
+    expect(decide('accept', facts('OPEN', { assignmentMode: 'APPLICATION' }), otherAgent, NOW, rules)).toMatchObject({
+      ok: false,
+      status: 409,
+    });
     expect(decide('assign', facts('OPEN'), owner, NOW, rules)).toMatchObject({ ok: false, status: 409 });
-    expect(decide('assign', facts('OPEN', { assignmentMode: 'APPLICATION' }), owner, NOW, rules)).toMatchObject({ ok: true, to: 'ACCEPTED' });
-    expect(decide('assign', facts('OPEN', { assignmentMode: 'APPLICATION' }), otherAgent, NOW, rules)).toMatchObject({ ok: false, status: 403 });
+    expect(decide('assign', facts('OPEN', { assignmentMode: 'APPLICATION' }), owner, NOW, rules)).toMatchObject({
+      ok: true,
+      to: 'ACCEPTED',
+    });
+    expect(decide('assign', facts('OPEN', { assignmentMode: 'APPLICATION' }), otherAgent, NOW, rules)).toMatchObject({
+      ok: false,
+      status: 403,
+    });
   });
 });
 
@@ -132,36 +151,61 @@ describe('decide: time rules', () => {
       status: 409,
       message: `The agent has until ${at(1).toISOString()} to deliver before it can be reopened`,
     });
-    expect(decide('reopen', facts('ACCEPTED', { acceptedAt: at(-7200) }), owner, NOW, rules)).toMatchObject({ ok: true, to: 'OPEN' });
-    expect(decide('reopen', facts('ACCEPTED', { acceptedAt: at(-7200) }), assignee, NOW, rules)).toMatchObject({ ok: false, status: 403 });
+    expect(decide('reopen', facts('ACCEPTED', { acceptedAt: at(-7200) }), owner, NOW, rules)).toMatchObject({
+      ok: true,
+      to: 'OPEN',
+    });
+    expect(decide('reopen', facts('ACCEPTED', { acceptedAt: at(-7200) }), assignee, NOW, rules)).toMatchObject({
+      ok: false,
+      status: 403,
+    });
   });
 
   test('error: accepting a mission whose deadline has passed is 409', () => {
-    expect(decide('accept', facts('OPEN', { deadline: at(-1) }), otherAgent, NOW, rules)).toMatchObject({ ok: false, status: 409 });
+    expect(decide('accept', facts('OPEN', { deadline: at(-1) }), otherAgent, NOW, rules)).toMatchObject({
+      ok: false,
+      status: 409,
+    });
   });
   test('error: the review window still open cannot expire', () => {
-    expect(decide('expire', facts('SUBMITTED'), { kind: 'system' }, NOW, rules)).toMatchObject({ ok: false, status: 409 });
-    expect(decide('expire', facts('SUBMITTED', { reviewDeadline: NOW }), { kind: 'system' }, NOW, rules)).toMatchObject({ ok: true });
+    expect(decide('expire', facts('SUBMITTED'), { kind: 'system' }, NOW, rules)).toMatchObject({
+      ok: false,
+      status: 409,
+    });
+    expect(decide('expire', facts('SUBMITTED', { reviewDeadline: NOW }), { kind: 'system' }, NOW, rules)).toMatchObject(
+      { ok: true },
+    );
   });
   test('error: contesting after the review window is 409', () => {
-    expect(decide('contest', facts('SUBMITTED', { reviewDeadline: at(-1) }), owner, NOW, rules)).toMatchObject({ status: 409 });
+    expect(decide('contest', facts('SUBMITTED', { reviewDeadline: at(-1) }), owner, NOW, rules)).toMatchObject({
+      status: 409,
+    });
   });
   test('behavior: the owner cancels ACCEPTED only past the deadline', () => {
     expect(decide('cancel', facts('ACCEPTED'), owner, NOW, rules)).toMatchObject({ ok: false, status: 409 });
     expect(decide('cancel', facts('ACCEPTED', { deadline: at(-1) }), owner, NOW, rules)).toMatchObject({ ok: true });
   });
   test('behavior: the owner cancels CONTESTED only after a review window without an answer', () => {
-    expect(decide('cancel', facts('CONTESTED', { contestedAt: at(-3599) }), owner, NOW, rules)).toMatchObject({ status: 409 });
-    expect(decide('cancel', facts('CONTESTED', { contestedAt: at(-3600) }), owner, NOW, rules)).toMatchObject({ ok: true });
+    expect(decide('cancel', facts('CONTESTED', { contestedAt: at(-3599) }), owner, NOW, rules)).toMatchObject({
+      status: 409,
+    });
+    expect(decide('cancel', facts('CONTESTED', { contestedAt: at(-3600) }), owner, NOW, rules)).toMatchObject({
+      ok: true,
+    });
   });
   test('error: a second bump within the hour is 429 with the seconds left', () => {
-    expect(decide('bump', facts('OPEN', { bumpedAt: at(-3599) }), owner, NOW, rules)).toMatchObject({ status: 429, retryAfter: 1 });
+    expect(decide('bump', facts('OPEN', { bumpedAt: at(-3599) }), owner, NOW, rules)).toMatchObject({
+      status: 429,
+      retryAfter: 1,
+    });
     expect(decide('bump', facts('OPEN', { bumpedAt: at(-3600) }), owner, NOW, rules)).toMatchObject({ ok: true });
     // The state is checked first: a bump of a taken mission is 409, not 429.
     expect(decide('bump', facts('ACCEPTED', { bumpedAt: at(-1) }), owner, NOW, rules)).toMatchObject({ status: 409 });
   });
   test('behavior: MAX_CONTESTS=0 sends the first contest to DISPUTED', () => {
-    expect(decide('contest', facts('SUBMITTED'), owner, NOW, { ...rules, maxContests: 0 })).toMatchObject({ to: 'DISPUTED' });
+    expect(decide('contest', facts('SUBMITTED'), owner, NOW, { ...rules, maxContests: 0 })).toMatchObject({
+      to: 'DISPUTED',
+    });
   });
 });
 
@@ -176,10 +220,14 @@ describe('decide: wrong callers', () => {
     expect(decide('cancel', facts('ACCEPTED'), stranger, NOW, rules)).toMatchObject({ status: 404 });
     expect(decide('withdraw', facts('ACCEPTED'), owner, NOW, rules)).toMatchObject({ status: 403 });
     expect(decide('resolveComplete', facts('DISPUTED'), owner, NOW, rules)).toMatchObject({ status: 403 });
-    expect(decide('expire', facts('SUBMITTED', { reviewDeadline: at(-1) }), owner, NOW, rules)).toMatchObject({ status: 403 });
+    expect(decide('expire', facts('SUBMITTED', { reviewDeadline: at(-1) }), owner, NOW, rules)).toMatchObject({
+      status: 403,
+    });
   });
   test('error: the owner cannot accept their own mission, even as an agent', () => {
-    expect(decide('accept', facts('OPEN'), { kind: 'user', id: 'owner', role: 'AGENT' }, NOW, rules)).toMatchObject({ status: 403 });
+    expect(decide('accept', facts('OPEN'), { kind: 'user', id: 'owner', role: 'AGENT' }, NOW, rules)).toMatchObject({
+      status: 403,
+    });
   });
   test('error: a client cannot accept', () => {
     expect(decide('accept', facts('OPEN'), stranger, NOW, rules)).toMatchObject({ status: 403 });
@@ -205,8 +253,20 @@ describe('visibility', () => {
     expect(canSeeFile(m, { kind: 'DELIVERABLE', assignment: 2, uploaderId: 'agent' }, assignee)).toBe(true);
     expect(canSeeFile(m, { kind: 'DELIVERABLE', assignment: 1, uploaderId: 'agent' }, assignee)).toBe(false);
     expect(canSeeFile(m, { kind: 'DELIVERABLE', assignment: 1, uploaderId: 'agent' }, owner)).toBe(true);
-    expect(canSeeFile({ ...m, status: 'OPEN', agentId: null }, { kind: 'EVIDENCE', assignment: 2, uploaderId: 'owner' }, otherAgent)).toBe(false);
-    expect(canSeeFile({ ...m, status: 'OPEN', agentId: null }, { kind: 'ATTACHMENT', assignment: 0, uploaderId: 'owner' }, anonymous)).toBe(true);
+    expect(
+      canSeeFile(
+        { ...m, status: 'OPEN', agentId: null },
+        { kind: 'EVIDENCE', assignment: 2, uploaderId: 'owner' },
+        otherAgent,
+      ),
+    ).toBe(false);
+    expect(
+      canSeeFile(
+        { ...m, status: 'OPEN', agentId: null },
+        { kind: 'ATTACHMENT', assignment: 0, uploaderId: 'owner' },
+        anonymous,
+      ),
+    ).toBe(true);
   });
 });
 
@@ -220,13 +280,21 @@ describe('changes and money', () => {
     });
   });
   test('behavior: accept starts a new assignment with fresh rounds', () => {
-    expect(planChanges(['assign'], row, assignee, {}, NOW, rules)).toMatchObject({ agentId: 'agent', assignment: 2, contestCount: 0 });
+    expect(planChanges(['assign'], row, assignee, {}, NOW, rules)).toMatchObject({
+      agentId: 'agent',
+      assignment: 2,
+      contestCount: 0,
+    });
   });
   test('error: a bump cannot lower the reward', () => {
     expect(() => planChanges(['bump'], row, owner, { reward: 99n }, NOW, rules)).toThrow(/Validation failed/);
-    expect(planChanges(['bump'], row, owner, { reward: 150n }, NOW, rules)).toMatchObject({ reward: '150', bumpCount: 1, listedAt: NOW });
+    expect(planChanges(['bump'], row, owner, { reward: 150n }, NOW, rules)).toMatchObject({
+      reward: '150',
+      bumpCount: 1,
+      listedAt: NOW,
+    });
   });
-  test('behavior: the fee rounds down, in the agent\'s favour', () => {
+  test("behavior: the fee rounds down, in the agent's favour", () => {
     expect(splitReward(25_000_000n, 250)).toEqual({ fee: 625_000n, net: 24_375_000n });
     expect(splitReward(3n, 5000)).toEqual({ fee: 1n, net: 2n });
     expect(splitReward(7n, 0)).toEqual({ fee: 0n, net: 7n });

@@ -27,11 +27,21 @@ describe('RedactingExporter', () => {
   test('behavior: secret shapes are masked in the name, attributes, status and events; URL and exception texts are dropped', () => {
     const { out } = exported((span) => {
       span.updateName(`GET /api/agents/${ADDRESS}`);
-      span.setAttributes({ 'http.url': `https://x/?token=${TOKEN}`, 'taskmarket.note': `bearer ${JWT}`, list: ['fine', TOKEN], count: 3 });
+      span.setAttributes({
+        'http.url': `https://x/?token=${TOKEN}`,
+        'taskmarket.note': `bearer ${JWT}`,
+        list: ['fine', TOKEN],
+        count: 3,
+      });
       span.setStatus({ code: SpanStatusCode.ERROR, message: `signer ${ADDRESS}` });
       span.addEvent('exception', { 'exception.message': `bad ${TOKEN}`, 'exception.type': 'Error' });
     });
-    const text = JSON.stringify({ name: out.name, attributes: out.attributes, status: out.status, events: out.events.map((e) => ({ name: e.name, attributes: e.attributes })) });
+    const text = JSON.stringify({
+      name: out.name,
+      attributes: out.attributes,
+      status: out.status,
+      events: out.events.map((e) => ({ name: e.name, attributes: e.attributes })),
+    });
     for (const secret of [ADDRESS, JWT, TOKEN]) expect(text).not.toContain(secret);
     expect(out.name).toBe('GET /api/agents/[redacted]');
     expect(out.attributes).toEqual({ 'taskmarket.note': 'bearer [redacted]', list: ['fine', '[redacted]'], count: 3 });
@@ -40,7 +50,11 @@ describe('RedactingExporter', () => {
   });
 
   test('behavior: refresh tokens, client secrets and webhook secrets are masked by their prefixes too', () => {
-    const secrets = ['tmr_Zx3-q_9kLm2Pw8RtYv0aBcDeFgHiJkLmNoPqRsTuVwX', 'tms_Ab-9_cdEfGhIjKlMnOpQrStUvWxYz0123456789abcd', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+/1k9q=='];
+    const secrets = [
+      'tmr_Zx3-q_9kLm2Pw8RtYv0aBcDeFgHiJkLmNoPqRsTuVwX',
+      'tms_Ab-9_cdEfGhIjKlMnOpQrStUvWxYz0123456789abcd',
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+/1k9q==',
+    ];
     const { out } = exported((span) => {
       span.updateName(`refresh ${secrets[0]}`);
       span.setAttributes({ 'taskmarket.note': `client ${secrets[1]}`, list: [`webhook ${secrets[2]}!`] });
@@ -55,10 +69,14 @@ describe('RedactingExporter', () => {
   });
 
   test('behavior: a span with nothing to clean is exported as it is, not copied; a cleaned one leaves the original alone', () => {
-    const { span, out } = exported((s) => s.setAttributes({ 'db.query.summary': 'SELECT missions', 'http.response.status_code': 200 }));
+    const { span, out } = exported((s) =>
+      s.setAttributes({ 'db.query.summary': 'SELECT missions', 'http.response.status_code': 200 }),
+    );
     expect(out).toBe(span);
     const second = exported((s) => s.setAttribute('taskmarket.note', TOKEN));
     expect(second.out).not.toBe(second.span);
-    expect((second.span as unknown as { attributes: Record<string, unknown> }).attributes['taskmarket.note']).toBe(TOKEN);
+    expect((second.span as unknown as { attributes: Record<string, unknown> }).attributes['taskmarket.note']).toBe(
+      TOKEN,
+    );
   });
 });

@@ -27,11 +27,17 @@ describe('retryAfterSeconds', () => {
 describe('urlOf', () => {
   const config = (baseUrl: string) => ({ baseUrl, fetch, maxRetries: 0 });
   test('default: the path on the base URL, query values as text, absent ones left out', () => {
-    expect(urlOf(config('http://api.test'), '/api/missions', { limit: 2, q: 'a b', cursor: undefined, mine: null })).toBe('http://api.test/api/missions?limit=2&q=a+b');
+    expect(
+      urlOf(config('http://api.test'), '/api/missions', { limit: 2, q: 'a b', cursor: undefined, mine: null }),
+    ).toBe('http://api.test/api/missions?limit=2&q=a+b');
   });
   test('behavior: a base URL with a path keeps it', () => {
-    expect(urlOf(config('https://example.com/taskmarket/'), '/api/health')).toBe('https://example.com/taskmarket/api/health');
-    expect(urlOf(config('https://example.com/taskmarket'), '/api/health')).toBe('https://example.com/taskmarket/api/health');
+    expect(urlOf(config('https://example.com/taskmarket/'), '/api/health')).toBe(
+      'https://example.com/taskmarket/api/health',
+    );
+    expect(urlOf(config('https://example.com/taskmarket'), '/api/health')).toBe(
+      'https://example.com/taskmarket/api/health',
+    );
   });
 });
 
@@ -46,33 +52,56 @@ describe('send', () => {
   };
 
   test('behavior: a 503 is retried with the same Idempotency-Key, then the answer is returned', async () => {
-    const { fetch, calls } = answering(new Response('{"error":"busy"}', { status: 503, headers: { 'retry-after': '0' } }), Response.json({ ok: true }));
-    const response = await send({ baseUrl: 'http://api.test', fetch, maxRetries: 3 }, { method: 'POST', path: '/api/missions', body: { a: 1 }, idempotencyKey: 'key-1' });
+    const { fetch, calls } = answering(
+      new Response('{"error":"busy"}', { status: 503, headers: { 'retry-after': '0' } }),
+      Response.json({ ok: true }),
+    );
+    const response = await send(
+      { baseUrl: 'http://api.test', fetch, maxRetries: 3 },
+      { method: 'POST', path: '/api/missions', body: { a: 1 }, idempotencyKey: 'key-1' },
+    );
     expect(await response.json()).toEqual({ ok: true });
     expect(calls.map((c) => (c.headers as Record<string, string>)['idempotency-key'])).toEqual(['key-1', 'key-1']);
   });
 
   test('error: other statuses are not retried', async () => {
     const { fetch, calls } = answering(Response.json({ error: 'Conflict' }, { status: 409 }));
-    await expect(send({ baseUrl: 'http://api.test', fetch, maxRetries: 3 }, { method: 'POST', path: '/x' })).rejects.toMatchObject({ status: 409, error: 'Conflict' });
+    await expect(
+      send({ baseUrl: 'http://api.test', fetch, maxRetries: 3 }, { method: 'POST', path: '/x' }),
+    ).rejects.toMatchObject({ status: 409, error: 'Conflict' });
     expect(calls).toHaveLength(1);
   });
 
   test('error: maxRetries 0 never retries', async () => {
-    const { fetch, calls } = answering(Response.json({ error: 'Slow down' }, { status: 429, headers: { 'retry-after': '0' } }));
-    await expect(send({ baseUrl: 'http://api.test', fetch, maxRetries: 0 }, { method: 'GET', path: '/x' })).rejects.toMatchObject({ status: 429 });
+    const { fetch, calls } = answering(
+      Response.json({ error: 'Slow down' }, { status: 429, headers: { 'retry-after': '0' } }),
+    );
+    await expect(
+      send({ baseUrl: 'http://api.test', fetch, maxRetries: 0 }, { method: 'GET', path: '/x' }),
+    ).rejects.toMatchObject({ status: 429 });
     expect(calls).toHaveLength(1);
   });
 });
 
 describe('errorOf', () => {
   test('default: the API body becomes status, error and details', async () => {
-    const error = await errorOf(Response.json({ error: 'Validation failed', details: ['title: Required'] }, { status: 400 }));
+    const error = await errorOf(
+      Response.json({ error: 'Validation failed', details: ['title: Required'] }, { status: 400 }),
+    );
     expect(error).toBeInstanceOf(TaskmarketError);
-    expect(error).toMatchObject({ status: 400, error: 'Validation failed', details: ['title: Required'], message: 'Validation failed: title: Required' });
+    expect(error).toMatchObject({
+      status: 400,
+      error: 'Validation failed',
+      details: ['title: Required'],
+      message: 'Validation failed: title: Required',
+    });
   });
-  test('behavior: a body that is not the API\'s (a proxy\'s page) keeps the status and its text', async () => {
-    expect(await errorOf(new Response('Bad gateway', { status: 502 }))).toMatchObject({ status: 502, error: 'Bad gateway', details: undefined });
+  test("behavior: a body that is not the API's (a proxy's page) keeps the status and its text", async () => {
+    expect(await errorOf(new Response('Bad gateway', { status: 502 }))).toMatchObject({
+      status: 502,
+      error: 'Bad gateway',
+      details: undefined,
+    });
   });
 });
 
@@ -126,7 +155,8 @@ describe('PagedList', () => {
 
 describe('ApiPromise', () => {
   const JSON_HEADERS = { 'content-type': 'application/json' };
-  const answer = (body: string, status = 200, headers: Record<string, string> = JSON_HEADERS) => new ApiPromise<unknown>(Promise.resolve(new Response(body, { status, headers })));
+  const answer = (body: string, status = 200, headers: Record<string, string> = JSON_HEADERS) =>
+    new ApiPromise<unknown>(Promise.resolve(new Response(body, { status, headers })));
   // Spaces and a key order JSON.stringify would not keep: the text must be the server's own.
   const written = '{ "b": 1, "a": [1.50, "\u00e9"] }';
 
@@ -151,28 +181,49 @@ describe('ApiPromise', () => {
 
   test('behavior: nothing is parsed for text(): a body declared JSON comes back as it is', async () => {
     expect(await answer('not json').text()).toBe('not json');
-    expect(await answer('{"a":1}', 200, { 'content-type': 'application/problem+json; charset=utf-8' }).text()).toBe('{"a":1}');
+    expect(await answer('{"a":1}', 200, { 'content-type': 'application/problem+json; charset=utf-8' }).text()).toBe(
+      '{"a":1}',
+    );
   });
 
-  test('error: text() refuses a body not declared JSON (a proxy\'s HTML page), as awaiting it would', async () => {
+  test("error: text() refuses a body not declared JSON (a proxy's HTML page), as awaiting it would", async () => {
     const html = answer('<html>sign in to the Wi-Fi</html>', 200, { 'content-type': 'text/html' });
-    await expect(html.text()).rejects.toMatchObject({ name: 'TaskmarketError', status: 200, error: 'The server answered something other than JSON' });
+    await expect(html.text()).rejects.toMatchObject({
+      name: 'TaskmarketError',
+      status: 200,
+      error: 'The server answered something other than JSON',
+    });
     await expect(answer('{"a":1}', 200, {}).text()).rejects.toMatchObject({ status: 200 });
   });
 
   test('error: awaited, a body that is not JSON is a TaskmarketError with the status; catch and finally see it', async () => {
-    await expect(answer('<html>', 200)).rejects.toMatchObject({ name: 'TaskmarketError', status: 200, error: 'The server answered something other than JSON' });
+    await expect(answer('<html>', 200)).rejects.toMatchObject({
+      name: 'TaskmarketError',
+      status: 200,
+      error: 'The server answered something other than JSON',
+    });
     let settled = false;
-    const caught = await answer('<html>').finally(() => (settled = true)).catch((error: TaskmarketError) => error.status);
+    const caught = await answer('<html>')
+      .finally(() => (settled = true))
+      .catch((error: TaskmarketError) => error.status);
     expect([caught, settled]).toEqual([200, true]);
   });
 
   test('error: a body that breaks off is a TaskmarketError saying it could not be read, for text() and await', async () => {
     const broken = () => {
-      const body = new ReadableStream({ start: (controller) => { controller.enqueue(new TextEncoder().encode('{"items":[')); controller.error(new Error('socket hang up')); } });
+      const body = new ReadableStream({
+        start: (controller) => {
+          controller.enqueue(new TextEncoder().encode('{"items":['));
+          controller.error(new Error('socket hang up'));
+        },
+      });
       return new ApiPromise<unknown>(Promise.resolve(new Response(body, { status: 200, headers: JSON_HEADERS })));
     };
-    const expected = { name: 'TaskmarketError', status: 200, error: "The server's answer could not be read: socket hang up" };
+    const expected = {
+      name: 'TaskmarketError',
+      status: 200,
+      error: "The server's answer could not be read: socket hang up",
+    };
     await expect(broken().text()).rejects.toMatchObject(expected);
     await expect(broken()).rejects.toMatchObject(expected);
   });
@@ -187,7 +238,9 @@ describe('ApiPromise', () => {
 
 describe('files', () => {
   test('default: fields as text, arrays comma-separated, empty ones left out, files under `files`', async () => {
-    const form = await toFormData({ title: 'T', tags: ['a', 'b'], none: [], skip: undefined, onChainTaskId: 7 }, [new File(['x'], 'x.txt', { type: 'text/plain' })]);
+    const form = await toFormData({ title: 'T', tags: ['a', 'b'], none: [], skip: undefined, onChainTaskId: 7 }, [
+      new File(['x'], 'x.txt', { type: 'text/plain' }),
+    ]);
     expect([...form.keys()]).toEqual(['title', 'tags', 'onChainTaskId', 'files']);
     expect(form.get('tags')).toBe('a,b');
     expect(form.get('onChainTaskId')).toBe('7');
@@ -219,7 +272,9 @@ describe('browser safety', () => {
         if (statSync(path).isDirectory()) return ['cli', 'mcp', 'session'].includes(name) ? [] : library(path);
         return name.endsWith('.ts') && !/^(cli|mcp)/.test(name) ? [path] : [];
       });
-    const offenders = library(root).filter((path) => /^\s*import[^(]*from\s+['"]node:/m.test(readFileSync(path, 'utf8')));
+    const offenders = library(root).filter((path) =>
+      /^\s*import[^(]*from\s+['"]node:/m.test(readFileSync(path, 'utf8')),
+    );
     expect(offenders).toEqual([]);
   });
 });

@@ -8,24 +8,46 @@ const text: FileFacts = { sniffed: undefined, utf8: true, nul: false, documentMa
 
 describe('classifyFile', () => {
   test('default: a sniffed allowed type is stored as sniffed, whatever generic type was declared', () => {
-    expect(classifyFile('image/png', { ...text, sniffed: 'image/png' })).toEqual({ ok: true, contentType: 'image/png' });
-    expect(classifyFile('application/octet-stream', { ...text, sniffed: 'application/pdf' })).toEqual({ ok: true, contentType: 'application/pdf' });
-    expect(classifyFile(undefined, { ...text, sniffed: 'image/webp' })).toEqual({ ok: true, contentType: 'image/webp' });
-    expect(classifyFile('image/jpg', { ...text, sniffed: 'image/jpeg' })).toEqual({ ok: true, contentType: 'image/jpeg' });
+    expect(classifyFile('image/png', { ...text, sniffed: 'image/png' })).toEqual({
+      ok: true,
+      contentType: 'image/png',
+    });
+    expect(classifyFile('application/octet-stream', { ...text, sniffed: 'application/pdf' })).toEqual({
+      ok: true,
+      contentType: 'application/pdf',
+    });
+    expect(classifyFile(undefined, { ...text, sniffed: 'image/webp' })).toEqual({
+      ok: true,
+      contentType: 'image/webp',
+    });
+    expect(classifyFile('image/jpg', { ...text, sniffed: 'image/jpeg' })).toEqual({
+      ok: true,
+      contentType: 'image/jpeg',
+    });
   });
   test('error: a sniffed type off the allow-list or contradicting the declaration is refused', () => {
-    expect(classifyFile('application/octet-stream', { ...text, sniffed: 'application/x-elf' })).toMatchObject({ ok: false });
-    expect(classifyFile('image/png', { ...text, sniffed: 'image/gif' })).toMatchObject({ ok: false, reason: expect.stringMatching(/not the declared/) });
+    expect(classifyFile('application/octet-stream', { ...text, sniffed: 'application/x-elf' })).toMatchObject({
+      ok: false,
+    });
+    expect(classifyFile('image/png', { ...text, sniffed: 'image/gif' })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/not the declared/),
+    });
     expect(classifyFile('text/plain', { ...text, sniffed: 'image/png' })).toMatchObject({ ok: false });
     expect(classifyFile('image/svg+xml', { ...text, sniffed: 'application/xml' })).toMatchObject({ ok: false });
   });
   test('error: an image carrying HTML is refused (polyglot)', () => {
-    expect(classifyFile('image/png', { ...text, sniffed: 'image/png', embeddedMarkup: true })).toMatchObject({ ok: false });
+    expect(classifyFile('image/png', { ...text, sniffed: 'image/png', embeddedMarkup: true })).toMatchObject({
+      ok: false,
+    });
   });
   test('error: without a magic number only declared, valid text passes', () => {
     expect(classifyFile('text/plain; charset=utf-8', text)).toEqual({ ok: true, contentType: 'text/plain' });
     expect(classifyFile('text/markdown', text)).toEqual({ ok: true, contentType: 'text/markdown' });
-    expect(classifyFile('application/json', { ...text, json: true })).toEqual({ ok: true, contentType: 'application/json' });
+    expect(classifyFile('application/json', { ...text, json: true })).toEqual({
+      ok: true,
+      contentType: 'application/json',
+    });
     expect(classifyFile('application/json', { ...text, json: false })).toMatchObject({ ok: false });
     expect(classifyFile('image/png', text)).toMatchObject({ ok: false });
     expect(classifyFile('application/octet-stream', text)).toMatchObject({ ok: false });
@@ -45,7 +67,10 @@ describe('FileInspector', () => {
     return inspector.finish();
   };
   test('behavior: hashes and sizes the stream', () => {
-    expect(inspect(['ab', 'c'])).toMatchObject({ size: 3, sha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad' });
+    expect(inspect(['ab', 'c'])).toMatchObject({
+      size: 3,
+      sha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    });
   });
   test('behavior: finds invalid UTF-8, including a sequence cut at the end and one split across chunks', () => {
     expect(inspect([Buffer.from([0xe2, 0x82]), Buffer.from([0xac])])).toMatchObject({ utf8: true });
@@ -110,7 +135,12 @@ describe('MultipartReader', () => {
     for (let part = await reader.nextPart(true); part; part = await reader.nextPart(false)) {
       const chunks: Buffer[] = [];
       for await (const chunk of reader.body()) chunks.push(chunk);
-      parts.push({ name: part.name, filename: part.filename, type: part.contentType, content: Buffer.concat(chunks).toString() });
+      parts.push({
+        name: part.name,
+        filename: part.filename,
+        type: part.contentType,
+        content: Buffer.concat(chunks).toString(),
+      });
     }
     return parts;
   }
@@ -118,7 +148,12 @@ describe('MultipartReader', () => {
   test('behavior: the same parts whatever the chunking, filename* winning over filename', async () => {
     const expected = [
       { name: 'title', filename: undefined, type: undefined, content: 'Hello' },
-      { name: 'files', filename: 'été.txt', type: 'text/plain', content: `line 1 --${boundary} inline\r\n-${boundary}` },
+      {
+        name: 'files',
+        filename: 'été.txt',
+        type: 'text/plain',
+        content: `line 1 --${boundary} inline\r\n-${boundary}`,
+      },
     ];
     for (const size of [1, 2, 3, 7, 13, 64, 4096]) expect(await readAll(Buffer.from(body), size)).toEqual(expected);
   });
@@ -128,7 +163,11 @@ describe('MultipartReader', () => {
   });
   test('error: no boundary, headers without a name, garbage after a boundary', async () => {
     await expect(readAll(Buffer.from('x'.repeat(5000)), 100)).rejects.toMatchObject({ status: 400 });
-    await expect(readAll(Buffer.from(`--${boundary}\r\nContent-Type: text/plain\r\n\r\nx\r\n--${boundary}--`), 10)).rejects.toMatchObject({ status: 400 });
-    await expect(readAll(Buffer.from(`--${boundary}junk\r\n\r\nx\r\n--${boundary}--`), 10)).rejects.toMatchObject({ status: 400 });
+    await expect(
+      readAll(Buffer.from(`--${boundary}\r\nContent-Type: text/plain\r\n\r\nx\r\n--${boundary}--`), 10),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(readAll(Buffer.from(`--${boundary}junk\r\n\r\nx\r\n--${boundary}--`), 10)).rejects.toMatchObject({
+      status: 400,
+    });
   });
 });

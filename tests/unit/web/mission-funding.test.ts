@@ -38,7 +38,16 @@ function answer(): MissionFunding {
     { name: 'chainId', type: 'uint256' },
     { name: 'verifyingContract', type: 'address' },
   ];
-  return { typedData: json, escrow, token, amount: '25000000', expiresAt: '1796000000', ref: nonce, status: 'awaiting_signature', relayAvailable: true };
+  return {
+    typedData: json,
+    escrow,
+    token,
+    amount: '25000000',
+    expiresAt: '1796000000',
+    ref: nonce,
+    status: 'awaiting_signature',
+    relayAvailable: true,
+  };
 }
 
 describe('the funding page signs what the server checks', () => {

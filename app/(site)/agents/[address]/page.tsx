@@ -28,15 +28,39 @@ export default async function AgentPage({ params }: { params: Promise<{ address:
   return (
     <article aria-labelledby="agent-heading">
       <h1 id="agent-heading">{profile.displayName ?? 'Agent'}</h1>
-      <p><WalletAddress address={profile.walletAddress} /></p>
+      <p>
+        <WalletAddress address={profile.walletAddress} />
+      </p>
       {profile.bio && <p style={{ whiteSpace: 'pre-wrap' }}>{profile.bio}</p>}
       <dl className="grid" data-testid="agent-figures">
-        <div><dt>Rating</dt><dd>{profile.rating === null ? 'Not rated yet' : `${profile.rating.toFixed(2)} of 5 (${profile.ratingCount} review${profile.ratingCount === 1 ? '' : 's'})`}</dd></div>
-        <div><dt>Completed</dt><dd>{stats.completed}</dd></div>
-        <div><dt>Earned</dt><dd>{formatAmount(stats.earned, token)}</dd></div>
-        <div><dt>Active</dt><dd>{stats.active}</dd></div>
-        <div><dt>Success rate</dt><dd>{stats.successRate === null ? '—' : `${Math.round(stats.successRate * 100)}%`}</dd></div>
-        <div><dt>Passport</dt><dd>{profile.passport?.tokenId ? `#${profile.passport.tokenId}` : 'Being minted'}</dd></div>
+        <div>
+          <dt>Rating</dt>
+          <dd>
+            {profile.rating === null
+              ? 'Not rated yet'
+              : `${profile.rating.toFixed(2)} of 5 (${profile.ratingCount} review${profile.ratingCount === 1 ? '' : 's'})`}
+          </dd>
+        </div>
+        <div>
+          <dt>Completed</dt>
+          <dd>{stats.completed}</dd>
+        </div>
+        <div>
+          <dt>Earned</dt>
+          <dd>{formatAmount(stats.earned, token)}</dd>
+        </div>
+        <div>
+          <dt>Active</dt>
+          <dd>{stats.active}</dd>
+        </div>
+        <div>
+          <dt>Success rate</dt>
+          <dd>{stats.successRate === null ? '—' : `${Math.round(stats.successRate * 100)}%`}</dd>
+        </div>
+        <div>
+          <dt>Passport</dt>
+          <dd>{profile.passport?.tokenId ? `#${profile.passport.tokenId}` : 'Being minted'}</dd>
+        </div>
         {profile.erc8004 && (
           // docs/api.md#erc-8004-identity: what our operator wrote to the agent's ERC-8004 identity at its settlements.
           <div data-testid="agent-erc8004">
@@ -47,11 +71,16 @@ export default async function AgentPage({ params }: { params: Promise<{ address:
                 : profile.erc8004.feedbackCount === 0
                   ? 'No settlement feedback yet'
                   : `${profile.erc8004.averageValue} of 100 over ${profile.erc8004.feedbackCount} settlement${profile.erc8004.feedbackCount === 1 ? '' : 's'}`}
-              {profile.erc8004.stale && profile.erc8004.feedbackCount !== null ? ' (last read; the chain is unreachable)' : ''}
+              {profile.erc8004.stale && profile.erc8004.feedbackCount !== null
+                ? ' (last read; the chain is unreachable)'
+                : ''}
             </dd>
           </div>
         )}
-        <div><dt>Joined</dt><dd>{new Date(profile.joinedAt).toLocaleDateString('en-GB', { timeZone: 'UTC' })}</dd></div>
+        <div>
+          <dt>Joined</dt>
+          <dd>{new Date(profile.joinedAt).toLocaleDateString('en-GB', { timeZone: 'UTC' })}</dd>
+        </div>
       </dl>
       <h2>Completed missions</h2>
       {completed.length === 0 ? (
@@ -60,8 +89,13 @@ export default async function AgentPage({ params }: { params: Promise<{ address:
         <ul className="stack" data-testid="agent-completed">
           {completed.map((m) => (
             <li key={m.id} className="panel">
-              <p><strong>{m.title}</strong> · {formatAmount(m.reward, token)}</p>
-              <p className="hint">{m.rating === null ? 'Not reviewed' : `Rated ${m.rating} of 5`}{m.comment ? ` — “${m.comment}”` : ''}</p>
+              <p>
+                <strong>{m.title}</strong> · {formatAmount(m.reward, token)}
+              </p>
+              <p className="hint">
+                {m.rating === null ? 'Not reviewed' : `Rated ${m.rating} of 5`}
+                {m.comment ? ` — “${m.comment}”` : ''}
+              </p>
             </li>
           ))}
         </ul>

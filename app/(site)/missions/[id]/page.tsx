@@ -8,7 +8,9 @@ export default async function MissionPage({ params }: { params: Promise<{ id: st
   const { id } = await params;
   return (
     <>
-      <p><Link href="/missions">← All missions</Link></p>
+      <p>
+        <Link href="/missions">← All missions</Link>
+      </p>
       <MissionDetail id={id} />
     </>
   );

@@ -7,7 +7,15 @@ import { SignInPanel } from '@/app/components/sign-in-panel';
 import type { AuthorizationView } from '@/lib/oauth/authorization-view';
 import { SCOPE_DESCRIPTIONS } from '@/lib/oauth/scopes';
 
-export function AuthorizationScreen({ view, here, hidden }: { view: AuthorizationView; here: string; hidden: Record<string, string> }) {
+export function AuthorizationScreen({
+  view,
+  here,
+  hidden,
+}: {
+  view: AuthorizationView;
+  here: string;
+  hidden: Record<string, string>;
+}) {
   switch (view.kind) {
     case 'redirect':
       return redirect(view.location);
@@ -20,7 +28,8 @@ export function AuthorizationScreen({ view, here, hidden }: { view: Authorizatio
           <div className="alert alert-error" role="alert">
             <p data-testid="authorization-error">{view.message}</p>
             <p>
-              Nothing was shared. The app that sent you here is at <strong data-testid="redirect-host">{view.redirectHost}</strong>.
+              Nothing was shared. The app that sent you here is at{' '}
+              <strong data-testid="redirect-host">{view.redirectHost}</strong>.
             </p>
           </div>
           <p>
@@ -35,8 +44,8 @@ export function AuthorizationScreen({ view, here, hidden }: { view: Authorizatio
         <>
           <h1>Connect {view.request.client.name}</h1>
           <p>
-            <strong>{view.request.client.name}</strong> wants to use taskmarket on your behalf. Sign in with your wallet first; you will see what
-            it asks for before anything is allowed.
+            <strong>{view.request.client.name}</strong> wants to use taskmarket on your behalf. Sign in with your wallet
+            first; you will see what it asks for before anything is allowed.
           </p>
           <SignInPanel next={here} />
         </>
@@ -49,7 +58,13 @@ export function AuthorizationScreen({ view, here, hidden }: { view: Authorizatio
   }
 }
 
-function Consent({ view, hidden }: { view: Extract<AuthorizationView, { kind: 'consent' }>; hidden: Record<string, string> }) {
+function Consent({
+  view,
+  hidden,
+}: {
+  view: Extract<AuthorizationView, { kind: 'consent' }>;
+  hidden: Record<string, string>;
+}) {
   const { request } = view;
   return (
     <>
@@ -60,8 +75,9 @@ function Consent({ view, hidden }: { view: Extract<AuthorizationView, { kind: 'c
         </h2>
         <ClientIdentity verifiedDomain={request.client.verifiedDomain} redirectOrigin={view.redirectOrigin} />
         <p>
-          After you approve, you are sent back to <strong data-testid="redirect-host">{new URL(request.redirectUri).host || request.redirectUri}</strong>.
-          Only approve an app you started connecting yourself.
+          After you approve, you are sent back to{' '}
+          <strong data-testid="redirect-host">{new URL(request.redirectUri).host || request.redirectUri}</strong>. Only
+          approve an app you started connecting yourself.
         </p>
         <p>It can never move money from your wallet. You can disconnect it at any time in Connected apps.</p>
         <form method="post" action="/api/oauth/authorize" className="stack">
@@ -73,16 +89,25 @@ function Consent({ view, hidden }: { view: Extract<AuthorizationView, { kind: 'c
             <legend>It asks to (untick what you do not want to allow):</legend>
             {request.scopes.map((scope) => (
               <label key={scope} style={{ fontWeight: 'normal', display: 'block' }}>
-                <input type="checkbox" name="scope" value={scope} defaultChecked /> <code>{scope}</code> — {SCOPE_DESCRIPTIONS[scope]}
+                <input type="checkbox" name="scope" value={scope} defaultChecked /> <code>{scope}</code> —{' '}
+                {SCOPE_DESCRIPTIONS[scope]}
               </label>
             ))}
           </fieldset>
           {/* docs/api.md#confirmations: beyond this, each payment the app asks for waits for your yes. */}
           <p>
             <label htmlFor="release_limit">Payments it may release without asking you, per 24 h (USDC)</label>{' '}
-            <input id="release_limit" name="release_limit" inputMode="decimal" defaultValue="0" data-testid="release-limit" />
+            <input
+              id="release_limit"
+              name="release_limit"
+              inputMode="decimal"
+              defaultValue="0"
+              data-testid="release-limit"
+            />
             <br />
-            <span className="hint">0: every approval or award it makes waits until you confirm it. Change it later in Connected apps.</span>
+            <span className="hint">
+              0: every approval or award it makes waits until you confirm it. Change it later in Connected apps.
+            </span>
           </p>
           <p>
             <button type="submit" name="decision" value="approve">
@@ -103,7 +128,13 @@ function Consent({ view, hidden }: { view: Extract<AuthorizationView, { kind: 'c
  * host (docs/api.md#client-id-metadata-documents); a dynamically registered one named itself, so
  * where the answer goes is what to judge.
  */
-function ClientIdentity({ verifiedDomain, redirectOrigin }: { verifiedDomain: string | undefined; redirectOrigin: string }) {
+function ClientIdentity({
+  verifiedDomain,
+  redirectOrigin,
+}: {
+  verifiedDomain: string | undefined;
+  redirectOrigin: string;
+}) {
   const destination = (
     <p>
       Approving sends access to <strong data-testid="redirect-origin">{redirectOrigin}</strong>
@@ -113,7 +144,8 @@ function ClientIdentity({ verifiedDomain, redirectOrigin }: { verifiedDomain: st
     return (
       <div className="alert alert-ok" data-testid="verified">
         <p>
-          Verified domain: <strong data-testid="verified-domain">{verifiedDomain}</strong> publishes this app&apos;s description.
+          Verified domain: <strong data-testid="verified-domain">{verifiedDomain}</strong> publishes this app&apos;s
+          description.
         </p>
         {destination}
       </div>
@@ -122,7 +154,8 @@ function ClientIdentity({ verifiedDomain, redirectOrigin }: { verifiedDomain: st
   return (
     <div className="alert alert-warn" data-testid="unverified">
       <p>
-        <strong>Unverified app.</strong> Anyone can register an app under any name; taskmarket has not checked who runs this one.
+        <strong>Unverified app.</strong> Anyone can register an app under any name; taskmarket has not checked who runs
+        this one.
       </p>
       {destination}
     </div>

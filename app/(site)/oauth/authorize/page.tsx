@@ -26,8 +26,18 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
   // A client metadata document fetched for this view counts against this IP and against everyone (docs/api.md#client-id-metadata-documents).
   const ip = clientIp(await headers(), cfg.trustProxy, cfg.onVercel);
   const requester = documentRequester(cfg, getKv(), ip);
-  const view = await viewAuthorization(await getDb(), getKv(), issuerOf(cfg), params, session?.user.id, new Date(), requester);
-  const hidden = Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const view = await viewAuthorization(
+    await getDb(),
+    getKv(),
+    issuerOf(cfg),
+    params,
+    session?.user.id,
+    new Date(),
+    requester,
+  );
+  const hidden = Object.fromEntries(
+    Object.entries(params).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
   const here = `/oauth/authorize?${new URLSearchParams(hidden).toString()}`;
   return <AuthorizationScreen view={view} here={here} hidden={hidden} />;
 }

@@ -4,11 +4,17 @@ import { otherMethods } from '@/lib/http/methods';
 import { addressSchema } from '@/lib/address';
 
 // Public profile; a malformed address, a client's or an unknown one is a 404.
-export const GET = route({
-  doc: {
-    tag: 'Agents', summary: "An agent's public profile (404 for non-agents)", params: { address: addressSchema },
-    response: agentProfileSchema, errors: [404],
+export const GET = route(
+  {
+    doc: {
+      tag: 'Agents',
+      summary: "An agent's public profile (404 for non-agents)",
+      params: { address: addressSchema },
+      response: agentProfileSchema,
+      errors: [404],
+    },
   },
-}, async ({ params, cfg, db }) => json(await getAgentProfileOrThrow(await db(), cfg, params.address!)));
+  async ({ params, cfg, db }) => json(await getAgentProfileOrThrow(await db(), cfg, params.address!)),
+);
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

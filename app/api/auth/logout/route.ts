@@ -7,13 +7,19 @@ import { logoutResponse } from '@/lib/auth/schemas';
 
 // Ends the credential the request came with: a JWT (sign-in or OAuth access token) is refused from
 // now on; a personal access token is revoked like DELETE /api/tokens/{id}.
-export const POST = route({
-  auth: 'user', scope: 'any', limit: 'write', session: true,
-  doc: { tag: 'Auth', summary: 'Revoke the token and clear the cookie', response: logoutResponse },
-}, async ({ caller, kv, cfg, db }) => {
-  if (caller.claims) await revokeToken(kv, caller.claims);
-  else if (caller.grant) await revokeGrant(await db(), kv, cfg, caller.user.id, caller.grant.id, 'TOKEN', new Date());
-  return json({ ok: true }, { headers: { 'Set-Cookie': clearSessionCookie(cfg) } });
-});
+export const POST = route(
+  {
+    auth: 'user',
+    scope: 'any',
+    limit: 'write',
+    session: true,
+    doc: { tag: 'Auth', summary: 'Revoke the token and clear the cookie', response: logoutResponse },
+  },
+  async ({ caller, kv, cfg, db }) => {
+    if (caller.claims) await revokeToken(kv, caller.claims);
+    else if (caller.grant) await revokeGrant(await db(), kv, cfg, caller.user.id, caller.grant.id, 'TOKEN', new Date());
+    return json({ ok: true }, { headers: { 'Set-Cookie': clearSessionCookie(cfg) } });
+  },
+);
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

@@ -7,30 +7,46 @@ import { idSchema } from '@/lib/fields';
 import { logoutResponse } from '@/lib/auth/schemas';
 
 // Disconnects an OAuth app: its access and refresh tokens are refused on every instance at once.
-export const DELETE = route({
-  auth: 'user', limit: 'write',
-  doc: {
-    tag: 'Tokens', summary: "Disconnect an OAuth app: its tokens are refused on every instance", params: { id: idSchema },
-    response: logoutResponse, errors: [404],
+export const DELETE = route(
+  {
+    auth: 'user',
+    limit: 'write',
+    doc: {
+      tag: 'Tokens',
+      summary: 'Disconnect an OAuth app: its tokens are refused on every instance',
+      params: { id: idSchema },
+      response: logoutResponse,
+      errors: [404],
+    },
   },
-}, async ({ params, caller, cfg, kv, db }) => {
-  const { id } = grantIdParams(params);
-  await revokeGrant(await db(), kv, cfg, caller.user.id, id, 'OAUTH', new Date());
-  return json({ ok: true });
-});
+  async ({ params, caller, cfg, kv, db }) => {
+    const { id } = grantIdParams(params);
+    await revokeGrant(await db(), kv, cfg, caller.user.id, id, 'OAUTH', new Date());
+    return json({ ok: true });
+  },
+);
 
 // The person sets what an app or a personal token may release without asking (docs/api.md#confirmations).
-export const PATCH = route({
-  auth: 'user', limit: 'write', body: grantLimitSchema,
-  doc: {
-    tag: 'Tokens', summary: "Change a grant's or personal token's release limit (base units over a rolling 24 h)", params: { id: idSchema },
-    description: 'Wallet sign-in only. Beyond the limit a delegated release waits for the person (202 and a confirmation).',
-    response: logoutResponse, errors: [404],
+export const PATCH = route(
+  {
+    auth: 'user',
+    limit: 'write',
+    body: grantLimitSchema,
+    doc: {
+      tag: 'Tokens',
+      summary: "Change a grant's or personal token's release limit (base units over a rolling 24 h)",
+      params: { id: idSchema },
+      description:
+        'Wallet sign-in only. Beyond the limit a delegated release waits for the person (202 and a confirmation).',
+      response: logoutResponse,
+      errors: [404],
+    },
   },
-}, async ({ params, body, caller, db }) => {
-  const { id } = grantIdParams(params);
-  await setReleaseLimit(await db(), caller.user.id, id, body.releaseLimit);
-  return json({ ok: true });
-});
+  async ({ params, body, caller, db }) => {
+    const { id } = grantIdParams(params);
+    await setReleaseLimit(await db(), caller.user.id, id, body.releaseLimit);
+    return json({ ok: true });
+  },
+);
 
 export const { GET, POST, PUT } = otherMethods('DELETE', 'PATCH');

@@ -4,14 +4,20 @@ import { otherMethods } from '@/lib/http/methods';
 import { idSchema } from '@/lib/fields';
 
 // OPEN missions are public; any other is the owner's and the assigned agent's only (404 to the rest).
-export const GET = route({
-  auth: 'optional', scope: 'missions:read',
-  doc: {
-    tag: 'Missions', summary: 'One mission as the caller may see it', params: { id: idSchema }, response: missionSchema,
-    errors: [404],
+export const GET = route(
+  {
+    auth: 'optional',
+    scope: 'missions:read',
+    doc: {
+      tag: 'Missions',
+      summary: 'One mission as the caller may see it',
+      params: { id: idSchema },
+      response: missionSchema,
+      errors: [404],
+    },
   },
-}, async ({ params, caller, cfg, db }) =>
-  jsonText(await getMissionOrThrow(await db(), cfg, params.id!, viewerOf(caller), new Date())),
+  async ({ params, caller, cfg, db }) =>
+    jsonText(await getMissionOrThrow(await db(), cfg, params.id!, viewerOf(caller), new Date())),
 );
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -8,17 +8,28 @@ import { protocolDocumentSchema } from '@/lib/oauth/schemas';
 
 // The consent form's POST (the page is app/(site)/oauth/authorize): a wallet sign-in's session
 // cookie (its Origin checked by the auth guard), the one-time form token, then a 303 to the client.
-export const POST = route({
-  auth: 'user', scope: 'session', limit: 'write', form: true, body: formBody,
-  doc: {
-    tag: 'OAuth', summary: "The consent form's decision (from the /oauth/authorize page) → 303 to the client",
-    description: 'application/x-www-form-urlencoded, a wallet sign-in session cookie from an allowed Origin, and the one-time form_token the page issued for these exact terms; with decision=approve, the scopes the person checked as repeated `scope` fields (at least one, each one asked for; else 400).',
-    response: protocolDocumentSchema, status: 303, errors: [403],
+export const POST = route(
+  {
+    auth: 'user',
+    scope: 'session',
+    limit: 'write',
+    form: true,
+    body: formBody,
+    doc: {
+      tag: 'OAuth',
+      summary: "The consent form's decision (from the /oauth/authorize page) → 303 to the client",
+      description:
+        'application/x-www-form-urlencoded, a wallet sign-in session cookie from an allowed Origin, and the one-time form_token the page issued for these exact terms; with decision=approve, the scopes the person checked as repeated `scope` fields (at least one, each one asked for; else 400).',
+      response: protocolDocumentSchema,
+      status: 303,
+      errors: [403],
+    },
   },
-}, async ({ body, caller, cfg, kv, db, ip }) => {
-  const requester = documentRequester(cfg, kv, ip);
-  const location = await decideAuthorization(await db(), kv, issuerOf(cfg), caller.user.id, body, requester);
-  return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
-});
+  async ({ body, caller, cfg, kv, db, ip }) => {
+    const requester = documentRequester(cfg, kv, ip);
+    const location = await decideAuthorization(await db(), kv, issuerOf(cfg), caller.user.id, body, requester);
+    return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
+  },
+);
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

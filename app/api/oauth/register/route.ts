@@ -9,15 +9,25 @@ import { oauthErrors } from '../oauth-errors';
 // RFC 7591 dynamic client registration: anonymous, so limited per IP and, across all IPs, by a
 // global ceiling (docs/api.md#oauth-21); the metadata is checked by registerClient (its refusals
 // are OAuth errors, as registration clients expect).
-export const POST = route({
-  limit: 'register', body: registrationBody, cors: true,
-  doc: {
-    tag: 'OAuth', summary: 'Dynamic client registration (RFC 7591)',
-    description: 'Redirect URIs: https, http only for loopback, or a private-use scheme; matched exactly. Errors are `{ error: invalid_redirect_uri | invalid_client_metadata, error_description }`. Unused registrations are deleted after 30 days.',
-    response: protocolDocumentSchema, status: 201, errors: oauthErrors(400),
+export const POST = route(
+  {
+    limit: 'register',
+    body: registrationBody,
+    cors: true,
+    doc: {
+      tag: 'OAuth',
+      summary: 'Dynamic client registration (RFC 7591)',
+      description:
+        'Redirect URIs: https, http only for loopback, or a private-use scheme; matched exactly. Errors are `{ error: invalid_redirect_uri | invalid_client_metadata, error_description }`. Unused registrations are deleted after 30 days.',
+      response: protocolDocumentSchema,
+      status: 201,
+      errors: oauthErrors(400),
+    },
   },
-}, async ({ body, cfg, kv, db }) =>
-  json(await registerClient(await db(), body, new Date(), () => consume(kv, cfg, 'registerGlobal', EVERYONE)), { status: 201 }),
+  async ({ body, cfg, kv, db }) =>
+    json(await registerClient(await db(), body, new Date(), () => consume(kv, cfg, 'registerGlobal', EVERYONE)), {
+      status: 201,
+    }),
 );
 
 export const OPTIONS = preflight('POST');

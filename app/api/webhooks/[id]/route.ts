@@ -5,11 +5,20 @@ import { idSchema } from '@/lib/fields';
 import { logoutResponse } from '@/lib/auth/schemas';
 
 // Removes one of the caller's endpoints; nothing more is sent to it.
-export const DELETE = route({
-  auth: 'user', scope: 'webhooks', limit: 'write',
-  doc: { tag: 'Webhooks', summary: 'Remove an endpoint', params: { id: idSchema }, response: logoutResponse, errors: [404] },
-}, async ({ caller, params, db }) =>
-  json(await removeWebhook(await db(), caller.user.id, params.id!, new Date())),
+export const DELETE = route(
+  {
+    auth: 'user',
+    scope: 'webhooks',
+    limit: 'write',
+    doc: {
+      tag: 'Webhooks',
+      summary: 'Remove an endpoint',
+      params: { id: idSchema },
+      response: logoutResponse,
+      errors: [404],
+    },
+  },
+  async ({ caller, params, db }) => json(await removeWebhook(await db(), caller.user.id, params.id!, new Date())),
 );
 
 export const { GET, POST, PUT, PATCH } = otherMethods('DELETE');

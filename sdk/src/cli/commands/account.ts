@@ -14,12 +14,15 @@ interface UserLike {
   role: string;
 }
 
-const passportText = (p: PassportLike | null | undefined) => (p ? `${p.tokenId ? `#${p.tokenId} ` : ''}${p.status}` : 'none');
+const passportText = (p: PassportLike | null | undefined) =>
+  p ? `${p.tokenId ? `#${p.tokenId} ` : ''}${p.status}` : 'none';
 
 export function registerAccountCommands(program: Command, session: Session): void {
   program
     .command('login')
-    .description('sign in with TASKMARKET_PRIVATE_KEY and show who you are (each command signs in by itself; nothing is stored)')
+    .description(
+      'sign in with TASKMARKET_PRIVATE_KEY and show who you are (each command signs in by itself; nothing is stored)',
+    )
     .addOption(jsonOption())
     .action(async (opts: JsonFlag) => {
       const tm = session.client({ signed: true });
@@ -37,12 +40,18 @@ export function registerAccountCommands(program: Command, session: Session): voi
 
   program
     .command('register')
-    .description('become an agent: the server mints your passport, or --self-mint sends the mint from your wallet (needs TASKMARKET_RPC_URL and gas)')
+    .description(
+      'become an agent: the server mints your passport, or --self-mint sends the mint from your wallet (needs TASKMARKET_RPC_URL and gas)',
+    )
     .option('--self-mint', 'mint the passport yourself first')
     .addOption(jsonOption())
     .action(async (opts: JsonFlag & { selfMint?: boolean }) => {
       const tm = session.client({ signed: true, chain: opts.selfMint === true });
-      const registered = (await tm.registerAgent({ selfMint: opts.selfMint === true })) as { token?: string; user: UserLike; passport: PassportLike };
+      const registered = (await tm.registerAgent({ selfMint: opts.selfMint === true })) as {
+        token?: string;
+        user: UserLike;
+        passport: PassportLike;
+      };
       // The answer's bearer token stays in this process: the CLI keeps no secret beyond your key.
       const { token: _token, ...shown } = registered;
       await answer(opts, shown, ({ user, passport }) => {
@@ -50,7 +59,6 @@ export function registerAccountCommands(program: Command, session: Session): voi
         printFields([['Passport', passportText(passport)]]);
       });
     });
-
 }
 
 export function registerEarningsCommands(program: Command, session: Session): void {
@@ -72,7 +80,13 @@ export function registerEarningsCommands(program: Command, session: Session): vo
           printLine();
           printTable(
             ['WHEN', 'TYPE', 'AMOUNT', 'STATUS', 'MISSION OR TX'],
-            e.history.map((h) => [formatTime(h.at), h.type, formatAmount(h.amount, token), h.status ?? '—', h.title ? truncate(h.title, 40) : (h.txHash ?? '—')]),
+            e.history.map((h) => [
+              formatTime(h.at),
+              h.type,
+              formatAmount(h.amount, token),
+              h.status ?? '—',
+              h.title ? truncate(h.title, 40) : (h.txHash ?? '—'),
+            ]),
           );
         }
         if (e.pending !== '0') printLine(`\nClaim it with: taskmarket claim`);
@@ -87,7 +101,9 @@ export function registerEarningsCommands(program: Command, session: Session): vo
       const tm = session.client({ signed: true });
       const claim = await tm.agents.claim();
       await answer(opts, claim, async (c) => {
-        printLine(`Claimed ${formatAmount(c.amount, await session.token())} — ${c.status}${c.txHash ? ` (tx ${c.txHash})` : ''}`);
+        printLine(
+          `Claimed ${formatAmount(c.amount, await session.token())} — ${c.status}${c.txHash ? ` (tx ${c.txHash})` : ''}`,
+        );
       });
     });
 }

@@ -6,7 +6,11 @@ import { printFields, printLine } from '../output.js';
 import { UsageError } from '../../session/settings.js';
 import type { Session } from '../../session/session.js';
 
-const shown = (link: { agentId: string; agentRegistry: string }) => printFields([['Agent id', link.agentId], ['Registry', link.agentRegistry]]);
+const shown = (link: { agentId: string; agentRegistry: string }) =>
+  printFields([
+    ['Agent id', link.agentId],
+    ['Registry', link.agentRegistry],
+  ]);
 
 export function registerErc8004Commands(program: Command, session: Session): void {
   const erc8004 = program
@@ -17,7 +21,9 @@ export function registerErc8004Commands(program: Command, session: Session): voi
 
   erc8004
     .command('register')
-    .description('register an identity from your wallet (one transaction, your gas; needs TASKMARKET_RPC_URL) whose agentURI is your registration file, then link it')
+    .description(
+      'register an identity from your wallet (one transaction, your gas; needs TASKMARKET_RPC_URL) whose agentURI is your registration file, then link it',
+    )
     .addOption(jsonOption())
     .action(async (opts: JsonFlag) => {
       const tm = session.client({ signed: true, chain: true });

@@ -24,10 +24,16 @@ export function registerFileCommands(missions: Command, session: Session): void 
       try {
         await writeFile(path, new Uint8Array(await blob.arrayBuffer()), { flag: opts.clobber ? 'w' : 'wx' });
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`${path} exists: use --clobber to overwrite it, or --output`);
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+          throw new Error(`${path} exists: use --clobber to overwrite it, or --output`);
         throw error;
       }
-      const saved = { path, filename: file?.filename ?? null, contentType: file?.contentType ?? blob.type, size: blob.size };
+      const saved = {
+        path,
+        filename: file?.filename ?? null,
+        contentType: file?.contentType ?? blob.type,
+        size: blob.size,
+      };
       await answer(opts, saved, (s) => printLine(`Saved ${s.path} (${s.contentType}, ${s.size} B)`));
     });
 }

@@ -3,7 +3,16 @@
 import { Option, type Command } from 'commander';
 import { answer, jsonOption as json, type JsonFlag } from '../answer.js';
 import { TaskmarketError } from '../../index.js';
-import { collect, parseAmount, parseDeadline, parseLimit, parseReward, parseSelfCheck, parseTaskId, parseUnmet } from '../parse.js';
+import {
+  collect,
+  parseAmount,
+  parseDeadline,
+  parseLimit,
+  parseReward,
+  parseSelfCheck,
+  parseTaskId,
+  parseUnmet,
+} from '../parse.js';
 import type { Session } from '../../session/session.js';
 import { registerFileCommands } from './files.js';
 import { renderMission, renderMissionTable, renderTransition, type MissionLike } from './render.js';
@@ -41,7 +50,9 @@ interface PostFlags {
 const selfCheckOf = (flags: string[] | undefined) => (flags ? { selfCheck: flags.map(parseSelfCheck) } : {});
 
 export function registerMissionCommands(program: Command, session: Session): void {
-  const missions = program.command('missions').description("read missions: list the board or your own, show one, download a mission's file");
+  const missions = program
+    .command('missions')
+    .description("read missions: list the board or your own, show one, download a mission's file");
 
   missions
     .command('list')
@@ -52,13 +63,16 @@ export function registerMissionCommands(program: Command, session: Session): voi
     .option('--min-reward <amount>', 'at least this reward (base units, or e.g. 10USDC)')
     .option('--q <text>', 'search title and description')
     .addOption(new Option('--sort <order>', 'sort order').choices(['bumped', 'reward', 'deadline', 'created']))
-    .addOption(new Option('--mine <side>', 'your missions as client or as agent (signs in)').choices(['client', 'agent']))
+    .addOption(
+      new Option('--mine <side>', 'your missions as client or as agent (signs in)').choices(['client', 'agent']),
+    )
     .option('--limit <n>', 'page size, 1–100 (default 20)', parseLimit)
     .option('--cursor <cursor>', "the previous page's nextCursor")
     .addOption(json())
     .action(async (opts: JsonFlag & ListFlags) => {
       const tm = session.client({ signed: opts.mine !== undefined });
-      const minReward = opts.minReward === undefined ? undefined : parseAmount('--min-reward', opts.minReward, await session.token());
+      const minReward =
+        opts.minReward === undefined ? undefined : parseAmount('--min-reward', opts.minReward, await session.token());
       const query = Object.fromEntries(
         Object.entries({
           status: opts.status,
@@ -74,7 +88,9 @@ export function registerMissionCommands(program: Command, session: Session): voi
       );
       // One page, exactly as the API answers it ({ items, nextCursor }).
       const page = await tm.missions.list(query as Parameters<typeof tm.missions.list>[0]);
-      await answer(opts, page, async (p) => renderMissionTable(p.items as MissionLike[], await session.token(), p.nextCursor));
+      await answer(opts, page, async (p) =>
+        renderMissionTable(p.items as MissionLike[], await session.token(), p.nextCursor),
+      );
     });
 
   missions
@@ -100,13 +116,31 @@ export function registerMissionCommands(program: Command, session: Session): voi
     .requiredOption('--deadline <when>', 'ISO date-time, or a duration from now: 12h, 7d, 2w')
     .option('--category <name>', 'category (default general)')
     .option('--tag <tag>', 'a tag (repeatable, at most 10)', collect)
-    .addOption(new Option('--assignment <mode>', 'FIRST_COME (accept), APPLICATION (apply, you assign) or BOUNTY (many enter, you award)').choices(['FIRST_COME', 'APPLICATION', 'BOUNTY']))
+    .addOption(
+      new Option(
+        '--assignment <mode>',
+        'FIRST_COME (accept), APPLICATION (apply, you assign) or BOUNTY (many enter, you award)',
+      ).choices(['FIRST_COME', 'APPLICATION', 'BOUNTY']),
+    )
     .option('--winners <n>', 'BOUNTY: places to award, 1–10 (default 1)')
-    .option('--split <percentages>', 'BOUNTY: each place\'s share of the reward, comma-separated, summing to 100 (default equal), e.g. 60,30,10')
+    .option(
+      '--split <percentages>',
+      "BOUNTY: each place's share of the reward, comma-separated, summing to 100 (default equal), e.g. 60,30,10",
+    )
     .option('--file <path>', 'an attachment (repeatable, at most 10, 10 MB each)', collect)
-    .option('--criterion <text>', 'an acceptance criterion, numbered from 1 in order (repeatable, 1–20, 500 characters each)', collect)
-    .option('--task-id <n>', 'an escrow task you funded already (e.g. by a post that failed after funding): post with it, pay nothing')
-    .option('--from-wallet', 'fund from your own wallet instead (approve + createTask, paying the gas); needs TASKMARKET_RPC_URL')
+    .option(
+      '--criterion <text>',
+      'an acceptance criterion, numbered from 1 in order (repeatable, 1–20, 500 characters each)',
+      collect,
+    )
+    .option(
+      '--task-id <n>',
+      'an escrow task you funded already (e.g. by a post that failed after funding): post with it, pay nothing',
+    )
+    .option(
+      '--from-wallet',
+      'fund from your own wallet instead (approve + createTask, paying the gas); needs TASKMARKET_RPC_URL',
+    )
     .addOption(json())
     .action(async (opts: JsonFlag & PostFlags) => {
       const funded = opts.taskId !== undefined;
@@ -125,14 +159,29 @@ export function registerMissionCommands(program: Command, session: Session): voi
       };
       const files = opts.file ? { files: opts.file } : {};
       const mission = funded
-        ? await tm.missions.create({ ...body, onChainTaskId: parseTaskId(opts.taskId!) } as Parameters<typeof tm.missions.create>[0], files)
-        : await tm.fundAndCreateMission(body as Parameters<typeof tm.fundAndCreateMission>[0], { ...files, fundFrom: opts.fromWallet ? 'wallet' : 'signature' }).catch((error: unknown) => {
-            // The reward is escrowed but the mission was refused: say how to post without paying again.
-            if (error instanceof TaskmarketError && error.onChainTaskId !== undefined) {
-              throw new TaskmarketError({ status: error.status, error: error.error, details: [...(error.details ?? []), `the reward is escrowed in task ${error.onChainTaskId}: fix the mission and run post again with --task-id ${error.onChainTaskId}`] });
-            }
-            throw error;
-          });
+        ? await tm.missions.create(
+            { ...body, onChainTaskId: parseTaskId(opts.taskId!) } as Parameters<typeof tm.missions.create>[0],
+            files,
+          )
+        : await tm
+            .fundAndCreateMission(body as Parameters<typeof tm.fundAndCreateMission>[0], {
+              ...files,
+              fundFrom: opts.fromWallet ? 'wallet' : 'signature',
+            })
+            .catch((error: unknown) => {
+              // The reward is escrowed but the mission was refused: say how to post without paying again.
+              if (error instanceof TaskmarketError && error.onChainTaskId !== undefined) {
+                throw new TaskmarketError({
+                  status: error.status,
+                  error: error.error,
+                  details: [
+                    ...(error.details ?? []),
+                    `the reward is escrowed in task ${error.onChainTaskId}: fix the mission and run post again with --task-id ${error.onChainTaskId}`,
+                  ],
+                });
+              }
+              throw error;
+            });
       await answer(opts, mission, (m) => renderTransition('Posted', m as MissionLike));
     });
 
@@ -158,11 +207,19 @@ export function registerMissionCommands(program: Command, session: Session): voi
     .argument('<id>', 'mission id')
     .option('--note <text>', 'a note for the client', '')
     .option('--file <path>', 'a deliverable (repeatable, at most 10, 10 MB each)', collect)
-    .option('--self-check <n:met|unmet[:note]>', 'your check of criterion n, e.g. 2:met or "3:unmet:why" (repeatable)', collect)
+    .option(
+      '--self-check <n:met|unmet[:note]>',
+      'your check of criterion n, e.g. 2:met or "3:unmet:why" (repeatable)',
+      collect,
+    )
     .addOption(json())
     .action(async (id: string, opts: JsonFlag & { note: string; file?: string[]; selfCheck?: string[] }) => {
       const tm = session.client({ signed: true });
-      const mission = await tm.missions.submit(id, { note: opts.note, ...selfCheckOf(opts.selfCheck), ...(opts.file && { files: opts.file }) });
+      const mission = await tm.missions.submit(id, {
+        note: opts.note,
+        ...selfCheckOf(opts.selfCheck),
+        ...(opts.file && { files: opts.file }),
+      });
       await answer(opts, mission, (m) => renderTransition('Submitted', m as MissionLike));
     });
 
@@ -172,12 +229,20 @@ export function registerMissionCommands(program: Command, session: Session): voi
     .argument('<id>', 'mission id')
     .requiredOption('--reason <text>', 'what is wrong (1–2,000 characters)')
     .option('--file <path>', 'evidence (repeatable)', collect)
-    .option('--unmet <n:reason>', 'a criterion not met and why, e.g. "2:not COCO JSON" (repeatable; required when the mission has criteria)', collect)
+    .option(
+      '--unmet <n:reason>',
+      'a criterion not met and why, e.g. "2:not COCO JSON" (repeatable; required when the mission has criteria)',
+      collect,
+    )
     .addOption(json())
     .action(async (id: string, opts: JsonFlag & { reason: string; file?: string[]; unmet?: string[] }) => {
       const tm = session.client({ signed: true });
       const unmet = opts.unmet ? { unmet: opts.unmet.map(parseUnmet) } : {};
-      const mission = await tm.missions.contest(id, { reason: opts.reason, ...unmet, ...(opts.file && { files: opts.file }) });
+      const mission = await tm.missions.contest(id, {
+        reason: opts.reason,
+        ...unmet,
+        ...(opts.file && { files: opts.file }),
+      });
       await answer(opts, mission, (m) => renderTransition('Contested', m as MissionLike));
     });
 
@@ -187,11 +252,19 @@ export function registerMissionCommands(program: Command, session: Session): voi
     .argument('<id>', 'mission id')
     .option('--note <text>', 'what your entry is', '')
     .option('--file <path>', 'a file of the entry (repeatable, at most 10, 10 MB each)', collect)
-    .option('--self-check <n:met|unmet[:note]>', 'your check of criterion n, e.g. 2:met or "3:unmet:why" (repeatable)', collect)
+    .option(
+      '--self-check <n:met|unmet[:note]>',
+      'your check of criterion n, e.g. 2:met or "3:unmet:why" (repeatable)',
+      collect,
+    )
     .addOption(json())
     .action(async (id: string, opts: JsonFlag & { note: string; file?: string[]; selfCheck?: string[] }) => {
       const tm = session.client({ signed: true });
-      const entry = await tm.missions.enter(id, { note: opts.note, ...selfCheckOf(opts.selfCheck), ...(opts.file && { files: opts.file }) });
+      const entry = await tm.missions.enter(id, {
+        note: opts.note,
+        ...selfCheckOf(opts.selfCheck),
+        ...(opts.file && { files: opts.file }),
+      });
       await answer(opts, entry, (e) => printLine(`Entered ${id} (version ${e.version}, ${e.files.length} file(s))`));
     });
 
@@ -204,7 +277,10 @@ export function registerMissionCommands(program: Command, session: Session): voi
     .addOption(json())
     .action(async (id: string, opts: JsonFlag & { winner?: string[]; reason?: string }) => {
       const tm = session.client({ signed: true });
-      const mission = await tm.missions.award(id, { winners: opts.winner ?? [], ...(opts.reason !== undefined && { reason: opts.reason }) });
+      const mission = await tm.missions.award(id, {
+        winners: opts.winner ?? [],
+        ...(opts.reason !== undefined && { reason: opts.reason }),
+      });
       await answer(opts, mission, (m) => renderTransition('Awarded', m as MissionLike));
     });
 }

@@ -42,7 +42,8 @@ export function renderMissionTable(items: readonly MissionLike[], token: Token, 
   if (nextCursor) printLine(`\nMore: --cursor ${nextCursor}`);
 }
 
-const files = (list: readonly MissionFile[]) => (list.length === 0 ? '—' : list.map((f) => `${f.filename} (${f.size} B, ${f.id})`).join(', '));
+const files = (list: readonly MissionFile[]) =>
+  list.length === 0 ? '—' : list.map((f) => `${f.filename} (${f.size} B, ${f.id})`).join(', ');
 
 export function renderMission(m: MissionLike, token: Token): void {
   printFields([

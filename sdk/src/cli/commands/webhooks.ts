@@ -25,30 +25,41 @@ export function registerWebhookCommands(program: Command, session: Session): voi
     .command('add')
     .description('add an endpoint; its signing secret is shown once')
     .argument('<url>', 'https URL to receive events')
-    .addOption(new Option('--event <name>', `an event to receive (repeatable): ${EVENTS.join(', ')}`).argParser(collect).makeOptionMandatory())
+    .addOption(
+      new Option('--event <name>', `an event to receive (repeatable): ${EVENTS.join(', ')}`)
+        .argParser(collect)
+        .makeOptionMandatory(),
+    )
     .option('--category <name>', 'mission.created only: this category')
     .option('--tag <tag>', 'mission.created only: this tag')
     .option('--min-reward <amount>', 'mission.created only: at least this reward (base units, or e.g. 10USDC)')
     .addOption(jsonOption())
-    .action(async (url: string, opts: JsonFlag & { event: string[]; category?: string; tag?: string; minReward?: string }) => {
-      const tm = session.client({ signed: true });
-      const filter = {
-        ...(opts.category !== undefined && { category: opts.category }),
-        ...(opts.tag !== undefined && { tag: opts.tag }),
-        ...(opts.minReward !== undefined && { minReward: parseAmount('--min-reward', opts.minReward, await session.token()) }),
-      };
-      const body = { url, events: opts.event, ...(Object.keys(filter).length > 0 && { filter }) };
-      const created = await tm.webhooks.create(body as Parameters<typeof tm.webhooks.create>[0]);
-      await answer(opts, created, (w) => {
-        const endpoint = w as EndpointLike & { secret: string };
-        printLine(`Added ${endpoint.id} → ${endpoint.url}`);
-        printFields([
-          ['Events', endpoint.events.join(', ')],
-          ['Secret', endpoint.secret],
-        ]);
-        printLine('\nKeep the secret: it verifies webhook-signature and is not shown again.');
-      });
-    });
+    .action(
+      async (
+        url: string,
+        opts: JsonFlag & { event: string[]; category?: string; tag?: string; minReward?: string },
+      ) => {
+        const tm = session.client({ signed: true });
+        const filter = {
+          ...(opts.category !== undefined && { category: opts.category }),
+          ...(opts.tag !== undefined && { tag: opts.tag }),
+          ...(opts.minReward !== undefined && {
+            minReward: parseAmount('--min-reward', opts.minReward, await session.token()),
+          }),
+        };
+        const body = { url, events: opts.event, ...(Object.keys(filter).length > 0 && { filter }) };
+        const created = await tm.webhooks.create(body as Parameters<typeof tm.webhooks.create>[0]);
+        await answer(opts, created, (w) => {
+          const endpoint = w as EndpointLike & { secret: string };
+          printLine(`Added ${endpoint.id} → ${endpoint.url}`);
+          printFields([
+            ['Events', endpoint.events.join(', ')],
+            ['Secret', endpoint.secret],
+          ]);
+          printLine('\nKeep the secret: it verifies webhook-signature and is not shown again.');
+        });
+      },
+    );
 
   webhooks
     .command('list')

@@ -20,7 +20,11 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 // Each side's `select` runs just before its turn: the order of the turns.
-const side = (name: string, turns: string[]) => ({ base, scenario: { name, path: `/${name}` }, select: async () => void turns.push(name) });
+const side = (name: string, turns: string[]) => ({
+  base,
+  scenario: { name, path: `/${name}` },
+  select: async () => void turns.push(name),
+});
 const count = (path: string) => seen.filter((p) => p === path).length;
 
 describe('measureInTurns (npm run bench)', () => {

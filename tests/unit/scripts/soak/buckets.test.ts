@@ -3,7 +3,12 @@ import { type Bucket, type Ending, passed, verdict } from '../../../../scripts/s
 
 // A minute of a healthy run with the given p99: no errors, flat memory.
 const minute = (n: number, p99: number): Bucket =>
-  ({ minute: n, noAnswer: 0, all: { count: 1000, p50: 10, p95: 40, p99, errors5xx: 0 }, rssMeanMb: [500, 500] }) as Bucket;
+  ({
+    minute: n,
+    noAnswer: 0,
+    all: { count: 1000, p50: 10, p95: 40, p99, errors5xx: 0 },
+    rssMeanMb: [500, 500],
+  }) as Bucket;
 const clean: Ending = { settlements: { MINED: 3 }, settlementsPending: 0, webhooksPending: 0, webhookBadSignatures: 0 };
 const p99Check = (buckets: Bucket[]) => verdict(buckets, clean).checks.find((c) => c.rule.startsWith('p99'))!;
 

@@ -11,7 +11,9 @@ export default async function FundMissionPage({ params }: { params: Promise<{ id
   const { id } = await params;
   return (
     <>
-      <p><Link href="/missions">← All missions</Link></p>
+      <p>
+        <Link href="/missions">← All missions</Link>
+      </p>
       <SignedInGate next={`/missions/${encodeURIComponent(id)}/fund`} purpose="to fund this mission">
         <FundMission id={id} />
       </SignedInGate>

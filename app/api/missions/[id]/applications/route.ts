@@ -5,14 +5,21 @@ import { viewerOf } from '@/lib/missions';
 import { idSchema } from '@/lib/fields';
 
 // The owner reads the current round's applications, oldest first, a page at a time.
-export const GET = route({
-  auth: 'user', scope: 'missions:read', query: pageQuerySchema,
-  doc: {
-    tag: 'Marketplace', summary: "The current round's applications (the owner's), oldest first", params: { id: idSchema },
-    response: applicationListSchema, errors: [403, 404],
+export const GET = route(
+  {
+    auth: 'user',
+    scope: 'missions:read',
+    query: pageQuerySchema,
+    doc: {
+      tag: 'Marketplace',
+      summary: "The current round's applications (the owner's), oldest first",
+      params: { id: idSchema },
+      response: applicationListSchema,
+      errors: [403, 404],
+    },
   },
-}, async ({ params, caller, query, db }) =>
-  json(await listApplications(await db(), params.id!, viewerOf(caller), query)),
+  async ({ params, caller, query, db }) =>
+    json(await listApplications(await db(), params.id!, viewerOf(caller), query)),
 );
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

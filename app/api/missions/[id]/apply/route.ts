@@ -5,14 +5,23 @@ import { viewerOf } from '@/lib/missions';
 import { idSchema } from '@/lib/fields';
 
 // An agent applies to an APPLICATION mission with a pitch: once per round, at most 50, OPEN only.
-export const POST = route({
-  auth: 'AGENT', scope: 'missions:work', limit: 'write', body: applySchema,
-  doc: {
-    tag: 'Marketplace', summary: 'Apply to an APPLICATION mission (AGENT; once per round, at most 50)', params: { id: idSchema },
-    response: applicationSchema, status: 201, errors: [403, 404, 409],
+export const POST = route(
+  {
+    auth: 'AGENT',
+    scope: 'missions:work',
+    limit: 'write',
+    body: applySchema,
+    doc: {
+      tag: 'Marketplace',
+      summary: 'Apply to an APPLICATION mission (AGENT; once per round, at most 50)',
+      params: { id: idSchema },
+      response: applicationSchema,
+      status: 201,
+      errors: [403, 404, 409],
+    },
   },
-}, async ({ params, caller, body, db }) =>
-  json(await applyToMission(await db(), params.id!, viewerOf(caller), body, new Date()), { status: 201 }),
+  async ({ params, caller, body, db }) =>
+    json(await applyToMission(await db(), params.id!, viewerOf(caller), body, new Date()), { status: 201 }),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

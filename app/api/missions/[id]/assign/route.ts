@@ -6,14 +6,23 @@ import { missionSchema, viewerOf } from '@/lib/missions';
 import { idSchema } from '@/lib/fields';
 
 // OPEN → ACCEPTED for an agent who applied: the owner's choice; one winner if two race.
-export const POST = route({
-  after: sendQueuedWebhooks, auth: 'user', scope: 'missions:post', limit: 'write', body: assignSchema,
-  doc: {
-    tag: 'Marketplace', summary: 'OPEN → ACCEPTED for an agent who applied (the owner)', params: { id: idSchema },
-    response: missionSchema, errors: [403, 404, 409],
+export const POST = route(
+  {
+    after: sendQueuedWebhooks,
+    auth: 'user',
+    scope: 'missions:post',
+    limit: 'write',
+    body: assignSchema,
+    doc: {
+      tag: 'Marketplace',
+      summary: 'OPEN → ACCEPTED for an agent who applied (the owner)',
+      params: { id: idSchema },
+      response: missionSchema,
+      errors: [403, 404, 409],
+    },
   },
-}, async ({ params, caller, body, cfg, db }) =>
-  jsonText(await assignMission(await db(), cfg, params.id!, viewerOf(caller), body, new Date())),
+  async ({ params, caller, body, cfg, db }) =>
+    jsonText(await assignMission(await db(), cfg, params.id!, viewerOf(caller), body, new Date())),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

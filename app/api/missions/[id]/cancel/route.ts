@@ -5,14 +5,22 @@ import { otherMethods } from '@/lib/http/methods';
 import { idSchema } from '@/lib/fields';
 
 // The owner cancels (→ CANCELLED); the assigned agent withdraws (→ OPEN).
-export const POST = route({
-  after: sendQueuedWebhooks, auth: 'user', scope: 'missions:post', limit: 'write',
-  doc: {
-    tag: 'Missions', summary: 'The owner cancels; the assigned agent withdraws', params: { id: idSchema }, response: missionSchema,
-    errors: [404, 409],
+export const POST = route(
+  {
+    after: sendQueuedWebhooks,
+    auth: 'user',
+    scope: 'missions:post',
+    limit: 'write',
+    doc: {
+      tag: 'Missions',
+      summary: 'The owner cancels; the assigned agent withdraws',
+      params: { id: idSchema },
+      response: missionSchema,
+      errors: [404, 409],
+    },
   },
-}, async ({ params, caller, cfg, db }) =>
-  jsonText(await cancelMission(await db(), cfg, params.id!, viewerOf(caller), new Date())),
+  async ({ params, caller, cfg, db }) =>
+    jsonText(await cancelMission(await db(), cfg, params.id!, viewerOf(caller), new Date())),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

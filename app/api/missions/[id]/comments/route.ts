@@ -1,28 +1,50 @@
 import { otherMethods } from '@/lib/http/methods';
 import { json, route } from '@/lib/http/route';
-import { commentListSchema, commentSchema, commentViewSchema, listComments, pageQuerySchema, postComment } from '@/lib/marketplace';
+import {
+  commentListSchema,
+  commentSchema,
+  commentViewSchema,
+  listComments,
+  pageQuerySchema,
+  postComment,
+} from '@/lib/marketplace';
 import { viewerOf } from '@/lib/missions';
 import { idSchema } from '@/lib/fields';
 
 // Public while the mission is OPEN; once accepted, its parties' (and the operator's) only.
-export const GET = route({
-  auth: 'optional', scope: 'missions:read', query: pageQuerySchema,
-  doc: {
-    tag: 'Marketplace', summary: "Questions and answers: public while OPEN, the parties' afterwards", params: { id: idSchema },
-    response: commentListSchema, errors: [403, 404],
+export const GET = route(
+  {
+    auth: 'optional',
+    scope: 'missions:read',
+    query: pageQuerySchema,
+    doc: {
+      tag: 'Marketplace',
+      summary: "Questions and answers: public while OPEN, the parties' afterwards",
+      params: { id: idSchema },
+      response: commentListSchema,
+      errors: [403, 404],
+    },
   },
-}, async ({ params, caller, query, db }) =>
-  json(await listComments(await db(), params.id!, viewerOf(caller), query)),
+  async ({ params, caller, query, db }) => json(await listComments(await db(), params.id!, viewerOf(caller), query)),
 );
 
-export const POST = route({
-  auth: 'user', scope: ['missions:work', 'missions:post'], limit: 'comment', body: commentSchema,
-  doc: {
-    tag: 'Marketplace', summary: 'Ask or answer (10 a minute a user)', params: { id: idSchema }, response: commentViewSchema,
-    status: 201, errors: [403, 404],
+export const POST = route(
+  {
+    auth: 'user',
+    scope: ['missions:work', 'missions:post'],
+    limit: 'comment',
+    body: commentSchema,
+    doc: {
+      tag: 'Marketplace',
+      summary: 'Ask or answer (10 a minute a user)',
+      params: { id: idSchema },
+      response: commentViewSchema,
+      status: 201,
+      errors: [403, 404],
+    },
   },
-}, async ({ params, caller, body, db }) =>
-  json(await postComment(await db(), params.id!, viewerOf(caller), body, new Date()), { status: 201 }),
+  async ({ params, caller, body, db }) =>
+    json(await postComment(await db(), params.id!, viewerOf(caller), body, new Date()), { status: 201 }),
 );
 
 export const { PUT, PATCH, DELETE } = otherMethods('GET', 'POST');

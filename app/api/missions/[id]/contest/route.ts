@@ -6,18 +6,29 @@ import { otherMethods } from '@/lib/http/methods';
 import { idSchema } from '@/lib/fields';
 
 // The owner refuses the submission: `reason`, optional evidence `files`.
-export const POST = route({
-  after: sendQueuedWebhooks, auth: 'user', scope: 'missions:post', limit: 'write',
-  doc: {
-    tag: 'Missions', summary: 'Refuse a delivery: reason and evidence → CONTESTED or DISPUTED', params: { id: idSchema },
-    body: contestSchema, multipart: true, response: missionSchema, errors: [404, 409, 413, 415],
+export const POST = route(
+  {
+    after: sendQueuedWebhooks,
+    auth: 'user',
+    scope: 'missions:post',
+    limit: 'write',
+    doc: {
+      tag: 'Missions',
+      summary: 'Refuse a delivery: reason and evidence → CONTESTED or DISPUTED',
+      params: { id: idSchema },
+      body: contestSchema,
+      multipart: true,
+      response: missionSchema,
+      errors: [404, 409, 413, 415],
+    },
   },
-}, async ({ request, params, caller, cfg, db }) => {
-  const viewer = viewerOf(caller);
-  await precheck(await db(), cfg, 'contest', params.id!, viewer, new Date());
-  return withRequestBody(request.body, request.headers, async (body) =>
-    jsonText(await contestMission(await db(), cfg, params.id!, viewer, body, new Date())),
-  );
-});
+  async ({ request, params, caller, cfg, db }) => {
+    const viewer = viewerOf(caller);
+    await precheck(await db(), cfg, 'contest', params.id!, viewer, new Date());
+    return withRequestBody(request.body, request.headers, async (body) =>
+      jsonText(await contestMission(await db(), cfg, params.id!, viewer, body, new Date())),
+    );
+  },
+);
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

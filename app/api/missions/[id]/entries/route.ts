@@ -8,31 +8,49 @@ import { entryListSchema, entrySchema, entryViewSchema } from '@/lib/missions/bo
 import { sendQueuedWebhooks } from '@/lib/webhooks';
 
 // An agent enters a bounty (docs/api.md#bounties): JSON `{ note }`, or multipart `note` + `files`, like submit.
-export const POST = route({
-  after: sendQueuedWebhooks, auth: 'AGENT', scope: 'missions:work', limit: 'entry',
-  doc: {
-    tag: 'Bounties', summary: 'Enter a BOUNTY (AGENT): note and files; once each, replaceable until the deadline',
-    description: 'At most MAX_BOUNTY_ENTRIES (200) a bounty; ENTRY_RATE_LIMIT_PER_MINUTE (10) per agent. An entry is read by the client and its author only until the bounty is COMPLETED.',
-    params: { id: idSchema }, body: entrySchema, multipart: true, response: entryViewSchema, status: 201,
-    errors: [403, 404, 409, 413, 415],
+export const POST = route(
+  {
+    after: sendQueuedWebhooks,
+    auth: 'AGENT',
+    scope: 'missions:work',
+    limit: 'entry',
+    doc: {
+      tag: 'Bounties',
+      summary: 'Enter a BOUNTY (AGENT): note and files; once each, replaceable until the deadline',
+      description:
+        'At most MAX_BOUNTY_ENTRIES (200) a bounty; ENTRY_RATE_LIMIT_PER_MINUTE (10) per agent. An entry is read by the client and its author only until the bounty is COMPLETED.',
+      params: { id: idSchema },
+      body: entrySchema,
+      multipart: true,
+      response: entryViewSchema,
+      status: 201,
+      errors: [403, 404, 409, 413, 415],
+    },
   },
-}, async ({ request, params, caller, cfg, db }) => {
-  const viewer = viewerOf(caller);
-  await precheckEntry(await db(), params.id!, viewer, new Date());
-  return withRequestBody(request.body, request.headers, async (body) =>
-    json(await enterBounty(await db(), cfg, params.id!, viewer, body, new Date()), { status: 201 }),
-  );
-});
+  async ({ request, params, caller, cfg, db }) => {
+    const viewer = viewerOf(caller);
+    await precheckEntry(await db(), params.id!, viewer, new Date());
+    return withRequestBody(request.body, request.headers, async (body) =>
+      json(await enterBounty(await db(), cfg, params.id!, viewer, body, new Date()), { status: 201 }),
+    );
+  },
+);
 
 // The client reads every entry; an entrant its own, and all of them once the bounty is COMPLETED.
-export const GET = route({
-  auth: 'user', scope: 'missions:read', query: entryQuerySchema,
-  doc: {
-    tag: 'Bounties', summary: "A bounty's entries: all to the client (and every entrant once COMPLETED), its own to an entrant",
-    params: { id: idSchema }, response: entryListSchema, errors: [404, 409],
+export const GET = route(
+  {
+    auth: 'user',
+    scope: 'missions:read',
+    query: entryQuerySchema,
+    doc: {
+      tag: 'Bounties',
+      summary: "A bounty's entries: all to the client (and every entrant once COMPLETED), its own to an entrant",
+      params: { id: idSchema },
+      response: entryListSchema,
+      errors: [404, 409],
+    },
   },
-}, async ({ params, caller, query, db }) =>
-  json(await listEntries(await db(), params.id!, viewerOf(caller), query)),
+  async ({ params, caller, query, db }) => json(await listEntries(await db(), params.id!, viewerOf(caller), query)),
 );
 
 export const { PUT, PATCH, DELETE } = otherMethods('GET', 'POST');

@@ -5,14 +5,20 @@ import { listDeliveries, webhookDeliveryListSchema } from '@/lib/webhooks';
 import { idSchema } from '@/lib/fields';
 
 // The endpoint's recent deliveries and how each went, newest first.
-export const GET = route({
-  auth: 'user', scope: 'webhooks', query: pageQuerySchema,
-  doc: {
-    tag: 'Webhooks', summary: "An endpoint's deliveries, newest first", params: { id: idSchema },
-    response: webhookDeliveryListSchema, errors: [404],
+export const GET = route(
+  {
+    auth: 'user',
+    scope: 'webhooks',
+    query: pageQuerySchema,
+    doc: {
+      tag: 'Webhooks',
+      summary: "An endpoint's deliveries, newest first",
+      params: { id: idSchema },
+      response: webhookDeliveryListSchema,
+      errors: [404],
+    },
   },
-}, async ({ caller, params, query, db }) =>
-  json(await listDeliveries(await db(), caller.user.id, params.id!, query)),
+  async ({ caller, params, query, db }) => json(await listDeliveries(await db(), caller.user.id, params.id!, query)),
 );
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

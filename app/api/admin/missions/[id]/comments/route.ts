@@ -1,28 +1,47 @@
 import { otherMethods } from '@/lib/http/methods';
 import { json, route } from '@/lib/http/route';
-import { commentListSchema, commentSchema, commentViewSchema, listComments, pageQuerySchema, postComment } from '@/lib/marketplace';
+import {
+  commentListSchema,
+  commentSchema,
+  commentViewSchema,
+  listComments,
+  pageQuerySchema,
+  postComment,
+} from '@/lib/marketplace';
 import { OPERATOR } from '@/lib/missions/visibility';
 import { idSchema } from '@/lib/fields';
 
 // The operator (ADMIN_TOKEN) reads and writes any mission's conversation, e.g. in a dispute.
-export const GET = route({
-  operator: 'admin', query: pageQuerySchema,
-  doc: {
-    tag: 'Operations', summary: "A mission's conversation, for the operator", params: { id: idSchema },
-    response: commentListSchema, errors: [404],
+export const GET = route(
+  {
+    operator: 'admin',
+    query: pageQuerySchema,
+    doc: {
+      tag: 'Operations',
+      summary: "A mission's conversation, for the operator",
+      params: { id: idSchema },
+      response: commentListSchema,
+      errors: [404],
+    },
   },
-}, async ({ params, query, db }) =>
-  json(await listComments(await db(), params.id!, OPERATOR, query)),
+  async ({ params, query, db }) => json(await listComments(await db(), params.id!, OPERATOR, query)),
 );
 
-export const POST = route({
-  operator: 'admin', body: commentSchema,
-  doc: {
-    tag: 'Operations', summary: 'Write in a mission\'s conversation as the operator', params: { id: idSchema },
-    response: commentViewSchema, status: 201, errors: [404],
+export const POST = route(
+  {
+    operator: 'admin',
+    body: commentSchema,
+    doc: {
+      tag: 'Operations',
+      summary: "Write in a mission's conversation as the operator",
+      params: { id: idSchema },
+      response: commentViewSchema,
+      status: 201,
+      errors: [404],
+    },
   },
-}, async ({ params, body, db }) =>
-  json(await postComment(await db(), params.id!, OPERATOR, body, new Date()), { status: 201 }),
+  async ({ params, body, db }) =>
+    json(await postComment(await db(), params.id!, OPERATOR, body, new Date()), { status: 201 }),
 );
 
 export const { PUT, PATCH, DELETE } = otherMethods('GET', 'POST');

@@ -5,14 +5,20 @@ import { otherMethods } from '@/lib/http/methods';
 import { idSchema } from '@/lib/fields';
 
 // DISPUTED → COMPLETED or CANCELLED, by the operator (ADMIN_TOKEN): `{ outcome, note? }`.
-export const POST = route({
-  after: sendQueuedWebhooks, operator: 'admin', body: resolveSchema,
-  doc: {
-    tag: 'Operations', summary: 'Settle a DISPUTED mission (operator)', params: { id: idSchema }, response: missionSchema,
-    errors: [404, 409],
+export const POST = route(
+  {
+    after: sendQueuedWebhooks,
+    operator: 'admin',
+    body: resolveSchema,
+    doc: {
+      tag: 'Operations',
+      summary: 'Settle a DISPUTED mission (operator)',
+      params: { id: idSchema },
+      response: missionSchema,
+      errors: [404, 409],
+    },
   },
-}, async ({ params, body, cfg, db }) =>
-  jsonText(await resolveMission(await db(), cfg, params.id!, body, new Date())),
+  async ({ params, body, cfg, db }) => jsonText(await resolveMission(await db(), cfg, params.id!, body, new Date())),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

@@ -4,14 +4,21 @@ import { getMissionFileOrThrow, viewerOf } from '@/lib/missions';
 import { otherMethods } from '@/lib/http/methods';
 import { idSchema } from '@/lib/fields';
 
-export const GET = route({
-  auth: 'optional', scope: 'missions:read', limit: 'download',
-  doc: {
-    tag: 'Missions', summary: 'Download a mission file (attachment)', params: { id: idSchema, fileId: idSchema }, response: 'file',
-    errors: [404],
+export const GET = route(
+  {
+    auth: 'optional',
+    scope: 'missions:read',
+    limit: 'download',
+    doc: {
+      tag: 'Missions',
+      summary: 'Download a mission file (attachment)',
+      params: { id: idSchema, fileId: idSchema },
+      response: 'file',
+      errors: [404],
+    },
   },
-}, async ({ params, caller, db }) =>
-  fileResponse(await getMissionFileOrThrow(await db(), params.id!, params.fileId!, viewerOf(caller))),
+  async ({ params, caller, db }) =>
+    fileResponse(await getMissionFileOrThrow(await db(), params.id!, params.fileId!, viewerOf(caller))),
 );
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');
