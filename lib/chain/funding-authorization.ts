@@ -12,6 +12,7 @@ import {
   type TransactionReceipt,
 } from 'viem';
 import { taskEscrowV4Artifact } from './artifacts';
+import { readTask, TASK_STATE } from './escrow';
 
 const escrowAbi = taskEscrowV4Artifact.abi;
 // What USDC (FiatToken v2.2) and MockUSDC both have: the domain's name and EIP-3009's state.
@@ -102,21 +103,41 @@ export function createdTaskOf(receipt: Pick<TransactionReceipt, 'logs'>, ref: He
   return events.find((e) => e.args.ref.toLowerCase() === ref.toLowerCase())?.args.taskId;
 }
 
-/** The task the client opened for `ref` since `fromBlock`, by its TaskCreated event (whoever sent it). */
+/**
+ * A task opened for the mission's terms since `fromBlock`, whoever sent it: a ref is no secret and any
+ * wallet's own createTask may carry it, so a TaskCreated event alone proves nothing. Only a task that
+ * is open, the client's, holds at least the reward and expires no earlier than the terms say is
+ * adopted (docs/api.md#post-and-pay); none such: undefined.
+ */
 export async function findCreatedTask(
   publicClient: PublicClient,
   escrow: Hex,
-  client: Hex,
-  ref: Hex,
+  terms: FundingTerms,
   fromBlock: bigint,
 ): Promise<bigint | undefined> {
   const logs = await publicClient.getContractEvents({
     address: escrow,
     abi: escrowAbi,
     eventName: 'TaskCreated',
-    args: { client },
+    args: { client: terms.client },
     fromBlock,
     toBlock: 'latest',
   });
-  return createdTaskOf({ logs } as Pick<TransactionReceipt, 'logs'>, ref);
+  const events = parseEventLogs({ abi: escrowAbi, eventName: 'TaskCreated', logs });
+  for (const event of events) {
+    if (event.args.ref.toLowerCase() !== terms.ref.toLowerCase()) continue;
+    if (await holdsTerms(publicClient, escrow, event.args.taskId, terms)) return event.args.taskId;
+  }
+  return undefined;
+}
+
+/** Whether the task holds what the authorization would have put there, and nothing less. */
+export async function holdsTerms(publicClient: PublicClient, escrow: Hex, taskId: bigint, terms: FundingTerms) {
+  const task = await readTask(publicClient, escrow, taskId);
+  return (
+    task.state === TASK_STATE.Open &&
+    task.client === terms.client.toLowerCase() &&
+    task.amount >= terms.reward &&
+    task.expiresAt >= terms.expiresAt
+  );
 }

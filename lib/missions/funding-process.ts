@@ -104,7 +104,7 @@ export async function processFunding(
   const adoptOrFail = async (reason: string) => {
     const nonce = await readFundingNonce(publicClient, escrow, terms);
     if (await authorizationUsed(publicClient, cfg.chain.rewardToken!, terms.client, nonce)) {
-      const taskId = await findCreatedTask(publicClient, escrow, terms.client, terms.ref, row.fromBlock ?? 0n);
+      const taskId = await findCreatedTask(publicClient, escrow, terms, row.fromBlock ?? 0n);
       if (taskId !== undefined) return markFunded(db, missionId, taskId, null, new Date());
     }
     await fail(db, missionId, reason);
@@ -124,7 +124,7 @@ export async function processFunding(
     const nonce = await readFundingNonce(publicClient, escrow, terms);
     if (await authorizationUsed(publicClient, cfg.chain.rewardToken, terms.client, nonce)) {
       // Used: by an earlier send of ours whose hash we lost, or by anyone holding the signature. The task says which.
-      const taskId = await findCreatedTask(publicClient, escrow, terms.client, terms.ref, row.fromBlock ?? 0n);
+      const taskId = await findCreatedTask(publicClient, escrow, terms, row.fromBlock ?? 0n);
       if (taskId !== undefined) return markFunded(db, missionId, taskId, row.txHash, new Date());
       return void (await fail(db, missionId, 'the authorization was used or cancelled without funding this mission'));
     }

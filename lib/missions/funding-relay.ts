@@ -3,7 +3,7 @@
 // first (the poster's wallet, these exact terms, unexpired, unused), then recorded as a relay and
 // sent — or the id of a task it opened from its own wallet (the fallback), checked like a post's.
 import 'server-only';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -240,9 +240,11 @@ async function fundFromWallet(
       throw refuse('onChainTaskId: already linked to another mission');
     throw error;
   }
+  // A relay that won the race opened the mission with its own task: this one funds nothing here.
   const [after] = await db
-    .select({ status: missions.status })
+    .select({ status: missions.status, onChainTaskId: missions.onChainTaskId })
     .from(missions)
-    .where(and(eq(missions.id, mission.id)));
+    .where(eq(missions.id, mission.id));
   if (after?.status === 'AWAITING_FUNDING') throw refuse('mission: no longer awaiting funding');
+  if (after?.onChainTaskId !== taskId) throw new ApiError(409, 'The mission was funded by another task meanwhile');
 }

@@ -60,15 +60,19 @@ export async function sweepFundings(
   }
   return { relayed: attempted, deleted };
 
-  /** Whether the mission's authorization was used: then its task exists and the mission opens (true). */
+  /**
+   * Whether the mission's authorization funded it after all: then the mission opens (true). Used
+   * without a task holding its terms — cancelled by the poster — it funds nothing: the mission lapses.
+   */
   async function fundedMeanwhile(c: Config, mission: typeof missions.$inferSelect, wallet: string): Promise<boolean> {
     const clients = getChainClients();
     if (!clients || !c.chain.rewardToken || !mission.escrow || mission.fundingRef === null) return false;
     const terms = termsOf(mission, wallet);
     const nonce = await readFundingNonce(clients.publicClient, mission.escrow as Hex, terms);
     if (!(await authorizationUsed(clients.publicClient, c.chain.rewardToken, terms.client, nonce))) return false;
-    const taskId = await findCreatedTask(clients.publicClient, mission.escrow as Hex, terms.client, terms.ref, 0n);
-    if (taskId !== undefined) await markFunded(db, mission.id, taskId, null, new Date());
+    const taskId = await findCreatedTask(clients.publicClient, mission.escrow as Hex, terms, 0n);
+    if (taskId === undefined) return false;
+    await markFunded(db, mission.id, taskId, null, new Date());
     return true;
   }
 }

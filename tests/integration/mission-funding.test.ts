@@ -7,6 +7,7 @@ import { inject, describe, expect, test } from 'vitest';
 import { GET as fundingGet, POST as fundingPost } from '@/app/api/missions/[id]/funding/route';
 import { GET as listRoute, POST as createRoute } from '@/app/api/missions/route';
 import { POST as sweepRoute } from '@/app/api/cron/sweep/route';
+import { GET as accountStats } from '@/app/api/account/stats/route';
 import { mockUsdcArtifact, taskEscrowV4Artifact } from '@/lib/chain/artifacts';
 import { getDb } from '@/lib/db/client';
 import { missionFundings, missions } from '@/lib/db/schema';
@@ -113,6 +114,9 @@ describe('a mission posted without its task', () => {
     expect((await readFunding(agent.token, id)).status).toBe(404);
     // The poster cannot act on it either until it is funded.
     expect((await act('bump', { token, id: '', address: '' }, id, {})).status).toBe(409);
+    // Counted as the poster's, but nothing of it is held in escrow yet.
+    const stats = await call(accountStats, { token });
+    expect(stats.body.asClient).toMatchObject({ byStatus: { AWAITING_FUNDING: 1 }, escrowed: '0' });
   });
 
   test('one signature funds it: relayed, mined, the mission OPEN with its task, the poster paying no gas', async () => {
@@ -175,6 +179,47 @@ describe('a mission posted without its task', () => {
     const late = await postFunding(token, id, { signature });
     expect(late.status).toBe(400);
     expect(late.body.details[0]).toMatch(/expired/);
+    expect((await sweep()).status).toBe(200);
+    expect(await missionStatus(id)).toBeUndefined();
+  });
+
+  test('a task of its own with the ref but less money, and the authorization cancelled: the mission lapses, never opens', async () => {
+    const { wallet, token, id } = await unfundedMission();
+    await fund(wallet.address);
+    const funding = (await readFunding(token, id)).body;
+    const poster = walletOf(wallet);
+    const send = async (request: Parameters<typeof poster.writeContract>[0]) =>
+      publicClient().waitForTransactionReceipt({ hash: await poster.writeContract(request) });
+    // A ref is no secret: the poster opens a 1-unit task carrying it...
+    const usdc = { address: contracts().rewardToken, abi: mockUsdcArtifact.abi } as const;
+    await send({ ...usdc, functionName: 'approve', args: [funding.escrow, 1n] } as never);
+    await send({
+      address: funding.escrow,
+      abi: taskEscrowV4Artifact.abi,
+      functionName: 'createTask',
+      args: [1n, funding.ref, BigInt(funding.expiresAt)],
+    } as never);
+    // ...and cancels the authorization, so the token calls it used.
+    const cancel = await wallet.signTypedData({
+      domain: funding.typedData.domain,
+      types: {
+        CancelAuthorization: [
+          { name: 'authorizer', type: 'address' },
+          { name: 'nonce', type: 'bytes32' },
+        ],
+      },
+      primaryType: 'CancelAuthorization',
+      message: { authorizer: wallet.address, nonce: funding.typedData.message.nonce },
+    });
+    await send({
+      ...usdc,
+      functionName: 'cancelAuthorization',
+      args: [wallet.address, funding.typedData.message.nonce, cancel],
+    } as never);
+    await (await getDb())
+      .update(missions)
+      .set({ createdAt: new Date(Date.now() - 25 * 3_600_000) })
+      .where(eq(missions.id, id));
     expect((await sweep()).status).toBe(200);
     expect(await missionStatus(id)).toBeUndefined();
   });
