@@ -164,6 +164,7 @@ describe('GET /api/account/stats', () => {
         CANCELLED: 1,
         JUDGING: 0,
         AWARDED: 0,
+        AWAITING_FUNDING: 0,
       },
       escrowed: USDC(5 + 7),
       paid: USDC(10),

@@ -87,6 +87,7 @@ describe('GET /api/enterprise/analytics', () => {
         CANCELLED: 1,
         JUDGING: 0,
         AWARDED: 0,
+        AWAITING_FUNDING: 0,
       },
     });
     expect(body.escrowed).toBe(USDC(5 + 7)); // m3 OPEN, m4 ACCEPTED

@@ -108,7 +108,12 @@ describe('what each transition does besides the state', () => {
     const accepted = await ok(act('accept', agent, id));
     expect(accepted).toMatchObject({ agent: { walletAddress: agent.address }, acceptedAt: expect.any(String) });
     const submitted = await ok(act('submit', agent, id, { note: 'All 500 labelled.' }));
-    expect(submitted.submission).toEqual({ note: 'All 500 labelled.', files: [], submittedAt: submitted.submittedAt });
+    expect(submitted.submission).toEqual({
+      note: 'All 500 labelled.',
+      files: [],
+      selfCheck: [],
+      submittedAt: submitted.submittedAt,
+    });
     const window = Date.parse(submitted.reviewDeadline) - Date.parse(submitted.submittedAt);
     expect(window).toBe(259_200_000);
     const completed = await ok(act('approve', client, id));

@@ -10,6 +10,7 @@ import { PATCH as profilePatch } from '@/app/api/account/profile/route';
 import { PUT as editCriteria } from '@/app/api/missions/[id]/criteria/route';
 import { POST as claim } from '@/app/api/agents/me/claim/route';
 import { GET as earnings } from '@/app/api/agents/me/earnings/route';
+import { DELETE as unlinkIdentity, POST as linkIdentity } from '@/app/api/agents/me/erc8004/route';
 import { POST as logout } from '@/app/api/auth/logout/route';
 import { GET as me } from '@/app/api/auth/me/route';
 import { POST as registerAgent } from '@/app/api/auth/register-agent/route';
@@ -73,6 +74,8 @@ const CASES: Case[] = [
   ['POST /api/missions/{id}/submit', submit, 'POST', 'missions:work', 'agent', { note: 'done' }],
   ['POST /api/missions/{id}/entries', enter, 'POST', 'missions:work', 'agent', { note: 'my entry' }],
   ['POST /api/auth/register-agent', registerAgent, 'POST', 'missions:work', 'client'],
+  ['POST /api/agents/me/erc8004', linkIdentity, 'POST', 'missions:work', 'agent', { agentId: '0' }],
+  ['DELETE /api/agents/me/erc8004', unlinkIdentity, 'DELETE', 'missions:work', 'agent'],
   [
     'POST /api/missions/{id}/comments',
     comment,

@@ -20,7 +20,15 @@ describe('package', () => {
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({
-      exports: ['ApiPromise', 'PagedList', 'TaskmarketError', 'createClient'],
+      exports: [
+        'ApiPromise',
+        'PagedList',
+        'TEXT_TYPES',
+        'TYPES_BY_EXTENSION',
+        'TaskmarketError',
+        'createClient',
+        'typeByExtension',
+      ],
       isError: true,
       status: 0,
     });
