@@ -2,6 +2,22 @@
 // and tags a mission is labelled with (webhook filters match on them too).
 import { z } from 'zod';
 
+// The one list of mission states (docs/api.md#mission-states): the database enum, the API's schemas and the
+// dashboard's status filter all read it. JUDGING and AWARDED are a bounty's (docs/api.md#bounties);
+// AWAITING_FUNDING (docs/api.md#post-and-pay): posted, its reward not yet on-chain, seen only by its poster.
+export const MISSION_STATUSES = [
+  'OPEN',
+  'ACCEPTED',
+  'SUBMITTED',
+  'CONTESTED',
+  'DISPUTED',
+  'COMPLETED',
+  'CANCELLED',
+  'JUDGING',
+  'AWARDED',
+  'AWAITING_FUNDING',
+] as const;
+
 /** Mission and file ids: any UUID-shaped string; anything else is a 404, never a 500 (docs/api.md#conventions). */
 export const idSchema = z.guid();
 

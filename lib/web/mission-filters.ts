@@ -1,5 +1,6 @@
 // The missions board's filters as they live in the page URL (shareable, back-button friendly),
 // and their translation into GET /api/missions query parameters (docs/api.md#listing).
+import { MISSION_STATUSES } from '../fields';
 import type { TokenInfo } from './money';
 import { parseAmount } from './money';
 
@@ -10,17 +11,8 @@ export const SORTS = [
   { value: 'created', label: 'Newest' },
 ] as const;
 
-export const STATUSES = [
-  'OPEN',
-  'ACCEPTED',
-  'SUBMITTED',
-  'CONTESTED',
-  'DISPUTED',
-  'COMPLETED',
-  'CANCELLED',
-  'JUDGING',
-  'AWARDED',
-] as const;
+// Every state a mission can be in, from the one declaration (one's own lists hold unfunded missions too).
+export const STATUSES = MISSION_STATUSES;
 
 export interface MissionFilters {
   mine: '' | 'client' | 'agent';

@@ -18,6 +18,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { MISSION_STATUSES } from '../../fields';
 import { bytea, tsvector } from './column-types';
 import { users } from './users';
 
@@ -40,20 +41,8 @@ const at = (name: string) => timestamp(name, { withTimezone: true });
 // uint256 amounts: numeric(78,0) holds every value up to 2^256 - 1 exactly.
 const amount = (name: string) => numeric(name, { precision: 78, scale: 0 });
 
-// JUDGING and AWARDED are a bounty's (docs/api.md#bounties): past its deadline, and once the client awarded it.
-// AWAITING_FUNDING (docs/api.md#post-and-pay): posted, its reward not yet on-chain; seen only by its poster.
-export const missionStatusEnum = pgEnum('mission_status', [
-  'OPEN',
-  'ACCEPTED',
-  'SUBMITTED',
-  'CONTESTED',
-  'DISPUTED',
-  'COMPLETED',
-  'CANCELLED',
-  'JUDGING',
-  'AWARDED',
-  'AWAITING_FUNDING',
-]);
+// The states are declared once, in lib/fields.ts (docs/api.md#mission-states).
+export const missionStatusEnum = pgEnum('mission_status', MISSION_STATUSES);
 export const missionFileKindEnum = pgEnum('mission_file_kind', ['ATTACHMENT', 'DELIVERABLE', 'EVIDENCE', 'ENTRY']);
 export const missionActorEnum = pgEnum('mission_actor', ['OWNER', 'AGENT', 'OPERATOR', 'SYSTEM']);
 // docs/api.md#applications: the first agent to accept wins, or the owner picks one from the applications;
