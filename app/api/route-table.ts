@@ -8,6 +8,7 @@ import type { RouteTable } from '@/lib/http/route-table';
 import type { ApiRouteTemplate } from '@/lib/http/route-templates';
 import * as account from '@/app/api/account/profile/route';
 import * as accountStats from '@/app/api/account/stats/route';
+import * as adminMission from '@/app/api/admin/missions/[id]/route';
 import * as adminComments from '@/app/api/admin/missions/[id]/comments/route';
 import * as resolve from '@/app/api/admin/missions/[id]/resolve/route';
 import * as retrySettlement from '@/app/api/admin/settlements/[id]/retry/route';
@@ -119,6 +120,7 @@ export const SERVICE_ROUTES: RouteTable<ApiRouteTemplate> = [
   ['/api/health/live', live],
   ['/api/metrics', metrics],
   ['/api/cron/sweep', sweep],
+  ['/api/admin/missions/[id]', adminMission],
   ['/api/admin/missions/[id]/resolve', resolve],
   ['/api/admin/settlements/[id]/retry', retrySettlement],
 

@@ -49,6 +49,7 @@ export const API_ROUTES = [
   '/api/health/live',
   '/api/metrics',
   '/api/cron/sweep',
+  '/api/admin/missions/[id]',
   '/api/admin/missions/[id]/resolve',
   '/api/admin/settlements/[id]/retry',
   '/api/webhooks',
