@@ -91,7 +91,10 @@ export async function processFunding(
     .from(missions)
     .innerJoin(users, eq(users.id, missions.clientId))
     .where(eq(missions.id, missionId));
-  if (found?.mission.status !== 'AWAITING_FUNDING') return void (await update(db, missionId, { lockedUntil: null }));
+  // Opened by another task (the wallet fallback won the race): this relay can fund nothing here any more,
+  // and left RELAYING it would come back to every sweep.
+  if (found?.mission.status !== 'AWAITING_FUNDING')
+    return void (await fail(db, missionId, 'the mission was funded by another task'));
   if (!clients?.relayer || !cfg.chain.rewardToken || !found.mission.escrow)
     return void (await release(db, missionId, 'chain not configured'));
   const { publicClient, relayer } = clients;

@@ -133,8 +133,16 @@ export async function fundMission(
   now: Date,
 ): Promise<FundingAnswer> {
   const found = await posterMission(db, id, viewer);
-  if (found.mission.status !== 'AWAITING_FUNDING')
+  if (found.mission.status !== 'AWAITING_FUNDING') {
+    // docs/api.md#post-and-pay: a wallet fallback that lost the race to the relay is a conflict whatever
+    // the timing (here, or inside fundFromWallet); the same task again is answered again.
+    if ('onChainTaskId' in input) {
+      if (found.mission.onChainTaskId === input.onChainTaskId)
+        return { status: 200, body: await getFunding(db, kv, cfg, id, viewer) };
+      throw new ApiError(409, 'The mission was funded by another task meanwhile');
+    }
     throw refuse(`mission: it is ${found.mission.status}, no longer awaiting funding`);
+  }
   if ('onChainTaskId' in input) {
     await fundFromWallet(db, cfg, found, input.onChainTaskId, now);
     return { status: 200, body: await getFunding(db, kv, cfg, id, viewer) };

@@ -92,6 +92,34 @@ const tasksCreated = async (fromBlock: bigint) =>
     logs: await publicClient().getLogs({ address: contracts().escrow, fromBlock }),
   });
 
+/** The wallet fallback's own approve + createTask with the terms of the GET; the new task's id. */
+async function ownTask(wallet: PrivateKeyAccount, token: string, id: string): Promise<number> {
+  const terms = (await readFunding(token, id)).body;
+  await fund(wallet.address);
+  const w = walletOf(wallet);
+  await publicClient().waitForTransactionReceipt({
+    hash: await w.writeContract({
+      address: terms.token,
+      abi: mockUsdcArtifact.abi,
+      functionName: 'approve',
+      args: [terms.escrow, BigInt(terms.amount)],
+    }),
+  });
+  const receipt = await publicClient().waitForTransactionReceipt({
+    hash: await w.writeContract({
+      address: terms.escrow,
+      abi: taskEscrowV4Artifact.abi,
+      functionName: 'createTask',
+      args: [BigInt(terms.amount), terms.ref, BigInt(terms.expiresAt)],
+    }),
+  });
+  const [created] = parseEventLogs({ abi: taskEscrowV4Artifact.abi, eventName: 'TaskCreated', logs: receipt.logs });
+  return Number(created!.args.taskId);
+}
+
+const linkedTask = async (id: string) =>
+  (await (await getDb()).select({ task: missions.onChainTaskId }).from(missions).where(eq(missions.id, id)))[0]?.task;
+
 describe('a mission posted without its task', () => {
   test('is AWAITING_FUNDING with its funding link, off the board and closed to others', async () => {
     const { token, id, created } = await unfundedMission();
@@ -359,5 +387,57 @@ describe('a mission posted without its task', () => {
     await mintUsdc(wallet.address, REWARD / 2n);
     expect((await postFunding(token, id, { signature })).body.status).toBe('funded');
     expect(await missionStatus(id)).toBe('OPEN');
+  });
+  test('the fallback losing to a relay in flight or done is 409; the winning task again is 200', async () => {
+    const { wallet, token, id } = await unfundedMission(REWARD, 2n * REWARD);
+    const signature = await signFunding(wallet, token, id);
+    const mine = await ownTask(wallet, token, id);
+    // The relay is recorded, its broadcast refused: in flight (a read would carry it on, so none here).
+    const proxy = await startRpcProxy(workerRpcUrl(), (method) =>
+      method === 'eth_sendRawTransaction' ? { httpStatus: 503 } : undefined,
+    );
+    setEnv({ RPC_URL: proxy.url });
+    try {
+      expect((await postFunding(token, id, { signature })).status).toBe(202);
+      const inFlight = await postFunding(token, id, { onChainTaskId: mine });
+      expect(inFlight.status).toBe(409);
+      expect(await missionStatus(id)).toBe('AWAITING_FUNDING');
+    } finally {
+      setEnv({ RPC_URL: workerRpcUrl() });
+      await proxy.close();
+    }
+    // The sweep carries the relay through: the mission opens with the relay's task, not the wallet's.
+    await sweep();
+    expect(await missionStatus(id)).toBe('OPEN');
+    const relayed = await linkedTask(id);
+    expect(relayed).not.toBe(mine);
+    const late = await postFunding(token, id, { onChainTaskId: mine });
+    expect(late.status).toBe(409);
+    expect(late.body.error).toMatch(/another task/);
+    expect(await linkedTask(id)).toBe(relayed);
+    const again = await postFunding(token, id, { onChainTaskId: relayed });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: 'funded', onChainTaskId: relayed });
+  });
+
+  test('the relay and the fallback at once: one task funds it, a losing fallback is 409', async () => {
+    const { wallet, token, id } = await unfundedMission(REWARD, 2n * REWARD);
+    const signature = await signFunding(wallet, token, id);
+    const mine = await ownTask(wallet, token, id);
+    const [relay, fallback] = await Promise.all([
+      postFunding(token, id, { signature }),
+      postFunding(token, id, { onChainTaskId: mine }),
+    ]);
+    await sweep();
+    expect(await missionStatus(id)).toBe('OPEN');
+    const linked = await linkedTask(id);
+    if (fallback.status === 200) expect(linked).toBe(mine);
+    else {
+      expect(fallback.status).toBe(409);
+      expect(relay.status).toBe(202);
+      expect(linked).not.toBe(mine);
+    }
+    // Whoever lost, the relay's row does not stay in flight for the sweep to pick up forever.
+    expect((await relayRow(id))?.status ?? 'NONE').not.toBe('RELAYING');
   });
 });
