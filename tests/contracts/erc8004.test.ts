@@ -82,114 +82,124 @@ async function walletProof(
 const latest = async (ctx: ChainContext) => (await ctx.publicClient.getBlock()).timestamp;
 
 describe('deployment', () => {
-  test('each registry is a proxy upgraded to the reference implementation, owned by the deployer, and linked', async () => {
-    const ctx = chain();
-    const { identity, reputation } = bind(ctx, ctx.stranger);
-    expect(await identity.read.getVersion()).toBe('2.0.0');
-    expect(await reputation.read.getVersion()).toBe('2.0.0');
-    expect(await identity.read.name()).toBe('AgentIdentity');
-    expect(await identity.read.symbol()).toBe('AGENT');
-    expect(await identity.read.owner()).toBe(ctx.operator.address);
-    expect(await reputation.read.owner()).toBe(ctx.operator.address);
-    expect(await reputation.read.getIdentityRegistry()).toBe(getAddress(registries.identityRegistry));
-    // Initialized once: nobody, not even the owner, can initialize again.
-    await expect(bind(ctx, ctx.operator).identity.write.initialize()).rejects.toThrow();
-    // Only the owner may upgrade.
-    const asStranger = getContract({
-      address: registries.identityRegistry,
-      abi: minimalUupsArtifact.abi,
-      client: { public: ctx.publicClient, wallet: ctx.stranger.walletClient },
-    });
-    await expect(asStranger.write.upgradeToAndCall([zeroAddress, '0x'])).rejects.toThrow();
-  });
+  test(
+    'each registry is a proxy upgraded to the reference implementation, owned by the ' + 'deployer, and linked',
+    async () => {
+      const ctx = chain();
+      const { identity, reputation } = bind(ctx, ctx.stranger);
+      expect(await identity.read.getVersion()).toBe('2.0.0');
+      expect(await reputation.read.getVersion()).toBe('2.0.0');
+      expect(await identity.read.name()).toBe('AgentIdentity');
+      expect(await identity.read.symbol()).toBe('AGENT');
+      expect(await identity.read.owner()).toBe(ctx.operator.address);
+      expect(await reputation.read.owner()).toBe(ctx.operator.address);
+      expect(await reputation.read.getIdentityRegistry()).toBe(getAddress(registries.identityRegistry));
+      // Initialized once: nobody, not even the owner, can initialize again.
+      await expect(bind(ctx, ctx.operator).identity.write.initialize()).rejects.toThrow();
+      // Only the owner may upgrade.
+      const asStranger = getContract({
+        address: registries.identityRegistry,
+        abi: minimalUupsArtifact.abi,
+        client: { public: ctx.publicClient, wallet: ctx.stranger.walletClient },
+      });
+      await expect(asStranger.write.upgradeToAndCall([zeroAddress, '0x'])).rejects.toThrow();
+    },
+  );
 });
 
 describe('IdentityRegistry', () => {
-  test('register(agentURI): the caller owns the new agentId (counted from 0), tokenURI is the URI, agentWallet the caller', async () => {
-    const ctx = chain();
-    const first = await register(ctx, ctx.agent);
-    const second = await register(ctx, ctx.stranger, 'ipfs://bafy-second');
-    expect([first, second]).toEqual([0n, 1n]);
-    const { identity } = bind(ctx, ctx.client);
-    expect(await identity.read.ownerOf([first])).toBe(ctx.agent.address);
-    expect(await identity.read.tokenURI([first])).toBe(AGENT_URI);
-    expect(await identity.read.getAgentWallet([first])).toBe(ctx.agent.address);
-    expect(await identity.read.balanceOf([ctx.agent.address])).toBe(1n);
-    expect(await identity.read.isAuthorizedOrOwner([ctx.agent.address, first])).toBe(true);
-    expect(await identity.read.isAuthorizedOrOwner([ctx.client.address, first])).toBe(false);
-    // Only the owner (or an approved operator) changes the URI.
-    await expectRevertReason(
-      bind(ctx, ctx.stranger).identity.write.setAgentURI([first, 'https://evil.example']),
-      'Not authorized',
-    );
-    await ctx.mined(bind(ctx, ctx.agent).identity.write.setAgentURI([first, 'https://taskmarket.example/v2.json']));
-    expect(await identity.read.tokenURI([first])).toBe('https://taskmarket.example/v2.json');
-  });
+  test(
+    'register(agentURI): the caller owns the new agentId (counted from 0), tokenURI is the ' +
+      'URI, agentWallet the caller',
+    async () => {
+      const ctx = chain();
+      const first = await register(ctx, ctx.agent);
+      const second = await register(ctx, ctx.stranger, 'ipfs://bafy-second');
+      expect([first, second]).toEqual([0n, 1n]);
+      const { identity } = bind(ctx, ctx.client);
+      expect(await identity.read.ownerOf([first])).toBe(ctx.agent.address);
+      expect(await identity.read.tokenURI([first])).toBe(AGENT_URI);
+      expect(await identity.read.getAgentWallet([first])).toBe(ctx.agent.address);
+      expect(await identity.read.balanceOf([ctx.agent.address])).toBe(1n);
+      expect(await identity.read.isAuthorizedOrOwner([ctx.agent.address, first])).toBe(true);
+      expect(await identity.read.isAuthorizedOrOwner([ctx.client.address, first])).toBe(false);
+      // Only the owner (or an approved operator) changes the URI.
+      await expectRevertReason(
+        bind(ctx, ctx.stranger).identity.write.setAgentURI([first, 'https://evil.example']),
+        'Not authorized',
+      );
+      await ctx.mined(bind(ctx, ctx.agent).identity.write.setAgentURI([first, 'https://taskmarket.example/v2.json']));
+      expect(await identity.read.tokenURI([first])).toBe('https://taskmarket.example/v2.json');
+    },
+  );
 
-  test("setAgentWallet needs the new wallet's EIP-712 signature, within five minutes; a transfer clears it", async () => {
-    const ctx = chain();
-    const agentId = await register(ctx, ctx.client);
-    const wallet = privateKeyToAccount(ANVIL_KEYS[7]!);
-    const { identity } = bind(ctx, ctx.client);
-    const deadline = (await latest(ctx)) + 240n;
-    // Signed by someone else, or for another owner, it is refused.
-    await expectRevertReason(
-      identity.write.setAgentWallet([
-        agentId,
-        wallet.address,
-        deadline,
-        await walletProof(ctx, ctx.stranger.account, agentId, wallet.address, ctx.client.address, deadline),
-      ]),
-      'invalid wallet sig',
-    );
-    await expectRevertReason(
-      identity.write.setAgentWallet([
-        agentId,
-        wallet.address,
-        deadline,
-        await walletProof(ctx, wallet, agentId, wallet.address, ctx.stranger.address, deadline),
-      ]),
-      'invalid wallet sig',
-    );
-    const far = (await latest(ctx)) + 3600n;
-    await expectRevertReason(
-      identity.write.setAgentWallet([
-        agentId,
-        wallet.address,
-        far,
-        await walletProof(ctx, wallet, agentId, wallet.address, ctx.client.address, far),
-      ]),
-      'deadline too far',
-    );
-    const proof = await walletProof(ctx, wallet, agentId, wallet.address, ctx.client.address, deadline);
-    await expectRevertReason(
-      bind(ctx, ctx.stranger).identity.write.setAgentWallet([agentId, wallet.address, deadline, proof]),
-      'Not authorized',
-    );
-    await ctx.mined(identity.write.setAgentWallet([agentId, wallet.address, deadline, proof]));
-    expect(await identity.read.getAgentWallet([agentId])).toBe(wallet.address);
-    expect(await identity.read.getMetadata([agentId, 'agentWallet'])).toBe(wallet.address.toLowerCase());
-    // The metadata key is reserved: setMetadata cannot forge it.
-    await expectRevertReason(
-      identity.write.setMetadata([agentId, 'agentWallet', ctx.stranger.address]),
-      'reserved key',
-    );
-    // An expired proof is refused.
-    await ctx.testClient.increaseTime({ seconds: 600 });
-    await ctx.testClient.mine({ blocks: 1 });
-    await expectRevertReason(
-      identity.write.setAgentWallet([
-        agentId,
-        ctx.agent.address,
-        deadline,
-        await walletProof(ctx, ctx.agent.account, agentId, ctx.agent.address, ctx.client.address, deadline),
-      ]),
-      'expired',
-    );
-    // A new owner does not inherit the verified wallet.
-    await ctx.mined(identity.write.transferFrom([ctx.client.address, ctx.agent.address, agentId]));
-    expect(await identity.read.getAgentWallet([agentId])).toBe(zeroAddress);
-  });
+  test(
+    "setAgentWallet needs the new wallet's EIP-712 signature, within five minutes; a " + 'transfer clears it',
+    async () => {
+      const ctx = chain();
+      const agentId = await register(ctx, ctx.client);
+      const wallet = privateKeyToAccount(ANVIL_KEYS[7]!);
+      const { identity } = bind(ctx, ctx.client);
+      const deadline = (await latest(ctx)) + 240n;
+      // Signed by someone else, or for another owner, it is refused.
+      await expectRevertReason(
+        identity.write.setAgentWallet([
+          agentId,
+          wallet.address,
+          deadline,
+          await walletProof(ctx, ctx.stranger.account, agentId, wallet.address, ctx.client.address, deadline),
+        ]),
+        'invalid wallet sig',
+      );
+      await expectRevertReason(
+        identity.write.setAgentWallet([
+          agentId,
+          wallet.address,
+          deadline,
+          await walletProof(ctx, wallet, agentId, wallet.address, ctx.stranger.address, deadline),
+        ]),
+        'invalid wallet sig',
+      );
+      const far = (await latest(ctx)) + 3600n;
+      await expectRevertReason(
+        identity.write.setAgentWallet([
+          agentId,
+          wallet.address,
+          far,
+          await walletProof(ctx, wallet, agentId, wallet.address, ctx.client.address, far),
+        ]),
+        'deadline too far',
+      );
+      const proof = await walletProof(ctx, wallet, agentId, wallet.address, ctx.client.address, deadline);
+      await expectRevertReason(
+        bind(ctx, ctx.stranger).identity.write.setAgentWallet([agentId, wallet.address, deadline, proof]),
+        'Not authorized',
+      );
+      await ctx.mined(identity.write.setAgentWallet([agentId, wallet.address, deadline, proof]));
+      expect(await identity.read.getAgentWallet([agentId])).toBe(wallet.address);
+      expect(await identity.read.getMetadata([agentId, 'agentWallet'])).toBe(wallet.address.toLowerCase());
+      // The metadata key is reserved: setMetadata cannot forge it.
+      await expectRevertReason(
+        identity.write.setMetadata([agentId, 'agentWallet', ctx.stranger.address]),
+        'reserved key',
+      );
+      // An expired proof is refused.
+      await ctx.testClient.increaseTime({ seconds: 600 });
+      await ctx.testClient.mine({ blocks: 1 });
+      await expectRevertReason(
+        identity.write.setAgentWallet([
+          agentId,
+          ctx.agent.address,
+          deadline,
+          await walletProof(ctx, ctx.agent.account, agentId, ctx.agent.address, ctx.client.address, deadline),
+        ]),
+        'expired',
+      );
+      // A new owner does not inherit the verified wallet.
+      await ctx.mined(identity.write.transferFrom([ctx.client.address, ctx.agent.address, agentId]));
+      expect(await identity.read.getAgentWallet([agentId])).toBe(zeroAddress);
+    },
+  );
 
   test("a contract wallet (ERC-1271) can be proved as the agentWallet by its owner's signature", async () => {
     const ctx = chain();
@@ -306,39 +316,52 @@ describe('ReputationRegistry', () => {
     expect(all[2]).toEqual([100n, 60n, 0n]);
   });
 
-  test('a revoked feedback leaves the summary; the agent cannot rate itself; an unknown agent cannot be rated; values are bounded', async () => {
-    const ctx = chain();
-    const agentId = await register(ctx, ctx.agent);
-    const { reputation } = bind(ctx, ctx.operator);
-    await ctx.mined(
-      reputation.write.giveFeedback([agentId, 100n, 0, 'taskmarket', 'approved', '', feedbackURI, feedbackHash]),
-    );
-    await ctx.mined(
-      reputation.write.giveFeedback([agentId, 0n, 0, 'taskmarket', 'resolved-against', '', feedbackURI, feedbackHash]),
-    );
-    await ctx.mined(reputation.write.revokeFeedback([agentId, 2n]));
-    expect(await reputation.read.getSummary([agentId, [ctx.operator.address], '', ''])).toEqual([1n, 100n, 0]);
-    expect((await reputation.read.readFeedback([agentId, ctx.operator.address, 2n]))[4]).toBe(true);
-    await expectRevertReason(
-      bind(ctx, ctx.agent).reputation.write.giveFeedback([
-        agentId,
-        100n,
-        0,
-        'taskmarket',
-        'approved',
-        '',
-        '',
-        feedbackHash,
-      ]),
-      'Self-feedback not allowed',
-    );
-    await expectRevert(
-      reputation.write.giveFeedback([999n, 100n, 0, 'taskmarket', 'approved', '', '', feedbackHash]),
-      'ERC721NonexistentToken',
-    );
-    await expectRevertReason(
-      reputation.write.giveFeedback([agentId, 100n, 19, 'taskmarket', 'approved', '', '', feedbackHash]),
-      'too many decimals',
-    );
-  });
+  test(
+    'a revoked feedback leaves the summary; the agent cannot rate itself; an unknown agent ' +
+      'cannot be rated; values are bounded',
+    async () => {
+      const ctx = chain();
+      const agentId = await register(ctx, ctx.agent);
+      const { reputation } = bind(ctx, ctx.operator);
+      await ctx.mined(
+        reputation.write.giveFeedback([agentId, 100n, 0, 'taskmarket', 'approved', '', feedbackURI, feedbackHash]),
+      );
+      await ctx.mined(
+        reputation.write.giveFeedback([
+          agentId,
+          0n,
+          0,
+          'taskmarket',
+          'resolved-against',
+          '',
+          feedbackURI,
+          feedbackHash,
+        ]),
+      );
+      await ctx.mined(reputation.write.revokeFeedback([agentId, 2n]));
+      expect(await reputation.read.getSummary([agentId, [ctx.operator.address], '', ''])).toEqual([1n, 100n, 0]);
+      expect((await reputation.read.readFeedback([agentId, ctx.operator.address, 2n]))[4]).toBe(true);
+      await expectRevertReason(
+        bind(ctx, ctx.agent).reputation.write.giveFeedback([
+          agentId,
+          100n,
+          0,
+          'taskmarket',
+          'approved',
+          '',
+          '',
+          feedbackHash,
+        ]),
+        'Self-feedback not allowed',
+      );
+      await expectRevert(
+        reputation.write.giveFeedback([999n, 100n, 0, 'taskmarket', 'approved', '', '', feedbackHash]),
+        'ERC721NonexistentToken',
+      );
+      await expectRevertReason(
+        reputation.write.giveFeedback([agentId, 100n, 19, 'taskmarket', 'approved', '', '', feedbackHash]),
+        'too many decimals',
+      );
+    },
+  );
 });

@@ -18,7 +18,8 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('deploys escrow v4 and the ERC-8004 registries, records them, and reuses the record on the same state', async () => {
+test('deploys escrow v4 and the ERC-8004 registries, records them, and reuses the record on ' +
+  'the same state', async () => {
   dir = mkdtempSync(join(tmpdir(), 'taskmarket-local-chain-'));
   const options = { statePath: join(dir, 'anvil-state.json'), recordFile: join(dir, 'contracts.json') };
   running = await startLocalChain(options);

@@ -27,77 +27,90 @@ describe.each(ESCROW_VERSIONS)('TaskEscrow %s', (version) => {
   }
 
   describe('reclaim', () => {
-    test('before expiresAt the client cannot reclaim; from expiresAt on it moves the whole amount to its own claimable balance', async () => {
-      const ctx = chain();
-      const taskId = await openTask(ctx, 5n * USDC, ctx.client, missionRef('r'), await expiryIn(ctx, DAY));
-      await expectRevert(ctx.client.escrow.write.reclaim([taskId]), 'NotExpired');
-      await passTime(ctx, DAY);
-      const receipt = await ctx.mined(ctx.client.escrow.write.reclaim([taskId]));
-      expect(await ctx.client.escrow.read.claimable([ctx.client.address])).toBe(5n * USDC);
-      expect((await ctx.client.escrow.read.tasks([taskId]))[2]).toBe(4); // Reclaimed
-      const [event] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'TaskReclaimed' });
-      expect(event?.args).toEqual({ taskId, client: ctx.client.address, amount: 5n * USDC });
-      await ctx.mined(ctx.client.escrow.write.claim());
-      expect(await ctx.client.token.read.balanceOf([ctx.client.address])).toBe(5n * USDC);
-    });
+    test(
+      'before expiresAt the client cannot reclaim; from expiresAt on it moves the whole ' +
+        'amount to its own claimable balance',
+      async () => {
+        const ctx = chain();
+        const taskId = await openTask(ctx, 5n * USDC, ctx.client, missionRef('r'), await expiryIn(ctx, DAY));
+        await expectRevert(ctx.client.escrow.write.reclaim([taskId]), 'NotExpired');
+        await passTime(ctx, DAY);
+        const receipt = await ctx.mined(ctx.client.escrow.write.reclaim([taskId]));
+        expect(await ctx.client.escrow.read.claimable([ctx.client.address])).toBe(5n * USDC);
+        expect((await ctx.client.escrow.read.tasks([taskId]))[2]).toBe(4); // Reclaimed
+        const [event] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'TaskReclaimed' });
+        expect(event?.args).toEqual({ taskId, client: ctx.client.address, amount: 5n * USDC });
+        await ctx.mined(ctx.client.escrow.write.claim());
+        expect(await ctx.client.token.read.balanceOf([ctx.client.address])).toBe(5n * USDC);
+      },
+    );
 
-    test('nobody but the client reclaims, not even the operator or the owner; a settled task cannot be reclaimed', async () => {
-      const ctx = chain();
-      const taskId = await openTask(ctx, USDC, ctx.client, missionRef('r'), await expiryIn(ctx, 60));
-      const released = await openTask(ctx, USDC, ctx.client, missionRef('s'), await expiryIn(ctx, 60));
-      await ctx.mined(ctx.operator.escrow.write.release([released, ctx.agent.address, 0]));
-      await passTime(ctx, 120);
-      for (const who of [ctx.operator, ctx.owner, ctx.agent, ctx.stranger])
-        await expectRevert(who.escrow.write.reclaim([taskId]), 'NotTaskClient');
-      await expectRevert(ctx.client.escrow.write.reclaim([released]), 'TaskNotOpen');
-      await ctx.mined(ctx.client.escrow.write.reclaim([taskId]));
-      await expectRevert(ctx.client.escrow.write.reclaim([taskId]), 'TaskNotOpen');
-      // After a reclaim the operator can neither release nor refund it.
-      await expectRevert(ctx.operator.escrow.write.release([taskId, ctx.agent.address, 0]), 'TaskNotOpen');
-      await expectRevert(ctx.operator.escrow.write.refund([taskId]), 'TaskNotOpen');
-    });
+    test(
+      'nobody but the client reclaims, not even the operator or the owner; a settled task ' + 'cannot be reclaimed',
+      async () => {
+        const ctx = chain();
+        const taskId = await openTask(ctx, USDC, ctx.client, missionRef('r'), await expiryIn(ctx, 60));
+        const released = await openTask(ctx, USDC, ctx.client, missionRef('s'), await expiryIn(ctx, 60));
+        await ctx.mined(ctx.operator.escrow.write.release([released, ctx.agent.address, 0]));
+        await passTime(ctx, 120);
+        for (const who of [ctx.operator, ctx.owner, ctx.agent, ctx.stranger])
+          await expectRevert(who.escrow.write.reclaim([taskId]), 'NotTaskClient');
+        await expectRevert(ctx.client.escrow.write.reclaim([released]), 'TaskNotOpen');
+        await ctx.mined(ctx.client.escrow.write.reclaim([taskId]));
+        await expectRevert(ctx.client.escrow.write.reclaim([taskId]), 'TaskNotOpen');
+        // After a reclaim the operator can neither release nor refund it.
+        await expectRevert(ctx.operator.escrow.write.release([taskId, ctx.agent.address, 0]), 'TaskNotOpen');
+        await expectRevert(ctx.operator.escrow.write.refund([taskId]), 'TaskNotOpen');
+      },
+    );
 
-    test('a reclaim and a release sent into the same block: exactly one wins, and the money is credited once', async () => {
-      const ctx = chain();
-      const taskId = await openTask(ctx, 3n * USDC, ctx.client, missionRef('race'), await expiryIn(ctx, 60));
-      await passTime(ctx, 120);
-      await ctx.testClient.setAutomine(false);
-      try {
-        const reclaim = await ctx.client.escrow.write.reclaim([taskId], { gas: 200_000n });
-        const release = await ctx.operator.escrow.write.release([taskId, ctx.agent.address, 0], { gas: 200_000n });
-        await ctx.testClient.mine({ blocks: 1 });
-        const receipts = await Promise.all(
-          [reclaim, release].map((hash) => ctx.publicClient.waitForTransactionReceipt({ hash })),
-        );
-        expect(receipts[0]!.blockNumber).toBe(receipts[1]!.blockNumber);
-        expect(receipts.map((r) => r.status).sort()).toEqual(['reverted', 'success']);
-      } finally {
-        await ctx.testClient.setAutomine(true);
-      }
-      const credited =
-        (await ctx.client.escrow.read.claimable([ctx.client.address])) +
-        (await ctx.client.escrow.read.claimable([ctx.agent.address]));
-      expect(credited).toBe(3n * USDC);
-    });
+    test(
+      'a reclaim and a release sent into the same block: exactly one wins, and the money is ' + 'credited once',
+      async () => {
+        const ctx = chain();
+        const taskId = await openTask(ctx, 3n * USDC, ctx.client, missionRef('race'), await expiryIn(ctx, 60));
+        await passTime(ctx, 120);
+        await ctx.testClient.setAutomine(false);
+        try {
+          const reclaim = await ctx.client.escrow.write.reclaim([taskId], { gas: 200_000n });
+          const release = await ctx.operator.escrow.write.release([taskId, ctx.agent.address, 0], { gas: 200_000n });
+          await ctx.testClient.mine({ blocks: 1 });
+          const receipts = await Promise.all(
+            [reclaim, release].map((hash) => ctx.publicClient.waitForTransactionReceipt({ hash })),
+          );
+          expect(receipts[0]!.blockNumber).toBe(receipts[1]!.blockNumber);
+          expect(receipts.map((r) => r.status).sort()).toEqual(['reverted', 'success']);
+        } finally {
+          await ctx.testClient.setAutomine(true);
+        }
+        const credited =
+          (await ctx.client.escrow.read.claimable([ctx.client.address])) +
+          (await ctx.client.escrow.read.claimable([ctx.agent.address]));
+        expect(credited).toBe(3n * USDC);
+      },
+    );
   });
 
   describe('expiry', () => {
-    test('createTask records expiresAt; extend by the client moves it later, never earlier or to the same time', async () => {
-      const ctx = chain();
-      const first = await expiryIn(ctx, DAY);
-      const taskId = await openTask(ctx, USDC, ctx.client, missionRef('e'), first);
-      expect((await ctx.client.escrow.read.tasks([taskId]))[3]).toBe(first);
-      await expectRevert(ctx.client.escrow.write.extend([taskId, first - 1n]), 'ExpiryNotLater');
-      await expectRevert(ctx.client.escrow.write.extend([taskId, first]), 'ExpiryNotLater');
-      await expectRevert(ctx.stranger.escrow.write.extend([taskId, first + DAY_N]), 'NotTaskClient');
-      const receipt = await ctx.mined(ctx.client.escrow.write.extend([taskId, first + DAY_N]));
-      expect((await ctx.client.escrow.read.tasks([taskId]))[3]).toBe(first + DAY_N);
-      const [event] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'TaskExtended' });
-      expect(event?.args).toEqual({ taskId, expiresAt: first + DAY_N });
-      // The old expiry no longer frees the task.
-      await passTime(ctx, DAY + 10);
-      await expectRevert(ctx.client.escrow.write.reclaim([taskId]), 'NotExpired');
-    });
+    test(
+      'createTask records expiresAt; extend by the client moves it later, never earlier or to ' + 'the same time',
+      async () => {
+        const ctx = chain();
+        const first = await expiryIn(ctx, DAY);
+        const taskId = await openTask(ctx, USDC, ctx.client, missionRef('e'), first);
+        expect((await ctx.client.escrow.read.tasks([taskId]))[3]).toBe(first);
+        await expectRevert(ctx.client.escrow.write.extend([taskId, first - 1n]), 'ExpiryNotLater');
+        await expectRevert(ctx.client.escrow.write.extend([taskId, first]), 'ExpiryNotLater');
+        await expectRevert(ctx.stranger.escrow.write.extend([taskId, first + DAY_N]), 'NotTaskClient');
+        const receipt = await ctx.mined(ctx.client.escrow.write.extend([taskId, first + DAY_N]));
+        expect((await ctx.client.escrow.read.tasks([taskId]))[3]).toBe(first + DAY_N);
+        const [event] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'TaskExtended' });
+        expect(event?.args).toEqual({ taskId, expiresAt: first + DAY_N });
+        // The old expiry no longer frees the task.
+        await passTime(ctx, DAY + 10);
+        await expectRevert(ctx.client.escrow.write.reclaim([taskId]), 'NotExpired');
+      },
+    );
   });
 
   const DAY_N = BigInt(DAY);

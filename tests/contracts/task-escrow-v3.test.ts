@@ -52,33 +52,41 @@ describe('releaseSplit', () => {
     expect(await ctx.agent.escrow.read.claimable([ctx.feeRecipient.address])).toBe(1n * USDC);
   });
 
-  test('ten recipients at most, lengths equal, no zero address, fee within the ceiling, operator only, once', async () => {
-    const ctx = chain();
-    const taskId = await openTask(ctx, 10n * USDC);
-    const ten = wallets(10);
-    const tenth = Array.from({ length: 10 }, () => USDC);
-    await expectRevert(ctx.operator.escrow.write.releaseSplit([taskId, [], [], 0]), 'BadRecipients');
-    await expectRevert(
-      ctx.operator.escrow.write.releaseSplit([taskId, [...ten, ctx.agent.address], [...tenth, 0n], 0]),
-      'BadRecipients',
-    );
-    await expectRevert(ctx.operator.escrow.write.releaseSplit([taskId, ten, tenth.slice(1), 0]), 'LengthMismatch');
-    await expectRevert(
-      ctx.operator.escrow.write.releaseSplit([taskId, ['0x0000000000000000000000000000000000000000'], [10n * USDC], 0]),
-      'ZeroAddress',
-    );
-    await expectRevert(
-      ctx.operator.escrow.write.releaseSplit([taskId, [ctx.agent.address], [8n * USDC], 2_000]),
-      'FeeTooHigh',
-    );
-    for (const who of [ctx.client, ctx.agent, ctx.owner, ctx.stranger]) {
-      await expectRevert(who.escrow.write.releaseSplit([taskId, [who.address], [10n * USDC], 0]), 'NotOperator');
-    }
-    await ctx.mined(ctx.operator.escrow.write.releaseSplit([taskId, ten, tenth, 0]));
-    await expectRevert(ctx.operator.escrow.write.releaseSplit([taskId, ten, tenth, 0]), 'TaskNotOpen');
-    await expectRevert(ctx.operator.escrow.write.release([taskId, ctx.agent.address, 0]), 'TaskNotOpen');
-    await expectRevert(ctx.operator.escrow.write.refund([taskId]), 'TaskNotOpen');
-  });
+  test(
+    'ten recipients at most, lengths equal, no zero address, fee within the ceiling, ' + 'operator only, once',
+    async () => {
+      const ctx = chain();
+      const taskId = await openTask(ctx, 10n * USDC);
+      const ten = wallets(10);
+      const tenth = Array.from({ length: 10 }, () => USDC);
+      await expectRevert(ctx.operator.escrow.write.releaseSplit([taskId, [], [], 0]), 'BadRecipients');
+      await expectRevert(
+        ctx.operator.escrow.write.releaseSplit([taskId, [...ten, ctx.agent.address], [...tenth, 0n], 0]),
+        'BadRecipients',
+      );
+      await expectRevert(ctx.operator.escrow.write.releaseSplit([taskId, ten, tenth.slice(1), 0]), 'LengthMismatch');
+      await expectRevert(
+        ctx.operator.escrow.write.releaseSplit([
+          taskId,
+          ['0x0000000000000000000000000000000000000000'],
+          [10n * USDC],
+          0,
+        ]),
+        'ZeroAddress',
+      );
+      await expectRevert(
+        ctx.operator.escrow.write.releaseSplit([taskId, [ctx.agent.address], [8n * USDC], 2_000]),
+        'FeeTooHigh',
+      );
+      for (const who of [ctx.client, ctx.agent, ctx.owner, ctx.stranger]) {
+        await expectRevert(who.escrow.write.releaseSplit([taskId, [who.address], [10n * USDC], 0]), 'NotOperator');
+      }
+      await ctx.mined(ctx.operator.escrow.write.releaseSplit([taskId, ten, tenth, 0]));
+      await expectRevert(ctx.operator.escrow.write.releaseSplit([taskId, ten, tenth, 0]), 'TaskNotOpen');
+      await expectRevert(ctx.operator.escrow.write.release([taskId, ctx.agent.address, 0]), 'TaskNotOpen');
+      await expectRevert(ctx.operator.escrow.write.refund([taskId]), 'TaskNotOpen');
+    },
+  );
 
   test('a refunded or reclaimed task cannot be split, and a split task cannot be reclaimed', async () => {
     const ctx = chain();
@@ -153,7 +161,8 @@ describe('releaseSplit with a hostile token', () => {
     expect(decodeErrorResult({ abi, data: await client.token.read.reentryResult() }).errorName).toBe(
       'ReentrancyGuardReentrantCall',
     );
-    expect((await client.escrow.read.tasks([2n])).slice(0, 3)).toEqual([ctx.client.address, 3n * USDC, 1]); // still Open
+    // still Open
+    expect((await client.escrow.read.tasks([2n])).slice(0, 3)).toEqual([ctx.client.address, 3n * USDC, 1]);
     expect(await client.escrow.read.claimable([token])).toBe(0n);
     expect(await client.token.read.balanceOf([ctx.client.address])).toBe(USDC);
     expect(await client.token.read.balanceOf([escrow])).toBe(3n * USDC);
@@ -161,65 +170,69 @@ describe('releaseSplit with a hostile token', () => {
 });
 
 describe('upgrading a v2 deployment', () => {
-  test('v3 deployed beside v2 on the same token: each settles its own tasks, v2 tasks still release, refund and reclaim on v2', async () => {
-    const ctx = chain();
-    const options = {
-      walletClient: ctx.operator.walletClient,
-      publicClient: ctx.publicClient,
-      registrar: ctx.operator.address,
-      owner: ctx.owner.address,
-      operator: ctx.operator.address,
-      feeRecipient: ctx.feeRecipient.address,
-      maxFeeBps: 1_000,
-    };
-    const old = await deployContracts({ ...options, escrowVersion: 'v2' });
-    const v3 = await deployEscrow(options, old.rewardToken, 'v3');
-    const on = (address: `0x${string}`, wallet: typeof ctx.client.walletClient) =>
-      getContract({ address, abi, client: { public: ctx.publicClient, wallet } });
-    const token = getContract({
-      address: old.rewardToken,
-      abi: hostileAbi,
-      client: { public: ctx.publicClient, wallet: ctx.client.walletClient },
-    });
-    await ctx.mined(token.write.mint([ctx.client.address, 10n * USDC]));
-    await ctx.mined(token.write.approve([old.escrow, 6n * USDC]));
-    await ctx.mined(token.write.approve([v3, 4n * USDC]));
-    const v2Client = on(old.escrow, ctx.client.walletClient);
-    for (const [i, ttl] of [
-      [1, 86_400],
-      [2, 86_400],
-      [3, 60],
-    ] as const)
-      await ctx.mined(v2Client.write.createTask([2n * USDC, missionRef(`v2-${i}`), await expiryIn(ctx, ttl)]));
-    // v3 came after: its ids start at 1 again, so the server records which escrow holds a task.
-    await ctx.mined(
-      on(v3, ctx.client.walletClient).write.createTask([4n * USDC, missionRef('v3-1'), await expiryIn(ctx, 86_400)]),
-    );
-    await expect(
-      ctx.publicClient.readContract({ address: old.escrow, abi: taskEscrowArtifact.abi, functionName: 'taskCount' }),
-    ).resolves.toBe(3n);
-    // v2 has no releaseSplit at all: the call reverts without a reason.
-    await expect(
-      on(old.escrow, ctx.operator.walletClient).write.releaseSplit([1n, [ctx.agent.address], [2n * USDC], 0]),
-    ).rejects.toThrow();
-    await ctx.mined(on(old.escrow, ctx.operator.walletClient).write.release([1n, ctx.agent.address, 1_000]));
-    await ctx.mined(on(old.escrow, ctx.operator.walletClient).write.refund([2n]));
-    await passTime(ctx, 120);
-    await ctx.mined(v2Client.write.reclaim([3n]));
-    await ctx.mined(
-      on(v3, ctx.operator.walletClient).write.releaseSplit([
-        1n,
-        [ctx.agent.address, ctx.stranger.address],
-        [2n * USDC, 1_600_000n],
-        1_000,
-      ]),
-    );
-    await ctx.mined(on(old.escrow, ctx.agent.walletClient).write.claim());
-    await ctx.mined(on(v3, ctx.agent.walletClient).write.claim());
-    await ctx.mined(v2Client.write.claim());
-    expect(await token.read.balanceOf([ctx.agent.address])).toBe(1_800_000n + 2n * USDC);
-    expect(await token.read.balanceOf([ctx.client.address])).toBe(4n * USDC);
-    expect(await token.read.balanceOf([old.escrow])).toBe(200_000n); // v2's fee, owed to the fee recipient
-    expect(await token.read.balanceOf([v3])).toBe(1_600_000n + 400_000n);
-  });
+  test(
+    'v3 deployed beside v2 on the same token: each settles its own tasks, v2 tasks still ' +
+      'release, refund and reclaim on v2',
+    async () => {
+      const ctx = chain();
+      const options = {
+        walletClient: ctx.operator.walletClient,
+        publicClient: ctx.publicClient,
+        registrar: ctx.operator.address,
+        owner: ctx.owner.address,
+        operator: ctx.operator.address,
+        feeRecipient: ctx.feeRecipient.address,
+        maxFeeBps: 1_000,
+      };
+      const old = await deployContracts({ ...options, escrowVersion: 'v2' });
+      const v3 = await deployEscrow(options, old.rewardToken, 'v3');
+      const on = (address: `0x${string}`, wallet: typeof ctx.client.walletClient) =>
+        getContract({ address, abi, client: { public: ctx.publicClient, wallet } });
+      const token = getContract({
+        address: old.rewardToken,
+        abi: hostileAbi,
+        client: { public: ctx.publicClient, wallet: ctx.client.walletClient },
+      });
+      await ctx.mined(token.write.mint([ctx.client.address, 10n * USDC]));
+      await ctx.mined(token.write.approve([old.escrow, 6n * USDC]));
+      await ctx.mined(token.write.approve([v3, 4n * USDC]));
+      const v2Client = on(old.escrow, ctx.client.walletClient);
+      for (const [i, ttl] of [
+        [1, 86_400],
+        [2, 86_400],
+        [3, 60],
+      ] as const)
+        await ctx.mined(v2Client.write.createTask([2n * USDC, missionRef(`v2-${i}`), await expiryIn(ctx, ttl)]));
+      // v3 came after: its ids start at 1 again, so the server records which escrow holds a task.
+      await ctx.mined(
+        on(v3, ctx.client.walletClient).write.createTask([4n * USDC, missionRef('v3-1'), await expiryIn(ctx, 86_400)]),
+      );
+      await expect(
+        ctx.publicClient.readContract({ address: old.escrow, abi: taskEscrowArtifact.abi, functionName: 'taskCount' }),
+      ).resolves.toBe(3n);
+      // v2 has no releaseSplit at all: the call reverts without a reason.
+      await expect(
+        on(old.escrow, ctx.operator.walletClient).write.releaseSplit([1n, [ctx.agent.address], [2n * USDC], 0]),
+      ).rejects.toThrow();
+      await ctx.mined(on(old.escrow, ctx.operator.walletClient).write.release([1n, ctx.agent.address, 1_000]));
+      await ctx.mined(on(old.escrow, ctx.operator.walletClient).write.refund([2n]));
+      await passTime(ctx, 120);
+      await ctx.mined(v2Client.write.reclaim([3n]));
+      await ctx.mined(
+        on(v3, ctx.operator.walletClient).write.releaseSplit([
+          1n,
+          [ctx.agent.address, ctx.stranger.address],
+          [2n * USDC, 1_600_000n],
+          1_000,
+        ]),
+      );
+      await ctx.mined(on(old.escrow, ctx.agent.walletClient).write.claim());
+      await ctx.mined(on(v3, ctx.agent.walletClient).write.claim());
+      await ctx.mined(v2Client.write.claim());
+      expect(await token.read.balanceOf([ctx.agent.address])).toBe(1_800_000n + 2n * USDC);
+      expect(await token.read.balanceOf([ctx.client.address])).toBe(4n * USDC);
+      expect(await token.read.balanceOf([old.escrow])).toBe(200_000n); // v2's fee, owed to the fee recipient
+      expect(await token.read.balanceOf([v3])).toBe(1_600_000n + 400_000n);
+    },
+  );
 });

@@ -46,21 +46,24 @@ describe.each(ESCROW_VERSIONS)('TaskEscrow %s', (version) => {
       ]);
     });
 
-    test('createTask refuses a zero reward, a reward the client has not approved, and an expiry not in the future', async () => {
-      const ctx = chain();
-      const later = await expiryIn(ctx, 3_600);
-      await expectRevert(ctx.client.escrow.write.createTask([0n, missionRef('z'), later]), 'ZeroAmount');
-      await ctx.mined(ctx.client.token.write.mint([ctx.client.address, USDC]));
-      await expectRevert(
-        ctx.client.escrow.write.createTask([USDC, missionRef('z'), later]),
-        'ERC20InsufficientAllowance',
-      );
-      await ctx.mined(ctx.client.token.write.approve([ctx.deployed.escrow, USDC]));
-      await expectRevert(
-        ctx.client.escrow.write.createTask([USDC, missionRef('z'), await expiryIn(ctx, 0)]),
-        'ExpiryNotInFuture',
-      );
-    });
+    test(
+      'createTask refuses a zero reward, a reward the client has not approved, and an expiry ' + 'not in the future',
+      async () => {
+        const ctx = chain();
+        const later = await expiryIn(ctx, 3_600);
+        await expectRevert(ctx.client.escrow.write.createTask([0n, missionRef('z'), later]), 'ZeroAmount');
+        await ctx.mined(ctx.client.token.write.mint([ctx.client.address, USDC]));
+        await expectRevert(
+          ctx.client.escrow.write.createTask([USDC, missionRef('z'), later]),
+          'ERC20InsufficientAllowance',
+        );
+        await ctx.mined(ctx.client.token.write.approve([ctx.deployed.escrow, USDC]));
+        await expectRevert(
+          ctx.client.escrow.write.createTask([USDC, missionRef('z'), await expiryIn(ctx, 0)]),
+          'ExpiryNotInFuture',
+        );
+      },
+    );
 
     test('topUp by the creator pulls the amount and raises the task amount', async () => {
       const ctx = chain();

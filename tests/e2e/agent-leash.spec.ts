@@ -118,51 +118,60 @@ test('the MCP SDK client gets what the person ticks, steps up for approve, and t
     });
   });
 
-  await test.step('approve_mission needs missions:post: the SDK meets the 403 challenge and sends the person back to consent', async () => {
-    await expect(client.callTool({ name: 'approve_mission', arguments: { id: missionId } })).rejects.toThrow(
-      UnauthorizedError,
-    );
-    await expect(page).toHaveURL(/\/oauth\/authorize\?/);
-    expect(new URL(page.url()).searchParams.get('scope')?.split(' ').sort()).toEqual([
-      'missions:post',
-      'missions:read',
-    ]);
-    await expectAskedScopes(page, ['missions:read', 'missions:post']);
-    await screenshotPage(page, 'leash-consent-step-up');
-    await page.getByRole('button', { name: 'Approve' }).click();
-    const answer = await callback.next();
-    const stepUp = mcpTransport(mcpUrl(), { authProvider: provider }, provider.steppingUp());
-    await stepUp.finishAuth(answer.get('code')!);
-    expect(provider.tokens()?.scope?.split(' ').sort()).toEqual(['missions:post', 'missions:read']);
-  });
+  await test.step(
+    'approve_mission needs missions:post: the SDK meets the 403 challenge and sends the ' + 'person back to consent',
+    async () => {
+      await expect(client.callTool({ name: 'approve_mission', arguments: { id: missionId } })).rejects.toThrow(
+        UnauthorizedError,
+      );
+      await expect(page).toHaveURL(/\/oauth\/authorize\?/);
+      expect(new URL(page.url()).searchParams.get('scope')?.split(' ').sort()).toEqual([
+        'missions:post',
+        'missions:read',
+      ]);
+      await expectAskedScopes(page, ['missions:read', 'missions:post']);
+      await screenshotPage(page, 'leash-consent-step-up');
+      await page.getByRole('button', { name: 'Approve' }).click();
+      const answer = await callback.next();
+      const stepUp = mcpTransport(mcpUrl(), { authProvider: provider }, provider.steppingUp());
+      await stepUp.finishAuth(answer.get('code')!);
+      expect(provider.tokens()?.scope?.split(' ').sort()).toEqual(['missions:post', 'missions:read']);
+    },
+  );
 
   let confirmationUrl = '';
-  await test.step('the release is beyond the limit (0): the tool answers a confirmation and nothing is released', async () => {
-    // The same client retries the call it was refused; the SDK sends the new token.
-    const result = await client.callTool({ name: 'approve_mission', arguments: { id: missionId } });
-    expect(result.isError).toBeFalsy();
-    const [api, text] = result.content as { text: string }[];
-    const { confirmation } = JSON.parse(api!.text) as { confirmation: { id: string; url: string } };
-    expect(confirmation.url).toBe(`${e2e.baseUrl}/confirmations/${confirmation.id}`);
-    expect(text!.text).toMatch(/Nothing was released/);
-    confirmationUrl = confirmation.url;
-    expect(await callTool(client, 'get_mission', { id: missionId })).toMatchObject({ status: 'SUBMITTED' });
-    expect(await pendingEarnings(agent)).toBe(0n);
-  });
+  await test.step(
+    'the release is beyond the limit (0): the tool answers a confirmation and nothing is ' + 'released',
+    async () => {
+      // The same client retries the call it was refused; the SDK sends the new token.
+      const result = await client.callTool({ name: 'approve_mission', arguments: { id: missionId } });
+      expect(result.isError).toBeFalsy();
+      const [api, text] = result.content as { text: string }[];
+      const { confirmation } = JSON.parse(api!.text) as { confirmation: { id: string; url: string } };
+      expect(confirmation.url).toBe(`${e2e.baseUrl}/confirmations/${confirmation.id}`);
+      expect(text!.text).toMatch(/Nothing was released/);
+      confirmationUrl = confirmation.url;
+      expect(await callTool(client, 'get_mission', { id: missionId })).toMatchObject({ status: 'SUBMITTED' });
+      expect(await pendingEarnings(agent)).toBe(0n);
+    },
+  );
 
-  await test.step('the person opens the URL in Chromium, sees what is paid to whom for what, and approves', async () => {
-    await page.goto(confirmationUrl);
-    const card = page.getByTestId('confirmation');
-    await expect(card).toContainText('Summarise the transport chapter');
-    await expect(card.getByTestId('confirmation-amount')).toHaveText('6 USDC');
-    await expect(card).toContainText(agent.address);
-    await expect(card).toContainText(CLIENT_NAME);
-    await expect(card.getByRole('region', { name: 'The deliverable' })).toContainText(note);
-    await expect(card.getByTestId('confirmation-status')).toContainText('Waiting for your decision');
-    await screenshotPage(page, 'leash-confirmation');
-    await card.getByRole('button', { name: 'Approve and release' }).click();
-    await expect(card.getByTestId('confirmation-status')).toHaveText('Approved: the release was applied');
-  });
+  await test.step(
+    'the person opens the URL in Chromium, sees what is paid to whom for what, ' + 'and approves',
+    async () => {
+      await page.goto(confirmationUrl);
+      const card = page.getByTestId('confirmation');
+      await expect(card).toContainText('Summarise the transport chapter');
+      await expect(card.getByTestId('confirmation-amount')).toHaveText('6 USDC');
+      await expect(card).toContainText(agent.address);
+      await expect(card).toContainText(CLIENT_NAME);
+      await expect(card.getByRole('region', { name: 'The deliverable' })).toContainText(note);
+      await expect(card.getByTestId('confirmation-status')).toContainText('Waiting for your decision');
+      await screenshotPage(page, 'leash-confirmation');
+      await card.getByRole('button', { name: 'Approve and release' }).click();
+      await expect(card.getByTestId('confirmation-status')).toHaveText('Approved: the release was applied');
+    },
+  );
 
   await test.step('the client sees the mission COMPLETED, and the agent is paid', async () => {
     expect(await callTool(client, 'get_mission', { id: missionId })).toMatchObject({
@@ -179,89 +188,102 @@ test('the MCP SDK client gets what the person ticks, steps up for approve, and t
   await person.context.close();
 });
 
-test('Connected apps shows the limit, what was released and what waits; the confirmation page denies; revoking stops the token', async ({
-  browser,
-}) => {
-  const posterKey = await freshFundedKey();
-  const agent = await newAgent();
-  const within = await deliveredMission(posterKey, agent, 'Translate the README', 3n * USDC, 'README in French.');
-  const approvedThere = await deliveredMission(posterKey, agent, 'Fix the broken links', 2n * USDC, 'Links fixed: 14.');
-  const deniedHere = await deliveredMission(
-    posterKey,
-    agent,
-    'Write the changelog',
-    2n * USDC,
-    'Changelog: one line, "stuff".',
-  );
-  const session = await signInWithKey(posterKey);
-  const made = await post<{ token: string; grant: { id: string } }>(
-    '/api/tokens',
-    { name: 'chat assistant', scopes: ['missions:read', 'missions:post'], releaseLimit: (4n * USDC).toString() },
-    session,
-  );
-  const approve = (id: string) =>
-    fetch(`${e2e.baseUrl}/api/missions/${id}/approve`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${made.token}`, 'content-type': 'application/json' },
-      body: '{}',
-    });
-  // 3 USDC is within the 4 USDC limit: applied at once. 2 more would pass it: each waits.
-  expect((await approve(within)).status).toBe(200);
-  const waiting = await approve(approvedThere);
-  expect(waiting.status).toBe(202);
-  const denied = await approve(deniedHere);
-  expect(denied.status).toBe(202);
-  const toDeny = ((await denied.json()) as { confirmation: { url: string } }).confirmation.url;
+test(
+  'Connected apps shows the limit, what was released and what waits; the confirmation ' +
+    'page denies; revoking stops the token',
+  async ({ browser }) => {
+    const posterKey = await freshFundedKey();
+    const agent = await newAgent();
+    const within = await deliveredMission(posterKey, agent, 'Translate the README', 3n * USDC, 'README in French.');
+    const approvedThere = await deliveredMission(
+      posterKey,
+      agent,
+      'Fix the broken links',
+      2n * USDC,
+      'Links fixed: 14.',
+    );
+    const deniedHere = await deliveredMission(
+      posterKey,
+      agent,
+      'Write the changelog',
+      2n * USDC,
+      'Changelog: one line, "stuff".',
+    );
+    const session = await signInWithKey(posterKey);
+    const made = await post<{ token: string; grant: { id: string } }>(
+      '/api/tokens',
+      { name: 'chat assistant', scopes: ['missions:read', 'missions:post'], releaseLimit: (4n * USDC).toString() },
+      session,
+    );
+    const approve = (id: string) =>
+      fetch(`${e2e.baseUrl}/api/missions/${id}/approve`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${made.token}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+    // 3 USDC is within the 4 USDC limit: applied at once. 2 more would pass it: each waits.
+    expect((await approve(within)).status).toBe(200);
+    const waiting = await approve(approvedThere);
+    expect(waiting.status).toBe(202);
+    const denied = await approve(deniedHere);
+    expect(denied.status).toBe(202);
+    const toDeny = ((await denied.json()) as { confirmation: { url: string } }).confirmation.url;
 
-  const person = await openDashboardAs(browser, posterKey);
-  const { page } = person;
-  await page.goto('/sign-in?next=/connected-apps');
-  await connectWallet(page);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page.getByRole('heading', { name: 'Connected apps' })).toBeVisible();
-  const listed = page.getByTestId('personal-tokens').getByRole('listitem').filter({ hasText: 'chat assistant' });
-  await expect(listed.getByTestId('release-limit')).toHaveText('4 USDC');
-  await expect(listed.getByTestId('released-24h')).toHaveText('3 USDC');
-  const cards = listed.getByTestId('confirmation');
-  await expect(cards).toHaveCount(2);
-  await screenshotPage(page, 'connected-apps-confirmations');
-
-  await test.step('the person raises the limit', async () => {
-    await listed.getByLabel(/Release without asking/).fill('10');
-    await listed.getByRole('button', { name: 'Save limit' }).click();
-    await expect(listed.getByTestId('release-limit')).toHaveText('10 USDC');
-  });
-
-  await test.step('one waiting release approved in Connected apps is applied', async () => {
-    const card = cards.filter({ hasText: 'Fix the broken links' });
-    await expect(card.getByTestId('confirmation-amount')).toHaveText('2 USDC');
-    await card.getByRole('button', { name: 'Approve and release' }).click();
-    await expect(cards).toHaveCount(1);
-    expect((await get<{ status: string }>(`/api/missions/${approvedThere}`, session)).status).toBe('COMPLETED');
-    // Releases the person approved are theirs, not the token's: the 24 h count is unchanged.
+    const person = await openDashboardAs(browser, posterKey);
+    const { page } = person;
+    await page.goto('/sign-in?next=/connected-apps');
+    await connectWallet(page);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Connected apps' })).toBeVisible();
+    const listed = page.getByTestId('personal-tokens').getByRole('listitem').filter({ hasText: 'chat assistant' });
+    await expect(listed.getByTestId('release-limit')).toHaveText('4 USDC');
     await expect(listed.getByTestId('released-24h')).toHaveText('3 USDC');
-  });
+    const cards = listed.getByTestId('confirmation');
+    await expect(cards).toHaveCount(2);
+    await screenshotPage(page, 'connected-apps-confirmations');
 
-  await test.step('the other, opened at its URL, shows the mission, amount, recipient and deliverable, and is denied', async () => {
-    await page.goto(toDeny);
-    const card = page.getByTestId('confirmation');
-    await expect(card).toContainText('Write the changelog');
-    await expect(card.getByTestId('confirmation-amount')).toHaveText('2 USDC');
-    await expect(card).toContainText(agent.address);
-    await expect(card).toContainText('chat assistant');
-    await expect(card.getByRole('region', { name: 'The deliverable' })).toContainText('Changelog: one line, "stuff".');
-    await card.getByRole('button', { name: 'Deny' }).click();
-    await expect(card.getByTestId('confirmation-status')).toHaveText('Denied: nothing was released');
-    await expect(card.getByRole('button', { name: 'Approve and release' })).toHaveCount(0);
-    expect((await get<{ status: string }>(`/api/missions/${deniedHere}`, session)).status).toBe('SUBMITTED');
-  });
+    await test.step('the person raises the limit', async () => {
+      await listed.getByLabel(/Release without asking/).fill('10');
+      await listed.getByRole('button', { name: 'Save limit' }).click();
+      await expect(listed.getByTestId('release-limit')).toHaveText('10 USDC');
+    });
 
-  await test.step('revoked in Connected apps, the token is refused', async () => {
-    await page.goto('/connected-apps');
-    await expect(listed.getByTestId('confirmation')).toHaveCount(0);
-    await listed.getByRole('button', { name: 'Revoke' }).click();
-    await expect(page.getByText('No personal access tokens.')).toBeVisible();
-    expect((await approve(deniedHere)).status).toBe(401);
-  });
-  await person.context.close();
-});
+    await test.step('one waiting release approved in Connected apps is applied', async () => {
+      const card = cards.filter({ hasText: 'Fix the broken links' });
+      await expect(card.getByTestId('confirmation-amount')).toHaveText('2 USDC');
+      await card.getByRole('button', { name: 'Approve and release' }).click();
+      await expect(cards).toHaveCount(1);
+      expect((await get<{ status: string }>(`/api/missions/${approvedThere}`, session)).status).toBe('COMPLETED');
+      // Releases the person approved are theirs, not the token's: the 24 h count is unchanged.
+      await expect(listed.getByTestId('released-24h')).toHaveText('3 USDC');
+    });
+
+    await test.step(
+      'the other, opened at its URL, shows the mission, amount, recipient and deliverable, ' + 'and is denied',
+      async () => {
+        await page.goto(toDeny);
+        const card = page.getByTestId('confirmation');
+        await expect(card).toContainText('Write the changelog');
+        await expect(card.getByTestId('confirmation-amount')).toHaveText('2 USDC');
+        await expect(card).toContainText(agent.address);
+        await expect(card).toContainText('chat assistant');
+        await expect(card.getByRole('region', { name: 'The deliverable' })).toContainText(
+          'Changelog: one line, "stuff".',
+        );
+        await card.getByRole('button', { name: 'Deny' }).click();
+        await expect(card.getByTestId('confirmation-status')).toHaveText('Denied: nothing was released');
+        await expect(card.getByRole('button', { name: 'Approve and release' })).toHaveCount(0);
+        expect((await get<{ status: string }>(`/api/missions/${deniedHere}`, session)).status).toBe('SUBMITTED');
+      },
+    );
+
+    await test.step('revoked in Connected apps, the token is refused', async () => {
+      await page.goto('/connected-apps');
+      await expect(listed.getByTestId('confirmation')).toHaveCount(0);
+      await listed.getByRole('button', { name: 'Revoke' }).click();
+      await expect(page.getByText('No personal access tokens.')).toBeVisible();
+      expect((await approve(deniedHere)).status).toBe(401);
+    });
+    await person.context.close();
+  },
+);

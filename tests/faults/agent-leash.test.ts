@@ -116,99 +116,103 @@ async function deliveredMission(poster: { account: ReturnType<typeof newAccount>
   return { id, agent };
 }
 
-test('behavior: the SDK client gets the ticked scope, steps up for approve, and its release waits for the person, across two instances', async () => {
-  const account = newAccount();
-  const signedIn = await verify(pair.b, await signedMessage(pair.a, account));
-  expect(signedIn.status).toBe(200);
-  const poster = { account, token: signedIn.body.token as string };
-  const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
-  const mission = await deliveredMission(poster);
+test(
+  'behavior: the SDK client gets the ticked scope, steps up for approve, and its release ' +
+    'waits for the person, across two instances',
+  async () => {
+    const account = newAccount();
+    const signedIn = await verify(pair.b, await signedMessage(pair.a, account));
+    expect(signedIn.status).toBe(200);
+    const poster = { account, token: signedIn.body.token as string };
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    const mission = await deliveredMission(poster);
 
-  // The person's answers, in order: the first consent keeps missions:read only; the step-up keeps all.
-  const answers: string[][] = [['missions:read'], ['missions:read', 'missions:post']];
-  const asked: string[][] = [];
-  let code = '';
-  const redirectUri = 'http://127.0.0.1:9/callback';
-  const provider = new MemoryOAuthProvider(
-    redirectUri,
-    {
-      client_name: 'Two-instance assistant',
-      redirect_uris: [redirectUri],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    },
-    async (authorizationUrl) => {
-      const decided = await consent(authorizationUrl, cookie, answers.shift()!);
-      asked.push(decided.asked);
-      code = decided.code;
-    },
-  );
-  const mcpUrl = `${origin}/api/mcp`;
-  const first = mcpTransport(mcpUrl, { authProvider: provider }, provider.steppingUp(resolve));
-  await expect(new Client({ name: 'two-instance-assistant', version: '1.0.0' }).connect(first)).rejects.toThrow(
-    UnauthorizedError,
-  );
-  // The SDK asked for what the 401 named, and the person narrowed it.
-  expect(asked[0]).toEqual(['missions:read', 'missions:work']);
-  await first.finishAuth(code);
-  expect(provider.tokens()?.scope).toBe('missions:read');
+    // The person's answers, in order: the first consent keeps missions:read only; the step-up keeps all.
+    const answers: string[][] = [['missions:read'], ['missions:read', 'missions:post']];
+    const asked: string[][] = [];
+    let code = '';
+    const redirectUri = 'http://127.0.0.1:9/callback';
+    const provider = new MemoryOAuthProvider(
+      redirectUri,
+      {
+        client_name: 'Two-instance assistant',
+        redirect_uris: [redirectUri],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      },
+      async (authorizationUrl) => {
+        const decided = await consent(authorizationUrl, cookie, answers.shift()!);
+        asked.push(decided.asked);
+        code = decided.code;
+      },
+    );
+    const mcpUrl = `${origin}/api/mcp`;
+    const first = mcpTransport(mcpUrl, { authProvider: provider }, provider.steppingUp(resolve));
+    await expect(new Client({ name: 'two-instance-assistant', version: '1.0.0' }).connect(first)).rejects.toThrow(
+      UnauthorizedError,
+    );
+    // The SDK asked for what the 401 named, and the person narrowed it.
+    expect(asked[0]).toEqual(['missions:read', 'missions:work']);
+    await first.finishAuth(code);
+    expect(provider.tokens()?.scope).toBe('missions:read');
 
-  const client = new Client({ name: 'two-instance-assistant', version: '1.0.0' });
-  const transport = mcpTransport(mcpUrl, { authProvider: provider }, provider.steppingUp(resolve));
-  await client.connect(transport);
-  expect(await callTool(client, 'get_mission', { id: mission.id })).toMatchObject({ status: 'SUBMITTED' });
+    const client = new Client({ name: 'two-instance-assistant', version: '1.0.0' });
+    const transport = mcpTransport(mcpUrl, { authProvider: provider }, provider.steppingUp(resolve));
+    await client.connect(transport);
+    expect(await callTool(client, 'get_mission', { id: mission.id })).toMatchObject({ status: 'SUBMITTED' });
 
-  // SDK 1.32 alone (modelcontextprotocol/typescript-sdk#2255): on the 403 it refreshes, gets the same
-  // scope back, and gives up without asking the person. When this stops failing, the SDK handles
-  // step-up by itself and MemoryOAuthProvider.steppingUp can go (docs/agents.md#step-up-with-the-typescript-sdk).
-  const unfixed = new Client({ name: 'unfixed', version: '1.0.0' });
-  await unfixed.connect(mcpTransport(mcpUrl, { authProvider: provider }, resolve));
-  await expect(unfixed.callTool({ name: 'approve_mission', arguments: { id: mission.id } })).rejects.toThrow(
-    'Server returned 403 after trying upscoping',
-  );
-  expect(asked).toHaveLength(1);
-  await unfixed.close();
+    // SDK 1.32 alone (modelcontextprotocol/typescript-sdk#2255): on the 403 it refreshes, gets the same
+    // scope back, and gives up without asking the person. When this stops failing, the SDK handles
+    // step-up by itself and MemoryOAuthProvider.steppingUp can go (docs/agents.md#step-up-with-the-typescript-sdk).
+    const unfixed = new Client({ name: 'unfixed', version: '1.0.0' });
+    await unfixed.connect(mcpTransport(mcpUrl, { authProvider: provider }, resolve));
+    await expect(unfixed.callTool({ name: 'approve_mission', arguments: { id: mission.id } })).rejects.toThrow(
+      'Server returned 403 after trying upscoping',
+    );
+    expect(asked).toHaveLength(1);
+    await unfixed.close();
 
-  // The step-up: the 403 challenge names what the token holds plus missions:post; the SDK sends the
-  // person to consent for those, and the same client's retry goes through with the new token.
-  const challenged = served.length;
-  await expect(client.callTool({ name: 'approve_mission', arguments: { id: mission.id } })).rejects.toThrow(
-    UnauthorizedError,
-  );
-  expect(served.slice(challenged)[0]).toMatchObject({ method: 'POST', path: '/api/mcp', status: 403 });
-  expect(asked[1]?.sort()).toEqual(['missions:post', 'missions:read']);
-  await mcpTransport(mcpUrl, { authProvider: provider }, resolve).finishAuth(code);
-  expect(provider.tokens()?.scope?.split(' ').sort()).toEqual(['missions:post', 'missions:read']);
+    // The step-up: the 403 challenge names what the token holds plus missions:post; the SDK sends the
+    // person to consent for those, and the same client's retry goes through with the new token.
+    const challenged = served.length;
+    await expect(client.callTool({ name: 'approve_mission', arguments: { id: mission.id } })).rejects.toThrow(
+      UnauthorizedError,
+    );
+    expect(served.slice(challenged)[0]).toMatchObject({ method: 'POST', path: '/api/mcp', status: 403 });
+    expect(asked[1]?.sort()).toEqual(['missions:post', 'missions:read']);
+    await mcpTransport(mcpUrl, { authProvider: provider }, resolve).finishAuth(code);
+    expect(provider.tokens()?.scope?.split(' ').sort()).toEqual(['missions:post', 'missions:read']);
 
-  // Beyond the release limit (0 by default): a confirmation, and nothing released.
-  const result = await client.callTool({ name: 'approve_mission', arguments: { id: mission.id } });
-  expect(result.isError).toBeFalsy();
-  const [api, text] = result.content as { text: string }[];
-  const { confirmation } = JSON.parse(api!.text) as { confirmation: { id: string; url: string } };
-  expect(confirmation.url).toBe(`${origin}/confirmations/${confirmation.id}`);
-  expect(text!.text).toMatch(/Nothing was released/);
-  expect(await callTool(client, 'get_mission', { id: mission.id })).toMatchObject({ status: 'SUBMITTED' });
+    // Beyond the release limit (0 by default): a confirmation, and nothing released.
+    const result = await client.callTool({ name: 'approve_mission', arguments: { id: mission.id } });
+    expect(result.isError).toBeFalsy();
+    const [api, text] = result.content as { text: string }[];
+    const { confirmation } = JSON.parse(api!.text) as { confirmation: { id: string; url: string } };
+    expect(confirmation.url).toBe(`${origin}/confirmations/${confirmation.id}`);
+    expect(text!.text).toMatch(/Nothing was released/);
+    expect(await callTool(client, 'get_mission', { id: mission.id })).toMatchObject({ status: 'SUBMITTED' });
 
-  // The person approves, on whichever instance; the client then sees the mission completed and the agent paid.
-  const decided = await request(pair.a, `/api/confirmations/${confirmation.id}`, {
-    token: poster.token,
-    body: { decision: 'approve' },
-  });
-  expect(decided.status, JSON.stringify(decided.body)).toBe(200);
-  expect(decided.body).toMatchObject({ status: 'APPROVED' });
-  expect(await callTool(client, 'get_mission', { id: mission.id })).toMatchObject({ status: 'COMPLETED' });
-  await expect
-    .poll(async () => (await request(pair.b, '/api/agents/me/earnings', { token: mission.agent })).body.pending, {
-      timeout: 30_000,
-    })
-    .toBe(REWARD.toString());
-  await client.close();
+    // The person approves, on whichever instance; the client then sees the mission completed and the agent paid.
+    const decided = await request(pair.a, `/api/confirmations/${confirmation.id}`, {
+      token: poster.token,
+      body: { decision: 'approve' },
+    });
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    expect(decided.body).toMatchObject({ status: 'APPROVED' });
+    expect(await callTool(client, 'get_mission', { id: mission.id })).toMatchObject({ status: 'COMPLETED' });
+    await expect
+      .poll(async () => (await request(pair.b, '/api/agents/me/earnings', { token: mission.agent })).body.pending, {
+        timeout: 30_000,
+      })
+      .toBe(REWARD.toString());
+    await client.close();
 
-  // Both instances answered the conversation's MCP calls, and both its OAuth steps (discovery,
-  // registration, the consent page and its POST, the token endpoint).
-  const instances = (paths: (path: string) => boolean) =>
-    new Set(served.filter((s) => paths(s.path)).map((s) => s.instance));
-  expect(instances((path) => path === '/api/mcp')).toEqual(new Set([0, 1]));
-  expect(instances((path) => path.includes('oauth') || path.startsWith('/.well-known/'))).toEqual(new Set([0, 1]));
-});
+    // Both instances answered the conversation's MCP calls, and both its OAuth steps (discovery,
+    // registration, the consent page and its POST, the token endpoint).
+    const instances = (paths: (path: string) => boolean) =>
+      new Set(served.filter((s) => paths(s.path)).map((s) => s.instance));
+    expect(instances((path) => path === '/api/mcp')).toEqual(new Set([0, 1]));
+    expect(instances((path) => path.includes('oauth') || path.startsWith('/.well-known/'))).toEqual(new Set([0, 1]));
+  },
+);

@@ -164,55 +164,59 @@ async function approveOverHttp(authorizationUrl: URL, cookie: string): Promise<s
 }
 
 describe('OAuth through the balancer', () => {
-  test('behavior: the SDK client authorizes through the endpoints; its grant revoked on one instance is refused by the other within a second', async () => {
-    const signedIn = await verify(pair.a, await signedMessage(pair.a));
-    expect(signedIn.status).toBe(200);
-    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
-    const session = signedIn.body.token as string;
-    // The redirect is never followed: the code is read from the 303, as the browser would be sent there.
-    const redirectUri = 'http://127.0.0.1:9/callback';
-    let code: string | undefined;
-    const provider = new MemoryOAuthProvider(
-      redirectUri,
-      {
-        client_name: 'Balanced client',
-        redirect_uris: [redirectUri],
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'none',
-      },
-      async (authorizationUrl) => void (code = await approveOverHttp(authorizationUrl, cookie)),
-    );
-    const mcpUrl = `${proxy.url}/api/mcp`;
-    await expect(connectMcp(mcpUrl, { authProvider: provider })).rejects.toThrow(UnauthorizedError);
-    await mcpTransport(mcpUrl, { authProvider: provider }).finishAuth(code!);
-    const client = await connectMcp(mcpUrl, { authProvider: provider });
-    for (let i = 0; i < 4; i++)
-      expect(await callTool(client, 'whoami')).toMatchObject({
-        user: { walletAddress: signedIn.body.user.walletAddress },
-      });
+  test(
+    'behavior: the SDK client authorizes through the endpoints; its grant revoked on one ' +
+      'instance is refused by the other within a second',
+    async () => {
+      const signedIn = await verify(pair.a, await signedMessage(pair.a));
+      expect(signedIn.status).toBe(200);
+      const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+      const session = signedIn.body.token as string;
+      // The redirect is never followed: the code is read from the 303, as the browser would be sent there.
+      const redirectUri = 'http://127.0.0.1:9/callback';
+      let code: string | undefined;
+      const provider = new MemoryOAuthProvider(
+        redirectUri,
+        {
+          client_name: 'Balanced client',
+          redirect_uris: [redirectUri],
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'none',
+        },
+        async (authorizationUrl) => void (code = await approveOverHttp(authorizationUrl, cookie)),
+      );
+      const mcpUrl = `${proxy.url}/api/mcp`;
+      await expect(connectMcp(mcpUrl, { authProvider: provider })).rejects.toThrow(UnauthorizedError);
+      await mcpTransport(mcpUrl, { authProvider: provider }).finishAuth(code!);
+      const client = await connectMcp(mcpUrl, { authProvider: provider });
+      for (let i = 0; i < 4; i++)
+        expect(await callTool(client, 'whoami')).toMatchObject({
+          user: { walletAddress: signedIn.body.user.walletAddress },
+        });
 
-    const accessToken = provider.tokens()!.access_token;
-    const onB = await connectMcp(`${pair.b.url}/api/mcp`, { token: accessToken });
-    expect(await callTool(onB, 'find_missions', { limit: 1 })).toHaveProperty('items');
-    const grants = await request(pair.a, '/api/grants', { token: session });
-    expect(grants.body.items).toMatchObject([{ kind: 'oauth', name: 'Balanced client' }]);
-    expect(
-      (await request(pair.a, `/api/grants/${grants.body.items[0].id}`, { method: 'DELETE', token: session })).status,
-    ).toBe(200);
-    const at = Date.now();
-    await expect(callTool(onB, 'find_missions', { limit: 1 })).rejects.toMatchObject({ code: 401 });
-    expect(Date.now() - at).toBeLessThan(1_000);
-    const refresh = await fetch(`${pair.b.url}/api/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: provider.tokens()!.refresh_token!,
-        client_id: provider.clientInformation()!.client_id,
-      }),
-    });
-    expect(refresh.status).toBe(400);
-    expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
-  });
+      const accessToken = provider.tokens()!.access_token;
+      const onB = await connectMcp(`${pair.b.url}/api/mcp`, { token: accessToken });
+      expect(await callTool(onB, 'find_missions', { limit: 1 })).toHaveProperty('items');
+      const grants = await request(pair.a, '/api/grants', { token: session });
+      expect(grants.body.items).toMatchObject([{ kind: 'oauth', name: 'Balanced client' }]);
+      expect(
+        (await request(pair.a, `/api/grants/${grants.body.items[0].id}`, { method: 'DELETE', token: session })).status,
+      ).toBe(200);
+      const at = Date.now();
+      await expect(callTool(onB, 'find_missions', { limit: 1 })).rejects.toMatchObject({ code: 401 });
+      expect(Date.now() - at).toBeLessThan(1_000);
+      const refresh = await fetch(`${pair.b.url}/api/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: provider.tokens()!.refresh_token!,
+          client_id: provider.clientInformation()!.client_id,
+        }),
+      });
+      expect(refresh.status).toBe(400);
+      expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
+    },
+  );
 });

@@ -58,40 +58,44 @@ async function passportOnChain(holder: Hex) {
   return { balance: await read('balanceOf'), tokenId: await read('passportOf') };
 }
 
-test('behavior: with the RPC down register-agent answers PENDING, and after the chain returns the sweep of both instances mints once', async () => {
-  const { account, token } = await signIn(pair.a, pair.b);
-  const contracts = chain!.contracts;
-  await chain!.stop();
-  chain = undefined;
+test(
+  'behavior: with the RPC down register-agent answers PENDING, and after the chain ' +
+    'returns the sweep of both instances mints once',
+  async () => {
+    const { account, token } = await signIn(pair.a, pair.b);
+    const contracts = chain!.contracts;
+    await chain!.stop();
+    chain = undefined;
 
-  const registered = await request(pair.a, '/api/auth/register-agent', { method: 'POST', token });
-  expect(registered.status).toBe(200);
-  expect(registered.body.user.role).toBe('AGENT');
-  expect(registered.body.passport).toMatchObject({ status: 'PENDING', tokenId: null, txHash: null });
-  // Asking again on the other instance changes nothing, and the sweep cannot mint yet.
-  expect((await request(pair.b, '/api/auth/register-agent', { method: 'POST', token })).body.passport.status).toBe(
-    'PENDING',
-  );
-  expect(await sweep(pair.b)).toMatchObject({ status: 200, body: { passports: { minted: 0 } } });
-  const agentToken = registered.body.token as string;
-  expect((await request(pair.b, '/api/auth/me', { token: agentToken })).body.passport.status).toBe('PENDING');
+    const registered = await request(pair.a, '/api/auth/register-agent', { method: 'POST', token });
+    expect(registered.status).toBe(200);
+    expect(registered.body.user.role).toBe('AGENT');
+    expect(registered.body.passport).toMatchObject({ status: 'PENDING', tokenId: null, txHash: null });
+    // Asking again on the other instance changes nothing, and the sweep cannot mint yet.
+    expect((await request(pair.b, '/api/auth/register-agent', { method: 'POST', token })).body.passport.status).toBe(
+      'PENDING',
+    );
+    expect(await sweep(pair.b)).toMatchObject({ status: 200, body: { passports: { minted: 0 } } });
+    const agentToken = registered.body.token as string;
+    expect((await request(pair.b, '/api/auth/me', { token: agentToken })).body.passport.status).toBe('PENDING');
 
-  chain = await startChain();
-  expect(chain.contracts).toEqual(contracts);
+    chain = await startChain();
+    expect(chain.contracts).toEqual(contracts);
 
-  const sweeps = await Promise.all([sweep(pair.a), sweep(pair.b), sweep(pair.a), sweep(pair.b)]);
-  sweeps.forEach(expectDocumentedShape);
-  expect(sweeps.map((s) => s.status)).toEqual([200, 200, 200, 200]);
-  expect(sweeps.reduce((sum, s) => sum + s.body.passports.minted, 0)).toBe(1);
+    const sweeps = await Promise.all([sweep(pair.a), sweep(pair.b), sweep(pair.a), sweep(pair.b)]);
+    sweeps.forEach(expectDocumentedShape);
+    expect(sweeps.map((s) => s.status)).toEqual([200, 200, 200, 200]);
+    expect(sweeps.reduce((sum, s) => sum + s.body.passports.minted, 0)).toBe(1);
 
-  const onChain = await passportOnChain(account.address);
-  expect(onChain.balance).toBe(1n);
-  for (const instance of pair.both) {
-    const me = await request(instance, '/api/auth/me', { token: agentToken });
-    expect(me.body.passport).toMatchObject({ status: 'MINTED', tokenId: onChain.tokenId.toString() });
-  }
-  // Later sweeps find nothing left to do.
-  expect(await sweep(pair.a)).toMatchObject({ status: 200, body: { passports: { minted: 0 } } });
-  expect((await passportOnChain(account.address)).balance).toBe(1n);
-  expect([...loggedFailures(pair.a), ...loggedFailures(pair.b)]).toEqual([]);
-});
+    const onChain = await passportOnChain(account.address);
+    expect(onChain.balance).toBe(1n);
+    for (const instance of pair.both) {
+      const me = await request(instance, '/api/auth/me', { token: agentToken });
+      expect(me.body.passport).toMatchObject({ status: 'MINTED', tokenId: onChain.tokenId.toString() });
+    }
+    // Later sweeps find nothing left to do.
+    expect(await sweep(pair.a)).toMatchObject({ status: 200, body: { passports: { minted: 0 } } });
+    expect((await passportOnChain(account.address)).balance).toBe(1n);
+    expect([...loggedFailures(pair.a), ...loggedFailures(pair.b)]).toEqual([]);
+  },
+);

@@ -224,56 +224,61 @@ describe('start-up on Vercel', () => {
 });
 
 describe('tracing on Vercel', () => {
-  test("behavior: a sign-in's spans arrive within 3 s of the answer (flushed in after()), a server span with its children, an incoming traceparent continued, no address, token, signature or message", async () => {
-    const account = newAccount();
-    // An address of its own: the other tests' per-IP nonce limit (3 a minute here) stays out of the way.
-    const headers = { 'x-real-ip': '192.0.2.77' };
-    const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
-    const nonce = await request(instance, '/api/auth/nonce', { body: { address: account.address }, headers });
-    expect(nonce.status).toBe(200);
-    const message = createSiweMessage({
-      domain: PREVIEW,
-      address: account.address,
-      uri: `https://${PREVIEW}`,
-      version: '1',
-      chainId: CHAIN_ID,
-      nonce: nonce.body.nonce,
-      issuedAt: new Date(),
-    });
-    const signature = await account.signMessage({ message });
-    const reply = await request(instance, '/api/auth/verify', {
-      body: { message, signature },
-      headers: { ...headers, traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` },
-    });
-    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-    // Other tests signed in too: this request's span is the one in the caller's trace.
-    const ours = () =>
-      receiver.spans.find((span) => span.name === 'POST /api/auth/verify' && span.traceId === callerTrace);
-    // The batch would wait 5 s: sooner means the request flushed its own spans.
-    await until('the verify span', () => Boolean(ours()), 3_000);
-    const span = ours()!;
-    // Next.js's own spans are not recorded (lib/observability/start-tracing.ts): ours is the server span.
-    expect(span).toMatchObject({
-      kind: 2,
-      service: 'taskmarket',
-      traceId: callerTrace,
-      parentSpanId: '00f067aa0ba902b7',
-    });
-    expect(span.attributes).toMatchObject({ 'http.route': '/api/auth/verify', 'http.response.status_code': 200 });
-    expect(receiver.spans.filter((s) => s.attributes['next.span_type'] !== undefined)).toEqual([]);
-    expect(receiver.spans.some((s) => s.parentSpanId === span.spanId && /^kv /.test(s.name))).toBe(true);
-    expect(receiver.spans.some((s) => s.parentSpanId === span.spanId && /^(SELECT|INSERT) /.test(s.name))).toBe(true);
-    const raw = Buffer.concat(receiver.requests.map((r) => r.body))
-      .toString('latin1')
-      .toLowerCase();
-    for (const secret of [
-      account.address.slice(2),
-      reply.body.token as string,
-      signature.slice(2),
-      nonce.body.nonce as string,
-      message.split('\n')[0]!,
-    ]) {
-      expect(raw).not.toContain(secret.toLowerCase());
-    }
-  });
+  test(
+    "behavior: a sign-in's spans arrive within 3 s of the answer (flushed in after()), a " +
+      'server span with its children, an incoming traceparent continued, no address, token, ' +
+      'signature or message',
+    async () => {
+      const account = newAccount();
+      // An address of its own: the other tests' per-IP nonce limit (3 a minute here) stays out of the way.
+      const headers = { 'x-real-ip': '192.0.2.77' };
+      const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
+      const nonce = await request(instance, '/api/auth/nonce', { body: { address: account.address }, headers });
+      expect(nonce.status).toBe(200);
+      const message = createSiweMessage({
+        domain: PREVIEW,
+        address: account.address,
+        uri: `https://${PREVIEW}`,
+        version: '1',
+        chainId: CHAIN_ID,
+        nonce: nonce.body.nonce,
+        issuedAt: new Date(),
+      });
+      const signature = await account.signMessage({ message });
+      const reply = await request(instance, '/api/auth/verify', {
+        body: { message, signature },
+        headers: { ...headers, traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` },
+      });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      // Other tests signed in too: this request's span is the one in the caller's trace.
+      const ours = () =>
+        receiver.spans.find((span) => span.name === 'POST /api/auth/verify' && span.traceId === callerTrace);
+      // The batch would wait 5 s: sooner means the request flushed its own spans.
+      await until('the verify span', () => Boolean(ours()), 3_000);
+      const span = ours()!;
+      // Next.js's own spans are not recorded (lib/observability/start-tracing.ts): ours is the server span.
+      expect(span).toMatchObject({
+        kind: 2,
+        service: 'taskmarket',
+        traceId: callerTrace,
+        parentSpanId: '00f067aa0ba902b7',
+      });
+      expect(span.attributes).toMatchObject({ 'http.route': '/api/auth/verify', 'http.response.status_code': 200 });
+      expect(receiver.spans.filter((s) => s.attributes['next.span_type'] !== undefined)).toEqual([]);
+      expect(receiver.spans.some((s) => s.parentSpanId === span.spanId && /^kv /.test(s.name))).toBe(true);
+      expect(receiver.spans.some((s) => s.parentSpanId === span.spanId && /^(SELECT|INSERT) /.test(s.name))).toBe(true);
+      const raw = Buffer.concat(receiver.requests.map((r) => r.body))
+        .toString('latin1')
+        .toLowerCase();
+      for (const secret of [
+        account.address.slice(2),
+        reply.body.token as string,
+        signature.slice(2),
+        nonce.body.nonce as string,
+        message.split('\n')[0]!,
+      ]) {
+        expect(raw).not.toContain(secret.toLowerCase());
+      }
+    },
+  );
 });

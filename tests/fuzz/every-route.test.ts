@@ -84,7 +84,10 @@ const users = (): Record<string, User> => ({ client: world.client, agent: world.
 const watched = () => ({ missions: [world.missionId], users: [world.client.id, world.agent.id] });
 let lastState: string | undefined;
 
-/** Keeps the world usable after a case: fixed limits (create 20/h, claim 5/min) met with fresh users, a changed fixture replaced. */
+/**
+ * Keeps the world usable after a case: fixed limits (create 20/h, claim 5/min) met with fresh users, a changed fixture
+ * replaced.
+ */
 async function afterCase(route: FuzzRoute, c: Case, status: number): Promise<void> {
   // A forged token is signed with the real secret: when its one changed claim does not matter
   // (a new jti, say), it is that party's credential, and its changes are that party's.

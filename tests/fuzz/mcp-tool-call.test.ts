@@ -9,7 +9,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import * as webStandard from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -186,7 +186,8 @@ describe('remote MCP: the plain tools/call path', () => {
           [
             PLAIN_HEADERS,
             JSON.parse(
-              '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"find_missions","arguments":{"__proto__":{"q":"x"},"limit":1}}}',
+              '{"jsonrpc":"2.0","id":2,"method":"tools/call",' +
+                '"params":{"name":"find_missions","arguments":{"__proto__":{"q":"x"},"limit":1}}}',
             ),
           ],
         ],
@@ -240,7 +241,7 @@ describe('remote MCP: the plain tools/call path', () => {
         };
         const server = new Server({ name: 'taskmarket', version: '1' }, { capabilities: { tools: {} } });
         server.setRequestHandler(CallToolRequestSchema, async () => structuredClone(answer));
-        const transport = new WebStandardStreamableHTTPServerTransport({
+        const transport = new webStandard.WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: undefined,
           enableJsonResponse: true,
         });
@@ -254,26 +255,29 @@ describe('remote MCP: the plain tools/call path', () => {
     );
   });
 
-  test("example: what the SDK's own client sends for a tool call takes the plain path, and initialize the SDK's", async () => {
-    const seen: { body: unknown; plain: boolean }[] = [];
-    const fetch: typeof globalThis.fetch = async (input, init) => {
-      const request = new Request(input, init);
-      const message = await request.json();
-      seen.push({ body: message, plain: plainToolCall(request.headers, message) !== undefined });
-      return serveMcp(request, message, session);
-    };
-    const client = new Client({ name: 'plain-path-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL('https://app.example.com/api/mcp'), { fetch }));
-    const answer = (await client.callTool({ name: 'find_missions', arguments: { limit: 2 } })) as CallToolResult;
-    expect(JSON.parse((answer.content[0] as { text: string }).text)).toEqual({
-      path: ['missions', 'list'],
-      args: [{ limit: 2 }],
-    });
-    expect(seen.map(({ body, plain }) => [(body as { method: string }).method, plain])).toEqual([
-      ['initialize', false],
-      ['notifications/initialized', false],
-      ['tools/call', true],
-    ]);
-    await client.close();
-  });
+  test(
+    "example: what the SDK's own client sends for a tool call takes the plain path, and " + "initialize the SDK's",
+    async () => {
+      const seen: { body: unknown; plain: boolean }[] = [];
+      const fetch: typeof globalThis.fetch = async (input, init) => {
+        const request = new Request(input, init);
+        const message = await request.json();
+        seen.push({ body: message, plain: plainToolCall(request.headers, message) !== undefined });
+        return serveMcp(request, message, session);
+      };
+      const client = new Client({ name: 'plain-path-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL('https://app.example.com/api/mcp'), { fetch }));
+      const answer = (await client.callTool({ name: 'find_missions', arguments: { limit: 2 } })) as CallToolResult;
+      expect(JSON.parse((answer.content[0] as { text: string }).text)).toEqual({
+        path: ['missions', 'list'],
+        args: [{ limit: 2 }],
+      });
+      expect(seen.map(({ body, plain }) => [(body as { method: string }).method, plain])).toEqual([
+        ['initialize', false],
+        ['notifications/initialized', false],
+        ['tools/call', true],
+      ]);
+      await client.close();
+    },
+  );
 });

@@ -376,7 +376,8 @@ describe('missions, every action, every state, every party', () => {
 
   const uploads = casesFor('multipart');
   test(
-    `behavior: ${uploads} multipart bodies (spoiled, lying types, hostile names) from the right party — no 5xx, a refusal stores nothing, no spool left`,
+    `behavior: ${uploads} multipart bodies (spoiled, lying types, hostile names) from the ` +
+      `right party — no 5xx, a refusal stores nothing, no spool left`,
     async () => {
       const arb = fc.constantFrom(...MULTIPART_TARGETS).chain(([action, state, who]) =>
         fc.record({
@@ -450,7 +451,9 @@ describe('missions, every action, every state, every party', () => {
 describe('create with one field mutated', () => {
   const creates = casesFor('create');
   test(
-    `behavior: ${creates} creates as JSON or multipart — refused: the caller's missions count and every table unchanged; created: exactly one more, OPEN and the caller's, or an Idempotency-Key's first mission replayed`,
+    `behavior: ${creates} creates as JSON or multipart — refused: the caller's missions ` +
+      `count and every table unchanged; created: exactly one more, OPEN and the caller's, or ` +
+      `an Idempotency-Key's first mission replayed`,
     async () => {
       const body = fc.oneof(
         { weight: 3, arbitrary: json(oneFieldMutated(bodies.validCreate, bodies.createValues).map(applyMutation)) },

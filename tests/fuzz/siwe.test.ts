@@ -43,10 +43,9 @@ const dateTime = (offset: fc.Arbitrary<number>) =>
       const [date, time] = at.toISOString().split('T') as [string, string];
       const fraction = digits === 0 ? '' : `.${time.slice(9, 12).padEnd(digits, '0')}`;
       const sign = zoneMinutes < 0 ? '-' : '+';
-      const zone =
-        zoneMinutes === 0
-          ? z.toUpperCase()
-          : `${sign}${String(Math.floor(Math.abs(zoneMinutes) / 60)).padStart(2, '0')}:${String(Math.abs(zoneMinutes) % 60).padStart(2, '0')}`;
+      const hours = String(Math.floor(Math.abs(zoneMinutes) / 60)).padStart(2, '0');
+      const minutes = String(Math.abs(zoneMinutes) % 60).padStart(2, '0');
+      const zone = zoneMinutes === 0 ? z.toUpperCase() : `${sign}${hours}:${minutes}`;
       return `${date}T${time.slice(0, 8)}${fraction}${zone}`;
     });
 const past = dateTime(fc.integer({ min: -365 * 24 * 60 * MINUTE, max: -2 * MINUTE }));
@@ -319,7 +318,9 @@ describe('verify with grammar-built SIWE messages, one field mutated', () => {
   const probeCases = casesFor('siweRefusals');
   const total = grammarCases + probeCases;
   test(
-    `behavior: ${total} messages — the docs/api.md#sign-in rule the mutation breaks decides the answer; a refusal writes nothing and consumes only the message's nonce (${probeCases} of them checked by signing in with the nonces afterwards)`,
+    `behavior: ${total} messages — the docs/api.md#sign-in rule the mutation breaks decides ` +
+      `the answer; a refusal writes nothing and consumes only the message's nonce ` +
+      `(${probeCases} of them checked by signing in with the nonces afterwards)`,
     async () => {
       let caseNo = 0;
       // Two wallets for every case: nonces are per request, and a refusal must not depend on who.
@@ -347,12 +348,11 @@ describe('verify with grammar-built SIWE messages, one field mutated', () => {
           const before = (lastState ??= await stateOf());
           const response = await send(message, signature);
           const now = Date.now();
-          const where = `${JSON.stringify(base, (_, v) => (v instanceof Uint8Array ? `bytes(${v.length})` : v))}\n${message}\nsignature ${signature.slice(0, 80)}`;
+          const shown = JSON.stringify(base, (_, v) => (v instanceof Uint8Array ? `bytes(${v.length})` : v));
+          const where = `${shown}\n${message}\nsignature ${signature.slice(0, 80)}`;
           const answer = await expectDocumented(response, where);
-          countStatus(
-            `verify ${base.kind}${base.kind === 'value' || base.kind === 'text' ? ` ${base.field}` : ` ${'how' in base ? base.how : ''}`}`,
-            answer.status,
-          );
+          const detail = base.kind === 'value' || base.kind === 'text' ? base.field : 'how' in base ? base.how : '';
+          countStatus(`verify ${base.kind} ${detail}`, answer.status);
           const expectation = expected(message, signature, valid === true, live, now);
           const body = answer.body as { error?: string };
           const got = `${answer.status} ${answer.status === 400 || answer.status === 413 ? '' : (body.error ?? '')}`;

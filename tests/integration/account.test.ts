@@ -86,36 +86,40 @@ describe('GET/PATCH /api/account/profile', () => {
     });
   });
 
-  test('error: links must be https URLs; lengths and control characters are checked, every problem listed', async () => {
-    const { token } = await signIn();
-    for (const website of [
-      'http://ada.example.com',
-      'javascript:alert(1)',
-      'data:text/html,hi',
-      'ada.example.com',
-      `https://example.com/${'a'.repeat(2048)}`,
-    ]) {
-      expect((await patch(token, { website })).status, website).toBe(400);
-    }
-    const response = await patch(token, {
-      displayName: 'x'.repeat(65),
-      bio: 'y'.repeat(501),
-      organization: 'o'.repeat(101),
-      avatarUrl: 'ftp://x.example.com/a.png',
-    });
-    expect(response.status).toBe(400);
-    expect(response.body.details).toHaveLength(4);
-    expect((await patch(token, { displayName: 'Ada\u0000' })).status).toBe(400);
-    // Found by the fuzz suite: PostgreSQL text holds no NUL, and jsonb no unpaired surrogate (both were 500s).
-    for (const value of ['https://example.com/a\u0000b', 'https://example.com/a\udfffb']) {
-      expect((await patch(token, { avatarUrl: value })).status, JSON.stringify(value)).toBe(400);
-      expect((await patch(token, { website: value })).status, JSON.stringify(value)).toBe(400);
-    }
-    expect((await patch(token, { bio: 'half an emoji \ud83d' })).status).toBe(400);
-    expect(
-      (await patch(token, { displayName: 'x'.repeat(64), bio: 'y'.repeat(500), organization: 'o'.repeat(100) })).status,
-    ).toBe(200);
-  });
+  test(
+    'error: links must be https URLs; lengths and control characters are checked, every ' + 'problem listed',
+    async () => {
+      const { token } = await signIn();
+      for (const website of [
+        'http://ada.example.com',
+        'javascript:alert(1)',
+        'data:text/html,hi',
+        'ada.example.com',
+        `https://example.com/${'a'.repeat(2048)}`,
+      ]) {
+        expect((await patch(token, { website })).status, website).toBe(400);
+      }
+      const response = await patch(token, {
+        displayName: 'x'.repeat(65),
+        bio: 'y'.repeat(501),
+        organization: 'o'.repeat(101),
+        avatarUrl: 'ftp://x.example.com/a.png',
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.details).toHaveLength(4);
+      expect((await patch(token, { displayName: 'Ada\u0000' })).status).toBe(400);
+      // Found by the fuzz suite: PostgreSQL text holds no NUL, and jsonb no unpaired surrogate (both were 500s).
+      for (const value of ['https://example.com/a\u0000b', 'https://example.com/a\udfffb']) {
+        expect((await patch(token, { avatarUrl: value })).status, JSON.stringify(value)).toBe(400);
+        expect((await patch(token, { website: value })).status, JSON.stringify(value)).toBe(400);
+      }
+      expect((await patch(token, { bio: 'half an emoji \ud83d' })).status).toBe(400);
+      expect(
+        (await patch(token, { displayName: 'x'.repeat(64), bio: 'y'.repeat(500), organization: 'o'.repeat(100) }))
+          .status,
+      ).toBe(200);
+    },
+  );
 
   test('error: no token is 401; a cookie PATCH from another origin is 403', async () => {
     expect((await call(getProfile)).status).toBe(401);

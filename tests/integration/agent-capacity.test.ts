@@ -1,5 +1,5 @@
-// docs/api.md#agent-capacity, #mission-states: one agent cannot freeze the board — at most MAX_ACTIVE_MISSIONS missions in
-// ACCEPTED, SUBMITTED or CONTESTED at once (also under a race), and an assignment left without a
+// docs/api.md#agent-capacity, #mission-states: one agent cannot freeze the board — at most MAX_ACTIVE_MISSIONS missions
+// in ACCEPTED, SUBMITTED or CONTESTED at once (also under a race), and an assignment left without a
 // submission for ACCEPT_WINDOW_SECONDS can be reopened by its owner.
 import { describe, expect, test } from 'vitest';
 import { POST as reopenRoute } from '@/app/api/missions/[id]/reopen/route';
@@ -100,39 +100,47 @@ describe('reopen an idle assignment (docs/api.md#mission-states)', () => {
     expect(await missionRow(id)).toMatchObject({ status: 'ACCEPTED', agentId: agent.id });
   });
 
-  test('default: after the window the owner reopens it — OPEN, agent cleared, event reopened, back on the board, and another agent can take it', async () => {
-    const { client, agent, id } = await accepted();
-    await setTimes(id, { acceptedAt: past(3600) });
-    const reopened = await reopen(client, id);
-    expect(reopened).toMatchObject({ status: 200, body: { id, status: 'OPEN', agent: null, acceptedAt: null } });
-    const events = await eventsOf(id);
-    expect(events.at(-1)).toMatchObject({
-      action: 'reopened',
-      fromStatus: 'ACCEPTED',
-      toStatus: 'OPEN',
-      actor: 'OWNER',
-      data: { agentId: agent.id },
-    });
-    const board = await call(listRoute, { path: '/api/missions?limit=100' });
-    expect(board.body.items.map((m: { id: string }) => m.id)).toContain(id);
-    // The old agent lost it; its slot is free again, and someone else may accept.
-    expect((await getMission(agent, id)).body.agent).toBeNull();
-    await ok(act('accept', await newAgent(), id));
-  });
+  test(
+    'default: after the window the owner reopens it — OPEN, agent cleared, event reopened, ' +
+      'back on the board, and another agent can take it',
+    async () => {
+      const { client, agent, id } = await accepted();
+      await setTimes(id, { acceptedAt: past(3600) });
+      const reopened = await reopen(client, id);
+      expect(reopened).toMatchObject({ status: 200, body: { id, status: 'OPEN', agent: null, acceptedAt: null } });
+      const events = await eventsOf(id);
+      expect(events.at(-1)).toMatchObject({
+        action: 'reopened',
+        fromStatus: 'ACCEPTED',
+        toStatus: 'OPEN',
+        actor: 'OWNER',
+        data: { agentId: agent.id },
+      });
+      const board = await call(listRoute, { path: '/api/missions?limit=100' });
+      expect(board.body.items.map((m: { id: string }) => m.id)).toContain(id);
+      // The old agent lost it; its slot is free again, and someone else may accept.
+      expect((await getMission(agent, id)).body.agent).toBeNull();
+      await ok(act('accept', await newAgent(), id));
+    },
+  );
 
-  test('error: the agent is 403, a stranger 404 (the mission is invisible to them), and only ACCEPTED missions reopen', async () => {
-    const { agent, id } = await accepted();
-    await setTimes(id, { acceptedAt: past(3600) });
-    expect((await reopen(agent, id)).status).toBe(403);
-    expect((await reopen(await newClient(), id)).status).toBe(404);
-    expect((await reopen(undefined, id)).status).toBe(401);
+  test(
+    'error: the agent is 403, a stranger 404 (the mission is invisible to them), and only ' +
+      'ACCEPTED missions reopen',
+    async () => {
+      const { agent, id } = await accepted();
+      await setTimes(id, { acceptedAt: past(3600) });
+      expect((await reopen(agent, id)).status).toBe(403);
+      expect((await reopen(await newClient(), id)).status).toBe(404);
+      expect((await reopen(undefined, id)).status).toBe(401);
 
-    const client = await newClient();
-    const open = await createMission(client);
-    expect((await reopen(client, open.id)).status).toBe(409);
-    const submitted = await accepted();
-    await ok(act('submit', submitted.agent, submitted.id, { note: 'Here.' }));
-    await setTimes(submitted.id, { acceptedAt: past(7200) });
-    expect((await reopen(submitted.client, submitted.id)).status).toBe(409);
-  });
+      const client = await newClient();
+      const open = await createMission(client);
+      expect((await reopen(client, open.id)).status).toBe(409);
+      const submitted = await accepted();
+      await ok(act('submit', submitted.agent, submitted.id, { note: 'Here.' }));
+      await setTimes(submitted.id, { acceptedAt: past(7200) });
+      expect((await reopen(submitted.client, submitted.id)).status).toBe(409);
+    },
+  );
 });

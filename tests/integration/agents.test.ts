@@ -91,14 +91,17 @@ describe('GET /api/agents/leaderboard', () => {
     expect(month[0]).toMatchObject({ walletAddress: d.address, earned: USDC(45), rank: 1 });
   });
 
-  test('behavior: success rate = completed ÷ missions ever accepted, withdrawals and lost disputes included', async () => {
-    const { items } = leaderboardSchema.parse((await board('')).body);
-    const rate = Object.fromEntries(items.map((i) => [i.walletAddress, i.successRate]));
-    expect(rate[a.address]).toBe(1); // 2 of 2
-    expect(rate[b.address]).toBe(0.5); // 1 of 2: the disputed one was cancelled
-    expect(rate[c.address]).toBe(0.3333); // 1 of 3: a withdrawal and one in hand
-    expect(rate[d.address]).toBe(1);
-  });
+  test(
+    'behavior: success rate = completed ÷ missions ever accepted, withdrawals and lost ' + 'disputes included',
+    async () => {
+      const { items } = leaderboardSchema.parse((await board('')).body);
+      const rate = Object.fromEntries(items.map((i) => [i.walletAddress, i.successRate]));
+      expect(rate[a.address]).toBe(1); // 2 of 2
+      expect(rate[b.address]).toBe(0.5); // 1 of 2: the disputed one was cancelled
+      expect(rate[c.address]).toBe(0.3333); // 1 of 3: a withdrawal and one in hand
+      expect(rate[d.address]).toBe(1);
+    },
+  );
 
   test('behavior: entries carry display name and passport token id, nothing internal', async () => {
     const passport = passportResponse.parse((await call(passportRoute, { token: a.token })).body);

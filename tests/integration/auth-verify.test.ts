@@ -179,19 +179,22 @@ describe('POST /api/auth/verify', () => {
     expect(limited.headers.get('retry-after')).toBeTruthy();
   });
 
-  test('behavior: valid sign-ins count in the same KV step as the nonce; past the limit the nonce is not used up', async () => {
-    const ip = '10.99.99.98';
-    for (let i = 0; i < 30; i++) {
+  test(
+    'behavior: valid sign-ins count in the same KV step as the nonce; past the limit the ' + 'nonce is not used up',
+    async () => {
+      const ip = '10.99.99.98';
+      for (let i = 0; i < 30; i++) {
+        const { message, signature } = await signed();
+        const response = await call(verify, { body: { message, signature }, ip });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('ratelimit-remaining')).toBe(String(29 - i));
+      }
       const { message, signature } = await signed();
-      const response = await call(verify, { body: { message, signature }, ip });
-      expect(response.status).toBe(200);
-      expect(response.headers.get('ratelimit-remaining')).toBe(String(29 - i));
-    }
-    const { message, signature } = await signed();
-    const limited = await call(verify, { body: { message, signature }, ip });
-    expect(limited.status).toBe(429);
-    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
-    // The limited attempt left its nonce in the store: the same message still signs in from elsewhere.
-    expect((await call(verify, { body: { message, signature } })).status).toBe(200);
-  });
+      const limited = await call(verify, { body: { message, signature }, ip });
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+      // The limited attempt left its nonce in the store: the same message still signs in from elsewhere.
+      expect((await call(verify, { body: { message, signature } })).status).toBe(200);
+    },
+  );
 });

@@ -30,31 +30,38 @@ const passportRow = async (userId: string) =>
   (await (await getDb()).select().from(passports).where(eq(passports.userId, userId)))[0]!;
 
 describe('sponsored mints (docs/api.md#becoming-an-agent)', () => {
-  test('behavior: past MINT_BUDGET_PER_HOUR register-agent still answers 200 AGENT with the passport PENDING and no transaction; the sweep mints it when the budget allows', async () => {
-    setEnv({ MINT_BUDGET_PER_HOUR: '1' });
-    try {
-      const first = await signIn();
-      const second = await signIn();
-      const minted = await call(registerAgent, { token: first.token, method: 'POST' });
-      expect(minted).toMatchObject({ status: 200, body: { user: { role: 'AGENT' }, passport: { status: 'MINTED' } } });
-      const waiting = await call(registerAgent, { token: second.token, method: 'POST' });
-      expect(waiting).toMatchObject({
-        status: 200,
-        body: { user: { role: 'AGENT' }, passport: { status: 'PENDING', tokenId: null, txHash: null } },
-      });
-      expect(await passportRow(second.user.id)).toMatchObject({ status: 'PENDING', txHash: null });
+  test(
+    'behavior: past MINT_BUDGET_PER_HOUR register-agent still answers 200 AGENT with the ' +
+      'passport PENDING and no transaction; the sweep mints it when the budget allows',
+    async () => {
+      setEnv({ MINT_BUDGET_PER_HOUR: '1' });
+      try {
+        const first = await signIn();
+        const second = await signIn();
+        const minted = await call(registerAgent, { token: first.token, method: 'POST' });
+        expect(minted).toMatchObject({
+          status: 200,
+          body: { user: { role: 'AGENT' }, passport: { status: 'MINTED' } },
+        });
+        const waiting = await call(registerAgent, { token: second.token, method: 'POST' });
+        expect(waiting).toMatchObject({
+          status: 200,
+          body: { user: { role: 'AGENT' }, passport: { status: 'PENDING', tokenId: null, txHash: null } },
+        });
+        expect(await passportRow(second.user.id)).toMatchObject({ status: 'PENDING', txHash: null });
 
-      // Still over budget: the sweep sends nothing either.
-      await ok(sweep());
-      expect(await passportRow(second.user.id)).toMatchObject({ status: 'PENDING', txHash: null });
+        // Still over budget: the sweep sends nothing either.
+        await ok(sweep());
+        expect(await passportRow(second.user.id)).toMatchObject({ status: 'PENDING', txHash: null });
 
-      setEnv({ MINT_BUDGET_PER_HOUR: '100' });
-      await ok(sweep());
-      expect(await passportRow(second.user.id)).toMatchObject({ status: 'MINTED', tokenId: expect.anything() });
-    } finally {
-      setEnv({ MINT_BUDGET_PER_HOUR: undefined });
-    }
-  });
+        setEnv({ MINT_BUDGET_PER_HOUR: '100' });
+        await ok(sweep());
+        expect(await passportRow(second.user.id)).toMatchObject({ status: 'MINTED', tokenId: expect.anything() });
+      } finally {
+        setEnv({ MINT_BUDGET_PER_HOUR: undefined });
+      }
+    },
+  );
 
   test('behavior: a zero budget still records a passport the agent minted itself', async () => {
     setEnv({ MINT_BUDGET_PER_HOUR: '0' });
@@ -70,74 +77,78 @@ describe('sponsored mints (docs/api.md#becoming-an-agent)', () => {
 });
 
 describe('settlements that keep failing (docs/api.md#settlements)', () => {
-  test("behavior: a release failing SETTLEMENT_MAX_ATTEMPTS times is FAILED, health is degraded, and the operator's retry pays it once", async () => {
-    const REWARD = 7_000_000n;
-    const wallet = newWallet();
-    const taskId = await fundTask(wallet, REWARD);
-    const client = await signIn(wallet);
-    const worker = await signIn();
-    const agentToken = (await call(registerAgent, { token: worker.token, method: 'POST' })).body.token as string;
-    const agent = { token: agentToken, id: worker.user.id, address: worker.user.walletAddress };
-    const created = await call(createRoute, {
-      token: client.token,
-      body: missionInput({ reward: REWARD.toString(), onChainTaskId: taskId }),
-    });
-    const id = created.body.id as string;
-    await ok(act('accept', agent, id));
-    await ok(act('submit', agent, id, { note: 'Done.' }));
-
-    // An operator key the escrow does not know: every release reverts in its gas estimate.
-    setEnv({ OPERATOR_PRIVATE_KEY: generatePrivateKey() });
-    try {
-      await ok(act('approve', { token: client.token, id: client.user.id, address: client.user.walletAddress }, id));
-      const row = async () =>
-        (await (await getDb()).select().from(settlements).where(eq(settlements.missionId, id)))[0]!;
-      expect(await row()).toMatchObject({ status: 'PENDING', attempts: 1 });
-      await ok(sweep());
-      await ok(sweep());
-      const failed = await row();
-      expect(failed).toMatchObject({
-        status: 'FAILED',
-        attempts: 3,
-        lastError: expect.stringMatching(/^gave up after 3 attempts/),
+  test(
+    'behavior: a release failing SETTLEMENT_MAX_ATTEMPTS times is FAILED, health is ' +
+      "degraded, and the operator's retry pays it once",
+    async () => {
+      const REWARD = 7_000_000n;
+      const wallet = newWallet();
+      const taskId = await fundTask(wallet, REWARD);
+      const client = await signIn(wallet);
+      const worker = await signIn();
+      const agentToken = (await call(registerAgent, { token: worker.token, method: 'POST' })).body.token as string;
+      const agent = { token: agentToken, id: worker.user.id, address: worker.user.walletAddress };
+      const created = await call(createRoute, {
+        token: client.token,
+        body: missionInput({ reward: REWARD.toString(), onChainTaskId: taskId }),
       });
-      // The sweep has stopped trying it.
-      await ok(sweep());
-      expect((await row()).attempts).toBe(3);
+      const id = created.body.id as string;
+      await ok(act('accept', agent, id));
+      await ok(act('submit', agent, id, { note: 'Done.' }));
 
-      const health = await call(healthRoute, { path: '/api/health' });
-      expect(health.status).toBe(200);
-      expect(health.body).toMatchObject({ status: 'degraded', settlements: { failed: expect.any(Number) } });
-      expect(health.body.settlements.failed).toBeGreaterThanOrEqual(1);
+      // An operator key the escrow does not know: every release reverts in its gas estimate.
+      setEnv({ OPERATOR_PRIVATE_KEY: generatePrivateKey() });
+      try {
+        await ok(act('approve', { token: client.token, id: client.user.id, address: client.user.walletAddress }, id));
+        const row = async () =>
+          (await (await getDb()).select().from(settlements).where(eq(settlements.missionId, id)))[0]!;
+        expect(await row()).toMatchObject({ status: 'PENDING', attempts: 1 });
+        await ok(sweep());
+        await ok(sweep());
+        const failed = await row();
+        expect(failed).toMatchObject({
+          status: 'FAILED',
+          attempts: 3,
+          lastError: expect.stringMatching(/^gave up after 3 attempts/),
+        });
+        // The sweep has stopped trying it.
+        await ok(sweep());
+        expect((await row()).attempts).toBe(3);
 
-      expect(
-        (
-          await call(retryRoute, {
-            method: 'POST',
-            params: { id: failed.id },
-            headers: { authorization: 'Bearer wrong' },
-          })
-        ).status,
-      ).toBe(401);
-      setEnv({ OPERATOR_PRIVATE_KEY: ANVIL_KEYS[0] });
-      const retried = await call(retryRoute, { method: 'POST', params: { id: failed.id }, headers: ADMIN });
-      expect(retried).toMatchObject({
-        status: 200,
-        body: { id: failed.id, kind: 'RELEASE', status: 'MINED', txHash: expect.stringMatching(/^0x/) },
-      });
-      expect((await taskOnChain(taskId)).state).toBe(2);
-      expect(await claimableOnChain(agent.address)).toBe(REWARD);
+        const health = await call(healthRoute, { path: '/api/health' });
+        expect(health.status).toBe(200);
+        expect(health.body).toMatchObject({ status: 'degraded', settlements: { failed: expect.any(Number) } });
+        expect(health.body.settlements.failed).toBeGreaterThanOrEqual(1);
 
-      // Nothing is paid twice: a second retry is refused, the sweep leaves the row alone.
-      expect(await call(retryRoute, { method: 'POST', params: { id: failed.id }, headers: ADMIN })).toMatchObject({
-        status: 409,
-      });
-      await ok(sweep());
-      expect(await claimableOnChain(agent.address)).toBe(REWARD);
-    } finally {
-      setEnv({ OPERATOR_PRIVATE_KEY: undefined });
-    }
-  });
+        expect(
+          (
+            await call(retryRoute, {
+              method: 'POST',
+              params: { id: failed.id },
+              headers: { authorization: 'Bearer wrong' },
+            })
+          ).status,
+        ).toBe(401);
+        setEnv({ OPERATOR_PRIVATE_KEY: ANVIL_KEYS[0] });
+        const retried = await call(retryRoute, { method: 'POST', params: { id: failed.id }, headers: ADMIN });
+        expect(retried).toMatchObject({
+          status: 200,
+          body: { id: failed.id, kind: 'RELEASE', status: 'MINED', txHash: expect.stringMatching(/^0x/) },
+        });
+        expect((await taskOnChain(taskId)).state).toBe(2);
+        expect(await claimableOnChain(agent.address)).toBe(REWARD);
+
+        // Nothing is paid twice: a second retry is refused, the sweep leaves the row alone.
+        expect(await call(retryRoute, { method: 'POST', params: { id: failed.id }, headers: ADMIN })).toMatchObject({
+          status: 409,
+        });
+        await ok(sweep());
+        expect(await claimableOnChain(agent.address)).toBe(REWARD);
+      } finally {
+        setEnv({ OPERATOR_PRIVATE_KEY: undefined });
+      }
+    },
+  );
 
   test('error: retrying an unknown or malformed settlement is 404', async () => {
     for (const id of ['3f1c7a4e-5b7d-4c2a-9f3e-8d6b5a4c3b2a', 'nope']) {

@@ -21,7 +21,8 @@ const WINDOWS = { REVIEW_WINDOW_SECONDS: '600', DISPUTE_ALLOWANCE_SECONDS: '600'
 const MARGIN = 2 * 600 + 600 + 60;
 useTestEnvironment({ ...WINDOWS, WRITE_RATE_LIMIT_PER_MINUTE: '100000', ENTRY_RATE_LIMIT_PER_MINUTE: '100000' });
 
-const FEE_RECIPIENT = privateKeyToAccount(ANVIL_KEYS[0]).address; // the dev chain's deployment (lib/chain/local-chain.ts)
+// the dev chain's deployment (lib/chain/local-chain.ts)
+const FEE_RECIPIENT = privateKeyToAccount(ANVIL_KEYS[0]).address;
 const anvil = () => createTestClient({ chain: foundry, mode: 'anvil', transport: http(workerRpcUrl()) });
 
 let pool: Party[];
@@ -29,7 +30,9 @@ beforeAll(async () => {
   pool = await Promise.all(Array.from({ length: 6 }, () => newAgent()));
 }, 120_000);
 
-/** The spec, written out: fee on the whole reward rounded down; the rest by weight, floors, remainder to first place. */
+/**
+ * The spec, written out: fee on the whole reward rounded down; the rest by weight, floors, remainder to first place.
+ */
 function oracle(reward: bigint, feeBps: number, places: number, split: number[] | null) {
   const fee = (reward * BigInt(feeBps)) / 10_000n;
   const weights = split ?? Array.from({ length: places }, () => 1);
@@ -176,7 +179,8 @@ async function runPath(run: Run) {
 }
 
 describe('bounty money on the escrow', () => {
-  test('property: on every path, winners + fee + refund = the reward, each place paid its share, the books agree', async () => {
+  test('property: on every path, winners + fee + refund = the reward, each place paid its ' +
+    'share, the books agree', async () => {
     const seen = new Set<Path>();
     await fc.assert(
       fc.asyncProperty(runArb, async (run) => {

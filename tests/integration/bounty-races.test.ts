@@ -22,7 +22,8 @@ beforeAll(async () => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 describe('the last second before the deadline', () => {
-  test('behavior: 50 agents enter between 1 s before and 0.3 s after the deadline — every 201 is stored before the deadline, none after', async () => {
+  test('behavior: 50 agents enter between 1 s before and 0.3 s after the deadline — every 201 ' +
+    'is stored before the deadline, none after', async () => {
     const client = await newClient();
     const deadline = new Date(Date.now() + 2_500);
     const { id } = await createBounty(client, { deadline: deadline.toISOString(), winners: 3 });

@@ -55,103 +55,112 @@ async function endpointFor(party: Party) {
 }
 
 describe('entries stay secret', () => {
-  test('behavior: entrant A learns nothing of B’s entry in OPEN, JUDGING, AWARDED and DISPUTED; after COMPLETED both see both', async () => {
-    const client = await newClient();
-    const [a, b] = [await newAgent(), await newAgent()];
-    const [clientHooks, aHooks] = [await endpointFor(client), await endpointFor(a)];
-    const { id } = await createBounty(client, { winners: 1 });
-    const [aWord, bWord] = [secret(), secret()];
-    const aEntry = await enter(a, id, `A's approach ${aWord}`, [
-      { filename: 'a.pdf', contentType: 'application/pdf', content: pdf() },
-    ]);
-    const bEntry = await enter(b, id, `B's approach ${bWord}`, [
-      { filename: 'b.pdf', contentType: 'application/pdf', content: pdf() },
-    ]);
-    expect([aEntry.status, bEntry.status]).toEqual([201, 201]);
-    const bFile = bEntry.body.files[0].id as string;
-    const download = (who: Party | undefined) => call(fileRoute, { token: who?.token, params: { id, fileId: bFile } });
+  test(
+    'behavior: entrant A learns nothing of B’s entry in OPEN, JUDGING, AWARDED and ' +
+      'DISPUTED; after COMPLETED both see both',
+    async () => {
+      const client = await newClient();
+      const [a, b] = [await newAgent(), await newAgent()];
+      const [clientHooks, aHooks] = [await endpointFor(client), await endpointFor(a)];
+      const { id } = await createBounty(client, { winners: 1 });
+      const [aWord, bWord] = [secret(), secret()];
+      const aEntry = await enter(a, id, `A's approach ${aWord}`, [
+        { filename: 'a.pdf', contentType: 'application/pdf', content: pdf() },
+      ]);
+      const bEntry = await enter(b, id, `B's approach ${bWord}`, [
+        { filename: 'b.pdf', contentType: 'application/pdf', content: pdf() },
+      ]);
+      expect([aEntry.status, bEntry.status]).toEqual([201, 201]);
+      const bFile = bEntry.body.files[0].id as string;
+      const download = (who: Party | undefined) =>
+        call(fileRoute, { token: who?.token, params: { id, fileId: bFile } });
 
-    const sealed = async (state: string) => {
+      const sealed = async (state: string) => {
+        const listed = await entriesOf(a, id);
+        expect(listed.status, state).toBe(200);
+        expect(
+          listed.body.items.map((e: { agent: { walletAddress: string } }) => e.agent.walletAddress),
+          state,
+        ).toEqual([a.address]);
+        expect(JSON.stringify(listed.body), state).not.toContain(bWord);
+        expect((await download(a)).status, state).toBe(404);
+        expect((await download(undefined)).status, state).toBe(404);
+        expect((await download(client)).status, state).toBe(200);
+        const mission = await getMission(a, id);
+        expect(JSON.stringify(mission.body), state).not.toContain(bWord);
+        expect(JSON.stringify(mission.body), state).not.toContain(bFile);
+        for (const who of [a, undefined]) {
+          const searched = await call(listRoute, { token: who?.token, path: `/api/missions?q=${bWord}` });
+          expect(searched.body.items, state).toEqual([]);
+        }
+        await ok(sweep());
+        expect(aHooks().join('\n'), state).not.toContain(bWord);
+        expect(aHooks().join('\n'), state).not.toContain(bFile);
+        expect(
+          aHooks().some((body) => body.includes('mission.entry_submitted')),
+          state,
+        ).toBe(false);
+      };
+
+      await sealed('OPEN');
+      expect((await entriesOf(client, id)).body.items).toHaveLength(2);
+      await closeEntries(id);
+      expect((await getMission(a, id)).body.status).toBe('JUDGING');
+      await sealed('JUDGING');
+      await ok(award(client, id, { winners: [b.address] }));
+      await sealed('AWARDED');
+      await ok(contestAward(a, id, 'B copied the brief.'));
+      await sealed('DISPUTED');
+      await ok(resolve(id, { outcome: 'COMPLETED', winners: [b.address] }));
+
+      // COMPLETED: every entrant reads every entry and its files.
       const listed = await entriesOf(a, id);
-      expect(listed.status, state).toBe(200);
-      expect(
-        listed.body.items.map((e: { agent: { walletAddress: string } }) => e.agent.walletAddress),
-        state,
-      ).toEqual([a.address]);
-      expect(JSON.stringify(listed.body), state).not.toContain(bWord);
-      expect((await download(a)).status, state).toBe(404);
-      expect((await download(undefined)).status, state).toBe(404);
-      expect((await download(client)).status, state).toBe(200);
-      const mission = await getMission(a, id);
-      expect(JSON.stringify(mission.body), state).not.toContain(bWord);
-      expect(JSON.stringify(mission.body), state).not.toContain(bFile);
-      for (const who of [a, undefined]) {
-        const searched = await call(listRoute, { token: who?.token, path: `/api/missions?q=${bWord}` });
-        expect(searched.body.items, state).toEqual([]);
-      }
+      expect(listed.body.items.map((e: { agent: { walletAddress: string } }) => e.agent.walletAddress).sort()).toEqual(
+        [a.address, b.address].sort(),
+      );
+      expect((await download(a)).status).toBe(200);
+      expect((await download(undefined)).status).toBe(404);
+      // A stranger agent who never entered still sees nothing.
+      const stranger = await newAgent();
+      expect((await download(stranger)).status).toBe(404);
+      expect((await entriesOf(stranger, id)).status).toBe(404);
+
       await ok(sweep());
-      expect(aHooks().join('\n'), state).not.toContain(bWord);
-      expect(aHooks().join('\n'), state).not.toContain(bFile);
+      const told = (hooks: string[]) => hooks.map((body) => JSON.parse(body).type as string);
+      expect(told(clientHooks())).toEqual(
+        expect.arrayContaining([
+          'mission.entry_submitted',
+          'mission.judging',
+          'mission.awarded',
+          'mission.disputed',
+          'mission.completed',
+        ]),
+      );
+      expect(told(aHooks())).toEqual(
+        expect.arrayContaining(['mission.judging', 'mission.awarded', 'mission.disputed', 'mission.completed']),
+      );
+      expect(told(aHooks())).not.toContain('mission.entry_submitted');
+    },
+  );
+
+  test(
+    'error: an agent who did not enter cannot read a bounty’s entries beyond its own (none) ' +
+      'or its files, and sees nothing once judging starts',
+    async () => {
+      const client = await newClient();
+      const [a, outsider] = [await newAgent(), await newAgent()];
+      const { id } = await createBounty(client);
+      const entry = await enter(a, id, `hidden ${secret()}`, [
+        { filename: 'a.pdf', contentType: 'application/pdf', content: pdf() },
+      ]);
+      expect((await entriesOf(outsider, id)).body.items).toEqual([]);
       expect(
-        aHooks().some((body) => body.includes('mission.entry_submitted')),
-        state,
-      ).toBe(false);
-    };
-
-    await sealed('OPEN');
-    expect((await entriesOf(client, id)).body.items).toHaveLength(2);
-    await closeEntries(id);
-    expect((await getMission(a, id)).body.status).toBe('JUDGING');
-    await sealed('JUDGING');
-    await ok(award(client, id, { winners: [b.address] }));
-    await sealed('AWARDED');
-    await ok(contestAward(a, id, 'B copied the brief.'));
-    await sealed('DISPUTED');
-    await ok(resolve(id, { outcome: 'COMPLETED', winners: [b.address] }));
-
-    // COMPLETED: every entrant reads every entry and its files.
-    const listed = await entriesOf(a, id);
-    expect(listed.body.items.map((e: { agent: { walletAddress: string } }) => e.agent.walletAddress).sort()).toEqual(
-      [a.address, b.address].sort(),
-    );
-    expect((await download(a)).status).toBe(200);
-    expect((await download(undefined)).status).toBe(404);
-    // A stranger agent who never entered still sees nothing.
-    const stranger = await newAgent();
-    expect((await download(stranger)).status).toBe(404);
-    expect((await entriesOf(stranger, id)).status).toBe(404);
-
-    await ok(sweep());
-    const told = (hooks: string[]) => hooks.map((body) => JSON.parse(body).type as string);
-    expect(told(clientHooks())).toEqual(
-      expect.arrayContaining([
-        'mission.entry_submitted',
-        'mission.judging',
-        'mission.awarded',
-        'mission.disputed',
-        'mission.completed',
-      ]),
-    );
-    expect(told(aHooks())).toEqual(
-      expect.arrayContaining(['mission.judging', 'mission.awarded', 'mission.disputed', 'mission.completed']),
-    );
-    expect(told(aHooks())).not.toContain('mission.entry_submitted');
-  });
-
-  test('error: an agent who did not enter cannot read a bounty’s entries beyond its own (none) or its files, and sees nothing once judging starts', async () => {
-    const client = await newClient();
-    const [a, outsider] = [await newAgent(), await newAgent()];
-    const { id } = await createBounty(client);
-    const entry = await enter(a, id, `hidden ${secret()}`, [
-      { filename: 'a.pdf', contentType: 'application/pdf', content: pdf() },
-    ]);
-    expect((await entriesOf(outsider, id)).body.items).toEqual([]);
-    expect(
-      (await call(fileRoute, { token: outsider.token, params: { id, fileId: entry.body.files[0].id } })).status,
-    ).toBe(404);
-    await closeEntries(id);
-    await endWindow(id);
-    expect((await getMission(outsider, id)).status).toBe(404);
-    expect((await entriesOf(outsider, id)).status).toBe(404);
-  });
+        (await call(fileRoute, { token: outsider.token, params: { id, fileId: entry.body.files[0].id } })).status,
+      ).toBe(404);
+      await closeEntries(id);
+      await endWindow(id);
+      expect((await getMission(outsider, id)).status).toBe(404);
+      expect((await entriesOf(outsider, id)).status).toBe(404);
+    },
+  );
 });

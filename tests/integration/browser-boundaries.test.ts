@@ -1,5 +1,5 @@
-// docs/api.md#conventions, #origins, #uploads: what a page on another site, a stray content type or an upload sent before
-// the caller is known can make us do — nothing, and nothing is read or written first.
+// docs/api.md#conventions, #origins, #uploads: what a page on another site, a stray content type or an upload sent
+// before the caller is known can make us do — nothing, and nothing is read or written first.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,45 +107,54 @@ describe('origins (docs/api.md#origins)', () => {
     }
   });
 
-  test('error: the own origin is scheme and host: http:// to an https:// app is 403, as is another host of the same scheme', async () => {
-    // The app at https://shop.example.org (Next.js takes the scheme from X-Forwarded-Proto), not among APP_ORIGINS.
-    const at = (origin: string, host = 'shop.example.org') => ({
-      base: 'https://shop.example.org',
-      headers: { host, origin },
-    });
-    for (const origin of [
-      'http://shop.example.org',
-      'https://other.example.org',
-      'https://shop.example.org.evil.example',
-      'https://shop.example.org:8443',
-    ]) {
-      const refused = await call(verify, { body: await signedMessage(), ...at(origin) });
-      expect(refused, origin).toMatchObject({ status: 403, body: { error: 'Cross-site request refused' } });
-      expect(refused.headers.get('set-cookie')).toBeNull();
-    }
-    expect((await call(verify, { body: await signedMessage(), ...at('https://shop.example.org') })).status).toBe(200);
-    expect(
-      (await call(verify, { body: await signedMessage(), ...at('https://SHOP.example.org', 'shop.example.org:443') }))
-        .status,
-    ).toBe(200);
-    // Served over plain HTTP, the http:// page is the own origin and the https:// one is not.
-    const plain = (origin: string) => ({
-      base: 'http://shop.example.org',
-      headers: { host: 'shop.example.org', origin },
-    });
-    expect((await call(verify, { body: await signedMessage(), ...plain('http://shop.example.org') })).status).toBe(200);
-    expect((await call(verify, { body: await signedMessage(), ...plain('https://shop.example.org') })).status).toBe(
-      403,
-    );
-  });
+  test(
+    'error: the own origin is scheme and host: http:// to an https:// app is 403, as is ' +
+      'another host of the same scheme',
+    async () => {
+      // The app at https://shop.example.org (Next.js takes the scheme from X-Forwarded-Proto), not among APP_ORIGINS.
+      const at = (origin: string, host = 'shop.example.org') => ({
+        base: 'https://shop.example.org',
+        headers: { host, origin },
+      });
+      for (const origin of [
+        'http://shop.example.org',
+        'https://other.example.org',
+        'https://shop.example.org.evil.example',
+        'https://shop.example.org:8443',
+      ]) {
+        const refused = await call(verify, { body: await signedMessage(), ...at(origin) });
+        expect(refused, origin).toMatchObject({ status: 403, body: { error: 'Cross-site request refused' } });
+        expect(refused.headers.get('set-cookie')).toBeNull();
+      }
+      expect((await call(verify, { body: await signedMessage(), ...at('https://shop.example.org') })).status).toBe(200);
+      expect(
+        (await call(verify, { body: await signedMessage(), ...at('https://SHOP.example.org', 'shop.example.org:443') }))
+          .status,
+      ).toBe(200);
+      // Served over plain HTTP, the http:// page is the own origin and the https:// one is not.
+      const plain = (origin: string) => ({
+        base: 'http://shop.example.org',
+        headers: { host: 'shop.example.org', origin },
+      });
+      expect((await call(verify, { body: await signedMessage(), ...plain('http://shop.example.org') })).status).toBe(
+        200,
+      );
+      expect((await call(verify, { body: await signedMessage(), ...plain('https://shop.example.org') })).status).toBe(
+        403,
+      );
+    },
+  );
 
-  test('error: logout and register-agent with a bearer token but a cross-site Origin are 403 and change nothing', async () => {
-    const { token } = await signIn();
-    const evil = { origin: 'https://evil.example.org' };
-    expect((await call(logout, { token, method: 'POST', headers: evil })).status).toBe(403);
-    expect((await call(registerAgent, { token, method: 'POST', headers: evil })).status).toBe(403);
-    expect(await call(me, { token })).toMatchObject({ status: 200, body: { user: { role: 'CLIENT' } } });
-  });
+  test(
+    'error: logout and register-agent with a bearer token but a cross-site Origin are 403 ' + 'and change nothing',
+    async () => {
+      const { token } = await signIn();
+      const evil = { origin: 'https://evil.example.org' };
+      expect((await call(logout, { token, method: 'POST', headers: evil })).status).toBe(403);
+      expect((await call(registerAgent, { token, method: 'POST', headers: evil })).status).toBe(403);
+      expect(await call(me, { token })).toMatchObject({ status: 200, body: { user: { role: 'CLIENT' } } });
+    },
+  );
 });
 
 describe('authorize before reading an upload (docs/api.md#uploads)', () => {
@@ -180,14 +189,18 @@ describe('authorize before reading an upload (docs/api.md#uploads)', () => {
     expect((await missionRow(id))!.bumpCount).toBe(0);
   });
 
-  test("error: bump of a mission that does not exist is 404, of another client's mission 403, before the body is read", async () => {
-    const owner = await newClient();
-    const stranger = await newClient();
-    const { id } = await createMission(owner);
-    expect((await multipartBump(stranger.token, '3f1c7a4e-5b7d-4c2a-9f3e-8d6b5a4c3b2a')).status).toBe(404);
-    expect((await multipartBump(stranger.token, id)).status).toBe(403);
-    expect(readdirSync(spool)).toEqual([]);
-  });
+  test(
+    "error: bump of a mission that does not exist is 404, of another client's mission 403, " +
+      'before the body is read',
+    async () => {
+      const owner = await newClient();
+      const stranger = await newClient();
+      const { id } = await createMission(owner);
+      expect((await multipartBump(stranger.token, '3f1c7a4e-5b7d-4c2a-9f3e-8d6b5a4c3b2a')).status).toBe(404);
+      expect((await multipartBump(stranger.token, id)).status).toBe(403);
+      expect(readdirSync(spool)).toEqual([]);
+    },
+  );
 
   test('behavior: bump still takes JSON, and no body at all', async () => {
     const client = await newClient();

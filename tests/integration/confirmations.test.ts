@@ -105,17 +105,20 @@ describe('releases within the limit', () => {
     expect((await taskOnChain(second.taskId)).state).toBe(RELEASED);
   });
 
-  test('race: two releases racing for a limit that covers one: one is applied, the other waits for the person', async () => {
-    const client = await person();
-    const agentToken = await tokenOf(client, ['missions:post'], REWARD.toString());
-    // Funded one after the other: the faucet's transactions take turns.
-    const a = await delivered(client);
-    const b = await delivered(client);
-    const answers = await Promise.all([approveWith(agentToken.token, a.id), approveWith(agentToken.token, b.id)]);
-    expect(answers.map((r) => r.status).sort()).toEqual([200, 202]);
-    const states = await Promise.all([taskOnChain(a.taskId), taskOnChain(b.taskId)]);
-    expect(states.filter((t) => t.state === RELEASED)).toHaveLength(1);
-  });
+  test(
+    'race: two releases racing for a limit that covers one: one is applied, the other waits ' + 'for the person',
+    async () => {
+      const client = await person();
+      const agentToken = await tokenOf(client, ['missions:post'], REWARD.toString());
+      // Funded one after the other: the faucet's transactions take turns.
+      const a = await delivered(client);
+      const b = await delivered(client);
+      const answers = await Promise.all([approveWith(agentToken.token, a.id), approveWith(agentToken.token, b.id)]);
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 202]);
+      const states = await Promise.all([taskOnChain(a.taskId), taskOnChain(b.taskId)]);
+      expect(states.filter((t) => t.state === RELEASED)).toHaveLength(1);
+    },
+  );
 
   test('behavior: the person raises the limit in Connected apps (PATCH /api/grants/{id}); a token cannot', async () => {
     const client = await person();
@@ -166,70 +169,79 @@ describe('releases within the limit', () => {
     expect((await approveWith(agentToken.token, id)).status).toBe(200);
   });
 
-  test("behavior: a wallet sign-in releases at once, and claiming one's own earnings needs no confirmation", async () => {
-    const client = await person();
-    const { id, worker } = await delivered(client);
-    expect((await act('approve', client, id)).status).toBe(200);
-    const workerWallet = await tokenOf(worker, ['earnings:claim']);
-    const claim = await call(claimRoute, { method: 'POST', token: workerWallet.token });
-    expect(claim.status, JSON.stringify(claim.body)).toBe(200);
-    expect(claim.body.status).toBe('MINED');
-  });
+  test(
+    "behavior: a wallet sign-in releases at once, and claiming one's own earnings needs no " + 'confirmation',
+    async () => {
+      const client = await person();
+      const { id, worker } = await delivered(client);
+      expect((await act('approve', client, id)).status).toBe(200);
+      const workerWallet = await tokenOf(worker, ['earnings:claim']);
+      const claim = await call(claimRoute, { method: 'POST', token: workerWallet.token });
+      expect(claim.status, JSON.stringify(claim.body)).toBe(200);
+      expect(claim.body.status).toBe('MINED');
+    },
+  );
 });
 
 describe('beyond the limit: the person decides', () => {
-  test('default: 202 { confirmation: { id, url, expiresAt } }, nothing changed, the person told by webhook', async () => {
-    const client = await person();
-    const { id, taskId } = await delivered(client);
-    const agentToken = await tokenOf(client, ['missions:post']);
-    const answer = await approveWith(agentToken.token, id);
-    expect(answer.status).toBe(202);
-    expect(answer.body).toEqual({
-      confirmation: {
-        id: expect.any(String),
-        url: `https://app.example.com/confirmations/${answer.body.confirmation.id}`,
-        expiresAt: expect.any(String),
-      },
-    });
-    const ticket = answer.body.confirmation;
-    expect(Date.parse(ticket.expiresAt) - Date.now()).toBeGreaterThan(DAY_MS - 60_000);
-    expect((await missionRow(id)).status).toBe('SUBMITTED');
-    expect((await taskOnChain(taskId)).state).not.toBe(RELEASED);
-    const events = await (await getDb())
-      .select()
-      .from(webhookEvents)
-      .where(and(eq(webhookEvents.missionId, id), eq(webhookEvents.event, 'confirmation.requested')));
-    expect(events).toHaveLength(1);
-    expect(events[0]!.audience).toEqual({ users: [client.id] });
-    // Asked again while it waits: the same confirmation.
-    expect((await approveWith(agentToken.token, id)).body.confirmation.id).toBe(ticket.id);
-    const listed = await call(listRoute, { token: client.token });
-    expect(listed.body.items.map((c: { id: string }) => c.id)).toEqual([ticket.id]);
-    expect(listed.body.items[0]).toMatchObject({
-      status: 'PENDING',
-      action: 'approve',
-      amount: REWARD.toString(),
-      mission: { id, status: 'SUBMITTED' },
-    });
-  });
+  test(
+    'default: 202 { confirmation: { id, url, expiresAt } }, nothing changed, the person ' + 'told by webhook',
+    async () => {
+      const client = await person();
+      const { id, taskId } = await delivered(client);
+      const agentToken = await tokenOf(client, ['missions:post']);
+      const answer = await approveWith(agentToken.token, id);
+      expect(answer.status).toBe(202);
+      expect(answer.body).toEqual({
+        confirmation: {
+          id: expect.any(String),
+          url: `https://app.example.com/confirmations/${answer.body.confirmation.id}`,
+          expiresAt: expect.any(String),
+        },
+      });
+      const ticket = answer.body.confirmation;
+      expect(Date.parse(ticket.expiresAt) - Date.now()).toBeGreaterThan(DAY_MS - 60_000);
+      expect((await missionRow(id)).status).toBe('SUBMITTED');
+      expect((await taskOnChain(taskId)).state).not.toBe(RELEASED);
+      const events = await (await getDb())
+        .select()
+        .from(webhookEvents)
+        .where(and(eq(webhookEvents.missionId, id), eq(webhookEvents.event, 'confirmation.requested')));
+      expect(events).toHaveLength(1);
+      expect(events[0]!.audience).toEqual({ users: [client.id] });
+      // Asked again while it waits: the same confirmation.
+      expect((await approveWith(agentToken.token, id)).body.confirmation.id).toBe(ticket.id);
+      const listed = await call(listRoute, { token: client.token });
+      expect(listed.body.items.map((c: { id: string }) => c.id)).toEqual([ticket.id]);
+      expect(listed.body.items[0]).toMatchObject({
+        status: 'PENDING',
+        action: 'approve',
+        amount: REWARD.toString(),
+        mission: { id, status: 'SUBMITTED' },
+      });
+    },
+  );
 
-  test('behavior: approved by the person, the release is applied as if made then, and the escrow releases', async () => {
-    const client = await person();
-    const { id, taskId, worker } = await delivered(client);
-    const agentToken = await tokenOf(client, ['missions:post']);
-    const { confirmation } = (await approveWith(agentToken.token, id)).body;
-    const decided = await decide(client.token, confirmation.id, 'approve');
-    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
-    expect(decided.body).toMatchObject({ status: 'APPROVED', mission: { id, status: 'COMPLETED' } });
-    expect((await taskOnChain(taskId)).state).toBe(RELEASED);
-    expect(await claimableOnChain(worker.address)).toBe((REWARD * 9_000n) / 10_000n);
-    const approvals = await (await getDb())
-      .select()
-      .from(missionEvents)
-      .where(and(eq(missionEvents.missionId, id), eq(missionEvents.action, 'approve')));
-    expect(approvals).toHaveLength(1);
-    expect(approvals[0]!.actorId).toBe(client.id);
-  });
+  test(
+    'behavior: approved by the person, the release is applied as if made then, and the ' + 'escrow releases',
+    async () => {
+      const client = await person();
+      const { id, taskId, worker } = await delivered(client);
+      const agentToken = await tokenOf(client, ['missions:post']);
+      const { confirmation } = (await approveWith(agentToken.token, id)).body;
+      const decided = await decide(client.token, confirmation.id, 'approve');
+      expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+      expect(decided.body).toMatchObject({ status: 'APPROVED', mission: { id, status: 'COMPLETED' } });
+      expect((await taskOnChain(taskId)).state).toBe(RELEASED);
+      expect(await claimableOnChain(worker.address)).toBe((REWARD * 9_000n) / 10_000n);
+      const approvals = await (await getDb())
+        .select()
+        .from(missionEvents)
+        .where(and(eq(missionEvents.missionId, id), eq(missionEvents.action, 'approve')));
+      expect(approvals).toHaveLength(1);
+      expect(approvals[0]!.actorId).toBe(client.id);
+    },
+  );
 
   test('race: two approvals of one confirmation apply it once', async () => {
     const client = await person();
@@ -286,19 +298,22 @@ describe('beyond the limit: the person decides', () => {
     expect((await call(listRoute, { token: client.token })).body.items).toEqual([]);
   });
 
-  test("race: the mission changed before the approval: the action's own 409, the confirmation still waiting", async () => {
-    const client = await person();
-    const { id } = await delivered(client);
-    const agentToken = await tokenOf(client, ['missions:post']);
-    const { confirmation } = (await approveWith(agentToken.token, id)).body;
-    await ok(act('contest', client, id, { reason: 'Boxes are off by a few pixels.' }));
-    const approved = await decide(client.token, confirmation.id, 'approve');
-    expect(approved.status).toBe(409);
-    expect(approved.body.error).not.toMatch(/confirmation/i);
-    expect((await missionRow(id)).status).toBe('CONTESTED');
-    expect((await read(client.token, confirmation.id)).body).toMatchObject({ status: 'PENDING', decidedAt: null });
-    expect(await (await getDb()).select().from(agentEarnings).where(eq(agentEarnings.missionId, id))).toEqual([]);
-  });
+  test(
+    "race: the mission changed before the approval: the action's own 409, the confirmation " + 'still waiting',
+    async () => {
+      const client = await person();
+      const { id } = await delivered(client);
+      const agentToken = await tokenOf(client, ['missions:post']);
+      const { confirmation } = (await approveWith(agentToken.token, id)).body;
+      await ok(act('contest', client, id, { reason: 'Boxes are off by a few pixels.' }));
+      const approved = await decide(client.token, confirmation.id, 'approve');
+      expect(approved.status).toBe(409);
+      expect(approved.body.error).not.toMatch(/confirmation/i);
+      expect((await missionRow(id)).status).toBe('CONTESTED');
+      expect((await read(client.token, confirmation.id)).body).toMatchObject({ status: 'PENDING', decidedAt: null });
+      expect(await (await getDb()).select().from(agentEarnings).where(eq(agentEarnings.missionId, id))).toEqual([]);
+    },
+  );
 
   test('race: a grant revoked while its confirmation waits: the confirmation is denied with it', async () => {
     const client = await person();
@@ -361,33 +376,37 @@ describe('beyond the limit: the person decides', () => {
 });
 
 describe('retention', () => {
-  test('behavior: the sweep deletes confirmations decided or expired over WEBHOOK_RETENTION_DAYS ago, and keeps the rest', async () => {
-    const client = await person();
-    const agentToken = await tokenOf(client, ['missions:post']);
-    const asks = [];
-    for (let i = 0; i < 3; i++)
-      asks.push((await approveWith(agentToken.token, (await delivered(client)).id)).body.confirmation.id as string);
-    const [oldDenied, recentDenied, waiting] = asks as [string, string, string];
-    for (const id of [oldDenied, recentDenied])
-      expect((await decide(client.token, id, 'deny')).body.status).toBe('DENIED');
-    const db = await getDb();
-    const monthAgo = new Date(Date.now() - 31 * DAY_MS);
-    await db.update(confirmations).set({ decidedAt: monthAgo }).where(eq(confirmations.id, oldDenied));
-    const swept = await call(sweepRoute, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${process.env.CRON_SECRET}` },
-    });
-    expect(swept.status).toBe(200);
-    expect(swept.body.confirmations.deleted).toBeGreaterThanOrEqual(1);
-    const left = await db
-      .select({ id: confirmations.id })
-      .from(confirmations)
-      .where(eq(confirmations.userId, client.id));
-    expect(left.map((row) => row.id).sort()).toEqual([recentDenied, waiting].sort());
-    // A pending one whose 24 h ended a month ago goes too.
-    await db.update(confirmations).set({ expiresAt: monthAgo }).where(eq(confirmations.id, waiting));
-    await call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
-    expect((await read(client.token, waiting)).status).toBe(404);
-    expect((await read(client.token, recentDenied)).status).toBe(200);
-  });
+  test(
+    'behavior: the sweep deletes confirmations decided or expired over ' +
+      'WEBHOOK_RETENTION_DAYS ago, and keeps the rest',
+    async () => {
+      const client = await person();
+      const agentToken = await tokenOf(client, ['missions:post']);
+      const asks = [];
+      for (let i = 0; i < 3; i++)
+        asks.push((await approveWith(agentToken.token, (await delivered(client)).id)).body.confirmation.id as string);
+      const [oldDenied, recentDenied, waiting] = asks as [string, string, string];
+      for (const id of [oldDenied, recentDenied])
+        expect((await decide(client.token, id, 'deny')).body.status).toBe('DENIED');
+      const db = await getDb();
+      const monthAgo = new Date(Date.now() - 31 * DAY_MS);
+      await db.update(confirmations).set({ decidedAt: monthAgo }).where(eq(confirmations.id, oldDenied));
+      const swept = await call(sweepRoute, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${process.env.CRON_SECRET}` },
+      });
+      expect(swept.status).toBe(200);
+      expect(swept.body.confirmations.deleted).toBeGreaterThanOrEqual(1);
+      const left = await db
+        .select({ id: confirmations.id })
+        .from(confirmations)
+        .where(eq(confirmations.userId, client.id));
+      expect(left.map((row) => row.id).sort()).toEqual([recentDenied, waiting].sort());
+      // A pending one whose 24 h ended a month ago goes too.
+      await db.update(confirmations).set({ expiresAt: monthAgo }).where(eq(confirmations.id, waiting));
+      await call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+      expect((await read(client.token, waiting)).status).toBe(404);
+      expect((await read(client.token, recentDenied)).status).toBe(200);
+    },
+  );
 });

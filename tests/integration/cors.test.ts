@@ -76,97 +76,109 @@ describe('CORS (docs/api.md#cors)', () => {
     },
   );
 
-  test('behavior: the CORS routes are exactly the six and the two files, and the metadata paths under /.well-known reach them', async () => {
-    const withCors = ROUTE_TABLE.filter(([, module]) => {
-      const handlers = Object.values(module) as { options?: { cors?: true } }[];
-      return 'OPTIONS' in module || handlers.some((handler) => handler.options?.cors);
-    }).map(([template]) => template);
-    expect(withCors.sort()).toEqual([...CORS_ROUTES.map(([template]) => template), ...READABLE_FILES].sort());
-    // Every method a CORS route serves answers with the CORS headers (route()'s `cors` option).
-    for (const [template, module, methods] of CORS_ROUTES) {
-      for (const method of methods.split(', ') as (keyof RouteModule)[])
-        expect(module[method]?.options?.cors, `${method} ${template}`).toBe(true);
-    }
-    const rewrites = (await nextConfig.rewrites!()) as { source: string; destination: string }[];
-    const wellKnown = rewrites.filter((r) => r.source.startsWith('/.well-known/oauth-')).map((r) => r.destination);
-    expect(new Set(wellKnown)).toEqual(
-      new Set(['/api/oauth/metadata/authorization-server', '/api/oauth/metadata/protected-resource']),
-    );
-  });
+  test(
+    'behavior: the CORS routes are exactly the six and the two files, and the metadata ' +
+      'paths under /.well-known reach them',
+    async () => {
+      const withCors = ROUTE_TABLE.filter(([, module]) => {
+        const handlers = Object.values(module) as { options?: { cors?: true } }[];
+        return 'OPTIONS' in module || handlers.some((handler) => handler.options?.cors);
+      }).map(([template]) => template);
+      expect(withCors.sort()).toEqual([...CORS_ROUTES.map(([template]) => template), ...READABLE_FILES].sort());
+      // Every method a CORS route serves answers with the CORS headers (route()'s `cors` option).
+      for (const [template, module, methods] of CORS_ROUTES) {
+        for (const method of methods.split(', ') as (keyof RouteModule)[])
+          expect(module[method]?.options?.cors, `${method} ${template}`).toBe(true);
+      }
+      const rewrites = (await nextConfig.rewrites!()) as { source: string; destination: string }[];
+      const wellKnown = rewrites.filter((r) => r.source.startsWith('/.well-known/oauth-')).map((r) => r.destination);
+      expect(new Set(wellKnown)).toEqual(
+        new Set(['/api/oauth/metadata/authorization-server', '/api/oauth/metadata/protected-resource']),
+      );
+    },
+  );
 
-  test('behavior: the metadata documents, register, token and revoke answers are readable from another origin, errors too', async () => {
-    const headers = { origin: PAGE };
-    for (const module of [authorizationServer, protectedResource]) {
-      const document = await call(module.GET!, { path: '/.well-known/oauth-authorization-server', headers });
-      expect(document.status).toBe(200);
-      expectReadable(document);
-    }
-    const registered = await call(register.POST!, {
-      headers,
-      body: { client_name: 'Browser Agent', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' },
-    });
-    expect(registered.status).toBe(201);
-    expectReadable(registered);
-    const refusedRegistration = await call(register.POST!, {
-      headers,
-      body: { client_name: 'x', redirect_uris: ['ftp://x'] },
-    });
-    expect(refusedRegistration.status).toBe(400);
-    expectReadable(refusedRegistration);
+  test(
+    'behavior: the metadata documents, register, token and revoke answers are readable from ' +
+      'another origin, errors too',
+    async () => {
+      const headers = { origin: PAGE };
+      for (const module of [authorizationServer, protectedResource]) {
+        const document = await call(module.GET!, { path: '/.well-known/oauth-authorization-server', headers });
+        expect(document.status).toBe(200);
+        expectReadable(document);
+      }
+      const registered = await call(register.POST!, {
+        headers,
+        body: { client_name: 'Browser Agent', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' },
+      });
+      expect(registered.status).toBe(201);
+      expectReadable(registered);
+      const refusedRegistration = await call(register.POST!, {
+        headers,
+        body: { client_name: 'x', redirect_uris: ['ftp://x'] },
+      });
+      expect(refusedRegistration.status).toBe(400);
+      expectReadable(refusedRegistration);
 
-    const badGrant = await callForm(
-      token.POST!,
-      { grant_type: 'authorization_code', code: 'nope', client_id: registered.body.client_id },
-      { headers },
-    );
-    expect(badGrant).toMatchObject({
-      status: 400,
-      body: { error: expect.any(String), error_description: expect.any(String) },
-    });
-    expectReadable(badGrant);
-    const revoked = await callForm(
-      revoke.POST!,
-      { token: 'tm_unknown', client_id: registered.body.client_id },
-      { headers },
-    );
-    expect(revoked.status).toBe(200);
-    expectReadable(revoked);
-  });
+      const badGrant = await callForm(
+        token.POST!,
+        { grant_type: 'authorization_code', code: 'nope', client_id: registered.body.client_id },
+        { headers },
+      );
+      expect(badGrant).toMatchObject({
+        status: 400,
+        body: { error: expect.any(String), error_description: expect.any(String) },
+      });
+      expectReadable(badGrant);
+      const revoked = await callForm(
+        revoke.POST!,
+        { token: 'tm_unknown', client_id: registered.body.client_id },
+        { headers },
+      );
+      expect(revoked.status).toBe(200);
+      expectReadable(revoked);
+    },
+  );
 
-  test('behavior: /api/mcp answers a listed browser client readably: its 401 challenge, its answer, its refusal', async () => {
-    // Without a token: the 401 names where to authorize, and the page can read it.
-    const challenged = await call(mcp.POST!, { path: '/api/mcp', headers: MCP_HEADERS, body: PING });
-    expect(challenged.status).toBe(401);
-    expect(challenged.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="/);
-    expectReadable(challenged);
-    // With its bearer token, a browser-based client on a listed origin is served.
-    const { token: bearer, cookie } = await signIn();
-    const answered = await call(mcp.POST!, { path: '/api/mcp', token: bearer, headers: MCP_HEADERS, body: PING });
-    expect(answered).toMatchObject({ status: 200, body: { jsonrpc: '2.0', id: 1, result: {} } });
-    expectReadable(answered);
-    // The cookie is never a credential here: from another origin it is a cross-site write (docs/api.md#origins),
-    // from the app's own it is not a bearer token (docs/api.md#mcp).
-    const withCookie = await call(mcp.POST!, { path: '/api/mcp', cookie, headers: MCP_HEADERS, body: PING });
-    expect(withCookie).toMatchObject({ status: 403, body: { error: 'Cross-site request refused' } });
-    const ownCookie = await call(mcp.POST!, {
-      path: '/api/mcp',
-      cookie,
-      headers: { ...MCP_HEADERS, origin: 'https://app.example.com' },
-      body: PING,
-    });
-    expect(ownCookie.status).toBe(401);
-    // An origin not listed — a rebinding page's, another site's — is refused (docs/security.md#mcp-origins), readably.
-    for (const origin of ['http://evil.example', 'https://evil.example']) {
-      const refused = await call(mcp.POST!, {
+  test(
+    'behavior: /api/mcp answers a listed browser client readably: its 401 challenge, its ' + 'answer, its refusal',
+    async () => {
+      // Without a token: the 401 names where to authorize, and the page can read it.
+      const challenged = await call(mcp.POST!, { path: '/api/mcp', headers: MCP_HEADERS, body: PING });
+      expect(challenged.status).toBe(401);
+      expect(challenged.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="/);
+      expectReadable(challenged);
+      // With its bearer token, a browser-based client on a listed origin is served.
+      const { token: bearer, cookie } = await signIn();
+      const answered = await call(mcp.POST!, { path: '/api/mcp', token: bearer, headers: MCP_HEADERS, body: PING });
+      expect(answered).toMatchObject({ status: 200, body: { jsonrpc: '2.0', id: 1, result: {} } });
+      expectReadable(answered);
+      // The cookie is never a credential here: from another origin it is a cross-site write (docs/api.md#origins),
+      // from the app's own it is not a bearer token (docs/api.md#mcp).
+      const withCookie = await call(mcp.POST!, { path: '/api/mcp', cookie, headers: MCP_HEADERS, body: PING });
+      expect(withCookie).toMatchObject({ status: 403, body: { error: 'Cross-site request refused' } });
+      const ownCookie = await call(mcp.POST!, {
         path: '/api/mcp',
-        token: bearer,
-        headers: { ...MCP_HEADERS, origin },
+        cookie,
+        headers: { ...MCP_HEADERS, origin: 'https://app.example.com' },
         body: PING,
       });
-      expect(refused.status, origin).toBe(403);
-      expectReadable(refused);
-    }
-  });
+      expect(ownCookie.status).toBe(401);
+      // An origin not listed — a rebinding page's, another site's — is refused (docs/security.md#mcp-origins),
+      // readably.
+      for (const origin of ['http://evil.example', 'https://evil.example']) {
+        const refused = await call(mcp.POST!, {
+          path: '/api/mcp',
+          token: bearer,
+          headers: { ...MCP_HEADERS, origin },
+          body: PING,
+        });
+        expect(refused.status, origin).toBe(403);
+        expectReadable(refused);
+      }
+    },
+  );
 
   test('error: the cookie routes answer another origin with no CORS header and keep their Origin rule', async () => {
     const { token: bearer, cookie } = await signIn();

@@ -92,21 +92,25 @@ describe('discovery (docs/api.md#discovery)', () => {
     expect(text).toContain(`## Tools (${tools.length})`);
   });
 
-  test('behavior: /skill.md gives the MCP URL, where to authorize, the scopes, and the limits at their configured values', async () => {
-    const text = (await call(skill, { path: '/skill.md' })).body as string;
-    expect(text).toContain(`MCP server: \`${ORIGIN}/api/mcp\``);
-    expect(text).toContain(`${ORIGIN}/.well-known/oauth-protected-resource/api/mcp`);
-    expect(text).toContain(`${ORIGIN}/.well-known/oauth-authorization-server`);
-    expect(text).toContain(`${ORIGIN}/api/oauth/register`);
-    for (const scope of SCOPES) expect(text).toContain(`- \`${scope}\`: `);
-    expect(text).toContain(
-      '- Requests to the MCP server, per user (all its tokens together): 37 a minute (`MCP_RATE_LIMIT_PER_MINUTE`)',
-    );
-    expect(text).toContain('per user: 41 a minute (`WRITE_RATE_LIMIT_PER_MINUTE`), then `429`');
-    expect(text).toContain('- MCP requests in progress on one server instance: 5 (`MCP_MAX_CONCURRENT`), then `503`');
-    expect(text).toContain(`answers a file of up to ${MAX_INLINE_FILE_BYTES} bytes (1 MB) inline`);
-    expect(MAX_INLINE_FILE_BYTES).toBe(1024 * 1024);
-  });
+  test(
+    'behavior: /skill.md gives the MCP URL, where to authorize, the scopes, and the limits ' +
+      'at their configured values',
+    async () => {
+      const text = (await call(skill, { path: '/skill.md' })).body as string;
+      expect(text).toContain(`MCP server: \`${ORIGIN}/api/mcp\``);
+      expect(text).toContain(`${ORIGIN}/.well-known/oauth-protected-resource/api/mcp`);
+      expect(text).toContain(`${ORIGIN}/.well-known/oauth-authorization-server`);
+      expect(text).toContain(`${ORIGIN}/api/oauth/register`);
+      for (const scope of SCOPES) expect(text).toContain(`- \`${scope}\`: `);
+      expect(text).toContain(
+        '- Requests to the MCP server, per user (all its tokens together): 37 a minute (`MCP_RATE_LIMIT_PER_MINUTE`)',
+      );
+      expect(text).toContain('per user: 41 a minute (`WRITE_RATE_LIMIT_PER_MINUTE`), then `429`');
+      expect(text).toContain('- MCP requests in progress on one server instance: 5 (`MCP_MAX_CONCURRENT`), then `503`');
+      expect(text).toContain(`answers a file of up to ${MAX_INLINE_FILE_BYTES} bytes (1 MB) inline`);
+      expect(MAX_INLINE_FILE_BYTES).toBe(1024 * 1024);
+    },
+  );
 
   test('behavior: /llms.txt follows the convention and every link it has is answered by this app', async () => {
     const document = await call(llms, { path: '/llms.txt' });

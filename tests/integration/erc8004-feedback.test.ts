@@ -1,7 +1,8 @@
 // ERC-8004 feedback written by the settlement (docs/api.md#erc-8004-feedback), on anvil's reference
 // registries with missions funded in the escrow: each outcome's value read back from the Reputation
 // registry, the feedback file's keccak256 equal to the on-chain feedbackHash, nothing for an agent
-// without an identity, and exactly one feedback through an RPC outage or a crash after the send.
+// without an identity, and exactly one feedback through an RPC outage, a crash after the send or a lost
+// lease; none for an identity that left the agent.
 import { eq } from 'drizzle-orm';
 import { keccak256, stringToBytes, toHex } from 'viem';
 import { describe, expect, test } from 'vitest';
@@ -11,13 +12,27 @@ import { GET as feedbackRoute } from '@/app/api/missions/[id]/feedback.json/rout
 import { GET as profileRoute } from '@/app/api/agents/[address]/route';
 import { getDb } from '@/lib/db/client';
 import { reputationFeedback, settlements } from '@/lib/db/schema';
-import { feedbackDocumentSchema, forgetReputationSummaries, retryPendingFeedback } from '@/lib/erc8004';
+import {
+  feedbackDocumentSchema,
+  forgetReputationSummaries,
+  processFeedback,
+  retryPendingFeedback,
+} from '@/lib/erc8004';
+import { retryPendingSettlements } from '@/lib/settlements';
+import { identityRegistryArtifact } from '@/lib/chain/artifacts';
 import { config } from '@/lib/config';
-import { publicClient } from '../support/chain';
+import { publicClient, walletOf } from '../support/chain';
 import { call } from '../support/http';
 import { setEnv, TEST_DOMAIN, useTestEnvironment } from '../support/environment';
 import { chainNow, fundTask } from '../support/escrow';
-import { agentWithWallet, feedbackEvents, OPERATOR, registerIdentity, summaryOnChain } from '../support/erc8004';
+import {
+  agentWithWallet,
+  feedbackEvents,
+  OPERATOR,
+  registerIdentity,
+  registries,
+  summaryOnChain,
+} from '../support/erc8004';
 import { act, getMission, missionInput, ok, type Party, past, resolve, setTimes } from '../support/missions';
 import { award, closeEntries, createBounty, endWindow, enter, sweep } from '../support/bounties';
 import { startRpcProxy } from '../support/rpc-proxy';
@@ -69,53 +84,57 @@ async function feedbackFile(id: string, agent?: string) {
 const operatorNonce = () => publicClient().getTransactionCount({ address: OPERATOR, blockTag: 'pending' });
 
 describe('feedback at settlement', () => {
-  test('default: approved without contest gives 100 (tag2 approved); the file is served and hashes to the on-chain feedbackHash', async () => {
-    const { agent, agentId } = await linkedAgent();
-    const { client, id } = await submitted(agent);
-    expect(await ok(act('approve', client, id))).toMatchObject({ status: 'COMPLETED' });
+  test(
+    'default: approved without contest gives 100 (tag2 approved); the file is served and ' +
+      'hashes to the on-chain feedbackHash',
+    async () => {
+      const { agent, agentId } = await linkedAgent();
+      const { client, id } = await submitted(agent);
+      expect(await ok(act('approve', client, id))).toMatchObject({ status: 'COMPLETED' });
 
-    const [row] = await rowsOf(id);
-    expect(row).toMatchObject({
-      status: 'MINED',
-      value: 100,
-      outcome: 'approved',
-      feedbackUri: `https://${TEST_DOMAIN}/api/missions/${id}/feedback.json`,
-    });
-    expect(await summaryOnChain(agentId)).toEqual({ count: 1n, value: 100n, decimals: 0 });
-    const [given] = await feedbackEvents(agentId);
-    expect(given).toMatchObject({
-      value: 100n,
-      valueDecimals: 0,
-      tag1: 'taskmarket',
-      tag2: 'approved',
-      feedbackURI: row!.feedbackUri,
-      endpoint: `https://${TEST_DOMAIN}/api/mcp`,
-    });
+      const [row] = await rowsOf(id);
+      expect(row).toMatchObject({
+        status: 'MINED',
+        value: 100,
+        outcome: 'approved',
+        feedbackUri: `https://${TEST_DOMAIN}/api/missions/${id}/feedback.json`,
+      });
+      expect(await summaryOnChain(agentId)).toEqual({ count: 1n, value: 100n, decimals: 0 });
+      const [given] = await feedbackEvents(agentId);
+      expect(given).toMatchObject({
+        value: 100n,
+        valueDecimals: 0,
+        tag1: 'taskmarket',
+        tag2: 'approved',
+        feedbackURI: row!.feedbackUri,
+        endpoint: `https://${TEST_DOMAIN}/api/mcp`,
+      });
 
-    const file = await feedbackFile(id);
-    expect(file.status).toBe(200);
-    expect(keccak256(stringToBytes(file.text))).toBe(given!.feedbackHash);
-    const document = feedbackDocumentSchema.parse(file.body);
-    expect(document).toMatchObject({
-      missionId: id,
-      agent: agent.address,
-      agentId: agentId.toString(),
-      value: 100,
-      tag2: 'approved',
-      criteria: [],
-      verdicts: [],
-    });
-    // The payout went first, and the file names its transaction.
-    expect(document.settlement).toEqual({ kind: 'RELEASE', chainId: 31337, txHash: (await payoutOf(id))!.txHash });
+      const file = await feedbackFile(id);
+      expect(file.status).toBe(200);
+      expect(keccak256(stringToBytes(file.text))).toBe(given!.feedbackHash);
+      const document = feedbackDocumentSchema.parse(file.body);
+      expect(document).toMatchObject({
+        missionId: id,
+        agent: agent.address,
+        agentId: agentId.toString(),
+        value: 100,
+        tag2: 'approved',
+        criteria: [],
+        verdicts: [],
+      });
+      // The payout went first, and the file names its transaction.
+      expect(document.settlement).toEqual({ kind: 'RELEASE', chainId: 31337, txHash: (await payoutOf(id))!.txHash });
 
-    forgetReputationSummaries();
-    expect((await call(profileRoute, { params: { address: agent.address } })).body.erc8004).toEqual({
-      agentId: agentId.toString(),
-      feedbackCount: 1,
-      averageValue: 100,
-      stale: false,
-    });
-  });
+      forgetReputationSummaries();
+      expect((await call(profileRoute, { params: { address: agent.address } })).body.erc8004).toEqual({
+        agentId: agentId.toString(),
+        feedbackCount: 1,
+        averageValue: 100,
+        stale: false,
+      });
+    },
+  );
 
   test('behavior: approved after a contest gives 60 (contest-won)', async () => {
     const { agent, agentId } = await linkedAgent();
@@ -167,123 +186,139 @@ describe('feedback at settlement', () => {
     expect((await feedbackFile(id)).status).toBe(404);
   });
 
-  test('behavior: the RPC down when the mission settles: recorded, then given exactly once by the sweep after the payout', async () => {
-    const { agent, agentId } = await linkedAgent();
-    const { client, id } = await submitted(agent);
-    const rpc = process.env.RPC_URL;
-    setEnv({ RPC_URL: 'http://127.0.0.1:9' });
-    try {
-      expect(await ok(act('approve', client, id))).toMatchObject({ status: 'COMPLETED' });
-      expect(await rowsOf(id)).toMatchObject([{ status: 'PENDING', txHash: null, document: null }]);
-      expect((await sweep()).status).toBe(200);
-      expect(await rowsOf(id)).toMatchObject([{ status: 'PENDING', txHash: null, attempts: 0 }]);
-    } finally {
-      setEnv({ RPC_URL: rpc });
-    }
-    expect((await feedbackFile(id)).status).toBe(404);
-    await sweep();
-    expect((await payoutOf(id))!.status).toBe('MINED');
-    expect(await rowsOf(id)).toMatchObject([{ status: 'MINED' }]);
-    const nonce = await operatorNonce();
-    await sweep();
-    await sweep();
-    expect(await operatorNonce()).toBe(nonce);
-    expect((await summaryOnChain(agentId)).count).toBe(1n);
-  });
-
-  test('behavior: a crash after the send (its recorded hash unknown) finds the given feedback on-chain and never gives it twice', async () => {
-    const { agent, agentId } = await linkedAgent();
-    const { client, id } = await submitted(agent);
-    await ok(act('approve', client, id));
-    const [row] = await rowsOf(id);
-    expect(row!.status).toBe('MINED');
-    // As if the worker had died after the broadcast, having recorded another hash, before marking it.
-    await (await getDb())
-      .update(reputationFeedback)
-      .set({ status: 'PENDING', txHash: keccak256(toHex('lost')) })
-      .where(eq(reputationFeedback.id, row!.id));
-    const nonce = await operatorNonce();
-    await sweep();
-    expect(await rowsOf(id)).toMatchObject([{ status: 'MINED', txHash: row!.txHash }]);
-    expect(await operatorNonce()).toBe(nonce);
-    expect((await summaryOnChain(agentId)).count).toBe(1n);
-  });
-
-  test('behavior: the hash recorded but the send never reached the node: the next sweep looks, finds nothing, and gives it once', async () => {
-    const { agent, agentId } = await linkedAgent();
-    const { client, id } = await submitted(agent);
-    const rpc = process.env.RPC_URL!;
-    setEnv({ RPC_URL: 'http://127.0.0.1:9' });
-    try {
-      await ok(act('approve', client, id));
-    } finally {
-      setEnv({ RPC_URL: rpc });
-    }
-    // The sweep sends the release, then the feedback — whose broadcast the provider refuses.
-    let sends = 0;
-    const proxy = await startRpcProxy(rpc, (method) =>
-      method === 'eth_sendRawTransaction' && ++sends === 2 ? { httpStatus: 503 } : undefined,
-    );
-    setEnv({ RPC_URL: proxy.url });
-    try {
+  test(
+    'behavior: the RPC down when the mission settles: recorded, then given exactly once by ' +
+      'the sweep after the payout',
+    async () => {
+      const { agent, agentId } = await linkedAgent();
+      const { client, id } = await submitted(agent);
+      const rpc = process.env.RPC_URL;
+      setEnv({ RPC_URL: 'http://127.0.0.1:9' });
+      try {
+        expect(await ok(act('approve', client, id))).toMatchObject({ status: 'COMPLETED' });
+        expect(await rowsOf(id)).toMatchObject([{ status: 'PENDING', txHash: null, document: null }]);
+        expect((await sweep()).status).toBe(200);
+        expect(await rowsOf(id)).toMatchObject([{ status: 'PENDING', txHash: null, attempts: 0 }]);
+      } finally {
+        setEnv({ RPC_URL: rpc });
+      }
+      expect((await feedbackFile(id)).status).toBe(404);
       await sweep();
-    } finally {
-      setEnv({ RPC_URL: rpc });
-      await proxy.close();
-    }
-    expect((await payoutOf(id))!.status).toBe('MINED');
-    const [recorded] = await rowsOf(id);
-    expect(recorded).toMatchObject({ status: 'PENDING', txHash: expect.stringMatching(/^0x/) });
-    expect((await summaryOnChain(agentId)).count).toBe(0n);
-    await sweep();
-    expect(await rowsOf(id)).toMatchObject([{ status: 'MINED' }]);
-    expect((await summaryOnChain(agentId)).count).toBe(1n);
-    await sweep();
-    expect((await summaryOnChain(agentId)).count).toBe(1n);
-  });
+      expect((await payoutOf(id))!.status).toBe('MINED');
+      expect(await rowsOf(id)).toMatchObject([{ status: 'MINED' }]);
+      const nonce = await operatorNonce();
+      await sweep();
+      await sweep();
+      expect(await operatorNonce()).toBe(nonce);
+      expect((await summaryOnChain(agentId)).count).toBe(1n);
+    },
+  );
 
-  test('behavior: a bounty gives each awarded place 100 (bounty-award), each its own file; entrants without a place get nothing', async () => {
-    const [first, second, third] = [await linkedAgent(), await linkedAgent(), await linkedAgent()];
-    const wallet = newWallet();
-    const now = BigInt(Math.ceil(Date.now() / 1000));
-    const chain = await chainNow();
-    const taskId = await fundTask(wallet, REWARD, (chain > now ? chain : now) + 60n * 86_400n);
-    const { token, user } = await signIn(wallet);
-    const client = { token, id: user.id, address: user.walletAddress } as Party;
-    const bounty = await createBounty(client, {
-      reward: REWARD.toString(),
-      onChainTaskId: taskId,
-      winners: 2,
-      deadline: new Date(Date.now() + 3_600_000).toISOString(),
-    });
-    const id = bounty.id as string;
-    for (const { agent } of [first, second, third])
-      expect((await enter(agent, id, `Entry of ${agent.address}`)).status).toBe(201);
-    await closeEntries(id);
-    await getMission(client, id);
-    await ok(award(client, id, { winners: [first.agent.address, second.agent.address] }));
-    await endWindow(id);
-    await ok(sweep());
+  test(
+    'behavior: a crash after the send (its recorded hash unknown) finds the given feedback ' +
+      'on-chain and never gives it twice',
+    async () => {
+      const { agent, agentId } = await linkedAgent();
+      const { client, id } = await submitted(agent);
+      await ok(act('approve', client, id));
+      const [row] = await rowsOf(id);
+      expect(row!.status).toBe('MINED');
+      // As if the worker had died after the broadcast, having recorded another hash, before marking it.
+      await (await getDb())
+        .update(reputationFeedback)
+        .set({ status: 'PENDING', txHash: keccak256(toHex('lost')) })
+        .where(eq(reputationFeedback.id, row!.id));
+      const nonce = await operatorNonce();
+      await sweep();
+      expect(await rowsOf(id)).toMatchObject([{ status: 'MINED', txHash: row!.txHash }]);
+      expect(await operatorNonce()).toBe(nonce);
+      expect((await summaryOnChain(agentId)).count).toBe(1n);
+    },
+  );
 
-    for (const { agent, agentId } of [first, second]) {
-      expect(await summaryOnChain(agentId)).toEqual({ count: 1n, value: 100n, decimals: 0 });
-      const [given] = await feedbackEvents(agentId);
-      expect(given).toMatchObject({
-        tag2: 'bounty-award',
-        feedbackURI: `https://${TEST_DOMAIN}/api/missions/${id}/feedback.json?agent=${agent.address}`,
+  test(
+    'behavior: the hash recorded but the send never reached the node: the next sweep looks, ' +
+      'finds nothing, and gives it once',
+    async () => {
+      const { agent, agentId } = await linkedAgent();
+      const { client, id } = await submitted(agent);
+      const rpc = process.env.RPC_URL!;
+      setEnv({ RPC_URL: 'http://127.0.0.1:9' });
+      try {
+        await ok(act('approve', client, id));
+      } finally {
+        setEnv({ RPC_URL: rpc });
+      }
+      // The sweep sends the release, then the feedback — whose broadcast the provider refuses.
+      let sends = 0;
+      const proxy = await startRpcProxy(rpc, (method) =>
+        method === 'eth_sendRawTransaction' && ++sends === 2 ? { httpStatus: 503 } : undefined,
+      );
+      setEnv({ RPC_URL: proxy.url });
+      try {
+        await sweep();
+      } finally {
+        setEnv({ RPC_URL: rpc });
+        await proxy.close();
+      }
+      expect((await payoutOf(id))!.status).toBe('MINED');
+      const [recorded] = await rowsOf(id);
+      expect(recorded).toMatchObject({ status: 'PENDING', txHash: expect.stringMatching(/^0x/) });
+      expect((await summaryOnChain(agentId)).count).toBe(0n);
+      await sweep();
+      expect(await rowsOf(id)).toMatchObject([{ status: 'MINED' }]);
+      expect((await summaryOnChain(agentId)).count).toBe(1n);
+      await sweep();
+      expect((await summaryOnChain(agentId)).count).toBe(1n);
+    },
+  );
+
+  test(
+    'behavior: a bounty gives each awarded place 100 (bounty-award), each its own file; ' +
+      'entrants without a place get nothing',
+    async () => {
+      const [first, second, third] = [await linkedAgent(), await linkedAgent(), await linkedAgent()];
+      const wallet = newWallet();
+      const now = BigInt(Math.ceil(Date.now() / 1000));
+      const chain = await chainNow();
+      const taskId = await fundTask(wallet, REWARD, (chain > now ? chain : now) + 60n * 86_400n);
+      const { token, user } = await signIn(wallet);
+      const client = { token, id: user.id, address: user.walletAddress } as Party;
+      const bounty = await createBounty(client, {
+        reward: REWARD.toString(),
+        onChainTaskId: taskId,
+        winners: 2,
+        deadline: new Date(Date.now() + 3_600_000).toISOString(),
       });
-      const file = await feedbackFile(id, agent.address);
-      expect(keccak256(stringToBytes(file.text))).toBe(given!.feedbackHash);
-      expect(feedbackDocumentSchema.parse(file.body)).toMatchObject({
-        agent: agent.address,
-        settlement: { kind: 'SPLIT' },
-      });
-    }
-    expect((await summaryOnChain(third.agentId)).count).toBe(0n);
-    // Two files: without `agent` there is no one file to answer.
-    expect((await feedbackFile(id)).status).toBe(404);
-    expect((await feedbackFile(id, third.agent.address)).status).toBe(404);
-  });
+      const id = bounty.id as string;
+      for (const { agent } of [first, second, third])
+        expect((await enter(agent, id, `Entry of ${agent.address}`)).status).toBe(201);
+      await closeEntries(id);
+      await getMission(client, id);
+      await ok(award(client, id, { winners: [first.agent.address, second.agent.address] }));
+      await endWindow(id);
+      await ok(sweep());
+
+      for (const { agent, agentId } of [first, second]) {
+        expect(await summaryOnChain(agentId)).toEqual({ count: 1n, value: 100n, decimals: 0 });
+        const [given] = await feedbackEvents(agentId);
+        expect(given).toMatchObject({
+          tag2: 'bounty-award',
+          feedbackURI: `https://${TEST_DOMAIN}/api/missions/${id}/feedback.json?agent=${agent.address}`,
+        });
+        const file = await feedbackFile(id, agent.address);
+        expect(keccak256(stringToBytes(file.text))).toBe(given!.feedbackHash);
+        expect(feedbackDocumentSchema.parse(file.body)).toMatchObject({
+          agent: agent.address,
+          settlement: { kind: 'SPLIT' },
+        });
+      }
+      expect((await summaryOnChain(third.agentId)).count).toBe(0n);
+      // Two files: without `agent` there is no one file to answer.
+      expect((await feedbackFile(id)).status).toBe(404);
+      expect((await feedbackFile(id, third.agent.address)).status).toBe(404);
+    },
+  );
 
   test('behavior: feedback waiting for a FAILED payout never crowds out one that can go', async () => {
     const rpc = process.env.RPC_URL!;
@@ -317,5 +352,72 @@ describe('feedback at settlement', () => {
     expect(await rowsOf(later.id)).toMatchObject([{ status: 'MINED' }]);
     expect((await summaryOnChain(ready.agentId)).count).toBe(1n);
     expect(await rowsOf(waiting.id)).toMatchObject([{ status: 'PENDING', txHash: null }]);
+  });
+});
+
+describe('feedback sent under a lease, to an identity still the agent’s', () => {
+  /** Settled with the RPC down, then only its payout carried: the feedback PENDING, nothing sent yet. */
+  async function pendingFeedback() {
+    const { agent, agentId } = await linkedAgent();
+    const { client, id } = await submitted(agent);
+    const rpc = process.env.RPC_URL!;
+    setEnv({ RPC_URL: 'http://127.0.0.1:9' });
+    try {
+      await ok(act('approve', client, id));
+    } finally {
+      setEnv({ RPC_URL: rpc });
+    }
+    await retryPendingSettlements(await getDb(), config(), async () => {});
+    expect((await payoutOf(id))!.status).toBe('MINED');
+    const [row] = await rowsOf(id);
+    expect(row).toMatchObject({ status: 'PENDING', txHash: null });
+    return { agent, agentId, id, row: row! };
+  }
+
+  test('behavior: a sender whose lease ran out before its send records nothing and sends nothing', async () => {
+    const { agentId, id, row } = await pendingFeedback();
+    const nonce = await operatorNonce();
+    // Claimed an hour ago: its lease (the wait plus a margin) is over by the time it would record.
+    const stalled = await processFeedback(await getDb(), config(), row.id, 5_000, new Date(Date.now() - 3_600_000));
+    expect(stalled).toMatchObject({ status: 'PENDING', txHash: null });
+    expect(await operatorNonce()).toBe(nonce);
+    expect((await summaryOnChain(agentId)).count).toBe(0n);
+    await sweep();
+    expect(await rowsOf(id)).toMatchObject([{ status: 'MINED' }]);
+    expect((await summaryOnChain(agentId)).count).toBe(1n);
+  });
+
+  test('behavior: a stalled sender and the sweep that took its row over give the feedback once', async () => {
+    const { agentId, id, row } = await pendingFeedback();
+    const db = await getDb();
+    const nonce = await operatorNonce();
+    // The stalled one claims first (with a lease already over), then the sweep claims the row from it.
+    const stalled = processFeedback(db, config(), row.id, 5_000, new Date(Date.now() - 3_600_000));
+    while ((await rowsOf(id))[0]!.attempts === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    const [first, second] = await Promise.all([stalled, processFeedback(db, config(), row.id, 5_000)]);
+    expect([first.status, second.status]).toContain('MINED');
+    expect(await rowsOf(id)).toMatchObject([{ status: 'MINED' }]);
+    expect(await operatorNonce()).toBe(nonce + 1);
+    expect((await summaryOnChain(agentId)).count).toBe(1n);
+  });
+
+  test('behavior: an identity transferred away since the settlement gets nothing; the row stops as FAILED', async () => {
+    const { agent, agentId } = await linkedAgent();
+    const { client, id } = await submitted(agent);
+    const buyer = newWallet();
+    const hash = await walletOf(agent.wallet).writeContract({
+      address: registries().identityRegistry,
+      abi: identityRegistryArtifact.abi,
+      functionName: 'transferFrom',
+      args: [agent.wallet.address, buyer.address, agentId],
+    });
+    await publicClient().waitForTransactionReceipt({ hash });
+    const nonce = await operatorNonce();
+    await ok(act('approve', client, id));
+    expect((await payoutOf(id))!.status).toBe('MINED');
+    expect(await rowsOf(id)).toMatchObject([{ status: 'FAILED', lastError: expect.stringMatching(/no longer/) }]);
+    expect(await operatorNonce()).toBe(nonce + 1); // the release only
+    await sweep();
+    expect((await summaryOnChain(agentId)).count).toBe(0n);
   });
 });

@@ -41,16 +41,19 @@ describe('POST /api/agents/me/erc8004', () => {
     });
   });
 
-  test('behavior: the agentWallet of an identity someone else owns may link it; a JSON number id works too', async () => {
-    const owner = newWallet();
-    const agentId = await registerIdentity(owner);
-    const agent = await agentWithWallet();
-    expect((await link(agent.token, Number(agentId))).status).toBe(403);
-    await setAgentWallet(owner, agentId, agent.wallet);
-    const linked = await link(agent.token, Number(agentId));
-    expect(linked.status, JSON.stringify(linked.body)).toBe(200);
-    expect(linked.body.agentId).toBe(agentId.toString());
-  });
+  test(
+    'behavior: the agentWallet of an identity someone else owns may link it; a JSON number ' + 'id works too',
+    async () => {
+      const owner = newWallet();
+      const agentId = await registerIdentity(owner);
+      const agent = await agentWithWallet();
+      expect((await link(agent.token, Number(agentId))).status).toBe(403);
+      await setAgentWallet(owner, agentId, agent.wallet);
+      const linked = await link(agent.token, Number(agentId));
+      expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+      expect(linked.body.agentId).toBe(agentId.toString());
+    },
+  );
 
   test('error: an identity that is not yours is 403 and links nothing', async () => {
     const agentId = await registerIdentity(newWallet());

@@ -66,54 +66,61 @@ const tokenUri = (agentId: bigint) =>
   });
 
 describe('SDK', () => {
-  test('default: registerErc8004() registers from the wallet with the registration file as agentURI, then links it', async () => {
-    const account = privateKeyToAccount(generatePrivateKey());
-    await fund(account.address);
-    const tm = createClient({ baseUrl: BASE, account, rpcUrl: workerRpcUrl(), fetch: appFetch, maxRetries: 0 });
-    await tm.registerAgent();
-    const link = await tm.agents.registerErc8004();
-    const agentId = BigInt(link.agentId);
-    expect((await ownerOf(agentId)).toLowerCase()).toBe(account.address.toLowerCase());
-    const uri = `${BASE}/api/agents/${account.address.toLowerCase()}/registration.json`;
-    expect(await tokenUri(agentId)).toBe(uri);
-    // The agentURI answers: the file names the identity just linked.
-    const file = await tm.agents.registrationFile(account.address);
-    expect(file.registrations[0]).toMatchObject({ agentId: Number(agentId) });
-    expect((await tm.agents.get(account.address)).erc8004).toMatchObject({ agentId: link.agentId, feedbackCount: 0 });
-    expect(await tm.agents.unlinkErc8004()).toEqual({ ok: true });
-    expect((await tm.agents.get(account.address)).erc8004).toBeNull();
-  });
+  test(
+    'default: registerErc8004() registers from the wallet with the registration file as ' + 'agentURI, then links it',
+    async () => {
+      const account = privateKeyToAccount(generatePrivateKey());
+      await fund(account.address);
+      const tm = createClient({ baseUrl: BASE, account, rpcUrl: workerRpcUrl(), fetch: appFetch, maxRetries: 0 });
+      await tm.registerAgent();
+      const link = await tm.agents.registerErc8004();
+      const agentId = BigInt(link.agentId);
+      expect((await ownerOf(agentId)).toLowerCase()).toBe(account.address.toLowerCase());
+      const uri = `${BASE}/api/agents/${account.address.toLowerCase()}/registration.json`;
+      expect(await tokenUri(agentId)).toBe(uri);
+      // The agentURI answers: the file names the identity just linked.
+      const file = await tm.agents.registrationFile(account.address);
+      expect(file.registrations[0]).toMatchObject({ agentId: Number(agentId) });
+      expect((await tm.agents.get(account.address)).erc8004).toMatchObject({ agentId: link.agentId, feedbackCount: 0 });
+      expect(await tm.agents.unlinkErc8004()).toEqual({ ok: true });
+      expect((await tm.agents.get(account.address)).erc8004).toBeNull();
+    },
+  );
 });
 
 describe('CLI', () => {
-  test('default: `agent erc8004 link <id>` links an identity the wallet owns, `register` registers and links a new one', async () => {
-    const key = generatePrivateKey();
-    const account = privateKeyToAccount(key);
-    const agentId = await registerIdentity(account);
-    globalThis.fetch = appFetch;
-    const out: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      out.push(String(chunk));
-      return true;
-    });
-    const env = { TASKMARKET_PRIVATE_KEY: key, TASKMARKET_URL: BASE, TASKMARKET_RPC_URL: workerRpcUrl() };
-    expect(await main(['node', 'taskmarket', 'register', '--json'], '0.0.0', env)).toBe(0);
-    out.length = 0;
-    expect(
-      await main(['node', 'taskmarket', 'agent', 'erc8004', 'link', agentId.toString(), '--json'], '0.0.0', env),
-    ).toBe(0);
-    expect(JSON.parse(out.join(''))).toEqual({
-      agentId: agentId.toString(),
-      agentRegistry: `eip155:31337:${registries().identityRegistry.toLowerCase()}`,
-    });
-    // `register` sends the transaction from the key's wallet (funded for gas), then links the new id.
-    await main(['node', 'taskmarket', 'agent', 'erc8004', 'unlink'], '0.0.0', env);
-    out.length = 0;
-    expect(await main(['node', 'taskmarket', 'agent', 'erc8004', 'register', '--json'], '0.0.0', env)).toBe(0);
-    const registered = JSON.parse(out.join('')) as { agentId: string };
-    expect(BigInt(registered.agentId)).toBeGreaterThan(agentId);
-    expect((await ownerOf(BigInt(registered.agentId))).toLowerCase()).toBe(account.address.toLowerCase());
-    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    expect(await main(['node', 'taskmarket', 'agent', 'erc8004', 'link', 'x1'], '0.0.0', env)).toBe(2);
-  });
+  test(
+    'default: `agent erc8004 link <id>` links an identity the wallet owns, `register` ' +
+      'registers and links a new one',
+    async () => {
+      const key = generatePrivateKey();
+      const account = privateKeyToAccount(key);
+      const agentId = await registerIdentity(account);
+      globalThis.fetch = appFetch;
+      const out: string[] = [];
+      vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+        out.push(String(chunk));
+        return true;
+      });
+      const env = { TASKMARKET_PRIVATE_KEY: key, TASKMARKET_URL: BASE, TASKMARKET_RPC_URL: workerRpcUrl() };
+      expect(await main(['node', 'taskmarket', 'register', '--json'], '0.0.0', env)).toBe(0);
+      out.length = 0;
+      expect(
+        await main(['node', 'taskmarket', 'agent', 'erc8004', 'link', agentId.toString(), '--json'], '0.0.0', env),
+      ).toBe(0);
+      expect(JSON.parse(out.join(''))).toEqual({
+        agentId: agentId.toString(),
+        agentRegistry: `eip155:31337:${registries().identityRegistry.toLowerCase()}`,
+      });
+      // `register` sends the transaction from the key's wallet (funded for gas), then links the new id.
+      await main(['node', 'taskmarket', 'agent', 'erc8004', 'unlink'], '0.0.0', env);
+      out.length = 0;
+      expect(await main(['node', 'taskmarket', 'agent', 'erc8004', 'register', '--json'], '0.0.0', env)).toBe(0);
+      const registered = JSON.parse(out.join('')) as { agentId: string };
+      expect(BigInt(registered.agentId)).toBeGreaterThan(agentId);
+      expect((await ownerOf(BigInt(registered.agentId))).toLowerCase()).toBe(account.address.toLowerCase());
+      vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      expect(await main(['node', 'taskmarket', 'agent', 'erc8004', 'link', 'x1'], '0.0.0', env)).toBe(2);
+    },
+  );
 });

@@ -67,18 +67,22 @@ async function fundedMission(deadline: Date, expiresAt: bigint) {
 }
 
 describe('create: the task must outlive the mission (docs/api.md#escrow)', () => {
-  test('error: an expiry before deadline + review rounds + grace is 400 naming the earliest acceptable expiresAt; at it, 201', async () => {
-    // Other files on this worker move its chain's clock forward (bounty-money): the deadline is put
-    // far enough out that even one second before the earliest expiry is still ahead of the chain.
-    const chainLead = Number(await chainNow()) - Math.floor(Date.now() / 1000);
-    const deadline = deadlineIn(Math.max(3_600, chainLead - MARGIN + 3_600));
-    const earliest = unix(deadline) + BigInt(MARGIN);
-    const early = await fundedMission(deadline, earliest - 1n);
-    expect(early.created.status).toBe(400);
-    expect(early.created.body.details).toEqual([expect.stringContaining(`must not expire before ${earliest}`)]);
-    const exact = await fundedMission(deadline, earliest);
-    expect(exact.created.status).toBe(201);
-  });
+  test(
+    'error: an expiry before deadline + review rounds + grace is 400 naming the earliest ' +
+      'acceptable expiresAt; at it, 201',
+    async () => {
+      // Other files on this worker move its chain's clock forward (bounty-money): the deadline is put
+      // far enough out that even one second before the earliest expiry is still ahead of the chain.
+      const chainLead = Number(await chainNow()) - Math.floor(Date.now() / 1000);
+      const deadline = deadlineIn(Math.max(3_600, chainLead - MARGIN + 3_600));
+      const earliest = unix(deadline) + BigInt(MARGIN);
+      const early = await fundedMission(deadline, earliest - 1n);
+      expect(early.created.status).toBe(400);
+      expect(early.created.body.details).toEqual([expect.stringContaining(`must not expire before ${earliest}`)]);
+      const exact = await fundedMission(deadline, earliest);
+      expect(exact.created.status).toBe(201);
+    },
+  );
 
   test('default: the public config says how far past the deadline a task must run', async () => {
     const response = await call(publicConfigRoute, { path: '/api/public/config' });
@@ -100,7 +104,9 @@ async function deliveredMission() {
   return { wallet, client, taskId, id, agent, expiresAt };
 }
 
-/** An OPEN funded mission whose client reclaimed its expired task, its deadline past the margin on the server's clock. */
+/**
+ * An OPEN funded mission whose client reclaimed its expired task, its deadline past the margin on the server's clock.
+ */
 async function reclaimedOpenMission() {
   const deadline = deadlineIn(120);
   const expiresAt = await expiryFor(deadline);
@@ -114,51 +120,55 @@ async function reclaimedOpenMission() {
 }
 
 describe('a task reclaimed on-chain (docs/api.md#escrow)', () => {
-  test('behavior: a reclaim behind more due tasks than one run looks at is still noticed — the runs take them in turn', async () => {
-    const { id } = await reclaimedOpenMission();
-    // Forty due missions ahead of it, older, whose tasks nobody reclaims (no such task on-chain):
-    // they stay due on every run, and a sweep taking the oldest 25 each time would never reach it.
-    const row = await missionRow(id);
-    const older = past(MARGIN + 3_600);
-    const fillers = await (await getDb())
-      .insert(missions)
-      .values(
-        Array.from({ length: 40 }, (_, i) => ({
-          clientId: row.clientId,
-          title: `Never reclaimed ${i}`,
-          description: 'Due, not reclaimed.',
-          category: row.category,
-          reward: row.reward,
-          feeBps: row.feeBps,
-          deadline: older,
-          listedAt: older,
-          createdAt: older,
-          updatedAt: older,
-          onChainTaskId: 9_000_000_000 + Math.floor(Math.random() * 1_000_000_000),
-        })),
-      )
-      .returning({ id: missions.id });
-    try {
-      // A cursor that is not one (a stray write, a format from another version) starts the turn over.
-      await getKv().put('sweep:reclaim-cursor', JSON.stringify({ key: "2024-01-01'; --", id: 'x' }), 60_000);
-      expect((await sweep()).status).toBe(200);
-      // However many due missions other tests left in this database: within a bounded number of runs.
-      await sweepUntilCancelled(id);
-      expect(await missionRow(id)).toMatchObject({ status: 'CANCELLED' });
-      expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'reclaimed', toStatus: 'CANCELLED' });
-    } finally {
-      // Settled, so they are no one else's due missions.
-      await (await getDb())
-        .update(missions)
-        .set({ status: 'CANCELLED' })
-        .where(
-          inArray(
-            missions.id,
-            fillers.map((f) => f.id),
-          ),
-        );
-    }
-  });
+  test(
+    'behavior: a reclaim behind more due tasks than one run looks at is still noticed — the ' +
+      'runs take them in turn',
+    async () => {
+      const { id } = await reclaimedOpenMission();
+      // Forty due missions ahead of it, older, whose tasks nobody reclaims (no such task on-chain):
+      // they stay due on every run, and a sweep taking the oldest 25 each time would never reach it.
+      const row = await missionRow(id);
+      const older = past(MARGIN + 3_600);
+      const fillers = await (await getDb())
+        .insert(missions)
+        .values(
+          Array.from({ length: 40 }, (_, i) => ({
+            clientId: row.clientId,
+            title: `Never reclaimed ${i}`,
+            description: 'Due, not reclaimed.',
+            category: row.category,
+            reward: row.reward,
+            feeBps: row.feeBps,
+            deadline: older,
+            listedAt: older,
+            createdAt: older,
+            updatedAt: older,
+            onChainTaskId: 9_000_000_000 + Math.floor(Math.random() * 1_000_000_000),
+          })),
+        )
+        .returning({ id: missions.id });
+      try {
+        // A cursor that is not one (a stray write, a format from another version) starts the turn over.
+        await getKv().put('sweep:reclaim-cursor', JSON.stringify({ key: "2024-01-01'; --", id: 'x' }), 60_000);
+        expect((await sweep()).status).toBe(200);
+        // However many due missions other tests left in this database: within a bounded number of runs.
+        await sweepUntilCancelled(id);
+        expect(await missionRow(id)).toMatchObject({ status: 'CANCELLED' });
+        expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'reclaimed', toStatus: 'CANCELLED' });
+      } finally {
+        // Settled, so they are no one else's due missions.
+        await (await getDb())
+          .update(missions)
+          .set({ status: 'CANCELLED' })
+          .where(
+            inArray(
+              missions.id,
+              fillers.map((f) => f.id),
+            ),
+          );
+      }
+    },
+  );
 
   test('behavior: the sweep turns its OPEN mission CANCELLED with event reclaimed, and sends no refund', async () => {
     const { client, id } = await reclaimedOpenMission();
@@ -177,57 +187,68 @@ describe('a task reclaimed on-chain (docs/api.md#escrow)', () => {
     expect((await eventsOf(id)).filter((e) => e.action === 'reclaimed')).toHaveLength(1);
   });
 
-  test('behavior: with the RPC down the sweep still answers 200 and finishes its other work; the reclaim is noticed once the chain is back', async () => {
-    const { id } = await reclaimedOpenMission();
-    setEnv({ RPC_URL: 'http://127.0.0.1:9' });
-    try {
-      expect((await sweep()).status).toBe(200);
-      expect(await missionRow(id)).toMatchObject({ status: 'OPEN' });
-    } finally {
-      setEnv({ RPC_URL: workerRpcUrl() });
-    }
-    await sweepUntilCancelled(id);
-    expect(await missionRow(id)).toMatchObject({ status: 'CANCELLED' });
-  });
+  test(
+    'behavior: with the RPC down the sweep still answers 200 and finishes its other work; ' +
+      'the reclaim is noticed once the chain is back',
+    async () => {
+      const { id } = await reclaimedOpenMission();
+      setEnv({ RPC_URL: 'http://127.0.0.1:9' });
+      try {
+        expect((await sweep()).status).toBe(200);
+        expect(await missionRow(id)).toMatchObject({ status: 'OPEN' });
+      } finally {
+        setEnv({ RPC_URL: workerRpcUrl() });
+      }
+      await sweepUntilCancelled(id);
+      expect(await missionRow(id)).toMatchObject({ status: 'CANCELLED' });
+    },
+  );
 
-  test('behavior: reclaimed while its release is in flight — the release is never sent, the mission ends CANCELLED, the agent is not credited twice or at all', async () => {
-    const { wallet, client, taskId, id, agent, expiresAt } = await deliveredMission();
-    // The release cannot get out (an operator key the escrow does not know), so it waits PENDING.
-    setEnv({ OPERATOR_PRIVATE_KEY: generatePrivateKey() });
-    try {
+  test(
+    'behavior: reclaimed while its release is in flight — the release is never sent, the ' +
+      'mission ends CANCELLED, the agent is not credited twice or at all',
+    async () => {
+      const { wallet, client, taskId, id, agent, expiresAt } = await deliveredMission();
+      // The release cannot get out (an operator key the escrow does not know), so it waits PENDING.
+      setEnv({ OPERATOR_PRIVATE_KEY: generatePrivateKey() });
+      try {
+        await ok(act('approve', { token: client.token, id: client.user.id, address: client.user.walletAddress }, id));
+      } finally {
+        setEnv({ OPERATOR_PRIVATE_KEY: ANVIL_KEYS[0] });
+      }
+      const release = async () =>
+        (await (await getDb()).select().from(settlements).where(eq(settlements.missionId, id)))[0]!;
+      expect(await release()).toMatchObject({ kind: 'RELEASE', status: 'PENDING' });
+      expect(await missionRow(id)).toMatchObject({ status: 'COMPLETED' });
+
+      await expire(expiresAt);
+      await reclaimTask(wallet, taskId);
+      await ok(sweep());
+
+      expect(await release()).toMatchObject({ status: 'SUPERSEDED', txHash: null });
+      expect(await missionRow(id)).toMatchObject({ status: 'CANCELLED' });
+      expect((await eventsOf(id)).at(-1)).toMatchObject({
+        action: 'reclaimed',
+        fromStatus: 'COMPLETED',
+        toStatus: 'CANCELLED',
+      });
+      expect(await (await getDb()).select().from(agentEarnings).where(eq(agentEarnings.missionId, id))).toEqual([]);
+      expect((await taskOnChain(taskId)).state).toBe(4);
+      expect(await claimableOnChain(agent.address)).toBe(0n);
+      expect(await claimableOnChain(client.user.walletAddress)).toBe(REWARD);
+    },
+  );
+
+  test(
+    'behavior: a release mined first wins — the client can no longer reclaim and the ' + 'mission stays COMPLETED',
+    async () => {
+      const { wallet, client, taskId, id, agent, expiresAt } = await deliveredMission();
       await ok(act('approve', { token: client.token, id: client.user.id, address: client.user.walletAddress }, id));
-    } finally {
-      setEnv({ OPERATOR_PRIVATE_KEY: ANVIL_KEYS[0] });
-    }
-    const release = async () =>
-      (await (await getDb()).select().from(settlements).where(eq(settlements.missionId, id)))[0]!;
-    expect(await release()).toMatchObject({ kind: 'RELEASE', status: 'PENDING' });
-    expect(await missionRow(id)).toMatchObject({ status: 'COMPLETED' });
-
-    await expire(expiresAt);
-    await reclaimTask(wallet, taskId);
-    await ok(sweep());
-
-    expect(await release()).toMatchObject({ status: 'SUPERSEDED', txHash: null });
-    expect(await missionRow(id)).toMatchObject({ status: 'CANCELLED' });
-    expect((await eventsOf(id)).at(-1)).toMatchObject({
-      action: 'reclaimed',
-      fromStatus: 'COMPLETED',
-      toStatus: 'CANCELLED',
-    });
-    expect(await (await getDb()).select().from(agentEarnings).where(eq(agentEarnings.missionId, id))).toEqual([]);
-    expect((await taskOnChain(taskId)).state).toBe(4);
-    expect(await claimableOnChain(agent.address)).toBe(0n);
-    expect(await claimableOnChain(client.user.walletAddress)).toBe(REWARD);
-  });
-
-  test('behavior: a release mined first wins — the client can no longer reclaim and the mission stays COMPLETED', async () => {
-    const { wallet, client, taskId, id, agent, expiresAt } = await deliveredMission();
-    await ok(act('approve', { token: client.token, id: client.user.id, address: client.user.walletAddress }, id));
-    await expire(expiresAt);
-    await expect(reclaimTask(wallet, taskId)).rejects.toThrow();
-    await ok(sweep());
-    expect(await missionRow(id)).toMatchObject({ status: 'COMPLETED' });
-    expect(await claimableOnChain(agent.address)).toBe(REWARD);
-  });
+      await expire(expiresAt);
+      await expect(reclaimTask(wallet, taskId)).rejects.toThrow();
+      await ok(sweep());
+      expect(await missionRow(id)).toMatchObject({ status: 'COMPLETED' });
+      expect(await claimableOnChain(agent.address)).toBe(REWARD);
+    },
+  );
 });

@@ -60,28 +60,31 @@ const releaseRow = async (missionId: string) =>
   (await (await getDb()).select().from(settlements).where(eq(settlements.missionId, missionId)))[0]!;
 
 describe('payout recovery', () => {
-  test('behavior: broadcast but not yet mined when the worker stops: later sweeps wait for it and never send again', async () => {
-    const { client, agentAddress, taskId, id } = await submittedMission();
-    await anvil().setAutomine(false);
-    const nonceBefore = await operatorNonce();
-    expect((await act('approve', client, id)).status).toBe(200);
-    const row = await releaseRow(id);
-    expect(row).toMatchObject({ status: 'PENDING', txHash: expect.stringMatching(/^0x/) });
-    expect(await operatorNonce()).toBe(nonceBefore + 1);
+  test(
+    'behavior: broadcast but not yet mined when the worker stops: later sweeps wait for it ' + 'and never send again',
+    async () => {
+      const { client, agentAddress, taskId, id } = await submittedMission();
+      await anvil().setAutomine(false);
+      const nonceBefore = await operatorNonce();
+      expect((await act('approve', client, id)).status).toBe(200);
+      const row = await releaseRow(id);
+      expect(row).toMatchObject({ status: 'PENDING', txHash: expect.stringMatching(/^0x/) });
+      expect(await operatorNonce()).toBe(nonceBefore + 1);
 
-    // The "restarted" service sweeps while the transaction still waits in the mempool.
-    await sweep();
-    await sweep();
-    expect(await operatorNonce()).toBe(nonceBefore + 1);
+      // The "restarted" service sweeps while the transaction still waits in the mempool.
+      await sweep();
+      await sweep();
+      expect(await operatorNonce()).toBe(nonceBefore + 1);
 
-    await anvil().mine({ blocks: 1 });
-    await anvil().setAutomine(true);
-    await sweep();
-    expect(await releaseRow(id)).toMatchObject({ status: 'MINED', txHash: row.txHash });
-    expect((await taskOnChain(taskId)).state).toBe(2);
-    expect(await claimableOnChain(agentAddress)).toBe(REWARD);
-    expect(await operatorNonce()).toBe(nonceBefore + 1);
-  });
+      await anvil().mine({ blocks: 1 });
+      await anvil().setAutomine(true);
+      await sweep();
+      expect(await releaseRow(id)).toMatchObject({ status: 'MINED', txHash: row.txHash });
+      expect((await taskOnChain(taskId)).state).toBe(2);
+      expect(await claimableOnChain(agentAddress)).toBe(REWARD);
+      expect(await operatorNonce()).toBe(nonceBefore + 1);
+    },
+  );
 
   test('behavior: a hash recorded but never broadcast is looked up, found unknown, and sent once', async () => {
     const { client, agentAddress, taskId, id } = await submittedMission();

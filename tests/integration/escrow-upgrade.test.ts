@@ -127,7 +127,8 @@ describe('a v2 deployment upgraded to v3', () => {
 });
 
 describe('a v3 deployment upgraded to v4', () => {
-  test('v3 tasks keep settling on v3 once ESCROW_V3_ADDRESS names it; a mission funded after settles on v4; claims drain v3, then v4', async () => {
+  test('v3 tasks keep settling on v3 once ESCROW_V3_ADDRESS names it; a mission funded after ' +
+    'settles on v4; claims drain v3, then v4', async () => {
     const deployer = await newDeployer();
     const operator = privateKeyToAccount(ANVIL_KEYS[0]).address;
     const v3 = (

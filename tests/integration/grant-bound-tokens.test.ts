@@ -46,18 +46,21 @@ async function shortPersonalToken(user: User, scopes: string[]) {
 }
 
 describe('register-agent with a delegated token', () => {
-  test('behavior: with an OAuth access token, the answered token never expires after it, called again and again', async () => {
-    const { tokens } = await connect('missions:read missions:work');
-    const callerExp = expOf(tokens.access_token);
-    await nextSecond();
-    const first = await call(registerAgent, { method: 'POST', token: tokens.access_token });
-    expect(first.status).toBe(200);
-    expect(expOf(first.body.token)).toBeLessThanOrEqual(callerExp);
-    await nextSecond();
-    const second = await call(registerAgent, { method: 'POST', token: first.body.token });
-    expect(second.status).toBe(200);
-    expect(expOf(second.body.token)).toBeLessThanOrEqual(callerExp);
-  });
+  test(
+    'behavior: with an OAuth access token, the answered token never expires after it, ' + 'called again and again',
+    async () => {
+      const { tokens } = await connect('missions:read missions:work');
+      const callerExp = expOf(tokens.access_token);
+      await nextSecond();
+      const first = await call(registerAgent, { method: 'POST', token: tokens.access_token });
+      expect(first.status).toBe(200);
+      expect(expOf(first.body.token)).toBeLessThanOrEqual(callerExp);
+      await nextSecond();
+      const second = await call(registerAgent, { method: 'POST', token: first.body.token });
+      expect(second.status).toBe(200);
+      expect(expOf(second.body.token)).toBeLessThanOrEqual(callerExp);
+    },
+  );
 
   test('behavior: with a personal token, the answered token expires no later than the personal token', async () => {
     const user = await signIn();
@@ -110,24 +113,28 @@ describe('a revoked grant stays revoked without the KV', () => {
     expect((await call(me, { token: derived })).status).toBe(401);
   });
 
-  test('behavior: another instance refuses a revoked grant at once while the KV holds the mark, and within a second without it', async () => {
-    const { user, tokens } = await connect('missions:read');
-    // A second instance: the same database and KV (held on globalThis), its own module state — the
-    // verified-token cache and its own reads of grants.
-    vi.resetModules();
-    const other = (await import('@/app/api/auth/me/route')).GET;
-    // Its configuration is its own too: it sees the flushed KV's new prefix only once reset.
-    const otherConfig = await import('@/lib/config');
-    expect((await call(other, { token: tokens.access_token })).status).toBe(200);
-    expect(
-      (await call(revokeGrant, { method: 'DELETE', token: user.token, params: { id: await oauthGrantOf(user) } }))
-        .status,
-    ).toBe(200);
-    expect((await call(other, { token: tokens.access_token })).status).toBe(401);
-    flushKv();
-    otherConfig.resetConfig();
-    // Its read of the grant, from before the revocation, lasts at most STANDING_TTL_MS.
-    await sleep(STANDING_TTL_MS + 50);
-    expect((await call(other, { token: tokens.access_token })).status).toBe(401);
-  });
+  test(
+    'behavior: another instance refuses a revoked grant at once while the KV holds the ' +
+      'mark, and within a second without it',
+    async () => {
+      const { user, tokens } = await connect('missions:read');
+      // A second instance: the same database and KV (held on globalThis), its own module state — the
+      // verified-token cache and its own reads of grants.
+      vi.resetModules();
+      const other = (await import('@/app/api/auth/me/route')).GET;
+      // Its configuration is its own too: it sees the flushed KV's new prefix only once reset.
+      const otherConfig = await import('@/lib/config');
+      expect((await call(other, { token: tokens.access_token })).status).toBe(200);
+      expect(
+        (await call(revokeGrant, { method: 'DELETE', token: user.token, params: { id: await oauthGrantOf(user) } }))
+          .status,
+      ).toBe(200);
+      expect((await call(other, { token: tokens.access_token })).status).toBe(401);
+      flushKv();
+      otherConfig.resetConfig();
+      // Its read of the grant, from before the revocation, lasts at most STANDING_TTL_MS.
+      await sleep(STANDING_TTL_MS + 50);
+      expect((await call(other, { token: tokens.access_token })).status).toBe(401);
+    },
+  );
 });

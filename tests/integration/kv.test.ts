@@ -73,26 +73,29 @@ describe.each(drivers)('%s KV', (_name, open) => {
     expect((await kv.hit(`${p}h`, 300)).count).toBe(1);
   });
 
-  test('behavior: hitThenPutCapped counts the hit and stores within the limit, and past it counts but stores nothing', async () => {
-    const charge = { key: `${p}rl-put`, windowMs: 60_000, max: 3 };
-    const set = `${p}live-put`;
-    const results = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => kv.hitThenPutCapped(charge, `${p}np${i}`, `addr${i}`, 60_000, set, 100)),
-    );
-    expect(results.map((r) => r.hit.count).sort()).toEqual([1, 2, 3, 4, 5]);
-    for (const { hit, stored } of results) expect(stored).toBe(hit.count <= 3);
-    expect(results.every((r) => r.hit.resetMs > 0 && r.hit.resetMs <= 60_000)).toBe(true);
-    // Exactly the three stored ones are in the store, and the live set counts only them.
-    const values = await Promise.all(results.map((_, i) => kv.get(`${p}np${i}`)));
-    expect(values.filter((v) => v !== null)).toHaveLength(3);
-    const room = await Promise.all(
-      Array.from({ length: 3 }, (_, i) => kv.putCapped(`${p}npx${i}`, 'v', 60_000, set, 5)),
-    );
-    expect(room).toEqual([true, true, false]);
-    // The cap still refuses within the limit.
-    const capped = await kv.hitThenPutCapped({ ...charge, key: `${p}rl-put2` }, `${p}npy`, 'v', 60_000, set, 5);
-    expect(capped).toMatchObject({ hit: { count: 1 }, stored: false });
-  });
+  test(
+    'behavior: hitThenPutCapped counts the hit and stores within the limit, and past it ' + 'counts but stores nothing',
+    async () => {
+      const charge = { key: `${p}rl-put`, windowMs: 60_000, max: 3 };
+      const set = `${p}live-put`;
+      const results = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => kv.hitThenPutCapped(charge, `${p}np${i}`, `addr${i}`, 60_000, set, 100)),
+      );
+      expect(results.map((r) => r.hit.count).sort()).toEqual([1, 2, 3, 4, 5]);
+      for (const { hit, stored } of results) expect(stored).toBe(hit.count <= 3);
+      expect(results.every((r) => r.hit.resetMs > 0 && r.hit.resetMs <= 60_000)).toBe(true);
+      // Exactly the three stored ones are in the store, and the live set counts only them.
+      const values = await Promise.all(results.map((_, i) => kv.get(`${p}np${i}`)));
+      expect(values.filter((v) => v !== null)).toHaveLength(3);
+      const room = await Promise.all(
+        Array.from({ length: 3 }, (_, i) => kv.putCapped(`${p}npx${i}`, 'v', 60_000, set, 5)),
+      );
+      expect(room).toEqual([true, true, false]);
+      // The cap still refuses within the limit.
+      const capped = await kv.hitThenPutCapped({ ...charge, key: `${p}rl-put2` }, `${p}npy`, 'v', 60_000, set, 5);
+      expect(capped).toMatchObject({ hit: { count: 1 }, stored: false });
+    },
+  );
 
   test('behavior: hitThenTake takes once within the limit; past it the value stays for a later take', async () => {
     const set = `${p}live-take`;

@@ -59,42 +59,48 @@ async function applicationMission() {
 }
 
 describe('applications (docs/api.md#applications)', () => {
-  test('default: agents apply, the owner reads them oldest first and assigns one — ACCEPTED for that agent', async () => {
-    const { client, id } = await applicationMission();
-    const [a, b] = [await newAgent(), await newAgent()];
-    const first = await apply(a, id);
-    expect(first).toMatchObject({
-      status: 201,
-      body: {
-        id: expect.any(String),
-        agent: { walletAddress: a.address, rating: null, ratingCount: 0 },
-        pitch: expect.any(String),
-      },
-    });
-    await apply(b, id, 'Fast and careful.');
-    const listed = await applicationsOf(client, id);
-    expect(listed.body.items.map((x: { agent: { walletAddress: string } }) => x.agent.walletAddress)).toEqual([
-      a.address,
-      b.address,
-    ]);
-    const assigned = await assign(client, id, b);
-    expect(assigned).toMatchObject({
-      status: 200,
-      body: { status: 'ACCEPTED', assignment: 'APPLICATION', agent: { walletAddress: b.address } },
-    });
-    expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'assign', toStatus: 'ACCEPTED' });
-  });
+  test(
+    'default: agents apply, the owner reads them oldest first and assigns one — ACCEPTED ' + 'for that agent',
+    async () => {
+      const { client, id } = await applicationMission();
+      const [a, b] = [await newAgent(), await newAgent()];
+      const first = await apply(a, id);
+      expect(first).toMatchObject({
+        status: 201,
+        body: {
+          id: expect.any(String),
+          agent: { walletAddress: a.address, rating: null, ratingCount: 0 },
+          pitch: expect.any(String),
+        },
+      });
+      await apply(b, id, 'Fast and careful.');
+      const listed = await applicationsOf(client, id);
+      expect(listed.body.items.map((x: { agent: { walletAddress: string } }) => x.agent.walletAddress)).toEqual([
+        a.address,
+        b.address,
+      ]);
+      const assigned = await assign(client, id, b);
+      expect(assigned).toMatchObject({
+        status: 200,
+        body: { status: 'ACCEPTED', assignment: 'APPLICATION', agent: { walletAddress: b.address } },
+      });
+      expect((await eventsOf(id)).at(-1)).toMatchObject({ action: 'assign', toStatus: 'ACCEPTED' });
+    },
+  );
 
-  test('behavior: a mission assigned from the applications counts as accepted by its agent (success rate)', async () => {
-    const { client, id } = await applicationMission();
-    const agent = await newAgent();
-    await apply(agent, id);
-    await ok(assign(client, id, agent));
-    await ok(act('submit', agent, id, { note: 'Done.' }));
-    await ok(act('approve', client, id));
-    const profile = await call(agentProfile, { params: { address: agent.address } });
-    expect(profile.body.stats).toMatchObject({ accepted: 1, completed: 1, successRate: 1 });
-  });
+  test(
+    'behavior: a mission assigned from the applications counts as accepted by its agent ' + '(success rate)',
+    async () => {
+      const { client, id } = await applicationMission();
+      const agent = await newAgent();
+      await apply(agent, id);
+      await ok(assign(client, id, agent));
+      await ok(act('submit', agent, id, { note: 'Done.' }));
+      await ok(act('approve', client, id));
+      const profile = await call(agentProfile, { params: { address: agent.address } });
+      expect(profile.body.stats).toMatchObject({ accepted: 1, completed: 1, successRate: 1 });
+    },
+  );
 
   test('error: accept on an APPLICATION mission is 409; apply on a FIRST_COME one is 409', async () => {
     const { id } = await applicationMission();
@@ -107,28 +113,32 @@ describe('applications (docs/api.md#applications)', () => {
     expect((await apply(agent, plain.id)).status).toBe(409);
   });
 
-  test('error: a second application is 409, a client cannot apply (403), the owner cannot apply, and only the owner reads them', async () => {
-    const { client, id } = await applicationMission();
-    const agent = await newAgent();
-    await apply(agent, id);
-    expect(await apply(agent, id)).toMatchObject({
-      status: 409,
-      body: { error: 'You have already applied to this mission' },
-    });
-    expect(
-      (
-        await call(applyRoute, {
-          method: 'POST',
-          token: (await newClient()).token,
-          params: { id },
-          body: { pitch: 'x' },
-        })
-      ).status,
-    ).toBe(403);
-    expect((await applicationsOf(agent, id)).status).toBe(403);
-    expect((await applicationsOf(undefined, id)).status).toBe(401);
-    expect((await applicationsOf(client, id)).status).toBe(200);
-  });
+  test(
+    'error: a second application is 409, a client cannot apply (403), the owner cannot ' +
+      'apply, and only the owner reads them',
+    async () => {
+      const { client, id } = await applicationMission();
+      const agent = await newAgent();
+      await apply(agent, id);
+      expect(await apply(agent, id)).toMatchObject({
+        status: 409,
+        body: { error: 'You have already applied to this mission' },
+      });
+      expect(
+        (
+          await call(applyRoute, {
+            method: 'POST',
+            token: (await newClient()).token,
+            params: { id },
+            body: { pitch: 'x' },
+          })
+        ).status,
+      ).toBe(403);
+      expect((await applicationsOf(agent, id)).status).toBe(403);
+      expect((await applicationsOf(undefined, id)).status).toBe(401);
+      expect((await applicationsOf(client, id)).status).toBe(200);
+    },
+  );
 
   test('error: assigning someone who did not apply is 409; a stranger assigning is 403; bad input is 400', async () => {
     const { client, id } = await applicationMission();
@@ -250,48 +260,54 @@ describe('reviews (docs/api.md#reviews)', () => {
 });
 
 describe('ratings on the leaderboard (docs/api.md#reviews)', () => {
-  test('behavior: sort=rating ranks by average, then more ratings, unrated last — across cursor pages too', async () => {
-    const [twice, once, unrated] = [await newAgent(), await newAgent(), await newAgent()];
-    for (const [agent, ratings] of [
-      [twice, [5, 5]],
-      [once, [5]],
-      [unrated, [null]],
-    ] as const) {
-      for (const rating of ratings) {
-        const done = await missionIn('COMPLETED', { agent });
-        if (rating !== null)
-          await ok(
-            review(done.client, done.id, { rating }).then((r) => ({ ...r, status: r.status === 201 ? 200 : r.status })),
-          );
+  test(
+    'behavior: sort=rating ranks by average, then more ratings, unrated last — across ' + 'cursor pages too',
+    async () => {
+      const [twice, once, unrated] = [await newAgent(), await newAgent(), await newAgent()];
+      for (const [agent, ratings] of [
+        [twice, [5, 5]],
+        [once, [5]],
+        [unrated, [null]],
+      ] as const) {
+        for (const rating of ratings) {
+          const done = await missionIn('COMPLETED', { agent });
+          if (rating !== null)
+            await ok(
+              review(done.client, done.id, { rating }).then((r) => ({
+                ...r,
+                status: r.status === 201 ? 200 : r.status,
+              })),
+            );
+        }
       }
-    }
-    const board = await call(leaderboardRoute, { path: '/api/agents/leaderboard?sort=rating' });
-    const mine = board.body.items.filter((e: { walletAddress: string }) =>
-      [twice, once, unrated].some((a) => a.address === e.walletAddress),
-    );
-    expect(
-      mine.map((e: { walletAddress: string; rating: number | null; ratingCount: number }) => [
-        e.walletAddress,
-        e.rating,
-        e.ratingCount,
-      ]),
-    ).toEqual([
-      [twice.address, 5, 2],
-      [once.address, 5, 1],
-      [unrated.address, null, 0],
-    ]);
-    const walked: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { body: { items: { walletAddress: string }[]; nextCursor: string | null } } = await call(
-        leaderboardRoute,
-        { path: `/api/agents/leaderboard?sort=rating&limit=1${cursor ? `&cursor=${cursor}` : ''}` },
+      const board = await call(leaderboardRoute, { path: '/api/agents/leaderboard?sort=rating' });
+      const mine = board.body.items.filter((e: { walletAddress: string }) =>
+        [twice, once, unrated].some((a) => a.address === e.walletAddress),
       );
-      walked.push(...page.body.items.map((e: { walletAddress: string }) => e.walletAddress));
-      cursor = page.body.nextCursor;
-    } while (cursor);
-    expect(walked).toEqual(board.body.items.map((e: { walletAddress: string }) => e.walletAddress));
-  });
+      expect(
+        mine.map((e: { walletAddress: string; rating: number | null; ratingCount: number }) => [
+          e.walletAddress,
+          e.rating,
+          e.ratingCount,
+        ]),
+      ).toEqual([
+        [twice.address, 5, 2],
+        [once.address, 5, 1],
+        [unrated.address, null, 0],
+      ]);
+      const walked: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { body: { items: { walletAddress: string }[]; nextCursor: string | null } } = await call(
+          leaderboardRoute,
+          { path: `/api/agents/leaderboard?sort=rating&limit=1${cursor ? `&cursor=${cursor}` : ''}` },
+        );
+        walked.push(...page.body.items.map((e: { walletAddress: string }) => e.walletAddress));
+        cursor = page.body.nextCursor;
+      } while (cursor);
+      expect(walked).toEqual(board.body.items.map((e: { walletAddress: string }) => e.walletAddress));
+    },
+  );
 });
 
 describe('comments (docs/api.md#comments)', () => {
@@ -344,15 +360,18 @@ describe('comments (docs/api.md#comments)', () => {
     );
   });
 
-  test('error: free text rules (no control characters, 1–2,000 characters), and 10 comments a minute a user', async () => {
-    const client = await newClient();
-    const { id } = await createMission(client);
-    for (const body of ['', 'x'.repeat(2001), 'nul\u0000', '\ud800'])
-      expect((await comment(client, id, body)).status).toBe(400);
-    setEnv({ COMMENT_RATE_LIMIT_PER_MINUTE: '10' });
-    const talker = await newAgent();
-    const statuses: number[] = [];
-    for (let i = 0; i < 11; i += 1) statuses.push((await comment(talker, id, `question ${i}`)).status);
-    expect(statuses).toEqual([...Array(10).fill(201), 429]);
-  });
+  test(
+    'error: free text rules (no control characters, 1–2,000 characters), and 10 comments a ' + 'minute a user',
+    async () => {
+      const client = await newClient();
+      const { id } = await createMission(client);
+      for (const body of ['', 'x'.repeat(2001), 'nul\u0000', '\ud800'])
+        expect((await comment(client, id, body)).status).toBe(400);
+      setEnv({ COMMENT_RATE_LIMIT_PER_MINUTE: '10' });
+      const talker = await newAgent();
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i += 1) statuses.push((await comment(talker, id, `question ${i}`)).status);
+      expect(statuses).toEqual([...Array(10).fill(201), 429]);
+    },
+  );
 });

@@ -57,24 +57,27 @@ async function postingToken(owner: Party) {
 }
 
 describe('approve_mission beyond the release limit', () => {
-  test('default: a client that declared URL-mode elicitation gets URLElicitationRequiredError with the URL', async () => {
-    const owner = await newClient();
-    const id = await delivered(owner);
-    const mcp = await mcpClient(await postingToken(owner), { elicitation: { url: {} } });
-    const error = await mcp.callTool({ name: 'approve_mission', arguments: { id } }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(UrlElicitationRequiredError);
-    const elicitation = (error as UrlElicitationRequiredError).elicitations[0]!;
-    expect((error as UrlElicitationRequiredError).code).toBe(ErrorCode.UrlElicitationRequired);
-    expect(elicitation).toMatchObject({
-      mode: 'url',
-      url: `https://app.example.com/confirmations/${elicitation.elicitationId}`,
-    });
-    expect(elicitation.message).toContain(elicitation.url);
-    expect((await missionRow(id)).status).toBe('SUBMITTED');
-  });
+  test(
+    'default: a client that declared URL-mode elicitation gets URLElicitationRequiredError ' + 'with the URL',
+    async () => {
+      const owner = await newClient();
+      const id = await delivered(owner);
+      const mcp = await mcpClient(await postingToken(owner), { elicitation: { url: {} } });
+      const error = await mcp.callTool({ name: 'approve_mission', arguments: { id } }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(UrlElicitationRequiredError);
+      const elicitation = (error as UrlElicitationRequiredError).elicitations[0]!;
+      expect((error as UrlElicitationRequiredError).code).toBe(ErrorCode.UrlElicitationRequired);
+      expect(elicitation).toMatchObject({
+        mode: 'url',
+        url: `https://app.example.com/confirmations/${elicitation.elicitationId}`,
+      });
+      expect(elicitation.message).toContain(elicitation.url);
+      expect((await missionRow(id)).status).toBe('SUBMITTED');
+    },
+  );
 
   test("behavior: a client without it gets the confirmation in the tool's text, and nothing is released", async () => {
     const owner = await newClient();

@@ -170,22 +170,27 @@ describe('/api/mcp limits', () => {
     expect((await post(other, ping)).status).toBe(200);
   });
 
-  test('error: past MCP_RATE_LIMIT_PER_MINUTE a user is 429 with Retry-After, whichever of its tokens it uses; another user is not', async () => {
-    const user = await signIn();
-    const { tokens } = await connect('missions:read', user, MCP_RESOURCE);
-    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
-    for (let i = 0; i < RATE; i++)
-      expect((await post(i % 2 ? user.token : tokens.access_token, ping)).status).toBe(200);
-    for (const token of [user.token, tokens.access_token]) {
-      const refused = await post(token, ping);
-      expect(refused.status).toBe(429);
-      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    }
-    expect((await call(getMcp, { token: user.token })).status).toBe(429);
-    expect((await post((await signIn()).token, ping)).status).toBe(200);
-  });
+  test(
+    'error: past MCP_RATE_LIMIT_PER_MINUTE a user is 429 with Retry-After, whichever of its ' +
+      'tokens it uses; another user is not',
+    async () => {
+      const user = await signIn();
+      const { tokens } = await connect('missions:read', user, MCP_RESOURCE);
+      const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+      for (let i = 0; i < RATE; i++)
+        expect((await post(i % 2 ? user.token : tokens.access_token, ping)).status).toBe(200);
+      for (const token of [user.token, tokens.access_token]) {
+        const refused = await post(token, ping);
+        expect(refused.status).toBe(429);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+      expect((await call(getMcp, { token: user.token })).status).toBe(429);
+      expect((await post((await signIn()).token, ping)).status).toBe(200);
+    },
+  );
 
-  test('error: past MCP_MAX_CONCURRENT requests in progress the instance answers 503 with Retry-After, before reading the body; every slot comes back', async () => {
+  test('error: past MCP_MAX_CONCURRENT requests in progress the instance answers 503 with ' +
+    'Retry-After, before reading the body; every slot comes back', async () => {
     const users = await Promise.all(Array.from({ length: SLOTS + 1 }, () => signIn()));
     const holdAll = async () => {
       const held = users.slice(0, SLOTS).map((u) => heldPost(u.token));
@@ -209,120 +214,140 @@ describe('/api/mcp limits', () => {
     expect((await Promise.all(held.map((h) => h.response))).map((r) => r.status)).toEqual(Array(SLOTS).fill(200));
   }, 30_000);
 
-  test('behavior: get_mission_file answers a file of up to 1 MB inline, and a larger one as its download URL, which serves it', async () => {
-    const { token } = await signIn();
-    const exact = Buffer.alloc(MAX_INLINE_FILE_BYTES, 'a');
-    const over = Buffer.alloc(MAX_INLINE_FILE_BYTES + 1, 'b');
-    const small = await attach('exact.txt', 'text/plain', exact);
-    const large = await attach('over.txt', 'text/plain', over);
+  test(
+    'behavior: get_mission_file answers a file of up to 1 MB inline, and a larger one as ' +
+      'its download URL, which serves it',
+    async () => {
+      const { token } = await signIn();
+      const exact = Buffer.alloc(MAX_INLINE_FILE_BYTES, 'a');
+      const over = Buffer.alloc(MAX_INLINE_FILE_BYTES + 1, 'b');
+      const small = await attach('exact.txt', 'text/plain', exact);
+      const large = await attach('over.txt', 'text/plain', over);
 
-    const inline = (await post(token, toolCall('get_mission_file', { id: small.id, fileId: small.fileId }))).json()
-      .result.content as Block[];
-    expect(JSON.parse(inline[0]!.text!)).toMatchObject({ filename: 'exact.txt', size: MAX_INLINE_FILE_BYTES });
-    expect(inline[1]).toEqual({ type: 'text', text: exact.toString() });
+      const inline = (await post(token, toolCall('get_mission_file', { id: small.id, fileId: small.fileId }))).json()
+        .result.content as Block[];
+      expect(JSON.parse(inline[0]!.text!)).toMatchObject({ filename: 'exact.txt', size: MAX_INLINE_FILE_BYTES });
+      expect(inline[1]).toEqual({ type: 'text', text: exact.toString() });
 
-    const answer = await post(token, toolCall('get_mission_file', { id: large.id, fileId: large.fileId }));
-    expect(answer.text.length).toBeLessThan(2_000);
-    const linked = answer.json().result.content as Block[];
-    const url = `https://app.example.com/api/missions/${large.id}/files/${large.fileId}`;
-    expect(JSON.parse(linked[0]!.text!)).toMatchObject({
-      id: large.fileId,
-      filename: 'over.txt',
-      contentType: 'text/plain',
-      size: over.length,
-      url,
-    });
-    expect(JSON.parse(linked[0]!.text!).note).toMatch(/bearer token/);
-    expect(linked[1]).toEqual({
-      type: 'resource_link',
-      name: 'over.txt',
-      uri: url,
-      mimeType: 'text/plain',
-      size: over.length,
-    });
-    const download = await call(fileRoute, {
-      token,
-      params: { id: large.id, fileId: large.fileId },
-      path: new URL(url).pathname,
-    });
-    expect(download.status).toBe(200);
-    expect(download.body).toBe(over.toString());
-  });
-
-  test('behavior: taskmarket mcp (stdio, the same tool) answers a large file by its URL too, naming the command that saves it', async () => {
-    const { token } = await signIn();
-    const large = await attach('over.txt', 'text/plain', Buffer.alloc(MAX_INLINE_FILE_BYTES + 1, 'c'));
-    // The stdio server's session: an SDK client of the API over HTTP (here, the route handlers), local files allowed.
-    const baseUrl = 'http://localhost:3000';
-    const routeFetch: typeof fetch = async (input, init) => {
-      const request = new Request(input, init);
-      request.headers.set(SOCKET_ADDRESS_HEADER, stampedAddress(randomIp()));
-      const [id, , fileId] = new URL(request.url).pathname.split('/').slice(3);
-      return fileId
-        ? fileRoute(request, { params: Promise.resolve({ id: id!, fileId }) })
-        : missionRoute(request, { params: Promise.resolve({ id: id! }) });
-    };
-    const client = createClient({ baseUrl, token, fetch: routeFetch });
-    const session: Session = {
-      settings: () => ({ baseUrl }) as never,
-      client: () => client as never,
-      token: async () => null,
-    };
-    const { content } = await callTool(session, 'get_mission_file', { id: large.id, fileId: large.fileId });
-    const about = JSON.parse((content[0] as Block).text!);
-    expect(about).toMatchObject({
-      size: MAX_INLINE_FILE_BYTES + 1,
-      url: `${baseUrl}/api/missions/${large.id}/files/${large.fileId}`,
-    });
-    expect(about.note).toContain(`taskmarket missions download ${large.id} ${large.fileId}`);
-    expect(content[1]).toMatchObject({ type: 'resource_link', uri: about.url });
-  });
-
-  test('behavior: 20 concurrent get_mission_file calls on 10 MB files are answered 200, 429 or 503 with memory bounded', async () => {
-    // Two files at the upload limit, as the review's attack used.
-    const head = png();
-    const files = [
-      await attach('a.png', 'image/png', Buffer.concat([head, randomBytes(UPLOAD_LIMITS.maxFileBytes - head.length)])),
-    ];
-    files.push(
-      await attach('b.png', 'image/png', Buffer.concat([head, randomBytes(UPLOAD_LIMITS.maxFileBytes - head.length)])),
-    );
-    // Fifteen calls from one user (five past its rate limit), five from users of their own.
-    const heavy: Party = await newClient();
-    const others = await Promise.all(Array.from({ length: 5 }, () => newClient()));
-    const callers = [...Array(15).fill(heavy), ...others] as Party[];
-
-    const memory = () => {
-      const { heapUsed, arrayBuffers } = process.memoryUsage();
-      return heapUsed + arrayBuffers;
-    };
-    gc();
-    gc();
-    const before = memory();
-    let peak = before;
-    const sampler = setInterval(() => (peak = Math.max(peak, memory())), 1);
-    const answers = await Promise.all(
-      callers.map((caller, i) =>
-        post(caller.token, toolCall('get_mission_file', { id: files[i % 2]!.id, fileId: files[i % 2]!.fileId }, i)),
-      ),
-    ).finally(() => clearInterval(sampler));
-    peak = Math.max(peak, memory());
-
-    const statuses = answers.map((a) => a.status);
-    expect(statuses.every((s) => s === 200 || s === 429 || s === 503)).toBe(true);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
-    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
-    // Answered by URL the burst grows heap and buffers by under 3 MB. Answered inline (each call held
-    // the file, its base64 and the JSON text) it grew them by 61 MB even four at a time.
-    expect(peak - before).toBeLessThan(16 * 1024 * 1024);
-    for (const answer of answers.filter((a) => a.status !== 200))
-      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
-    for (const answer of answers.filter((a) => a.status === 200)) {
+      const answer = await post(token, toolCall('get_mission_file', { id: large.id, fileId: large.fileId }));
       expect(answer.text.length).toBeLessThan(2_000);
-      expect((answer.json().result.content as Block[])[1]).toMatchObject({
-        type: 'resource_link',
-        size: UPLOAD_LIMITS.maxFileBytes,
+      const linked = answer.json().result.content as Block[];
+      const url = `https://app.example.com/api/missions/${large.id}/files/${large.fileId}`;
+      expect(JSON.parse(linked[0]!.text!)).toMatchObject({
+        id: large.fileId,
+        filename: 'over.txt',
+        contentType: 'text/plain',
+        size: over.length,
+        url,
       });
-    }
-  });
+      expect(JSON.parse(linked[0]!.text!).note).toMatch(/bearer token/);
+      expect(linked[1]).toEqual({
+        type: 'resource_link',
+        name: 'over.txt',
+        uri: url,
+        mimeType: 'text/plain',
+        size: over.length,
+      });
+      const download = await call(fileRoute, {
+        token,
+        params: { id: large.id, fileId: large.fileId },
+        path: new URL(url).pathname,
+      });
+      expect(download.status).toBe(200);
+      expect(download.body).toBe(over.toString());
+    },
+  );
+
+  test(
+    'behavior: taskmarket mcp (stdio, the same tool) answers a large file by its URL too, ' +
+      'naming the command that saves it',
+    async () => {
+      const { token } = await signIn();
+      const large = await attach('over.txt', 'text/plain', Buffer.alloc(MAX_INLINE_FILE_BYTES + 1, 'c'));
+      // The stdio server's session: an SDK client of the API over HTTP (here, the route handlers), local files allowed.
+      const baseUrl = 'http://localhost:3000';
+      const routeFetch: typeof fetch = async (input, init) => {
+        const request = new Request(input, init);
+        request.headers.set(SOCKET_ADDRESS_HEADER, stampedAddress(randomIp()));
+        const [id, , fileId] = new URL(request.url).pathname.split('/').slice(3);
+        return fileId
+          ? fileRoute(request, { params: Promise.resolve({ id: id!, fileId }) })
+          : missionRoute(request, { params: Promise.resolve({ id: id! }) });
+      };
+      const client = createClient({ baseUrl, token, fetch: routeFetch });
+      const session: Session = {
+        settings: () => ({ baseUrl }) as never,
+        client: () => client as never,
+        token: async () => null,
+      };
+      const { content } = await callTool(session, 'get_mission_file', { id: large.id, fileId: large.fileId });
+      const about = JSON.parse((content[0] as Block).text!);
+      expect(about).toMatchObject({
+        size: MAX_INLINE_FILE_BYTES + 1,
+        url: `${baseUrl}/api/missions/${large.id}/files/${large.fileId}`,
+      });
+      expect(about.note).toContain(`taskmarket missions download ${large.id} ${large.fileId}`);
+      expect(content[1]).toMatchObject({ type: 'resource_link', uri: about.url });
+    },
+  );
+
+  test(
+    'behavior: 20 concurrent get_mission_file calls on 10 MB files are answered 200, 429 or ' +
+      '503 with memory bounded',
+    async () => {
+      // Two files at the upload limit, as the review's attack used.
+      const head = png();
+      const files = [
+        await attach(
+          'a.png',
+          'image/png',
+          Buffer.concat([head, randomBytes(UPLOAD_LIMITS.maxFileBytes - head.length)]),
+        ),
+      ];
+      files.push(
+        await attach(
+          'b.png',
+          'image/png',
+          Buffer.concat([head, randomBytes(UPLOAD_LIMITS.maxFileBytes - head.length)]),
+        ),
+      );
+      // Fifteen calls from one user (five past its rate limit), five from users of their own.
+      const heavy: Party = await newClient();
+      const others = await Promise.all(Array.from({ length: 5 }, () => newClient()));
+      const callers = [...Array(15).fill(heavy), ...others] as Party[];
+
+      const memory = () => {
+        const { heapUsed, arrayBuffers } = process.memoryUsage();
+        return heapUsed + arrayBuffers;
+      };
+      gc();
+      gc();
+      const before = memory();
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, memory())), 1);
+      const answers = await Promise.all(
+        callers.map((caller, i) =>
+          post(caller.token, toolCall('get_mission_file', { id: files[i % 2]!.id, fileId: files[i % 2]!.fileId }, i)),
+        ),
+      ).finally(() => clearInterval(sampler));
+      peak = Math.max(peak, memory());
+
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.every((s) => s === 200 || s === 429 || s === 503)).toBe(true);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
+      // Answered by URL the burst grows heap and buffers by under 3 MB. Answered inline (each call held
+      // the file, its base64 and the JSON text) it grew them by 61 MB even four at a time.
+      expect(peak - before).toBeLessThan(16 * 1024 * 1024);
+      for (const answer of answers.filter((a) => a.status !== 200))
+        expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+      for (const answer of answers.filter((a) => a.status === 200)) {
+        expect(answer.text.length).toBeLessThan(2_000);
+        expect((answer.json().result.content as Block[])[1]).toMatchObject({
+          type: 'resource_link',
+          size: UPLOAD_LIMITS.maxFileBytes,
+        });
+      }
+    },
+  );
 });

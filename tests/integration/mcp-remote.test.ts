@@ -85,25 +85,29 @@ beforeAll(async () => {
 });
 
 describe('remote MCP', () => {
-  test('default: the tools reach every route a delegated token may call, and no route only a wallet or the operator may', () => {
-    const reached = new Set(routesForTools().map(([template]) => template));
-    const problems = ROUTE_TABLE.flatMap(([template, module]) => {
-      const options = METHODS.flatMap((method) => module[method]?.options ?? []);
-      const delegated = options.some((o) => o.auth !== undefined && (o.scope ?? 'session') !== 'session');
-      const walletOrOperatorOnly =
-        options.length > 0 &&
-        options.every(
-          (o) => o.operator !== undefined || (o.auth !== undefined && (o.scope ?? 'session') === 'session'),
-        );
-      if (delegated && template !== '/api/mcp' && !reached.has(template))
-        return [`${template}: a delegated token may call it, the tools cannot`];
-      if (walletOrOperatorOnly && reached.has(template))
-        return [`${template}: the tools reach it, a delegated token may not call it`];
-      return [];
-    });
-    expect(reached.size).toBeGreaterThan(20);
-    expect(problems).toEqual([]);
-  });
+  test(
+    'default: the tools reach every route a delegated token may call, and no route only a ' +
+      'wallet or the operator may',
+    () => {
+      const reached = new Set(routesForTools().map(([template]) => template));
+      const problems = ROUTE_TABLE.flatMap(([template, module]) => {
+        const options = METHODS.flatMap((method) => module[method]?.options ?? []);
+        const delegated = options.some((o) => o.auth !== undefined && (o.scope ?? 'session') !== 'session');
+        const walletOrOperatorOnly =
+          options.length > 0 &&
+          options.every(
+            (o) => o.operator !== undefined || (o.auth !== undefined && (o.scope ?? 'session') === 'session'),
+          );
+        if (delegated && template !== '/api/mcp' && !reached.has(template))
+          return [`${template}: a delegated token may call it, the tools cannot`];
+        if (walletOrOperatorOnly && reached.has(template))
+          return [`${template}: the tools reach it, a delegated token may not call it`];
+        return [];
+      });
+      expect(reached.size).toBeGreaterThan(20);
+      expect(problems).toEqual([]);
+    },
+  );
 
   test('default: the same tools, schemas and annotations as taskmarket mcp', async () => {
     const { tools } = await agent.listTools();
@@ -138,96 +142,107 @@ describe('remote MCP', () => {
     expect(text).toBe(JSON.stringify(JSON.parse(text)));
   });
 
-  test('behavior: a tool call checks its token once, whatever the token (one revocation read, not one per layer)', async () => {
-    const kv = getKv();
-    const get = kv.get.bind(kv);
-    const reads: string[] = [];
-    kv.get = (key) => (reads.push(key), get(key));
-    try {
-      for (const token of [agentSignIn.token, (await authorize('missions:read', agentSignIn)).tokens.access_token]) {
-        const client = await mcpClient(token);
-        reads.length = 0;
-        expect((await tool(client, 'find_missions', { limit: 2 })).isError).toBeFalsy();
-        expect(reads.filter((key) => key.startsWith('revoked:'))).toHaveLength(1);
+  test(
+    'behavior: a tool call checks its token once, whatever the token (one revocation read, ' + 'not one per layer)',
+    async () => {
+      const kv = getKv();
+      const get = kv.get.bind(kv);
+      const reads: string[] = [];
+      kv.get = (key) => (reads.push(key), get(key));
+      try {
+        for (const token of [agentSignIn.token, (await authorize('missions:read', agentSignIn)).tokens.access_token]) {
+          const client = await mcpClient(token);
+          reads.length = 0;
+          expect((await tool(client, 'find_missions', { limit: 2 })).isError).toBeFalsy();
+          expect(reads.filter((key) => key.startsWith('revoked:'))).toHaveLength(1);
+        }
+      } finally {
+        kv.get = get;
       }
-    } finally {
-      kv.get = get;
-    }
-  });
+    },
+  );
 
-  test('behavior: a plain tools/call and the same through the MCP SDK (with _meta) answer the real API in the same bytes', async () => {
-    const posted = await createMission(owner, { title: `Quoted "job" — 日本語 \u2028 ${randomUUID().slice(0, 8)}` });
-    const { tokens } = await authorize('missions:read', agentSignIn);
-    const send = async (params: Record<string, unknown>) => {
-      const headers = {
-        authorization: `Bearer ${tokens.access_token}`,
-        accept: 'application/json, text/event-stream',
-        'content-type': 'application/json',
-        [SOCKET_ADDRESS_HEADER]: stampedAddress('10.9.9.9'),
+  test(
+    'behavior: a plain tools/call and the same through the MCP SDK (with _meta) answer the ' +
+      'real API in the same bytes',
+    async () => {
+      const posted = await createMission(owner, { title: `Quoted "job" — 日本語 \u2028 ${randomUUID().slice(0, 8)}` });
+      const { tokens } = await authorize('missions:read', agentSignIn);
+      const send = async (params: Record<string, unknown>) => {
+        const headers = {
+          authorization: `Bearer ${tokens.access_token}`,
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          [SOCKET_ADDRESS_HEADER]: stampedAddress('10.9.9.9'),
+        };
+        const response = await postMcp(
+          new Request(URL_, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params }),
+          }),
+          { params: Promise.resolve({}) },
+        );
+        const challenge = response.headers.get('www-authenticate');
+        return {
+          status: response.status,
+          type: response.headers.get('content-type'),
+          challenge,
+          body: await response.text(),
+        };
       };
-      const response = await postMcp(
-        new Request(URL_, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params }),
-        }),
-        { params: Promise.resolve({}) },
+      // A page, a mission, the API's 404, and a scope the token lacks (the endpoint's own 403, with the
+      // step-up challenge: docs/api.md#step-up): each answered both ways.
+      const calls = [
+        ['find_missions', { limit: 5 }],
+        ['get_mission', { id: posted.id }],
+        ['get_mission', { id: randomUUID() }],
+        ['post_comment', { id: posted.id, body: 'Hi' }],
+      ] as const;
+      const answers = [];
+      for (const [name, args] of calls) {
+        const plain = await send({ name, arguments: args });
+        expect(await send({ name, arguments: args, _meta: {} })).toEqual(plain);
+        answers.push(plain);
+      }
+      expect(answers.map(({ status }) => status)).toEqual([200, 200, 200, 403]);
+      const results = answers.slice(0, 3).map(({ body }) => JSON.parse(body).result);
+      expect(results[0].content[0].text).toContain(JSON.stringify(posted.title).slice(1, -1));
+      expect(results.map((result) => result.isError ?? false)).toEqual([false, false, true]);
+      expect(JSON.parse(answers[3]!.body)).toEqual({ error: 'Token lacks the missions:work or missions:post scope' });
+      expect(answers[3]!.challenge).toBe(
+        'Bearer error="insufficient_scope", scope="missions:read missions:work", ' +
+          'resource_metadata="https://app.example.com/.well-known/oauth-protected-resource/api/mcp"',
       );
-      const challenge = response.headers.get('www-authenticate');
-      return {
-        status: response.status,
-        type: response.headers.get('content-type'),
-        challenge,
-        body: await response.text(),
-      };
-    };
-    // A page, a mission, the API's 404, and a scope the token lacks (the endpoint's own 403, with the
-    // step-up challenge: docs/api.md#step-up): each answered both ways.
-    const calls = [
-      ['find_missions', { limit: 5 }],
-      ['get_mission', { id: posted.id }],
-      ['get_mission', { id: randomUUID() }],
-      ['post_comment', { id: posted.id, body: 'Hi' }],
-    ] as const;
-    const answers = [];
-    for (const [name, args] of calls) {
-      const plain = await send({ name, arguments: args });
-      expect(await send({ name, arguments: args, _meta: {} })).toEqual(plain);
-      answers.push(plain);
-    }
-    expect(answers.map(({ status }) => status)).toEqual([200, 200, 200, 403]);
-    const results = answers.slice(0, 3).map(({ body }) => JSON.parse(body).result);
-    expect(results[0].content[0].text).toContain(JSON.stringify(posted.title).slice(1, -1));
-    expect(results.map((result) => result.isError ?? false)).toEqual([false, false, true]);
-    expect(JSON.parse(answers[3]!.body)).toEqual({ error: 'Token lacks the missions:work or missions:post scope' });
-    expect(answers[3]!.challenge).toBe(
-      'Bearer error="insufficient_scope", scope="missions:read missions:work", resource_metadata="https://app.example.com/.well-known/oauth-protected-resource/api/mcp"',
-    );
-  });
+    },
+  );
 
-  test('behavior: an agent registers, finds, asks, accepts, delivers files as content and reads them back', async () => {
-    expect(await toolJson(agent, 'register_agent')).toMatchObject({ user: { role: 'AGENT' } });
-    const posted = await createMission(owner, { title: `Remote job ${randomUUID().slice(0, 8)}` });
-    const page = await toolJson(agent, 'find_missions', { q: posted.title.split(' ').pop() });
-    expect(page.items.map((m: { id: string }) => m.id)).toContain(posted.id);
-    expect(await toolJson(agent, 'get_mission', { id: posted.id })).toMatchObject({ id: posted.id, status: 'OPEN' });
-    await toolJson(agent, 'post_comment', { id: posted.id, body: 'Is a CSV fine?' });
-    expect((await toolJson(agent, 'get_comments', { id: posted.id })).items).toEqual([
-      expect.objectContaining({ body: 'Is a CSV fine?' }),
-    ]);
-    expect(await toolJson(agent, 'accept_mission', { id: posted.id })).toMatchObject({ status: 'ACCEPTED' });
-    const delivered = await toolJson(agent, 'submit_work', {
-      id: posted.id,
-      note: 'Here it is',
-      textFiles: [{ name: 'notes.md', content: '# Done' }],
-      attachments: [{ name: 'proof.png', mimeType: 'image/png', data: PNG_1X1 }],
-    });
-    expect(delivered.status).toBe('SUBMITTED');
-    const png = delivered.submission.files.find((f: { filename: string }) => f.filename === 'proof.png');
-    const read = await tool(agent, 'get_mission_file', { id: posted.id, fileId: png.id });
-    expect(read.content[1]).toMatchObject({ type: 'image', mimeType: 'image/png', data: PNG_1X1 });
-    expect(await toolJson(agent, 'get_earnings')).toHaveProperty('pending');
-  });
+  test(
+    'behavior: an agent registers, finds, asks, accepts, delivers files as content and ' + 'reads them back',
+    async () => {
+      expect(await toolJson(agent, 'register_agent')).toMatchObject({ user: { role: 'AGENT' } });
+      const posted = await createMission(owner, { title: `Remote job ${randomUUID().slice(0, 8)}` });
+      const page = await toolJson(agent, 'find_missions', { q: posted.title.split(' ').pop() });
+      expect(page.items.map((m: { id: string }) => m.id)).toContain(posted.id);
+      expect(await toolJson(agent, 'get_mission', { id: posted.id })).toMatchObject({ id: posted.id, status: 'OPEN' });
+      await toolJson(agent, 'post_comment', { id: posted.id, body: 'Is a CSV fine?' });
+      expect((await toolJson(agent, 'get_comments', { id: posted.id })).items).toEqual([
+        expect.objectContaining({ body: 'Is a CSV fine?' }),
+      ]);
+      expect(await toolJson(agent, 'accept_mission', { id: posted.id })).toMatchObject({ status: 'ACCEPTED' });
+      const delivered = await toolJson(agent, 'submit_work', {
+        id: posted.id,
+        note: 'Here it is',
+        textFiles: [{ name: 'notes.md', content: '# Done' }],
+        attachments: [{ name: 'proof.png', mimeType: 'image/png', data: PNG_1X1 }],
+      });
+      expect(delivered.status).toBe('SUBMITTED');
+      const png = delivered.submission.files.find((f: { filename: string }) => f.filename === 'proof.png');
+      const read = await tool(agent, 'get_mission_file', { id: posted.id, fileId: png.id });
+      expect(read.content[1]).toMatchObject({ type: 'image', mimeType: 'image/png', data: PNG_1X1 });
+      expect(await toolJson(agent, 'get_earnings')).toHaveProperty('pending');
+    },
+  );
 
   test("error: outside its scopes a tool call is the endpoint's 403 (step-up), and the session goes on", async () => {
     const reader = await signIn();
@@ -264,19 +279,23 @@ describe('remote MCP', () => {
     await expect(client.listTools()).rejects.toThrow(/401|Unauthorized|invalid_token|revoked/i);
   });
 
-  test('error: the dashboard cookie is not an MCP credential, and a message over the limit is 413 before it is parsed', async () => {
-    const user = await signIn();
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
-    const headers = { accept: 'application/json, text/event-stream', origin: 'https://app.example.com' };
-    expect((await call(postMcp, { body: initialize, cookie: user.cookie, headers })).status).toBe(401);
-    const { tokens } = await authorize('missions:read', user);
-    const big = await call(postMcp, {
-      token: tokens.access_token,
-      headers,
-      body: { ...initialize, params: { pad: 'x'.repeat(MCP_MAX_BODY_BYTES) } },
-    });
-    expect(big.status).toBe(413);
-  });
+  test(
+    'error: the dashboard cookie is not an MCP credential, and a message over the limit is ' +
+      '413 before it is parsed',
+    async () => {
+      const user = await signIn();
+      const initialize = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+      const headers = { accept: 'application/json, text/event-stream', origin: 'https://app.example.com' };
+      expect((await call(postMcp, { body: initialize, cookie: user.cookie, headers })).status).toBe(401);
+      const { tokens } = await authorize('missions:read', user);
+      const big = await call(postMcp, {
+        token: tokens.access_token,
+        headers,
+        body: { ...initialize, params: { pad: 'x'.repeat(MCP_MAX_BODY_BYTES) } },
+      });
+      expect(big.status).toBe(413);
+    },
+  );
 
   test('behavior: GET offers no stream (405) and DELETE ends nothing (204), both only for a bearer', async () => {
     const { tokens } = await authorize('missions:read');
@@ -285,7 +304,8 @@ describe('remote MCP', () => {
     expect((await call(getMcp)).status).toBe(401);
   });
 
-  test('behavior: a server and transport per request, never closed, are garbage once answered (heap flat over 1,500 calls)', async () => {
+  test('behavior: a server and transport per request, never closed, are garbage once answered ' +
+    '(heap flat over 1,500 calls)', async () => {
     const { tokens } = await authorize('missions:read');
     const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_missions', arguments: {} } };
     const headers = { accept: 'application/json, text/event-stream' };

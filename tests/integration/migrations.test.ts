@@ -34,13 +34,17 @@ async function upgradeKeepsRows(migrate: Migrate, query: Query) {
     await query(`insert into users (id, wallet_address, role) values
       ('11111111-1111-4111-8111-111111111111', '0x1111111111111111111111111111111111111111', 'CLIENT'),
       ('22222222-2222-4222-8222-222222222222', '0x2222222222222222222222222222222222222222', 'AGENT')`);
-    await query(`insert into missions (id, client_id, agent_id, title, description, category, reward, fee_bps, deadline, status, listed_at, created_at, updated_at, accepted_at)
-      values ('33333333-3333-4333-8333-333333333333', '11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222',
-        'Label photos', 'Boxes around products.', 'data', 25000000, 0, now() + interval '7 days', 'ACCEPTED', now(), now(), now(), now()),
+    await query(`insert into missions (id, client_id, agent_id, title, description, category, reward, fee_bps,
+        deadline, status, listed_at, created_at, updated_at, accepted_at)
+      values ('33333333-3333-4333-8333-333333333333', '11111111-1111-4111-8111-111111111111',
+        '22222222-2222-4222-8222-222222222222', 'Label photos', 'Boxes around products.', 'data', 25000000, 0,
+        now() + interval '7 days', 'ACCEPTED', now(), now(), now(), now()),
       ('44444444-4444-4444-8444-444444444444', '11111111-1111-4111-8111-111111111111', null,
-        'Transcribe audio', 'Ten minutes of speech.', 'audio', 5000000, 0, now() + interval '7 days', 'OPEN', now(), now(), now(), null)`);
+        'Transcribe audio', 'Ten minutes of speech.', 'audio', 5000000, 0,
+        now() + interval '7 days', 'OPEN', now(), now(), now(), null)`);
     await query(`insert into settlements (kind, mission_id, user_id, beneficiary, task_id, amount, status)
-      values ('RELEASE', '33333333-3333-4333-8333-333333333333', '22222222-2222-4222-8222-222222222222', '0x2222222222222222222222222222222222222222', 7, 25000000, 'FAILED')`);
+      values ('RELEASE', '33333333-3333-4333-8333-333333333333', '22222222-2222-4222-8222-222222222222',
+        '0x2222222222222222222222222222222222222222', 7, 25000000, 'FAILED')`);
 
     await migrate(DRIZZLE);
 
@@ -55,7 +59,8 @@ async function upgradeKeepsRows(migrate: Migrate, query: Query) {
     // The board's stored view is written for the OPEN mission that was already there, and only for it.
     expect(
       await query(
-        `select title, listing::json ->> 'title' as listed, listing::json -> 'client' ->> 'walletAddress' as client from missions order by title`,
+        `select title, listing::json ->> 'title' as listed, listing::json -> 'client' ->> ` +
+          `'walletAddress' as client from missions order by title`,
       ),
     ).toEqual([
       { title: 'Label photos', listed: null, client: null },
@@ -67,7 +72,8 @@ async function upgradeKeepsRows(migrate: Migrate, query: Query) {
     // The new tables are there, empty, and take rows.
     expect(await query(`select count(*)::int as n from mission_applications`)).toEqual([{ n: 0 }]);
     await query(`insert into mission_comments (mission_id, author_id, body, created_at)
-      values ('33333333-3333-4333-8333-333333333333', '11111111-1111-4111-8111-111111111111', 'Still on track?', now())`);
+      values ('33333333-3333-4333-8333-333333333333', '11111111-1111-4111-8111-111111111111', 'Still on track?',
+        now())`);
     expect(await query(`select body from mission_comments`)).toEqual([{ body: 'Still on track?' }]);
   } finally {
     rmSync(join(older, '..'), { recursive: true, force: true });

@@ -231,24 +231,27 @@ describe('the review window', () => {
 });
 
 describe('deliverables', () => {
-  test('behavior: a multipart submission carries a note and files; the new round replaces the shown submission', async () => {
-    const { client, id } = await missionIn('ACCEPTED', { agent });
-    const { POST: submitRoute } = await import('@/app/api/missions/[id]/submit/route');
-    const first = await upload(submitRoute, {
-      token: agent.token,
-      params: { id },
-      fields: { note: 'Export attached.' },
-      files: [{ filename: 'export.pdf', contentType: 'application/pdf', content: pdf() }],
-    });
-    expect(first.status).toBe(200);
-    expect(first.body.submission).toMatchObject({
-      note: 'Export attached.',
-      files: [{ filename: 'export.pdf', contentType: 'application/pdf' }],
-    });
-    await ok(act('contest', client, id, { reason: 'Wrong format' }));
-    const second = await ok(act('submit', agent, id, { note: 'Now as JSON in the note.' }));
-    expect(second.submission).toMatchObject({ note: 'Now as JSON in the note.', files: [] });
-  });
+  test(
+    'behavior: a multipart submission carries a note and files; the new round replaces the ' + 'shown submission',
+    async () => {
+      const { client, id } = await missionIn('ACCEPTED', { agent });
+      const { POST: submitRoute } = await import('@/app/api/missions/[id]/submit/route');
+      const first = await upload(submitRoute, {
+        token: agent.token,
+        params: { id },
+        fields: { note: 'Export attached.' },
+        files: [{ filename: 'export.pdf', contentType: 'application/pdf', content: pdf() }],
+      });
+      expect(first.status).toBe(200);
+      expect(first.body.submission).toMatchObject({
+        note: 'Export attached.',
+        files: [{ filename: 'export.pdf', contentType: 'application/pdf' }],
+      });
+      await ok(act('contest', client, id, { reason: 'Wrong format' }));
+      const second = await ok(act('submit', agent, id, { note: 'Now as JSON in the note.' }));
+      expect(second.submission).toMatchObject({ note: 'Now as JSON in the note.', files: [] });
+    },
+  );
 
   test('error: a submission needs a note or files', async () => {
     const { id } = await missionIn('ACCEPTED', { agent });

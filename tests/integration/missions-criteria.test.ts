@@ -115,7 +115,8 @@ describe('criteria on a mission', () => {
 describe('PUT /api/missions/{id}/criteria', () => {
   const edit = (party: Party, id: string, body: unknown) =>
     call(editCriteriaRoute, { method: 'PUT', token: party.token, params: { id }, body });
-  // An escrow deployment posts missions AWAITING_FUNDING (docs/api.md#post-and-pay); this suite has none, so the row is set so.
+  // An escrow deployment posts missions AWAITING_FUNDING (docs/api.md#post-and-pay); this suite has none, so the row is
+  // set so.
   const unfunded = async (id: string) =>
     (await db()).update(missions).set({ status: 'AWAITING_FUNDING' }).where(eq(missions.id, id));
 

@@ -90,197 +90,213 @@ beforeAll(async () => {
 });
 
 describe('the listing function', () => {
-  test('default: the function the migrations installed is the SQL missionJson(ANONYMOUS_SEES_WORK) renders now', async () => {
-    const result = await (await db()).execute(
-      sql`select prosrc from pg_proc where oid = ${`${LISTING_FUNCTION}()`}::regprocedure`,
-    );
-    // PGlite answers { rows }, postgres.js the rows themselves.
-    const [installed] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { prosrc: string }[];
-    expect(
-      installed?.prosrc === listingFunctionBody(),
-      `${LISTING_FUNCTION}() in drizzle/ is stale: lib/missions/present.ts changed since the last migration that wrote it. ` +
-        `Run \`${LISTING_COMMAND}\` (it adds a migration with the new function and rewrites every OPEN listing) and commit the result.`,
-    ).toBe(true);
-  });
+  test(
+    'default: the function the migrations installed is the SQL ' + 'missionJson(ANONYMOUS_SEES_WORK) renders now',
+    async () => {
+      const result = await (await db()).execute(
+        sql`select prosrc from pg_proc where oid = ${`${LISTING_FUNCTION}()`}::regprocedure`,
+      );
+      // PGlite answers { rows }, postgres.js the rows themselves.
+      const [installed] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+        prosrc: string;
+      }[];
+      expect(
+        installed?.prosrc === listingFunctionBody(),
+        `${LISTING_FUNCTION}() in drizzle/ is stale: lib/missions/present.ts changed since the ` +
+          `last migration that wrote it. ` +
+          `Run \`${LISTING_COMMAND}\` (it adds a migration with the new function and rewrites ` +
+          `every OPEN listing) and commit the result.`,
+      ).toBe(true);
+    },
+  );
 });
 
 describe('missions.listing', () => {
-  test('behavior: through every way into and out of OPEN, the board shows each viewer what the mission GET shows them, and only OPEN missions keep a listing', async () => {
-    const category = freshCategory();
-    const owner = await newClient();
-    const input = (extra: Record<string, unknown> = {}) => ({ ...missionInput({ category }), ...extra });
-    const { tags, ...fields } = input();
+  test(
+    'behavior: through every way into and out of OPEN, the board shows each viewer what the ' +
+      'mission GET shows them, and only OPEN missions keep a listing',
+    async () => {
+      const category = freshCategory();
+      const owner = await newClient();
+      const input = (extra: Record<string, unknown> = {}) => ({ ...missionInput({ category }), ...extra });
+      const { tags, ...fields } = input();
 
-    // Created with attachments, through multipart.
-    const attached = await upload(createRoute, {
-      token: owner.token,
-      fields: { ...fields, tags: tags.join(',') } as Record<string, string>,
-      files: [
-        { filename: 'brief.pdf', contentType: 'application/pdf', content: pdf() },
-        { filename: 'example.png', contentType: 'image/png', content: png() },
-      ],
-    });
-    expect(attached.status).toBe(201);
-    expect(attached.body.attachments).toHaveLength(2);
-
-    // Accepted, then the agent withdrew.
-    const withdrawn = await createMission(owner, input());
-    await ok(act('accept', agent, withdrawn.id));
-    await ok(act('cancel', agent, withdrawn.id));
-
-    // Accepted, submitted with files, contested with evidence, then the agent withdrew: the owner
-    // still sees that assignment's contest on the OPEN mission, nobody else does.
-    const contested = await createMission(owner, input());
-    await ok(act('accept', agent, contested.id));
-    expect(
-      (
-        await upload(submitRoute, {
-          token: agent.token,
-          params: { id: contested.id },
-          fields: { note: 'First cut.' },
-          files: [{ filename: 'v1.png', content: png() }],
-        })
-      ).status,
-    ).toBe(200);
-    expect(
-      (
-        await upload(contestRoute, {
-          token: owner.token,
-          params: { id: contested.id },
-          fields: { reason: 'Boxes are off.' },
-          files: [{ filename: 'proof.png', content: png() }],
-        })
-      ).status,
-    ).toBe(200);
-    await ok(act('cancel', agent, contested.id));
-
-    // Bumped with a higher reward.
-    const bumped = await createMission(owner, input());
-    await ok(act('bump', owner, bumped.id, { reward: '40000000' }));
-
-    // Accepted, idle past the accept window, reopened by the owner.
-    const reopened = await createMission(owner, input());
-    await ok(act('accept', agent, reopened.id));
-    await setTimes(reopened.id, { acceptedAt: past(7 * 86_400) });
-    await ok(reopen(owner, reopened.id));
-
-    // Leaving OPEN: cancelled; accepted; assigned from the applications; submitted; contested; completed.
-    const cancelled = await createMission(owner, input());
-    await ok(act('cancel', owner, cancelled.id));
-    const accepted = await createMission(owner, input());
-    await ok(act('accept', agent, accepted.id));
-    const assigned = await createMission(owner, input({ assignment: 'APPLICATION' }));
-    expect(
-      (
-        await call(applyRoute, {
-          method: 'POST',
-          token: agent.token,
-          params: { id: assigned.id },
-          body: { pitch: 'Done this before.' },
-        })
-      ).status,
-    ).toBe(201);
-    await ok(
-      call(assignRoute, {
-        method: 'POST',
+      // Created with attachments, through multipart.
+      const attached = await upload(createRoute, {
         token: owner.token,
-        params: { id: assigned.id },
-        body: { agent: agent.address },
-      }),
-    );
-    const submitted = await createMission(owner, input());
-    await ok(act('accept', agent, submitted.id));
-    await ok(act('submit', agent, submitted.id, { note: 'Done.' }));
-    const stillContested = await createMission(owner, input());
-    await ok(act('accept', agent, stillContested.id));
-    await ok(act('submit', agent, stillContested.id, { note: 'Done.' }));
-    await ok(act('contest', owner, stillContested.id, { reason: 'Not yet.' }));
-    const completed = await createMission(owner, input());
-    await ok(act('accept', agent, completed.id));
-    await ok(act('submit', agent, completed.id, { note: 'Done.' }));
-    await ok(act('approve', owner, completed.id));
+        fields: { ...fields, tags: tags.join(',') } as Record<string, string>,
+        files: [
+          { filename: 'brief.pdf', contentType: 'application/pdf', content: pdf() },
+          { filename: 'example.png', contentType: 'image/png', content: png() },
+        ],
+      });
+      expect(attached.status).toBe(201);
+      expect(attached.body.attachments).toHaveLength(2);
 
-    const open = [attached.body.id as string, withdrawn.id, contested.id, bumped.id, reopened.id];
-    const stored = await storedListings(category);
-    expect(
-      stored
-        .filter((m) => m.status === 'OPEN')
-        .map((m) => m.id)
-        .sort(),
-    ).toEqual([...open].sort());
-    for (const m of stored) {
-      expect(m.current, `${m.status} mission ${m.id}: stored listing differs from missionJson`).toBe(true);
-      expect(m.partiesCurrent, `${m.status} mission ${m.id}: stored parties' view differs from missionJson`).toBe(true);
-      expect(m.listing === null).toBe(m.status !== 'OPEN');
-    }
-    expect(new Set(stored.map((m) => m.status))).toEqual(
-      new Set(['OPEN', 'CANCELLED', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'COMPLETED']),
-    );
-    await expectMineIsTheViews(
-      category,
-      owner,
-      'client',
-      stored.map((m) => m.id),
-    );
-    await expectMineIsTheViews(category, agent, 'agent', [
-      accepted.id,
-      assigned.id,
-      submitted.id,
-      stillContested.id,
-      completed.id,
-    ]);
+      // Accepted, then the agent withdrew.
+      const withdrawn = await createMission(owner, input());
+      await ok(act('accept', agent, withdrawn.id));
+      await ok(act('cancel', agent, withdrawn.id));
 
-    // Anonymous, a signed-in stranger, the agent who withdrew, and the owner.
-    await expectBoardIsTheViews(category, open, [undefined, stranger, agent, owner]);
+      // Accepted, submitted with files, contested with evidence, then the agent withdrew: the owner
+      // still sees that assignment's contest on the OPEN mission, nobody else does.
+      const contested = await createMission(owner, input());
+      await ok(act('accept', agent, contested.id));
+      expect(
+        (
+          await upload(submitRoute, {
+            token: agent.token,
+            params: { id: contested.id },
+            fields: { note: 'First cut.' },
+            files: [{ filename: 'v1.png', content: png() }],
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await upload(contestRoute, {
+            token: owner.token,
+            params: { id: contested.id },
+            fields: { reason: 'Boxes are off.' },
+            files: [{ filename: 'proof.png', content: png() }],
+          })
+        ).status,
+      ).toBe(200);
+      await ok(act('cancel', agent, contested.id));
 
-    // The board exercised both sides: the owner's own view of the withdrawn contest, the stored one for others.
-    const ownersPage = (await board(category, owner)).body.items as {
-      id: string;
-      contests: unknown[];
-      attachments: unknown[];
-      reward: string;
-    }[];
-    expect(ownersPage.find((m) => m.id === contested.id)?.contests).toHaveLength(1);
-    const publicPage = (await board(category)).body.items as typeof ownersPage;
-    expect(publicPage.find((m) => m.id === contested.id)?.contests).toEqual([]);
-    expect(publicPage.find((m) => m.id === attached.body.id)?.attachments).toHaveLength(2);
-    expect(publicPage.find((m) => m.id === bumped.id)?.reward).toBe('40000000');
-  });
+      // Bumped with a higher reward.
+      const bumped = await createMission(owner, input());
+      await ok(act('bump', owner, bumped.id, { reward: '40000000' }));
 
-  test('behavior: attachments changed outside the routes, in the database itself, still leave the listing current', async () => {
-    const category = freshCategory();
-    const owner = await newClient();
-    const { tags, ...fields } = missionInput({ category });
-    const created = await upload(createRoute, {
-      token: owner.token,
-      fields: { ...fields, tags: tags.join(',') } as Record<string, string>,
-      files: [
-        { filename: 'a.pdf', contentType: 'application/pdf', content: pdf() },
-        { filename: 'b.png', contentType: 'image/png', content: png() },
-      ],
-    });
-    expect(created.status).toBe(201);
-    const id = created.body.id as string;
-    const handle = await db();
+      // Accepted, idle past the accept window, reopened by the owner.
+      const reopened = await createMission(owner, input());
+      await ok(act('accept', agent, reopened.id));
+      await setTimes(reopened.id, { acceptedAt: past(7 * 86_400) });
+      await ok(reopen(owner, reopened.id));
 
-    await handle
-      .update(missionFiles)
-      .set({ filename: 'renamed.pdf' })
-      .where(and(eq(missionFiles.missionId, id), eq(missionFiles.filename, 'a.pdf')));
-    let [row] = await storedListings(category);
-    expect(row?.current).toBe(true);
-    expect(row?.partiesCurrent).toBe(true);
-    expect(
-      JSON.parse(row!.listing!)
-        .attachments.map((f: { filename: string }) => f.filename)
-        .sort(),
-    ).toEqual(['b.png', 'renamed.pdf']);
+      // Leaving OPEN: cancelled; accepted; assigned from the applications; submitted; contested; completed.
+      const cancelled = await createMission(owner, input());
+      await ok(act('cancel', owner, cancelled.id));
+      const accepted = await createMission(owner, input());
+      await ok(act('accept', agent, accepted.id));
+      const assigned = await createMission(owner, input({ assignment: 'APPLICATION' }));
+      expect(
+        (
+          await call(applyRoute, {
+            method: 'POST',
+            token: agent.token,
+            params: { id: assigned.id },
+            body: { pitch: 'Done this before.' },
+          })
+        ).status,
+      ).toBe(201);
+      await ok(
+        call(assignRoute, {
+          method: 'POST',
+          token: owner.token,
+          params: { id: assigned.id },
+          body: { agent: agent.address },
+        }),
+      );
+      const submitted = await createMission(owner, input());
+      await ok(act('accept', agent, submitted.id));
+      await ok(act('submit', agent, submitted.id, { note: 'Done.' }));
+      const stillContested = await createMission(owner, input());
+      await ok(act('accept', agent, stillContested.id));
+      await ok(act('submit', agent, stillContested.id, { note: 'Done.' }));
+      await ok(act('contest', owner, stillContested.id, { reason: 'Not yet.' }));
+      const completed = await createMission(owner, input());
+      await ok(act('accept', agent, completed.id));
+      await ok(act('submit', agent, completed.id, { note: 'Done.' }));
+      await ok(act('approve', owner, completed.id));
 
-    await handle.delete(missionFiles).where(eq(missionFiles.missionId, id));
-    [row] = await storedListings(category);
-    expect(row?.current).toBe(true);
-    expect(row?.partiesCurrent).toBe(true);
-    expect(JSON.parse(row!.listing!).attachments).toEqual([]);
-    await expectBoardIsTheViews(category, [id], [undefined, owner]);
-  });
+      const open = [attached.body.id as string, withdrawn.id, contested.id, bumped.id, reopened.id];
+      const stored = await storedListings(category);
+      expect(
+        stored
+          .filter((m) => m.status === 'OPEN')
+          .map((m) => m.id)
+          .sort(),
+      ).toEqual([...open].sort());
+      for (const m of stored) {
+        expect(m.current, `${m.status} mission ${m.id}: stored listing differs from missionJson`).toBe(true);
+        expect(m.partiesCurrent, `${m.status} mission ${m.id}: stored parties' view differs from missionJson`).toBe(
+          true,
+        );
+        expect(m.listing === null).toBe(m.status !== 'OPEN');
+      }
+      expect(new Set(stored.map((m) => m.status))).toEqual(
+        new Set(['OPEN', 'CANCELLED', 'ACCEPTED', 'SUBMITTED', 'CONTESTED', 'COMPLETED']),
+      );
+      await expectMineIsTheViews(
+        category,
+        owner,
+        'client',
+        stored.map((m) => m.id),
+      );
+      await expectMineIsTheViews(category, agent, 'agent', [
+        accepted.id,
+        assigned.id,
+        submitted.id,
+        stillContested.id,
+        completed.id,
+      ]);
+
+      // Anonymous, a signed-in stranger, the agent who withdrew, and the owner.
+      await expectBoardIsTheViews(category, open, [undefined, stranger, agent, owner]);
+
+      // The board exercised both sides: the owner's own view of the withdrawn contest, the stored one for others.
+      const ownersPage = (await board(category, owner)).body.items as {
+        id: string;
+        contests: unknown[];
+        attachments: unknown[];
+        reward: string;
+      }[];
+      expect(ownersPage.find((m) => m.id === contested.id)?.contests).toHaveLength(1);
+      const publicPage = (await board(category)).body.items as typeof ownersPage;
+      expect(publicPage.find((m) => m.id === contested.id)?.contests).toEqual([]);
+      expect(publicPage.find((m) => m.id === attached.body.id)?.attachments).toHaveLength(2);
+      expect(publicPage.find((m) => m.id === bumped.id)?.reward).toBe('40000000');
+    },
+  );
+
+  test(
+    'behavior: attachments changed outside the routes, in the database itself, still leave ' + 'the listing current',
+    async () => {
+      const category = freshCategory();
+      const owner = await newClient();
+      const { tags, ...fields } = missionInput({ category });
+      const created = await upload(createRoute, {
+        token: owner.token,
+        fields: { ...fields, tags: tags.join(',') } as Record<string, string>,
+        files: [
+          { filename: 'a.pdf', contentType: 'application/pdf', content: pdf() },
+          { filename: 'b.png', contentType: 'image/png', content: png() },
+        ],
+      });
+      expect(created.status).toBe(201);
+      const id = created.body.id as string;
+      const handle = await db();
+
+      await handle
+        .update(missionFiles)
+        .set({ filename: 'renamed.pdf' })
+        .where(and(eq(missionFiles.missionId, id), eq(missionFiles.filename, 'a.pdf')));
+      let [row] = await storedListings(category);
+      expect(row?.current).toBe(true);
+      expect(row?.partiesCurrent).toBe(true);
+      expect(
+        JSON.parse(row!.listing!)
+          .attachments.map((f: { filename: string }) => f.filename)
+          .sort(),
+      ).toEqual(['b.png', 'renamed.pdf']);
+
+      await handle.delete(missionFiles).where(eq(missionFiles.missionId, id));
+      [row] = await storedListings(category);
+      expect(row?.current).toBe(true);
+      expect(row?.partiesCurrent).toBe(true);
+      expect(JSON.parse(row!.listing!).attachments).toEqual([]);
+      await expectBoardIsTheViews(category, [id], [undefined, owner]);
+    },
+  );
 });

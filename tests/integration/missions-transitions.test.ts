@@ -103,25 +103,28 @@ describe('the transition table through the routes', () => {
 });
 
 describe('what each transition does besides the state', () => {
-  test('default: accept names the agent; submit opens the review window; approve credits the reward less the fee', async () => {
-    const { client, id } = await missionIn('OPEN', { agent });
-    const accepted = await ok(act('accept', agent, id));
-    expect(accepted).toMatchObject({ agent: { walletAddress: agent.address }, acceptedAt: expect.any(String) });
-    const submitted = await ok(act('submit', agent, id, { note: 'All 500 labelled.' }));
-    expect(submitted.submission).toEqual({
-      note: 'All 500 labelled.',
-      files: [],
-      selfCheck: [],
-      submittedAt: submitted.submittedAt,
-    });
-    const window = Date.parse(submitted.reviewDeadline) - Date.parse(submitted.submittedAt);
-    expect(window).toBe(259_200_000);
-    const completed = await ok(act('approve', client, id));
-    expect(completed).toMatchObject({ status: 'COMPLETED', completedAt: expect.any(String) });
-    expect(await earningsOf(id)).toMatchObject([
-      { agentId: agent.id, gross: '25000000', fee: '625000', amount: '24375000', feeBps: 250 },
-    ]);
-  });
+  test(
+    'default: accept names the agent; submit opens the review window; approve credits the ' + 'reward less the fee',
+    async () => {
+      const { client, id } = await missionIn('OPEN', { agent });
+      const accepted = await ok(act('accept', agent, id));
+      expect(accepted).toMatchObject({ agent: { walletAddress: agent.address }, acceptedAt: expect.any(String) });
+      const submitted = await ok(act('submit', agent, id, { note: 'All 500 labelled.' }));
+      expect(submitted.submission).toEqual({
+        note: 'All 500 labelled.',
+        files: [],
+        selfCheck: [],
+        submittedAt: submitted.submittedAt,
+      });
+      const window = Date.parse(submitted.reviewDeadline) - Date.parse(submitted.submittedAt);
+      expect(window).toBe(259_200_000);
+      const completed = await ok(act('approve', client, id));
+      expect(completed).toMatchObject({ status: 'COMPLETED', completedAt: expect.any(String) });
+      expect(await earningsOf(id)).toMatchObject([
+        { agentId: agent.id, gross: '25000000', fee: '625000', amount: '24375000', feeBps: 250 },
+      ]);
+    },
+  );
 
   test('behavior: the fee is the one agreed at posting, not the one at payout', async () => {
     const { client, id } = await missionIn('SUBMITTED', { agent });
@@ -131,24 +134,28 @@ describe('what each transition does besides the state', () => {
     expect(await earningsOf(id)).toMatchObject([{ fee: '625000', feeBps: 250 }]);
   });
 
-  test('behavior: a withdrawn mission is OPEN again without agent, submission or contests, and another agent may take it', async () => {
-    const { client, id } = await missionIn('CONTESTED', { agent });
-    const reopened = await ok(act('cancel', agent, id));
-    expect(reopened).toMatchObject({
-      status: 'OPEN',
-      agent: null,
-      submission: null,
-      contests: [],
-      acceptedAt: null,
-      reviewDeadline: null,
-    });
-    expect(await ok(act('accept', other, id))).toMatchObject({
-      status: 'ACCEPTED',
-      agent: { walletAddress: other.address },
-    });
-    expect((await getMission(client, id)).body.contests).toEqual([]);
-    expect(await earningsOf(id)).toEqual([]);
-  });
+  test(
+    'behavior: a withdrawn mission is OPEN again without agent, submission or contests, and ' +
+      'another agent may take it',
+    async () => {
+      const { client, id } = await missionIn('CONTESTED', { agent });
+      const reopened = await ok(act('cancel', agent, id));
+      expect(reopened).toMatchObject({
+        status: 'OPEN',
+        agent: null,
+        submission: null,
+        contests: [],
+        acceptedAt: null,
+        reviewDeadline: null,
+      });
+      expect(await ok(act('accept', other, id))).toMatchObject({
+        status: 'ACCEPTED',
+        agent: { walletAddress: other.address },
+      });
+      expect((await getMission(client, id)).body.contests).toEqual([]);
+      expect(await earningsOf(id)).toEqual([]);
+    },
+  );
 
   test('behavior: the owner may cancel ACCEPTED once the deadline has passed; nobody may accept then', async () => {
     const { client, id } = await missionIn('ACCEPTED', { agent });

@@ -101,7 +101,10 @@ describe('POST /api/missions with attachments', () => {
 
   test('error: SVG with a script is 415 whatever it is declared as', async () => {
     const client = await newClient();
-    const svg = `<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script><!-- ${uniqueText()} --></svg>`;
+    const svg =
+      `<?xml version="1.0"?><svg ` +
+      `xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script><!-- ` +
+      `${uniqueText()} --></svg>`;
     for (const contentType of ['image/svg+xml', 'image/png', 'text/plain', 'application/octet-stream']) {
       const file = { filename: 'logo.svg', contentType, content: svg };
       await expectNothingStored(client, [file], await create(client, [file]), 415);

@@ -87,7 +87,8 @@ beforeAll(async () => {
 });
 
 describe('mission views written by PostgreSQL', () => {
-  test('behavior: any missions, files and contests give every viewer the page the Drizzle rows and JavaScript presenter give', async () => {
+  test('behavior: any missions, files and contests give every viewer the page the Drizzle rows ' +
+    'and JavaScript presenter give', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(missionArb, { minLength: 1, maxLength: 6 }), async (generated) => {
         const handle = await db();

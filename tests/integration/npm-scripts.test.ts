@@ -31,7 +31,8 @@ const NOT_RUN: Record<string, string> = {
   'sdk:generate':
     'tests/unit/sdk/generated.test.ts runs its generator and compares what it makes with the committed files',
   'sdk:build':
-    'tests/sdk build the SDK through tests/support/sdk/sdk-build.ts, one build at a time: a build here would rewrite sdk/dist under a CLI another worker runs',
+    'tests/sdk build the SDK through tests/support/sdk/sdk-build.ts, one build at a time: a ' +
+    'build here would rewrite sdk/dist under a CLI another worker runs',
   postinstall: 'npm install runs it (the SDK build, as sdk:build)',
 };
 

@@ -94,26 +94,29 @@ describe('an error before the person approves', () => {
     },
   );
 
-  test('behavior: for a client this user approved before, the same error is sent back to it; disconnected, it is not', async () => {
-    const { user, client } = await connect();
-    const params = authorizeParams(client.client_id, pkce().challenge, { code_challenge_method: 'plain' });
-    const { redirectedTo } = await openPage(params, user);
-    expect(new URL(redirectedTo!).searchParams.get('error')).toBe('invalid_request');
-    expect((await openPage(params, await signIn())).redirectedTo).toBeUndefined();
+  test(
+    'behavior: for a client this user approved before, the same error is sent back to it; ' + 'disconnected, it is not',
+    async () => {
+      const { user, client } = await connect();
+      const params = authorizeParams(client.client_id, pkce().challenge, { code_challenge_method: 'plain' });
+      const { redirectedTo } = await openPage(params, user);
+      expect(new URL(redirectedTo!).searchParams.get('error')).toBe('invalid_request');
+      expect((await openPage(params, await signIn())).redirectedTo).toBeUndefined();
 
-    const [grant] = (await call(grantsRoute, { token: user.token })).body.items;
-    expect(
-      (
-        await call(revokeGrantRoute, {
-          method: 'DELETE',
-          cookie: user.cookie,
-          headers: { origin: ORIGIN },
-          params: { id: grant.id },
-        })
-      ).status,
-    ).toBe(200);
-    expect((await openPage(params, user)).redirectedTo).toBeUndefined();
-  });
+      const [grant] = (await call(grantsRoute, { token: user.token })).body.items;
+      expect(
+        (
+          await call(revokeGrantRoute, {
+            method: 'DELETE',
+            cookie: user.cookie,
+            headers: { origin: ORIGIN },
+            params: { id: grant.id },
+          })
+        ).status,
+      ).toBe(200);
+      expect((await openPage(params, user)).redirectedTo).toBeUndefined();
+    },
+  );
 
   test('error: an unknown client or an unregistered redirect URI is refused with no link anywhere', async () => {
     const client = await registerClient();
@@ -128,38 +131,44 @@ describe('an error before the person approves', () => {
     }
   });
 
-  test('error: the consent POST with such an error is 400 for a client never approved, and 303 back once approved', async () => {
-    const user: User = await signIn();
-    const client = await registerClient();
-    const params = authorizeParams(client.client_id, pkce().challenge, { code_challenge_method: 'plain' });
-    const refused = await postConsent(user, { ...params, form_token: 'x'.repeat(32), decision: 'approve' });
-    expect(refused.status).toBe(400);
-    expect(refused.headers.get('location')).toBeNull();
+  test(
+    'error: the consent POST with such an error is 400 for a client never approved, and 303 ' + 'back once approved',
+    async () => {
+      const user: User = await signIn();
+      const client = await registerClient();
+      const params = authorizeParams(client.client_id, pkce().challenge, { code_challenge_method: 'plain' });
+      const refused = await postConsent(user, { ...params, form_token: 'x'.repeat(32), decision: 'approve' });
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('location')).toBeNull();
 
-    const { user: connected, client: known } = await connect();
-    const again = authorizeParams(known.client_id, pkce().challenge, { code_challenge_method: 'plain' });
-    const answer = await postConsent(connected, { ...again, form_token: 'x'.repeat(32), decision: 'approve' });
-    expect(answer.status).toBe(303);
-    const location = new URL(answer.headers.get('location')!);
-    expect(location.searchParams.get('error')).toBe('invalid_request');
-    expect(location.searchParams.get('code')).toBeNull();
-  });
+      const { user: connected, client: known } = await connect();
+      const again = authorizeParams(known.client_id, pkce().challenge, { code_challenge_method: 'plain' });
+      const answer = await postConsent(connected, { ...again, form_token: 'x'.repeat(32), decision: 'approve' });
+      expect(answer.status).toBe(303);
+      const location = new URL(answer.headers.get('location')!);
+      expect(location.searchParams.get('error')).toBe('invalid_request');
+      expect(location.searchParams.get('code')).toBeNull();
+    },
+  );
 });
 
 describe('the consent page', () => {
-  test('behavior: a dynamically registered client is marked unverified, with its full redirect origin shown', async () => {
-    const redirect = 'https://claude.example.com:8443/oauth/cb';
-    const client = await registerClient({ client_name: 'Claude', redirect_uris: [redirect] });
-    const { html } = await openPage(
-      authorizeParams(client.client_id, pkce().challenge, { redirect_uri: redirect }),
-      await signIn(),
-    );
-    expect(html).toContain('data-testid="unverified"');
-    expect(html).toContain('Unverified app');
-    expect(html).toContain('data-testid="redirect-origin">https://claude.example.com:8443<');
-    expect(html).toContain('data-testid="client-name">Claude<');
-    expect(html).toContain('name="form_token"');
-  });
+  test(
+    'behavior: a dynamically registered client is marked unverified, with its full redirect ' + 'origin shown',
+    async () => {
+      const redirect = 'https://claude.example.com:8443/oauth/cb';
+      const client = await registerClient({ client_name: 'Claude', redirect_uris: [redirect] });
+      const { html } = await openPage(
+        authorizeParams(client.client_id, pkce().challenge, { redirect_uri: redirect }),
+        await signIn(),
+      );
+      expect(html).toContain('data-testid="unverified"');
+      expect(html).toContain('Unverified app');
+      expect(html).toContain('data-testid="redirect-origin">https://claude.example.com:8443<');
+      expect(html).toContain('data-testid="client-name">Claude<');
+      expect(html).toContain('name="form_token"');
+    },
+  );
 
   test("behavior: a native app's private-use scheme is shown whole, since it has no host", async () => {
     const redirect = 'com.example.agent:/callback';

@@ -58,43 +58,47 @@ test('behavior: the authorization server metadata advertises documents and the n
 });
 
 describe('a client identified by its metadata document', () => {
-  test('behavior: the consent page shows the document host as verified; the whole flow works with the URL as client_id', async () => {
-    const { clientId } = publish();
-    const view = await open(clientId);
-    expect(view.kind).toBe('consent');
-    const html = renderToStaticMarkup(AuthorizationScreen({ view, here: '/oauth/authorize', hidden: {} }));
-    expect(html).toContain(`data-testid="verified-domain">${new URL(server.origin).host}<`);
-    expect(html).not.toContain('Unverified app');
-    expect(html).toContain('data-testid="client-name">CIMD Agent<');
+  test(
+    'behavior: the consent page shows the document host as verified; the whole flow works ' +
+      'with the URL as client_id',
+    async () => {
+      const { clientId } = publish();
+      const view = await open(clientId);
+      expect(view.kind).toBe('consent');
+      const html = renderToStaticMarkup(AuthorizationScreen({ view, here: '/oauth/authorize', hidden: {} }));
+      expect(html).toContain(`data-testid="verified-domain">${new URL(server.origin).host}<`);
+      expect(html).not.toContain('Unverified app');
+      expect(html).toContain('data-testid="client-name">CIMD Agent<');
 
-    const user = await signIn();
-    const { verifier, challenge } = pkce();
-    const location = await approve(user, authorizeParams(clientId, challenge));
-    const code = location.searchParams.get('code')!;
-    const tokens = await exchange({
-      grant_type: 'authorization_code',
-      code,
-      code_verifier: verifier,
-      redirect_uri: REDIRECT_URI,
-      client_id: clientId,
-    });
-    expect(tokens.status).toBe(200);
-    const [grant] = (await call(grantsRoute, { token: user.token })).body.items;
-    expect(grant).toMatchObject({ clientId, name: 'CIMD Agent' });
-    const refreshed = await exchange({
-      grant_type: 'refresh_token',
-      refresh_token: tokens.body.refresh_token,
-      client_id: clientId,
-    });
-    expect(refreshed.status).toBe(200);
-    // Its refresh token is bound to its own client_id: another document URL presenting it gets nothing.
-    const other = await exchange({
-      grant_type: 'refresh_token',
-      refresh_token: refreshed.body.refresh_token,
-      client_id: `${server.origin}/clients/other.json`,
-    });
-    expect(other.status).toBe(400);
-  });
+      const user = await signIn();
+      const { verifier, challenge } = pkce();
+      const location = await approve(user, authorizeParams(clientId, challenge));
+      const code = location.searchParams.get('code')!;
+      const tokens = await exchange({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        redirect_uri: REDIRECT_URI,
+        client_id: clientId,
+      });
+      expect(tokens.status).toBe(200);
+      const [grant] = (await call(grantsRoute, { token: user.token })).body.items;
+      expect(grant).toMatchObject({ clientId, name: 'CIMD Agent' });
+      const refreshed = await exchange({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.body.refresh_token,
+        client_id: clientId,
+      });
+      expect(refreshed.status).toBe(200);
+      // Its refresh token is bound to its own client_id: another document URL presenting it gets nothing.
+      const other = await exchange({
+        grant_type: 'refresh_token',
+        refresh_token: refreshed.body.refresh_token,
+        client_id: `${server.origin}/clients/other.json`,
+      });
+      expect(other.status).toBe(400);
+    },
+  );
 
   const REFUSED: [string, Record<string, unknown>, Partial<Answer>, RegExp][] = [
     ['names another client_id', { client_id: 'https://elsewhere.example/client.json' }, {}, /another client_id/],
@@ -112,85 +116,103 @@ describe('a client identified by its metadata document', () => {
     expect(view).toMatchObject({ kind: 'refused', message: expect.stringMatching(message) });
   });
 
-  test('error: a malformed document URL is not a client (no fetch), and a dynamic client is still unverified', async () => {
-    for (const clientId of [`${server.origin}/`, `${server.origin}/a/../b.json`, `${server.origin}/c.json#x`]) {
-      expect((await open(clientId)).kind).toBe('refused');
-    }
-  });
+  test(
+    'error: a malformed document URL is not a client (no fetch), and a dynamic client is ' + 'still unverified',
+    async () => {
+      for (const clientId of [`${server.origin}/`, `${server.origin}/a/../b.json`, `${server.origin}/c.json#x`]) {
+        expect((await open(clientId)).kind).toBe('refused');
+      }
+    },
+  );
 });
 
 describe('what a stranger can make us fetch', () => {
-  test('behavior: a document with max-age is fetched once and served from the KV after; no-store is fetched each time', async () => {
-    const cached = publish();
-    for (let i = 0; i < 3; i += 1) expect((await open(cached.clientId)).kind).toBe('consent');
-    expect(server.hits(cached.where)).toBe(1);
-    const uncached = publish({}, { headers: { 'cache-control': 'no-store' } });
-    const ip = randomIp();
-    for (let i = 0; i < 2; i += 1) expect((await open(uncached.clientId, ip)).kind).toBe('consent');
-    expect(server.hits(uncached.where)).toBe(2);
-  });
-
-  test('error: past OAUTH_CLIENT_DOCUMENT_FETCHES_PER_MINUTE fetches an IP is refused without a fetch; another IP is not', async () => {
-    const { clientId, where } = publish({}, { headers: { 'cache-control': 'no-cache' } });
-    const ip = randomIp();
-    for (let i = 0; i < 3; i += 1) expect((await open(clientId, ip)).kind).toBe('consent');
-    expect(await open(clientId, ip)).toMatchObject({ kind: 'refused', message: expect.stringMatching(/Too many/) });
-    expect(server.hits(where)).toBe(3);
-    expect((await open(clientId)).kind).toBe('consent');
-  });
-
-  test('error: past OAUTH_CLIENT_DOCUMENT_FETCHES_GLOBAL_PER_HOUR fetches from all IPs, a fresh IP is refused too; cached reads go on', async () => {
-    // A fresh KV (an empty window) and a ceiling of 5 fetches an hour for everyone together.
-    setEnv({ KV_PREFIX: `test:${randomUUID()}:`, OAUTH_CLIENT_DOCUMENT_FETCHES_GLOBAL_PER_HOUR: '5' });
-    try {
+  test(
+    'behavior: a document with max-age is fetched once and served from the KV after; ' +
+      'no-store is fetched each time',
+    async () => {
       const cached = publish();
-      expect((await open(cached.clientId)).kind).toBe('consent');
+      for (let i = 0; i < 3; i += 1) expect((await open(cached.clientId)).kind).toBe('consent');
+      expect(server.hits(cached.where)).toBe(1);
+      const uncached = publish({}, { headers: { 'cache-control': 'no-store' } });
+      const ip = randomIp();
+      for (let i = 0; i < 2; i += 1) expect((await open(uncached.clientId, ip)).kind).toBe('consent');
+      expect(server.hits(uncached.where)).toBe(2);
+    },
+  );
+
+  test(
+    'error: past OAUTH_CLIENT_DOCUMENT_FETCHES_PER_MINUTE fetches an IP is refused without ' +
+      'a fetch; another IP is not',
+    async () => {
       const { clientId, where } = publish({}, { headers: { 'cache-control': 'no-cache' } });
       const ip = randomIp();
       for (let i = 0; i < 3; i += 1) expect((await open(clientId, ip)).kind).toBe('consent');
-      // Refused by its own IP's limit first, so it spends nothing of the shared budget: one fetch is left.
-      expect(await open(clientId, ip)).toMatchObject({
-        kind: 'refused',
-        message: expect.stringMatching(/from your address/),
-      });
+      expect(await open(clientId, ip)).toMatchObject({ kind: 'refused', message: expect.stringMatching(/Too many/) });
+      expect(server.hits(where)).toBe(3);
       expect((await open(clientId)).kind).toBe('consent');
-      for (let i = 0; i < 2; i += 1) {
+    },
+  );
+
+  test(
+    'error: past OAUTH_CLIENT_DOCUMENT_FETCHES_GLOBAL_PER_HOUR fetches from all IPs, a ' +
+      'fresh IP is refused too; cached reads go on',
+    async () => {
+      // A fresh KV (an empty window) and a ceiling of 5 fetches an hour for everyone together.
+      setEnv({ KV_PREFIX: `test:${randomUUID()}:`, OAUTH_CLIENT_DOCUMENT_FETCHES_GLOBAL_PER_HOUR: '5' });
+      try {
+        const cached = publish();
+        expect((await open(cached.clientId)).kind).toBe('consent');
+        const { clientId, where } = publish({}, { headers: { 'cache-control': 'no-cache' } });
+        const ip = randomIp();
+        for (let i = 0; i < 3; i += 1) expect((await open(clientId, ip)).kind).toBe('consent');
+        // Refused by its own IP's limit first, so it spends nothing of the shared budget: one fetch is left.
+        expect(await open(clientId, ip)).toMatchObject({
+          kind: 'refused',
+          message: expect.stringMatching(/from your address/),
+        });
+        expect((await open(clientId)).kind).toBe('consent');
+        for (let i = 0; i < 2; i += 1) {
+          expect(await open(clientId)).toMatchObject({
+            kind: 'refused',
+            message: expect.stringMatching(/from everywhere this hour/),
+          });
+        }
+        expect(server.hits(where)).toBe(4);
+        expect((await open(cached.clientId)).kind).toBe('consent');
+        expect(server.hits(cached.where)).toBe(1);
+      } finally {
+        setEnv({ KV_PREFIX: `test:${randomUUID()}:`, OAUTH_CLIENT_DOCUMENT_FETCHES_GLOBAL_PER_HOUR: undefined });
+      }
+    },
+  );
+
+  test(
+    'error: without WEBHOOK_ALLOW_PRIVATE the guard refuses the loopback address, and the ' + 'test CA is not trusted',
+    async () => {
+      const { clientId, where } = publish();
+      expect(loadConfig({ ...process.env, WEBHOOK_ALLOW_PRIVATE: undefined }).webhooks.testCa).toBeUndefined();
+      setEnv({ WEBHOOK_ALLOW_PRIVATE: undefined });
+      try {
         expect(await open(clientId)).toMatchObject({
           kind: 'refused',
-          message: expect.stringMatching(/from everywhere this hour/),
+          message: expect.stringMatching(/loopback, private or link-local/),
         });
+      } finally {
+        setEnv({ WEBHOOK_ALLOW_PRIVATE: '1' });
       }
-      expect(server.hits(where)).toBe(4);
-      expect((await open(cached.clientId)).kind).toBe('consent');
-      expect(server.hits(cached.where)).toBe(1);
-    } finally {
-      setEnv({ KV_PREFIX: `test:${randomUUID()}:`, OAUTH_CLIENT_DOCUMENT_FETCHES_GLOBAL_PER_HOUR: undefined });
-    }
-  });
-
-  test('error: without WEBHOOK_ALLOW_PRIVATE the guard refuses the loopback address, and the test CA is not trusted', async () => {
-    const { clientId, where } = publish();
-    expect(loadConfig({ ...process.env, WEBHOOK_ALLOW_PRIVATE: undefined }).webhooks.testCa).toBeUndefined();
-    setEnv({ WEBHOOK_ALLOW_PRIVATE: undefined });
-    try {
-      expect(await open(clientId)).toMatchObject({
-        kind: 'refused',
-        message: expect.stringMatching(/loopback, private or link-local/),
-      });
-    } finally {
-      setEnv({ WEBHOOK_ALLOW_PRIVATE: '1' });
-    }
-    setEnv({ WEBHOOK_TEST_CA: undefined });
-    try {
-      expect(await open(clientId)).toMatchObject({
-        kind: 'refused',
-        message: expect.stringMatching(/could not be fetched/),
-      });
-    } finally {
-      setEnv({ WEBHOOK_TEST_CA: server.ca });
-    }
-    expect(server.hits(where)).toBe(0);
-  });
+      setEnv({ WEBHOOK_TEST_CA: undefined });
+      try {
+        expect(await open(clientId)).toMatchObject({
+          kind: 'refused',
+          message: expect.stringMatching(/could not be fetched/),
+        });
+      } finally {
+        setEnv({ WEBHOOK_TEST_CA: server.ca });
+      }
+      expect(server.hits(where)).toBe(0);
+    },
+  );
 
   test('behavior: the cache keeps a document as long as s-maxage or max-age less Age says, never past 24 h', () => {
     expect(cacheLifetime('public, max-age=600', undefined)).toBe(600_000);

@@ -1,6 +1,7 @@
 // The person chooses (docs/api.md#choosing-scopes), re-authorizing extends the standing grant
-// (docs/api.md#re-authorizing-extends-the-grant), and a loopback redirect URI matches on any port (docs/api.md#loopback-redirects):
-// the consent page rendered as Next renders it, its POST and the token endpoint called with real Requests.
+// (docs/api.md#re-authorizing-extends-the-grant), and a loopback redirect URI matches on any port
+// (docs/api.md#loopback-redirects): the consent page rendered as Next renders it, its POST and the token endpoint
+// called with real Requests.
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, test } from 'vitest';
 import { AuthorizationScreen } from '@/app/(site)/oauth/authorize/authorization-screen';
@@ -47,27 +48,31 @@ const grantsOf = async (user: User) =>
   (await call(grantsRoute, { token: user.token })).body.items as { id: string; scopes: string[] }[];
 
 describe('the person chooses the scopes', () => {
-  test('behavior: the page shows each requested scope as a checked checkbox named scope, and carries no scope of its own', async () => {
-    const client = await registerClient();
-    const params = authorizeParams(client.client_id, pkce().challenge, { scope: 'missions:read missions:post' });
-    const view = await viewAuthorization(
-      await getDb(),
-      getKv(),
-      issuerOf(config()),
-      params,
-      (await signIn()).user.id,
-      new Date(),
-      requester(),
-    );
-    const html = renderToStaticMarkup(AuthorizationScreen({ view, here: '/oauth/authorize', hidden: params }));
-    const boxes = [...html.matchAll(/<input type="checkbox"[^>]*>/g)].map(([input]) => {
-      expect(input).toMatch(/ name="scope"/);
-      expect(input).toMatch(/ checked=""/);
-      return /value="([^"]+)"/.exec(input)?.[1];
-    });
-    expect(boxes).toEqual(['missions:read', 'missions:post']);
-    expect(html).not.toMatch(/type="hidden" name="scope"/);
-  });
+  test(
+    'behavior: the page shows each requested scope as a checked checkbox named scope, and ' +
+      'carries no scope of its own',
+    async () => {
+      const client = await registerClient();
+      const params = authorizeParams(client.client_id, pkce().challenge, { scope: 'missions:read missions:post' });
+      const view = await viewAuthorization(
+        await getDb(),
+        getKv(),
+        issuerOf(config()),
+        params,
+        (await signIn()).user.id,
+        new Date(),
+        requester(),
+      );
+      const html = renderToStaticMarkup(AuthorizationScreen({ view, here: '/oauth/authorize', hidden: params }));
+      const boxes = [...html.matchAll(/<input type="checkbox"[^>]*>/g)].map(([input]) => {
+        expect(input).toMatch(/ name="scope"/);
+        expect(input).toMatch(/ checked=""/);
+        return /value="([^"]+)"/.exec(input)?.[1];
+      });
+      expect(boxes).toEqual(['missions:read', 'missions:post']);
+      expect(html).not.toMatch(/type="hidden" name="scope"/);
+    },
+  );
 
   test('behavior: the grant and the token response hold exactly the scopes left checked', async () => {
     const user = await signIn();
@@ -116,31 +121,34 @@ describe('the person chooses the scopes', () => {
 });
 
 describe('re-authorizing extends the grant', () => {
-  test('behavior: approving more for a connected client adds to its one grant; the new tokens carry all it holds', async () => {
-    const { user, client, tokens: first } = await connect('missions:read');
-    const [before] = await grantsOf(user);
-    const { verifier, challenge } = pkce();
-    // The step-up asks for what it holds plus what it needs; the person unticks the old one: nothing is taken away.
-    const location = await approve(
-      user,
-      authorizeParams(client.client_id, challenge, { scope: 'missions:read missions:post' }),
-      'missions:post',
-    );
-    const second = await tokensFor(location, verifier, client.client_id);
-    expect(second.status).toBe(200);
-    expect(second.body.scope).toBe('missions:read missions:post');
-    const after = await grantsOf(user);
-    expect(after).toHaveLength(1);
-    expect(after[0]).toMatchObject({ id: before!.id, scopes: ['missions:read', 'missions:post'] });
-    // The earlier tokens are of the same grant and still work; its refresh now yields the extended scopes.
-    expect((await call(meRoute, { token: first.access_token })).status).toBe(200);
-    const refreshed = await exchange({
-      grant_type: 'refresh_token',
-      refresh_token: first.refresh_token,
-      client_id: client.client_id,
-    });
-    expect(refreshed.body.scope).toBe('missions:read missions:post');
-  });
+  test(
+    'behavior: approving more for a connected client adds to its one grant; the new tokens ' + 'carry all it holds',
+    async () => {
+      const { user, client, tokens: first } = await connect('missions:read');
+      const [before] = await grantsOf(user);
+      const { verifier, challenge } = pkce();
+      // The step-up asks for what it holds plus what it needs; the person unticks the old one: nothing is taken away.
+      const location = await approve(
+        user,
+        authorizeParams(client.client_id, challenge, { scope: 'missions:read missions:post' }),
+        'missions:post',
+      );
+      const second = await tokensFor(location, verifier, client.client_id);
+      expect(second.status).toBe(200);
+      expect(second.body.scope).toBe('missions:read missions:post');
+      const after = await grantsOf(user);
+      expect(after).toHaveLength(1);
+      expect(after[0]).toMatchObject({ id: before!.id, scopes: ['missions:read', 'missions:post'] });
+      // The earlier tokens are of the same grant and still work; its refresh now yields the extended scopes.
+      expect((await call(meRoute, { token: first.access_token })).status).toBe(200);
+      const refreshed = await exchange({
+        grant_type: 'refresh_token',
+        refresh_token: first.refresh_token,
+        client_id: client.client_id,
+      });
+      expect(refreshed.body.scope).toBe('missions:read missions:post');
+    },
+  );
 
   test('behavior: another client gets a grant of its own', async () => {
     const { user } = await connect('missions:read');

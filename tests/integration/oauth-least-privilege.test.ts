@@ -121,81 +121,89 @@ describe('ask for little', () => {
 });
 
 describe('step up when needed', () => {
-  test('error: a tools/call needing a scope the token lacks is an HTTP 403 with the challenge, not a tool error', async () => {
-    const agent = await signIn();
-    await call(registerAgent, { method: 'POST', token: agent.token });
-    const { tokens } = await connect('missions:read', agent, MCP_RESOURCE);
-    const challenge = `Bearer error="insufficient_scope", scope="missions:read earnings:claim", resource_metadata="${WELL_KNOWN}/api/mcp"`;
-    const plain = await mcp(tokens.access_token, toolCall('get_earnings'));
-    expect(plain).toMatchObject({ status: 403, body: { error: 'Token lacks the earnings:claim scope' } });
-    expect(plain.headers.get('www-authenticate')).toBe(challenge);
-    // The SDK's own server path (a message the plain path leaves to it) answers the same.
-    const bySdk = await mcp(tokens.access_token, toolCall('get_earnings', {}, { _meta: {} }));
-    expect({ status: bySdk.status, body: bySdk.body, challenge: bySdk.headers.get('www-authenticate') }).toEqual({
-      status: 403,
-      body: plain.body,
-      challenge,
-    });
-    // Within its scopes the same token goes on working.
-    expect(await mcp(tokens.access_token, toolCall('find_missions', { limit: 1 }))).toMatchObject({
-      status: 200,
-      body: { result: {} },
-    });
-  });
+  test(
+    'error: a tools/call needing a scope the token lacks is an HTTP 403 with the challenge, ' + 'not a tool error',
+    async () => {
+      const agent = await signIn();
+      await call(registerAgent, { method: 'POST', token: agent.token });
+      const { tokens } = await connect('missions:read', agent, MCP_RESOURCE);
+      const challenge =
+        `Bearer error="insufficient_scope", scope="missions:read earnings:claim", ` +
+        `resource_metadata="${WELL_KNOWN}/api/mcp"`;
+      const plain = await mcp(tokens.access_token, toolCall('get_earnings'));
+      expect(plain).toMatchObject({ status: 403, body: { error: 'Token lacks the earnings:claim scope' } });
+      expect(plain.headers.get('www-authenticate')).toBe(challenge);
+      // The SDK's own server path (a message the plain path leaves to it) answers the same.
+      const bySdk = await mcp(tokens.access_token, toolCall('get_earnings', {}, { _meta: {} }));
+      expect({ status: bySdk.status, body: bySdk.body, challenge: bySdk.headers.get('www-authenticate') }).toEqual({
+        status: 403,
+        body: plain.body,
+        challenge,
+      });
+      // Within its scopes the same token goes on working.
+      expect(await mcp(tokens.access_token, toolCall('find_missions', { limit: 1 }))).toMatchObject({
+        status: 200,
+        body: { result: {} },
+      });
+    },
+  );
 
-  test("behavior: the MCP SDK's client steps up on the challenge and retries the call with the wider token", async () => {
-    const user = await signIn();
-    await call(registerAgent, { method: 'POST', token: user.token });
-    const asked: string[] = [];
-    const provider = new MemoryOAuthProvider(
-      REDIRECT_URI,
-      { client_name: 'Step-up Agent', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' },
-      async (url) => {
-        asked.push(url.searchParams.get('scope') ?? '');
-        consented = await approve(user, Object.fromEntries(url.searchParams));
-      },
-    );
-    let consented: URL | undefined;
-    // This SDK refreshes before it re-authorizes, and a refresh never widens a grant (RFC 6749 §6;
-    // modelcontextprotocol/typescript-sdk#2255): a client that keeps no refresh token steps up.
-    const keep = provider.saveTokens;
-    provider.saveTokens = ({ refresh_token: _, ...tokens }) => keep(tokens);
-    const routes: Record<
-      string,
-      (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>
-    > = {
-      'GET /.well-known/oauth-protected-resource/api/mcp': resourceMetadata,
-      'GET /.well-known/oauth-authorization-server': serverMetadata,
-      'POST /api/oauth/register': registerRoute,
-      'POST /api/oauth/token': tokenRoute,
-      'POST /api/mcp': postMcp,
-      'GET /api/mcp': getMcp,
-      'DELETE /api/mcp': deleteMcp,
-    };
-    const fetch: typeof globalThis.fetch = async (input, init) => {
-      const request = new Request(input, init);
-      request.headers.set(SOCKET_ADDRESS_HEADER, stampedAddress('10.8.8.8'));
-      const handler = routes[`${request.method} ${new URL(request.url).pathname}`];
-      return handler ? handler(request, { params: Promise.resolve({}) }) : new Response('not found', { status: 404 });
-    };
-    // The first connection is sent to the authorize page; the client connects again once it has a token.
-    const first = new StreamableHTTPClientTransport(new URL(MCP_RESOURCE), { authProvider: provider, fetch });
-    await expect(new Client({ name: 'step-up-test', version: '1.0.0' }).connect(first)).rejects.toThrow(
-      UnauthorizedError,
-    );
-    await first.finishAuth(consented!.searchParams.get('code')!);
-    const transport = new StreamableHTTPClientTransport(new URL(MCP_RESOURCE), { authProvider: provider, fetch });
-    const client = new Client({ name: 'step-up-test', version: '1.0.0' });
-    await client.connect(transport);
-    expect(provider.tokens()).toMatchObject({ scope: 'missions:read missions:work' });
-    // get_earnings needs earnings:claim: the 403's challenge sends the client back to the authorize page.
-    await expect(client.callTool({ name: 'get_earnings', arguments: {} })).rejects.toThrow(UnauthorizedError);
-    await transport.finishAuth(consented!.searchParams.get('code')!);
-    const earnings = await client.callTool({ name: 'get_earnings', arguments: {} });
-    expect(earnings.isError).toBeFalsy();
-    expect(asked).toEqual(['missions:read missions:work', 'missions:read missions:work earnings:claim']);
-    await client.close();
-  });
+  test(
+    "behavior: the MCP SDK's client steps up on the challenge and retries the call with the " + 'wider token',
+    async () => {
+      const user = await signIn();
+      await call(registerAgent, { method: 'POST', token: user.token });
+      const asked: string[] = [];
+      const provider = new MemoryOAuthProvider(
+        REDIRECT_URI,
+        { client_name: 'Step-up Agent', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' },
+        async (url) => {
+          asked.push(url.searchParams.get('scope') ?? '');
+          consented = await approve(user, Object.fromEntries(url.searchParams));
+        },
+      );
+      let consented: URL | undefined;
+      // This SDK refreshes before it re-authorizes, and a refresh never widens a grant (RFC 6749 §6;
+      // modelcontextprotocol/typescript-sdk#2255): a client that keeps no refresh token steps up.
+      const keep = provider.saveTokens;
+      provider.saveTokens = ({ refresh_token: _, ...tokens }) => keep(tokens);
+      const routes: Record<
+        string,
+        (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>
+      > = {
+        'GET /.well-known/oauth-protected-resource/api/mcp': resourceMetadata,
+        'GET /.well-known/oauth-authorization-server': serverMetadata,
+        'POST /api/oauth/register': registerRoute,
+        'POST /api/oauth/token': tokenRoute,
+        'POST /api/mcp': postMcp,
+        'GET /api/mcp': getMcp,
+        'DELETE /api/mcp': deleteMcp,
+      };
+      const fetch: typeof globalThis.fetch = async (input, init) => {
+        const request = new Request(input, init);
+        request.headers.set(SOCKET_ADDRESS_HEADER, stampedAddress('10.8.8.8'));
+        const handler = routes[`${request.method} ${new URL(request.url).pathname}`];
+        return handler ? handler(request, { params: Promise.resolve({}) }) : new Response('not found', { status: 404 });
+      };
+      // The first connection is sent to the authorize page; the client connects again once it has a token.
+      const first = new StreamableHTTPClientTransport(new URL(MCP_RESOURCE), { authProvider: provider, fetch });
+      await expect(new Client({ name: 'step-up-test', version: '1.0.0' }).connect(first)).rejects.toThrow(
+        UnauthorizedError,
+      );
+      await first.finishAuth(consented!.searchParams.get('code')!);
+      const transport = new StreamableHTTPClientTransport(new URL(MCP_RESOURCE), { authProvider: provider, fetch });
+      const client = new Client({ name: 'step-up-test', version: '1.0.0' });
+      await client.connect(transport);
+      expect(provider.tokens()).toMatchObject({ scope: 'missions:read missions:work' });
+      // get_earnings needs earnings:claim: the 403's challenge sends the client back to the authorize page.
+      await expect(client.callTool({ name: 'get_earnings', arguments: {} })).rejects.toThrow(UnauthorizedError);
+      await transport.finishAuth(consented!.searchParams.get('code')!);
+      const earnings = await client.callTool({ name: 'get_earnings', arguments: {} });
+      expect(earnings.isError).toBeFalsy();
+      expect(asked).toEqual(['missions:read missions:work', 'missions:read missions:work earnings:claim']);
+      await client.close();
+    },
+  );
 });
 
 describe('audience', () => {
@@ -253,44 +261,48 @@ describe('audience', () => {
     }
   });
 
-  test('error: a resource that is not ours is invalid_target (RFC 8707), at the authorize page and the token endpoint', async () => {
-    const user = await signIn();
-    const client = await registerClient();
-    const { verifier, challenge } = pkce();
-    for (const resource of [
-      'https://evil.example/api/mcp',
-      `${ORIGIN}/api/missions`,
-      `${ORIGIN}/api/mcp?x=1`,
-      `${ORIGIN}/api#frag`,
-      'not a url',
-    ]) {
-      await expect(approve(user, authorizeParams(client.client_id, challenge, { resource }))).rejects.toThrow(
-        /invalid_target/,
-      );
-    }
-    const code = (
-      await approve(user, authorizeParams(client.client_id, challenge, { resource: API_RESOURCE }))
-    ).searchParams.get('code')!;
-    const base = {
-      grant_type: 'authorization_code',
-      code,
-      code_verifier: verifier,
-      redirect_uri: REDIRECT_URI,
-      client_id: client.client_id,
-    };
-    expect(await exchange({ ...base, resource: 'https://evil.example' })).toMatchObject({
-      status: 400,
-      body: { error: 'invalid_target' },
-    });
-    // Ours, but not the one the authorization was for.
-    expect(await exchange({ ...base, resource: MCP_RESOURCE })).toMatchObject({
-      status: 400,
-      body: { error: 'invalid_target' },
-    });
-    // Scheme and host compare without case, as the MCP authorization spec asks.
-    expect(
-      (await connect('missions:read', undefined, MCP_RESOURCE.replace('https://app', 'HTTPS://APP'))).tokens
-        .access_token,
-    ).toBeTruthy();
-  });
+  test(
+    'error: a resource that is not ours is invalid_target (RFC 8707), at the authorize page ' +
+      'and the token endpoint',
+    async () => {
+      const user = await signIn();
+      const client = await registerClient();
+      const { verifier, challenge } = pkce();
+      for (const resource of [
+        'https://evil.example/api/mcp',
+        `${ORIGIN}/api/missions`,
+        `${ORIGIN}/api/mcp?x=1`,
+        `${ORIGIN}/api#frag`,
+        'not a url',
+      ]) {
+        await expect(approve(user, authorizeParams(client.client_id, challenge, { resource }))).rejects.toThrow(
+          /invalid_target/,
+        );
+      }
+      const code = (
+        await approve(user, authorizeParams(client.client_id, challenge, { resource: API_RESOURCE }))
+      ).searchParams.get('code')!;
+      const base = {
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        redirect_uri: REDIRECT_URI,
+        client_id: client.client_id,
+      };
+      expect(await exchange({ ...base, resource: 'https://evil.example' })).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_target' },
+      });
+      // Ours, but not the one the authorization was for.
+      expect(await exchange({ ...base, resource: MCP_RESOURCE })).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_target' },
+      });
+      // Scheme and host compare without case, as the MCP authorization spec asks.
+      expect(
+        (await connect('missions:read', undefined, MCP_RESOURCE.replace('https://app', 'HTTPS://APP'))).tokens
+          .access_token,
+      ).toBeTruthy();
+    },
+  );
 });

@@ -68,7 +68,8 @@ describe('discovery', () => {
     expect(answer.status).toBe(401);
     // docs/api.md#least-privilege: it also says which scopes to ask for, the least an agent needs.
     expect(answer.headers.get('www-authenticate')).toBe(
-      `Bearer resource_metadata="${ISSUER}/.well-known/oauth-protected-resource/api/mcp", scope="missions:read missions:work"`,
+      `Bearer resource_metadata="${ISSUER}/.well-known/oauth-protected-resource/api/mcp", ` +
+        `scope="missions:read missions:work"`,
     );
   });
 
@@ -198,18 +199,21 @@ describe('dynamic client registration', () => {
     expect(revoked).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
   });
 
-  test('behavior: Basic credentials are form-encoded (RFC 6749 §2.3.1) and the scheme is case-insensitive', async () => {
-    const client = await registerClient({ token_endpoint_auth_method: 'client_secret_basic' });
-    const user = await signIn();
-    const { verifier, challenge } = pkce();
-    const code = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
-    const encoded = `${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret!)}`;
-    const answer = await exchange(
-      { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI },
-      { headers: { authorization: `basic ${Buffer.from(encoded).toString('base64')}` } },
-    );
-    expect(answer.status).toBe(200);
-  });
+  test(
+    'behavior: Basic credentials are form-encoded (RFC 6749 §2.3.1) and the scheme is ' + 'case-insensitive',
+    async () => {
+      const client = await registerClient({ token_endpoint_auth_method: 'client_secret_basic' });
+      const user = await signIn();
+      const { verifier, challenge } = pkce();
+      const code = (await approve(user, authorizeParams(client.client_id, challenge))).searchParams.get('code')!;
+      const encoded = `${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret!)}`;
+      const answer = await exchange(
+        { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI },
+        { headers: { authorization: `basic ${Buffer.from(encoded).toString('base64')}` } },
+      );
+      expect(answer.status).toBe(200);
+    },
+  );
 });
 
 describe('authorization code with PKCE', () => {
@@ -281,34 +285,37 @@ describe('authorization code with PKCE', () => {
     }
   });
 
-  test('error: consent CSRF — a foreign Origin, a missing, reused or mismatched form token, or another user', async () => {
-    const user = await signIn();
-    const other = await signIn();
-    const client = await registerClient();
-    const params = authorizeParams(client.client_id, pkce().challenge);
-    const formToken = await consentFormToken(user, params);
-    expect(
-      (
-        await postConsent(
-          user,
-          { ...params, form_token: formToken, decision: 'approve' },
-          { origin: 'https://evil.example' },
-        )
-      ).status,
-    ).toBe(403);
-    expect((await postConsent(user, { ...params, decision: 'approve' })).status).toBe(403);
-    // A scope the page did not offer is refused (docs/api.md#choosing-scopes), and the form stays usable.
-    const widened = { ...params, scope: 'missions:read missions:post' };
-    const offeredFor = await consentFormToken(user, params);
-    expect((await postConsent(user, { ...widened, form_token: offeredFor, decision: 'approve' })).status).toBe(400);
-    expect(
-      (await postConsent(other, { ...params, form_token: await consentFormToken(user, params), decision: 'approve' }))
-        .status,
-    ).toBe(403);
-    expect((await postConsent(user, { ...params, form_token: formToken, decision: 'approve' })).status).toBe(303);
-    expect((await postConsent(user, { ...params, form_token: formToken, decision: 'approve' })).status).toBe(403);
-    expect(await grantCount(other.user.id)).toBe(0);
-  });
+  test(
+    'error: consent CSRF — a foreign Origin, a missing, reused or mismatched form token, or ' + 'another user',
+    async () => {
+      const user = await signIn();
+      const other = await signIn();
+      const client = await registerClient();
+      const params = authorizeParams(client.client_id, pkce().challenge);
+      const formToken = await consentFormToken(user, params);
+      expect(
+        (
+          await postConsent(
+            user,
+            { ...params, form_token: formToken, decision: 'approve' },
+            { origin: 'https://evil.example' },
+          )
+        ).status,
+      ).toBe(403);
+      expect((await postConsent(user, { ...params, decision: 'approve' })).status).toBe(403);
+      // A scope the page did not offer is refused (docs/api.md#choosing-scopes), and the form stays usable.
+      const widened = { ...params, scope: 'missions:read missions:post' };
+      const offeredFor = await consentFormToken(user, params);
+      expect((await postConsent(user, { ...widened, form_token: offeredFor, decision: 'approve' })).status).toBe(400);
+      expect(
+        (await postConsent(other, { ...params, form_token: await consentFormToken(user, params), decision: 'approve' }))
+          .status,
+      ).toBe(403);
+      expect((await postConsent(user, { ...params, form_token: formToken, decision: 'approve' })).status).toBe(303);
+      expect((await postConsent(user, { ...params, form_token: formToken, decision: 'approve' })).status).toBe(403);
+      expect(await grantCount(other.user.id)).toBe(0);
+    },
+  );
 
   test('behavior: past 50 open consent forms the oldest is evicted, never the newest refused', async () => {
     const user = await signIn();
@@ -421,17 +428,26 @@ describe('authorization code with PKCE', () => {
     expect(await grantCount(user.user.id)).toBe(0);
   });
 
-  test('behavior: redirect_uri may be left out at the token endpoint when the authorization request left it out too', async () => {
-    const user = await signIn();
-    const client = await registerClient();
-    const { verifier, challenge } = pkce();
-    const { redirect_uri: _, ...params } = authorizeParams(client.client_id, challenge);
-    const code = (await approve(user, params)).searchParams.get('code')!;
-    expect(
-      (await exchange({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: client.client_id }))
-        .status,
-    ).toBe(200);
-  });
+  test(
+    'behavior: redirect_uri may be left out at the token endpoint when the authorization ' + 'request left it out too',
+    async () => {
+      const user = await signIn();
+      const client = await registerClient();
+      const { verifier, challenge } = pkce();
+      const { redirect_uri: _, ...params } = authorizeParams(client.client_id, challenge);
+      const code = (await approve(user, params)).searchParams.get('code')!;
+      expect(
+        (
+          await exchange({
+            grant_type: 'authorization_code',
+            code,
+            code_verifier: verifier,
+            client_id: client.client_id,
+          })
+        ).status,
+      ).toBe(200);
+    },
+  );
 
   test('error: an unknown grant type, a repeated parameter and a JSON body are refused', async () => {
     expect(await exchange({ grant_type: 'password', username: 'a', password: 'b' })).toMatchObject({

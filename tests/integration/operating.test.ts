@@ -118,60 +118,64 @@ describe('GET /api/metrics', () => {
     }
   });
 
-  test('behavior: requests by route template and status, latencies, dependency errors and settlement gauges, valid for promtool', async () => {
-    const { user } = await signIn();
-    await call(nonce, { path: '/api/auth/nonce', body: { address: newWallet().address } });
-    const address = newWallet().address.toLowerCase();
-    const missionId = randomUUID();
-    await call(agentProfile, { path: `/api/agents/${address}`, params: { address } });
-    await call(missionGet, { path: `/api/missions/${missionId}`, params: { id: missionId } });
-    // A PENDING settlement two minutes old: the oldest pending age is at least that.
-    const handle = await db();
-    const [row] = await handle
-      .insert(settlements)
-      .values({
-        kind: 'CLAIM',
-        userId: user.id,
-        beneficiary: address,
-        amount: '1',
-        createdAt: new Date(Date.now() - 120_000),
-      })
-      .returning({ id: settlements.id });
-    try {
-      const answer = await scrape();
-      expect(answer.status).toBe(200);
-      expect(answer.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-      const text = answer.body as string;
-      const check = promtoolCheck(text);
-      expect(check.output).toBe('');
-      expect(check.status).toBe(0);
-      expect(text).toMatch(
-        /^taskmarket_http_requests_total\{method="POST",route="\/api\/auth\/nonce",status="200"\} [1-9]/m,
-      );
-      expect(text).toMatch(
-        /^taskmarket_http_requests_total\{method="GET",route="\/api\/missions\/\[id\]",status="404"\} [1-9]/m,
-      );
-      expect(text).toMatch(
-        /^taskmarket_http_request_duration_seconds_bucket\{le="0\.1",method="POST",route="\/api\/auth\/nonce"\} /m,
-      );
-      expect(text).toMatch(
-        /^taskmarket_http_requests_total\{method="GET",route="\/api\/agents\/\[address\]",status="\d+"\} [1-9]/m,
-      );
-      for (const status of ['PENDING', 'MINED', 'FAILED', 'SUPERSEDED'])
-        expect(text).toMatch(new RegExp(`^taskmarket_settlements\\{status="${status}"\\} \\d+`, 'm'));
-      for (const status of ['PENDING', 'DELIVERED', 'FAILED'])
-        expect(text).toMatch(new RegExp(`^taskmarket_webhook_deliveries\\{status="${status}"\\} \\d+`, 'm'));
-      expect(text).toMatch(/^taskmarket_webhook_events_waiting \d+$/m);
-      const age = Number(/^taskmarket_oldest_pending_settlement_age_seconds (\S+)$/m.exec(text)?.[1]);
-      expect(age).toBeGreaterThanOrEqual(120);
-      expect(text).toMatch(/^taskmarket_dependency_errors_total\{dependency="kv"\} [1-9]/m);
-      // Route templates, never the ids or addresses of the requests.
-      expect(text).not.toContain(missionId);
-      expect(text.toLowerCase()).not.toContain(address.slice(2));
-    } finally {
-      await handle.delete(settlements).where(eq(settlements.id, row!.id));
-    }
-  });
+  test(
+    'behavior: requests by route template and status, latencies, dependency errors and ' +
+      'settlement gauges, valid for promtool',
+    async () => {
+      const { user } = await signIn();
+      await call(nonce, { path: '/api/auth/nonce', body: { address: newWallet().address } });
+      const address = newWallet().address.toLowerCase();
+      const missionId = randomUUID();
+      await call(agentProfile, { path: `/api/agents/${address}`, params: { address } });
+      await call(missionGet, { path: `/api/missions/${missionId}`, params: { id: missionId } });
+      // A PENDING settlement two minutes old: the oldest pending age is at least that.
+      const handle = await db();
+      const [row] = await handle
+        .insert(settlements)
+        .values({
+          kind: 'CLAIM',
+          userId: user.id,
+          beneficiary: address,
+          amount: '1',
+          createdAt: new Date(Date.now() - 120_000),
+        })
+        .returning({ id: settlements.id });
+      try {
+        const answer = await scrape();
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+        const text = answer.body as string;
+        const check = promtoolCheck(text);
+        expect(check.output).toBe('');
+        expect(check.status).toBe(0);
+        expect(text).toMatch(
+          /^taskmarket_http_requests_total\{method="POST",route="\/api\/auth\/nonce",status="200"\} [1-9]/m,
+        );
+        expect(text).toMatch(
+          /^taskmarket_http_requests_total\{method="GET",route="\/api\/missions\/\[id\]",status="404"\} [1-9]/m,
+        );
+        expect(text).toMatch(
+          /^taskmarket_http_request_duration_seconds_bucket\{le="0\.1",method="POST",route="\/api\/auth\/nonce"\} /m,
+        );
+        expect(text).toMatch(
+          /^taskmarket_http_requests_total\{method="GET",route="\/api\/agents\/\[address\]",status="\d+"\} [1-9]/m,
+        );
+        for (const status of ['PENDING', 'MINED', 'FAILED', 'SUPERSEDED'])
+          expect(text).toMatch(new RegExp(`^taskmarket_settlements\\{status="${status}"\\} \\d+`, 'm'));
+        for (const status of ['PENDING', 'DELIVERED', 'FAILED'])
+          expect(text).toMatch(new RegExp(`^taskmarket_webhook_deliveries\\{status="${status}"\\} \\d+`, 'm'));
+        expect(text).toMatch(/^taskmarket_webhook_events_waiting \d+$/m);
+        const age = Number(/^taskmarket_oldest_pending_settlement_age_seconds (\S+)$/m.exec(text)?.[1]);
+        expect(age).toBeGreaterThanOrEqual(120);
+        expect(text).toMatch(/^taskmarket_dependency_errors_total\{dependency="kv"\} [1-9]/m);
+        // Route templates, never the ids or addresses of the requests.
+        expect(text).not.toContain(missionId);
+        expect(text.toLowerCase()).not.toContain(address.slice(2));
+      } finally {
+        await handle.delete(settlements).where(eq(settlements.id, row!.id));
+      }
+    },
+  );
 });
 
 describe('observed handlers', () => {
@@ -186,25 +190,28 @@ describe('observed handlers', () => {
     expect(answer.headers.get('x-request-id')).toBe('redirect-1');
   });
 
-  test('behavior: a path is labelled by the template of the route it reaches, ranked as the App Router does', async () => {
-    const { routeLabel } = await import('@/lib/http/route-label');
-    expect(routeLabel('/api/missions/3f1c7a4e-5b7d-4c2a-9f3e-8d6b5a4c3b2a/files/ab')).toBe(
-      '/api/missions/[id]/files/[fileId]',
-    );
-    expect(routeLabel('/api/agents/0xAbC%20')).toBe('/api/agents/[address]');
-    expect(routeLabel('/api/agents/leaderboard')).toBe('/api/agents/leaderboard');
-    expect(routeLabel('/api/agents/me/passport')).toBe('/api/agents/me/passport');
-    expect(routeLabel('/api/a/b/c')).toBe('/api/[...path]');
-    expect(routeLabel('/api/health')).toBe('/api/health');
-    expect(routeLabel('/api/he%61lth')).toBe('/api/health');
-    expect(routeLabel('/api/missions/a%2Fb/accept')).toBe('/api/missions/[id]/accept');
-    expect(routeLabel('/.well-known/oauth-authorization-server')).toBe('/.well-known/oauth-authorization-server');
-    expect(routeLabel('/.well-known/oauth-protected-resource/api/mcp')).toBe(
-      '/.well-known/oauth-protected-resource/[...path]',
-    );
-    for (const path of ['/', '', '/nowhere', '/.well-known/other/x', '/api%2Fhealth', '/%E0%A4%A'])
-      expect(routeLabel(path), path).toBe('other');
-  });
+  test(
+    'behavior: a path is labelled by the template of the route it reaches, ranked as the ' + 'App Router does',
+    async () => {
+      const { routeLabel } = await import('@/lib/http/route-label');
+      expect(routeLabel('/api/missions/3f1c7a4e-5b7d-4c2a-9f3e-8d6b5a4c3b2a/files/ab')).toBe(
+        '/api/missions/[id]/files/[fileId]',
+      );
+      expect(routeLabel('/api/agents/0xAbC%20')).toBe('/api/agents/[address]');
+      expect(routeLabel('/api/agents/leaderboard')).toBe('/api/agents/leaderboard');
+      expect(routeLabel('/api/agents/me/passport')).toBe('/api/agents/me/passport');
+      expect(routeLabel('/api/a/b/c')).toBe('/api/[...path]');
+      expect(routeLabel('/api/health')).toBe('/api/health');
+      expect(routeLabel('/api/he%61lth')).toBe('/api/health');
+      expect(routeLabel('/api/missions/a%2Fb/accept')).toBe('/api/missions/[id]/accept');
+      expect(routeLabel('/.well-known/oauth-authorization-server')).toBe('/.well-known/oauth-authorization-server');
+      expect(routeLabel('/.well-known/oauth-protected-resource/api/mcp')).toBe(
+        '/.well-known/oauth-protected-resource/[...path]',
+      );
+      for (const path of ['/', '', '/nowhere', '/.well-known/other/x', '/api%2Fhealth', '/%E0%A4%A'])
+        expect(routeLabel(path), path).toBe('other');
+    },
+  );
 
   test('behavior: the labels are exactly the route files, the catch-all and next.config.ts rewrites', async () => {
     const app = join(process.cwd(), 'app');

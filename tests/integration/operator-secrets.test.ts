@@ -27,18 +27,22 @@ describe('operator authentication', () => {
     expect((await resolveAs({ authorization: 'Bearer wrong-after' }, ip)).status).toBe(429);
   });
 
-  test('behavior: failures count per secret kind; a flood of wrong cron secrets leaves the admin token alone, and successes do not count', async () => {
-    const ip = randomIp();
-    for (let i = 0; i < 5; i += 1) expect((await resolveAs(ADMIN, ip)).status).toBe(404);
-    const sweepAs = (authorization: string) => call(sweepRoute, { headers: { authorization }, ip });
-    for (let i = 0; i < 10; i += 1) expect((await sweepAs('Bearer nope')).status).toBe(401);
-    expect((await sweepAs('Bearer nope')).status).toBe(429);
-    // The admin kind has its own count: wrong admin tokens are 401 up to their own ten, then 429.
-    for (let i = 0; i < 10; i += 1) expect((await resolveAs({ authorization: 'Bearer nope' }, ip)).status).toBe(401);
-    expect((await resolveAs({ authorization: 'Bearer nope' }, ip)).status).toBe(429);
-    expect((await resolveAs(ADMIN, ip)).status).toBe(404);
-    expect((await sweepAs(`Bearer ${process.env.CRON_SECRET}`)).status).toBe(200);
-  });
+  test(
+    'behavior: failures count per secret kind; a flood of wrong cron secrets leaves the ' +
+      'admin token alone, and successes do not count',
+    async () => {
+      const ip = randomIp();
+      for (let i = 0; i < 5; i += 1) expect((await resolveAs(ADMIN, ip)).status).toBe(404);
+      const sweepAs = (authorization: string) => call(sweepRoute, { headers: { authorization }, ip });
+      for (let i = 0; i < 10; i += 1) expect((await sweepAs('Bearer nope')).status).toBe(401);
+      expect((await sweepAs('Bearer nope')).status).toBe(429);
+      // The admin kind has its own count: wrong admin tokens are 401 up to their own ten, then 429.
+      for (let i = 0; i < 10; i += 1) expect((await resolveAs({ authorization: 'Bearer nope' }, ip)).status).toBe(401);
+      expect((await resolveAs({ authorization: 'Bearer nope' }, ip)).status).toBe(429);
+      expect((await resolveAs(ADMIN, ip)).status).toBe(404);
+      expect((await sweepAs(`Bearer ${process.env.CRON_SECRET}`)).status).toBe(200);
+    },
+  );
 
   test('error: a missing, differently long or prefixed secret is 401, never 500', async () => {
     const ip = randomIp();

@@ -64,31 +64,34 @@ describe('POST /api/auth/register-agent', () => {
     expect(await passportBalance(passport, wallet.address)).toBe(1n);
   });
 
-  test('behavior: with the RPC down the role still changes, the passport is PENDING, and the sweep mints it once', async () => {
-    const { token, wallet } = await signIn();
-    setEnv({ RPC_URL: 'http://127.0.0.1:9' });
-    const response = await call(registerAgent, { token, method: 'POST' });
-    expect(response.status).toBe(200);
-    expect(response.body.user.role).toBe('AGENT');
-    expect(response.body.passport).toMatchObject({ status: 'PENDING', tokenId: null, txHash: null });
-    // Still down: the sweep leaves it PENDING.
-    expect((await call(sweep, { method: 'POST', headers: cron })).status).toBe(200);
-    expect((await call(me, { token })).body.passport.status).toBe('PENDING');
+  test(
+    'behavior: with the RPC down the role still changes, the passport is PENDING, and the ' + 'sweep mints it once',
+    async () => {
+      const { token, wallet } = await signIn();
+      setEnv({ RPC_URL: 'http://127.0.0.1:9' });
+      const response = await call(registerAgent, { token, method: 'POST' });
+      expect(response.status).toBe(200);
+      expect(response.body.user.role).toBe('AGENT');
+      expect(response.body.passport).toMatchObject({ status: 'PENDING', tokenId: null, txHash: null });
+      // Still down: the sweep leaves it PENDING.
+      expect((await call(sweep, { method: 'POST', headers: cron })).status).toBe(200);
+      expect((await call(me, { token })).body.passport.status).toBe('PENDING');
 
-    setEnv({ RPC_URL: workerRpcUrl() });
-    const [a, b] = await Promise.all([
-      call(sweep, { method: 'POST', headers: cron }),
-      call(sweepGet, { headers: cron }),
-    ]);
-    expect(a.status).toBe(200);
-    expect(b.status).toBe(200);
-    expect(a.body.passports.minted + b.body.passports.minted).toBeGreaterThanOrEqual(1);
-    expect((await call(me, { token })).body.passport).toMatchObject({ status: 'MINTED' });
-    expect(await passportBalance(passport, wallet.address)).toBe(1n);
-    // Another sweep has nothing left to do for this passport.
-    await call(sweep, { method: 'POST', headers: cron });
-    expect(await passportBalance(passport, wallet.address)).toBe(1n);
-  });
+      setEnv({ RPC_URL: workerRpcUrl() });
+      const [a, b] = await Promise.all([
+        call(sweep, { method: 'POST', headers: cron }),
+        call(sweepGet, { headers: cron }),
+      ]);
+      expect(a.status).toBe(200);
+      expect(b.status).toBe(200);
+      expect(a.body.passports.minted + b.body.passports.minted).toBeGreaterThanOrEqual(1);
+      expect((await call(me, { token })).body.passport).toMatchObject({ status: 'MINTED' });
+      expect(await passportBalance(passport, wallet.address)).toBe(1n);
+      // Another sweep has nothing left to do for this passport.
+      await call(sweep, { method: 'POST', headers: cron });
+      expect(await passportBalance(passport, wallet.address)).toBe(1n);
+    },
+  );
 
   test('behavior: a mint not mined within MINT_WAIT_MS answers PENDING and the sweep records it', async () => {
     const { token, wallet } = await signIn();

@@ -9,17 +9,20 @@ import { useTestEnvironment } from '../support/environment';
 useTestEnvironment();
 
 describe('route wrapper', () => {
-  test('error: an unexpected throw is 500 {"error":"Internal error"} with nothing else, details only in the log', async () => {
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const handler = route({}, async () => {
-      throw new Error('relation "users" does not exist at SELECT secret_column');
-    });
-    const response = await call(handler, { path: '/api/x' });
-    expect(response.status).toBe(500);
-    expect(response.body).toEqual({ error: 'Internal error' });
-    expect(String(logged.mock.calls[0]?.[0])).toContain('secret_column');
-    logged.mockRestore();
-  });
+  test(
+    'error: an unexpected throw is 500 {"error":"Internal error"} with nothing else, ' + 'details only in the log',
+    async () => {
+      const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const handler = route({}, async () => {
+        throw new Error('relation "users" does not exist at SELECT secret_column');
+      });
+      const response = await call(handler, { path: '/api/x' });
+      expect(response.status).toBe(500);
+      expect(response.body).toEqual({ error: 'Internal error' });
+      expect(String(logged.mock.calls[0]?.[0])).toContain('secret_column');
+      logged.mockRestore();
+    },
+  );
 
   test('behavior: ApiError keeps its status, message, details and headers', async () => {
     const handler = route({}, async () => {

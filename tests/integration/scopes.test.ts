@@ -186,7 +186,8 @@ describe.each([
         (s) => s === held || s === needed,
       );
       expect(answer.headers.get('www-authenticate')).toBe(
-        `Bearer error="insufficient_scope", scope="${wanted.join(' ')}", resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/api"`,
+        `Bearer error="insufficient_scope", scope="${wanted.join(' ')}", ` +
+          `resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/api"`,
       );
     },
   );

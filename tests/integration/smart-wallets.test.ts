@@ -152,28 +152,31 @@ describe('ERC-6492: wallets not deployed yet', () => {
 });
 
 describe('the RPC during the contract-wallet check', () => {
-  test('error: unreachable while checking a deployed wallet is 503 with Retry-After, and the nonce is gone', async () => {
-    const owner = newWallet();
-    const wallet = await deployedWallet(owner);
-    const message = siweMessage(owner, await requestNonce(wallet.address), { address: wallet.address });
-    const signature = await owner.signMessage({ message });
-    setEnv({ RPC_URL: DEAD_RPC });
-    try {
-      const response = await call(verify, { body: { message, signature } });
-      expect(response).toMatchObject({
-        status: 503,
-        body: { error: 'Service temporarily unavailable', details: ['chain unreachable'] },
+  test(
+    'error: unreachable while checking a deployed wallet is 503 with Retry-After, and the ' + 'nonce is gone',
+    async () => {
+      const owner = newWallet();
+      const wallet = await deployedWallet(owner);
+      const message = siweMessage(owner, await requestNonce(wallet.address), { address: wallet.address });
+      const signature = await owner.signMessage({ message });
+      setEnv({ RPC_URL: DEAD_RPC });
+      try {
+        const response = await call(verify, { body: { message, signature } });
+        expect(response).toMatchObject({
+          status: 503,
+          body: { error: 'Service temporarily unavailable', details: ['chain unreachable'] },
+        });
+        expect(response.headers.get('retry-after')).toBe('5');
+      } finally {
+        setEnv({ RPC_URL: workerRpcUrl() });
+      }
+      // docs/api.md#sign-in: the nonce left the store before the check, whatever its outcome.
+      expect(await call(verify, { body: { message, signature } })).toMatchObject({
+        status: 401,
+        body: { error: 'Nonce expired or unknown' },
       });
-      expect(response.headers.get('retry-after')).toBe('5');
-    } finally {
-      setEnv({ RPC_URL: workerRpcUrl() });
-    }
-    // docs/api.md#sign-in: the nonce left the store before the check, whatever its outcome.
-    expect(await call(verify, { body: { message, signature } })).toMatchObject({
-      status: 401,
-      body: { error: 'Nonce expired or unknown' },
-    });
-  });
+    },
+  );
 
   test('error: unreachable while checking a 6492 signature is 503', async () => {
     const owner = newWallet();

@@ -1,5 +1,5 @@
-// docs/api.md#operator-secrets, #configuration: a production server refuses to start on settings that would leave it open —
-// a short operator secret, or per-process memory for nonces, limits and revocations — and says
+// docs/api.md#operator-secrets, #configuration: a production server refuses to start on settings that would leave it
+// open — a short operator secret, or per-process memory for nonces, limits and revocations — and says
 // which setting, before it serves anything. Each case starts the real server entry.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -61,25 +61,32 @@ const deliveredTo = (missionId: string) =>
     .map((r) => new URL(r.path, 'http://x').searchParams.get('n'));
 
 describe('webhooks: fan-out and retention', () => {
-  test('behavior: posting a mission writes one event row whoever subscribes; two sweeps at once deliver it to each endpoint once', async () => {
-    const c = category();
-    await thirtySubscribers(c);
-    const mission = await createMission(await newClient(), { category: c });
-    const db = await getDb();
-    const [events] = await db.select({ n: count() }).from(webhookEvents).where(eq(webhookEvents.missionId, mission.id));
-    const [deliveries] = await db
-      .select({ n: count() })
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.missionId, mission.id));
-    expect({ events: events!.n, deliveries: deliveries!.n }).toEqual({ events: 1, deliveries: 0 });
+  test(
+    'behavior: posting a mission writes one event row whoever subscribes; two sweeps at ' +
+      'once deliver it to each endpoint once',
+    async () => {
+      const c = category();
+      await thirtySubscribers(c);
+      const mission = await createMission(await newClient(), { category: c });
+      const db = await getDb();
+      const [events] = await db
+        .select({ n: count() })
+        .from(webhookEvents)
+        .where(eq(webhookEvents.missionId, mission.id));
+      const [deliveries] = await db
+        .select({ n: count() })
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.missionId, mission.id));
+      expect({ events: events!.n, deliveries: deliveries!.n }).toEqual({ events: 1, deliveries: 0 });
 
-    const [first, second] = await Promise.all([sweep(), sweep()]);
-    expect([first.status, second.status]).toEqual([200, 200]);
-    const to = deliveredTo(mission.id);
-    expect(to).toHaveLength(30);
-    expect(new Set(to).size).toBe(30);
-    expect(await db.select().from(webhookEvents).where(eq(webhookEvents.missionId, mission.id))).toEqual([]);
-  });
+      const [first, second] = await Promise.all([sweep(), sweep()]);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      const to = deliveredTo(mission.id);
+      expect(to).toHaveLength(30);
+      expect(new Set(to).size).toBe(30);
+      expect(await db.select().from(webhookEvents).where(eq(webhookEvents.missionId, mission.id))).toEqual([]);
+    },
+  );
 
   test('behavior: expansion goes in batches, and a run stopped between batches loses and repeats nothing', async () => {
     const c = category();
@@ -96,71 +103,75 @@ describe('webhooks: fan-out and retention', () => {
     expect(new Set(to).size).toBe(30);
   });
 
-  test('behavior: the sweep deletes delivered and failed deliveries older than WEBHOOK_RETENTION_DAYS, and endpoints removed that long ago; it keeps the rest', async () => {
-    const c = category();
-    const agent = await newAgent();
-    const kept = await add(agent, {
-      url: `${receiver.url}?n=kept`,
-      events: ['mission.created'],
-      filter: { category: c },
-    });
-    const removedLongAgo = await add(agent, {
-      url: `${receiver.url}?n=gone`,
-      events: ['mission.created'],
-      filter: { category: c },
-    });
-    const removedLately = await add(agent, {
-      url: `${receiver.url}?n=lately`,
-      events: ['mission.created'],
-      filter: { category: c },
-    });
-    const client = await newClient();
-    const missions = [];
-    for (let i = 0; i < 4; i += 1) missions.push((await createMission(client, { category: c })).id as string);
-    await ok(sweep());
-    const db = await getDb();
-    const d = webhookDeliveries;
-    const of = async (endpointId: string) => db.select().from(d).where(eq(d.endpointId, endpointId)).orderBy(d.seq);
-    const [old, oldFailed, recent, oldPending] = await of(kept);
-    await db
-      .update(d)
-      .set({ createdAt: days(31) })
-      .where(eq(d.id, old!.id));
-    await db
-      .update(d)
-      .set({ status: 'FAILED', createdAt: days(31) })
-      .where(eq(d.id, oldFailed!.id));
-    await db
-      .update(d)
-      .set({ createdAt: days(29) })
-      .where(eq(d.id, recent!.id));
-    await db
-      .update(d)
-      .set({
-        status: 'PENDING',
-        deliveredAt: null,
-        nextAttemptAt: new Date(Date.now() + 3_600_000),
-        createdAt: days(31),
-      })
-      .where(eq(d.id, oldPending!.id));
-    for (const id of [removedLongAgo, removedLately])
-      expect((await call(removeRoute, { method: 'DELETE', token: agent.token, params: { id } })).status).toBe(200);
-    await db
-      .update(webhookEndpoints)
-      .set({ deletedAt: days(31) })
-      .where(eq(webhookEndpoints.id, removedLongAgo));
+  test(
+    'behavior: the sweep deletes delivered and failed deliveries older than ' +
+      'WEBHOOK_RETENTION_DAYS, and endpoints removed that long ago; it keeps the rest',
+    async () => {
+      const c = category();
+      const agent = await newAgent();
+      const kept = await add(agent, {
+        url: `${receiver.url}?n=kept`,
+        events: ['mission.created'],
+        filter: { category: c },
+      });
+      const removedLongAgo = await add(agent, {
+        url: `${receiver.url}?n=gone`,
+        events: ['mission.created'],
+        filter: { category: c },
+      });
+      const removedLately = await add(agent, {
+        url: `${receiver.url}?n=lately`,
+        events: ['mission.created'],
+        filter: { category: c },
+      });
+      const client = await newClient();
+      const missions = [];
+      for (let i = 0; i < 4; i += 1) missions.push((await createMission(client, { category: c })).id as string);
+      await ok(sweep());
+      const db = await getDb();
+      const d = webhookDeliveries;
+      const of = async (endpointId: string) => db.select().from(d).where(eq(d.endpointId, endpointId)).orderBy(d.seq);
+      const [old, oldFailed, recent, oldPending] = await of(kept);
+      await db
+        .update(d)
+        .set({ createdAt: days(31) })
+        .where(eq(d.id, old!.id));
+      await db
+        .update(d)
+        .set({ status: 'FAILED', createdAt: days(31) })
+        .where(eq(d.id, oldFailed!.id));
+      await db
+        .update(d)
+        .set({ createdAt: days(29) })
+        .where(eq(d.id, recent!.id));
+      await db
+        .update(d)
+        .set({
+          status: 'PENDING',
+          deliveredAt: null,
+          nextAttemptAt: new Date(Date.now() + 3_600_000),
+          createdAt: days(31),
+        })
+        .where(eq(d.id, oldPending!.id));
+      for (const id of [removedLongAgo, removedLately])
+        expect((await call(removeRoute, { method: 'DELETE', token: agent.token, params: { id } })).status).toBe(200);
+      await db
+        .update(webhookEndpoints)
+        .set({ deletedAt: days(31) })
+        .where(eq(webhookEndpoints.id, removedLongAgo));
 
-    const report = await ok(sweep());
-    expect(report.webhooks.retention).toEqual({ deliveries: 2 + 4, endpoints: 1 });
-    expect((await of(kept)).map((row) => row.id)).toEqual([recent!.id, oldPending!.id]);
-    expect(await of(removedLongAgo)).toEqual([]);
-    expect(await of(removedLately)).toHaveLength(4);
-    const endpoints = await db
-      .select({ id: webhookEndpoints.id })
-      .from(webhookEndpoints)
-      .where(inArray(webhookEndpoints.id, [kept, removedLongAgo, removedLately]));
-    expect(endpoints.map((e) => e.id).sort()).toEqual([kept, removedLately].sort());
-    // Nothing of it is left for a second sweep.
-    expect((await ok(sweep())).webhooks.retention).toEqual({ deliveries: 0, endpoints: 0 });
-  });
+      const report = await ok(sweep());
+      expect(report.webhooks.retention).toEqual({ deliveries: 2 + 4, endpoints: 1 });
+      expect((await of(kept)).map((row) => row.id)).toEqual([recent!.id, oldPending!.id]);
+      expect(await of(removedLongAgo)).toEqual([]);
+      expect(await of(removedLately)).toHaveLength(4);
+      const endpoints = await db
+        .select({ id: webhookEndpoints.id })
+        .from(webhookEndpoints)
+        .where(inArray(webhookEndpoints.id, [kept, removedLongAgo, removedLately]));
+      expect(endpoints.map((e) => e.id).sort()).toEqual([kept, removedLately].sort());
+      // Nothing of it is left for a second sweep.
+      expect((await ok(sweep())).webhooks.retention).toEqual({ deliveries: 0, endpoints: 0 });
+    },
+  );
 });

@@ -55,80 +55,86 @@ const add = async (party: Party, url: string, events: string[], filter?: Record<
 };
 
 describe('webhooks: slow and refusing receivers', () => {
-  test('behavior: the healthy receiver gets every delivery while tricklers hold their connections; each is cut at the deadline; the sweep finishes', async () => {
-    const category = `slow-${Math.random().toString(36).slice(2, 8)}`;
-    // Added first, so that an in-order, one-at-a-time sender meets them before the healthy one.
-    const tricklers = [
-      await add(await newAgent(), `${trickling.url}?n=1`, ['mission.created'], { category }),
-      await add(await newAgent(), `${trickling.url}?n=2`, ['mission.created'], { category }),
-    ];
-    const refusing = await add(await newAgent(), await refusingUrl(), ['mission.created'], { category });
-    await add(await newAgent(), `${healthy.url}?party=watcher`, ['mission.created'], { category });
-    const client = await newClient();
-    const agent = await newAgent();
-    await add(client, `${healthy.url}?party=client`, ['mission.accepted', 'mission.submitted']);
+  test(
+    'behavior: the healthy receiver gets every delivery while tricklers hold their ' +
+      'connections; each is cut at the deadline; the sweep finishes',
+    async () => {
+      const category = `slow-${Math.random().toString(36).slice(2, 8)}`;
+      // Added first, so that an in-order, one-at-a-time sender meets them before the healthy one.
+      const tricklers = [
+        await add(await newAgent(), `${trickling.url}?n=1`, ['mission.created'], { category }),
+        await add(await newAgent(), `${trickling.url}?n=2`, ['mission.created'], { category }),
+      ];
+      const refusing = await add(await newAgent(), await refusingUrl(), ['mission.created'], { category });
+      await add(await newAgent(), `${healthy.url}?party=watcher`, ['mission.created'], { category });
+      const client = await newClient();
+      const agent = await newAgent();
+      await add(client, `${healthy.url}?party=client`, ['mission.accepted', 'mission.submitted']);
 
-    const missions = [];
-    for (let i = 0; i < 3; i += 1) missions.push((await createMission(client, { category })).id as string);
-    await ok(act('accept', agent, missions[0]!));
-    await ok(act('submit', agent, missions[0]!, { note: 'Done.' }));
-    // The sweep's other work: a submission past its review window to complete.
-    const expired = await missionIn('SUBMITTED');
-    await setTimes(expired.id, { reviewDeadline: past() });
+      const missions = [];
+      for (let i = 0; i < 3; i += 1) missions.push((await createMission(client, { category })).id as string);
+      await ok(act('accept', agent, missions[0]!));
+      await ok(act('submit', agent, missions[0]!, { note: 'Done.' }));
+      // The sweep's other work: a submission past its review window to complete.
+      const expired = await missionIn('SUBMITTED');
+      await setTimes(expired.id, { reviewDeadline: past() });
 
-    const started = Date.now();
-    const running = sweep();
-    const expected = [
-      ...missions.map((id) => `watcher:mission.created:${id}`),
-      `client:mission.accepted:${missions[0]}`,
-      `client:mission.submitted:${missions[0]}`,
-    ];
-    const got = () =>
-      healthy.received.map((r) => {
-        const body = JSON.parse(r.body) as { type: string; data: { mission: { id: string } } };
-        return `${new URL(r.path, 'http://x').searchParams.get('party')}:${body.type}:${body.data.mission.id}`;
+      const started = Date.now();
+      const running = sweep();
+      const expected = [
+        ...missions.map((id) => `watcher:mission.created:${id}`),
+        `client:mission.accepted:${missions[0]}`,
+        `client:mission.submitted:${missions[0]}`,
+      ];
+      const got = () =>
+        healthy.received.map((r) => {
+          const body = JSON.parse(r.body) as { type: string; data: { mission: { id: string } } };
+          return `${new URL(r.path, 'http://x').searchParams.get('party')}:${body.type}:${body.data.mission.id}`;
+        });
+      await expect
+        .poll(() => got().filter((entry) => expected.includes(entry)).length, { timeout: 15_000 })
+        .toBe(expected.length);
+      const healthyDone = Date.now();
+      // Every healthy delivery arrived while both tricklers were still connected.
+      expect(trickling.connections).toHaveLength(2);
+      for (const connection of trickling.connections)
+        expect(connection.closedAt ?? Infinity).toBeGreaterThan(healthyDone);
+
+      const report = await running;
+      expect(report.status).toBe(200);
+      expect(report.body.webhooks).toMatchObject({ failed: 3 });
+      expect(report.body).toMatchObject({
+        webhooks: { retention: expect.any(Object) },
+        oauthClients: expect.any(Object),
       });
-    await expect
-      .poll(() => got().filter((entry) => expected.includes(entry)).length, { timeout: 15_000 })
-      .toBe(expected.length);
-    const healthyDone = Date.now();
-    // Every healthy delivery arrived while both tricklers were still connected.
-    expect(trickling.connections).toHaveLength(2);
-    for (const connection of trickling.connections)
-      expect(connection.closedAt ?? Infinity).toBeGreaterThan(healthyDone);
+      expect((await missionRow(expired.id)).status).toBe('COMPLETED');
+      // A trickler is cut at the attempt's deadline, not when it finishes its 60-second answer.
+      // (The receiver's side sees the close a moment after ours.)
+      await expect
+        .poll(() => trickling.connections.every((connection) => connection.closedAt !== undefined))
+        .toBe(true);
+      for (const connection of trickling.connections)
+        expect(connection.closedAt! - connection.openedAt).toBeLessThan(ATTEMPT_DEADLINE_MS + 3_000);
+      expect(Date.now() - started).toBeLessThan(ATTEMPT_DEADLINE_MS + 10_000);
+      // In order on the client's endpoint, once each.
+      expect(got().filter((entry) => entry.startsWith('client:'))).toEqual([
+        `client:mission.accepted:${missions[0]}`,
+        `client:mission.submitted:${missions[0]}`,
+      ]);
 
-    const report = await running;
-    expect(report.status).toBe(200);
-    expect(report.body.webhooks).toMatchObject({ failed: 3 });
-    expect(report.body).toMatchObject({
-      webhooks: { retention: expect.any(Object) },
-      oauthClients: expect.any(Object),
-    });
-    expect((await missionRow(expired.id)).status).toBe('COMPLETED');
-    // A trickler is cut at the attempt's deadline, not when it finishes its 60-second answer.
-    // (The receiver's side sees the close a moment after ours.)
-    await expect.poll(() => trickling.connections.every((connection) => connection.closedAt !== undefined)).toBe(true);
-    for (const connection of trickling.connections)
-      expect(connection.closedAt! - connection.openedAt).toBeLessThan(ATTEMPT_DEADLINE_MS + 3_000);
-    expect(Date.now() - started).toBeLessThan(ATTEMPT_DEADLINE_MS + 10_000);
-    // In order on the client's endpoint, once each.
-    expect(got().filter((entry) => entry.startsWith('client:'))).toEqual([
-      `client:mission.accepted:${missions[0]}`,
-      `client:mission.submitted:${missions[0]}`,
-    ]);
-
-    // Each misbehaving endpoint was tried once, and waits for its retry with the reason recorded.
-    const tried = await (await getDb())
-      .select({ endpointId: webhookDeliveries.endpointId, lastError: webhookDeliveries.lastError })
-      .from(webhookDeliveries)
-      .where(
-        and(inArray(webhookDeliveries.endpointId, [...tricklers, refusing]), isNotNull(webhookDeliveries.lastError)),
-      );
-    expect(Object.fromEntries(tried.map((row) => [row.endpointId, row.lastError]))).toEqual({
-      [tricklers[0]!]: 'timed out',
-      [tricklers[1]!]: 'timed out',
-      [refusing]: expect.stringMatching(/ECONNREFUSED/),
-    });
-    expect(tried).toHaveLength(3);
-  });
+      // Each misbehaving endpoint was tried once, and waits for its retry with the reason recorded.
+      const tried = await (await getDb())
+        .select({ endpointId: webhookDeliveries.endpointId, lastError: webhookDeliveries.lastError })
+        .from(webhookDeliveries)
+        .where(
+          and(inArray(webhookDeliveries.endpointId, [...tricklers, refusing]), isNotNull(webhookDeliveries.lastError)),
+        );
+      expect(Object.fromEntries(tried.map((row) => [row.endpointId, row.lastError]))).toEqual({
+        [tricklers[0]!]: 'timed out',
+        [tricklers[1]!]: 'timed out',
+        [refusing]: expect.stringMatching(/ECONNREFUSED/),
+      });
+      expect(tried).toHaveLength(3);
+    },
+  );
 });

@@ -43,43 +43,50 @@ const eventsFor = (missionId: string) =>
     .map((e) => e.type);
 
 describe('webhooks', () => {
-  test('default: an endpoint is added (the secret shown once), listed without it, and every delivery verifies with the standardwebhooks package', async () => {
-    const client = await newClient();
-    const added = await add(client, { events: ['mission.created'], filter: { category: 'signed' } });
-    expect(added).toMatchObject({
-      status: 201,
-      body: { id: expect.any(String), secret: expect.stringMatching(/^whsec_/), status: 'ACTIVE' },
-    });
-    const listed = await call(listRoute, { token: client.token });
-    expect(listed.body.items).toEqual([expect.not.objectContaining({ secret: expect.anything() })]);
+  test(
+    'default: an endpoint is added (the secret shown once), listed without it, and every ' +
+      'delivery verifies with the standardwebhooks package',
+    async () => {
+      const client = await newClient();
+      const added = await add(client, { events: ['mission.created'], filter: { category: 'signed' } });
+      expect(added).toMatchObject({
+        status: 201,
+        body: { id: expect.any(String), secret: expect.stringMatching(/^whsec_/), status: 'ACTIVE' },
+      });
+      const listed = await call(listRoute, { token: client.token });
+      expect(listed.body.items).toEqual([expect.not.objectContaining({ secret: expect.anything() })]);
 
-    const mission = await createMission(client, { category: 'signed' });
-    await ok(sweep());
-    const delivery = receiver.received.find((r) => r.body.includes(mission.id))!;
-    expect(delivery).toBeDefined();
-    const verified = new Webhook(added.body.secret).verify(
-      delivery.body,
-      delivery.headers as Record<string, string>,
-    ) as { type: string };
-    expect(verified.type).toBe('mission.created');
-    expect(() =>
-      new Webhook(`whsec_${Buffer.from('another secret of 24 bytes').toString('base64')}`).verify(
+      const mission = await createMission(client, { category: 'signed' });
+      await ok(sweep());
+      const delivery = receiver.received.find((r) => r.body.includes(mission.id))!;
+      expect(delivery).toBeDefined();
+      const verified = new Webhook(added.body.secret).verify(
         delivery.body,
         delivery.headers as Record<string, string>,
-      ),
-    ).toThrow();
-  });
+      ) as { type: string };
+      expect(verified.type).toBe('mission.created');
+      expect(() =>
+        new Webhook(`whsec_${Buffer.from('another secret of 24 bytes').toString('base64')}`).verify(
+          delivery.body,
+          delivery.headers as Record<string, string>,
+        ),
+      ).toThrow();
+    },
+  );
 
-  test('behavior: mission.created reaches an endpoint whose filter matches, not one whose filter does not', async () => {
-    const [matching, other] = [await newAgent(), await newAgent()];
-    const c = category();
-    await add(matching, { events: ['mission.created'], filter: { category: c, tag: 'vision', minReward: '1000' } });
-    await add(other, { events: ['mission.created'], filter: { category: c, minReward: '999999999999' } });
-    const mission = await createMission(await newClient(), { category: c, tags: ['vision'], reward: '25000000' });
-    await ok(sweep());
-    const deliveries = receiver.received.filter((r) => r.body.includes(mission.id));
-    expect(deliveries).toHaveLength(1);
-  });
+  test(
+    'behavior: mission.created reaches an endpoint whose filter matches, not one whose ' + 'filter does not',
+    async () => {
+      const [matching, other] = [await newAgent(), await newAgent()];
+      const c = category();
+      await add(matching, { events: ['mission.created'], filter: { category: c, tag: 'vision', minReward: '1000' } });
+      await add(other, { events: ['mission.created'], filter: { category: c, minReward: '999999999999' } });
+      const mission = await createMission(await newClient(), { category: c, tags: ['vision'], reward: '25000000' });
+      await ok(sweep());
+      const deliveries = receiver.received.filter((r) => r.body.includes(mission.id));
+      expect(deliveries).toHaveLength(1);
+    },
+  );
 
   test('behavior: a whole lifecycle reaches the parties in order, and the agent hears of its earnings', async () => {
     const client = await newClient();
@@ -114,23 +121,27 @@ describe('webhooks', () => {
     expect(to('agent')).toEqual([...lifecycle, 'earnings.released']);
   });
 
-  test('behavior: writes finishing together share one after-response run, and an event queued during it is sent by it', async () => {
-    const c = category();
-    await add(await newAgent(), { events: ['mission.created'], filter: { category: c } });
-    const client = await newClient();
-    // Outside Next.js the routes' after-response hooks do not run: the test plays them.
-    const first = await createMission(client, { category: c });
-    const release = receiver.hold();
-    const run = sendQueuedWebhooks(config());
-    await expect.poll(() => receiver.heldCount()).toBeGreaterThan(0);
-    const second = await createMission(client, { category: c });
-    const joined = sendQueuedWebhooks(config());
-    expect(joined).toBe(run);
-    release();
-    await joined;
-    expect(eventsFor(first.id)).toEqual(['mission.created']);
-    expect(eventsFor(second.id)).toEqual(['mission.created']);
-  });
+  test(
+    'behavior: writes finishing together share one after-response run, and an event queued ' +
+      'during it is sent by it',
+    async () => {
+      const c = category();
+      await add(await newAgent(), { events: ['mission.created'], filter: { category: c } });
+      const client = await newClient();
+      // Outside Next.js the routes' after-response hooks do not run: the test plays them.
+      const first = await createMission(client, { category: c });
+      const release = receiver.hold();
+      const run = sendQueuedWebhooks(config());
+      await expect.poll(() => receiver.heldCount()).toBeGreaterThan(0);
+      const second = await createMission(client, { category: c });
+      const joined = sendQueuedWebhooks(config());
+      expect(joined).toBe(run);
+      release();
+      await joined;
+      expect(eventsFor(first.id)).toEqual(['mission.created']);
+      expect(eventsFor(second.id)).toEqual(['mission.created']);
+    },
+  );
 
   test('behavior: with the receiver down, then up, every event arrives once per delivery id', async () => {
     const client = await newClient();
@@ -191,48 +202,52 @@ describe('webhooks', () => {
     }
   });
 
-  test('error: production address rules — http, loopback, private and link-local refused at registration, and at delivery time', async () => {
-    const client = await newClient();
-    const allowed = await add(client, { events: ['mission.cancelled'] });
-    setEnv({ WEBHOOK_ALLOW_PRIVATE: undefined });
-    try {
-      for (const url of [
-        'http://example.com/h',
-        'https://127.0.0.1/h',
-        'https://localhost/h',
-        'https://10.1.2.3/h',
-        'https://169.254.169.254/latest',
-        'https://[::1]/h',
-        'https://[fd00::1]/h',
-        'https://[64:ff9b:1::a00:1]/h',
-        'https://[fec0::1]/h',
-        'https://user:pw@example.com/h',
-      ]) {
-        const refused = await call(addRoute, {
-          method: 'POST',
+  test(
+    'error: production address rules — http, loopback, private and link-local refused at ' +
+      'registration, and at delivery time',
+    async () => {
+      const client = await newClient();
+      const allowed = await add(client, { events: ['mission.cancelled'] });
+      setEnv({ WEBHOOK_ALLOW_PRIVATE: undefined });
+      try {
+        for (const url of [
+          'http://example.com/h',
+          'https://127.0.0.1/h',
+          'https://localhost/h',
+          'https://10.1.2.3/h',
+          'https://169.254.169.254/latest',
+          'https://[::1]/h',
+          'https://[fd00::1]/h',
+          'https://[64:ff9b:1::a00:1]/h',
+          'https://[fec0::1]/h',
+          'https://user:pw@example.com/h',
+        ]) {
+          const refused = await call(addRoute, {
+            method: 'POST',
+            token: client.token,
+            body: { url, events: ['mission.created'] },
+          });
+          expect(refused.status, url).toBe(400);
+        }
+        // The endpoint added while private addresses were allowed is checked again when sending.
+        const own = await createMission(client);
+        await ok(act('cancel', client, own.id));
+        await deliverPending(await getDb(), config());
+        expect(eventsFor(own.id)).toEqual([]);
+        const deliveries = await call(deliveriesRoute, {
           token: client.token,
-          body: { url, events: ['mission.created'] },
+          params: { id: allowed.body.id },
+          path: `/api/webhooks/${allowed.body.id}/deliveries`,
         });
-        expect(refused.status, url).toBe(400);
+        expect(deliveries.body.items[0]).toMatchObject({
+          status: 'PENDING',
+          lastError: expect.stringMatching(/https|internal/),
+        });
+      } finally {
+        setEnv({ WEBHOOK_ALLOW_PRIVATE: '1' });
       }
-      // The endpoint added while private addresses were allowed is checked again when sending.
-      const own = await createMission(client);
-      await ok(act('cancel', client, own.id));
-      await deliverPending(await getDb(), config());
-      expect(eventsFor(own.id)).toEqual([]);
-      const deliveries = await call(deliveriesRoute, {
-        token: client.token,
-        params: { id: allowed.body.id },
-        path: `/api/webhooks/${allowed.body.id}/deliveries`,
-      });
-      expect(deliveries.body.items[0]).toMatchObject({
-        status: 'PENDING',
-        lastError: expect.stringMatching(/https|internal/),
-      });
-    } finally {
-      setEnv({ WEBHOOK_ALLOW_PRIVATE: '1' });
-    }
-  });
+    },
+  );
 
   test('error: at most 10 endpoints a user; removing one frees a place; another user cannot remove it', async () => {
     const client = await newClient();
@@ -267,34 +282,37 @@ describe('webhooks', () => {
     expect((await page('?limit=0')).status).toBe(400);
   });
 
-  test('behavior: an endpoint that never answers costs one timeout a run, and the others are still served', async () => {
-    const { createServer } = await import('node:http');
-    let asked = 0;
-    const silent = createServer(() => {
-      asked += 1; // takes the request, never answers
-    });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    try {
-      const client = await newClient();
-      const port = (silent.address() as { port: number }).port;
-      await add(client, { url: `http://127.0.0.1:${port}/never`, events: ['mission.cancelled'] });
-      await add(client, { url: `${receiver.url}?party=healthy`, events: ['mission.cancelled'] });
-      const ids: string[] = [];
-      for (let i = 0; i < 3; i += 1) {
-        const { id } = await createMission(client);
-        await ok(act('cancel', client, id));
-        ids.push(id);
+  test(
+    'behavior: an endpoint that never answers costs one timeout a run, and the others are ' + 'still served',
+    async () => {
+      const { createServer } = await import('node:http');
+      let asked = 0;
+      const silent = createServer(() => {
+        asked += 1; // takes the request, never answers
+      });
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      try {
+        const client = await newClient();
+        const port = (silent.address() as { port: number }).port;
+        await add(client, { url: `http://127.0.0.1:${port}/never`, events: ['mission.cancelled'] });
+        await add(client, { url: `${receiver.url}?party=healthy`, events: ['mission.cancelled'] });
+        const ids: string[] = [];
+        for (let i = 0; i < 3; i += 1) {
+          const { id } = await createMission(client);
+          await ok(act('cancel', client, id));
+          ids.push(id);
+        }
+        await deliverPending(await getDb(), config());
+        // Three events queued for the silent endpoint: it was tried once (one timeout), not three times.
+        expect(asked).toBe(1);
+        for (const id of ids)
+          expect(receiver.received.some((r) => r.path.endsWith('party=healthy') && r.body.includes(id))).toBe(true);
+      } finally {
+        silent.closeAllConnections();
+        await new Promise<void>((resolve) => silent.close(() => resolve()));
       }
-      await deliverPending(await getDb(), config());
-      // Three events queued for the silent endpoint: it was tried once (one timeout), not three times.
-      expect(asked).toBe(1);
-      for (const id of ids)
-        expect(receiver.received.some((r) => r.path.endsWith('party=healthy') && r.body.includes(id))).toBe(true);
-    } finally {
-      silent.closeAllConnections();
-      await new Promise<void>((resolve) => silent.close(() => resolve()));
-    }
-  });
+    },
+  );
 
   test('behavior: twelve adds at once by one user — exactly ten endpoints', async () => {
     const client = await newClient();

@@ -35,41 +35,50 @@ describe('statement timeout', () => {
     }
   });
 
-  test('behavior: a statement the timeout cancels answers 503 with Retry-After and no SQL, then the service goes on', async () => {
-    const previous = process.env.DATABASE_URL!;
-    const other = postgres(previous, { max: 1, onnotice: () => {} });
-    setEnv({ DATABASE_URL: withTimeout(300) });
-    try {
-      expect((await call(listMissions, { path: '/api/missions?q=anything' })).status).toBe(200);
-      // Another session holds the table: the list statement waits past its timeout.
-      await other.begin(async (tx) => {
-        await tx`lock table missions in access exclusive mode`;
-        const response = await call(listMissions, { path: '/api/missions?q=anything' });
-        expect(response.status).toBe(503);
-        expect(response.body).toEqual({ error: 'Service temporarily unavailable', details: ['database unreachable'] });
-        expect(response.headers.get('retry-after')).toBe('5');
-      });
-      expect((await call(listMissions, { path: '/api/missions?q=anything' })).status).toBe(200);
-    } finally {
-      await other.end();
-      setEnv({ DATABASE_URL: previous });
-    }
-  });
+  test(
+    'behavior: a statement the timeout cancels answers 503 with Retry-After and no SQL, ' + 'then the service goes on',
+    async () => {
+      const previous = process.env.DATABASE_URL!;
+      const other = postgres(previous, { max: 1, onnotice: () => {} });
+      setEnv({ DATABASE_URL: withTimeout(300) });
+      try {
+        expect((await call(listMissions, { path: '/api/missions?q=anything' })).status).toBe(200);
+        // Another session holds the table: the list statement waits past its timeout.
+        await other.begin(async (tx) => {
+          await tx`lock table missions in access exclusive mode`;
+          const response = await call(listMissions, { path: '/api/missions?q=anything' });
+          expect(response.status).toBe(503);
+          expect(response.body).toEqual({
+            error: 'Service temporarily unavailable',
+            details: ['database unreachable'],
+          });
+          expect(response.headers.get('retry-after')).toBe('5');
+        });
+        expect((await call(listMissions, { path: '/api/missions?q=anything' })).status).toBe(200);
+      } finally {
+        await other.end();
+        setEnv({ DATABASE_URL: previous });
+      }
+    },
+  );
 
-  test("behavior: start-up waits out another instance's migration however long it takes, whatever the timeout", async () => {
-    const previous = process.env.DATABASE_URL!;
-    const other = postgres(previous, { max: 1, onnotice: () => {} });
-    try {
-      // The migrations' lock, held for five times the timeout by "another instance".
-      await other`select pg_advisory_lock(7406251)`;
-      setEnv({ DATABASE_URL: withTimeout(200) });
-      const first = call(listMissions, { path: '/api/missions' });
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      await other`select pg_advisory_unlock(7406251)`;
-      expect((await first).status).toBe(200);
-    } finally {
-      await other.end();
-      setEnv({ DATABASE_URL: previous });
-    }
-  });
+  test(
+    "behavior: start-up waits out another instance's migration however long it takes, " + 'whatever the timeout',
+    async () => {
+      const previous = process.env.DATABASE_URL!;
+      const other = postgres(previous, { max: 1, onnotice: () => {} });
+      try {
+        // The migrations' lock, held for five times the timeout by "another instance".
+        await other`select pg_advisory_lock(7406251)`;
+        setEnv({ DATABASE_URL: withTimeout(200) });
+        const first = call(listMissions, { path: '/api/missions' });
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await other`select pg_advisory_unlock(7406251)`;
+        expect((await first).status).toBe(200);
+      } finally {
+        await other.end();
+        setEnv({ DATABASE_URL: previous });
+      }
+    },
+  );
 });

@@ -54,7 +54,8 @@ async function tool<T>(client: Client, name: string, args: Record<string, unknow
 }
 
 describe('a bounty through the SDK, the CLI and MCP', () => {
-  test('post with the SDK; enter with the SDK, `taskmarket enter` and submit_entry; award with `taskmarket award`', async () => {
+  test('post with the SDK; enter with the SDK, `taskmarket enter` and submit_entry; award with ' +
+    '`taskmarket award`', async () => {
     const clientWallet = await newWallet(server);
     await mintTestUsdc(server, clientWallet.address, 100n * 10n ** 6n);
     const [sdkAgent, cliAgent, mcpAgent] = [await newWallet(server), await newWallet(server), await newWallet(server)];

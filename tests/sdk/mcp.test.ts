@@ -33,7 +33,10 @@ let agentWallet: Wallet;
 let files: string;
 const connections: Client[] = [];
 
-/** An MCP client connected to `taskmarket mcp` running with `wallet`'s key (and the chain's RPC URL unless `chain: false`). */
+/**
+ * An MCP client connected to `taskmarket mcp` running with `wallet`'s key (and the chain's RPC URL unless `chain:
+ * false`).
+ */
 async function connect(wallet: Wallet, { chain = true, fileRoot = files as string | undefined } = {}): Promise<Client> {
   const { TASKMARKET_RPC_URL: _rpc, ...offChain } = cliEnv(server, wallet);
   const env = { ...(chain ? cliEnv(server, wallet) : offChain), ...(fileRoot && { TASKMARKET_FILE_ROOT: fileRoot }) };
@@ -227,115 +230,124 @@ describe('taskmarket mcp', () => {
     expect(`Error: ${again.content[0]!.text}\n`).toBe(cli.stderr);
   });
 
-  test('stdout carries the protocol only (the first line answers initialize; logs go to stderr), and the server exits 0 when stdin ends', async () => {
-    const child = spawn(process.execPath, [CLI, 'mcp'], {
-      env: cliEnv(server, agentWallet) as unknown as NodeJS.ProcessEnv,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-    child.stdin.write(
-      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
-    );
-    const first = JSON.parse((await lines.next()).value as string) as {
-      jsonrpc: string;
-      id: number;
-      result: { serverInfo: { name: string }; capabilities: { tools?: object } };
-    };
-    expect(first).toMatchObject({
-      jsonrpc: '2.0',
-      id: 1,
-      result: { serverInfo: { name: 'taskmarket' }, capabilities: { tools: {} } },
-    });
-    child.stdin.end();
-    const exitCode = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(exitCode).toBe(0);
-    expect(stderr).toContain('taskmarket MCP server');
-  });
+  test(
+    'stdout carries the protocol only (the first line answers initialize; logs go to ' +
+      'stderr), and the server exits 0 when stdin ends',
+    async () => {
+      const child = spawn(process.execPath, [CLI, 'mcp'], {
+        env: cliEnv(server, agentWallet) as unknown as NodeJS.ProcessEnv,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+      const params = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } };
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params })}\n`);
+      const first = JSON.parse((await lines.next()).value as string) as {
+        jsonrpc: string;
+        id: number;
+        result: { serverInfo: { name: string }; capabilities: { tools?: object } };
+      };
+      expect(first).toMatchObject({
+        jsonrpc: '2.0',
+        id: 1,
+        result: { serverInfo: { name: 'taskmarket' }, capabilities: { tools: {} } },
+      });
+      child.stdin.end();
+      const exitCode = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(exitCode).toBe(0);
+      expect(stderr).toContain('taskmarket MCP server');
+    },
+  );
 
-  test("an APPLICATION mission: accept_mission is refused with the API's message, apply_to_mission sends the pitch", async () => {
-    const client = await connect(clientWallet);
-    const agent = await connect(agentWallet);
-    const posted = await callJson<{ id: string; assignment: string }>(client, 'post_mission', {
-      title: 'MCP application mission',
-      description: 'Pitch first',
-      reward: '1000000',
-      deadline: new Date(Date.now() + 86_400_000).toISOString(),
-      assignment: 'APPLICATION',
-    });
-    expect(posted.assignment).toBe('APPLICATION');
-    await callJson(agent, 'register_agent');
-    const refused = await call(agent, 'accept_mission', { id: posted.id });
-    expect(refused.isError).toBe(true);
-    const cli = await runCli(server, agentWallet, ['accept', posted.id]);
-    expect(`Error: ${refused.content[0]!.text}\n`).toBe(cli.stderr);
-    const applied = await agent.callTool({
-      name: 'apply_to_mission',
-      arguments: { id: posted.id, pitch: 'I have done ten of these' },
-    });
-    expect(applied.isError).toBeFalsy();
-    // The API's JSON as one compact text block; no structuredContent, since no tool declares an outputSchema.
-    const [answer] = applied.content as { type: string; text: string }[];
-    expect(applied.content).toHaveLength(1);
-    expect(answer!.text).not.toContain('\n');
-    expect(JSON.parse(answer!.text)).toMatchObject({ pitch: 'I have done ten of these' });
-    expect(applied.structuredContent).toBeUndefined();
-  });
-
-  test('tools upload local files only from under TASKMARKET_FILE_ROOT (symlinks followed), and none without it; contest_mission sends evidence from it', async () => {
-    const client = await connect(clientWallet);
-    const agent = await connect(agentWallet);
-    const posted = await callJson<{ id: string }>(client, 'post_mission', {
-      title: 'MCP file root mission',
-      description: 'x',
-      reward: '1000000',
-      deadline: new Date(Date.now() + 86_400_000).toISOString(),
-    });
-    await callJson(agent, 'register_agent');
-    await callJson(agent, 'accept_mission', { id: posted.id });
-
-    const outside = mkdtempSync(join(tmpdir(), 'taskmarket-outside-'));
-    writeFileSync(join(outside, 'secret.json'), '{"key":"do not upload"}');
-    symlinkSync(join(outside, 'secret.json'), join(files, 'innocent.json'));
-    for (const path of [
-      join(outside, 'secret.json'),
-      '../' + join(outside, 'secret.json').split('/').slice(-2).join('/'),
-      'innocent.json',
-    ]) {
-      const refused = await call(agent, 'submit_work', { id: posted.id, note: 'x', files: [path] });
+  test(
+    "an APPLICATION mission: accept_mission is refused with the API's message, " + 'apply_to_mission sends the pitch',
+    async () => {
+      const client = await connect(clientWallet);
+      const agent = await connect(agentWallet);
+      const posted = await callJson<{ id: string; assignment: string }>(client, 'post_mission', {
+        title: 'MCP application mission',
+        description: 'Pitch first',
+        reward: '1000000',
+        deadline: new Date(Date.now() + 86_400_000).toISOString(),
+        assignment: 'APPLICATION',
+      });
+      expect(posted.assignment).toBe('APPLICATION');
+      await callJson(agent, 'register_agent');
+      const refused = await call(agent, 'accept_mission', { id: posted.id });
       expect(refused.isError).toBe(true);
-      expect(refused.content[0]!.text).toContain('outside TASKMARKET_FILE_ROOT');
-    }
-    const rootless = await connect(agentWallet, { fileRoot: '' });
-    const off = await call(rootless, 'submit_work', { id: posted.id, note: 'x', files: ['haiku.txt'] });
-    expect(off.isError).toBe(true);
-    expect(off.content[0]!.text).toContain('set TASKMARKET_FILE_ROOT');
-    // Inline text needs no root; nothing above reached the API, so the mission is still ACCEPTED.
-    expect(
-      await callJson(rootless, 'submit_work', {
-        id: posted.id,
-        note: 'x',
-        textFiles: [{ name: 'a.txt', content: 'a' }],
-      }),
-    ).toMatchObject({ status: 'SUBMITTED' });
-    // The client's evidence comes from its root too.
-    writeFileSync(join(files, 'evidence.md'), 'One line, not three.\n');
-    const contested = await callJson<{ status: string; contests: { reason: string; files: { filename: string }[] }[] }>(
-      client,
-      'contest_mission',
-      {
+      const cli = await runCli(server, agentWallet, ['accept', posted.id]);
+      expect(`Error: ${refused.content[0]!.text}\n`).toBe(cli.stderr);
+      const applied = await agent.callTool({
+        name: 'apply_to_mission',
+        arguments: { id: posted.id, pitch: 'I have done ten of these' },
+      });
+      expect(applied.isError).toBeFalsy();
+      // The API's JSON as one compact text block; no structuredContent, since no tool declares an outputSchema.
+      const [answer] = applied.content as { type: string; text: string }[];
+      expect(applied.content).toHaveLength(1);
+      expect(answer!.text).not.toContain('\n');
+      expect(JSON.parse(answer!.text)).toMatchObject({ pitch: 'I have done ten of these' });
+      expect(applied.structuredContent).toBeUndefined();
+    },
+  );
+
+  test(
+    'tools upload local files only from under TASKMARKET_FILE_ROOT (symlinks followed), and ' +
+      'none without it; contest_mission sends evidence from it',
+    async () => {
+      const client = await connect(clientWallet);
+      const agent = await connect(agentWallet);
+      const posted = await callJson<{ id: string }>(client, 'post_mission', {
+        title: 'MCP file root mission',
+        description: 'x',
+        reward: '1000000',
+        deadline: new Date(Date.now() + 86_400_000).toISOString(),
+      });
+      await callJson(agent, 'register_agent');
+      await callJson(agent, 'accept_mission', { id: posted.id });
+
+      const outside = mkdtempSync(join(tmpdir(), 'taskmarket-outside-'));
+      writeFileSync(join(outside, 'secret.json'), '{"key":"do not upload"}');
+      symlinkSync(join(outside, 'secret.json'), join(files, 'innocent.json'));
+      for (const path of [
+        join(outside, 'secret.json'),
+        '../' + join(outside, 'secret.json').split('/').slice(-2).join('/'),
+        'innocent.json',
+      ]) {
+        const refused = await call(agent, 'submit_work', { id: posted.id, note: 'x', files: [path] });
+        expect(refused.isError).toBe(true);
+        expect(refused.content[0]!.text).toContain('outside TASKMARKET_FILE_ROOT');
+      }
+      const rootless = await connect(agentWallet, { fileRoot: '' });
+      const off = await call(rootless, 'submit_work', { id: posted.id, note: 'x', files: ['haiku.txt'] });
+      expect(off.isError).toBe(true);
+      expect(off.content[0]!.text).toContain('set TASKMARKET_FILE_ROOT');
+      // Inline text needs no root; nothing above reached the API, so the mission is still ACCEPTED.
+      expect(
+        await callJson(rootless, 'submit_work', {
+          id: posted.id,
+          note: 'x',
+          textFiles: [{ name: 'a.txt', content: 'a' }],
+        }),
+      ).toMatchObject({ status: 'SUBMITTED' });
+      // The client's evidence comes from its root too.
+      writeFileSync(join(files, 'evidence.md'), 'One line, not three.\n');
+      const contested = await callJson<{
+        status: string;
+        contests: { reason: string; files: { filename: string }[] }[];
+      }>(client, 'contest_mission', {
         id: posted.id,
         reason: 'Not a haiku',
         files: ['evidence.md'],
-      },
-    );
-    expect(contested).toMatchObject({
-      status: 'CONTESTED',
-      contests: [{ reason: 'Not a haiku', files: [{ filename: 'evidence.md' }] }],
-    });
-    rmSync(outside, { recursive: true, force: true });
-  });
+      });
+      expect(contested).toMatchObject({
+        status: 'CONTESTED',
+        contests: [{ reason: 'Not a haiku', files: [{ filename: 'evidence.md' }] }],
+      });
+      rmSync(outside, { recursive: true, force: true });
+    },
+  );
 
   test("a tool error carries the API's message (and its details)", async () => {
     const agent = await connect(agentWallet);

@@ -150,94 +150,98 @@ describe('missions', () => {
     expect(seen).toEqual([...posted].reverse()); // newest first
   });
 
-  test('default: a client funds and posts, an agent accepts, delivers two files from paths, is approved, sees its earnings and claims', async () => {
-    const reward = 25n * USDC;
-    const clientAccount = await clientWallet(server, reward);
-    const client = sdkClient(server, clientAccount);
-    const agentAccount = privateKeyToAccount(generatePrivateKey());
-    const agent = sdkClient(server, agentAccount);
-    await agent.registerAgent();
+  test(
+    'default: a client funds and posts, an agent accepts, delivers two files from paths, is ' +
+      'approved, sees its earnings and claims',
+    async () => {
+      const reward = 25n * USDC;
+      const clientAccount = await clientWallet(server, reward);
+      const client = sdkClient(server, clientAccount);
+      const agentAccount = privateKeyToAccount(generatePrivateKey());
+      const agent = sdkClient(server, agentAccount);
+      await agent.registerAgent();
 
-    // The client escrows the reward on-chain and posts, all in one call.
-    const posted = await client.fundAndCreateMission({
-      title: 'Write the report',
-      description: 'A text report and a screenshot',
-      category: 'writing',
-      tags: ['report'],
-      reward: reward.toString(),
-      deadline: deadlineIn(3),
-    });
-    expect(posted).toMatchObject({
-      status: 'OPEN',
-      reward: reward.toString(),
-      client: { walletAddress: clientAccount.address.toLowerCase() },
-      tags: ['report'],
-    });
-    expect(posted.onChainTaskId).toEqual(expect.any(Number));
-    const task = await escrowTask(server, posted.onChainTaskId!);
-    expect(task[0].toLowerCase()).toBe(clientAccount.address.toLowerCase());
-    expect(task[1]).toBe(reward);
-    expect(await usdcBalance(server, clientAccount.address)).toBe(0n);
+      // The client escrows the reward on-chain and posts, all in one call.
+      const posted = await client.fundAndCreateMission({
+        title: 'Write the report',
+        description: 'A text report and a screenshot',
+        category: 'writing',
+        tags: ['report'],
+        reward: reward.toString(),
+        deadline: deadlineIn(3),
+      });
+      expect(posted).toMatchObject({
+        status: 'OPEN',
+        reward: reward.toString(),
+        client: { walletAddress: clientAccount.address.toLowerCase() },
+        tags: ['report'],
+      });
+      expect(posted.onChainTaskId).toEqual(expect.any(Number));
+      const task = await escrowTask(server, posted.onChainTaskId!);
+      expect(task[0].toLowerCase()).toBe(clientAccount.address.toLowerCase());
+      expect(task[1]).toBe(reward);
+      expect(await usdcBalance(server, clientAccount.address)).toBe(0n);
 
-    const accepted = await agent.missions.accept(posted.id);
-    expect(accepted).toMatchObject({
-      status: 'ACCEPTED',
-      agent: { walletAddress: agentAccount.address.toLowerCase() },
-    });
+      const accepted = await agent.missions.accept(posted.id);
+      expect(accepted).toMatchObject({
+        status: 'ACCEPTED',
+        agent: { walletAddress: agentAccount.address.toLowerCase() },
+      });
 
-    const files = deliverablesOnDisk();
-    const submitted = await agent.missions.submit(posted.id, {
-      note: 'Done, see the files',
-      files: [files.report, files.image],
-    });
-    expect(submitted.status).toBe('SUBMITTED');
-    expect(submitted.submission?.note).toBe('Done, see the files');
-    const sha256 = (bytes: string | Buffer) => createHash('sha256').update(bytes).digest('hex');
-    expect(submitted.submission?.files).toEqual([
-      {
-        id: expect.any(String),
-        filename: 'report.txt',
-        contentType: 'text/plain',
-        size: Buffer.byteLength(files.reportText),
-        sha256: sha256(files.reportText),
-      },
-      {
-        id: expect.any(String),
-        filename: 'screenshot.png',
-        contentType: 'image/png',
-        size: files.imageBytes.length,
-        sha256: sha256(files.imageBytes),
-      },
-    ]);
-    // The client reads the delivery back, byte for byte.
-    const seen: Mission = await client.missions.get(posted.id);
-    const png = await client.missions.download(posted.id, seen.submission!.files[1]!.id);
-    expect(Buffer.from(await png.arrayBuffer()).equals(files.imageBytes)).toBe(true);
+      const files = deliverablesOnDisk();
+      const submitted = await agent.missions.submit(posted.id, {
+        note: 'Done, see the files',
+        files: [files.report, files.image],
+      });
+      expect(submitted.status).toBe('SUBMITTED');
+      expect(submitted.submission?.note).toBe('Done, see the files');
+      const sha256 = (bytes: string | Buffer) => createHash('sha256').update(bytes).digest('hex');
+      expect(submitted.submission?.files).toEqual([
+        {
+          id: expect.any(String),
+          filename: 'report.txt',
+          contentType: 'text/plain',
+          size: Buffer.byteLength(files.reportText),
+          sha256: sha256(files.reportText),
+        },
+        {
+          id: expect.any(String),
+          filename: 'screenshot.png',
+          contentType: 'image/png',
+          size: files.imageBytes.length,
+          sha256: sha256(files.imageBytes),
+        },
+      ]);
+      // The client reads the delivery back, byte for byte.
+      const seen: Mission = await client.missions.get(posted.id);
+      const png = await client.missions.download(posted.id, seen.submission!.files[1]!.id);
+      expect(Buffer.from(await png.arrayBuffer()).equals(files.imageBytes)).toBe(true);
 
-    const approved = await client.missions.approve(posted.id);
-    expect(approved.status).toBe('COMPLETED');
+      const approved = await client.missions.approve(posted.id);
+      expect(approved.status).toBe('COMPLETED');
 
-    // Release is sent by the server after the answer: earnings show it pending once mined.
-    const earned = await eventually(
-      () => agent.agents.earnings(),
-      (e) => e.pending === reward.toString(),
-      'pending earnings',
-    );
-    expect(earned.history).toContainEqual(
-      expect.objectContaining({ type: 'EARNED', missionId: posted.id, amount: reward.toString() }),
-    );
-    expect(await claimableOf(server, agentAccount.address)).toBe(reward);
+      // Release is sent by the server after the answer: earnings show it pending once mined.
+      const earned = await eventually(
+        () => agent.agents.earnings(),
+        (e) => e.pending === reward.toString(),
+        'pending earnings',
+      );
+      expect(earned.history).toContainEqual(
+        expect.objectContaining({ type: 'EARNED', missionId: posted.id, amount: reward.toString() }),
+      );
+      expect(await claimableOf(server, agentAccount.address)).toBe(reward);
 
-    const claim = await agent.agents.claim();
-    expect(claim.amount).toBe(reward.toString());
-    await eventually(
-      () => agent.agents.earnings(),
-      (e) => e.claimed === reward.toString() && e.pending === '0',
-      'claimed earnings',
-    );
-    expect(await usdcBalance(server, agentAccount.address)).toBe(reward);
-    expect(await claimableOf(server, agentAccount.address)).toBe(0n);
-  });
+      const claim = await agent.agents.claim();
+      expect(claim.amount).toBe(reward.toString());
+      await eventually(
+        () => agent.agents.earnings(),
+        (e) => e.claimed === reward.toString() && e.pending === '0',
+        'claimed earnings',
+      );
+      expect(await usdcBalance(server, agentAccount.address)).toBe(reward);
+      expect(await claimableOf(server, agentAccount.address)).toBe(0n);
+    },
+  );
 });
 
 describe('errors', () => {

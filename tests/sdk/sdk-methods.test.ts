@@ -175,47 +175,54 @@ describe('webhooks', () => {
 });
 
 describe('operator', () => {
-  test('default: a dispute resolved with ADMIN_TOKEN, the conversation read and written, the sweep run with CRON_SECRET', async () => {
-    const client = sdkClient(server, await clientWallet(server, USDC));
-    const { tm: agent } = await agentClient();
-    const mission = await client.fundAndCreateMission({
-      title: 'Disputed',
-      description: 'Three rounds',
-      reward: USDC.toString(),
-      deadline: deadlineIn(6),
-    });
-    await agent.missions.accept(mission.id);
-    let state = '';
-    for (let round = 1; round <= 3; round++) {
-      await agent.missions.submit(mission.id, { note: `Round ${round}` });
-      state = (await client.missions.contest(mission.id, { reason: `Not yet (${round})` })).status;
-    }
-    expect(state).toBe('DISPUTED'); // MAX_CONTESTS (2) rounds, then a dispute
+  test(
+    'default: a dispute resolved with ADMIN_TOKEN, the conversation read and written, the ' +
+      'sweep run with CRON_SECRET',
+    async () => {
+      const client = sdkClient(server, await clientWallet(server, USDC));
+      const { tm: agent } = await agentClient();
+      const mission = await client.fundAndCreateMission({
+        title: 'Disputed',
+        description: 'Three rounds',
+        reward: USDC.toString(),
+        deadline: deadlineIn(6),
+      });
+      await agent.missions.accept(mission.id);
+      let state = '';
+      for (let round = 1; round <= 3; round++) {
+        await agent.missions.submit(mission.id, { note: `Round ${round}` });
+        state = (await client.missions.contest(mission.id, { reason: `Not yet (${round})` })).status;
+      }
+      expect(state).toBe('DISPUTED'); // MAX_CONTESTS (2) rounds, then a dispute
 
-    const operator = sdkClient(server, undefined, { adminToken: ADMIN_TOKEN, cronSecret: CRON_SECRET });
-    await operator.operator.comment(mission.id, { body: 'Looking into it' });
-    expect((await operator.operator.comments(mission.id).toArray()).map((c) => c.body)).toContain('Looking into it');
-    expect(await operator.operator.resolve(mission.id, { outcome: 'CANCELLED', note: 'Refunded' })).toMatchObject({
-      id: mission.id,
-      status: 'CANCELLED',
-    });
-    expect(await operator.operator.sweep()).toEqual(expect.any(Object));
-    expect(await operator.operator.retrySettlement(crypto.randomUUID()).catch((e: unknown) => e)).toMatchObject({
-      status: 404,
-    });
-  });
+      const operator = sdkClient(server, undefined, { adminToken: ADMIN_TOKEN, cronSecret: CRON_SECRET });
+      await operator.operator.comment(mission.id, { body: 'Looking into it' });
+      expect((await operator.operator.comments(mission.id).toArray()).map((c) => c.body)).toContain('Looking into it');
+      expect(await operator.operator.resolve(mission.id, { outcome: 'CANCELLED', note: 'Refunded' })).toMatchObject({
+        id: mission.id,
+        status: 'CANCELLED',
+      });
+      expect(await operator.operator.sweep()).toEqual(expect.any(Object));
+      expect(await operator.operator.retrySettlement(crypto.randomUUID()).catch((e: unknown) => e)).toMatchObject({
+        status: 404,
+      });
+    },
+  );
 
-  test("error: operator calls without the secret fail before any request; a wrong secret is the API's refusal", async () => {
-    const noSecret = await sdkClient(server, undefined)
-      .operator.sweep()
-      .catch((e: unknown) => e);
-    expect(noSecret).toMatchObject({ status: 0, error: expect.stringMatching(/cronSecret/) });
-    const wrong = await sdkClient(server, undefined, { adminToken: 'x'.repeat(40) })
-      .operator.retrySettlement(crypto.randomUUID())
-      .catch((e: unknown) => e);
-    expect(wrong).toBeInstanceOf(TaskmarketError);
-    expect([401, 403]).toContain((wrong as TaskmarketError).status);
-  });
+  test(
+    'error: operator calls without the secret fail before any request; a wrong secret is ' + "the API's refusal",
+    async () => {
+      const noSecret = await sdkClient(server, undefined)
+        .operator.sweep()
+        .catch((e: unknown) => e);
+      expect(noSecret).toMatchObject({ status: 0, error: expect.stringMatching(/cronSecret/) });
+      const wrong = await sdkClient(server, undefined, { adminToken: 'x'.repeat(40) })
+        .operator.retrySettlement(crypto.randomUUID())
+        .catch((e: unknown) => e);
+      expect(wrong).toBeInstanceOf(TaskmarketError);
+      expect([401, 403]).toContain((wrong as TaskmarketError).status);
+    },
+  );
 
   test('default: the served OpenAPI document and liveness', async () => {
     const tm = sdkClient(server, undefined);

@@ -15,7 +15,8 @@ describe('package', () => {
       import * as sdk from '@taskmarket/sdk';
       const tm = sdk.createClient({ baseUrl: 'http://127.0.0.1:9' });
       const error = await tm.health().catch((e) => e);
-      console.log(JSON.stringify({ exports: Object.keys(sdk).sort(), isError: error instanceof sdk.TaskmarketError, status: error.status }));
+      const exports = Object.keys(sdk).sort();
+      console.log(JSON.stringify({ exports, isError: error instanceof sdk.TaskmarketError, status: error.status }));
     `;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
     expect(run.stderr).toBe('');

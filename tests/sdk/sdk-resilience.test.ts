@@ -149,34 +149,37 @@ describe.concurrent('retries', () => {
     expect(api.seen.filter(to('/api/health'))).toHaveLength(1);
   });
 
-  test('behavior: a 503 after the server created the mission is retried with the same Idempotency-Key: one mission', async () => {
-    // The proxy lets the first create through to the server, then loses its answer behind a 503 —
-    // as a load balancer timing out would. The retry must not post (or pay for) a second mission.
-    const api = await proxy((request, seen) =>
-      request.method === 'POST' && to('/api/missions')(request) && !seen.some(to('/api/missions'))
-        ? { lose: 503, retryAfter: '1' }
-        : undefined,
-    );
-    const tm = createClient({
-      baseUrl: api.url,
-      account: await clientWallet(server, 3_000_000n),
-      rpcUrl: server.chain.rpcUrl,
-    });
-    const title = `Idempotent ${Date.now()}`;
-    const mission = await tm.fundAndCreateMission({
-      title,
-      description: 'Posted once',
-      reward: '3000000',
-      deadline: deadlineIn(5),
-    });
-    const creates = api.seen.filter((r) => r.method === 'POST' && to('/api/missions')(r));
-    expect(creates).toHaveLength(2);
-    expect(creates[0]!.headers['idempotency-key']).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/));
-    expect(creates[1]!.headers['idempotency-key']).toBe(creates[0]!.headers['idempotency-key']);
-    const mine = await tm.missions.list({ mine: 'client' });
-    expect(mine.items.map((m) => m.id)).toEqual([mission.id]);
-    expect(mine.items[0]!.title).toBe(title);
-  });
+  test(
+    'behavior: a 503 after the server created the mission is retried with the same ' + 'Idempotency-Key: one mission',
+    async () => {
+      // The proxy lets the first create through to the server, then loses its answer behind a 503 —
+      // as a load balancer timing out would. The retry must not post (or pay for) a second mission.
+      const api = await proxy((request, seen) =>
+        request.method === 'POST' && to('/api/missions')(request) && !seen.some(to('/api/missions'))
+          ? { lose: 503, retryAfter: '1' }
+          : undefined,
+      );
+      const tm = createClient({
+        baseUrl: api.url,
+        account: await clientWallet(server, 3_000_000n),
+        rpcUrl: server.chain.rpcUrl,
+      });
+      const title = `Idempotent ${Date.now()}`;
+      const mission = await tm.fundAndCreateMission({
+        title,
+        description: 'Posted once',
+        reward: '3000000',
+        deadline: deadlineIn(5),
+      });
+      const creates = api.seen.filter((r) => r.method === 'POST' && to('/api/missions')(r));
+      expect(creates).toHaveLength(2);
+      expect(creates[0]!.headers['idempotency-key']).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/));
+      expect(creates[1]!.headers['idempotency-key']).toBe(creates[0]!.headers['idempotency-key']);
+      const mine = await tm.missions.list({ mine: 'client' });
+      expect(mine.items.map((m) => m.id)).toEqual([mission.id]);
+      expect(mine.items[0]!.title).toBe(title);
+    },
+  );
 
   test('behavior: claim sends an Idempotency-Key', async () => {
     const api = await proxy(() => undefined);

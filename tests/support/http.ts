@@ -16,7 +16,9 @@ export interface CallOptions {
   cookie?: string;
   headers?: Record<string, string>;
   params?: Record<string, string>;
-  /** The socket address server.ts would record; a random one per call by default, so per-IP limits stay out of the way. */
+  /**
+   * The socket address server.ts would record; a random one per call by default, so per-IP limits stay out of the way.
+   */
   ip?: string;
   /** The scheme and host the request is made to, as Next.js sees it; `http://localhost:3000` by default. */
   base?: string;

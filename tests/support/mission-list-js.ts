@@ -73,7 +73,8 @@ interface Shape {
 }
 
 const shapeKey = (s: Shape) =>
-  `${s.sort}|${s.mine ?? 'board'}|${s.filters.join(',')}|${s.after ? 'after' : 'first'}|${s.anonymous ? 'anonymous' : 'viewer'}`;
+  `${s.sort}|${s.mine ?? 'board'}|${s.filters.join(',')}|` +
+  `${s.after ? 'after' : 'first'}|${s.anonymous ? 'anonymous' : 'viewer'}`;
 
 // The board is the busiest read: its statements are built once per shape and database handle.
 const listStatement = builtOnce((db: Db, shape: Shape) => {

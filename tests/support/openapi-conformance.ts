@@ -58,12 +58,17 @@ export function documentViolation(
   const response = responseOf(op, status);
   const label = `${op.method} ${op.path}`;
   if (!response)
-    return `${label} answered ${status}, which the OpenAPI document does not list (${Object.keys(op.responses).join(', ')})`;
+    return (
+      `${label} answered ${status}, ` +
+      `which the OpenAPI document does not list (${Object.keys(op.responses).join(', ')})`
+    );
   const schema = response.content?.['application/json']?.schema;
   if (!schema || !contentType?.includes('application/json')) return undefined;
   const key = `${label} ${status}`;
   let validate = validators.get(key);
   if (!validate) validators.set(key, (validate = ajv.compile(anchored(schema) as object)));
   if (validate(body)) return undefined;
-  return `${label} answered ${status} with a body the OpenAPI document does not allow: ${ajv.errorsText(validate.errors)}`;
+  return (
+    `${label} answered ${status} with a body the OpenAPI document does not allow: ` + ajv.errorsText(validate.errors)
+  );
 }

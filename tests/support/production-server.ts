@@ -119,7 +119,8 @@ export async function startProductionServer(options: ProductionServerOptions): P
     if (failure) {
       await stop();
       throw new Error(
-        `production server on port ${port} ${failure}${options.logFile ? ` (log: ${options.logFile})` : ''}:\n${output}`,
+        `production server on port ${port} ${failure}` +
+          `${options.logFile ? ` (log: ${options.logFile})` : ''}:\n${output}`,
       );
     }
     if (await answers(url + readyPath)) break;

@@ -62,20 +62,24 @@ describe('wave-2 settings (docs/api.md#limits, #vercel)', () => {
     ).toEqual(['https://a.example.com', 'https://b.example.com']);
   });
 
-  test('behavior: a preview deployment admits its own hosts as SIWE domains and app origins; a production deployment does not', () => {
-    const vercel = {
-      ...production,
-      VERCEL: '1',
-      DATABASE_URL: 'postgres://db',
-      VERCEL_URL: 'app-git-x-team.vercel.app',
-      VERCEL_BRANCH_URL: 'app-git-x.vercel.app',
-    };
-    const preview = loadConfig({ ...vercel, VERCEL_ENV: 'preview' });
-    expect(preview.siweDomains).toEqual(['app.example.com', 'app-git-x-team.vercel.app', 'app-git-x.vercel.app']);
-    expect(preview.appOrigins).toContain('https://app-git-x-team.vercel.app');
-    const live = loadConfig({ ...vercel, VERCEL_ENV: 'production' });
-    expect(live.siweDomains).toEqual(['app.example.com']);
-  });
+  test(
+    'behavior: a preview deployment admits its own hosts as SIWE domains and app origins; a ' +
+      'production deployment does not',
+    () => {
+      const vercel = {
+        ...production,
+        VERCEL: '1',
+        DATABASE_URL: 'postgres://db',
+        VERCEL_URL: 'app-git-x-team.vercel.app',
+        VERCEL_BRANCH_URL: 'app-git-x.vercel.app',
+      };
+      const preview = loadConfig({ ...vercel, VERCEL_ENV: 'preview' });
+      expect(preview.siweDomains).toEqual(['app.example.com', 'app-git-x-team.vercel.app', 'app-git-x.vercel.app']);
+      expect(preview.appOrigins).toContain('https://app-git-x-team.vercel.app');
+      const live = loadConfig({ ...vercel, VERCEL_ENV: 'production' });
+      expect(live.siweDomains).toEqual(['app.example.com']);
+    },
+  );
 
   test('error: on Vercel a missing DATABASE_URL or shared KV stops start-up, whatever SINGLE_INSTANCE says', () => {
     const vercel = { ...production, VERCEL: '1' };

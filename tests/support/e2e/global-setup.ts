@@ -1,7 +1,8 @@
 // Once per e2e run: a fresh anvil with our contracts, a production build, and the production
 // server on PGlite in a temporary directory — or, with TEST_DATABASE_URL / TEST_REDIS_URL set, on a
-// database of its own on that PostgreSQL and on that Redis (server-backends.ts), as CI runs it too. Tests find them through E2E_* variables (Playwright
-// workers inherit the environment global setup leaves behind).
+// database of its own on that PostgreSQL and on that Redis (server-backends.ts), as CI runs it too. Tests find them
+// through E2E_* variables (Playwright workers inherit the environment global setup leaves behind).
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,9 +17,11 @@ export default async function globalSetup() {
   const chain = await startLocalChain({ port: await freePort() });
   const dataDir = mkdtempSync(join(tmpdir(), 'taskmarket-e2e-'));
   const backend = await serverBackends('e2e');
+  // The operator's secret, fresh per run (docs/api.md#operator-secrets: 32 characters at least in production).
+  const adminToken = randomBytes(24).toString('hex');
   let server;
   try {
-    server = await startAppServer(await freePort(), chain, dataDir, backend.env);
+    server = await startAppServer(await freePort(), chain, dataDir, { ...backend.env, ADMIN_TOKEN: adminToken });
   } catch (error) {
     await chain.stop();
     await backend.drop();
@@ -32,9 +35,12 @@ export default async function globalSetup() {
     E2E_REWARD_TOKEN: chain.contracts.rewardToken,
     E2E_PASSPORT: chain.contracts.passport,
     E2E_SERVER_LOG: server.logFile,
+    E2E_ADMIN_TOKEN: adminToken,
   });
   console.log(
-    `e2e: server ${server.url} on ${backend.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'} + ${backend.env.REDIS_URL ? 'Redis' : 'memory KV'} (log ${server.logFile}), anvil ${chain.rpcUrl}`,
+    `e2e: server ${server.url} on ${backend.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'} + ` +
+      `${backend.env.REDIS_URL ? 'Redis' : 'memory KV'} (log ${server.logFile}), anvil ` +
+      `${chain.rpcUrl}`,
   );
   return async () => {
     await server.stop();

@@ -34,7 +34,8 @@ export function installInjectedProvider({ bridge, name, rdns }: ProviderInfo): v
   };
   Object.defineProperty(window, 'ethereum', { value: provider, configurable: true });
   const icon =
-    'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"%3E%3Crect width="8" height="8" fill="%230b5cad"/%3E%3C/svg%3E';
+    'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 ' +
+    '8"%3E%3Crect width="8" height="8" fill="%230b5cad"/%3E%3C/svg%3E';
   const detail = Object.freeze({ info: Object.freeze({ uuid: crypto.randomUUID(), name, icon, rdns }), provider });
   const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
   window.addEventListener('eip6963:requestProvider', announce);

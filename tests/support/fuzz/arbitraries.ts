@@ -411,7 +411,17 @@ export const forgedToken: fc.Arbitrary<(subject: TokenSubject) => Promise<string
       )
       .map((header) => async (subject: TokenSubject) => {
         const now = Math.floor(Date.now() / 1000);
-        return `${b64(header)}.${b64({ sub: subject.id, addr: subject.walletAddress, role: 'AGENT', iss: 'taskmarket', aud: 'taskmarket-api', iat: now, exp: now + 60, jti: 'x' })}.`;
+        const claims = {
+          sub: subject.id,
+          addr: subject.walletAddress,
+          role: 'AGENT',
+          iss: 'taskmarket',
+          aud: 'taskmarket-api',
+          iat: now,
+          exp: now + 60,
+          jti: 'x',
+        };
+        return `${b64(header)}.${b64(claims)}.`;
       }),
   },
   {

@@ -21,7 +21,10 @@ export const SHARES = {
   mcpToolCall: 0.04,
 } as const;
 
-/** The cases of one property: its share of the total, split `ways` (at least a few, so a tiny FUZZ_RUNS still runs each). */
+/**
+ * The cases of one property: its share of the total, split `ways` (at least a few, so a tiny FUZZ_RUNS still runs
+ * each).
+ */
 export const casesFor = (share: keyof typeof SHARES, ways = 1) =>
   Math.max(3, Math.round((TOTAL_RUNS * SHARES[share]) / ways));
 

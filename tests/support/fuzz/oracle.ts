@@ -6,12 +6,17 @@ import { expect } from 'vitest';
 import { getDb } from '@/lib/db/client';
 import { missions } from '@/lib/db/schema';
 
-// docs/api.md#errors, plus 422: the Idempotency-Key of a create reused for a different request (docs/api.md#idempotency), and
-// 405: a method the route does not support (docs/api.md#conventions).
+// docs/api.md#errors, plus 422: the Idempotency-Key of a create reused for a different request
+// (docs/api.md#idempotency), and 405: a method the route does not support (docs/api.md#conventions).
 const ERROR_STATUSES = new Set([400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 503]);
 // A stack frame, a SQL fragment, a driver or file-system message: none of it is for the caller.
-const LEAK =
-  /\bat \S+ \(|node_modules|\.ts:\d+|\b(select|insert into|update \S+ set|delete from)\b.*\b(from|where|values)\b|violates|relation "|ECONN|ENOENT|\/tmp\//i;
+// One pattern, written in three parts so its lines stay short.
+const LEAK = new RegExp(
+  /\bat \S+ \(|node_modules|\.ts:\d+|/.source +
+    /\b(select|insert into|update \S+ set|delete from)\b.*\b(from|where|values)\b|/.source +
+    /violates|relation "|ECONN|ENOENT|\/tmp\//.source,
+  'i',
+);
 
 export interface Answer {
   status: number;
@@ -87,9 +92,11 @@ export async function stateOf(watch: { missions?: string[]; users?: string[] } =
   const u = idList(watch.users ?? []);
   const result = await (await getDb()).execute(sql`
     select json_build_object(
-      'counts', json_build_array((select count(*) from users), (select count(*) from passports), (select count(*) from missions),
+      'counts', json_build_array(
+        (select count(*) from users), (select count(*) from passports), (select count(*) from missions),
         (select count(*) from mission_events), (select count(*) from mission_files), (select count(*) from file_blobs),
-        (select count(*) from mission_contests), (select count(*) from agent_earnings), (select count(*) from settlements)),
+        (select count(*) from mission_contests), (select count(*) from agent_earnings),
+        (select count(*) from settlements)),
       'missions', (select json_agg(x order by x.id) from missions x where x.id in ${m}),
       'events', (select json_agg(x order by x.id) from mission_events x where x.mission_id in ${m}),
       'contests', (select json_agg(x order by x.id) from mission_contests x where x.mission_id in ${m}),

@@ -49,7 +49,10 @@ const ORIGINS = [
   'https://app.example.com:444',
 ];
 
-/** Credentials for a case, speaking as one of the parties `names` (operator secrets `operatorWeight` times as often as usual). */
+/**
+ * Credentials for a case, speaking as one of the parties `names` (operator secrets `operatorWeight` times as often as
+ * usual).
+ */
 export function credential(names: string[], operatorWeight = 1): fc.Arbitrary<Credential> {
   const as = fc.constantFrom(...names);
   const origin = fc.option(fc.constantFrom(...ORIGINS), { nil: undefined, freq: 3 });

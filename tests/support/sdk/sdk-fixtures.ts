@@ -89,7 +89,8 @@ export async function eventually<T>(
     if (check(value)) return value;
     if (Date.now() > deadline)
       throw new Error(
-        `timed out waiting for ${what}; last: ${JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`,
+        `timed out waiting for ${what}; last: ` +
+          JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
       );
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -64,27 +64,32 @@ describe('sealIronSession and unsealIronSession', () => {
     );
   });
 
-  test('behavior: a seal bent anywhere — a character replaced, inserted, removed, or cut short — is answered as iron-session answers it', async () => {
-    const sealed = await sealData({ token: 'a.b.c' }, { password: PASSWORD, ttl: TTL });
-    await fc.assert(
-      fc.asyncProperty(
-        fc.nat({ max: sealed.length }),
-        fc.constantFrom('replace', 'insert', 'delete', 'cut'),
-        fc.constantFrom(...'Aa0_-*~=.%2 é'),
-        async (at, how, char) => {
-          const bent =
-            how === 'cut'
-              ? sealed.slice(0, at)
-              : `${sealed.slice(0, at)}${how === 'delete' ? '' : char}${sealed.slice(how === 'insert' ? at : at + 1)}`;
-          const answer = weOpen(bent);
-          expect(answer, bent).toStrictEqual(await ironOpens(bent));
-          // Only a change after the "~2" (parseInt reads "~2x" as 2) or none at all leaves it openable.
-          if (answer !== REFUSED) expect(bent.slice(0, sealed.indexOf('~'))).toBe(sealed.slice(0, sealed.indexOf('~')));
-        },
-      ),
-      { numRuns: 400 },
-    );
-  });
+  test(
+    'behavior: a seal bent anywhere — a character replaced, inserted, removed, or cut short ' +
+      '— is answered as iron-session answers it',
+    async () => {
+      const sealed = await sealData({ token: 'a.b.c' }, { password: PASSWORD, ttl: TTL });
+      await fc.assert(
+        fc.asyncProperty(
+          fc.nat({ max: sealed.length }),
+          fc.constantFrom('replace', 'insert', 'delete', 'cut'),
+          fc.constantFrom(...'Aa0_-*~=.%2 é'),
+          async (at, how, char) => {
+            const bent =
+              how === 'cut'
+                ? sealed.slice(0, at)
+                : sealed.slice(0, at) + (how === 'delete' ? '' : char) + sealed.slice(how === 'insert' ? at : at + 1);
+            const answer = weOpen(bent);
+            expect(answer, bent).toStrictEqual(await ironOpens(bent));
+            // Only a change after the "~2" (parseInt reads "~2x" as 2) or none at all leaves it openable.
+            if (answer !== REFUSED)
+              expect(bent.slice(0, sealed.indexOf('~'))).toBe(sealed.slice(0, sealed.indexOf('~')));
+          },
+        ),
+        { numRuns: 400 },
+      );
+    },
+  );
 
   test('error: an expired seal is refused by both, after the same minute of clock skew', async () => {
     const hourAgo = Date.now() - TTL * 1000;
@@ -173,7 +178,8 @@ function forge(parts: {
   const iv = randomBytes(16);
   const cipher = createCipheriv('aes-256-cbc', key(encryptionSalt), iv);
   const encrypted = Buffer.concat([cipher.update(plaintext), cipher.final()]).toString('base64url');
-  const base = `Fe26.2*${id}*${encryptionSalt}*${(parts.ivText ?? ((v) => v.toString('base64url')))(iv)}*${encrypted}*${expiration}`;
+  const ivText = (parts.ivText ?? ((v) => v.toString('base64url')))(iv);
+  const base = `Fe26.2*${id}*${encryptionSalt}*${ivText}*${encrypted}*${expiration}`;
   return `${base}*${macSalt}*${createHmac('sha256', key(macSalt)).update(base).digest('base64url')}~2`;
 }
 
@@ -202,17 +208,24 @@ describe('seals only a holder of the password can make', () => {
     expect(weOpen(sealed)).toStrictEqual(await ironOpens(sealed));
   });
 
-  test('behavior: a forged seal is opened (the forgery above is faithful), a BOM is dropped as TextDecoder drops it', async () => {
-    expect(weOpen(forge({}))).toEqual({ token: 'f' });
-    expect(weOpen(forge({ plaintext: Buffer.from('\ufeff{"token":"bom"}') }))).toEqual({ token: 'bom' });
-  });
+  test(
+    'behavior: a forged seal is opened (the forgery above is faithful), a BOM is dropped as ' + 'TextDecoder drops it',
+    async () => {
+      expect(weOpen(forge({}))).toEqual({ token: 'f' });
+      expect(weOpen(forge({ plaintext: Buffer.from('\ufeff{"token":"bom"}') }))).toEqual({ token: 'bom' });
+    },
+  );
 
-  test('deviation: base64 with "=" padding, which no sealer writes, is refused by ours though iron-session decodes it', async () => {
-    const padded = forge({ ivText: (iv) => iv.toString('base64').replace(/\+/g, '-').replace(/\//g, '_') });
-    expect(padded.split('*')[3]).toMatch(/==$/);
-    expect(await ironOpens(padded)).toEqual({ token: 'f' });
-    expect(weOpen(padded)).toBe(REFUSED);
-  });
+  test(
+    'deviation: base64 with "=" padding, which no sealer writes, is refused by ours though ' +
+      'iron-session decodes it',
+    async () => {
+      const padded = forge({ ivText: (iv) => iv.toString('base64').replace(/\+/g, '-').replace(/\//g, '_') });
+      expect(padded.split('*')[3]).toMatch(/==$/);
+      expect(await ironOpens(padded)).toEqual({ token: 'f' });
+      expect(weOpen(padded)).toBe(REFUSED);
+    },
+  );
 });
 
 describe('the session cookie', () => {

@@ -139,7 +139,10 @@ const oddDateTime = fc
   )
   .map(([y, mo, d, t, h, mi, s, frac, zone]) => `${y}-${mo}-${d}${t}${h}:${mi}:${s}${frac}${zone}`);
 
-/** Messages a wallet writes: every field within the fast path's language (statement forms, zones, leap days, ports, query strings). */
+/**
+ * Messages a wallet writes: every field within the fast path's language (statement forms, zones, leap days, ports,
+ * query strings).
+ */
 const canonical: fc.Arbitrary<Fields> = fc.record(
   {
     scheme: fc.constantFrom('https', 'http', 'wss', 'a+b-c.d'),
@@ -275,27 +278,31 @@ function apply(f: Fields, b: Bend): string {
 }
 
 describe('matchCanonicalSiwe', () => {
-  test(`behavior: on ${RUNS} generated messages, canonical or bent, it declines or agrees with the reference exactly`, () => {
-    const seen = { fast: 0, reference: 0, both: 0 };
-    fc.assert(
-      fc.property(canonical, bend, (f, b) => {
-        const message = apply(f, b);
-        const fast = matchCanonicalSiwe(message);
-        const ref = reference(message);
-        if (ref) seen.reference += 1;
-        if (fast) seen.fast += 1;
-        if (fast === undefined) return;
-        // Accepting what the reference refuses, or reading a field differently, is the bug this guards against.
-        expect(ref, 'the fast path accepted a message the reference refuses').toBeDefined();
-        expect(fast).toStrictEqual(ref);
-        seen.both += 1;
-      }),
-      { numRuns: RUNS },
-    );
-    // Not vacuous: the generators reach the fast path's language often, and the fast path takes most of what the reference accepts.
-    expect(seen.fast).toBeGreaterThan(RUNS * 0.1);
-    expect(seen.fast).toBeGreaterThan(seen.reference * 0.5);
-  });
+  test(
+    `behavior: on ${RUNS} generated messages, canonical or bent, it declines or agrees with ` + `the reference exactly`,
+    () => {
+      const seen = { fast: 0, reference: 0, both: 0 };
+      fc.assert(
+        fc.property(canonical, bend, (f, b) => {
+          const message = apply(f, b);
+          const fast = matchCanonicalSiwe(message);
+          const ref = reference(message);
+          if (ref) seen.reference += 1;
+          if (fast) seen.fast += 1;
+          if (fast === undefined) return;
+          // Accepting what the reference refuses, or reading a field differently, is the bug this guards against.
+          expect(ref, 'the fast path accepted a message the reference refuses').toBeDefined();
+          expect(fast).toStrictEqual(ref);
+          seen.both += 1;
+        }),
+        { numRuns: RUNS },
+      );
+      // Not vacuous: the generators reach the fast path's language often, and the fast path takes most of what the
+      // reference accepts.
+      expect(seen.fast).toBeGreaterThan(RUNS * 0.1);
+      expect(seen.fast).toBeGreaterThan(seen.reference * 0.5);
+    },
+  );
 
   test('default: takes every message viem writes with a web URI, statement or not, with every optional field', () => {
     fc.assert(

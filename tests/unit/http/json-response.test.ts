@@ -21,15 +21,19 @@ describe('JsonResponse', () => {
     expect(await new JsonResponse(PAGE, init).json()).toEqual(JSON.parse(PAGE));
   });
 
-  test('error: a body is read once: a second text(), any read after text(), or text() after the stream was read, is refused', async () => {
-    const twice = new JsonResponse(PAGE, init);
-    await twice.text();
-    expect(twice.bodyUsed).toBe(true);
-    await expect(twice.text()).rejects.toThrow(TypeError);
-    await expect(twice.json()).rejects.toThrow(TypeError);
-    await expect(twice.arrayBuffer()).rejects.toThrow(TypeError);
-    const streamed = new JsonResponse(PAGE, init);
-    await new Response(streamed.body).text();
-    await expect(streamed.text()).rejects.toThrow(TypeError);
-  });
+  test(
+    'error: a body is read once: a second text(), any read after text(), or text() after ' +
+      'the stream was read, is refused',
+    async () => {
+      const twice = new JsonResponse(PAGE, init);
+      await twice.text();
+      expect(twice.bodyUsed).toBe(true);
+      await expect(twice.text()).rejects.toThrow(TypeError);
+      await expect(twice.json()).rejects.toThrow(TypeError);
+      await expect(twice.arrayBuffer()).rejects.toThrow(TypeError);
+      const streamed = new JsonResponse(PAGE, init);
+      await new Response(streamed.body).text();
+      await expect(streamed.text()).rejects.toThrow(TypeError);
+    },
+  );
 });

@@ -11,9 +11,12 @@ import {
 } from '@/lib/missions/criteria';
 
 describe('canonical criteria', () => {
-  test('default: a JSON array of the texts, no whitespace, only " and \\ escaped, other characters as themselves', () => {
-    expect(canonicalCriteria(['a', 'b"c', 'd\\e', 'Délai — ✓ 😀'])).toBe('["a","b\\"c","d\\\\e","Délai — ✓ 😀"]');
-  });
+  test(
+    'default: a JSON array of the texts, no whitespace, only " and \\ escaped, other ' + 'characters as themselves',
+    () => {
+      expect(canonicalCriteria(['a', 'b"c', 'd\\e', 'Délai — ✓ 😀'])).toBe('["a","b\\"c","d\\\\e","Délai — ✓ 😀"]');
+    },
+  );
 
   test('default: the hash is keccak256 of the UTF-8 bytes, as a third party computes it', () => {
     // Computed with @noble/hashes keccak_256 over the text '["Every product has a box","Exported as COCO JSON"]'.

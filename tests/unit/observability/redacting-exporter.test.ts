@@ -24,30 +24,38 @@ function exported(make: (span: ReturnType<typeof tracer.startSpan>) => void) {
 }
 
 describe('RedactingExporter', () => {
-  test('behavior: secret shapes are masked in the name, attributes, status and events; URL and exception texts are dropped', () => {
-    const { out } = exported((span) => {
-      span.updateName(`GET /api/agents/${ADDRESS}`);
-      span.setAttributes({
-        'http.url': `https://x/?token=${TOKEN}`,
-        'taskmarket.note': `bearer ${JWT}`,
-        list: ['fine', TOKEN],
+  test(
+    'behavior: secret shapes are masked in the name, attributes, status and events; URL and ' +
+      'exception texts are dropped',
+    () => {
+      const { out } = exported((span) => {
+        span.updateName(`GET /api/agents/${ADDRESS}`);
+        span.setAttributes({
+          'http.url': `https://x/?token=${TOKEN}`,
+          'taskmarket.note': `bearer ${JWT}`,
+          list: ['fine', TOKEN],
+          count: 3,
+        });
+        span.setStatus({ code: SpanStatusCode.ERROR, message: `signer ${ADDRESS}` });
+        span.addEvent('exception', { 'exception.message': `bad ${TOKEN}`, 'exception.type': 'Error' });
+      });
+      const text = JSON.stringify({
+        name: out.name,
+        attributes: out.attributes,
+        status: out.status,
+        events: out.events.map((e) => ({ name: e.name, attributes: e.attributes })),
+      });
+      for (const secret of [ADDRESS, JWT, TOKEN]) expect(text).not.toContain(secret);
+      expect(out.name).toBe('GET /api/agents/[redacted]');
+      expect(out.attributes).toEqual({
+        'taskmarket.note': 'bearer [redacted]',
+        list: ['fine', '[redacted]'],
         count: 3,
       });
-      span.setStatus({ code: SpanStatusCode.ERROR, message: `signer ${ADDRESS}` });
-      span.addEvent('exception', { 'exception.message': `bad ${TOKEN}`, 'exception.type': 'Error' });
-    });
-    const text = JSON.stringify({
-      name: out.name,
-      attributes: out.attributes,
-      status: out.status,
-      events: out.events.map((e) => ({ name: e.name, attributes: e.attributes })),
-    });
-    for (const secret of [ADDRESS, JWT, TOKEN]) expect(text).not.toContain(secret);
-    expect(out.name).toBe('GET /api/agents/[redacted]');
-    expect(out.attributes).toEqual({ 'taskmarket.note': 'bearer [redacted]', list: ['fine', '[redacted]'], count: 3 });
-    expect(out.status.message).toBe('signer [redacted]');
-    expect(out.events[0]!.attributes).toEqual({ 'exception.type': 'Error' });
-  });
+      expect(out.status.message).toBe('signer [redacted]');
+      expect(out.events[0]!.attributes).toEqual({ 'exception.type': 'Error' });
+    },
+  );
 
   test('behavior: refresh tokens, client secrets and webhook secrets are masked by their prefixes too', () => {
     const secrets = [
@@ -68,15 +76,19 @@ describe('RedactingExporter', () => {
     expect(out.attributes).toEqual({});
   });
 
-  test('behavior: a span with nothing to clean is exported as it is, not copied; a cleaned one leaves the original alone', () => {
-    const { span, out } = exported((s) =>
-      s.setAttributes({ 'db.query.summary': 'SELECT missions', 'http.response.status_code': 200 }),
-    );
-    expect(out).toBe(span);
-    const second = exported((s) => s.setAttribute('taskmarket.note', TOKEN));
-    expect(second.out).not.toBe(second.span);
-    expect((second.span as unknown as { attributes: Record<string, unknown> }).attributes['taskmarket.note']).toBe(
-      TOKEN,
-    );
-  });
+  test(
+    'behavior: a span with nothing to clean is exported as it is, not copied; a cleaned one ' +
+      'leaves the original alone',
+    () => {
+      const { span, out } = exported((s) =>
+        s.setAttributes({ 'db.query.summary': 'SELECT missions', 'http.response.status_code': 200 }),
+      );
+      expect(out).toBe(span);
+      const second = exported((s) => s.setAttribute('taskmarket.note', TOKEN));
+      expect(second.out).not.toBe(second.span);
+      expect((second.span as unknown as { attributes: Record<string, unknown> }).attributes['taskmarket.note']).toBe(
+        TOKEN,
+      );
+    },
+  );
 });

@@ -34,32 +34,40 @@ describe('webhook address rules (docs/api.md#webhooks)', () => {
     },
   );
 
-  test('error: http, credentials, localhost names and internal literals are refused in production; allowed for development', () => {
-    for (const url of [
-      'http://example.com/',
-      'https://u:p@example.com/',
-      'https://localhost/',
-      'https://api.localhost/',
-      'https://[::1]/',
-      'https://10.0.0.1/',
-    ]) {
-      expect(() => checkWebhookUrl(url, false), url).toThrow();
-    }
-    expect(checkWebhookUrl('https://hooks.example.com/x', false).hostname).toBe('hooks.example.com');
-    expect(checkWebhookUrl('http://127.0.0.1:9999/x', true).port).toBe('9999');
-  });
+  test(
+    'error: http, credentials, localhost names and internal literals are refused in ' +
+      'production; allowed for development',
+    () => {
+      for (const url of [
+        'http://example.com/',
+        'https://u:p@example.com/',
+        'https://localhost/',
+        'https://api.localhost/',
+        'https://[::1]/',
+        'https://10.0.0.1/',
+      ]) {
+        expect(() => checkWebhookUrl(url, false), url).toThrow();
+      }
+      expect(checkWebhookUrl('https://hooks.example.com/x', false).hostname).toBe('hooks.example.com');
+      expect(checkWebhookUrl('http://127.0.0.1:9999/x', true).port).toBe('9999');
+    },
+  );
 
-  test('behavior: a name that resolves to loopback is refused at registration; one that does not resolve yet is accepted', async () => {
-    // A real name that resolves to loopback through the resolver: this machine's /etc/hosts
-    // names it (besides localhost, which is refused by name before any lookup).
-    const loopbackName = readFileSync('/etc/hosts', 'utf8')
-      .split('\n')
-      .map((line) => line.trim().split(/\s+/))
-      .find(([address, name]) => address?.startsWith('127.') && name && !name.includes('localhost'))?.[1];
-    expect(loopbackName, 'a non-localhost loopback name in /etc/hosts').toBeDefined();
-    await expect(checkWebhookTarget(`https://${loopbackName}/hook`, false)).rejects.toThrow();
-    await expect(checkWebhookTarget(`https://${loopbackName}/hook`, true)).resolves.toBeInstanceOf(URL);
-    await expect(checkWebhookTarget('https://not-yet-there.invalid/', false)).resolves.toBeInstanceOf(URL);
-    await expect(checkWebhookTarget('https://localhost/', false)).rejects.toThrow();
-  });
+  test(
+    'behavior: a name that resolves to loopback is refused at registration; one that does ' +
+      'not resolve yet is accepted',
+    async () => {
+      // A real name that resolves to loopback through the resolver: this machine's /etc/hosts
+      // names it (besides localhost, which is refused by name before any lookup).
+      const loopbackName = readFileSync('/etc/hosts', 'utf8')
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/))
+        .find(([address, name]) => address?.startsWith('127.') && name && !name.includes('localhost'))?.[1];
+      expect(loopbackName, 'a non-localhost loopback name in /etc/hosts').toBeDefined();
+      await expect(checkWebhookTarget(`https://${loopbackName}/hook`, false)).rejects.toThrow();
+      await expect(checkWebhookTarget(`https://${loopbackName}/hook`, true)).resolves.toBeInstanceOf(URL);
+      await expect(checkWebhookTarget('https://not-yet-there.invalid/', false)).resolves.toBeInstanceOf(URL);
+      await expect(checkWebhookTarget('https://localhost/', false)).rejects.toThrow();
+    },
+  );
 });

@@ -196,37 +196,43 @@ describe('ApiPromise', () => {
     await expect(answer('{"a":1}', 200, {}).text()).rejects.toMatchObject({ status: 200 });
   });
 
-  test('error: awaited, a body that is not JSON is a TaskmarketError with the status; catch and finally see it', async () => {
-    await expect(answer('<html>', 200)).rejects.toMatchObject({
-      name: 'TaskmarketError',
-      status: 200,
-      error: 'The server answered something other than JSON',
-    });
-    let settled = false;
-    const caught = await answer('<html>')
-      .finally(() => (settled = true))
-      .catch((error: TaskmarketError) => error.status);
-    expect([caught, settled]).toEqual([200, true]);
-  });
-
-  test('error: a body that breaks off is a TaskmarketError saying it could not be read, for text() and await', async () => {
-    const broken = () => {
-      const body = new ReadableStream({
-        start: (controller) => {
-          controller.enqueue(new TextEncoder().encode('{"items":['));
-          controller.error(new Error('socket hang up'));
-        },
+  test(
+    'error: awaited, a body that is not JSON is a TaskmarketError with the status; catch ' + 'and finally see it',
+    async () => {
+      await expect(answer('<html>', 200)).rejects.toMatchObject({
+        name: 'TaskmarketError',
+        status: 200,
+        error: 'The server answered something other than JSON',
       });
-      return new ApiPromise<unknown>(Promise.resolve(new Response(body, { status: 200, headers: JSON_HEADERS })));
-    };
-    const expected = {
-      name: 'TaskmarketError',
-      status: 200,
-      error: "The server's answer could not be read: socket hang up",
-    };
-    await expect(broken().text()).rejects.toMatchObject(expected);
-    await expect(broken()).rejects.toMatchObject(expected);
-  });
+      let settled = false;
+      const caught = await answer('<html>')
+        .finally(() => (settled = true))
+        .catch((error: TaskmarketError) => error.status);
+      expect([caught, settled]).toEqual([200, true]);
+    },
+  );
+
+  test(
+    'error: a body that breaks off is a TaskmarketError saying it could not be read, for ' + 'text() and await',
+    async () => {
+      const broken = () => {
+        const body = new ReadableStream({
+          start: (controller) => {
+            controller.enqueue(new TextEncoder().encode('{"items":['));
+            controller.error(new Error('socket hang up'));
+          },
+        });
+        return new ApiPromise<unknown>(Promise.resolve(new Response(body, { status: 200, headers: JSON_HEADERS })));
+      };
+      const expected = {
+        name: 'TaskmarketError',
+        status: 200,
+        error: "The server's answer could not be read: socket hang up",
+      };
+      await expect(broken().text()).rejects.toMatchObject(expected);
+      await expect(broken()).rejects.toMatchObject(expected);
+    },
+  );
 
   test('error: a failed request rejects both text() and the awaited value with its own error', async () => {
     const failure = new TaskmarketError({ status: 0, error: 'Could not reach' });
@@ -247,15 +253,18 @@ describe('files', () => {
     expect((form.get('files') as File).name).toBe('x.txt');
   });
 
-  test('behavior: a path is read from disk; text types are declared by extension, others left to the server', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sdk-files-'));
-    writeFileSync(join(dir, 'notes.md'), '# hi');
-    writeFileSync(join(dir, 'blob.bin'), Buffer.from([1, 2, 3]));
-    const md = await toFile(join(dir, 'notes.md'));
-    expect([md.name, md.type, await md.text()]).toEqual(['notes.md', 'text/markdown', '# hi']);
-    expect((await toFile(join(dir, 'blob.bin'))).type).toBe('application/octet-stream');
-    expect((await toFile({ name: 'data.json', data: new TextEncoder().encode('{}') })).type).toBe('application/json');
-  });
+  test(
+    'behavior: a path is read from disk; text types are declared by extension, others left ' + 'to the server',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sdk-files-'));
+      writeFileSync(join(dir, 'notes.md'), '# hi');
+      writeFileSync(join(dir, 'blob.bin'), Buffer.from([1, 2, 3]));
+      const md = await toFile(join(dir, 'notes.md'));
+      expect([md.name, md.type, await md.text()]).toEqual(['notes.md', 'text/markdown', '# hi']);
+      expect((await toFile(join(dir, 'blob.bin'))).type).toBe('application/octet-stream');
+      expect((await toFile({ name: 'data.json', data: new TextEncoder().encode('{}') })).type).toBe('application/json');
+    },
+  );
 
   test('error: a missing path is a TaskmarketError with status 0', async () => {
     await expect(toFile('/nonexistent/file.txt')).rejects.toMatchObject({ name: 'TaskmarketError', status: 0 });

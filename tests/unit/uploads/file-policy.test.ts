@@ -117,7 +117,9 @@ describe('MultipartReader', () => {
   const body = [
     'preamble\r\n',
     `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nHello\r\n`,
-    `--${boundary}  \r\nContent-Disposition: form-data; name="files"; filename="x.txt"; filename*=UTF-8''%C3%A9t%C3%A9.txt\r\nContent-Type: text/plain\r\n\r\nline 1 --${boundary} inline\r\n-${boundary}\r\n`,
+    `--${boundary}  \r\nContent-Disposition: form-data; name="files"; filename="x.txt"; ` +
+      `filename*=UTF-8''%C3%A9t%C3%A9.txt\r\nContent-Type: text/plain\r\n\r\nline 1 ` +
+      `--${boundary} inline\r\n-${boundary}\r\n`,
     `--${boundary}--\r\nepilogue`,
   ].join('');
 

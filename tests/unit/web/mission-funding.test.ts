@@ -51,12 +51,15 @@ function answer(): MissionFunding {
 }
 
 describe('the funding page signs what the server checks', () => {
-  test('default: the signature of the JSON typed data recovers to the poster over the server’s typed data', async () => {
-    const signable = typedDataOf(answer());
-    expect(hashTypedData(signable)).toBe(hashTypedData(server));
-    const signature = await poster.signTypedData(signable);
-    expect(await recoverTypedDataAddress({ ...server, signature })).toBe(poster.address);
-  });
+  test(
+    'default: the signature of the JSON typed data recovers to the poster over the server’s ' + 'typed data',
+    async () => {
+      const signable = typedDataOf(answer());
+      expect(hashTypedData(signable)).toBe(hashTypedData(server));
+      const signature = await poster.signTypedData(signable);
+      expect(await recoverTypedDataAddress({ ...server, signature })).toBe(poster.address);
+    },
+  );
 
   test('behavior: the task expiry reads as unix seconds from a decimal string, a number or an ISO time', () => {
     expect(expirySeconds('1796000000')).toBe(1_796_000_000n);

@@ -26,25 +26,29 @@ describe('placeShares', () => {
     expect(placeShares(9_000_000n, 0, 2, [70, 30]).places.map((p) => p.net)).toEqual([6_300_000n, 2_700_000n]);
   });
 
-  test('property: places plus the fee are the reward, to the unit; each gross is its net plus its fee; no share is negative', () => {
-    fc.assert(
-      fc.property(
-        fc.bigInt({ min: 1n, max: 10n ** 30n }),
-        fc.integer({ min: 0, max: 2000 }),
-        fc.integer({ min: 1, max: 10 }).chain((n) => fc.tuple(fc.constant(n), splitArb(n))),
-        (reward, feeBps, [places, split]) => {
-          const { fee, places: shares } = placeShares(reward, feeBps, places, split);
-          expect(fee).toBe((reward * BigInt(feeBps)) / 10_000n);
-          expect(shares.reduce((sum, s) => sum + s.net, 0n) + fee).toBe(reward);
-          expect(shares.reduce((sum, s) => sum + s.gross, 0n)).toBe(reward);
-          for (const s of shares) {
-            expect(s.gross).toBe(s.net + s.fee);
-            expect(s.net >= 0n && s.fee >= 0n).toBe(true);
-          }
-        },
-      ),
-    );
-  });
+  test(
+    'property: places plus the fee are the reward, to the unit; each gross is its net plus ' +
+      'its fee; no share is negative',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.bigInt({ min: 1n, max: 10n ** 30n }),
+          fc.integer({ min: 0, max: 2000 }),
+          fc.integer({ min: 1, max: 10 }).chain((n) => fc.tuple(fc.constant(n), splitArb(n))),
+          (reward, feeBps, [places, split]) => {
+            const { fee, places: shares } = placeShares(reward, feeBps, places, split);
+            expect(fee).toBe((reward * BigInt(feeBps)) / 10_000n);
+            expect(shares.reduce((sum, s) => sum + s.net, 0n) + fee).toBe(reward);
+            expect(shares.reduce((sum, s) => sum + s.gross, 0n)).toBe(reward);
+            for (const s of shares) {
+              expect(s.gross).toBe(s.net + s.fee);
+              expect(s.net >= 0n && s.fee >= 0n).toBe(true);
+            }
+          },
+        ),
+      );
+    },
+  );
 });
 
 describe('payoutOf', () => {
@@ -79,24 +83,30 @@ describe('dueAction: what time does to a bounty', () => {
     reviewDeadline: null,
     entryCount: 0,
   };
-  test('behavior: the deadline judges a bounty with entries and lapses one without; windows escalate and finalize; other missions only expire', () => {
-    expect(dueAction(base, new Date(999))).toBeUndefined();
-    expect(dueAction(base, new Date(1_000))).toBe('lapse');
-    expect(dueAction({ ...base, entryCount: 1 }, new Date(1_000))).toBe('judge');
-    expect(dueAction({ ...base, status: 'JUDGING', reviewDeadline: new Date(2_000) }, new Date(1_999))).toBeUndefined();
-    expect(dueAction({ ...base, status: 'JUDGING', reviewDeadline: new Date(2_000) }, new Date(2_000))).toBe(
-      'escalate',
-    );
-    expect(dueAction({ ...base, status: 'AWARDED', reviewDeadline: new Date(2_000) }, new Date(2_000))).toBe(
-      'finalize',
-    );
-    expect(dueAction({ ...base, status: 'DISPUTED' }, new Date(9_999))).toBeUndefined();
-    expect(dueAction({ ...base, assignmentMode: 'FIRST_COME' }, new Date(9_999))).toBeUndefined();
-    expect(
-      dueAction(
-        { ...base, assignmentMode: 'FIRST_COME', status: 'SUBMITTED', reviewDeadline: new Date(5) },
-        new Date(5),
-      ),
-    ).toBe('expire');
-  });
+  test(
+    'behavior: the deadline judges a bounty with entries and lapses one without; windows ' +
+      'escalate and finalize; other missions only expire',
+    () => {
+      expect(dueAction(base, new Date(999))).toBeUndefined();
+      expect(dueAction(base, new Date(1_000))).toBe('lapse');
+      expect(dueAction({ ...base, entryCount: 1 }, new Date(1_000))).toBe('judge');
+      expect(
+        dueAction({ ...base, status: 'JUDGING', reviewDeadline: new Date(2_000) }, new Date(1_999)),
+      ).toBeUndefined();
+      expect(dueAction({ ...base, status: 'JUDGING', reviewDeadline: new Date(2_000) }, new Date(2_000))).toBe(
+        'escalate',
+      );
+      expect(dueAction({ ...base, status: 'AWARDED', reviewDeadline: new Date(2_000) }, new Date(2_000))).toBe(
+        'finalize',
+      );
+      expect(dueAction({ ...base, status: 'DISPUTED' }, new Date(9_999))).toBeUndefined();
+      expect(dueAction({ ...base, assignmentMode: 'FIRST_COME' }, new Date(9_999))).toBeUndefined();
+      expect(
+        dueAction(
+          { ...base, assignmentMode: 'FIRST_COME', status: 'SUBMITTED', reviewDeadline: new Date(5) },
+          new Date(5),
+        ),
+      ).toBe('expire');
+    },
+  );
 });
