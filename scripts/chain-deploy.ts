@@ -85,7 +85,9 @@ async function main() {
   process.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
 }
 
-/** Which escrow an address holds, by the function each version added: v3's MAX_RECIPIENTS, v4's TASK_FUNDING_TYPEHASH. */
+/**
+ * Which escrow an address holds, by the function each version added: v3's MAX_RECIPIENTS, v4's TASK_FUNDING_TYPEHASH.
+ */
 async function versionOf(publicClient: PublicClient, escrow: Address): Promise<'v2' | 'v3' | 'v4'> {
   const has = (functionName: 'MAX_RECIPIENTS' | 'TASK_FUNDING_TYPEHASH') =>
     publicClient.readContract({ address: escrow, abi: taskEscrowV4Artifact.abi, functionName }).then(

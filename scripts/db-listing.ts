@@ -94,7 +94,8 @@ export function listingMigrationSql(): string {
 -- missions.parties_view the mission as its client and agent see it, written by the database in the
 -- same statement as every change to the row, its files, its contests or its awards.
 -- Users' wallet addresses, the one other thing the JSON reads, never change.
-CREATE OR REPLACE FUNCTION "${LISTING_FUNCTION}"() RETURNS trigger LANGUAGE plpgsql AS ${TAG}${listingFunctionBody()}${TAG};`,
+CREATE OR REPLACE FUNCTION "${LISTING_FUNCTION}"() RETURNS trigger LANGUAGE plpgsql AS ${TAG}` +
+      `${listingFunctionBody()}${TAG};`,
     `CREATE OR REPLACE TRIGGER "missions_listing" BEFORE INSERT OR UPDATE ON "missions"
   FOR EACH ROW EXECUTE FUNCTION "${LISTING_FUNCTION}"();`,
     ...SHOWN.flatMap(touchTriggers),

@@ -10,8 +10,7 @@ try {
   await closeDb();
   console.log('db:migrate: the database is at the newest migration');
 } catch (error) {
-  console.error(
-    `db:migrate: ${error instanceof ConfigError ? error.message : (((error as Error).cause as Error | undefined)?.message ?? (error as Error).message)}`,
-  );
+  const cause = ((error as Error).cause as Error | undefined)?.message;
+  console.error(`db:migrate: ${error instanceof ConfigError ? error.message : (cause ?? (error as Error).message)}`);
   process.exit(1);
 }

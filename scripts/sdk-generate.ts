@@ -2,7 +2,8 @@
 // sources from the OpenAPI document exactly as the server serves it at /api/openapi.json —
 // sdk/src/generated/openapi.ts (the document) and sdk/src/generated/api.ts (its types, by
 // openapi-typescript). tests/unit/sdk/generated.test.ts fails when the committed files are stale.
-// Runs with --conditions=react-server: the route files the document is read from import modules guarded by "server-only".
+// Runs with --conditions=react-server: the route files the document is read from import modules guarded by
+// "server-only".
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';

@@ -9,9 +9,15 @@ import { dirname, join } from 'node:path';
 export interface BenchBuild {
   /** The build's distDir is .next-bench/<name>. */
   name: string;
-  /** Files to add under app/api/ (in a folder starting with `bench-`): a route's folder → its route.ts, or a path ending in .ts → that file. */
+  /**
+   * Files to add under app/api/ (in a folder starting with `bench-`): a route's folder → its route.ts, or a path ending
+   * in .ts → that file.
+   */
   routes?: Record<string, string>;
-  /** Modules to rewrite (or add) for this build: a repository path → its new text, from the current one ('' for a new file). */
+  /**
+   * Modules to rewrite (or add) for this build: a repository path → its new text, from the current one ('' for a new
+   * file).
+   */
   rewrites?: Record<string, (source: string) => string>;
 }
 

@@ -9,16 +9,24 @@ const DB = `import { sql } from 'drizzle-orm';\nimport { getDb } from '@/lib/db/
 const KV = `import { getKv } from '@/lib/kv';`;
 // ~14 KB of missions' JSON, a quote in every ten bytes as in a real page: what an MCP floor answers
 // as a tool result's text, so its escaping is counted (a page of 'x' has nothing to escape).
-const JSON_PAGE = `select '{"items":[' || repeat('{"id":"0b6f3c1e-7d2a-4a51-9e0f-3c2b1a0d9e8f","title":"Translate a product page into German","reward":"25000000"},', 123) || '{}],"nextCursor":null}' as page`;
+const MISSION_JSON =
+  '{"id":"0b6f3c1e-7d2a-4a51-9e0f-3c2b1a0d9e8f","title":"Translate a product page into German","reward":"25000000"},';
+const JSON_PAGE = `select '{"items":[' || repeat('${MISSION_JSON}', 123) || '{}],"nextCursor":null}' as page`;
 
 /** What Next.js and single round trips cost (bench:floors). */
 const GENERIC_FLOORS: Record<string, string> = {
   'bench-floor/post-body': `export const POST = async (request: Request) => { await request.json(); return ${ok}; };`,
   'bench-floor/kv': `${KV}\nexport const GET = async () => { await getKv().get('floor'); return ${ok}; };`,
-  'bench-floor/db': `${DB}\nexport const GET = async () => { await (await getDb()).execute(sql\`select 1\`); return ${ok}; };`,
+  'bench-floor/db':
+    `${DB}\n` + `export const GET = async () => { await (await getDb()).execute(sql\`select 1\`); return ${ok}; };`,
   // A page of 20 missions is about 14 KB of JSON: what answering that much costs.
-  'bench-floor/page': `const page = JSON.stringify({ items: Array.from({ length: 20 }, (_, i) => ({ id: i, text: 'x'.repeat(700) })), nextCursor: null });\nexport const GET = async () => new Response(page, { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });`,
-  'bench-floor/kv-and-db': `${DB}\n${KV}\nexport const GET = async () => { await Promise.all([getKv().get('floor'), getDb().then((db) => db.execute(sql\`select 1\`))]); return ${ok}; };`,
+  'bench-floor/page':
+    `const page = JSON.stringify({ items: Array.from({ length: 20 }, (_, i) => ({ id: i, text: 'x'.repeat(700) })),` +
+    ` nextCursor: null });\nexport const GET = async () => new Response(page, ` +
+    `{ headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });`,
+  'bench-floor/kv-and-db':
+    `${DB}\n${KV}\nexport const GET = async () => { ` +
+    `await Promise.all([getKv().get('floor'), getDb().then((db) => db.execute(sql\`select 1\`))]); return ${ok}; };`,
 };
 
 /**
@@ -44,7 +52,8 @@ const charge = { key: 'floor:limit:nonce', windowMs: 60_000, max: 1e9 };
 export const POST = async (request: Request) => {
   const { address } = (await request.json()) as { address: string };
   const nonce = randomBytes(16).toString('hex');
-  await getKv().hitThenPutCapped(charge, \`floor:nonce:\${nonce}\`, address, 300_000, 'floor:nonces:live', config().nonces.maxLive);
+  const live = config().nonces.maxLive;
+  await getKv().hitThenPutCapped(charge, \`floor:nonce:\${nonce}\`, address, 300_000, 'floor:nonces:live', live);
   return Response.json({ nonce }, { headers: { 'Cache-Control': 'no-store' } });
 };`,
   // me: the caller named by the Authorization header (here the user's id itself, no token to
@@ -56,7 +65,8 @@ export const GET = async (request: Request) => {
     getKv().get(\`floor:revoked:\${id}\`),
     getDb().then((db) => db.execute(sql\`select id, wallet_address, role, display_name from users where id = \${id}\`)),
   ]);
-  return Response.json({ revoked, user: (rows as unknown as unknown[])[0] ?? null }, { headers: { 'Cache-Control': 'no-store' } });
+  const user = (rows as unknown as unknown[])[0] ?? null;
+  return Response.json({ revoked, user }, { headers: { 'Cache-Control': 'no-store' } });
 };`,
   // The same, with what the API asks of every answer besides (docs/api.md#observability, #limits):
   // observed (the request id, the span, the request metrics) and the RateLimit-* headers of the hit.
@@ -68,8 +78,16 @@ const charge = { key: 'floor:limit:nonce', windowMs: 60_000, max: 1e9 };
 export const POST = observed(async (request: Request) => {
   const { address } = (await request.json()) as { address: string };
   const nonce = randomBytes(16).toString('hex');
-  const { hit } = await getKv().hitThenPutCapped(charge, \`floor:nonce:\${nonce}\`, address, 300_000, 'floor:nonces:live', config().nonces.maxLive);
-  return Response.json({ nonce }, { headers: { 'Cache-Control': 'no-store', 'RateLimit-Limit': String(charge.max), 'RateLimit-Remaining': String(charge.max - hit.count), 'RateLimit-Reset': String(Math.ceil(hit.resetMs / 1000)) } });
+  const live = config().nonces.maxLive;
+  const { hit } = await getKv().hitThenPutCapped(
+    charge, \`floor:nonce:\${nonce}\`, address, 300_000, 'floor:nonces:live', live,
+  );
+  return Response.json({ nonce }, { headers: {
+    'Cache-Control': 'no-store',
+    'RateLimit-Limit': String(charge.max),
+    'RateLimit-Remaining': String(charge.max - hit.count),
+    'RateLimit-Reset': String(Math.ceil(hit.resetMs / 1000)),
+  } });
 });`,
   // me's floor reading what me answers: the user's row with its passport joined (one database read).
   // What it reaches against bench-floor/me bounds what any me can.
@@ -78,9 +96,11 @@ export const GET = async (request: Request) => {
   const id = (request.headers.get('authorization') ?? '').slice('Bearer '.length);
   const [revoked, rows] = await Promise.all([
     getKv().get(\`floor:revoked:\${id}\`),
-    getDb().then((db) => db.execute(sql\`select u.id, u.wallet_address, u.role, p.status, p.token_id, p.tx_hash from users u left join passports p on p.user_id = u.id where u.id = \${id}\`)),
+    getDb().then((db) => db.execute(sql\`select u.id, u.wallet_address, u.role, p.status, p.token_id, p.tx_hash
+      from users u left join passports p on p.user_id = u.id where u.id = \${id}\`)),
   ]);
-  return Response.json({ revoked, user: (rows as unknown as unknown[])[0] ?? null }, { headers: { 'Cache-Control': 'no-store' } });
+  const user = (rows as unknown as unknown[])[0] ?? null;
+  return Response.json({ revoked, user }, { headers: { 'Cache-Control': 'no-store' } });
 };`,
   // verify: a POST with a SIWE-sized body, the nonce taken out of the KV (one atomic take), then
   // the signer's row read (database). No parse, no signature check, no token.
@@ -88,8 +108,11 @@ export const GET = async (request: Request) => {
 export const POST = async (request: Request) => {
   const { address } = (await request.json()) as { address: string };
   await getKv().take(\`floor:nonce:\${Math.random()}\`, 'floor:live');
-  const rows = await (await getDb()).execute(sql\`select id, wallet_address, role from users where wallet_address = \${address}\`);
-  return Response.json({ user: (rows as unknown as unknown[])[0] ?? null }, { headers: { 'Cache-Control': 'no-store' } });
+  const rows = await (await getDb()).execute(
+    sql\`select id, wallet_address, role from users where wallet_address = \${address}\`,
+  );
+  const user = (rows as unknown as unknown[])[0] ?? null;
+  return Response.json({ user }, { headers: { 'Cache-Control': 'no-store' } });
 };`,
   // verify's floor with the crypto every sign-in must do, each done as cheaply as this machine can:
   // the EIP-191 hash and the signer's recovery (libsecp256k1), an HS256 token signed synchronously
@@ -101,16 +124,23 @@ import { hashMessage, type Hex } from 'viem';
 import { recoverSigner } from '@/lib/auth/recover-address';
 import { sealIronSession } from '@/lib/auth/iron-seal';
 const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+type Body = { message: string; signature: Hex; address: string };
 export const POST = async (request: Request) => {
-  const { message, signature, address } = (await request.json()) as { message: string; signature: Hex; address: string };
+  const { message, signature, address } = (await request.json()) as Body;
   await getKv().take(\`floor:nonce:\${Math.random()}\`, 'floor:live');
-  const rows = (await (await getDb()).execute(sql\`select id, wallet_address, role from users where wallet_address = \${address}\`)) as unknown as { id: string; role: string }[];
+  const rows = (await (await getDb()).execute(
+    sql\`select id, wallet_address, role from users where wallet_address = \${address}\`,
+  )) as unknown as { id: string; role: string }[];
   const signer = await recoverSigner(hashMessage(message), signature);
   const now = Math.floor(Date.now() / 1000);
-  const claims = Buffer.from(JSON.stringify({ sub: rows[0]?.id, addr: address, role: rows[0]?.role, jti: randomUUID(), iat: now, exp: now + 3600 })).toString('base64url');
-  const token = \`\${header}.\${claims}.\${createHmac('sha256', process.env.JWT_SECRET!).update(\`\${header}.\${claims}\`).digest('base64url')}\`;
+  const role = rows[0]?.role;
+  const payload = { sub: rows[0]?.id, addr: address, role, jti: randomUUID(), iat: now, exp: now + 3600 };
+  const claims = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  const mac = createHmac('sha256', process.env.JWT_SECRET!).update(\`\${header}.\${claims}\`).digest('base64url');
+  const token = \`\${header}.\${claims}.\${mac}\`;
   const cookie = sealIronSession({ token }, process.env.SESSION_SECRET!, 3600);
-  return Response.json({ token, user: rows[0] ?? null, signer }, { headers: { 'Cache-Control': 'no-store', 'Set-Cookie': \`floor=\${cookie}; Path=/; HttpOnly\` } });
+  const headers = { 'Cache-Control': 'no-store', 'Set-Cookie': \`floor=\${cookie}; Path=/; HttpOnly\` };
+  return Response.json({ token, user: rows[0] ?? null, signer }, { headers });
 };`,
   // The crypto bound with its token signed by jose (over WebCrypto, the key imported once), as ours
   // was until lib/auth/jwt-hs256.ts. Against bench-floor/verify-crypto: what the library costs a sign-in.
@@ -121,18 +151,25 @@ import { sealIronSession } from '@/lib/auth/iron-seal';
 import { SignJWT } from 'jose';
 // Imported on the first request: \`next build\` evaluates the module without the instance's secret.
 let key: Promise<CryptoKey> | undefined;
+type Body = { message: string; signature: Hex; address: string };
 export const POST = async (request: Request) => {
-  key ??= crypto.subtle.importKey('raw', new TextEncoder().encode(process.env.JWT_SECRET!), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const { message, signature, address } = (await request.json()) as { message: string; signature: Hex; address: string };
+  const secret = new TextEncoder().encode(process.env.JWT_SECRET!);
+  key ??= crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const { message, signature, address } = (await request.json()) as Body;
   await getKv().take(\`floor:nonce:\${Math.random()}\`, 'floor:live');
-  const rows = (await (await getDb()).execute(sql\`select id, wallet_address, role from users where wallet_address = \${address}\`)) as unknown as { id: string; role: 'CLIENT' | 'AGENT' }[];
+  const rows = (await (await getDb()).execute(
+    sql\`select id, wallet_address, role from users where wallet_address = \${address}\`,
+  )) as unknown as { id: string; role: 'CLIENT' | 'AGENT' }[];
   const signer = await recoverSigner(hashMessage(message), signature);
   const iat = Math.floor(Date.now() / 1000);
-  const token = await new SignJWT({ addr: address, role: rows[0]?.role, sub: rows[0]?.id, iss: 'taskmarket', aud: 'taskmarket-api', iat, exp: iat + 3600, jti: crypto.randomUUID() })
+  const role = rows[0]?.role;
+  const token = await new SignJWT({ addr: address, role, sub: rows[0]?.id, iss: 'taskmarket', aud: 'taskmarket-api',
+    iat, exp: iat + 3600, jti: crypto.randomUUID() })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .sign(await key);
   const cookie = sealIronSession({ token }, process.env.SESSION_SECRET!, 3600);
-  return Response.json({ token, user: rows[0] ?? null, signer }, { headers: { 'Cache-Control': 'no-store', 'Set-Cookie': \`floor=\${cookie}; Path=/; HttpOnly\` } });
+  const headers = { 'Cache-Control': 'no-store', 'Set-Cookie': \`floor=\${cookie}; Path=/; HttpOnly\` };
+  return Response.json({ token, user: rows[0] ?? null, signer }, { headers });
 };`,
   // a signed-in list (mine=client): the caller's I/O of bench-floor/me (revocation read and user
   // row, together), then the page's one database read of ~14 KB. What it reaches against
@@ -141,9 +178,13 @@ export const POST = async (request: Request) => {
 export const GET = async (request: Request) => {
   const id = (request.headers.get('authorization') ?? '').slice('Bearer '.length);
   const db = await getDb();
-  await Promise.all([getKv().get(\`floor:revoked:\${id}\`), db.execute(sql\`select id, wallet_address, role, display_name from users where id = \${id}\`)]);
+  await Promise.all([
+    getKv().get(\`floor:revoked:\${id}\`),
+    db.execute(sql\`select id, wallet_address, role, display_name from users where id = \${id}\`),
+  ]);
   const rows = (await db.execute(sql\`select repeat('x', 14000) as page\`)) as unknown as { page: string }[];
-  return new Response(JSON.stringify(rows[0]!.page), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
+  const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' };
+  return new Response(JSON.stringify(rows[0]!.page), { headers });
 };`,
   // mission list: one database read of ~14 KB (a page of 20 missions), answered.
   // A remote MCP tool call over the list: a page read of the same size, but a POSTed JSON-RPC
@@ -155,14 +196,15 @@ export const POST = async (request: Request) => {
   const message = (await request.json()) as { id: number };
   const rows = (await (await getDb()).execute(sql\`${JSON_PAGE}\`)) as unknown as { page: string }[];
   const result = { content: [{ type: 'text', text: rows[0]!.page }] };
-  return new Response(JSON.stringify({ result, jsonrpc: '2.0', id: message.id }), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
+  const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' };
+  return new Response(JSON.stringify({ result, jsonrpc: '2.0', id: message.id }), { headers });
 };`,
   // The same, served by the MCP SDK (its Server and Streamable HTTP transport, stateless, one per
   // request as the SDK's stateless example builds them), the tool doing only the page read: what
   // /api/mcp's plain tools/call path saves by not building them (lib/mcp/plain-tool-call.ts).
   'bench-floor/mcp-sdk-page': `${DB}
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import * as webStandard from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
@@ -172,7 +214,10 @@ export const POST = async (request: Request) => {
     const rows = (await (await getDb()).execute(sql\`${JSON_PAGE}\`)) as unknown as { page: string }[];
     return { content: [{ type: 'text' as const, text: rows[0]!.page }] };
   });
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new webStandard.WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   await server.connect(transport);
   return transport.handleRequest(request, { parsedBody: await request.json() });
 };`,
@@ -180,13 +225,24 @@ export const POST = async (request: Request) => {
   // sort key and id the cursor needs, 20 joined into the page. What it reaches against
   // bench-floor/db-page (one row of the same size) bounds what any board page can.
   'bench-floor/list-rows': `${DB}
+type Row = { view: string; key: string; id: string };
 export const GET = async () => {
-  const rows = (await (await getDb()).execute(sql\`select listing as view, to_char(listed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key, id from missions where status = 'OPEN' order by listed_at desc, id desc limit 21\`)) as unknown as { view: string; key: string; id: string }[];
+  const rows = (await (await getDb()).execute(sql\`select listing as view,
+    to_char(listed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key, id
+    from missions where status = 'OPEN' order by listed_at desc, id desc limit 21\`)) as unknown as Row[];
   const last = rows.length > 20 ? rows[19]! : undefined;
   const cursor = last ? Buffer.from(\`\${last.key},\${last.id}\`).toString('base64url') : null;
-  return new Response(\`{"items":[\${rows.slice(0, 20).map((row) => row.view).join(',')}],"nextCursor":\${JSON.stringify(cursor)}}\`, { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
+  const items = rows.slice(0, 20).map((row) => row.view).join(',');
+  const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' };
+  return new Response(\`{"items":[\${items}],"nextCursor":\${JSON.stringify(cursor)}}\`, { headers });
 };`,
-  'bench-floor/db-page': `${DB}\nexport const GET = async () => { const rows = (await (await getDb()).execute(sql\`select repeat('x', 14000) as page\`)) as unknown as { page: string }[]; return new Response(JSON.stringify(rows[0]!.page), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } }); };`,
+  'bench-floor/db-page': `${DB}
+export const GET = async () => {
+  const db = await getDb();
+  const rows = (await db.execute(sql\`select repeat('x', 14000) as page\`)) as unknown as { page: string }[];
+  const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' };
+  return new Response(JSON.stringify(rows[0]!.page), { headers });
+};`,
 };
 
 /**
@@ -221,7 +277,11 @@ const store = globalThis as unknown as { __peerRedis?: Redis };
 export const redis = () => (store.__peerRedis ??= new Redis(process.env.REDIS_URL!));
 export const noncePrefix = \`\${process.env.KV_PREFIX ?? ''}peer:nonce:\`;
 export interface PeerSession { userId?: string; address?: string }
-export const sessionOptions: SessionOptions = { password: process.env.SESSION_SECRET!, cookieName: 'peer_session', ttl: 3600 };`,
+export const sessionOptions: SessionOptions = {
+  password: process.env.SESSION_SECRET!,
+  cookieName: 'peer_session',
+  ttl: 3600,
+};`,
   'bench-peer/nonce': `import { generateNonce } from 'siwe';
 import { noncePrefix, redis } from '../peer';
 export async function POST(request: Request) {
@@ -240,7 +300,9 @@ export async function POST(request: Request) {
   const { message, signature } = (await request.json()) as { message: string; signature: string };
   try {
     const siwe = new SiweMessage(message);
-    if (!(await redis().getdel(noncePrefix + siwe.nonce))) return Response.json({ error: 'Invalid nonce' }, { status: 401 });
+    if (!(await redis().getdel(noncePrefix + siwe.nonce))) {
+      return Response.json({ error: 'Invalid nonce' }, { status: 401 });
+    }
     const { data } = await siwe.verify({ signature, domain: process.env.SIWE_DOMAIN, nonce: siwe.nonce });
     const db = await getDb();
     const [user] = await db
@@ -267,7 +329,10 @@ export async function GET() {
   const session = await getIronSession<PeerSession>(await cookies(), sessionOptions);
   if (!session.userId) return Response.json({ error: 'Unauthorized' }, { status: 401 });
   const db = await getDb();
-  const [user] = await db.select({ id: users.id, walletAddress: users.walletAddress, role: users.role }).from(users).where(eq(users.id, session.userId));
+  const [user] = await db
+    .select({ id: users.id, walletAddress: users.walletAddress, role: users.role })
+    .from(users)
+    .where(eq(users.id, session.userId));
   if (!user) return Response.json({ error: 'Unauthorized' }, { status: 401 });
   return Response.json({ user });
 }`,

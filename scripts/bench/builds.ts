@@ -10,9 +10,9 @@
 // applied, and the report names the migrations the old build does not know.
 // The main endpoints of `npm run bench` are measured alternately on the two (compare.ts) in
 // BENCH_ROUNDS (default 3) rounds of BENCH_SECONDS (10) at BENCH_CONNECTIONS (20); BENCH_ONLY=text
-// keeps those whose name contains it (several texts, comma-separated: any of them). Per endpoint: new/old req/s, each instance's CPU per request,
-// and a verdict on new/old ≥ 0.95 in every round decided by CPU per request (requests per CPU
-// second, new/old), which moves less than req/s on a machine shared with other work.
+// keeps those whose name contains it (several texts, comma-separated: any of them). Per endpoint: new/old req/s, each
+// instance's CPU per request, and a verdict on new/old ≥ 0.95 in every round decided by CPU per request (requests per
+// CPU second, new/old), which moves less than req/s on a machine shared with other work.
 // BENCH_PORT (default 3920, the old side on the next port) and BENCH_CHAIN_PORT (18720).
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startLocalChain } from '../../lib/chain/local-chain';
@@ -58,7 +58,8 @@ async function main() {
   const newRef = process.env.BENCH_NEW;
   if (newRef && treeOf(newRef) === treeOf(oldRef))
     throw new Error(
-      'BENCH_OLD and BENCH_NEW are the same tree (for the noise alone, leave BENCH_NEW out on a clean checkout of BENCH_OLD)',
+      'BENCH_OLD and BENCH_NEW are the same tree (for the noise alone, leave BENCH_NEW out on ' +
+        'a clean checkout of BENCH_OLD)',
     );
   // Undone last first, whatever failed.
   const cleanup: (() => unknown)[] = [];
@@ -115,11 +116,15 @@ async function main() {
       throw note ? new Error(`${error.message}\n${note}`) : error;
     });
     console.log(
-      `\n${new Date().toISOString().slice(0, 10)}, new (a): ${newSide.label}, old (b): ${oldSide.label}; ${rounds === 1 ? 'one round' : `${rounds} alternating rounds`} of ${seconds}s, ${connections} connections, Node ${process.version}`,
+      `\n${new Date().toISOString().slice(0, 10)}, new (a): ${newSide.label}, old (b): ` +
+        `${oldSide.label}; ${rounds === 1 ? 'one round' : `${rounds} alternating rounds`} of ` +
+        `${seconds}s, ${connections} connections, Node ${process.version}`,
     );
     if (note) console.log(`\n${note}`);
     console.log(
-      `\nVerdict: new/old ≥ ${BOUND} in every round, decided by the instance's CPU per request (requests per CPU second, new/old), which moves less than req/s on a shared machine; req/s new/old shown too.\n`,
+      `\nVerdict: new/old ≥ ${BOUND} in every round, decided by the instance's CPU per ` +
+        `request (requests per CPU second, new/old), which moves less than req/s on a shared ` +
+        `machine; req/s new/old shown too.\n`,
     );
     console.log(comparisonTable(results, ['new req/s', 'old req/s', 'new/old']));
     console.log(`\n${results.map(verdictLine).join('\n')}`);
@@ -133,17 +138,26 @@ function schemaNote(newSide: Checkout, oldSide: Checkout): string | undefined {
   const unknownToNew = oldSide.migrations.filter((name) => !newSide.migrations.includes(name));
   if (unknownToNew.length > 0)
     throw new Error(
-      `${oldSide.label} has migrations ${newSide.label} lacks (${unknownToNew.join(', ')}): one database cannot hold both schemas`,
+      `${oldSide.label} has migrations ${newSide.label} lacks (${unknownToNew.join(', ')}): ` +
+        `one database cannot hold both schemas`,
     );
   const unknownToOld = newSide.migrations.filter((name) => !oldSide.migrations.includes(name));
   if (unknownToOld.length === 0) return undefined;
-  return `The old build runs on a schema newer than it knows (${unknownToOld.join(', ')}, applied by the new build): answers from it that are not 2xx mean its code does not work on that schema.`;
+  return (
+    `The old build runs on a schema newer than it knows (${unknownToOld.join(', ')}, ` +
+    `applied by the new build): answers from it that are not 2xx mean its code does not work ` +
+    `on that schema.`
+  );
 }
 
 function verdictLine(result: Compared): string {
   // Old CPU per request over new: requests per CPU second, new/old, like the req/s ratio.
   const cpu = result.bCpu.map((old, round) => old / result.aCpu[round]!);
-  return `- ${result.name}: new/old ≥ ${BOUND} in every round: ${verdict(cpu, BOUND)} (requests per CPU second ${ratioCell(cpu)}; req/s ${ratioCell(result.ratios)}, ${verdict(result.ratios, BOUND)})`;
+  return (
+    `- ${result.name}: new/old ≥ ${BOUND} in every round: ${verdict(cpu, BOUND)} (requests ` +
+    `per CPU second ${ratioCell(cpu)}; req/s ${ratioCell(result.ratios)}, ` +
+    `${verdict(result.ratios, BOUND)})`
+  );
 }
 
 main().catch((error: unknown) => {

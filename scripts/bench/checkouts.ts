@@ -60,8 +60,10 @@ export function atRef(ref: string): Checkout {
   );
   if (changed.length > 0) {
     throw new Error(
-      `${ref}'s runtime dependencies differ from this checkout's (${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}): ` +
-        `its build would run on packages it was not written for (node_modules is this checkout's). Pick a later ref (git log --oneline -- package-lock.json).`,
+      `${ref}'s runtime dependencies differ from this checkout's (` +
+        `${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}): ` +
+        `its build would run on packages it was not written for (node_modules is this ` +
+        `checkout's). Pick a later ref (git log --oneline -- package-lock.json).`,
     );
   }
   const tree = treeOf(commit).slice(0, 12);

@@ -73,7 +73,8 @@ export async function compare(
           ? `, CPU ${ma.cpuPerRequest.toFixed(0)} / ${mb.cpuPerRequest.toFixed(0)} µs/req`
           : '';
       console.error(
-        `  ${name}, round ${round + 1}: ${ma.rps.toFixed(0)} / ${mb.rps.toFixed(0)} req/s = ${(ma.rps / mb.rps).toFixed(2)}×${cpu}`,
+        `  ${name}, round ${round + 1}: ${ma.rps.toFixed(0)} / ${mb.rps.toFixed(0)} req/s = ` +
+          `${(ma.rps / mb.rps).toFixed(2)}×${cpu}`,
       );
     }
   }
@@ -118,7 +119,8 @@ export function comparisonTable(results: Compared[], header: [string, string, st
   const cpu = results.some((r) => r.aCpu.length > 0);
   const targets = results.some((r) => r.target);
   const lines = [
-    `| endpoint | ${header[0]} | ${header[1]} | ${header[2]} (median; range) |${cpu ? ' instance CPU µs/req (a; b) |' : ''}${targets ? ' target |' : ''}`,
+    `| endpoint | ${header[0]} | ${header[1]} | ${header[2]} (median; range) |` +
+      `${cpu ? ' instance CPU µs/req (a; b) |' : ''}${targets ? ' target |' : ''}`,
     `|---|---:|---:|---:|${cpu ? '---:|' : ''}${targets ? '---:|' : ''}`,
   ];
   for (const r of results) {

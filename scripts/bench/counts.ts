@@ -62,7 +62,8 @@ async function statementsPer(sql: postgres.Sql, requests: number, work: () => Pr
   await work();
   const rows = await sql<{ query: string; calls: number }[]>`
     select query, calls::int from pg_stat_statements
-    where dbid = (select oid from pg_database where datname = current_database()) and query not like '%pg_stat_statements%'
+    where dbid = (select oid from pg_database where datname = current_database())
+      and query not like '%pg_stat_statements%'
     order by calls desc`;
   return {
     total: rows.reduce((n, r) => n + r.calls, 0) / requests,
@@ -134,14 +135,17 @@ async function main() {
         pool(bodies, (body) => post(base, '/api/auth/verify', JSON.parse(body))),
       );
       lines.push(
-        `verify: ${verifyCount.roundTrips.toFixed(2)} Redis round trips, ${verifyCount.total.toFixed(2)} commands executed (${JSON.stringify(verifyCount.per)})`,
+        `verify: ${verifyCount.roundTrips.toFixed(2)} Redis round trips, ` +
+          `${verifyCount.total.toFixed(2)} commands executed (${JSON.stringify(verifyCount.per)})`,
       );
     });
     lines.unshift(
-      `nonce: ${nonceCount.roundTrips.toFixed(2)} Redis round trips, ${nonceCount.total.toFixed(2)} commands executed (${JSON.stringify(nonceCount.per)})`,
+      `nonce: ${nonceCount.roundTrips.toFixed(2)} Redis round trips, ` +
+        `${nonceCount.total.toFixed(2)} commands executed (${JSON.stringify(nonceCount.per)})`,
     );
     lines.push(
-      `verify: ${verifyDb.total.toFixed(2)} PostgreSQL statements: ${verifyDb.statements.map((s) => `${s.calls.toFixed(2)}× ${s.query}`).join(' | ')}`,
+      `verify: ${verifyDb.total.toFixed(2)} PostgreSQL statements: ` +
+        `${verifyDb.statements.map((s) => `${s.calls.toFixed(2)}× ${s.query}`).join(' | ')}`,
     );
 
     // Redis CPU per sign-in: one sign-in's commands (MONITOR) replayed from 16 connections, one
@@ -168,7 +172,10 @@ async function main() {
     const cpuPerSignIn = ((await redisCpu(redis)) - busyFrom - idlePerMs * busyMs) / replays;
     for (const connection of connections) connection.disconnect();
     lines.push(
-      `Redis CPU per sign-in (nonce + verify, ${commands.length} commands replayed ${replays} times): ${(cpuPerSignIn * 1e6).toFixed(1)} µs → one Redis core carries ~${Math.round(1 / cpuPerSignIn)} sign-ins/s (replayed at ${((replays / busyMs) * 1000).toFixed(0)}/s)`,
+      `Redis CPU per sign-in (nonce + verify, ${commands.length} commands replayed ${replays} ` +
+        `times): ${(cpuPerSignIn * 1e6).toFixed(1)} µs → one Redis core carries ~` +
+        `${Math.round(1 / cpuPerSignIn)} sign-ins/s (replayed at ` +
+        `${((replays / busyMs) * 1000).toFixed(0)}/s)`,
     );
 
     // Board pages: anonymous first pages of each shape, a next page, and a signed-in caller's.
@@ -205,11 +212,15 @@ async function main() {
         kv = await redisPer(redis, count, () => pool(Array.from({ length: count }), get));
       });
       lines.push(
-        `${name}: ${db.total.toFixed(2)} PostgreSQL statements, ${kv.roundTrips.toFixed(2)} Redis round trips (${kv.total.toFixed(2)} commands) — ${db.statements.map((s) => `${s.calls.toFixed(2)}× ${s.query}`).join(' | ')}`,
+        `${name}: ${db.total.toFixed(2)} PostgreSQL statements, ${kv.roundTrips.toFixed(2)} ` +
+          `Redis round trips (${kv.total.toFixed(2)} commands) — ` +
+          `${db.statements.map((s) => `${s.calls.toFixed(2)}× ${s.query}`).join(' | ')}`,
       );
     }
     console.log(
-      `\n${new Date().toISOString().slice(0, 10)}, ${count} of each, one production instance, PostgreSQL ${(await sql`show server_version`)[0]!.server_version} and Redis of its own, Node ${process.version}\n`,
+      `\n${new Date().toISOString().slice(0, 10)}, ${count} of each, one production instance, ` +
+        `PostgreSQL ${(await sql`show server_version`)[0]!.server_version} and Redis of its own, ` +
+        `Node ${process.version}\n`,
     );
     for (const line of lines) console.log(`- ${line}`);
   } finally {

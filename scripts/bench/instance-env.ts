@@ -32,7 +32,9 @@ export async function benchDatabase() {
   };
 }
 
-/** An instance's settings on `databaseUrl` and `chain`, but for NEXT_DIST_DIR; instances given the same share secrets. */
+/**
+ * An instance's settings on `databaseUrl` and `chain`, but for NEXT_DIST_DIR; instances given the same share secrets.
+ */
 export function instanceEnv(chain: LocalChain, databaseUrl: string, domain: string) {
   return {
     JWT_SECRET: randomBytes(32).toString('hex'),
@@ -81,7 +83,8 @@ export async function seededCallers(
     const oauthToken = await issueToken(cfg, client, new Date(), { grantId: oauth!.id, scope: scopes.join(' ') });
     const personalToken = newSecret('tm_');
     await sql`insert into grants (user_id, kind, name, scopes, token_hash, token_hint, created_at, expires_at)
-      values (${client.id}, 'TOKEN', 'bench', ${sql.array(scopes)}, ${hashSecret(personalToken)}, ${personalToken.slice(0, 7)}, now(), now() + interval '1 day')`;
+      values (${client.id}, 'TOKEN', 'bench', ${sql.array(scopes)}, ${hashSecret(personalToken)},
+        ${personalToken.slice(0, 7)}, now(), now() + interval '1 day')`;
     return { clientToken, oauthToken, personalToken, missionId: mission!.id };
   } finally {
     await sql.end();

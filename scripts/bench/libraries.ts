@@ -2,7 +2,8 @@
 // against the library swapped back in. Each variant is the app built with one module rewritten
 // (app-build.ts, into .next-bench/<variant>); ours is the benchmark build. Both run at once on the
 // same seeded PostgreSQL and Redis, and each endpoint is measured alternately on the two
-// (compare.ts), with each instance's CPU per request. BENCH_ONLY=text keeps the variants whose name contains it; BENCH_REPEATS (default
+// (compare.ts), with each instance's CPU per request. BENCH_ONLY=text keeps the variants whose name contains it;
+// BENCH_REPEATS (default
 // 4), BENCH_SECONDS (10), BENCH_CONNECTIONS (20) tune it; BENCH_REUSE_BUILD=1 reuses the builds.
 import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
@@ -72,7 +73,8 @@ const VARIANTS: Variant[] = [
           replaceOnce(
             replaceOnce(s, "import { jwtVerify } from 'jose';", "import { SignJWT, jwtVerify } from 'jose';"),
             'return signHs256(cfg.jwtSecret, claims);',
-            "return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(await keyOf(cfg.jwtSecret));",
+            "return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(await " +
+              'keyOf(cfg.jwtSecret));',
           ),
       },
     },
@@ -198,8 +200,9 @@ async function main() {
   const sql = postgres(seeded.databaseUrl, { max: 1 });
   const [client] = await sql<{ id: string }[]>`select id from users where wallet_address = ${seeded.clientWallet}`;
   await sql.end();
+  const subject = { id: client!.id, walletAddress: seeded.clientWallet, role: 'CLIENT' } as const;
   clientHeaders = {
-    authorization: `Bearer ${await issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, { id: client!.id, walletAddress: seeded.clientWallet, role: 'CLIENT' })}`,
+    authorization: `Bearer ${await issueToken({ jwtSecret, jwtTtlSeconds: 3600 } as Config, subject)}`,
   };
 
   const env = (port: number, distDir: string) => ({
@@ -242,7 +245,9 @@ async function main() {
     await ours.stop();
   }
   console.log(
-    `\n${new Date().toISOString().slice(0, 10)}, ${repeats} rounds of ${seconds}s a side, each in ${TURNS} turns alternating, ${connections} connections, Node ${process.version}\n`,
+    `\n${new Date().toISOString().slice(0, 10)}, ${repeats} rounds of ${seconds}s a side, ` +
+      `each in ${TURNS} turns alternating, ${connections} connections, Node ` +
+      `${process.version}\n`,
   );
   console.log(sections.join('\n\n'));
 }

@@ -56,7 +56,9 @@ export function mcpComparisons(
   });
 }
 
-/** The GET against itself, alternated as the pairs are (an A/A test): what a round's CPU ratio can resolve in this run. */
+/**
+ * The GET against itself, alternated as the pairs are (an A/A test): what a round's CPU ratio can resolve in this run.
+ */
 export function listAgainstItself(
   base: string,
   cpuMicros: () => number,
@@ -152,7 +154,10 @@ export function boundLines(results: Compared[]): string {
     .filter((r) => r.name.startsWith('MCP find_missions') && r.bCpu.length === floor.aCpu.length)
     .map((r) => {
       const bounds = r.bCpu.map((get, i) => (get + floor.aCpu[i]! - floor.bCpu[i]!) / get);
-      return `- bound for ${r.name}: (GET + MCP floor − list floor) / GET ${bounds.map((x) => `${x.toFixed(2)}×`).join(', ')}`;
+      return (
+        `- bound for ${r.name}: (GET + MCP floor − list floor) / GET ` +
+        `${bounds.map((x) => `${x.toFixed(2)}×`).join(', ')}`
+      );
     })
     .join('\n');
 }

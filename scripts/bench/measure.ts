@@ -180,18 +180,23 @@ const range = (values: number[], digits: number) => {
 
 export function report(baseline: Measurement, rows: Measurement[]): string {
   const lines = [
-    '| endpoint | req/s | ratio to empty route | ratio to own floor (floor req/s) | target | p50 ms | p99 ms | non-2xx (all rounds, both sides) |',
+    '| endpoint | req/s | ratio to empty route | ratio to own floor (floor req/s) | target ' +
+      '| p50 ms | p99 ms | non-2xx (all rounds, both sides) |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const row of [baseline, ...rows]) {
     const ratios = row.floorRatios;
     const floor = ratios ? `${range(ratios, 2)}× (${range(row.floorRps!, 0)})` : '';
-    const target =
-      row.target && ratios
-        ? `≥ ${row.target}×${Math.min(...ratios) >= row.target ? '' : Math.max(...ratios) >= row.target ? ' (not every round)' : ' (missed)'}`
+    const missed =
+      ratios && row.target && Math.min(...ratios) < row.target
+        ? Math.max(...ratios) >= row.target
+          ? ' (not every round)'
+          : ' (missed)'
         : '';
+    const target = row.target && ratios ? `≥ ${row.target}×${missed}` : '';
     lines.push(
-      `| ${row.name} | ${row.rps.toFixed(0)} | ${(row.rps / baseline.rps).toFixed(2)}× | ${floor} | ${target} | ${row.p50} | ${row.p99} | ${row.non2xx} |`,
+      `| ${row.name} | ${row.rps.toFixed(0)} | ${(row.rps / baseline.rps).toFixed(2)}× | ` +
+        `${floor} | ${target} | ${row.p50} | ${row.p99} | ${row.non2xx} |`,
     );
   }
   return lines.join('\n');
@@ -223,7 +228,8 @@ export async function measureAgainstEmpty(
     const floorRps: number[] = [];
     const floorRatios: number[] = [];
     let last: Measurement | undefined;
-    // Refusals on either side in any round: a side answered cheaper than its work (a used nonce's 401, a full cap's 503).
+    // Refusals on either side in any round: a side answered cheaper than its work (a used nonce's 401, a full cap's
+    // 503).
     let non2xx = 0;
     for (let round = 0; round < floorRounds; round++) {
       let floor: Measurement;
@@ -242,7 +248,8 @@ export async function measureAgainstEmpty(
       non2xx += floor.non2xx + last.non2xx;
       const refused = floor.non2xx + last.non2xx ? ` (non-2xx: ${last.non2xx} / ${floor.non2xx})` : '';
       console.error(
-        `  ${scenario.name}, round ${round + 1}: ${last.rps.toFixed(0)} / ${floor.rps.toFixed(0)} req/s = ${(last.rps / floor.rps).toFixed(2)}×${refused}`,
+        `  ${scenario.name}, round ${round + 1}: ${last.rps.toFixed(0)} / ` +
+          `${floor.rps.toFixed(0)} req/s = ${(last.rps / floor.rps).toFixed(2)}×${refused}`,
       );
     }
     rows.push({ ...last!, floorRps, floorRatios, non2xx });
@@ -266,7 +273,9 @@ export async function measureTracingCost(
   rounds = 2,
 ): Promise<string> {
   const lines = [
-    '| endpoint | req/s off / on (last round) | ratio of req/s on/off per round | CPU µs per request off/on per round | ratio of CPU per request off/on per round | p99 ms off / on | non-2xx off / on (all rounds) |',
+    '| endpoint | req/s off / on (last round) | ratio of req/s on/off per round | CPU µs ' +
+      'per request off/on per round | ratio of CPU per request off/on per round | p99 ms off / ' +
+      'on | non-2xx off / on (all rounds) |',
     '|---|---:|---:|---:|---:|---:|---:|',
   ];
   const side = (on: boolean, scenario: Scenario): Load => ({
@@ -303,7 +312,9 @@ export async function measureTracingCost(
     }
     const list = (values: number[]) => values.map((v) => v.toFixed(2)).join(', ');
     lines.push(
-      `| ${scenario.name} | ${off!.rps.toFixed(0)} / ${on!.rps.toFixed(0)} | ${list(rpsRatios)} | ${cpus.join(', ')} | ${list(cpuRatios)} | ${off!.p99} / ${on!.p99} | ${non2xx.off} / ${non2xx.on} |`,
+      `| ${scenario.name} | ${off!.rps.toFixed(0)} / ${on!.rps.toFixed(0)} | ` +
+        `${list(rpsRatios)} | ${cpus.join(', ')} | ${list(cpuRatios)} | ${off!.p99} / ${on!.p99} ` +
+        `| ${non2xx.off} / ${non2xx.on} |`,
     );
   }
   return lines.join('\n');

@@ -176,7 +176,9 @@ async function main() {
       connections,
     );
     console.log(
-      `\n${new Date().toISOString().slice(0, 10)}, ${repeats} rounds of ${seconds}s a side, each in ${TURNS} turns alternating, ${connections} connections, Node ${process.version}\n`,
+      `\n${new Date().toISOString().slice(0, 10)}, ${repeats} rounds of ${seconds}s a side, ` +
+        `each in ${TURNS} turns alternating, ${connections} connections, Node ` +
+        `${process.version}\n`,
     );
     console.log(comparisonTable(results, ['ours req/s', 'peer req/s', 'ours/peer']));
   } finally {

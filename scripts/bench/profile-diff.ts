@@ -5,7 +5,7 @@
 // A's pattern is on one of its stacks. In one profile holding both kinds (npm run bench alternates
 // them), B's slices are those with B's frames and none of A's; with two profiles (the same
 // requests on an instance with tracing off and one with it on), each side's slices are its own.
-//   REQ_A=20580 REQ_B=27360 npx tsx scripts/bench/profile-diff.ts /tmp/prof 'serveMcp|handlePostRequest' '^listMissions '
+// REQ_A=20580 REQ_B=27360 npx tsx scripts/bench/profile-diff.ts /tmp/prof 'serveMcp|handlePostRequest' '^listMissions '
 //   npx tsx scripts/bench/profile-diff.ts /tmp/traced verifySignIn /tmp/untraced verifySignIn
 import { loadProfile, nameOf } from './cpu-profile';
 
@@ -71,10 +71,12 @@ const a = per(sides.A.self, requests.A);
 const b = per(sides.B.self, requests.B);
 const sum = (m: Map<string, number>) => [...m.values()].reduce((s, v) => s + v, 0);
 console.log(
-  `A (${sides.patterns[0]}, ${sides.A.file}): ${sides.A.seconds.toFixed(1)} s of slices, ${sum(a).toFixed(0)} ${unit} busy`,
+  `A (${sides.patterns[0]}, ${sides.A.file}): ${sides.A.seconds.toFixed(1)} s of slices, ` +
+    `${sum(a).toFixed(0)} ${unit} busy`,
 );
 console.log(
-  `B (${sides.patterns[1]}, ${sides.B.file}): ${sides.B.seconds.toFixed(1)} s of slices, ${sum(b).toFixed(0)} ${unit} busy`,
+  `B (${sides.patterns[1]}, ${sides.B.file}): ${sides.B.seconds.toFixed(1)} s of slices, ` +
+    `${sum(b).toFixed(0)} ${unit} busy`,
 );
 const rows = [...new Set([...a.keys(), ...b.keys()])]
   .map((name) => ({ name, a: a.get(name) ?? 0, b: b.get(name) ?? 0 }))
@@ -82,6 +84,7 @@ const rows = [...new Set([...a.keys(), ...b.keys()])]
 console.log(`\nA − B (A, B), ${unit}, largest differences first`);
 for (const row of rows.slice(0, Number(process.env.TOP ?? 50))) {
   console.log(
-    `${(row.a - row.b).toFixed(1).padStart(8)}  (${row.a.toFixed(1).padStart(7)}, ${row.b.toFixed(1).padStart(7)})  ${row.name}`,
+    `${(row.a - row.b).toFixed(1).padStart(8)}  (${row.a.toFixed(1).padStart(7)}, ` +
+      `${row.b.toFixed(1).padStart(7)})  ${row.name}`,
   );
 }

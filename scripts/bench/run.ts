@@ -4,12 +4,12 @@
 // same run, with p50/p99. It builds the app with the floor routes into .next-bench/bench
 // (BENCH_REUSE_BUILD=1 reuses that build). An endpoint with a floor is measured in BENCH_FLOOR_ROUNDS
 // (default 2) rounds with it, each round in BENCH_TURNS (default 5) turns alternating (measure.ts's
-// measureInTurns). BENCH_SECONDS (default 10, a side's time in a round) and BENCH_CONNECTIONS (default 20) tune the run;
-// BENCH_ONLY=text keeps the scenarios whose name contains it, BENCH_REUSE=1 keeps an already seeded
-// database, BENCH_DATABASE_NAME (default taskmarket_bench) names it, and BENCH_PROFILE=dir writes the instance's V8 CPU profile there (scripts/bench/profile.ts reads it).
-// Then verify and the mission list with tracing switched on in the same instance (spans exported to
-// a local OTLP sink) against off (docs/api.md#observability); BENCH_TRACING=0 leaves that out,
-// BENCH_ONLY=tracing runs only it, BENCH_TRACING=aa leaves tracing off on both sides (an A/A test).
+// measureInTurns). BENCH_SECONDS (default 10, a side's time in a round) and BENCH_CONNECTIONS (default 20) tune the
+// run; BENCH_ONLY=text keeps the scenarios whose name contains it, BENCH_REUSE=1 keeps an already seeded
+// database, BENCH_DATABASE_NAME (default taskmarket_bench) names it, and BENCH_PROFILE=dir writes the instance's V8 CPU
+// profile there (scripts/bench/profile.ts reads it). Then verify and the mission list with tracing switched on in the
+// same instance (spans exported to a local OTLP sink) against off (docs/api.md#observability); BENCH_TRACING=0 leaves
+// that out, BENCH_ONLY=tracing runs only it, BENCH_TRACING=aa leaves tracing off on both sides (an A/A test).
 // The remote MCP pairs (BENCH_ONLY=MCP alone) run each side at its most, or at BENCH_MCP_RATE req/s.
 // Two A/A rows, the list floor and the MCP pairs' GET each against itself, say what a round resolves.
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -144,7 +144,8 @@ async function bench(chain: LocalChain, distDir: string) {
         floor: floors.nonce,
       },
       { ...endpoints.nonce, name: 'POST /api/auth/nonce against its bound', floor: floors.nonceBound },
-      // Not an endpoint: the bound with what the API asks of every answer (observed, RateLimit-* headers), against the bound.
+      // Not an endpoint: the bound with what the API asks of every answer (observed, RateLimit-* headers), against the
+      // bound.
       {
         ...floors.nonceObserved,
         name: 'nonce bound observed, with its headers (what every answer adds)',
@@ -203,7 +204,9 @@ async function bench(chain: LocalChain, distDir: string) {
     if (only !== 'tracing') {
       const table = await measureAgainstEmpty(base, chosen, seconds, connections, floorRounds);
       console.log(
-        `\n${new Date().toISOString().slice(0, 10)}, ${seconds}s per endpoint, ${floorRounds} rounds with the floor where there is one (each in ${TURNS} turns alternating), ${connections} connections, Node ${process.version}\n`,
+        `\n${new Date().toISOString().slice(0, 10)}, ${seconds}s per endpoint, ${floorRounds} ` +
+          `rounds with the floor where there is one (each in ${TURNS} turns alternating), ` +
+          `${connections} connections, Node ${process.version}\n`,
       );
       console.log(table);
     }
@@ -221,7 +224,8 @@ async function bench(chain: LocalChain, distDir: string) {
       );
       const results = await compare(comparisons, Math.max(floorRounds, 3), seconds, connections);
       console.log(
-        `\nRemote MCP against the GET it wraps, same token, same run (${Math.max(floorRounds, 3)} rounds, each in ${TURNS} turns alternating)\n`,
+        `\nRemote MCP against the GET it wraps, same token, same run (` +
+          `${Math.max(floorRounds, 3)} rounds, each in ${TURNS} turns alternating)\n`,
       );
       console.log(comparisonTable(results, ['MCP req/s', 'GET req/s', 'MCP / GET']));
       console.log(`\n${cpuCostLines(results)}\n${boundLines(results)}`);
@@ -258,7 +262,9 @@ async function benchTracing(instance: Instance, scenarios: Scenario[]) {
     const { requests, bytes } = await sink.received();
     if (aa) console.log('\nA/A: tracing stays off on both sides');
     console.log(
-      `\nTracing on (every span exported by OTLP/HTTP to a local sink: ${requests} exports, ${(bytes / 1e6).toFixed(1)} MB) against off, the same instance switched between measurements, ${floorRounds} rounds\n`,
+      `\nTracing on (every span exported by OTLP/HTTP to a local sink: ${requests} exports, ` +
+        `${(bytes / 1e6).toFixed(1)} MB) against off, the same instance switched between ` +
+        `measurements, ${floorRounds} rounds\n`,
     );
     console.log(table);
   } finally {

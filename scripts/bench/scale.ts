@@ -7,9 +7,9 @@
 // docs/plans/missions-list-<size>.txt; a sequential scan on missions fails the run.
 //
 // SCALE_SECONDS (default 10), SCALE_CONNECTIONS (default 20) and SCALE_ROUNDS (default 2) tune the
-// run, SCALE_SIZES=10k,1m picks sizes, SCALE_REUSE=1 keeps databases already seeded at their size (taskmarket_scale_<size>),
-// SCALE_STEPS=http,statements,plans picks the steps: the HTTP measurement, the table of each list
-// shape's time per page (one call at a time, at each size), and the plans.
+// run, SCALE_SIZES=10k,1m picks sizes, SCALE_REUSE=1 keeps databases already seeded at their size
+// (taskmarket_scale_<size>), SCALE_STEPS=http,statements,plans picks the steps: the HTTP measurement, the table of each
+// list shape's time per page (one call at a time, at each size), and the plans.
 import { randomBytes } from 'node:crypto';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
@@ -81,14 +81,16 @@ async function fixtures(databaseUrl: string) {
     const [client] = await sql<{ id: string; wallet_address: string }[]>`
       select id, wallet_address from users where role = 'CLIENT' order by wallet_address limit 1`;
     const [agent] = await sql<{ id: string; wallet_address: string }[]>`
-      select id, wallet_address from users where id = (select agent_id from missions where agent_id is not null order by agent_id limit 1)`;
+      select id, wallet_address from users
+      where id = (select agent_id from missions where agent_id is not null order by agent_id limit 1)`;
     const [board] = await sql<{ open: number }[]>`select count(*)::int as open from missions where status = 'OPEN'`;
     const middle = Math.floor(board!.open / 2);
     const [bumped] = await sql<{ key: string; id: string }[]>`
       select to_char(listed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key, id from missions
       where status = 'OPEN' order by listed_at desc, id desc offset ${middle} limit 1`;
     const [reward] = await sql<{ key: string; id: string }[]>`
-      select reward::text as key, id from missions where status = 'OPEN' order by reward desc, id desc offset ${middle} limit 1`;
+      select reward::text as key, id from missions
+      where status = 'OPEN' order by reward desc, id desc offset ${middle} limit 1`;
     return {
       client: client!,
       agent: agent!,
@@ -167,7 +169,8 @@ async function measureSizes(instances: SizedInstance[], rounds: number): Promise
         const row = await measure(instance.url, scenario, seconds, connections);
         if (row.non2xx > 0) throw new Error(`${instance.size} ${scenario.name}: ${row.non2xx} non-2xx answers`);
         console.log(
-          `  round ${round + 1}, ${instance.size}, ${scenario.name}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms`,
+          `  round ${round + 1}, ${instance.size}, ${scenario.name}: ${row.rps.toFixed(0)} req/s, ` +
+            `p50 ${row.p50} ms, p99 ${row.p99} ms`,
         );
         results[z]![i]!.push(row);
       }
@@ -223,7 +226,8 @@ function report(sizes: string[], results: Measurement[][][]): string {
 /** The statement table: each shape's time per page at each size, and the largest size's against the smallest's. */
 function statementReport(sizes: string[], times: ShapeTime[][]): string {
   const lines = [
-    `| list shape | ${sizes.map((s) => `${s}: median / p95 ms`).join(' | ')} | ${sizes.at(-1)} vs ${sizes[0]} (median) |`,
+    `| list shape | ${sizes.map((s) => `${s}: median / p95 ms`).join(' | ')} | ` +
+      `${sizes.at(-1)} vs ${sizes[0]} (median) |`,
     `|---|${sizes.map(() => '---:|').join('')}---:|`,
   ];
   times[0]!.forEach((first, i) => {
@@ -244,7 +248,8 @@ async function main() {
       for (const [i, size] of sizes.entries()) instances.push(await startSize(size, PORT + i));
       const results = await measureSizes(instances, rounds);
       console.log(
-        `\n${new Date().toISOString().slice(0, 10)}, ${rounds} rounds, ${seconds} s per endpoint after a 2 s warm-up, ${connections} connections, Node ${process.version}\n`,
+        `\n${new Date().toISOString().slice(0, 10)}, ${rounds} rounds, ${seconds} s per ` +
+          `endpoint after a 2 s warm-up, ${connections} connections, Node ${process.version}\n`,
       );
       console.log(report(sizes, results));
     } finally {

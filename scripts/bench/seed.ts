@@ -27,25 +27,29 @@ export async function seed(databaseUrl: string, size: SeedSize = FULL): Promise<
       select '0x' || lpad(to_hex(1000000 + g), 40, '0'), 'AGENT', 'agent ' || g, now() - (g % 365) * interval '1 day'
       from generate_series(1, ${size.agents}) g`;
     await sql`insert into passports (user_id, wallet_address, status, token_id)
-      select id, wallet_address, 'MINTED', 1000 + row_number() over (order by wallet_address) from users where role = 'AGENT'
+      select id, wallet_address, 'MINTED', 1000 + row_number() over (order by wallet_address)
+      from users where role = 'AGENT'
       on conflict do nothing`;
     // Status by residue: 60 % OPEN, then ACCEPTED, SUBMITTED, CONTESTED, COMPLETED (20 %), CANCELLED.
     // Clients take runs of 20 consecutive missions, so each has missions in every state.
     await sql`
       with c as (select id, row_number() over (order by id) as n from users where role = 'CLIENT'),
            a as (select id, row_number() over (order by id) as n from users where role = 'AGENT'),
-           g as (select g, now() - ((g::bigint * 7919) % 525600) * interval '1 minute' as created from generate_series(1, ${size.missions}) g)
+           g as (select g, now() - ((g::bigint * 7919) % 525600) * interval '1 minute' as created
+                 from generate_series(1, ${size.missions}) g)
       insert into missions (client_id, agent_id, title, description, category, tags, reward, fee_bps, deadline, status,
                             listed_at, created_at, updated_at, accepted_at, completed_at, cancelled_at)
       select c.id,
              case when g.g % 20 >= 12 and g.g % 20 < 19 then a.id end,
-             'Mission ' || g.g || ' ' || (array['label images','translate docs','audit contract','write tests','summarise papers'])[1 + g.g % 5],
+             'Mission ' || g.g || ' ' || (array['label images','translate docs','audit contract','write tests',
+                                                'summarise papers'])[1 + g.g % 5],
              'Benchmark mission number ' || g.g || ' with a description long enough to be searched.',
              (array['data','code','writing','design','research'])[1 + g.g % 5],
              array[(array['vision','nlp','solidity','python','go'])[1 + g.g % 5], 'tag' || (g.g % 50)],
              (1000000 + (g.g % 1000) * 1000000)::numeric, 250, g.created + interval '30 days',
              (case when g.g % 20 < 12 then 'OPEN' when g.g % 20 = 12 then 'ACCEPTED' when g.g % 20 = 13 then 'SUBMITTED'
-                   when g.g % 20 = 14 then 'CONTESTED' when g.g % 20 < 19 then 'COMPLETED' else 'CANCELLED' end)::mission_status,
+                   when g.g % 20 = 14 then 'CONTESTED' when g.g % 20 < 19 then 'COMPLETED'
+                   else 'CANCELLED' end)::mission_status,
              g.created, g.created, g.created,
              case when g.g % 20 >= 12 and g.g % 20 < 19 then g.created + interval '2 hours' end,
              case when g.g % 20 >= 15 and g.g % 20 < 19 then g.created + interval '3 days' end,
@@ -56,7 +60,8 @@ export async function seed(databaseUrl: string, size: SeedSize = FULL): Promise<
     await sql`insert into mission_events (mission_id, actor, actor_id, action, from_status, to_status, created_at)
       select id, 'AGENT', agent_id, 'accept', 'OPEN', 'ACCEPTED', accepted_at from missions where agent_id is not null`;
     await sql`insert into mission_events (mission_id, actor, actor_id, action, from_status, to_status, created_at)
-      select id, 'OWNER', client_id, 'approve', 'SUBMITTED', 'COMPLETED', completed_at from missions where status = 'COMPLETED'`;
+      select id, 'OWNER', client_id, 'approve', 'SUBMITTED', 'COMPLETED', completed_at
+      from missions where status = 'COMPLETED'`;
     await sql`insert into agent_earnings (agent_id, mission_id, gross, fee, amount, fee_bps, created_at)
       select agent_id, id, reward, reward * 250 / 10000, reward - reward * 250 / 10000, 250, completed_at
       from missions where status = 'COMPLETED'`;

@@ -40,7 +40,8 @@ export async function autovacuumStandIn(databaseUrl: string): Promise<Autovacuum
   let stopped = false;
   const pass = async () => {
     const tables = await sql<TableCounts[]>`select s.relname as table, greatest(c.reltuples, 0)::float8 as rows,
-        s.n_dead_tup::float8 as dead, s.n_ins_since_vacuum::float8 as inserted, s.n_mod_since_analyze::float8 as modified
+        s.n_dead_tup::float8 as dead, s.n_ins_since_vacuum::float8 as inserted,
+        s.n_mod_since_analyze::float8 as modified
       from pg_stat_user_tables s join pg_class c on c.oid = s.relid`;
     // A manual VACUUM runs unthrottled; autovacuum's workers pause 2 ms every 200 cost units.
     await sql`set vacuum_cost_delay = 2`;

@@ -148,7 +148,10 @@ export function verdict(buckets: Bucket[], ending: Ending): { reference: number;
       },
       {
         rule: `p99 of the last minute ≤ 1.2 × p99 of minute ${reference}`,
-        measured: `${last.all.p99.toFixed(0)} ms vs ${first.all.p99.toFixed(0)} ms (${(last.all.p99 / first.all.p99).toFixed(2)}×)${latencyJudged ? '' : `; judged only in a run past minute ${REFERENCE_MINUTE}`}`,
+        measured:
+          `${last.all.p99.toFixed(0)} ms vs ${first.all.p99.toFixed(0)} ms (` +
+          `${(last.all.p99 / first.all.p99).toFixed(2)}×)` +
+          `${latencyJudged ? '' : `; judged only in a run past minute ${REFERENCE_MINUTE}`}`,
         pass: latencyJudged ? last.all.p99 <= 1.2 * first.all.p99 : undefined,
       },
       {

@@ -32,11 +32,13 @@ function panel(index: number, title: string, unit: string, series: Series[], min
     const value = (max / 4) * tick;
     parts.push(`<line x1="${LEFT}" x2="${LEFT + plotWidth}" y1="${y(value)}" y2="${y(value)}" stroke="#eee"/>`);
     parts.push(
-      `<text x="${LEFT - 6}" y="${y(value) + 4}" font-size="10" text-anchor="end">${value >= 100 ? value.toFixed(0) : value.toPrecision(2)}</text>`,
+      `<text x="${LEFT - 6}" y="${y(value) + 4}" font-size="10" text-anchor="end">` +
+        `${value >= 100 ? value.toFixed(0) : value.toPrecision(2)}</text>`,
     );
   }
   parts.push(
-    `<text x="14" y="${top + PANEL / 2}" font-size="11" transform="rotate(-90 14 ${top + PANEL / 2})" text-anchor="middle">${escapeXml(unit)}</text>`,
+    `<text x="14" y="${top + PANEL / 2}" font-size="11" transform="rotate(-90 14 ` +
+      `${top + PANEL / 2})" text-anchor="middle">${escapeXml(unit)}</text>`,
   );
   const step = Math.max(1, Math.ceil(minutes / 15));
   for (let minute = 1; minute <= minutes; minute += step) {
@@ -53,7 +55,8 @@ function panel(index: number, title: string, unit: string, series: Series[], min
     }
     const ly = top + 14 + i * 16;
     parts.push(
-      `<line x1="${WIDTH - RIGHT + 14}" x2="${WIDTH - RIGHT + 34}" y1="${ly - 4}" y2="${ly - 4}" stroke="${s.color}" stroke-width="2"/>`,
+      `<line x1="${WIDTH - RIGHT + 14}" x2="${WIDTH - RIGHT + 34}" y1="${ly - 4}" y2="` +
+        `${ly - 4}" stroke="${s.color}" stroke-width="2"/>`,
     );
     parts.push(`<text x="${WIDTH - RIGHT + 40}" y="${ly}" font-size="11">${escapeXml(s.label)}</text>`);
   });
@@ -112,12 +115,14 @@ export function soakChart(buckets: Bucket[], title: string): string {
     ),
   ];
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 ` +
+      `0 ${WIDTH} ${height}" font-family="sans-serif">`,
     `<title>${escapeXml(title)}</title>`,
     `<rect width="100%" height="100%" fill="white"/>`,
     `<text x="${LEFT}" y="20" font-size="15" font-weight="bold">${escapeXml(title)}</text>`,
     ...body,
-    `<text x="${LEFT + (WIDTH - LEFT - RIGHT) / 2}" y="${height - 2}" font-size="11" text-anchor="middle">minute of the run</text>`,
+    `<text x="${LEFT + (WIDTH - LEFT - RIGHT) / 2}" y="${height - 2}" font-size="11" ` +
+      `text-anchor="middle">minute of the run</text>`,
     '</svg>',
     '',
   ].join('\n');

@@ -14,7 +14,16 @@ const cpuLine = (b: Bucket) =>
 
 export function minuteLine(b: Bucket): string {
   const r = b.resources;
-  return `minute ${String(b.minute).padStart(2)}: ${b.rps.toFixed(1)} req/s, p50/p95/p99 ${ms(b.all.p50)}/${ms(b.all.p95)}/${ms(b.all.p99)} ms, 5xx ${b.all.errors5xx}, unanswered ${b.noAnswer}, 4xx ${b.status4xx}, RSS ${mb(r?.rssMb)} MB, heap ${mb(r?.heapMb)} MB, PostgreSQL connections ${r?.pgConnections ?? '–'}, KV keys ${r?.kvKeys ?? '–'}, outbox ${r ? `${r.settlementsPending} settlements + ${r.webhooksPending} webhooks` : '–'}; CPU cores: ${cpuLine(b)}; PostgreSQL: ${perRequest(b.pgSeqReadPerRequest)} rows read by sequential scans a request, ${b.pgDead} dead rows`;
+  return (
+    `minute ${String(b.minute).padStart(2)}: ${b.rps.toFixed(1)} req/s, p50/p95/p99 ` +
+    `${ms(b.all.p50)}/${ms(b.all.p95)}/${ms(b.all.p99)} ms, 5xx ${b.all.errors5xx}, ` +
+    `unanswered ${b.noAnswer}, 4xx ${b.status4xx}, RSS ${mb(r?.rssMb)} MB, heap ` +
+    `${mb(r?.heapMb)} MB, PostgreSQL connections ${r?.pgConnections ?? '–'}, KV keys ` +
+    `${r?.kvKeys ?? '–'}, outbox ` +
+    `${r ? `${r.settlementsPending} settlements + ${r.webhooksPending} webhooks` : '–'}; CPU ` +
+    `cores: ${cpuLine(b)}; PostgreSQL: ${perRequest(b.pgSeqReadPerRequest)} rows read by ` +
+    `sequential scans a request, ${b.pgDead} dead rows`
+  );
 }
 
 export function soakReport(options: {
@@ -36,11 +45,19 @@ export function soakReport(options: {
       (c) => `| ${c.rule} | ${c.measured} | ${c.pass === undefined ? 'not judged' : c.pass ? 'yes' : '**NO**'} |`,
     ),
     '',
-    '| minute | req/s | p50 ms | p95 ms | p99 ms | 5xx | 4xx | RSS MB (each instance, mean of the minute) | heap MB (last sample) | PG conns | PG tx a request | KV keys | settlements pending | webhooks pending |',
+    '| minute | req/s | p50 ms | p95 ms | p99 ms | 5xx | 4xx | RSS MB (each instance, mean ' +
+      'of the minute) | heap MB (last sample) | PG conns | PG tx a request | KV keys | ' +
+      'settlements pending | webhooks pending |',
     '|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---:|',
     ...buckets.map((b) => {
       const r = b.resources;
-      return `| ${b.minute} | ${b.rps.toFixed(1)} | ${ms(b.all.p50)} | ${ms(b.all.p95)} | ${ms(b.all.p99)} | ${b.all.errors5xx + b.noAnswer} | ${b.status4xx} | ${mb(b.rssMeanMb)} | ${mb(r?.heapMb)} | ${r?.pgConnections ?? '–'} | ${Number.isFinite(b.pgPerRequest) ? b.pgPerRequest.toFixed(2) : '–'} | ${r?.kvKeys ?? '–'} | ${r?.settlementsPending ?? '–'} | ${r?.webhooksPending ?? '–'} |`;
+      return (
+        `| ${b.minute} | ${b.rps.toFixed(1)} | ${ms(b.all.p50)} | ${ms(b.all.p95)} | ` +
+        `${ms(b.all.p99)} | ${b.all.errors5xx + b.noAnswer} | ${b.status4xx} | ` +
+        `${mb(b.rssMeanMb)} | ${mb(r?.heapMb)} | ${r?.pgConnections ?? '–'} | ` +
+        `${Number.isFinite(b.pgPerRequest) ? b.pgPerRequest.toFixed(2) : '–'} | ` +
+        `${r?.kvKeys ?? '–'} | ${r?.settlementsPending ?? '–'} | ${r?.webhooksPending ?? '–'} |`
+      );
     }),
     '',
     '### Where the CPU went (cores used in the minute; the machine has 2) and what PostgreSQL read',
@@ -49,13 +66,15 @@ export function soakReport(options: {
     `|---:|${parts.map(() => '---:').join('|')}|---:|---:|`,
     ...buckets.map(
       (b) =>
-        `| ${b.minute} | ${parts.map((part) => cores(b.cpuCores[part])).join(' | ')} | ${perRequest(b.pgSeqReadPerRequest)} | ${b.pgDead} |`,
+        `| ${b.minute} | ${parts.map((part) => cores(b.cpuCores[part])).join(' | ')} | ` +
+        `${perRequest(b.pgSeqReadPerRequest)} | ${b.pgDead} |`,
     ),
     '',
     `Visits: ${Object.entries(options.visits)
       .map(
         ([kind, v]) =>
-          `${kind} ${v.made} (${v.failed} failed${v.skipped ? `, ${v.skipped} not made: every party busy or at its hourly limit` : ''})`,
+          `${kind} ${v.made} (${v.failed} failed` +
+          `${v.skipped ? `, ${v.skipped} not made: every party busy or at its hourly limit` : ''})`,
       )
       .join('; ')}.`,
     `Webhooks received: ${options.webhooks.delivered} (${options.webhooks.duplicates} redelivered) — ${Object.entries(

@@ -95,7 +95,8 @@ export function resourceWatch(options: {
           (select count(*)::int from webhook_deliveries where status = 'PENDING')
             + (select count(*)::int from webhook_events) as webhooks`,
         sql<{ table: string; live: number; dead: number; seqRead: number }[]>`select relname as table,
-          n_live_tup::float8 as live, n_dead_tup::float8 as dead, coalesce(seq_tup_read, 0)::float8 as "seqRead" from pg_stat_user_tables`,
+          n_live_tup::float8 as live, n_dead_tup::float8 as dead, coalesce(seq_tup_read, 0)::float8 as "seqRead"
+          from pg_stat_user_tables`,
         countKeys(),
       ]);
       return {

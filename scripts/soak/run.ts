@@ -63,7 +63,9 @@ function visitor(people: Population) {
       const e = error as { status?: number; error?: string; details?: string[]; message?: string };
       if (failures.length < 100)
         failures.push(
-          `${new Date().toISOString()} ${kind}: ${e.status ?? ''} ${e.error ?? e.message ?? String(error)}${e.details ? ` ${JSON.stringify(e.details)}` : ''}`,
+          `${new Date().toISOString()} ${kind}: ${e.status ?? ''} ` +
+            `${e.error ?? e.message ?? String(error)}` +
+            `${e.details ? ` ${JSON.stringify(e.details)}` : ''}`,
         );
     } finally {
       inFlight -= 1;
@@ -129,14 +131,17 @@ async function main() {
     const perVisit = measured.length / Math.max(1, visitsMeasured);
     const visitRate = (load * capacity) / perVisit;
     console.log(
-      `capacity ${capacity.toFixed(1)} req/s (${perVisit.toFixed(2)} requests a visit); soak at ${(load * 100).toFixed(0)} %: ${(load * capacity).toFixed(1)} req/s, ${visitRate.toFixed(2)} visits/s, for ${minutes} min`,
+      `capacity ${capacity.toFixed(1)} req/s (${perVisit.toFixed(2)} requests a visit); soak ` +
+        `at ${(load * 100).toFixed(0)} %: ${(load * capacity).toFixed(1)} req/s, ` +
+        `${visitRate.toFixed(2)} visits/s, for ${minutes} min`,
     );
     // At a quiet machine's pace 40 clients reach their hourly posting limit within minutes, and the
     // lifecycle visits would stop there: enough clients for the whole run, funded before it starts.
     const clients = clientsFor(visitRate, minutes);
     if (clients > people.clients.length) {
       console.log(
-        `funding ${clients - people.clients.length} more clients, ${clients} in all, for the lifecycle visits of ${minutes} min …`,
+        `funding ${clients - people.clients.length} more clients, ${clients} in all, for the ` +
+          `lifecycle visits of ${minutes} min …`,
       );
       await people.growClients(clients);
     }
@@ -222,12 +227,17 @@ async function main() {
     });
     const vacuumed = autovacuum?.counts();
     const header = [
-      `Soak: ${new Date(start).toISOString()}, ${minutes} min, two instances (PostgreSQL + Redis, anvil), Node ${process.version}.`,
-      `Capacity measured first: ${capacity.toFixed(1)} req/s (${workers} users back to back, ${capacitySeconds - 10} s); soaked at ${(load * 100).toFixed(0)} %: ${visitRate.toFixed(2)} visits/s ≈ ${(load * capacity).toFixed(1)} req/s.`,
+      `Soak: ${new Date(start).toISOString()}, ${minutes} min, two instances (PostgreSQL + ` +
+        `Redis, anvil), Node ${process.version}.`,
+      `Capacity measured first: ${capacity.toFixed(1)} req/s (${workers} users back to back, ` +
+        `${capacitySeconds - 10} s); soaked at ${(load * 100).toFixed(0)} %: ` +
+        `${visitRate.toFixed(2)} visits/s ≈ ${(load * capacity).toFixed(1)} req/s.`,
       autovacuum?.serverRuns
         ? 'PostgreSQL ran its own autovacuum.'
         : vacuumed
-          ? `PostgreSQL runs here with autovacuum off (a CI setting); the soak did its work with its default thresholds and throttling (autovacuum.ts): ${vacuumed.vacuums} vacuums, ${vacuumed.analyzes} analyzes.`
+          ? `PostgreSQL runs here with autovacuum off (a CI setting); the soak did its work with ` +
+            `its default thresholds and throttling (autovacuum.ts): ${vacuumed.vacuums} vacuums, ` +
+            `${vacuumed.analyzes} analyzes.`
           : '**PostgreSQL ran without autovacuum and nothing stood in for it (SOAK_AUTOVACUUM=0): dead rows stayed.**',
       ...(late
         ? [`**${late} visits were not started: ${MAX_IN_FLIGHT} were already in flight (the service fell behind).**`]
