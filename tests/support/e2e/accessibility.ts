@@ -10,3 +10,17 @@ export async function expectNoAccessibilityViolations(page: Page): Promise<void>
   );
   expect(problems, `accessibility violations on ${page.url()}`).toEqual([]);
 }
+
+/** Radio buttons not beside their label's first line of text (as when one is stretched above its text). */
+export function radiosOffTheirLabelLine(page: Page): Promise<string[]> {
+  return page.locator('label:has(> input[type=radio])').evaluateAll((labels) =>
+    labels.flatMap((label) => {
+      const radio = label.querySelector('input')!.getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(label);
+      const text = [...range.getClientRects()].find((r) => r.left >= radio.right && r.width > 4);
+      const beside = text !== undefined && Math.abs((text.top + text.bottom) / 2 - (radio.top + radio.bottom) / 2) < 8;
+      return beside ? [] : [label.textContent!.trim()];
+    }),
+  );
+}

@@ -23,4 +23,8 @@ export const e2e = {
   get rewardToken() {
     return required('E2E_REWARD_TOKEN') as Address;
   },
+  /** The server's ADMIN_TOKEN (docs/api.md#operator-secrets). */
+  get adminToken() {
+    return required('E2E_ADMIN_TOKEN');
+  },
 };
