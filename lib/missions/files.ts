@@ -1,9 +1,10 @@
 // Mission files: checked uploads written as content-addressed blobs (SHA-256, bytes in the
 // database so every instance serves them) plus one row per use, and the lookups that read them.
-// Writing happens inside the transaction of the change the files belong to.
+// Writing happens inside the transaction of the change the files belong to; a lapsed mission's
+// blobs that nothing else uses are deleted with it.
 import 'server-only';
 import { readFile } from 'node:fs/promises';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { fileBlobs, type MissionFileKind, missionFiles, missions } from '../db/schema';
 import type { SpooledFile } from '../uploads';
@@ -34,11 +35,15 @@ const fileColumns = {
 export async function storeFiles(tx: Db, owner: FileOwner, files: SpooledFile[], now: Date): Promise<string[]> {
   const ids: string[] = [];
   for (const [position, file] of files.entries()) {
+    // FOR KEY SHARE: a blob found here stays until this transaction ends — the lapse's FOR UPDATE
+    // (lockBlobs) waits for it. One the lapse is deleting makes this wait, then reads as
+    // gone, so it is written again: a row never points at a deleted blob (docs/api.md#post-and-pay).
     const [known] = await tx
       .select({ sha256: fileBlobs.sha256 })
       .from(fileBlobs)
       .where(eq(fileBlobs.sha256, file.sha256))
-      .limit(1);
+      .limit(1)
+      .for('key share');
     if (!known) {
       // Sent as base64 text and decoded by the database: PGlite's bytea parameter encoding costs
       // seconds per 10 MB, base64 a few milliseconds on both drivers.
@@ -60,6 +65,51 @@ export async function storeFiles(tx: Db, owner: FileOwner, files: SpooledFile[],
     ids.push(row!.id);
   }
   return ids;
+}
+
+/** The blobs a mission's files use: what may become unreferenced once the mission is deleted. */
+export async function blobsOfMission(tx: Db, missionId: string): Promise<string[]> {
+  const rows = await tx
+    .selectDistinct({ sha256: missionFiles.sha256 })
+    .from(missionFiles)
+    .where(eq(missionFiles.missionId, missionId));
+  return rows.map((r) => r.sha256);
+}
+
+/**
+ * Locks the blobs a lapse may delete, FOR UPDATE and in one order (two sweeps never deadlock), before
+ * their uses go: an upload that found one (storeFiles' FOR KEY SHARE, or the foreign key's own lock) is
+ * waited for, and an upload that comes next waits for the lapse, then finds the blob gone and writes it
+ * again (docs/api.md#post-and-pay).
+ */
+export async function lockBlobs(tx: Db, candidates: string[]): Promise<string[]> {
+  if (candidates.length === 0) return [];
+  const locked = await tx
+    .select({ sha256: fileBlobs.sha256 })
+    .from(fileBlobs)
+    .where(inArray(fileBlobs.sha256, candidates))
+    .orderBy(fileBlobs.sha256)
+    .for('update');
+  return locked.map((b) => b.sha256);
+}
+
+/**
+ * Deletes those of the `locked` blobs no mission file uses any more. A new statement after the locks:
+ * under read committed it sees every use committed by then, and an uncommitted one cannot exist (it
+ * would hold a lock on the blob). Returns how many went.
+ */
+export async function deleteUnusedBlobs(tx: Db, locked: string[]): Promise<number> {
+  if (locked.length === 0) return 0;
+  const gone = await tx
+    .delete(fileBlobs)
+    .where(
+      and(
+        inArray(fileBlobs.sha256, locked),
+        sql`not exists (select 1 from ${missionFiles} where ${missionFiles.sha256} = ${fileBlobs.sha256})`,
+      ),
+    )
+    .returning({ sha256: fileBlobs.sha256 });
+  return gone.length;
 }
 
 /** A file with the facts about its mission that decide whether `viewerId` may download it; no bytes yet. */

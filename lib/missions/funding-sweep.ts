@@ -10,6 +10,7 @@ import { missionFundings, missions, users } from '../db/schema';
 import { getChainClients } from '../chain/clients';
 import { authorizationUsed, findCreatedTask, readFundingNonce } from '../chain/funding-authorization';
 import { log } from '../log';
+import { blobsOfMission, deleteUnusedBlobs, lockBlobs } from './files';
 import { markFunded, retryRelayingFundings, termsOf } from './funding-process';
 import { FUNDING_WINDOW_MS } from './funding-terms';
 
@@ -46,17 +47,7 @@ export async function sweepFundings(
       });
       continue;
     }
-    const gone = await db
-      .delete(missions)
-      .where(
-        and(
-          eq(missions.id, mission.id),
-          eq(missions.status, 'AWAITING_FUNDING'),
-          sql`not exists (select 1 from ${missionFundings} where ${missionFundings.missionId} = ${missions.id} and ${missionFundings.status} <> 'FAILED')`,
-        ),
-      )
-      .returning({ id: missions.id });
-    deleted += gone.length;
+    deleted += await lapse(db, mission.id);
   }
   return { relayed: attempted, deleted };
 
@@ -75,4 +66,28 @@ export async function sweepFundings(
     await markFunded(db, mission.id, taskId, null, new Date());
     return true;
   }
+}
+
+/**
+ * Deletes a lapsed mission and, in the same transaction, the blobs of its files that nothing else uses
+ * (docs/api.md#post-and-pay): a free account must not keep 10 MB files forever by posting and never
+ * paying. Bounded by the sweep's batch and each mission's file limit. 1 when deleted, 0 otherwise.
+ */
+async function lapse(db: Db, missionId: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    const blobs = await lockBlobs(tx, await blobsOfMission(tx, missionId));
+    const gone = await tx
+      .delete(missions)
+      .where(
+        and(
+          eq(missions.id, missionId),
+          eq(missions.status, 'AWAITING_FUNDING'),
+          sql`not exists (select 1 from ${missionFundings} where ${missionFundings.missionId} = ${missions.id} and ${missionFundings.status} <> 'FAILED')`,
+        ),
+      )
+      .returning({ id: missions.id });
+    if (gone.length === 0) return 0;
+    await deleteUnusedBlobs(tx, blobs);
+    return 1;
+  });
 }

@@ -14,7 +14,8 @@ import { missionFundings, missions } from '@/lib/db/schema';
 import { fund, publicClient, walletOf } from '../support/chain';
 import { setEnv, useTestEnvironment } from '../support/environment';
 import { call } from '../support/http';
-import { act, eventsOf, getMission, missionInput, newAgent } from '../support/missions';
+import { act, blobExists, eventsOf, getMission, missionInput, newAgent } from '../support/missions';
+import { png, sha256, upload } from '../support/multipart';
 import { POST as verify } from '@/app/api/auth/verify/route';
 import { deployTestContract, newDeployer } from '../support/test-contracts';
 import { newWallet, requestNonce, signIn, siweMessage } from '../support/wallets';
@@ -209,6 +210,30 @@ describe('a mission posted without its task', () => {
     expect(late.body.details[0]).toMatch(/expired/);
     expect((await sweep()).status).toBe(200);
     expect(await missionStatus(id)).toBeUndefined();
+  });
+
+  test('the lapse deletes the bytes of its files that nothing else uses, and keeps shared ones', async () => {
+    const mine = { filename: 'mine.png', contentType: 'image/png', content: png() };
+    const shared = { filename: 'shared.png', contentType: 'image/png', content: png() };
+    const post = async (files: (typeof mine)[]) => {
+      const poster = newWallet();
+      const { token } = await signIn(poster);
+      const { tags, ...fields } = missionInput();
+      const created = await upload(createRoute, { token, fields: { ...fields, tags: tags.join(',') }, files });
+      expect(created.body.status).toBe('AWAITING_FUNDING');
+      return created.body.id as string;
+    };
+    const lapsing = await post([mine, shared]);
+    const other = await post([shared]);
+    await (await getDb())
+      .update(missions)
+      .set({ createdAt: new Date(Date.now() - 25 * 3_600_000) })
+      .where(eq(missions.id, lapsing));
+    expect((await sweep()).status).toBe(200);
+    expect(await missionStatus(lapsing)).toBeUndefined();
+    expect(await blobExists(sha256(mine.content))).toBe(false);
+    expect(await blobExists(sha256(shared.content))).toBe(true);
+    expect(await missionStatus(other)).toBe('AWAITING_FUNDING');
   });
 
   test('a task of its own with the ref but less money, and the authorization cancelled: the mission lapses, never opens', async () => {

@@ -174,7 +174,11 @@ export const missionFiles = pgTable(
     position: integer('position').notNull(),
     createdAt: at('created_at').notNull(),
   },
-  (t) => [index('mission_files_mission_idx').on(t.missionId, t.kind, t.assignment, t.round)],
+  (t) => [
+    index('mission_files_mission_idx').on(t.missionId, t.kind, t.assignment, t.round),
+    // Whether anything still uses a blob (the lapse's check, and the foreign key's on a blob's delete).
+    index('mission_files_sha256_idx').on(t.sha256),
+  ],
 );
 
 export const missionContests = pgTable(

@@ -1,0 +1,1 @@
+CREATE INDEX "mission_files_sha256_idx" ON "mission_files" USING btree ("sha256");
