@@ -3,17 +3,18 @@
 // goes before the money, and never holds it up), the file rendered once, then signed, its hash and
 // block recorded before it leaves (lib/chain/sender.ts), and confirmed from the chain. A recorded
 // transaction the node no longer knows is looked for among the registry's NewFeedback events from
-// that block before anything is sent again, so a crash after the send never gives it twice.
+// that block before anything is sent again, so a crash after the send never gives it twice. The hash is
+// recorded only under a live lease, and the identity is read again right before the send.
 import 'server-only';
-import { and, eq, inArray, isNull, lt, notExists, or, sql } from 'drizzle-orm';
-import type { Hex } from 'viem';
+import { and, eq, gt, inArray, isNull, lt, notExists, or, sql } from 'drizzle-orm';
+import { type Hex, type PublicClient, zeroAddress } from 'viem';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { settlements } from '../db/schema';
+import { settlements, users } from '../db/schema';
 import { type ReputationFeedback, reputationFeedback } from '../db/schema/erc8004';
 import { getChainClients } from '../chain/clients';
-import { findGivenFeedback, giveFeedbackCall } from '../chain/erc8004';
-import { isRpcUnreachable } from '../chain/rpc-errors';
+import { findGivenFeedback, giveFeedbackCall, readAgentWallet, readIdentityOwner } from '../chain/erc8004';
+import { isExecutionRevert, isRpcUnreachable } from '../chain/rpc-errors';
 import { lookupTransaction, sendSerialized } from '../chain/sender';
 import { issuerOf, resourceUri } from '../auth/resources';
 import { unavailableDependency } from '../errors';
@@ -74,6 +75,49 @@ async function mark(
   return row ?? find(db, id);
 }
 
+/** Thrown by the record of a send whose lease ran out or was taken: nothing is sent, the row is another's. */
+class LeaseLost extends Error {}
+
+/**
+ * Records the hash about to be sent, only while this worker's lease (`lease`, as it claimed it) still holds:
+ * a worker that stalled past it (another sweep may have claimed the row and sent) writes nothing and sends
+ * nothing, so once a hash is recorded no second sender can send (docs/api.md#erc-8004-feedback).
+ */
+async function recordSend(db: Db, id: string, lease: Date, hash: Hex, fromBlock: bigint): Promise<void> {
+  const [recorded] = await db
+    .update(reputationFeedback)
+    .set({ txHash: hash, sentFromBlock: fromBlock })
+    .where(
+      and(
+        eq(reputationFeedback.id, id),
+        eq(reputationFeedback.status, 'PENDING'),
+        eq(reputationFeedback.lockedUntil, lease),
+        gt(reputationFeedback.lockedUntil, new Date()),
+      ),
+    )
+    .returning({ id: reputationFeedback.id });
+  if (!recorded) throw new LeaseLost(`feedback ${id}: the lease ran out before the send`);
+}
+
+/**
+ * docs/api.md#erc-8004-feedback: whether the identity still belongs to the agent, read from the Identity
+ * registry right before the send — its owner or its agentWallet is the agent's wallet, as when it was linked.
+ */
+async function stillTheAgents(db: Db, publicClient: PublicClient, registry: Hex, row: ReputationFeedback) {
+  const [agent] = await db.select({ wallet: users.walletAddress }).from(users).where(eq(users.id, row.userId)).limit(1);
+  const agentId = BigInt(row.agentId);
+  const [owner, wallet] = await Promise.all([
+    // ownerOf reverts for a burnt identity: no one's, so not the agent's either.
+    readIdentityOwner(publicClient, registry, agentId).catch((error: unknown) => {
+      if (isExecutionRevert(error)) return zeroAddress;
+      throw error;
+    }),
+    readAgentWallet(publicClient, registry, agentId),
+  ]);
+  const mine = agent?.wallet.toLowerCase();
+  return owner.toLowerCase() === mine || wallet.toLowerCase() === mine;
+}
+
 /** The mission's payout (release, split or refund), if it has one on-chain. */
 async function payoutOf(db: Db, missionId: string) {
   const [row] = await db
@@ -111,8 +155,10 @@ export async function processFeedback(
   let row = await claim(db, id, now, waitMs + LEASE_MARGIN_MS);
   if (!row) return find(db, id);
   const clients = getChainClients();
-  if (!clients?.operator || !cfg.chain.reputationRegistry)
+  const identityRegistry = cfg.chain.identityRegistry as Hex | undefined;
+  if (!clients?.operator || !cfg.chain.reputationRegistry || !identityRegistry)
     return release(db, id, 'chain not configured', { counted: false });
+  const lease = row.lockedUntil!;
   const { publicClient, operator } = clients;
   const failed = (lastError: string) =>
     row!.attempts >= cfg.chain.settlementMaxAttempts
@@ -144,6 +190,11 @@ export async function processFeedback(
         if (given) return mark(db, id, 'MINED', { txHash: given });
       }
     }
+    // An identity sold or handed over since the settlement: the feedback would speak of someone else.
+    if (!(await stillTheAgents(db, publicClient, identityRegistry, row)))
+      return mark(db, id, 'FAILED', {
+        lastError: `identity ${row.agentId} is no longer the agent's: neither its owner nor its agentWallet`,
+      });
     const data = giveFeedbackCall({
       agentId: BigInt(row.agentId),
       value: row.value,
@@ -154,12 +205,9 @@ export async function processFeedback(
       feedbackHash: row.feedbackHash as Hex,
     });
     const fromBlock = await publicClient.getBlockNumber({ cacheTime: 0 });
-    const hash = await sendSerialized(publicClient, operator, { to: registry, data }, async (h) => {
-      await db
-        .update(reputationFeedback)
-        .set({ txHash: h, sentFromBlock: fromBlock })
-        .where(eq(reputationFeedback.id, id));
-    });
+    const hash = await sendSerialized(publicClient, operator, { to: registry, data }, (h) =>
+      recordSend(db, id, lease, h, fromBlock),
+    );
     const receipt = await publicClient
       .waitForTransactionReceipt({ hash, timeout: waitMs, pollingInterval: 250 })
       .catch(() => undefined);
@@ -167,6 +215,8 @@ export async function processFeedback(
     if (receipt.status === 'success') return mark(db, id, 'MINED');
     return failed('transaction reverted');
   } catch (error) {
+    // Not ours any more: whoever holds the row now decides it; leave its lease and attempts alone.
+    if (error instanceof LeaseLost) return find(db, id);
     const message = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message?.split('\n')[0];
     log.warn('erc8004.feedback_failed', { id, message });
     if (isRpcUnreachable(error) || unavailableDependency(error))
