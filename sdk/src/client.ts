@@ -65,7 +65,10 @@ export function createClient(options: ClientOptions) {
     auth: authResource(api),
     /** Become an agent: `selfMint: true` mints the passport from this wallet first. */
     registerAgent: registerAgentOf(api, signer, options.rpcUrl, config),
-    /** missions.fund(id): one signature funds an AWAITING_FUNDING mission, relayed by the server (docs/api.md#post-and-pay). */
+    /**
+     * missions.fund(id): one signature funds an AWAITING_FUNDING mission, relayed by the server
+     * (docs/api.md#post-and-pay).
+     */
     missions: { ...missions, fund: fundMissionOf(api, missions, signer) },
     /** Posts the mission and funds it with one signature (no ETH); `fundFrom: 'wallet'`: approve + createTask first. */
     fundAndCreateMission: fundAndCreateMissionOf(api, missions, signer, options.rpcUrl, config),

@@ -63,7 +63,10 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/** docs/api.md#criteria: `--self-check 2:met` or `--self-check "3:unmet:took three days"` (criterion, met or unmet, a note). */
+/**
+ * docs/api.md#criteria: `--self-check 2:met` or `--self-check "3:unmet:took three days"` (criterion, met or unmet, a
+ * note).
+ */
 export function parseSelfCheck(value: string): { criterion: number; met: boolean; note?: string } {
   const match = /^\s*(\d{1,2})\s*:\s*(met|unmet)\s*(?::(.*))?$/is.exec(value);
   if (!match)

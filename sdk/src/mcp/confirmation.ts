@@ -19,8 +19,9 @@ const ticketOf = (text: string): Ticket | undefined => {
 };
 
 const messageOf = (ticket: Ticket) =>
-  `Nothing was released: this payment waits for the person's yes. They open ${ticket.url} (signed in with their wallet) ` +
-  `to see the mission, the amount and the recipient, and approve or deny it before ${ticket.expiresAt}.`;
+  `Nothing was released: this payment waits for the person's yes. They open ${ticket.url} ` +
+  `(signed in with their wallet) to see the mission, the amount and the recipient, ` +
+  `and approve or deny it before ${ticket.expiresAt}.`;
 
 /** The API's answer to a release, or — when it waits for the person — the elicitation or the text saying so. */
 export async function releaseAnswer(session: Session, answer: Promise<string>): Promise<string | ToolContent> {

@@ -27,11 +27,14 @@ export async function postKeyOf(args: Record<string, unknown>): Promise<string> 
 
 const messageOf = (mission: Unfunded, funding: { url: string; expiresAt: string }) =>
   `The mission "${mission.title}" (id ${mission.id}) is created but not on the board yet: its reward is not funded. ` +
-  `The person opens ${funding.url} (signed in with the posting wallet) to check the terms and fund it with one signature ` +
-  `from their wallet — no ETH needed — before ${funding.expiresAt}, when an unfunded mission is deleted. Once funded it is OPEN: ` +
-  `get_mission ${mission.id} shows it, and post_mission with the same arguments answers this same mission, never a second one.`;
+  `The person opens ${funding.url} (signed in with the posting wallet) to check the terms ` +
+  `and fund it with one signature from their wallet — no ETH needed — before ${funding.expiresAt}, ` +
+  `when an unfunded mission is deleted. Once funded it is OPEN: get_mission ${mission.id} shows it, ` +
+  `and post_mission with the same arguments answers this same mission, never a second one.`;
 
-/** post_mission's answer: the API's, or — for a mission awaiting its funding — the elicitation or the text saying where. */
+/**
+ * post_mission's answer: the API's, or — for a mission awaiting its funding — the elicitation or the text saying where.
+ */
 export async function fundingAnswer(session: Session, text: string): Promise<string | ToolContent> {
   const mission = JSON.parse(text) as Unfunded;
   if (mission.status !== 'AWAITING_FUNDING' || !mission.funding) return text;
@@ -60,7 +63,8 @@ export async function missionAnswer(session: Session, id: string, text: string):
     const funding = await session.client().missions.funding(id);
     where =
       funding.status === 'relaying'
-        ? `Its funding was signed and is being mined${funding.txHash ? ` (transaction ${funding.txHash})` : ''}: it will be OPEN in a moment.`
+        ? `Its funding was signed and is being mined${funding.txHash ? ` (transaction ${funding.txHash})` : ''}` +
+          ': it will be OPEN in a moment.'
         : funding.status === 'failed'
           ? `Funding failed${funding.reason ? `: ${funding.reason}` : ''}. The person can fund it again at ${url}.`
           : funding.status === 'funded'

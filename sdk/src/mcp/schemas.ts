@@ -50,14 +50,18 @@ const filePaths = (what: string): JsonSchema => ({
   type: 'array',
   items: { type: 'string', minLength: 1 },
   maxItems: 10,
-  description: `${what}: paths of files under the server's TASKMARKET_FILE_ROOT directory, relative to it or absolute (at most 10 files in all, 10 MB each; PNG, JPEG, GIF, WebP, PDF, ZIP, or text: .txt, .md, .csv, .json)`,
+  description:
+    `${what}: paths of files under the server's TASKMARKET_FILE_ROOT directory, relative to ` +
+    `it or absolute (at most 10 files in all, 10 MB each; PNG, JPEG, GIF, WebP, PDF, ZIP, or ` +
+    `text: .txt, .md, .csv, .json)`,
 });
 
 const inlineFiles: JsonSchema = {
   type: 'array',
   maxItems: 10,
   description:
-    'Text files written inline (for a client without a shared filesystem): a name with its extension (.txt, .md, .csv, .json) and the UTF-8 content',
+    'Text files written inline (for a client without a shared filesystem): a name with its ' +
+    'extension (.txt, .md, .csv, .json) and the UTF-8 content',
   items: object(
     {
       name: { type: 'string', minLength: 1, maxLength: 255, description: 'File name, e.g. report.md' },
@@ -71,7 +75,9 @@ const attachedFiles: JsonSchema = {
   type: 'array',
   maxItems: 10,
   description:
-    'Files sent as their content, base64-encoded — any type the API takes (PNG, JPEG, GIF, WebP, PDF, ZIP, text); the way to send files to a remote taskmarket server, which cannot read your paths. At most 10 files in all, 10 MB each',
+    'Files sent as their content, base64-encoded — any type the API takes (PNG, JPEG, GIF, ' +
+    'WebP, PDF, ZIP, text); the way to send files to a remote taskmarket server, which ' +
+    'cannot read your paths. At most 10 files in all, 10 MB each',
   items: object(
     {
       name: {
@@ -93,7 +99,8 @@ const attachedFiles: JsonSchema = {
 
 const LIST_HINTS: Record<string, string> = {
   status:
-    'Comma-separated statuses (OPEN, ACCEPTED, SUBMITTED, COMPLETED, CONTESTED, DISPUTED, CANCELLED); the public board is OPEN only',
+    'Comma-separated statuses (OPEN, ACCEPTED, SUBMITTED, COMPLETED, CONTESTED, DISPUTED, ' +
+    'CANCELLED); the public board is OPEN only',
   category: 'Only this category',
   tag: 'Only missions with this tag',
   minReward: 'At least this reward, in base units of the reward token (USDC has 6 decimals: "25000000" = 25 USDC)',
@@ -147,7 +154,9 @@ export const inputSchemas = {
         ...properties,
         onChainTaskId: described(
           properties.onChainTaskId ?? { type: 'integer' },
-          'Leave out to fund the reward now. Give it only to reuse an escrow task a previous post_mission funded before the mission was refused (its error names the task): nothing is paid again',
+          'Leave out to fund the reward now. Give it only to reuse an escrow task a previous ' +
+            'post_mission funded before the mission was refused (its error names the task): nothing ' +
+            'is paid again',
         ),
         reward: described(
           properties.reward ?? { type: 'string' },

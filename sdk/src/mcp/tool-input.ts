@@ -25,7 +25,10 @@ function paths(args: Args, key: string): string[] {
   return value;
 }
 
-/** Inline text files as the SDK's `{ name, data, type }`, typed by extension (the server admits text only when declared). */
+/**
+ * Inline text files as the SDK's `{ name, data, type }`, typed by extension (the server admits text only when
+ * declared).
+ */
 export function inlineFiles(args: Args): { name: string; data: Uint8Array; type: string }[] {
   const value = args.textFiles ?? [];
   if (!Array.isArray(value)) throw new ToolInputError('textFiles must be an array of { name, content }');
@@ -85,13 +88,15 @@ export async function filesUnderRoot(session: Session, args: Args, key: string):
   if (wanted.length === 0) return [];
   if (session.remote) {
     throw new ToolInputError(
-      `${key}: this taskmarket server is remote and cannot read paths on your machine — send the files as attachments (name, mimeType, base64 data) or, for text, as textFiles`,
+      `${key}: this taskmarket server is remote and cannot read paths on your machine — send ` +
+        `the files as attachments (name, mimeType, base64 data) or, for text, as textFiles`,
     );
   }
   const root = session.settings().fileRoot;
   if (!root) {
     throw new ToolInputError(
-      `${key}: reading local files is off — set TASKMARKET_FILE_ROOT to the directory the tools may upload from, or send text inline (textFiles)`,
+      `${key}: reading local files is off — set TASKMARKET_FILE_ROOT to the directory the ` +
+        `tools may upload from, or send text inline (textFiles)`,
     );
   }
   const base = await realpath(root).catch(() => {

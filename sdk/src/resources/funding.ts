@@ -38,7 +38,9 @@ function signableOf(funding: MissionFunding) {
   };
 }
 
-/** missions.fund(id): read the funding's typed data, sign it with the account, hand it back; by default wait until OPEN. */
+/**
+ * missions.fund(id): read the funding's typed data, sign it with the account, hand it back; by default wait until OPEN.
+ */
 export function fundMissionOf(api: Api, missions: MissionsResource, signer: Signer | undefined) {
   return async (id: string, options: FundOptions = {}): Promise<MissionFunding> => {
     if (!signer)

@@ -1,5 +1,6 @@
-// Missions (docs/api.md#missions, docs/api.md#mission-states, docs/api.md#applications, docs/api.md#bounties): reads, create, the transitions, marketplace mechanics,
-// bounty entries and awards, and downloads. Bodies go as JSON, or as multipart when files come along.
+// Missions (docs/api.md#missions, docs/api.md#mission-states, docs/api.md#applications, docs/api.md#bounties): reads,
+// create, the transitions, marketplace mechanics, bounty entries and awards, and downloads. Bodies go as JSON, or as
+// multipart when files come along.
 import type { ApiPromise } from '../answer.js';
 import { segment, type Api } from '../api.js';
 import { toFormData, type FileInput, type FormFields } from '../files.js';
@@ -74,7 +75,10 @@ export function missionsResource(api: Api) {
         idempotencyKey: options.idempotencyKey ?? newIdempotencyKey(),
       });
     },
-    /** docs/api.md#post-and-pay: an AWAITING_FUNDING mission's typed data to sign, and where its funding stands (the poster). */
+    /**
+     * docs/api.md#post-and-pay: an AWAITING_FUNDING mission's typed data to sign, and where its funding stands (the
+     * poster).
+     */
     funding: (id: string) =>
       api.json<Answer<'getMissionsByIdFunding'>>({ auth: 'required', method: 'GET', path: path(id, 'funding') }),
     accept: (id: string) => post(id, 'accept'),
@@ -90,7 +94,10 @@ export function missionsResource(api: Api) {
       return post(id, 'contest', await bodyOf(fields, files));
     },
     bump: (id: string, input: BumpInput = {}) => post(id, 'bump', input),
-    /** docs/api.md#criteria: replaces (null: clears) the criteria of your AWAITING_FUNDING mission; a wallet sign-in only. */
+    /**
+     * docs/api.md#criteria: replaces (null: clears) the criteria of your AWAITING_FUNDING mission; a wallet sign-in
+     * only.
+     */
     editCriteria: (id: string, criteria: readonly string[] | null) =>
       api.json<Mission>({ auth: 'required', method: 'PUT', path: path(id, 'criteria'), body: { criteria } }),
     apply: (id: string, input: ApplyInput) =>

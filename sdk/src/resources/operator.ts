@@ -1,5 +1,5 @@
-// The operator's endpoints (docs/api.md#operations, #settlements, #applications): authorized by ADMIN_TOKEN or CRON_SECRET
-// instead of a wallet — resolve a dispute, read and write a mission's conversation, retry a
+// The operator's endpoints (docs/api.md#operations, #settlements, #applications): authorized by ADMIN_TOKEN or
+// CRON_SECRET instead of a wallet — resolve a dispute, read and write a mission's conversation, retry a
 // settlement, run the sweep. For operations scripts, never for an agent's or a client's code.
 import { segment, type Api } from '../api.js';
 import { TaskmarketError } from '../errors.js';

@@ -45,7 +45,8 @@ export function readSettings(env: Env = process.env): Settings {
 export function requireNeeds(settings: Settings, needs: { signed?: boolean; chain?: boolean }): void {
   if (needs.signed && !settings.privateKey && !settings.token) {
     throw new UsageError(
-      'Neither TASKMARKET_PRIVATE_KEY nor TASKMARKET_TOKEN is set: this command signs in with your wallet key or a personal access token',
+      'Neither TASKMARKET_PRIVATE_KEY nor TASKMARKET_TOKEN is set: this command signs in with ' +
+        'your wallet key or a personal access token',
     );
   }
   if (needs.chain && !settings.rpcUrl) {

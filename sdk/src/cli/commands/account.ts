@@ -41,7 +41,8 @@ export function registerAccountCommands(program: Command, session: Session): voi
   program
     .command('register')
     .description(
-      'become an agent: the server mints your passport, or --self-mint sends the mint from your wallet (needs TASKMARKET_RPC_URL and gas)',
+      'become an agent: the server mints your passport, or --self-mint sends the mint from ' +
+        'your wallet (needs TASKMARKET_RPC_URL and gas)',
     )
     .option('--self-mint', 'mint the passport yourself first')
     .addOption(jsonOption())
@@ -102,7 +103,8 @@ export function registerEarningsCommands(program: Command, session: Session): vo
       const claim = await tm.agents.claim();
       await answer(opts, claim, async (c) => {
         printLine(
-          `Claimed ${formatAmount(c.amount, await session.token())} — ${c.status}${c.txHash ? ` (tx ${c.txHash})` : ''}`,
+          `Claimed ${formatAmount(c.amount, await session.token())} — ${c.status}` +
+            `${c.txHash ? ` (tx ${c.txHash})` : ''}`,
         );
       });
     });

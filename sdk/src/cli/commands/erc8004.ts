@@ -22,7 +22,8 @@ export function registerErc8004Commands(program: Command, session: Session): voi
   erc8004
     .command('register')
     .description(
-      'register an identity from your wallet (one transaction, your gas; needs TASKMARKET_RPC_URL) whose agentURI is your registration file, then link it',
+      'register an identity from your wallet (one transaction, your gas; needs ' +
+        'TASKMARKET_RPC_URL) whose agentURI is your registration file, then link it',
     )
     .addOption(jsonOption())
     .action(async (opts: JsonFlag) => {

@@ -1,5 +1,5 @@
-// The mission commands (docs/api.md#missions, docs/api.md#webhooks, docs/api.md#bounties): missions list|show|download, post, accept, submit,
-// approve, contest, and a bounty's enter and award.
+// The mission commands (docs/api.md#missions, docs/api.md#webhooks, docs/api.md#bounties): missions list|show|download,
+// post, accept, submit, approve, contest, and a bounty's enter and award.
 import { Option, type Command } from 'commander';
 import { answer, jsonOption as json, type JsonFlag } from '../answer.js';
 import { TaskmarketError } from '../../index.js';
@@ -176,7 +176,8 @@ export function registerMissionCommands(program: Command, session: Session): voi
                   error: error.error,
                   details: [
                     ...(error.details ?? []),
-                    `the reward is escrowed in task ${error.onChainTaskId}: fix the mission and run post again with --task-id ${error.onChainTaskId}`,
+                    `the reward is escrowed in task ${error.onChainTaskId}: fix the mission and run post ` +
+                      `again with --task-id ${error.onChainTaskId}`,
                   ],
                 });
               }
