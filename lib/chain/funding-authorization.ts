@@ -103,30 +103,42 @@ export function createdTaskOf(receipt: Pick<TransactionReceipt, 'logs'>, ref: He
   return events.find((e) => e.args.ref.toLowerCase() === ref.toLowerCase())?.args.taskId;
 }
 
+// Public RPCs refuse eth_getLogs over large ranges (Base's: a few thousand blocks), so the search goes
+// in chunks; without a recorded block it looks back this far — past a mission's 24 h on any chain with
+// blocks of a second or more (docs/api.md#post-and-pay).
+export const LOG_CHUNK_BLOCKS = 2_000n;
+export const LOG_LOOKBACK_BLOCKS = 100_000n;
+
 /**
- * A task opened for the mission's terms since `fromBlock`, whoever sent it: a ref is no secret and any
- * wallet's own createTask may carry it, so a TaskCreated event alone proves nothing. Only a task that
- * is open, the client's, holds at least the reward and expires no earlier than the terms say is
- * adopted (docs/api.md#post-and-pay); none such: undefined.
+ * A task opened for the mission's terms since `fromBlock` (the block recorded before the relay's send;
+ * undefined: LOG_LOOKBACK_BLOCKS back), whoever sent it: a ref is no secret and any wallet's own
+ * createTask may carry it, so a TaskCreated event alone proves nothing. Only a task that is open, the
+ * client's, holds at least the reward and expires no earlier than the terms say is adopted
+ * (docs/api.md#post-and-pay); none such: undefined.
  */
 export async function findCreatedTask(
   publicClient: PublicClient,
   escrow: Hex,
   terms: FundingTerms,
-  fromBlock: bigint,
+  fromBlock: bigint | undefined,
 ): Promise<bigint | undefined> {
-  const logs = await publicClient.getContractEvents({
-    address: escrow,
-    abi: escrowAbi,
-    eventName: 'TaskCreated',
-    args: { client: terms.client },
-    fromBlock,
-    toBlock: 'latest',
-  });
-  const events = parseEventLogs({ abi: escrowAbi, eventName: 'TaskCreated', logs });
-  for (const event of events) {
-    if (event.args.ref.toLowerCase() !== terms.ref.toLowerCase()) continue;
-    if (await holdsTerms(publicClient, escrow, event.args.taskId, terms)) return event.args.taskId;
+  const latest = await publicClient.getBlockNumber();
+  const lookback = latest > LOG_LOOKBACK_BLOCKS ? latest - LOG_LOOKBACK_BLOCKS : 0n;
+  for (let from = fromBlock ?? lookback; from <= latest; from += LOG_CHUNK_BLOCKS) {
+    const to = from + LOG_CHUNK_BLOCKS - 1n < latest ? from + LOG_CHUNK_BLOCKS - 1n : latest;
+    const logs = await publicClient.getContractEvents({
+      address: escrow,
+      abi: escrowAbi,
+      eventName: 'TaskCreated',
+      args: { client: terms.client },
+      fromBlock: from,
+      toBlock: to,
+    });
+    const events = parseEventLogs({ abi: escrowAbi, eventName: 'TaskCreated', logs });
+    for (const event of events) {
+      if (event.args.ref.toLowerCase() !== terms.ref.toLowerCase()) continue;
+      if (await holdsTerms(publicClient, escrow, event.args.taskId, terms)) return event.args.taskId;
+    }
   }
   return undefined;
 }

@@ -4,7 +4,7 @@
 // keeps two workers off the same row; an unreachable RPC leaves it RELAYING for the sweep, so an
 // outage delays a funding and never loses or doubles it. Mined, the mission becomes OPEN.
 import 'server-only';
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Hex, PublicClient } from 'viem';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -72,6 +72,21 @@ const update = (db: Db, missionId: string, set: Partial<MissionFunding>) =>
 const release = (db: Db, missionId: string, lastError: string | null) =>
   update(db, missionId, { lockedUntil: null, lastError });
 
+// Past its validBefore by this much, no transaction can use the authorization any more.
+const PAST_USE_MS = 10 * 60 * 1000;
+
+/**
+ * A row the chain could not decide after SETTLEMENT_MAX_ATTEMPTS tries and past its authorization's
+ * use ends FAILED (docs/api.md#post-and-pay), the error logged as `funding.relay_given_up`: it leaves
+ * the sweep's batch, and the lapse (which asks the chain again before deleting anything) takes over.
+ */
+function giveUpOr(db: Db, cfg: Config, row: MissionFunding, lastError: string | null) {
+  const pastUse = Date.now() > Number(row.validBefore) * 1000 + PAST_USE_MS;
+  if (!pastUse || row.attempts < cfg.chain.settlementMaxAttempts) return release(db, row.missionId, lastError);
+  log.error('funding.relay_given_up', { missionId: row.missionId, attempts: row.attempts, message: lastError });
+  return fail(db, row.missionId, `given up after ${row.attempts} attempts: ${lastError ?? 'no answer from the chain'}`);
+}
+
 /** The relay failed for good: the mission stays AWAITING_FUNDING with the reason; the poster may sign again. */
 const fail = (db: Db, missionId: string, reason: string) =>
   update(db, missionId, { status: 'FAILED', lockedUntil: null, lastError: reason });
@@ -107,7 +122,7 @@ export async function processFunding(
   const adoptOrFail = async (reason: string) => {
     const nonce = await readFundingNonce(publicClient, escrow, terms);
     if (await authorizationUsed(publicClient, cfg.chain.rewardToken!, terms.client, nonce)) {
-      const taskId = await findCreatedTask(publicClient, escrow, terms, row.fromBlock ?? 0n);
+      const taskId = await findCreatedTask(publicClient, escrow, terms, row.fromBlock ?? undefined);
       if (taskId !== undefined) return markFunded(db, missionId, taskId, null, new Date());
     }
     await fail(db, missionId, reason);
@@ -115,7 +130,7 @@ export async function processFunding(
   try {
     if (row.txHash) {
       const earlier = await lookupTransaction(publicClient, row.txHash as Hex);
-      if (earlier.state === 'pending') return void (await release(db, missionId, null));
+      if (earlier.state === 'pending') return void (await giveUpOr(db, cfg, row, null));
       if (earlier.state === 'mined') {
         const taskId = createdTaskOf(earlier.receipt, terms.ref);
         if (earlier.receipt.status === 'success' && taskId !== undefined)
@@ -127,7 +142,7 @@ export async function processFunding(
     const nonce = await readFundingNonce(publicClient, escrow, terms);
     if (await authorizationUsed(publicClient, cfg.chain.rewardToken, terms.client, nonce)) {
       // Used: by an earlier send of ours whose hash we lost, or by anyone holding the signature. The task says which.
-      const taskId = await findCreatedTask(publicClient, escrow, terms, row.fromBlock ?? 0n);
+      const taskId = await findCreatedTask(publicClient, escrow, terms, row.fromBlock ?? undefined);
       if (taskId !== undefined) return markFunded(db, missionId, taskId, row.txHash, new Date());
       return void (await fail(db, missionId, 'the authorization was used or cancelled without funding this mission'));
     }
@@ -143,7 +158,7 @@ export async function processFunding(
     const receipt = await publicClient
       .waitForTransactionReceipt({ hash, timeout: waitMs, pollingInterval: 250 })
       .catch(() => undefined);
-    if (!receipt) return void (await release(db, missionId, null));
+    if (!receipt) return void (await giveUpOr(db, cfg, row, null));
     const taskId = createdTaskOf(receipt, terms.ref);
     if (receipt.status === 'success' && taskId !== undefined)
       return markFunded(db, missionId, taskId, hash, new Date());
@@ -152,11 +167,11 @@ export async function processFunding(
     const message =
       (error as { shortMessage?: string }).shortMessage ?? (error as Error).message?.split('\n')[0] ?? 'send failed';
     log.warn('funding.relay_failed', { missionId, message });
-    if (isRpcUnreachable(error) || unavailableDependency(error)) return void (await release(db, missionId, message));
+    if (isRpcUnreachable(error) || unavailableDependency(error)) return void (await giveUpOr(db, cfg, row, message));
     // The chain's own no (a balance too small, a signature the token refuses): nothing was sent.
     if (isExecutionRevert(error))
       return adoptOrFail(message)
-        .catch(() => release(db, missionId, message))
+        .catch(() => giveUpOr(db, cfg, row, message))
         .then(() => undefined);
     if (row.attempts >= cfg.chain.settlementMaxAttempts) return void (await fail(db, missionId, message));
     await release(db, missionId, message);
@@ -226,6 +241,9 @@ export async function retryRelayingFundings(
         or(isNull(missionFundings.lockedUntil), lt(missionFundings.lockedUntil, now)),
       ),
     )
+    // Oldest first, ones that failed last time after ones that did not: a row the chain keeps refusing
+    // never fills the batch (processFunding gives up on it once its authorization is past use).
+    .orderBy(sql`${missionFundings.lastError} is not null`, asc(missionFundings.updatedAt))
     .limit(limit);
   for (const { missionId } of rows) await processFunding(db, cfg, missionId, 5_000, new Date());
   return { attempted: rows.length };

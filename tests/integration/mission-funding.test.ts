@@ -1,8 +1,8 @@
 // Post and pay (docs/api.md#post-and-pay): a mission posted without its task waits AWAITING_FUNDING,
 // off the board and closed to everyone; the poster's one EIP-3009 signature (real viem signatures,
 // real anvil, escrow v4) is checked, recorded and relayed once, and the mission opens with its task.
-import { eq } from 'drizzle-orm';
-import { type Hex, type PrivateKeyAccount, parseEventLogs } from 'viem';
+import { eq, inArray } from 'drizzle-orm';
+import { type Hex, type PrivateKeyAccount, parseEventLogs, toFunctionSelector } from 'viem';
 import { inject, describe, expect, test } from 'vitest';
 import { GET as fundingGet, POST as fundingPost } from '@/app/api/missions/[id]/funding/route';
 import { GET as listRoute, POST as createRoute } from '@/app/api/missions/route';
@@ -11,6 +11,7 @@ import { GET as accountStats } from '@/app/api/account/stats/route';
 import { mockUsdcArtifact, taskEscrowV4Artifact } from '@/lib/chain/artifacts';
 import { getDb } from '@/lib/db/client';
 import { missionFundings, missions } from '@/lib/db/schema';
+import { MAX_LAPSE_FAILURES } from '@/lib/missions/funding-sweep';
 import { fund, publicClient, walletOf } from '../support/chain';
 import { setEnv, useTestEnvironment } from '../support/environment';
 import { call } from '../support/http';
@@ -234,6 +235,64 @@ describe('a mission posted without its task', () => {
     expect(await blobExists(sha256(mine.content))).toBe(false);
     expect(await blobExists(sha256(shared.content))).toBe(true);
     expect(await missionStatus(other)).toBe('AWAITING_FUNDING');
+  });
+
+  test('lapses the chain cannot decide fill no batch: the others lapse, and they end given up', async () => {
+    // More undecidable lapses than a batch holds (50), all older than one the chain answers.
+    setEnv({ MAX_UNFUNDED_MISSIONS: '100' });
+    const stuck: string[] = [];
+    try {
+      // Three posters, as posting is limited per account and hour.
+      for (let poster = 0; poster < 3; poster++) {
+        const { token } = await signIn(newWallet());
+        for (let i = 0; i < 17; i++) {
+          const created = await call(createRoute, { token, body: missionInput({ reward: REWARD.toString() }) });
+          expect(created.status).toBe(201);
+          stuck.push(created.body.id as string);
+        }
+      }
+    } finally {
+      setEnv({ MAX_UNFUNDED_MISSIONS: undefined });
+    }
+    const { token: otherToken, id: answered } = await unfundedMission();
+    const goodNonce = (await readFunding(otherToken, answered)).body.typedData.message.nonce.slice(2) as string;
+    const db = await getDb();
+    await db
+      .update(missions)
+      .set({ createdAt: new Date(Date.now() - 26 * 3_600_000) })
+      .where(inArray(missions.id, stuck));
+    await db
+      .update(missions)
+      .set({ createdAt: new Date(Date.now() - 25 * 3_600_000) })
+      .where(eq(missions.id, answered));
+    // The token refuses to say whether any authorization but the answered mission's was used.
+    const selector = toFunctionSelector('authorizationState(address,bytes32)');
+    const proxy = await startRpcProxy(workerRpcUrl(), (method, params) => {
+      const data = (params[0] as { data?: string; input?: string } | undefined)?.data ?? '';
+      if (method === 'eth_call' && data.startsWith(selector) && !data.includes(goodNonce))
+        return { error: { code: -32602, message: 'query refused' } };
+      return undefined;
+    });
+    setEnv({ RPC_URL: proxy.url });
+    const failures = async () =>
+      (await db.select({ n: missions.lapseFailures }).from(missions).where(inArray(missions.id, stuck))).map(
+        (r) => r.n,
+      );
+    try {
+      expect((await sweep()).status).toBe(200);
+      expect((await sweep()).status).toBe(200);
+      expect(await missionStatus(answered)).toBeUndefined();
+      // Each is tried again behind the others until it was tried MAX_LAPSE_FAILURES times.
+      for (let i = 0; i < 25 && (await failures()).some((n) => n < MAX_LAPSE_FAILURES); i++) await sweep();
+      // Each was tried at most MAX_LAPSE_FAILURES times, then left alone: still there, unfunded, out of the batch.
+      expect(new Set(await failures())).toEqual(new Set([MAX_LAPSE_FAILURES]));
+      await sweep();
+      expect(new Set(await failures())).toEqual(new Set([MAX_LAPSE_FAILURES]));
+      for (const id of stuck) expect(await missionStatus(id)).toBe('AWAITING_FUNDING');
+    } finally {
+      setEnv({ RPC_URL: workerRpcUrl() });
+      await proxy.close();
+    }
   });
 
   test('a task of its own with the ref but less money, and the authorization cancelled: the mission lapses, never opens', async () => {

@@ -7,13 +7,17 @@ import type { AddressInfo } from 'node:net';
 
 export type ProxyAnswer = { error: { code: number; message: string } } | { httpStatus: number } | 'hang';
 
-export async function startRpcProxy(upstream: string, answer: (method: string) => ProxyAnswer | undefined) {
+export async function startRpcProxy(
+  upstream: string,
+  // `params` lets a test refuse one call and not its neighbours (say, an eth_call naming one nonce).
+  answer: (method: string, params: unknown[]) => ProxyAnswer | undefined,
+) {
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
-    const call = JSON.parse(body) as { id: number; method: string };
-    const own = Array.isArray(call) ? undefined : answer(call.method);
+    const call = JSON.parse(body) as { id: number; method: string; params?: unknown[] };
+    const own = Array.isArray(call) ? undefined : answer(call.method, call.params ?? []);
     if (own === 'hang') return; // never answered: the client's timeout decides
     if (own && 'httpStatus' in own) {
       response.writeHead(own.httpStatus, { 'content-type': 'text/plain' }).end('slow down');

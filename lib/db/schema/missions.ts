@@ -75,6 +75,10 @@ export const missions = pgTable(
     // funding authorization's nonce (which commits to them) is the same on every read.
     fundingRef: text('funding_ref'),
     fundingExpiresAt: bigint('funding_expires_at', { mode: 'bigint' }),
+    // The lapse's checks the chain could not answer (lib/missions/funding-sweep.ts): the sweep tries
+    // the others first, and gives up on the mission after a bounded number of them.
+    lapseFailures: integer('lapse_failures').notNull().default(0),
+    lapseFailedAt: at('lapse_failed_at'),
     // A bounty's places (1–10) and their percentages of the reward (null: equal), docs/api.md#bounties.
     winners: smallint('winners'),
     split: smallint('split').array(),
