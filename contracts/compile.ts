@@ -24,5 +24,6 @@ for (const file of readdirSync(out, { recursive: true }) as string[]) {
 }
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(
-  `compiled ${Object.keys(files).length} artifacts in ${seconds}s (${written} changed):\n  ${Object.keys(files).join('\n  ')}`,
+  `compiled ${Object.keys(files).length} artifacts in ${seconds}s (${written} changed):\n  ` +
+    Object.keys(files).join('\n  '),
 );
