@@ -27,9 +27,10 @@ export function ConnectedApps() {
       </section>
       <section aria-labelledby="tokens-heading">
         <h2 id="tokens-heading">Personal access tokens</h2>
+        {/* biome-ignore format: Biome's own layout puts the sentence one character over 120 */}
         <p className="hint">
-          For agents that run without a browser: the CLI reads one from <code>TASKMARKET_TOKEN</code>, the SDK takes{' '}
-          <code>createClient({'{ token }'})</code>.
+          For agents that run without a browser: the CLI reads one from <code>TASKMARKET_TOKEN</code>, the SDK
+          takes <code>createClient({'{ token }'})</code>.
         </p>
         <GrantList kind="token" />
         <PersonalTokenForm />

@@ -27,7 +27,8 @@ export function EarningsHistory({ entries }: { entries: Record<string, unknown>[
               {entries.map((entry, i) => {
                 const h = describeHistoryEntry(entry);
                 return (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: the history is append-only; a row's place is its identity
+                  // The history is append-only; a row's place is its identity.
+                  // biome-ignore lint/suspicious/noArrayIndexKey: see the line above
                   <tr key={i}>
                     <td>{h.at ? formatTime(h.at) : '—'}</td>
                     <td>{h.kind ? h.kind.toLowerCase() : '—'}</td>

@@ -43,7 +43,8 @@ export function FilePicker({ label, files, onChange, error }: Props) {
       {files.length > 0 && (
         <ul aria-label="Chosen files">
           {files.map((file, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: two chosen files may share a name; the place tells them apart
+            // Two chosen files may share a name; the place tells them apart.
+            // biome-ignore lint/suspicious/noArrayIndexKey: see the line above
             <li key={`${file.name}-${i}`} className="row">
               <span>
                 {file.name} ({formatBytes(file.size)})

@@ -104,7 +104,8 @@ export function FundMission({ id }: { id: string }) {
       if (error instanceof ApiRequestError && error.status === 429) {
         setWalletPath(true);
         setProblem(
-          `${[error.message, ...error.details].join(': ')}. You can fund it from your wallet instead: two transactions, paying their gas.`,
+          `${[error.message, ...error.details].join(': ')}. You can fund it from your wallet ` +
+            `instead: two transactions, paying their gas.`,
         );
       } else {
         setProblem(

@@ -26,7 +26,8 @@ export function MissionFiltersForm({ initial, signedIn, tokenSymbol, onApply }: 
   }
 
   return (
-    // biome-ignore lint/a11y/useSemanticElements: the form itself is the search landmark; wrapping it in <search> adds a level
+    // The form itself is the search landmark; wrapping it in <search> adds a level.
+    // biome-ignore lint/a11y/useSemanticElements: see the line above
     <form className={`panel ${styles.filters}`} onSubmit={submit} role="search" aria-label="Filter missions">
       <div className={`field ${styles.wide}`}>
         <label htmlFor="q">Search</label>

@@ -54,7 +54,8 @@ export function MissionFormFields({ values, errors, tokenSymbol, disabled, onCha
       {field(
         'description',
         'Description',
-        `What needs doing, and how you will judge the result. Up to ${MISSION_LIMITS.description.toLocaleString('en-US')} characters.`,
+        `What needs doing, and how you will judge the result. Up to ` +
+          `${MISSION_LIMITS.description.toLocaleString('en-US')} characters.`,
         (a) => (
           <textarea {...a} required maxLength={MISSION_LIMITS.description} rows={8} />
         ),

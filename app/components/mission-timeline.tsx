@@ -43,7 +43,10 @@ function numbers(items: readonly { criterion: number }[], what: string): string 
 
 function verdicts(m: MissionView): string {
   if (!m.verdicts) return '';
-  return ` (the operator's verdicts: ${m.verdicts.map((v) => `criterion ${v.criterion} ${v.met ? 'met' : 'not met'}`).join(', ')})`;
+  return (
+    ` (the operator's verdicts: ` +
+    `${m.verdicts.map((v) => `criterion ${v.criterion} ${v.met ? 'met' : 'not met'}`).join(', ')})`
+  );
 }
 
 export function MissionTimeline({ mission }: { mission: MissionView }) {

@@ -29,6 +29,8 @@ export default async function LeaderboardPage({
   ]);
   const href = (change: Partial<typeof query>) =>
     `/leaderboard?period=${change.period ?? query.period}&sort=${change.sort ?? query.sort}`;
+  const [sortLabel, periodLabel] = [SORT_LABEL[query.sort], PERIOD_LABEL[query.period]];
+  const caption = `Agents ranked by ${sortLabel.toLowerCase()}, ${periodLabel.toLowerCase()}`;
   return (
     <>
       <h1>Leaderboard</h1>
@@ -59,12 +61,7 @@ export default async function LeaderboardPage({
       {items.length === 0 ? (
         <p>No agent has completed a mission in this period yet.</p>
       ) : (
-        <LeaderboardTable
-          items={items}
-          token={token}
-          testId="leaderboard-page"
-          caption={`Agents ranked by ${SORT_LABEL[query.sort].toLowerCase()}, ${PERIOD_LABEL[query.period].toLowerCase()}`}
-        />
+        <LeaderboardTable items={items} token={token} testId="leaderboard-page" caption={caption} />
       )}
     </>
   );

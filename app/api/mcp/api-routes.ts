@@ -13,8 +13,10 @@ import type { RouteModule, RouteTable } from '@/lib/http/route-table';
 // criteria before it is funded (a wallet sign-in's alone). MCP itself and the document are not
 // service routes at all.
 // The list of a person's confirmations is theirs alone; one confirmation is readable by the token that asked.
-const NOT_FOR_TOOLS =
-  /^\/api\/(admin|cron|metrics|oauth|tokens|grants|health|auth\/(nonce|verify)|confirmations$|missions\/\[id\]\/criteria$)(\/|$)/;
+const NOT_FOR_TOOLS = new RegExp(
+  '^/api/(admin|cron|metrics|oauth|tokens|grants|health|auth/(nonce|verify)|' +
+    'confirmations$|missions/\\[id\\]/criteria$)(/|$)',
+);
 
 /** The routes the tools reach. */
 export function routesForTools(): RouteTable {

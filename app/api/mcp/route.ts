@@ -30,7 +30,13 @@ export const POST = route(
       tag: 'MCP',
       summary: 'MCP Streamable HTTP (stateless, JSON responses): the taskmarket tools',
       description:
-        'Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply: a tool call needing a scope the token lacks is 403 with WWW-Authenticate error="insufficient_scope" (step-up). One JSON-RPC message per request: a batch is 400. A browser Origin a DNS-rebinding page has (plain http on a name not loopback, or null) is 403; CORS for any other; beyond the instance\'s requests in progress, 503 with Retry-After.',
+        'Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource ' +
+        'metadata in WWW-Authenticate. Each tool calls the API with the same token, so its ' +
+        'scopes apply: a tool call needing a scope the token lacks is 403 with WWW-Authenticate ' +
+        'error="insufficient_scope" (step-up). One JSON-RPC message per request: a batch is 400. ' +
+        'A browser Origin a DNS-rebinding page has (plain http on a name not loopback, or null) ' +
+        "is 403; CORS for any other; beyond the instance's requests in progress, 503 with " +
+        'Retry-After.',
       body: mcpMessage,
       response: protocolDocumentSchema,
       errors: [413],

@@ -10,7 +10,8 @@ export const GET = route(
       tag: 'Operations',
       summary: "This instance's Prometheus metrics (text format)",
       description:
-        'Counters and latencies are per instance: scrape each one. Settlement and delivery gauges come from the database, the same everywhere.',
+        'Counters and latencies are per instance: scrape each one. Settlement and delivery ' +
+        'gauges come from the database, the same everywhere.',
       response: 'prometheus',
       errors: [404],
     },

@@ -4,7 +4,9 @@ import type { CustomError } from '@/lib/http/operation-doc';
 import { oauthErrorSchema } from '@/lib/oauth/schemas';
 
 const DESCRIPTIONS: Record<number, string> = {
-  400: 'invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type, invalid_redirect_uri or invalid_client_metadata',
+  400:
+    'invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type, ' +
+    'invalid_redirect_uri or invalid_client_metadata',
   401: 'invalid_client: the client could not be authenticated',
 };
 

@@ -14,7 +14,8 @@ export const POST = route(
       tag: 'Tokens',
       summary: 'Create a personal access token (tm_…), shown once; at most 20',
       description:
-        'Wallet sign-in only (a delegated token cannot make tokens). Use it as Authorization: Bearer anywhere; it is refused (403) outside its scopes.',
+        'Wallet sign-in only (a delegated token cannot make tokens). Use it as Authorization: ' +
+        'Bearer anywhere; it is refused (403) outside its scopes.',
       response: createdTokenSchema,
       status: 201,
       errors: [409],

@@ -13,7 +13,8 @@ export const POST = route(
       tag: 'Webhooks',
       summary: 'Add an endpoint; its signing secret is shown in this answer only',
       description:
-        'Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature (v1,<base64 HMAC-SHA256>). At most 10 endpoints a user.',
+        'Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature (v1,<base64 ' +
+        'HMAC-SHA256>). At most 10 endpoints a user.',
       response: createdWebhookSchema,
       status: 201,
       errors: [409],

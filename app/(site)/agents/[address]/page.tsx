@@ -38,7 +38,8 @@ export default async function AgentPage({ params }: { params: Promise<{ address:
           <dd>
             {profile.rating === null
               ? 'Not rated yet'
-              : `${profile.rating.toFixed(2)} of 5 (${profile.ratingCount} review${profile.ratingCount === 1 ? '' : 's'})`}
+              : `${profile.rating.toFixed(2)} of 5 (${profile.ratingCount} review` +
+                `${profile.ratingCount === 1 ? '' : 's'})`}
           </dd>
         </div>
         <div>
@@ -70,7 +71,8 @@ export default async function AgentPage({ params }: { params: Promise<{ address:
                 ? 'Feedback cannot be read from the chain just now'
                 : profile.erc8004.feedbackCount === 0
                   ? 'No settlement feedback yet'
-                  : `${profile.erc8004.averageValue} of 100 over ${profile.erc8004.feedbackCount} settlement${profile.erc8004.feedbackCount === 1 ? '' : 's'}`}
+                  : `${profile.erc8004.averageValue} of 100 over ${profile.erc8004.feedbackCount} settlement` +
+                    `${profile.erc8004.feedbackCount === 1 ? '' : 's'}`}
               {profile.erc8004.stale && profile.erc8004.feedbackCount !== null
                 ? ' (last read; the chain is unreachable)'
                 : ''}

@@ -51,7 +51,8 @@ export function AuthorizationScreen({
         </>
       );
     case 'consent': {
-      // The request's own `scope` is not carried: the checkboxes below are the person's answer (docs/api.md#choosing-scopes).
+      // The request's own `scope` is not carried: the checkboxes below are the person's answer
+      // (docs/api.md#choosing-scopes).
       const { scope: _asked, ...carried } = hidden;
       return <Consent view={view} hidden={{ ...carried, form_token: view.formToken }} />;
     }

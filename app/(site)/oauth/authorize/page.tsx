@@ -23,7 +23,8 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
   const params = await searchParams;
   const session = await currentSession();
   const cfg = config();
-  // A client metadata document fetched for this view counts against this IP and against everyone (docs/api.md#client-id-metadata-documents).
+  // A client metadata document fetched for this view counts against this IP and against everyone
+  // (docs/api.md#client-id-metadata-documents).
   const ip = clientIp(await headers(), cfg.trustProxy, cfg.onVercel);
   const requester = documentRequester(cfg, getKv(), ip);
   const view = await viewAuthorization(

@@ -38,7 +38,9 @@ export const POST = route(
       tag: 'Confirmations',
       summary: 'Approve or deny: approved, the release is applied as if made now, once',
       description:
-        "Wallet sign-in only. An approval runs the action with its usual checks: a mission that changed meanwhile answers that action's error (409) and the confirmation keeps waiting. Decided or expired: 409.",
+        'Wallet sign-in only. An approval runs the action with its usual checks: a mission that ' +
+        "changed meanwhile answers that action's error (409) and the confirmation keeps waiting. " +
+        'Decided or expired: 409.',
       params: { id: idSchema },
       response: confirmationSchema,
       errors: [400, 404, 409],

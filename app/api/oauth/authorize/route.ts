@@ -19,7 +19,10 @@ export const POST = route(
       tag: 'OAuth',
       summary: "The consent form's decision (from the /oauth/authorize page) → 303 to the client",
       description:
-        'application/x-www-form-urlencoded, a wallet sign-in session cookie from an allowed Origin, and the one-time form_token the page issued for these exact terms; with decision=approve, the scopes the person checked as repeated `scope` fields (at least one, each one asked for; else 400).',
+        'application/x-www-form-urlencoded, a wallet sign-in session cookie from an allowed ' +
+        'Origin, and the one-time form_token the page issued for these exact terms; with ' +
+        'decision=approve, the scopes the person checked as repeated `scope` fields (at least ' +
+        'one, each one asked for; else 400).',
       response: protocolDocumentSchema,
       status: 303,
       errors: [403],

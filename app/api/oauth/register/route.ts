@@ -18,7 +18,9 @@ export const POST = route(
       tag: 'OAuth',
       summary: 'Dynamic client registration (RFC 7591)',
       description:
-        'Redirect URIs: https, http only for loopback, or a private-use scheme; matched exactly. Errors are `{ error: invalid_redirect_uri | invalid_client_metadata, error_description }`. Unused registrations are deleted after 30 days.',
+        'Redirect URIs: https, http only for loopback, or a private-use scheme; matched ' +
+        'exactly. Errors are `{ error: invalid_redirect_uri | invalid_client_metadata, ' +
+        'error_description }`. Unused registrations are deleted after 30 days.',
       response: protocolDocumentSchema,
       status: 201,
       errors: oauthErrors(400),

@@ -19,7 +19,10 @@ export const POST = route(
       tag: 'OAuth',
       summary: 'Tokens for an authorization code (PKCE S256) or a refresh token (rotated)',
       description:
-        'application/x-www-form-urlencoded (RFC 6749). Codes are single-use and live 60 s; a refresh token is used once, and a used one presented again revokes the grant. Errors are `{ error, error_description }` (invalid_grant, invalid_client, invalid_request, unsupported_grant_type, invalid_scope, invalid_target).',
+        'application/x-www-form-urlencoded (RFC 6749). Codes are single-use and live 60 s; a ' +
+        'refresh token is used once, and a used one presented again revokes the grant. Errors ' +
+        'are `{ error, error_description }` (invalid_grant, invalid_client, invalid_request, ' +
+        'unsupported_grant_type, invalid_scope, invalid_target).',
       response: protocolDocumentSchema,
       errors: oauthErrors(400, 401),
     },

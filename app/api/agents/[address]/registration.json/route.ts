@@ -7,11 +7,16 @@ import { json, route } from '@/lib/http/route';
 export const GET = route({
   cors: true,
   doc: {
-    tag: 'Agents', summary: "An agent's ERC-8004 registration file (registration-v1)", params: { address: addressSchema },
-    description: 'Our MCP endpoint and the agent\'s page as services; its linked identity and its passport as registrations.',
+    tag: 'Agents',
+    summary: "An agent's ERC-8004 registration file (registration-v1)",
+    params: { address: addressSchema },
+    description:
+      "Our MCP endpoint and the agent's page as services; its linked identity and its passport as registrations.",
     response: registrationFileSchema, errors: [404],
   },
 }, async ({ params, cfg, db }) =>
-  json(await registrationFileOrThrow(await db(), cfg, params.address!), { headers: { 'Cache-Control': 'public, max-age=300' } }));
+  json(await registrationFileOrThrow(await db(), cfg, params.address!), {
+    headers: { 'Cache-Control': 'public, max-age=300' },
+  }));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

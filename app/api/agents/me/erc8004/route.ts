@@ -14,8 +14,10 @@ export const POST = route(
       tag: 'Agents',
       summary: 'Link an ERC-8004 identity you own or are the agentWallet of',
       description:
-        'Checked on-chain: 400 for an id that does not exist, 403 when neither its owner nor its agentWallet is your address, ' +
-        '409 when another agent linked it; without an Identity registry configured or the chain unreachable, 503. Replaces an earlier link.',
+        'Checked on-chain: 400 for an id that does not exist, 403 when neither its owner nor ' +
+        'its agentWallet is your address, ' +
+        '409 when another agent linked it; without an Identity registry configured or the chain ' +
+        'unreachable, 503. Replaces an earlier link.',
       response: linkedIdentitySchema,
       errors: [409],
     },

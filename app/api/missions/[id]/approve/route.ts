@@ -19,7 +19,8 @@ export const POST = route(
       params: { id: idSchema },
       response: missionSchema,
       description:
-        "With a delegated token whose grant's releaseLimit does not cover the reward: 202 { confirmation: { id, url, expiresAt } }, nothing changed until the person approves.",
+        "With a delegated token whose grant's releaseLimit does not cover the reward: 202 { " +
+        'confirmation: { id, url, expiresAt } }, nothing changed until the person approves.',
       errors: [404, 409, RELEASE_WAITS],
     },
   },

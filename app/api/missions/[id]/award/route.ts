@@ -19,7 +19,10 @@ export const POST = route(
       tag: 'Bounties',
       summary: 'JUDGING → AWARDED: the winning entrants in place order, a reason for places left unawarded',
       description:
-        "Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit. With a delegated token whose grant's releaseLimit does not cover the awarded shares: 202 { confirmation: { id, url, expiresAt } }, nothing changed until the person approves.",
+        'Each entrant may then contest the award once (POST /api/missions/{id}/contest) within ' +
+        'the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit. With a ' +
+        "delegated token whose grant's releaseLimit does not cover the awarded shares: 202 { " +
+        'confirmation: { id, url, expiresAt } }, nothing changed until the person approves.',
       params: { id: idSchema },
       response: missionSchema,
       errors: [400, 403, 404, 409, RELEASE_WAITS],

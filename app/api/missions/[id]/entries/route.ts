@@ -18,7 +18,8 @@ export const POST = route(
       tag: 'Bounties',
       summary: 'Enter a BOUNTY (AGENT): note and files; once each, replaceable until the deadline',
       description:
-        'At most MAX_BOUNTY_ENTRIES (200) a bounty; ENTRY_RATE_LIMIT_PER_MINUTE (10) per agent. An entry is read by the client and its author only until the bounty is COMPLETED.',
+        'At most MAX_BOUNTY_ENTRIES (200) a bounty; ENTRY_RATE_LIMIT_PER_MINUTE (10) per agent. ' +
+        'An entry is read by the client and its author only until the bounty is COMPLETED.',
       params: { id: idSchema },
       body: entrySchema,
       multipart: true,

@@ -12,7 +12,8 @@ export const POST = route(
       tag: 'Operations',
       summary: 'Send a FAILED settlement again (operator)',
       description:
-        'A settlement that failed SETTLEMENT_MAX_ATTEMPTS times waits as FAILED (health: degraded). Reconciled from the chain first: never paid twice.',
+        'A settlement that failed SETTLEMENT_MAX_ATTEMPTS times waits as FAILED (health: ' +
+        'degraded). Reconciled from the chain first: never paid twice.',
       params: { id: idSchema },
       response: settlementSchema,
       errors: [404, 409],
