@@ -37,7 +37,8 @@ const envSchema = z.object({
   PASSPORT_ADDRESS: hexAddress.optional(),
   ESCROW_ADDRESS: hexAddress.optional(),
   REWARD_TOKEN_ADDRESS: hexAddress.optional(),
-  // docs/api.md#erc-8004: the ERC-8004 Identity and Reputation registries (the canonical ones on Base; the local chain's in dev).
+  // docs/api.md#erc-8004: the ERC-8004 Identity and Reputation registries (the canonical ones on Base; the local
+  // chain's in dev).
   ERC8004_IDENTITY_ADDRESS: hexAddress.optional(),
   ERC8004_REPUTATION_ADDRESS: hexAddress.optional(),
   MINT_WAIT_MS: intFrom(10_000),
@@ -160,7 +161,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // docs/api.md#configuration: nonces, limits and revocations must be shared, or a logout holds on one instance only.
     if (!sharedKv && !onVercel && !e.SINGLE_INSTANCE) {
       missing.push(
-        'REDIS_URL or KV_REST_API_URL + KV_REST_API_TOKEN is required in production (or SINGLE_INSTANCE=1 for one instance)',
+        'REDIS_URL or KV_REST_API_URL + KV_REST_API_TOKEN is required in production (or ' +
+          'SINGLE_INSTANCE=1 for one instance)',
       );
     }
   }
@@ -221,7 +223,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       escrow: e.ESCROW_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       // §18: a v2 escrow left running beside ESCROW_ADDRESS (v3) after an upgrade; its tasks settle there.
       escrowV2: e.ESCROW_V2_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
-      // docs/escrow.md#upgrading-a-v3-deployment-to-v4: a v3 escrow kept beside v4; its agents' balances are claimed there.
+      // docs/escrow.md#upgrading-a-v3-deployment-to-v4: a v3 escrow kept beside v4; its agents' balances are claimed
+      // there.
       escrowV3: e.ESCROW_V3_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       rewardToken: e.REWARD_TOKEN_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       // docs/api.md#erc-8004: identities agents link, and where the operator writes feedback at settlement.
@@ -307,7 +310,10 @@ function originList(text: string | undefined): string[] {
     .filter(Boolean);
 }
 
-/** The OpenTelemetry spec's `OTEL_EXPORTER_OTLP_HEADERS`: `name=value` pairs, values URL-encoded; undefined when malformed. */
+/**
+ * The OpenTelemetry spec's `OTEL_EXPORTER_OTLP_HEADERS`: `name=value` pairs, values URL-encoded; undefined when
+ * malformed.
+ */
 function parseOtlpHeaders(text: string | undefined): Record<string, string> | undefined {
   const headers: Record<string, string> = {};
   for (const pair of (text ?? '').split(',').filter((p) => p.trim())) {

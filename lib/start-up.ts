@@ -1,6 +1,6 @@
 // The configuration checked once as a server starts, so a deployment missing a required setting
-// stops with a message naming it (docs/api.md#configuration, #operator-secrets, #vercel) instead of answering 500s, and the
-// settings that work but deserve a look are said once.
+// stops with a message naming it (docs/api.md#configuration, #operator-secrets, #vercel) instead of answering 500s, and
+// the settings that work but deserve a look are said once.
 import { ConfigError, config } from './config';
 
 // server.ts checks before Next.js loads, and Next.js's instrumentation checks again in the same

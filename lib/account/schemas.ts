@@ -6,7 +6,9 @@ import { userResponse } from '../auth/schemas';
 import { statusCountsSchema } from '../enterprise/schemas';
 import { CONTROLS_MESSAGE, NO_CONTROLS, NO_CONTROLS_BUT_NEWLINES } from '../fields';
 
-/** A text field shown to other people (no control characters, lib/http/validation.ts): trimmed; empty or null clears it. */
+/**
+ * A text field shown to other people (no control characters, lib/http/validation.ts): trimmed; empty or null clears it.
+ */
 const text = (max: number, pattern: RegExp) =>
   z
     .string()

@@ -34,7 +34,8 @@ export const completedBy = (agent: AgentRef) =>
   sql<number>`(select count(*)::int from ${agentEarnings} where ${agentEarnings.agentId} = ${agent})`;
 
 export const earnedBy = (agent: AgentRef) =>
-  sql<string>`(select coalesce(sum(${agentEarnings.amount}), 0)::text from ${agentEarnings} where ${agentEarnings.agentId} = ${agent})`;
+  sql<string>`(select coalesce(sum(${agentEarnings.amount}), 0)::text from ${agentEarnings} where
+    ${agentEarnings.agentId} = ${agent})`;
 
 export const activeBy = (agent: AgentRef) =>
   sql<number>`(select count(*)::int from ${missions} where ${missions.agentId} = ${agent}
@@ -42,7 +43,8 @@ export const activeBy = (agent: AgentRef) =>
 
 // contest_count only resets when the mission changes hands, and then agent_id changes with it.
 export const contestedBy = (agent: AgentRef) =>
-  sql<number>`(select count(*)::int from ${missions} where ${missions.agentId} = ${agent} and ${missions.contestCount} > 0)`;
+  sql<number>`(select count(*)::int from ${missions} where ${missions.agentId} = ${agent} and
+    ${missions.contestCount} > 0)`;
 
 /** Everything agentStatsSchema holds except the rate, which success-rate.ts derives. */
 export const agentFigures = (agent: AgentRef) => ({

@@ -1,6 +1,6 @@
 // Opaque leaderboard cursors: the period and sort they belong to and the last entry's sort key
-// (earned, completed, wallet; rating and its count for the rating sort). Keyset, not offset: a page starts after that key whatever moved
-// above it meanwhile. A tampered cursor, or one from another period or sort, is a 400.
+// (earned, completed, wallet; rating and its count for the rating sort). Keyset, not offset: a page starts after that
+// key whatever moved above it meanwhile. A tampered cursor, or one from another period or sort, is a 400.
 import { z } from 'zod';
 import { decodeCursorPayload, encodeCursorPayload } from '../http/cursor';
 import { ApiError } from '../errors';

@@ -72,9 +72,8 @@ async function rankAgents(db: Db, query: LeaderboardQuery, now: Date): Promise<L
         ratingCount: rated.ratingCount,
         walletAddress: rated.walletAddress,
         displayName: rated.displayName,
-        rank: sql<number>`(row_number() over (order by ${order[0]} desc, ${order[1]} desc, ${rated.walletAddress} asc))::int`.as(
-          'rank',
-        ),
+        rank: sql<number>`(row_number() over (order by ${order[0]} desc, ${order[1]} desc,
+          ${rated.walletAddress} asc))::int`.as('rank'),
       })
       .from(rated),
   );

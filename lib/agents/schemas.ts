@@ -69,7 +69,9 @@ export const agentProfileSchema = z.strictObject({
   rating: z.number().min(1).max(5).nullable(),
   ratingCount: z.number().int(),
   joinedAt: z.string(),
-  /** docs/api.md#erc-8004-identity: the linked ERC-8004 identity and the registry's summary of our operator's feedback. */
+  /**
+   * docs/api.md#erc-8004-identity: the linked ERC-8004 identity and the registry's summary of our operator's feedback.
+   */
   erc8004: reputationSummarySchema.nullable(),
 });
 

@@ -68,7 +68,9 @@ export function sealIronSession(
   const cipher = createCipheriv('aes-256-cbc', deriveKey(password, encryptionSalt), iv);
   const encrypted = Buffer.concat([cipher.update(JSON.stringify(data), 'utf8'), cipher.final()]);
   const expiration = ttlSeconds ? String(now + ttlSeconds * 1000) : '';
-  const macBase = `${MAC_PREFIX}*${PASSWORD_ID}*${encryptionSalt}*${iv.toString('base64url')}*${encrypted.toString('base64url')}*${expiration}`;
+  const macBase =
+    `${MAC_PREFIX}*${PASSWORD_ID}*${encryptionSalt}*${iv.toString('base64url')}*` +
+    `${encrypted.toString('base64url')}*${expiration}`;
   return `${macBase}*${macSalt}*${hmacDigest(password, macSalt, macBase)}~${SESSION_VERSION}`;
 }
 

@@ -31,8 +31,11 @@ const NONCE = /^Nonce: ([A-Za-z0-9]{8,})$/;
 // RFC 3339 date-time as the grammar reads it (upper-case T and Z only; the grammar also allows
 // lower case), narrowed to the reference's own ISO-8601 check: months 01-12, days 01-31,
 // hours 00-23, minutes 00-59, seconds 00-60, offsets up to ±23:59.
-const DATE_TIME =
-  /^([0-9]{4}-(?:0[1-9]|1[012])-(?:0[1-9]|[12][0-9]|3[01]))T(?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$/;
+const DATE_TIME = new RegExp(
+  /^([0-9]{4}-(?:0[1-9]|1[012])-(?:0[1-9]|[12][0-9]|3[01]))/.source +
+    /T(?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\.[0-9]+)?/.source +
+    /(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$/.source,
+);
 const ISSUED_AT = 'Issued At: ';
 const REQUEST_ID = new RegExp(`^${PCHAR}*$`);
 const RESOURCE = new RegExp(`^- (${URI})$`);

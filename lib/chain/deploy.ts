@@ -90,7 +90,8 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
 
 /**
  * One escrow on an existing token: also the upgrade of a v2 or v3 deployment (`chain:deploy --upgrade`),
- * where v4 is deployed beside the old escrow and the old one keeps its tasks (docs/escrow.md#upgrading-a-v3-deployment-to-v4).
+ * where v4 is deployed beside the old escrow and the old one keeps its tasks
+ * (docs/escrow.md#upgrading-a-v3-deployment-to-v4).
  */
 export function deployEscrow(
   options: DeployContractsOptions,
@@ -106,7 +107,9 @@ export function deployEscrow(
   ]);
 }
 
-/** The ERC-8004 registries (contracts/erc8004/README.md) a local chain deploys; elsewhere the canonical ones are named. */
+/**
+ * The ERC-8004 registries (contracts/erc8004/README.md) a local chain deploys; elsewhere the canonical ones are named.
+ */
 export interface Erc8004Registries {
   identityRegistry: Address;
   reputationRegistry: Address;

@@ -83,8 +83,10 @@ function summarize(db: Db, posted: SQL | undefined) {
 function contestsOf(db: Db, posted: SQL | undefined) {
   return db
     .select({
-      delivered: sql<number>`(count(distinct ${missionEvents.missionId}) filter (where ${missionEvents.action} = 'submit'))::int`,
-      contested: sql<number>`(count(distinct ${missionEvents.missionId}) filter (where ${missionEvents.action} = 'contest'))::int`,
+      delivered: sql<number>`(count(distinct ${missionEvents.missionId}) filter (where
+          ${missionEvents.action} = 'submit'))::int`,
+      contested: sql<number>`(count(distinct ${missionEvents.missionId}) filter (where
+          ${missionEvents.action} = 'contest'))::int`,
     })
     .from(missionEvents)
     .innerJoin(missions, eq(missions.id, missionEvents.missionId))
@@ -96,7 +98,9 @@ function contestsOf(db: Db, posted: SQL | undefined) {
 function seriesOf(db: Db, interval: Interval) {
   const unit = sql.raw(`'${interval}'`);
   const bucketOf = (column: SQLWrapper) => sql<string>`date_trunc(${unit}, ${column} at time zone 'UTC')`;
-  const buckets = sql`generate_series(date_trunc(${unit}, ${p('from')}::timestamp), ${p('to')}::timestamp, ${sql.raw(`'1 ${interval}'`)}::interval) as bucket(start)`;
+  const step = sql.raw(`'1 ${interval}'`);
+  const buckets = sql`generate_series(date_trunc(${unit}, ${p('from')}::timestamp), ${p('to')}::timestamp,
+    ${step}::interval) as bucket(start)`;
   const created = db
     .select({ start: bucketOf(missions.createdAt).as('created_start'), n: count().as('created_n') })
     .from(missions)

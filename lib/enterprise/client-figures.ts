@@ -14,6 +14,7 @@ export const clientFigures = () => ({
       sql<number>`(count(*) filter (where ${missions.status} = ${status}))::int`,
     ]),
   ) as Record<keyof StatusCounts, SQL<number>>,
-  escrowed: sql<string>`coalesce(sum(${missions.reward}) filter (where ${missions.status} not in ('COMPLETED', 'CANCELLED', 'AWAITING_FUNDING')), 0)::text`,
+  escrowed: sql<string>`coalesce(sum(${missions.reward}) filter (where ${missions.status} not in
+      ('COMPLETED', 'CANCELLED', 'AWAITING_FUNDING')), 0)::text`,
   paid: sql<string>`coalesce(sum(${agentEarnings.gross}), 0)::text`,
 });

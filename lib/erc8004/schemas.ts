@@ -25,7 +25,10 @@ export const linkedIdentitySchema = z.strictObject({
 
 export const reputationSummarySchema = z.strictObject({
   agentId: z.string().regex(/^\d+$/),
-  /** Feedback our operator gave this identity (tag1 `taskmarket`, revoked left out); null when the registry could not be read. */
+  /**
+   * Feedback our operator gave this identity (tag1 `taskmarket`, revoked left out); null when the registry could not be
+   * read.
+   */
   feedbackCount: z.number().int().nullable(),
   /** Their average value (0–100); null before the first, or when unreadable. */
   averageValue: z.number().nullable(),

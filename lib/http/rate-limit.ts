@@ -39,7 +39,8 @@ export const LIMITS = {
   download: { scope: 'ip', max: (c) => c.limits.downloadPerMinute, windowMs: 60_000 },
   // docs/api.md#tokens: registration is anonymous by design; an IP registers at most this many clients an hour.
   register: { scope: 'ip', max: (c) => c.limits.registrationsPerHour, windowMs: 3_600_000 },
-  // docs/api.md#oauth-21: many IPs together register at most this many clients an hour, so the table's growth has a bound.
+  // docs/api.md#oauth-21: many IPs together register at most this many clients an hour, so the table's growth has a
+  // bound.
   registerGlobal: { scope: 'global', max: (c) => c.limits.registrationsGlobalPerHour, windowMs: 3_600_000 },
   // The token endpoint: codes and refresh tokens are unguessable, but each try costs a KV and a database call.
   token: { scope: 'ip', max: (c) => c.limits.tokenPerMinute, windowMs: 60_000 },

@@ -4,7 +4,7 @@
 // transport, built for the request from the one tool set, answering with JSON (no stream to keep open).
 // A batch is neither's: it is refused first (batch.ts).
 import 'server-only';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import * as webStandard from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { callTool, createMcpServer, type Session } from '@taskmarket/sdk/mcp';
 import sdkPackage from '@taskmarket/sdk/package.json' with { type: 'json' };
 import { batchRefusal } from './batch';
@@ -34,7 +34,7 @@ export async function serveMcp(request: Request, body: unknown, session: Session
 /** Any message, answered by the SDK's server and transport. */
 export async function serveBySdk(request: Request, body: unknown, session: Session): Promise<Response> {
   const server = createMcpServer(session, sdkPackage.version);
-  const transport = new WebStandardStreamableHTTPServerTransport({
+  const transport = new webStandard.WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });

@@ -42,7 +42,8 @@ export async function act(
   await applyTransition(db, cfg, choice, id, viewer, input, now);
   // Release or refund rows this transition wrote go out now; the sweep retries what fails.
   await settleMission(db, cfg, id, reactToSettlement);
-  // Then the ERC-8004 feedback it decided, once its payout is mined; never fails the answer (docs/api.md#erc-8004-feedback).
+  // Then the ERC-8004 feedback it decided, once its payout is mined; never fails the answer
+  // (docs/api.md#erc-8004-feedback).
   await sendMissionFeedback(db, cfg, id);
   return getMissionOrThrow(db, cfg, id, viewer, now);
 }
@@ -106,7 +107,9 @@ export async function contestMission(db: Db, cfg: Config, id: string, viewer: Vi
   return act(db, cfg, contestChoice, id, viewer, { reason, unmet, files: body.files }, now);
 }
 
-/** docs/api.md#criteria: `items` name criteria the mission has (they are frozen once OPEN: an unlocked read will do). */
+/**
+ * docs/api.md#criteria: `items` name criteria the mission has (they are frozen once OPEN: an unlocked read will do).
+ */
 async function checkCriteria(db: Db, id: string, field: string, items: readonly { criterion: number }[]) {
   const mission = await findMission(db, id);
   if (!mission) return; // the transition answers 404

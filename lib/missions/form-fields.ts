@@ -1,6 +1,6 @@
-// Multipart forms carry every field as text (docs/api.md#missions): tags (and a bounty's split, docs/api.md#bounties) come
-// comma-separated, criteria, self-checks and unmet lists (docs/api.md#criteria) as JSON text, and an empty input is a
-// field left out. This turns a form into the shape the JSON schemas validate.
+// Multipart forms carry every field as text (docs/api.md#missions): tags (and a bounty's split, docs/api.md#bounties)
+// come comma-separated, criteria, self-checks and unmet lists (docs/api.md#criteria) as JSON text, and an empty input
+// is a field left out. This turns a form into the shape the JSON schemas validate.
 
 const LISTS = new Set(['tags', 'split']);
 const JSON_FIELDS = new Set(['criteria', 'selfCheck', 'unmet']);

@@ -26,9 +26,12 @@ import { canSeeMission, type Viewer } from './visibility';
 const notFound = () => new ApiError(404, 'Mission not found');
 const refuse = (detail: string) => new ApiError(400, 'Validation failed', [detail]);
 const FALLBACK =
-  'fund it from the wallet instead: approve the escrow, then createTask(reward, ref, expiresAt), and POST { onChainTaskId }';
+  'fund it from the wallet instead: approve the escrow, then createTask(reward, ref, ' +
+  'expiresAt), and POST { onChainTaskId }';
 
-/** The mission, its poster's wallet and its relay row, for its poster only (others learn nothing of an unfunded one). */
+/**
+ * The mission, its poster's wallet and its relay row, for its poster only (others learn nothing of an unfunded one).
+ */
 async function posterMission(db: Db, id: string, viewer: Viewer) {
   if (!idSchema.safeParse(id).success) throw notFound();
   const [found] = await db
@@ -170,7 +173,8 @@ export async function fundMission(
   });
   if (!valid)
     throw refuse(
-      "signature: not the poster's wallet's signature of this mission's typedData (from, to, value, validBefore and nonce exactly)",
+      "signature: not the poster's wallet's signature of this mission's typedData (from, to, " +
+        'value, validBefore and nonce exactly)',
     );
   if (await readChain(() => authorizationUsed(clients.publicClient, token, terms.client, nonce))) {
     throw refuse('signature: this authorization was already used or cancelled');
@@ -181,7 +185,9 @@ export async function fundMission(
   return { status: 202, body: await getFunding(db, kv, cfg, id, viewer) };
 }
 
-/** docs/api.md#post-and-pay: the poster's ten a day, then everyone's hourly budget; beyond, the wallet pays its own gas. */
+/**
+ * docs/api.md#post-and-pay: the poster's ten a day, then everyone's hourly budget; beyond, the wallet pays its own gas.
+ */
 async function chargeRelay(kv: Kv, cfg: Config, userId: string): Promise<void> {
   if (!getChainClients()?.relayer) throw new ApiError(429, 'Relaying is not available', [FALLBACK]);
   for (const [name, subject] of [
@@ -198,7 +204,9 @@ async function chargeRelay(kv: Kv, cfg: Config, userId: string): Promise<void> {
   }
 }
 
-/** The one conditional write that claims the relay: a first row, or a FAILED one taken again; a concurrent one loses. */
+/**
+ * The one conditional write that claims the relay: a first row, or a FAILED one taken again; a concurrent one loses.
+ */
 async function recordRelay(db: Db, mission: Mission, signature: Hex, validBefore: bigint, now: Date): Promise<void> {
   const values = {
     signature: signature.toLowerCase(),

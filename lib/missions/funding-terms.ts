@@ -36,7 +36,8 @@ export async function assertUnfundedRoom(tx: Db, cfg: Config, clientId: string):
     .where(and(eq(missions.clientId, clientId), eq(missions.status, 'AWAITING_FUNDING')));
   if ((row?.waiting ?? 0) >= cfg.missions.maxUnfunded) {
     throw new ApiError(409, 'Too many missions awaiting funding', [
-      `MAX_UNFUNDED_MISSIONS: a poster holds at most ${cfg.missions.maxUnfunded} unfunded missions at once; fund one, or wait until it lapses`,
+      `MAX_UNFUNDED_MISSIONS: a poster holds at most ${cfg.missions.maxUnfunded} unfunded ` +
+        `missions at once; fund one, or wait until it lapses`,
     ]);
   }
 }

@@ -42,7 +42,9 @@ export async function verifyFunding(
   const earliest = earliestExpiresAt(deadline, expiryRules(cfg), bounty);
   if (task.expiresAt < earliest) {
     throw refuse(
-      `onChainTaskId: the task expires at ${task.expiresAt} (${iso(task.expiresAt)}); for this deadline it must not expire before ${earliest} (${iso(earliest)}) — call extend(${taskId}, ${earliest}) or fund a new task`,
+      `onChainTaskId: the task expires at ${task.expiresAt} (${iso(task.expiresAt)}); ` +
+        `for this deadline it must not expire before ${earliest} (${iso(earliest)}) ` +
+        `— call extend(${taskId}, ${earliest}) or fund a new task`,
     );
   }
 }

@@ -77,7 +77,8 @@ interface Shape {
 }
 
 const shapeKey = (s: Shape) =>
-  `${s.sort}|${s.mine ?? 'board'}|${s.filters.join(',')}|${s.after ? 'after' : 'first'}|${s.anonymous ? 'anonymous' : 'viewer'}`;
+  `${s.sort}|${s.mine ?? 'board'}|${s.filters.join(',')}|${s.after ? 'after' : 'first'}|` +
+  `${s.anonymous ? 'anonymous' : 'viewer'}`;
 
 // The board is the busiest read: its statements are built once per shape and database handle.
 const listStatement = builtOnce((db: Db, shape: Shape) => {
@@ -166,7 +167,8 @@ export async function listMissions(
   const page = matches.slice(0, query.limit);
   const last = matches.length > query.limit ? page.at(-1) : stop < 0 ? undefined : rows[stop];
   const nextCursor = last ? encodeCursor(query.sort, last.key, last.id) : null;
-  return `{"items":[${page.map((row) => row.view).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}` as JsonText<MissionList>;
+  return (`{"items":[${page.map((row) => row.view).join(',')}],"nextCursor":` +
+    `${JSON.stringify(nextCursor)}}`) as JsonText<MissionList>;
 }
 
 // Without `mine` the list is the public board: OPEN missions only (docs/api.md#listing).

@@ -122,6 +122,8 @@ export function matchedPageIds(sort: { column: PgColumn; direction: 'asc' | 'des
       sql` union all `,
     )}
     union all
-    (select ${missions.id} from beyond as ${missions} where (select count(*) from beyond) <= ${n(RARE)} ${order} limit ${limit})
-    union all select ${missions.id} from walk_on as ${missions} union all select ${missions.id} from walk_stop as ${missions}`;
+    (select ${missions.id} from beyond as ${missions} where (select count(*) from beyond) <= ${n(RARE)} ${order}
+      limit ${limit})
+    union all select ${missions.id} from walk_on as ${missions}
+    union all select ${missions.id} from walk_stop as ${missions}`;
 }

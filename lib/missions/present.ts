@@ -63,7 +63,8 @@ function contests(work: SQL): SQL {
     files: files('EVIDENCE', sql`${current} and ${missionFiles.round} = ${c.round}`),
     contestedAt: iso(c.createdAt),
   });
-  return sql`case when ${work} then ${array(contest, sql`${c.round}`, sql`from ${c} where ${c.missionId} = ${missions.id} and ${c.assignment} = ${missions.assignment}`)}
+  const ofMission = sql`from ${c} where ${c.missionId} = ${missions.id} and ${c.assignment} = ${missions.assignment}`;
+  return sql`case when ${work} then ${array(contest, sql`${c.round}`, ofMission)}
     else '[]'::json end`;
 }
 
@@ -89,7 +90,8 @@ function bounty(): SQL {
 /** docs/api.md#criteria: the criteria as `[{ number, text }]`, numbered from 1; [] when there is none. */
 function criteria(): SQL {
   const list = missions.criteria;
-  return sql`coalesce((select array_to_json(array_agg((select row_to_json(o) from (select c.n as "number", c.t as "text") o) order by c.n))
+  const row = sql`(select row_to_json(o) from (select c.n as "number", c.t as "text") o)`;
+  return sql`coalesce((select array_to_json(array_agg(${row} order by c.n))
     from unnest(${list}) with ordinality as c(t, n)), '[]'::json)`;
 }
 

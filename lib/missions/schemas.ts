@@ -69,7 +69,8 @@ export const createMissionSchema = z
     deadline: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
     // Bookkeeping mode: optional; the escrow issue checks it against the chain.
     onChainTaskId: onChainTaskIdSchema.optional(),
-    // docs/api.md#applications: FIRST_COME (accept) or APPLICATION (apply, then the owner assigns); docs/api.md#bounties: BOUNTY.
+    // docs/api.md#applications: FIRST_COME (accept) or APPLICATION (apply, then the owner assigns);
+    // docs/api.md#bounties: BOUNTY.
     assignment: assignmentSchema.default('FIRST_COME'),
     winners: smallInt.pipe(winnersSchema).optional().describe('BOUNTY: places to award, 1–10 (default 1)'),
     split: z

@@ -29,7 +29,10 @@ export interface MissionRules {
   acceptWindowSeconds: number;
 }
 
-/** Who must be acting: the mission's owner, its assigned agent, any agent but the owner, an agent who entered the bounty, the operator, or time. */
+/**
+ * Who must be acting: the mission's owner, its assigned agent, any agent but the owner, an agent who entered the
+ * bounty, the operator, or time.
+ */
 export type Party = 'owner' | 'assignee' | 'agent' | 'entrant' | 'operator' | 'system';
 
 /** Side effects, carried out by apply-transition.ts in the same transaction as the state change. */

@@ -53,16 +53,20 @@ export function viewerValues(viewer: Viewer): { viewer: string | null; privilege
  * Whether the submission and the contests are shown: to the two parties and the operator only.
  * SQL on the `missions` row in scope, since the database writes the mission views (present.ts).
  */
-export const canSeeWork = sql`(${sql.placeholder('privileged')}::boolean or ${missions.clientId} = ${sql.placeholder('viewer')}::uuid
-  or ${missions.agentId} = ${sql.placeholder('viewer')}::uuid)`;
+const viewerId = sql.placeholder('viewer');
+export const canSeeWork = sql`(${sql.placeholder('privileged')}::boolean or ${missions.clientId} = ${viewerId}::uuid
+  or ${missions.agentId} = ${viewerId}::uuid)`;
 
 /**
  * Whether `viewer` (a user id, SQL) entered the bounty of the `missions` row in scope. Nested one
  * level: Drizzle drops the table from a single-table select field's own columns, and the
  * subquery's `id` would then be the entry's.
  */
-export const enteredBy = (viewer: SQL) =>
-  sql<boolean>`${sql`exists (select 1 from ${bountyEntries} where ${bountyEntries.missionId} = ${missions.id} and ${bountyEntries.agentId} = ${viewer})`}`;
+export const enteredBy = (viewer: SQL) => {
+  const e = bountyEntries;
+  const exists = sql`exists (select 1 from ${e} where ${e.missionId} = ${missions.id} and ${e.agentId} = ${viewer})`;
+  return sql<boolean>`${exists}`;
+};
 
 /** canSeeWork for an anonymous viewer: a constant, so the database drops the work's subqueries. */
 export const ANONYMOUS_SEES_WORK = sql`false`;

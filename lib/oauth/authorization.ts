@@ -107,8 +107,8 @@ export async function checkAuthorizationRequest(
   if (!client)
     throw new UnsafeAuthorizationRequest('This application is not registered with taskmarket (unknown client_id).');
   const askedRedirect = typeof raw.redirect_uri === 'string' ? raw.redirect_uri : undefined;
-  // Exact string match against a registered URI (OAuth 2.1 §4.1.1), any port for loopback (docs/api.md#loopback-redirects);
-  // none given is fine only when there is one.
+  // Exact string match against a registered URI (OAuth 2.1 §4.1.1), any port for loopback
+  // (docs/api.md#loopback-redirects); none given is fine only when there is one.
   const redirectUri = askedRedirect ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
   if (
     !redirectUri ||

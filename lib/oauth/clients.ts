@@ -84,7 +84,10 @@ export interface RegisteredClient {
 
 const invalidMetadata = (description: string) => new OAuthError(400, 'invalid_client_metadata', description);
 
-/** Client metadata as we honour it, from a registration (RFC 7591) or a metadata document (docs/api.md#client-id-metadata-documents). */
+/**
+ * Client metadata as we honour it, from a registration (RFC 7591) or a metadata document
+ * (docs/api.md#client-id-metadata-documents).
+ */
 export interface CheckedMetadata {
   name: string;
   redirectUris: string[];

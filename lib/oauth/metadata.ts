@@ -26,7 +26,8 @@ export function authorizationServerMetadata(cfg: Config) {
     revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
-    // A client_id may be the https URL of the client's own metadata document (docs/api.md#client-id-metadata-documents).
+    // A client_id may be the https URL of the client's own metadata document
+    // (docs/api.md#client-id-metadata-documents).
     client_id_metadata_document_supported: true,
     service_documentation: `${issuer}/docs`,
     // RFC 9728 §4: the resources this server issues tokens for (docs/api.md#audience).

@@ -129,7 +129,8 @@ async function redeemCode(
   if (!verifierMatches(request.code_verifier, code.codeChallenge))
     throw invalidGrant('code_verifier does not match the code_challenge');
   const resource = resourceFor(cfg, code.resource, request.resource);
-  // A second approval extends the standing grant (docs/api.md#re-authorizing-extends-the-grant): the tokens carry all it now holds.
+  // A second approval extends the standing grant (docs/api.md#re-authorizing-extends-the-grant): the tokens carry all
+  // it now holds.
   const grant = await grantOAuthScopes(
     db,
     code.userId,

@@ -32,7 +32,10 @@ export interface SpanOptions {
   leaf?: true;
 }
 
-/** Runs `work` inside a child span of the current one, ended when it settles; a failure marks the span by its error's name. */
+/**
+ * Runs `work` inside a child span of the current one, ended when it settles; a failure marks the span by its error's
+ * name.
+ */
 export function inSpan<T>(
   name: string,
   options: SpanOptions,

@@ -143,7 +143,8 @@ export function buildOpenApiDocument(table: RouteTable) {
       title: 'taskmarket API',
       version: packageJson.version,
       description:
-        'Clients post missions; agents accept, deliver and get paid on-chain. Amounts are strings of base units; addresses are lowercase; lists are cursor-paginated.',
+        'Clients post missions; agents accept, deliver and get paid on-chain. Amounts are ' +
+        'strings of base units; addresses are lowercase; lists are cursor-paginated.',
     },
     tags: [...new Set(operations.map((r) => r.tag))].map((name) => ({ name })),
     paths,

@@ -77,7 +77,8 @@ export const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'bearer',
     description:
-      'The token from POST /api/auth/verify, an OAuth access token, or a personal access token (tm_…); a delegated token is refused (403) outside its scopes',
+      'The token from POST /api/auth/verify, an OAuth access token, or a personal access ' +
+      'token (tm_…); a delegated token is refused (403) outside its scopes',
   },
   session: {
     type: 'apiKey',

@@ -53,13 +53,15 @@ export const publicConfigSchema = z.strictObject({
       .number()
       .int()
       .describe(
-        'createTask expiresAt ≥ the deadline (unix seconds) + this: reviewWindowSeconds × (maxContests + 1) + reclaimGraceSeconds',
+        'createTask expiresAt ≥ the deadline (unix seconds) + this: reviewWindowSeconds × ' +
+          '(maxContests + 1) + reclaimGraceSeconds',
       ),
     bountyExpiresAfterDeadlineSeconds: z
       .number()
       .int()
       .describe(
-        'The same for a BOUNTY (docs/api.md#bounties): reviewWindowSeconds × 2 + the dispute allowance + reclaimGraceSeconds',
+        'The same for a BOUNTY (docs/api.md#bounties): reviewWindowSeconds × 2 + the dispute ' +
+          'allowance + reclaimGraceSeconds',
       ),
     maxBountyEntries: z.number().int().describe('Entries a bounty takes at most'),
   }),

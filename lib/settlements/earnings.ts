@@ -27,7 +27,8 @@ async function settlementSums(db: Db, userId: string) {
     .groupBy(settlements.kind, settlements.status);
   const sum = (kind: string, status: string) =>
     BigInt(rows.find((r) => r.kind === kind && r.status === status)?.total ?? '0');
-  // A bounty's releaseSplit not yet mined (docs/api.md#bounties): its row is the client's; the agent's part is its credit.
+  // A bounty's releaseSplit not yet mined (docs/api.md#bounties): its row is the client's; the agent's part is its
+  // credit.
   const [splitting] = await db
     .select({ total: sql<string>`coalesce(sum(${agentEarnings.amount}), 0)::text` })
     .from(agentEarnings)

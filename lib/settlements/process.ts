@@ -1,9 +1,9 @@
 // Carries one settlement to the chain and back: reconcile from the chain's own state first (a
 // task already released or refunded, a recorded transaction already mined or still waiting), and
 // only then sign, record and send. It answers the row as it ended; what that outcome means for a
-// mission is the caller's `OnSettled` to decide (lib/missions/reclaimed.ts). Run inline after a commit and by the sweep; a lease keeps two
-// workers off the same row. A settlement that keeps failing stops at SETTLEMENT_MAX_ATTEMPTS as
-// FAILED for the operator (docs/api.md#settlements); an unreachable RPC or a transaction still waiting in the
+// mission is the caller's `OnSettled` to decide (lib/missions/reclaimed.ts). Run inline after a commit and by the
+// sweep; a lease keeps two workers off the same row. A settlement that keeps failing stops at SETTLEMENT_MAX_ATTEMPTS
+// as FAILED for the operator (docs/api.md#settlements); an unreachable RPC or a transaction still waiting in the
 // mempool is not a failure and does not use up an attempt.
 import 'server-only';
 import type { Hex } from 'viem';

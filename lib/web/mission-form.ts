@@ -45,7 +45,8 @@ export function validateMissionForm(
   const description = v.description.trim();
   if (!description) errors.description = 'Describe what needs to be done.';
   else if (description.length > MISSION_LIMITS.description) {
-    errors.description = `At most ${MISSION_LIMITS.description.toLocaleString('en-US')} characters (${description.length} now).`;
+    errors.description =
+      `At most ${MISSION_LIMITS.description.toLocaleString('en-US')} characters ` + `(${description.length} now).`;
   }
   const category = v.category.trim();
   if (category && !categorySchema.safeParse(category).success)

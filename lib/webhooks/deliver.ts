@@ -185,7 +185,8 @@ function dueDeliveries(db: Db, endpointId: string, now: Date) {
         isNull(e.disabledAt),
         isNull(e.deletedAt),
         // In order per mission and endpoint: nothing earlier of the same mission still pending.
-        sql`not exists (select 1 from ${d} as earlier where earlier.endpoint_id = ${d.endpointId} and earlier.mission_id = ${d.missionId}
+        sql`not exists (select 1 from ${d} as earlier
+          where earlier.endpoint_id = ${d.endpointId} and earlier.mission_id = ${d.missionId}
           and earlier.status = 'PENDING' and earlier.seq < ${d.seq})`,
       ),
     )

@@ -37,7 +37,8 @@ async function expandStep(tx: Db, now: Date, batch: number): Promise<number | nu
     .select()
     .from(v)
     .where(
-      sql`not exists (select 1 from ${v} as earlier where earlier.mission_id = ${v.missionId} and earlier.seq < ${v.seq})`,
+      sql`not exists (select 1 from ${v} as earlier
+        where earlier.mission_id = ${v.missionId} and earlier.seq < ${v.seq})`,
     )
     .orderBy(v.seq)
     .limit(1)
@@ -49,7 +50,8 @@ async function expandStep(tx: Db, now: Date, batch: number): Promise<number | nu
     .from(e)
     .where(
       sql`${e.disabledAt} is null and ${e.deletedAt} is null and ${e.events} @> array[${event.event}]::text[]
-        and ${audienceOf(event.audience)} ${event.expandedThrough ? sql`and ${e.id} > ${event.expandedThrough}::uuid` : sql``}`,
+        and ${audienceOf(event.audience)}
+        ${event.expandedThrough ? sql`and ${e.id} > ${event.expandedThrough}::uuid` : sql``}`,
     )
     .orderBy(e.id)
     .limit(batch);

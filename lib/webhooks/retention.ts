@@ -1,8 +1,8 @@
 // Retention (docs/api.md#webhooks): the outbox must not grow for ever. The sweep deletes delivered and
 // failed deliveries older than WEBHOOK_RETENTION_DAYS, and endpoints removed that long ago with
 // every delivery they still had. Each sweep deletes at most RETENTION_BATCH × RETENTION_STEPS
-// deliveries and RETENTION_BATCH endpoints, in statements of RETENTION_BATCH, so a backlog drains over a few sweeps without
-// one long statement.
+// deliveries and RETENTION_BATCH endpoints, in statements of RETENTION_BATCH, so a backlog drains over a few sweeps
+// without one long statement.
 import 'server-only';
 import { and, inArray, isNotNull, lt, ne, notExists, sql } from 'drizzle-orm';
 import type { Config } from '../config';
@@ -17,7 +17,8 @@ export async function deleteOldWebhookData(db: Db, cfg: Config, now: Date) {
   const d = webhookDeliveries;
   const e = webhookEndpoints;
   const removedLongAgo = and(isNotNull(e.deletedAt), lt(e.deletedAt, cutoff));
-  const old = sql`(${and(ne(d.status, 'PENDING'), lt(d.createdAt, cutoff))} or ${inArray(d.endpointId, db.select({ id: e.id }).from(e).where(removedLongAgo))})`;
+  const removed = db.select({ id: e.id }).from(e).where(removedLongAgo);
+  const old = sql`(${and(ne(d.status, 'PENDING'), lt(d.createdAt, cutoff))} or ${inArray(d.endpointId, removed)})`;
   let deliveries = 0;
   for (let step = 0; step < RETENTION_STEPS; step += 1) {
     const batch = db.select({ id: d.id }).from(d).where(old).limit(RETENTION_BATCH);

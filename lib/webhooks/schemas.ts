@@ -13,7 +13,8 @@ export const WEBHOOK_EVENTS = [
   'mission.reopened',
   'earnings.released',
   'claim.paid',
-  // docs/api.md#bounties: a new or replaced entry (to the client), a bounty closed for judging, and awarded (to its entrants).
+  // docs/api.md#bounties: a new or replaced entry (to the client), a bounty closed for judging, and awarded (to its
+  // entrants).
   'mission.entry_submitted',
   'mission.judging',
   'mission.awarded',

@@ -24,7 +24,9 @@ export interface Attempt {
 
 export type Outcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
 
-/** One attempt in its span (event and status, never the URL or payload), counted by outcome (docs/api.md#observability). */
+/**
+ * One attempt in its span (event and status, never the URL or payload), counted by outcome (docs/api.md#observability).
+ */
 export function sendAttempt(cfg: Config, attempt: Attempt): Promise<Outcome> {
   return inSpan(
     'webhook deliver',

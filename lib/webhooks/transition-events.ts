@@ -1,4 +1,5 @@
-// Which webhook events a mission transition raises (docs/api.md#webhooks, docs/api.md#bounties), written with it in its transaction.
+// Which webhook events a mission transition raises (docs/api.md#webhooks, docs/api.md#bounties), written with it in its
+// transaction.
 import 'server-only';
 import type { Db } from '../db/client';
 import type { MissionStatus } from '../db/schema';

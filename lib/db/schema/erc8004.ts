@@ -44,7 +44,8 @@ export const reputationFeedback = pgTable(
     // The feedback file, rendered once (after the payout is mined) and served byte for byte; its keccak256.
     document: text('document'),
     feedbackHash: text('feedback_hash'),
-    // PENDING until given on-chain (MINED); FAILED after SETTLEMENT_MAX_ATTEMPTS; SUPERSEDED when the payout never happened (reclaimed).
+    // PENDING until given on-chain (MINED); FAILED after SETTLEMENT_MAX_ATTEMPTS; SUPERSEDED when the payout never
+    // happened (reclaimed).
     status: settlementStatusEnum('status').notNull().default('PENDING'),
     txHash: text('tx_hash'),
     // The block the send was made at: a retry looks for our NewFeedback from there on before sending again.
