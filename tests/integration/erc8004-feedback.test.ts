@@ -401,23 +401,26 @@ describe('feedback sent under a lease, to an identity still the agent’s', () =
     expect((await summaryOnChain(agentId)).count).toBe(1n);
   });
 
-  test('behavior: an identity transferred away since the settlement gets nothing; the row stops as FAILED', async () => {
-    const { agent, agentId } = await linkedAgent();
-    const { client, id } = await submitted(agent);
-    const buyer = newWallet();
-    const hash = await walletOf(agent.wallet).writeContract({
-      address: registries().identityRegistry,
-      abi: identityRegistryArtifact.abi,
-      functionName: 'transferFrom',
-      args: [agent.wallet.address, buyer.address, agentId],
-    });
-    await publicClient().waitForTransactionReceipt({ hash });
-    const nonce = await operatorNonce();
-    await ok(act('approve', client, id));
-    expect((await payoutOf(id))!.status).toBe('MINED');
-    expect(await rowsOf(id)).toMatchObject([{ status: 'FAILED', lastError: expect.stringMatching(/no longer/) }]);
-    expect(await operatorNonce()).toBe(nonce + 1); // the release only
-    await sweep();
-    expect((await summaryOnChain(agentId)).count).toBe(0n);
-  });
+  test(
+    'behavior: an identity transferred away since the settlement gets nothing; the row ' + 'stops as FAILED',
+    async () => {
+      const { agent, agentId } = await linkedAgent();
+      const { client, id } = await submitted(agent);
+      const buyer = newWallet();
+      const hash = await walletOf(agent.wallet).writeContract({
+        address: registries().identityRegistry,
+        abi: identityRegistryArtifact.abi,
+        functionName: 'transferFrom',
+        args: [agent.wallet.address, buyer.address, agentId],
+      });
+      await publicClient().waitForTransactionReceipt({ hash });
+      const nonce = await operatorNonce();
+      await ok(act('approve', client, id));
+      expect((await payoutOf(id))!.status).toBe('MINED');
+      expect(await rowsOf(id)).toMatchObject([{ status: 'FAILED', lastError: expect.stringMatching(/no longer/) }]);
+      expect(await operatorNonce()).toBe(nonce + 1); // the release only
+      await sweep();
+      expect((await summaryOnChain(agentId)).count).toBe(0n);
+    },
+  );
 });
