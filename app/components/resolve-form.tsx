@@ -146,7 +146,7 @@ function CriteriaTable({
                   {unmet.length === 0
                     ? '—'
                     : unmet.map((u) => (
-                        <p key={u.round}>
+                        <p key={u.round} style={{ margin: 0 }}>
                           Round {u.round}: {u.reason}
                         </p>
                       ))}
@@ -163,7 +163,7 @@ function CriteriaTable({
                       '—'
                     )
                   ) : (
-                    <fieldset>
+                    <fieldset style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
                       <legend className="visually-hidden">Verdict on criterion {c.number}</legend>
                       {([true, false] as const).map((met) => (
                         <label key={String(met)} style={{ whiteSpace: 'nowrap' }}>

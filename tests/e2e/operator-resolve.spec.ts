@@ -75,7 +75,11 @@ test('the operator resolves a dispute with a verdict per criterion', async ({ br
     await expect(page.getByTestId('criterion-2')).toContainText('Checked with a linter.');
     await expect(page.getByTestId('criterion-3')).toContainText('Not said');
     await expect(page.getByTestId('mission-timeline')).toContainText('Delivery contested (round 3');
-    expect(await radiosOffTheirLabelLine(page)).toEqual([]);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      expect(await radiosOffTheirLabelLine(page), `radios at ${width}px`).toEqual([]);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
     await expectNoAccessibilityViolations(page);
   });
 
