@@ -69,7 +69,7 @@ export function createClient(options: ClientOptions) {
      * missions.fund(id): one signature funds an AWAITING_FUNDING mission, relayed by the server
      * (docs/api.md#post-and-pay).
      */
-    missions: { ...missions, fund: fundMissionOf(api, missions, signer) },
+    missions: { ...missions, fund: fundMissionOf(api, missions, signer, config) },
     /** Posts the mission and funds it with one signature (no ETH); `fundFrom: 'wallet'`: approve + createTask first. */
     fundAndCreateMission: fundAndCreateMissionOf(api, missions, signer, options.rpcUrl, config),
     /** agents.registerErc8004(): one transaction from this wallet registers an ERC-8004 identity, then links it. */

@@ -9,6 +9,9 @@ import { buildSdk } from '../support/sdk/sdk-build';
 import { cliEnv, CLI, SUITE_SERVER_ENV } from '../support/sdk/cli-process';
 import { chainReader, deadlineIn, escrowTask, sdkClient, usdcBalance } from '../support/sdk/sdk-fixtures';
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TaskmarketError } from '../../sdk/src/index';
 
 let server: SdkTestServer;
 
@@ -65,6 +68,101 @@ describe('post and pay (SDK)', () => {
     expect((await tm.missions.get(posted.id)).status).toBe('OPEN');
     // Funded already: fund again answers the same, signing nothing.
     expect((await tm.missions.fund(posted.id)).status).toBe('funded');
+  });
+});
+
+type Funding = {
+  typedData: { domain: Record<string, unknown>; types: Record<string, unknown>; message: Record<string, string> };
+};
+
+/**
+ * A real HTTP server between the SDK and the production server that passes everything through but
+ * rewrites the funding's typed data with `tamper`, as a compromised server or a hostile proxy would.
+ */
+async function tamperingProxy(upstream: string) {
+  const seen: string[] = [];
+  let tamper: ((funding: Funding) => void) | undefined;
+  const proxy = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name)),
+    ) as Record<string, string>;
+    seen.push(`${request.method} ${request.url}`);
+    const passed = await fetch(new URL(request.url!, upstream), {
+      method: request.method,
+      headers,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+    });
+    let body = await passed.text();
+    if (tamper && request.method === 'GET' && /\/funding$/.test(request.url!) && passed.status === 200) {
+      const funding = JSON.parse(body) as Funding;
+      tamper(funding);
+      body = JSON.stringify(funding);
+    }
+    response.writeHead(passed.status, { 'content-type': passed.headers.get('content-type') ?? 'application/json' });
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    seen,
+    set: (next: ((funding: Funding) => void) | undefined) => void (tamper = next),
+    close: () => new Promise<void>((resolve) => proxy.close(() => resolve())),
+  };
+}
+
+describe("post and pay (SDK) refuses to sign typed data that is not the mission's", () => {
+  test('another escrow, amount, signer, chain, token, type or window: refused, nothing signed or sent', async () => {
+    const account = await usdcOnly(2n * USDC);
+    const proxy = await tamperingProxy(server.url);
+    try {
+      // Signed in straight at the server (SIWE names its domain); then every call goes through the proxy.
+      const { token } = await sdkClient(server, account).signIn();
+      const tm = sdkClient(server, account, { baseUrl: proxy.url, rpcUrl: undefined, token });
+      const posted = await tm.missions.create({
+        title: 'Funded through a hostile proxy',
+        description: 'Tampered typed data',
+        reward: (2n * USDC).toString(),
+        deadline: deadlineIn(2),
+      });
+      const stranger = privateKeyToAccount(generatePrivateKey()).address;
+      const now = Math.floor(Date.now() / 1000);
+      const tamperings: [string, (f: Funding) => void][] = [
+        ['message.to', (f) => void (f.typedData.message.to = stranger)],
+        ['message.value', (f) => void (f.typedData.message.value = (20n * USDC).toString())],
+        ['message.from', (f) => void (f.typedData.message.from = stranger)],
+        ['domain.chainId', (f) => void (f.typedData.domain.chainId = Number(f.typedData.domain.chainId) + 1)],
+        ['domain.verifyingContract', (f) => void (f.typedData.domain.verifyingContract = stranger)],
+        ['message.validBefore', (f) => void (f.typedData.message.validBefore = String(now + 30 * 86_400))],
+        ['message.validAfter', (f) => void (f.typedData.message.validAfter = String(now + 86_400))],
+        [
+          'types',
+          (f) =>
+            void (f.typedData.types = {
+              ReceiveWithAuthorization: [
+                { name: 'from', type: 'address' },
+                { name: 'to', type: 'address' },
+                { name: 'value', type: 'uint256' },
+              ],
+            }),
+        ],
+      ];
+      for (const [field, tamper] of tamperings) {
+        proxy.set(tamper);
+        const refused = await tm.missions.fund(posted.id).catch((error: unknown) => error);
+        expect(refused, field).toBeInstanceOf(TaskmarketError);
+        expect((refused as TaskmarketError).error).toMatch(/^Refused to sign/);
+        expect((refused as TaskmarketError).details?.join('\n'), field).toContain(field);
+      }
+      expect(proxy.seen.filter((line) => line.startsWith('POST') && line.endsWith('/funding'))).toEqual([]);
+      expect((await tm.missions.get(posted.id)).status).toBe('AWAITING_FUNDING');
+      // The same proxy, honest: the typed data checks out and funds the mission.
+      proxy.set(undefined);
+      expect(await tm.missions.fund(posted.id)).toMatchObject({ status: 'funded' });
+    } finally {
+      await proxy.close();
+    }
   });
 });
 

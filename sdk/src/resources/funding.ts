@@ -10,6 +10,7 @@ import { TaskmarketError } from '../errors.js';
 import { newIdempotencyKey } from '../http.js';
 import type { Answer, CreateMissionInput, Mission, PublicConfig } from '../types.js';
 import { segment } from '../api.js';
+import { signableFunding } from './funding-typed-data.js';
 import type { MissionsResource, WithFiles } from './missions.js';
 
 export type FundedMissionInput = Omit<CreateMissionInput, 'onChainTaskId'>;
@@ -20,35 +21,28 @@ export interface FundOptions {
   wait?: boolean;
   /** How long to wait, in milliseconds (default 120 000). */
   timeoutMs?: number;
-}
-
-/** The typed data as viem signs it: the uint256 fields, decimal strings in JSON, as bigints. */
-function signableOf(funding: MissionFunding) {
-  const { domain, types, message } = funding.typedData;
-  return {
-    domain,
-    types: { ReceiveWithAuthorization: types.ReceiveWithAuthorization! },
-    primaryType: 'ReceiveWithAuthorization' as const,
-    message: {
-      ...message,
-      value: BigInt(message.value),
-      validAfter: BigInt(message.validAfter),
-      validBefore: BigInt(message.validBefore),
-    },
-  };
+  /** The reward the signature may move, in base units (default: the mission's, read first). */
+  reward?: bigint;
 }
 
 /**
  * missions.fund(id): read the funding's typed data, sign it with the account, hand it back; by default wait until OPEN.
  */
-export function fundMissionOf(api: Api, missions: MissionsResource, signer: Signer | undefined) {
+export function fundMissionOf(
+  api: Api,
+  missions: MissionsResource,
+  signer: Signer | undefined,
+  config: () => Promise<PublicConfig>,
+) {
   return async (id: string, options: FundOptions = {}): Promise<MissionFunding> => {
     if (!signer)
       throw new TaskmarketError({ status: 0, error: 'Funding a mission needs an account: createClient({ account })' });
     let state = await missions.funding(id);
     if (state.status === 'funded') return state;
     if (state.status !== 'relaying') {
-      const data = signableOf(state) as never;
+      // Checked against the public config, this account and the mission's reward before signing.
+      const reward = options.reward ?? BigInt((await missions.get(id)).reward);
+      const data = signableFunding(state, { signer: signer.address, config: await config(), reward }) as never;
       const wallet = signer.walletClient;
       const signature = signer.localAccount?.signTypedData
         ? await signer.localAccount.signTypedData(data)
@@ -85,7 +79,7 @@ export function fundAndCreateMissionOf(
   rpcUrl: string | undefined,
   config: () => Promise<PublicConfig>,
 ) {
-  const fund = fundMissionOf(api, missions, signer);
+  const fund = fundMissionOf(api, missions, signer, config);
   return async (
     input: FundedMissionInput,
     options: WithFiles & FundOptions & { fundFrom?: 'signature' | 'wallet' } = {},
@@ -109,7 +103,7 @@ export function fundAndCreateMissionOf(
       // docs/api.md#post-and-pay: posted AWAITING_FUNDING, then one signature; the server pays the gas.
       const posted = await missions.create(input, { files: options.files });
       if (posted.status !== 'AWAITING_FUNDING') return posted;
-      await fund(posted.id, options);
+      await fund(posted.id, { ...options, reward: BigInt(input.reward) });
       return missions.get(posted.id);
     }
     await api.session.currentToken(); // signed in before paying: a refused sign-in costs nothing
