@@ -295,6 +295,59 @@ describe('a mission posted without its task', () => {
     }
   });
 
+  test('a task funded outside the relay is found past thousands of blocks, asking 2,000 at a time', async () => {
+    const { wallet, token, id } = await unfundedMission();
+    const signature = await signFunding(wallet, token, id);
+    const funding = (await readFunding(token, id)).body;
+    // Thousands of blocks on (same timestamp: the chain's clock does not move for other tests)...
+    await publicClient().request({ method: 'anvil_mine', params: ['0x1388', '0x0'] } as never);
+    // ...someone holding the signature submits it straight to the escrow; no relay row records a block.
+    const stranger = newWallet();
+    await fund(stranger.address);
+    const m = funding.typedData.message;
+    const hash = await walletOf(stranger).writeContract({
+      address: funding.escrow,
+      abi: taskEscrowV4Artifact.abi,
+      functionName: 'createTaskWithAuthorization',
+      args: [
+        m.from,
+        BigInt(m.value),
+        funding.ref,
+        BigInt(funding.expiresAt),
+        0n,
+        BigInt(m.validBefore),
+        m.nonce,
+        signature,
+      ],
+    });
+    await publicClient().waitForTransactionReceipt({ hash });
+    await (await getDb())
+      .update(missions)
+      .set({ createdAt: new Date(Date.now() - 25 * 3_600_000) })
+      .where(eq(missions.id, id));
+    // ...behind an RPC that refuses eth_getLogs over more than 2,000 blocks, as public Base RPCs do.
+    const ranges: number[] = [];
+    const proxy = await startRpcProxy(workerRpcUrl(), (method, params) => {
+      if (method !== 'eth_getLogs') return undefined;
+      const { fromBlock, toBlock } = params[0] as { fromBlock?: string; toBlock?: string };
+      const span =
+        toBlock?.startsWith('0x') && fromBlock?.startsWith('0x') ? Number(toBlock) - Number(fromBlock) + 1 : Infinity;
+      ranges.push(span);
+      return span > 2_000 ? { error: { code: -32602, message: 'block range too large' } } : undefined;
+    });
+    setEnv({ RPC_URL: proxy.url });
+    try {
+      expect((await sweep()).status).toBe(200);
+    } finally {
+      setEnv({ RPC_URL: workerRpcUrl() });
+      await proxy.close();
+    }
+    // The lapse found the task instead of deleting the mission, and the mission opened with it.
+    expect(await missionStatus(id)).toBe('OPEN');
+    expect(ranges.length).toBeGreaterThan(1);
+    expect(Math.max(...ranges)).toBeLessThanOrEqual(2_000);
+  });
+
   test('a task of its own with the ref but less money, and the authorization cancelled: the mission lapses, never opens', async () => {
     const { wallet, token, id } = await unfundedMission();
     await fund(wallet.address);
