@@ -49,8 +49,7 @@ describe('the lapse and an upload of the same file at once', () => {
     const other = postgres(process.env.DATABASE_URL!, { max: 2, onnotice: () => {} });
     try {
       // Another session holds the mission's row: the sweep locks the bytes, then waits to delete the mission.
-      const held = other.reserve();
-      const session = await held;
+      const session = await other.reserve();
       await session`begin`;
       await session`select id from missions where id = ${id} for update`;
       const swept = sweep();
@@ -67,6 +66,38 @@ describe('the lapse and an upload of the same file at once', () => {
       expect(stored).toMatchObject({ sha256: sha256(file.content) });
       expect(await blobExists(sha256(file.content))).toBe(true);
       expect((await (await getDb()).select().from(missions).where(eq(missions.id, id))).length).toBe(0);
+    } finally {
+      await other.end();
+    }
+  });
+
+  test('a lapse reaching bytes an upload has just found waits for it, then keeps them', async () => {
+    const file = { filename: 'kept.png', contentType: 'image/png', content: png() };
+    const lapsing = await postUnfunded([file]);
+    const id = lapsing.body.id as string;
+    await (await getDb())
+      .update(missions)
+      .set({ createdAt: new Date(Date.now() - 25 * 3_600_000) })
+      .where(eq(missions.id, id));
+    const other = postgres(process.env.DATABASE_URL!, { max: 2, onnotice: () => {} });
+    try {
+      // Another session holds the event log: an upload stops after linking its files, before its event.
+      const session = await other.reserve();
+      await session`begin`;
+      await session`lock table mission_events in share mode`;
+      const uploaded = postUnfunded([file]);
+      await sessionsWaiting(other, 1);
+      // The sweep reaches the bytes the upload has found and uses.
+      const swept = sweep();
+      await sessionsWaiting(other, 2);
+      await session`commit`;
+      session.release();
+      const again = await uploaded;
+      expect(again.status).toBe(201);
+      expect((await swept).status).toBe(200);
+      expect((await (await getDb()).select().from(missions).where(eq(missions.id, id))).length).toBe(0);
+      expect(await blobExists(sha256(file.content))).toBe(true);
+      expect((await filesOf(again.body.id)).map((f) => f.sha256)).toEqual([sha256(file.content)]);
     } finally {
       await other.end();
     }
