@@ -514,7 +514,7 @@ describe('a mission posted without its task', () => {
     expect(await relayRow(id)).toBeUndefined();
   });
 
-  test('a relay the chain refuses (the poster holds too little) fails with the reason; signed again, it funds', async () => {
+  test('a relay the chain refuses (too little USDC) fails with the reason; signed again, it funds', async () => {
     const { wallet, token, id } = await unfundedMission(REWARD, REWARD / 2n);
     const signature = await signFunding(wallet, token, id);
     const refused = await postFunding(token, id, { signature });
