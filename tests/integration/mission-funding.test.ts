@@ -348,7 +348,7 @@ describe('a mission posted without its task', () => {
     expect(Math.max(...ranges)).toBeLessThanOrEqual(2_000);
   });
 
-  test('a task of its own with the ref but less money, and the authorization cancelled: the mission lapses, never opens', async () => {
+  test('a task with the ref but less money, the authorization cancelled: the mission lapses, never opens', async () => {
     const { wallet, token, id } = await unfundedMission();
     await fund(wallet.address);
     const funding = (await readFunding(token, id)).body;
