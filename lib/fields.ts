@@ -1,6 +1,7 @@
 // Field rules several domains share: the ids of missions, files and settlements, and the category
 // and tags a mission is labelled with (webhook filters match on them too).
 import { z } from 'zod';
+import { ApiError } from './errors';
 
 // The one list of mission states (docs/api.md#mission-states): the database enum, the API's schemas and the
 // dashboard's status filter all read it. JUDGING and AWARDED are a bounty's (docs/api.md#bounties);
@@ -55,4 +56,11 @@ export function describeIssues(error: z.ZodError): string[] {
     const path = issue.path.map(String).join('.');
     return path ? `${path}: ${issue.message}` : issue.message;
   });
+}
+
+/** The input as the schema reads it, or 400 naming every problem by field (docs/api.md#errors). */
+export function validate<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new ApiError(400, 'Validation failed', describeIssues(result.error));
+  return result.data;
 }

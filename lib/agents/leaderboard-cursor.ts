@@ -2,7 +2,7 @@
 // (earned, completed, wallet; rating and its count for the rating sort). Keyset, not offset: a page starts after that
 // key whatever moved above it meanwhile. A tampered cursor, or one from another period or sort, is a 400.
 import { z } from 'zod';
-import { decodeCursorPayload, encodeCursorPayload } from '../http/cursor';
+import { decodeCursorPayload, encodeCursorPayload } from '../paging/cursor';
 import { ApiError } from '../errors';
 
 export interface LeaderboardKey {

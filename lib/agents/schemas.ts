@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { reputationSummarySchema } from '../erc8004/schemas';
 import { passportResponse } from '../auth/schemas';
-import { cursorParam } from '../http/cursor';
+import { cursorParam } from '../paging/cursor';
 
 export const LEADERBOARD_PERIODS = ['7d', '30d', 'all'] as const;
 export const LEADERBOARD_SORTS = ['earned', 'completed', 'rating'] as const;

@@ -5,5 +5,4 @@ export { getConfirmation, listPending } from './views';
 export { setReleaseLimit } from '../oauth/grant-releases';
 export { releasedSince } from './release-gate';
 export * from './schemas';
-export { RELEASE_WAITS, releaseResponse } from './release-response';
 export { deleteOldConfirmations } from './retention';

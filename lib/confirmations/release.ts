@@ -5,7 +5,7 @@
 import 'server-only';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import type { Caller } from '../http/auth-guard';
+import type { Caller } from '../oauth/caller';
 import { simpleAction, viewerOf } from '../missions';
 import type { TransitionGate } from '../missions/apply-transition';
 import { awardBounty, type AwardInput } from '../missions/bounties';

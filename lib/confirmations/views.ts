@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { confirmations, grants, missions, users } from '../db/schema';
 import { ApiError } from '../errors';
-import type { Caller } from '../http/auth-guard';
+import type { Caller } from '../oauth/caller';
 import { payoutOf } from '../missions/bounties/shares';
 import { splitReward } from '../missions/ledger';
 import { confirmationUrl } from './requests';

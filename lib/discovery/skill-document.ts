@@ -4,7 +4,7 @@
 // (@taskmarket/sdk/mcp) and from the configuration, so it cannot drift from either.
 import { MAX_INLINE_FILE_BYTES, type Tool, TOOLS } from '@taskmarket/sdk/mcp';
 import type { Config } from '../config';
-import { LIMITS, type LimitName } from '../http/rate-limit';
+import { LIMITS, type LimitName } from '../limits/rate-limit';
 import { MCP_MAX_BODY_BYTES } from '../mcp/bearer';
 import {
   authorizationServerMetadata,

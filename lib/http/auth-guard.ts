@@ -6,31 +6,17 @@
 import 'server-only';
 import type { Config } from '../config';
 import { readSessionCookie } from '../auth/session-cookie';
-import { isRevoked, readToken, TOKEN_AUDIENCE, type TokenClaims } from '../auth/tokens';
+import { isRevoked, readToken, TOKEN_AUDIENCE } from '../auth/tokens';
 import type { Db } from '../db/client';
 import type { Kv } from '../kv';
 import { grantStanding } from '../oauth/grant-standing';
 import { findPersonalToken, touchGrant } from '../oauth/grants';
 import { issuerOf, type ResourceName, resourceUri } from '../auth/resources';
-import { parseScopes, type Scope } from '../oauth/scopes';
-import { findUserWithPassport, type PassportSummary, type UserSummary } from '../users/queries';
+import { parseScopes } from '../oauth/scopes';
+import { findUserWithPassport } from '../users/queries';
+import type { Caller } from '../oauth/caller';
 import { ApiError } from '../errors';
 import { assertAllowedOrigin } from './origin';
-
-export interface Caller {
-  user: UserSummary;
-  passport: PassportSummary | null;
-  via: 'bearer' | 'cookie' | 'personal-token';
-  /** The JWT's claims (a sign-in or an OAuth access token); none for a personal access token. */
-  claims?: TokenClaims;
-  /** The grant a delegated credential belongs to, and what it may do; undefined for a wallet sign-in. */
-  grant?: { id: string; scopes: Scope[] };
-  /**
-   * When the credential presented stops working, in seconds since the epoch (a JWT's `exp`, a personal
-   * token's expiry); undefined for a personal token without one. No token derived from it outlives it.
-   */
-  expiresAt?: number;
-}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const JWT = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;

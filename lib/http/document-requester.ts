@@ -4,7 +4,7 @@
 import type { Config } from '../config';
 import type { Kv } from '../kv';
 import type { Requester } from '../oauth/client-metadata-document';
-import { EVERYONE, consume } from './rate-limit';
+import { EVERYONE, consume } from '../limits/rate-limit';
 
 export function documentRequester(cfg: Config, kv: Kv, ip: string): Requester {
   return {

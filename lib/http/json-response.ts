@@ -25,9 +25,6 @@ export class JsonResponse extends Response {
 
 type JsonInit = { status?: number; headers?: Record<string, string> };
 
-/** JSON text of a `T`, written elsewhere (mission views: the database) and answered as it is. */
-export type JsonText<T> = string & { readonly __json: T };
-
 export function json(data: unknown, init: JsonInit = {}): Response {
   return jsonText(JSON.stringify(data), init);
 }

@@ -9,7 +9,8 @@ import { getKv, type Kv } from '../kv';
 import { after } from 'next/server';
 import { log } from '../log';
 import { noteCallerRole } from '../observability/request-context';
-import { type Caller, addressedResource, authenticate } from './auth-guard';
+import type { Caller } from '../oauth/caller';
+import { addressedResource, authenticate } from './auth-guard';
 import { clientIp } from './client-ip';
 import { ApiError, OAuthError, unavailableDependency } from '../errors';
 import { type OperatorSecret, requireOperator } from './operator-auth';
@@ -18,14 +19,15 @@ import { CORS_HEADERS } from './cors';
 import { json } from './json-response';
 import { type Handler, observed } from './observed';
 import type { OperationDoc } from './operation-doc';
-import { EVERYONE, LIMITS, type LimitName, PendingCharge, consume } from './rate-limit';
-import { readForm, readJson, validate } from './validation';
+import { EVERYONE, LIMITS, type LimitName, PendingCharge, consume } from '../limits/rate-limit';
+import { validate } from '../fields';
+import { readForm, readJson } from './validation';
 import type { ResourceName } from '../auth/resources';
 import { bearerChallenge, scopeChallenge, withScopes } from '../oauth/metadata';
 import { requireScope, ScopeRefusal, type ScopeRule, scopesOfRule } from '../oauth/scopes';
 
 // Routes and lib/ answer through route.ts, as they always did.
-export { json, jsonText, type JsonText } from './json-response';
+export { json, jsonText } from './json-response';
 
 type Role = 'CLIENT' | 'AGENT';
 

@@ -14,7 +14,7 @@ import { applyTransition, assertMissionId, precheckTransition } from '../mission
 import { findMission, lockMission, type Mission } from '../missions/queries';
 import { getMissionOrThrow } from '../missions/views';
 import { canSeeMission, isOwner, type Viewer } from '../missions/visibility';
-import { afterCursor, pageOf, pageOrder } from '../http/created-pages';
+import { afterCursor, pageOf, pageOrder } from '../paging/created-pages';
 import { ratingCountOf, ratingOf } from './ratings';
 import type { Application, applySchema, assignSchema, pageQuerySchema } from './schemas';
 

@@ -10,7 +10,7 @@ import { ApiError } from '../errors';
 import { assertMissionId } from '../missions/apply-transition';
 import { findMission, type Mission } from '../missions/queries';
 import { canSeeMission, isAssignee, isOwner, type Viewer } from '../missions/visibility';
-import { afterCursor, pageOf, pageOrder } from '../http/created-pages';
+import { afterCursor, pageOf, pageOrder } from '../paging/created-pages';
 import type { CommentView, commentSchema, pageQuerySchema } from './schemas';
 
 /** The mission, if `viewer` may take part in its conversation now. */

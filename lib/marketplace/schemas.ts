@@ -2,7 +2,7 @@
 // The routes validate with them and the OpenAPI document reads them.
 import { z } from 'zod';
 import { addressSchema } from '../address';
-import { cursorParam } from '../http/cursor';
+import { cursorParam } from '../paging/cursor';
 import { lines } from '../missions/fields';
 
 export const pageQuerySchema = z.object({

@@ -1,7 +1,7 @@
 // The remote MCP endpoint's own rules (docs/api.md#mcp): a bearer credential only, never the dashboard's
 // cookie, and a bounded message.
 import { z } from 'zod';
-import type { Caller } from '../http/auth-guard';
+import type { Caller } from '../oauth/caller';
 import { ApiError } from '../errors';
 import { UPLOAD_LIMITS } from '../uploads/limits';
 

@@ -3,7 +3,6 @@
 // (MCP authorization, scope challenge handling), and would only show a tool error to the model. The
 // API route the tool called has built the challenge already, naming /api/mcp's metadata (a call made
 // inside /api/mcp is addressed to it: lib/http/auth-guard.ts), so it is passed on as it is.
-import { json } from '../http/route';
 
 const INSUFFICIENT_SCOPE = 'error="insufficient_scope"';
 
@@ -45,9 +44,10 @@ export class ScopeChallengeWatch {
     if (!this.refusal) return answer;
     await answer.body?.cancel();
     const { error } = (await this.refusal.json()) as { error: string };
-    return json(
+    const challenge = this.refusal.headers.get('www-authenticate')!;
+    return Response.json(
       { error },
-      { status: 403, headers: { 'WWW-Authenticate': this.refusal.headers.get('www-authenticate')! } },
+      { status: 403, headers: { 'WWW-Authenticate': challenge, 'Cache-Control': 'no-store' } },
     );
   }
 }

@@ -5,8 +5,8 @@ import type { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { ApiError } from '../errors';
-import { validate } from '../http/validation';
-import type { RequestBody } from '../http/request-body';
+import { validate } from '../fields';
+import type { RequestBody } from '../uploads/request-body';
 import {
   applyTransition,
   type ActionChoice,

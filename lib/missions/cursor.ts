@@ -1,7 +1,7 @@
 // Opaque keyset cursors: the sort they belong to and the last item's (key, id). Base64url JSON,
 // so clients cannot rely on their shape; a cursor from another sort or a tampered one is a 400.
 import { z } from 'zod';
-import { decodeCursorPayload, encodeCursorPayload } from '../http/cursor';
+import { decodeCursorPayload, encodeCursorPayload } from '../paging/cursor';
 import { ApiError } from '../errors';
 import type { MISSION_SORTS } from './schemas';
 

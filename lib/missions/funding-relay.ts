@@ -14,7 +14,7 @@ import { readChain } from '../chain/rpc-errors';
 import { uniqueViolation } from '../db/unique-violation';
 import { ApiError, DependencyDown } from '../errors';
 import { idSchema } from '../fields';
-import { chargeOf, consume, EVERYONE } from '../http/rate-limit';
+import { chargeOf, consume, EVERYONE } from '../limits/rate-limit';
 import type { Kv } from '../kv';
 import { verifyFunding } from './funding';
 import { markFunded, processFunding, termsOf } from './funding-process';

@@ -10,7 +10,7 @@ import { arrayLiteral } from '../db/array-literal';
 import type { Db } from '../db/client';
 import { missions } from '../db/schema';
 import { ApiError } from '../errors';
-import type { JsonText } from '../http/route';
+import type { JsonText } from '../json-text';
 import { decodeCursor, encodeCursor, type Sort } from './cursor';
 import { matchedPageIds } from './matched-page';
 import { storedJson } from './present';

@@ -10,7 +10,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { bountyEntries, type MissionFileKind, missionContests, missionFiles, missions, users } from '../db/schema';
-import type { JsonText } from '../http/route';
+import type { JsonText } from '../json-text';
 import type { MissionView } from './schemas';
 
 export type MissionJson = JsonText<MissionView>;

@@ -3,7 +3,7 @@
 // (deadline in the future) are checked where `now` is known, in create-mission.ts.
 import { z } from 'zod';
 import { missionStatusEnum } from '../db/schema/missions';
-import { cursorParam } from '../http/cursor';
+import { cursorParam } from '../paging/cursor';
 import { categorySchema, tagSchema } from '../fields';
 import {
   lines,

@@ -1,5 +1,5 @@
 // The route wrapper's caller as the missions' Viewer.
-import type { Caller } from '../http/auth-guard';
+import type { Caller } from '../oauth/caller';
 import { ANONYMOUS, type Viewer } from './visibility';
 
 export function viewerOf(caller: Caller | undefined): Viewer {

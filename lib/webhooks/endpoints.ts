@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { users, webhookDeliveries, webhookEndpoints } from '../db/schema';
-import { afterCursor, pageOf, pageOrder } from '../http/created-pages';
+import { afterCursor, pageOf, pageOrder } from '../paging/created-pages';
 import { ApiError } from '../errors';
 import { idSchema } from '../fields';
 import { type createWebhookSchema, MAX_ENDPOINTS, type WebhookEndpointView, type WebhookEvent } from './schemas';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, test } from 'vitest';
 import { inProcessFetch } from '@/app/api/mcp/api-routes';
 import { GET as getMe } from '@/app/api/auth/me/route';
-import type { Caller } from '@/lib/http/auth-guard';
+import type { Caller } from '@/lib/oauth/caller';
 import { metrics } from '@/lib/observability/metrics';
 import { useTestEnvironment } from '../support/environment';
 import { signIn } from '../support/wallets';

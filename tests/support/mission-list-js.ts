@@ -14,7 +14,7 @@ import { arrayLiteral } from '@/lib/db/array-literal';
 import type { Db } from '@/lib/db/client';
 import { missionContests, missionFiles, missions, users } from '@/lib/db/schema';
 import { ApiError } from '@/lib/errors';
-import type { JsonText } from '@/lib/http/route';
+import type { JsonText } from '@/lib/json-text';
 import { decodeCursor, encodeCursor, type Sort } from '@/lib/missions/cursor';
 import type { ListQuery, MissionFileView, MissionList, MissionView } from '@/lib/missions/schemas';
 import { settle } from '@/lib/missions/views';

@@ -84,3 +84,14 @@ describe('modules of app/', () => {
     expect(loops(graphOf('app', moduleOf))).toEqual([]);
   });
 });
+
+// lib/http is the edge (docs/architecture.md#floors): the route wrapper and what only HTTP needs.
+// Below it, domains take plain values; above it, only the routes and the OpenAPI document made of them.
+describe('the edge', () => {
+  test('behavior: only app/ and lib/openapi import lib/http', () => {
+    const importers = [...graphOf('lib', folderOf('lib'))]
+      .filter(([from, tos]) => tos.has('lib/http') && from !== 'lib/openapi')
+      .map(([from]) => from);
+    expect(importers).toEqual([]);
+  });
+});

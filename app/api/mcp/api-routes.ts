@@ -3,7 +3,8 @@
 // without a second trip through the network. Every user-facing route of the route table is here (a
 // test walks app/api to keep it so).
 import { SERVICE_ROUTES } from '@/app/api/route-table';
-import { type Caller, madeInsideMcp, vouchFor } from '@/lib/http/auth-guard';
+import { madeInsideMcp, vouchFor } from '@/lib/http/auth-guard';
+import type { Caller } from '@/lib/oauth/caller';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
 import type { Method } from '@/lib/http/methods';
 import type { RouteModule, RouteTable } from '@/lib/http/route-table';

@@ -9,7 +9,7 @@ import {
   missionListSchema,
   viewerOf,
 } from '@/lib/missions';
-import { withRequestBody } from '@/lib/http/request-body';
+import { withRequestBody } from '@/lib/uploads/request-body';
 import { otherMethods } from '@/lib/http/methods';
 
 export const GET = route(

@@ -2,7 +2,7 @@
 // routes validate with them and the OpenAPI document reads them.
 import { z } from 'zod';
 import { addressSchema } from '../../address';
-import { cursorParam } from '../../http/cursor';
+import { cursorParam } from '../../paging/cursor';
 import { missionNoteSchema, missionReasonSchema } from '../fields';
 import { selfCheckSchema } from '../criteria';
 import { missionFileSchema, selfCheckViewSchema } from '../schemas';

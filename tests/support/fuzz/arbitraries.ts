@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { SignJWT } from 'jose';
 import { sealData } from 'iron-session';
-import { encodeCursorPayload } from '@/lib/http/cursor';
+import { encodeCursorPayload } from '@/lib/paging/cursor';
 import { pdf, png } from '../multipart';
 
 // --- text ---

@@ -1,7 +1,7 @@
 import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
 import { preflight } from '@/lib/http/cors';
-import { consume, EVERYONE } from '@/lib/http/rate-limit';
+import { consume, EVERYONE } from '@/lib/limits/rate-limit';
 import { registerClient } from '@/lib/oauth/clients';
 import { protocolDocumentSchema, registrationBody } from '@/lib/oauth/schemas';
 import { oauthErrors } from '../oauth-errors';

@@ -1,7 +1,8 @@
 import { route } from '@/lib/http/route';
 import { sendQueuedWebhooks } from '@/lib/webhooks';
 import { missionSchema } from '@/lib/missions';
-import { RELEASE_WAITS, release, releaseResponse } from '@/lib/confirmations';
+import { release } from '@/lib/confirmations';
+import { RELEASE_WAITS, releaseResponse } from '../../release-response';
 import { otherMethods } from '@/lib/http/methods';
 import { idSchema } from '@/lib/fields';
 

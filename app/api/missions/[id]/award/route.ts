@@ -1,5 +1,6 @@
 import { awardSchema } from '@/lib/missions/bounties';
-import { RELEASE_WAITS, release, releaseResponse } from '@/lib/confirmations';
+import { release } from '@/lib/confirmations';
+import { RELEASE_WAITS, releaseResponse } from '../../release-response';
 import { otherMethods } from '@/lib/http/methods';
 import { route } from '@/lib/http/route';
 import { missionSchema } from '@/lib/missions';

@@ -1,5 +1,5 @@
 import { jsonText, route } from '@/lib/http/route';
-import { readJsonStream } from '@/lib/http/validation';
+import { readJsonStream } from '@/lib/uploads/body';
 import { bumpMission, bumpSchema, missionSchema, precheck, viewerOf } from '@/lib/missions';
 import { otherMethods } from '@/lib/http/methods';
 import { idSchema } from '@/lib/fields';

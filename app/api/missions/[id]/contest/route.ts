@@ -1,7 +1,7 @@
 import { jsonText, route } from '@/lib/http/route';
 import { sendQueuedWebhooks } from '@/lib/webhooks';
 import { contestMission, contestSchema, missionSchema, precheck, viewerOf } from '@/lib/missions';
-import { withRequestBody } from '@/lib/http/request-body';
+import { withRequestBody } from '@/lib/uploads/request-body';
 import { otherMethods } from '@/lib/http/methods';
 import { idSchema } from '@/lib/fields';
 

@@ -2,7 +2,7 @@ import { enterBounty, entryQuerySchema, listEntries, precheckEntry } from '@/lib
 import { otherMethods } from '@/lib/http/methods';
 import { json, route } from '@/lib/http/route';
 import { viewerOf } from '@/lib/missions';
-import { withRequestBody } from '@/lib/http/request-body';
+import { withRequestBody } from '@/lib/uploads/request-body';
 import { idSchema } from '@/lib/fields';
 import { entryListSchema, entrySchema, entryViewSchema } from '@/lib/missions/bounties/schemas';
 import { sendQueuedWebhooks } from '@/lib/webhooks';

@@ -3,7 +3,7 @@ import { sendQueuedWebhooks } from '@/lib/webhooks';
 import { fundingSchema, fundMission, fundMissionSchema, getFunding } from '@/lib/missions';
 import { otherMethods } from '@/lib/http/methods';
 import { idSchema } from '@/lib/fields';
-import type { Caller } from '@/lib/http/auth-guard';
+import type { Caller } from '@/lib/oauth/caller';
 
 const posterOf = (caller: Caller) => ({ kind: 'user', id: caller.user.id, role: caller.user.role }) as const;
 

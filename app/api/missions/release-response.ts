@@ -1,10 +1,8 @@
 // A release's HTTP answer (docs/api.md#confirmations): the mission as released, or 202 with the
 // confirmation the person decides — nothing changed yet.
-import 'server-only';
-import { json, jsonText } from '../http/route';
-import type { CustomError } from '../http/operation-doc';
-import type { ReleaseAnswer } from './release';
-import { confirmationRequestSchema } from './schemas';
+import { type ReleaseAnswer, confirmationRequestSchema } from '@/lib/confirmations';
+import type { CustomError } from '@/lib/http/operation-doc';
+import { json, jsonText } from '@/lib/http/route';
 
 /** The 202 of a release route, as its OpenAPI entry lists it. */
 export const RELEASE_WAITS: CustomError = {

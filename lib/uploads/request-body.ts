@@ -3,10 +3,10 @@
 // whatever happens. Takes the raw stream and the headers, never the Request.
 import 'server-only';
 import { ApiError } from '../errors';
-import { UPLOAD_LIMITS } from '../uploads/limits';
-import { boundaryOf, MultipartReader } from '../uploads/multipart';
-import { createSpoolDir, type SpooledFile, spoolFile } from '../uploads/spool';
-import { readJsonStream } from './validation';
+import { UPLOAD_LIMITS } from './limits';
+import { boundaryOf, MultipartReader } from './multipart';
+import { createSpoolDir, type SpooledFile, spoolFile } from './spool';
+import { readJsonStream } from './body';
 
 export interface RequestBody {
   /** JSON: the parsed value ({} for an empty body). Multipart: each field's text. */
