@@ -5,7 +5,6 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { passports, users } from '../db/schema';
-import { addressSchema } from '../address';
 import { ApiError } from '../errors';
 import { ratingCountOf, ratingOf } from '../marketplace/ratings';
 import { presentPassport } from '../passport';
@@ -26,9 +25,7 @@ export const presentStats = (figures: Figures): AgentStats => ({
   successRate: successRate(figures.completed, figures.accepted),
 });
 
-export async function getAgentProfileOrThrow(db: Db, cfg: Config, rawAddress: string): Promise<AgentProfile> {
-  const address = addressSchema.safeParse(rawAddress);
-  if (!address.success) throw new ApiError(404, 'Agent not found');
+export async function getAgentProfileOrThrow(db: Db, cfg: Config, address: `0x${string}`): Promise<AgentProfile> {
   const [row] = await db
     .select({
       id: users.id,
@@ -43,7 +40,7 @@ export async function getAgentProfileOrThrow(db: Db, cfg: Config, rawAddress: st
     })
     .from(users)
     .leftJoin(passports, eq(passports.userId, users.id))
-    .where(and(eq(users.walletAddress, address.data), eq(users.role, 'AGENT')))
+    .where(and(eq(users.walletAddress, address), eq(users.role, 'AGENT')))
     .limit(1);
   if (!row) throw new ApiError(404, 'Agent not found');
   const identity = await identityOf(db, cfg, row.id);

@@ -8,11 +8,9 @@ import { users } from '../db/schema';
 import { reputationFeedback } from '../db/schema/erc8004';
 import { addressSchema } from '../address';
 import { ApiError } from '../errors';
-import { idSchema } from '../fields';
 
 export async function feedbackFileOrThrow(db: Db, missionId: string, agent: string | undefined): Promise<string> {
   const notFound = new ApiError(404, 'No feedback file for this mission');
-  if (!idSchema.safeParse(missionId).success) throw notFound;
   const address = agent === undefined ? undefined : addressSchema.safeParse(agent);
   if (address && !address.success) throw notFound;
   const rows = await db

@@ -7,7 +7,6 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { passports, users } from '../db/schema';
 import { agentIdentities } from '../db/schema/erc8004';
-import { addressSchema } from '../address';
 import { issuerOf, resourceUri } from '../auth/resources';
 import { registryId } from '../chain/erc8004';
 import { ApiError } from '../errors';
@@ -19,9 +18,7 @@ const idOf = (id: string): number | string => (BigInt(id) <= BigInt(Number.MAX_S
 export const registrationUriOf = (cfg: Config, address: string) =>
   `${issuerOf(cfg)}/api/agents/${address}/registration.json`;
 
-export async function registrationFileOrThrow(db: Db, cfg: Config, rawAddress: string): Promise<RegistrationFile> {
-  const address = addressSchema.safeParse(rawAddress);
-  if (!address.success) throw new ApiError(404, 'Agent not found');
+export async function registrationFileOrThrow(db: Db, cfg: Config, address: `0x${string}`): Promise<RegistrationFile> {
   const [row] = await db
     .select({
       id: users.id,
@@ -33,7 +30,7 @@ export async function registrationFileOrThrow(db: Db, cfg: Config, rawAddress: s
     })
     .from(users)
     .leftJoin(passports, eq(passports.userId, users.id))
-    .where(and(eq(users.walletAddress, address.data), eq(users.role, 'AGENT')))
+    .where(and(eq(users.walletAddress, address), eq(users.role, 'AGENT')))
     .limit(1);
   if (!row) throw new ApiError(404, 'Agent not found');
   const registrations: RegistrationFile['registrations'] = [];

@@ -14,8 +14,6 @@ export interface OperationDoc {
   tag: string;
   summary: string;
   description?: string;
-  /** Path parameters' schemas; a `{param}` without one is a plain string. */
-  params?: Record<string, z.ZodType>;
   /**
    * The JSON body of a handler that reads it itself (after a precheck, or as multipart), and so
    * has no `body` option to take it from.

@@ -35,6 +35,11 @@ export interface RouteOptions {
   /** `user`: any signed-in user; a role: that role; `optional`: identify the caller when it can. */
   auth?: 'user' | Role | 'optional';
   limit?: LimitName;
+  /**
+   * The path's `[param]` segments and their schemas: one that fails is a 404 before the handler runs
+   * (docs/api.md#errors: malformed ids included), so no handler or domain re-checks an id.
+   */
+  params?: Record<string, z.ZodType>;
   query?: z.ZodType;
   body?: z.ZodType;
   /** An `application/x-www-form-urlencoded` body instead of JSON (OAuth's token endpoint, the consent form). */
@@ -70,9 +75,11 @@ export type AfterResponse = (cfg: Config) => Promise<void>;
 
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
+type Params<P> = P extends Record<string, z.ZodType> ? { [K in keyof P]: z.infer<P[K]> } : Record<string, never>;
+
 export interface RouteContext<O extends RouteOptions> {
   request: Request;
-  params: Record<string, string>;
+  params: Params<O['params']>;
   query: Infer<O['query']>;
   body: Infer<O['body']>;
   caller: O['auth'] extends 'user' | Role ? Caller : Caller | undefined;
@@ -139,12 +146,7 @@ export function route<O extends RouteOptions>(
       const body = options.body
         ? validate(options.body, options.form ? await readForm(request, maxBody) : await readJson(request, maxBody))
         : undefined;
-      const params = Object.fromEntries(
-        Object.entries((await next?.params) ?? {}).map(([key, value]) => [
-          key,
-          Array.isArray(value) ? value.join('/') : value,
-        ]),
-      );
+      const params = await pathParams(options.params, next?.params);
 
       const response = await handler({
         request,
@@ -171,6 +173,22 @@ export function route<O extends RouteOptions>(
     }
   };
   return Object.assign(observed(handle), { options });
+}
+
+/** The path's segments as the route's `params` read them; any that fails names no resource: 404. */
+async function pathParams(
+  schemas: Record<string, z.ZodType> | undefined,
+  segments: Promise<Record<string, string | string[]>> | undefined,
+): Promise<Record<string, unknown>> {
+  const given = (await segments) ?? {};
+  const read: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(schemas ?? {})) {
+    const value = given[name];
+    const parsed = schema.safeParse(Array.isArray(value) ? value.join('/') : value);
+    if (!parsed.success) throw new ApiError(404, 'Not found');
+    read[name] = parsed.data;
+  }
+  return read;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Db } from '../db/client';
 import { missionApplications, users } from '../db/schema';
 import { uniqueViolation } from '../db/unique-violation';
 import { ApiError } from '../errors';
-import { applyTransition, assertMissionId, precheckTransition } from '../missions/apply-transition';
+import { applyTransition, precheckTransition } from '../missions/apply-transition';
 import { findMission, lockMission, type Mission } from '../missions/queries';
 import { getMissionOrThrow } from '../missions/views';
 import { canSeeMission, isOwner, type Viewer } from '../missions/visibility';
@@ -29,7 +29,6 @@ export async function applyToMission(
   input: z.infer<typeof applySchema>,
   now: Date,
 ) {
-  assertMissionId(missionId);
   if (agent.kind !== 'user') throw new ApiError(401, 'Authentication required');
   try {
     const id = await db.transaction(async (tx) => {
@@ -68,7 +67,6 @@ export async function listApplications(
   viewer: Viewer,
   query: z.infer<typeof pageQuerySchema>,
 ) {
-  assertMissionId(missionId);
   const mission = await findMission(db, missionId);
   if (!mission || !canSeeMission(mission, viewer)) throw notFound();
   if (!isOwner(mission, viewer) && viewer.kind !== 'operator')

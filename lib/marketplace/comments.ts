@@ -7,7 +7,6 @@ import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { missionComments, users } from '../db/schema';
 import { ApiError } from '../errors';
-import { assertMissionId } from '../missions/apply-transition';
 import { findMission, type Mission } from '../missions/queries';
 import { canSeeMission, isAssignee, isOwner, type Viewer } from '../missions/visibility';
 import { afterCursor, pageOf, pageOrder } from '../paging/created-pages';
@@ -15,7 +14,6 @@ import type { CommentView, commentSchema, pageQuerySchema } from './schemas';
 
 /** The mission, if `viewer` may take part in its conversation now. */
 async function conversationOf(db: Db, missionId: string, viewer: Viewer, writing: boolean): Promise<Mission> {
-  assertMissionId(missionId);
   const mission = await findMission(db, missionId);
   if (!mission || !canSeeMission(mission, viewer)) throw new ApiError(404, 'Mission not found');
   const party = isOwner(mission, viewer) || isAssignee(mission, viewer) || viewer.kind === 'operator';

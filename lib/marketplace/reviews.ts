@@ -7,7 +7,6 @@ import type { Db } from '../db/client';
 import { missionReviews, users } from '../db/schema';
 import { uniqueViolation } from '../db/unique-violation';
 import { ApiError } from '../errors';
-import { assertMissionId } from '../missions/apply-transition';
 import { recordEvent } from '../missions/events';
 import { findMission } from '../missions/queries';
 import { canSeeMission, isOwner, type Viewer } from '../missions/visibility';
@@ -16,7 +15,6 @@ import type { ReviewView, reviewPatchSchema, reviewSchema } from './schemas';
 const EDIT_WINDOW_MS = 24 * 3_600_000;
 
 async function ownedCompletedMission(db: Db, missionId: string, viewer: Viewer) {
-  assertMissionId(missionId);
   const mission = await findMission(db, missionId);
   if (!mission || !canSeeMission(mission, viewer)) throw new ApiError(404, 'Mission not found');
   if (!isOwner(mission, viewer)) throw new ApiError(403, "Only the mission's owner may review it");

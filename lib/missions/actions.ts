@@ -7,13 +7,7 @@ import type { Db } from '../db/client';
 import { ApiError } from '../errors';
 import { validate } from '../fields';
 import type { RequestBody } from '../uploads/request-body';
-import {
-  applyTransition,
-  type ActionChoice,
-  assertMissionId,
-  precheckTransition,
-  type TransitionGate,
-} from './apply-transition';
+import { applyTransition, type ActionChoice, precheckTransition, type TransitionGate } from './apply-transition';
 import type { ActionInput } from './changes';
 import { settleMission } from '../settlements/sweep';
 import { sendMissionFeedback } from '../erc8004/send';
@@ -82,7 +76,6 @@ export const precheck = (
 ) => precheckTransition(db, cfg, action === 'contest' ? contestChoice : action, id, viewer, now);
 
 export async function submitMission(db: Db, cfg: Config, id: string, viewer: Viewer, body: RequestBody, now: Date) {
-  assertMissionId(id);
   const { note, selfCheck } = validate(submitSchema, fieldsOf(body));
   if (note === '' && body.files.length === 0)
     throw new ApiError(400, 'Validation failed', ['note: a submission needs a note or files']);
@@ -91,7 +84,6 @@ export async function submitMission(db: Db, cfg: Config, id: string, viewer: Vie
 }
 
 export async function contestMission(db: Db, cfg: Config, id: string, viewer: Viewer, body: RequestBody, now: Date) {
-  assertMissionId(id);
   const { reason, unmet } = validate(contestSchema, fieldsOf(body));
   const mission = await findMission(db, id);
   // docs/api.md#criteria: a contest of a mission with criteria names the unmet ones (a bounty's award
@@ -119,7 +111,6 @@ async function checkCriteria(db: Db, id: string, field: string, items: readonly 
 
 /** `input`: the JSON body, `{}` when none was sent (docs/api.md#uploads: bump takes JSON only). */
 export async function bumpMission(db: Db, cfg: Config, id: string, viewer: Viewer, input: unknown, now: Date) {
-  assertMissionId(id);
   const { reward } = validate(bumpSchema, input);
   if (reward !== undefined && cfg.chain.escrow) {
     const mission = await findMission(db, id);
@@ -136,7 +127,6 @@ export async function resolveMission(
   { outcome, note, winners, reason, verdicts }: z.infer<typeof resolveSchema>,
   now: Date,
 ) {
-  assertMissionId(id);
   const mission = await findMission(db, id);
   const bounty = mission?.assignmentMode === 'BOUNTY';
   if (!bounty && (winners !== undefined || reason !== undefined))

@@ -15,7 +15,6 @@ import { storeFiles } from './files';
 import * as ledger from './ledger';
 import { enqueueFeedback } from '../erc8004/enqueue';
 import { findMission, lockMission, type Mission, missionColumns } from './queries';
-import { idSchema } from '../fields';
 import { assertCapacity } from './capacity';
 import { type Action, decide, dueAction, TRANSITIONS, type Party, type Transition } from './transitions';
 import { findEntry, recordAward, recordAwardContest } from './bounties/award';
@@ -45,7 +44,6 @@ export async function applyTransition(
   input: TransitionRequest,
   now: Date,
 ): Promise<void> {
-  assertMissionId(missionId);
   const refusal = await db.transaction(async (tx) => {
     let mission = await lockMission(tx, missionId);
     if (!mission) return { status: 404, message: 'Mission not found' };
@@ -91,7 +89,6 @@ export async function precheckTransition(
   viewer: Viewer,
   now: Date,
 ) {
-  assertMissionId(missionId);
   let mission = await findMission(db, missionId);
   if (!mission) throw new ApiError(404, 'Mission not found');
   if (dueAction(mission, now)) {
@@ -112,10 +109,6 @@ export async function precheckTransition(
 async function withEntrant(db: Db, mission: Mission, viewer: Viewer): Promise<Mission & { entered?: boolean }> {
   if (mission.assignmentMode !== 'BOUNTY' || viewer.kind !== 'user') return mission;
   return { ...mission, entered: (await findEntry(db, mission.id, viewer.id)) !== undefined };
-}
-
-export function assertMissionId(id: string): void {
-  if (!idSchema.safeParse(id).success) throw new ApiError(404, 'Mission not found');
 }
 
 // The party in the WHERE clause as well: the write cannot land for anyone else, lock or not.

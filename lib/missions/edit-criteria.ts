@@ -7,7 +7,6 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { missions } from '../db/schema';
 import { ApiError } from '../errors';
-import { assertMissionId } from './apply-transition';
 import { criteriaHash, criteriaSchema } from './criteria';
 import { recordEvent } from './events';
 import type { MissionJson } from './present';
@@ -29,7 +28,6 @@ export async function editCriteria(
   { criteria }: z.infer<typeof criteriaEditSchema>,
   now: Date,
 ): Promise<MissionJson> {
-  assertMissionId(id);
   await db.transaction(async (tx) => {
     const mission = await lockMission(tx, id);
     if (!mission || !canSeeMission(mission, viewer)) throw new ApiError(404, 'Mission not found');

@@ -13,7 +13,6 @@ import { authorizationUsed, fundingTypedData, readFundingNonce, readTokenName } 
 import { readChain } from '../chain/rpc-errors';
 import { uniqueViolation } from '../db/unique-violation';
 import { ApiError, DependencyDown } from '../errors';
-import { idSchema } from '../fields';
 import { chargeOf, consume, EVERYONE } from '../limits/rate-limit';
 import type { Kv } from '../kv';
 import { verifyFunding } from './funding';
@@ -33,7 +32,6 @@ const FALLBACK =
  * The mission, its poster's wallet and its relay row, for its poster only (others learn nothing of an unfunded one).
  */
 async function posterMission(db: Db, id: string, viewer: Viewer) {
-  if (!idSchema.safeParse(id).success) throw notFound();
   const [found] = await db
     .select({ mission: missions, wallet: users.walletAddress, relay: missionFundings })
     .from(missions)

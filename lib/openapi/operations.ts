@@ -25,6 +25,7 @@ function operationOf(template: string, method: Method, options: RouteOptions, do
     limited: Boolean(options.limit),
     scoped: Boolean(options.auth) && options.scope !== 'any',
     originChecked: Boolean(options.session),
+    params: options.params,
     query: options.query,
     body: options.body ?? doc.body,
     form: Boolean(options.form),

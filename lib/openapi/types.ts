@@ -22,6 +22,8 @@ export interface Operation extends OperationDoc {
   scoped: boolean;
   /** A present Origin must be allowed: 403 otherwise (docs/api.md#origins). */
   originChecked: boolean;
+  /** Path parameters' schemas, from the route's `params`. */
+  params?: Record<string, z.ZodType>;
   query?: z.ZodType;
   /** The body is application/x-www-form-urlencoded (OAuth's endpoints), not JSON. */
   form: boolean;

@@ -8,7 +8,6 @@ import type { Db } from '../db/client';
 import type { Settlement } from '../db/schema';
 import { uniqueViolation } from '../db/unique-violation';
 import { ApiError } from '../errors';
-import { idSchema } from '../fields';
 import { type OnSettled, processSettlement } from './process';
 import { findSettlementOrNone, reopenFailedSettlement } from './queries';
 import type { settlementSchema } from './schemas';
@@ -20,7 +19,6 @@ export async function retryFailedSettlement(
   onSettled: OnSettled,
 ): Promise<z.infer<typeof settlementSchema>> {
   const notFound = new ApiError(404, 'Settlement not found');
-  if (!idSchema.safeParse(id).success) throw notFound;
   const existing = await findSettlementOrNone(db, id);
   if (!existing) throw notFound;
   let reopened;

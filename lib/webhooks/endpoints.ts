@@ -8,7 +8,6 @@ import type { Db } from '../db/client';
 import { users, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { afterCursor, pageOf, pageOrder } from '../paging/created-pages';
 import { ApiError } from '../errors';
-import { idSchema } from '../fields';
 import { type createWebhookSchema, MAX_ENDPOINTS, type WebhookEndpointView, type WebhookEvent } from './schemas';
 import { newWebhookSecret, sealSecret } from './secrets';
 import { checkWebhookTarget } from '../outbound/url-guard';
@@ -65,7 +64,6 @@ export async function listWebhooks(db: Db, userId: string) {
 
 async function ownEndpointOrThrow(db: Db, userId: string, id: string): Promise<Endpoint> {
   const notFound = new ApiError(404, 'Webhook endpoint not found');
-  if (!idSchema.safeParse(id).success) throw notFound;
   const [row] = await db
     .select()
     .from(webhookEndpoints)

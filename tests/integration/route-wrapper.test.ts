@@ -1,6 +1,8 @@
 // The wrapper's guarantees for every route: failures of any kind leave in the documented shape.
 import { describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
+import { ROUTE_TABLE } from '@/app/api/documented-routes';
+import { idSchema } from '@/lib/fields';
 import { json, route } from '@/lib/http/route';
 import { ApiError } from '@/lib/errors';
 import { call } from '../support/http';
@@ -57,5 +59,39 @@ describe('route wrapper', () => {
       status: 200,
       body: { body: { a: 'x', b: 1 }, query: { limit: 5 } },
     });
+  });
+
+  test('behavior: path parameters are read by their schemas, and one that fails is a 404 before the handler', async () => {
+    let ran = 0;
+    const handler = route({ params: { id: idSchema } }, async ({ params }) => {
+      ran += 1;
+      return json({ id: params.id });
+    });
+    const id = crypto.randomUUID();
+    expect(await call(handler, { params: { id } })).toMatchObject({ status: 200, body: { id } });
+    for (const malformed of ['not-a-uuid', "' OR 1=1 --", '']) {
+      expect(await call(handler, { params: { id: malformed } })).toMatchObject({
+        status: 404,
+        body: { error: 'Not found' },
+      });
+    }
+    expect(ran).toBe(1);
+  });
+
+  // docs/api.md#errors: a malformed id is a 404. The wrapper is the one place that says so, so every
+  // route with a path segment must name its schema; the domain never sees an unchecked id.
+  test('behavior: every route with a [segment] declares a schema for exactly its segments', () => {
+    const undeclared = ROUTE_TABLE.flatMap(([template, module]) => {
+      const segments = [...template.matchAll(/\[(?:\.\.\.)?(\w+)\]/g)].map(([, name]) => name!).sort();
+      if (segments.length === 0 || template.includes('[...')) return [];
+      return Object.entries(module)
+        .filter(([, handler]) => handler?.options?.doc !== undefined)
+        .filter(([, handler]) => {
+          const declared = Object.keys(handler?.options?.params ?? {}).sort();
+          return JSON.stringify(declared) !== JSON.stringify(segments);
+        })
+        .map(([method]) => `${method} ${template}`);
+    });
+    expect(undeclared).toEqual([]);
   });
 });

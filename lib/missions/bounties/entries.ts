@@ -13,7 +13,6 @@ import { afterCursor, pageOf, pageOrder } from '../../paging/created-pages';
 import { ApiError } from '../../errors';
 import { validate } from '../../fields';
 import type { RequestBody } from '../../uploads/request-body';
-import { assertMissionId } from '../apply-transition';
 import { recordEvent } from '../events';
 import { storeFiles } from '../files';
 import { unknownCriteria } from '../criteria';
@@ -40,7 +39,6 @@ function entryRefusal(mission: Mission | undefined, entered: boolean, viewer: Vi
 
 /** The same refusal on an unlocked read, before the upload is read (docs/api.md#uploads). */
 export async function precheckEntry(db: Db, missionId: string, viewer: Viewer, now: Date): Promise<void> {
-  assertMissionId(missionId);
   const entered = viewer.kind === 'user' && (await findEntry(db, missionId, viewer.id)) !== undefined;
   const refusal = entryRefusal(await findMission(db, missionId), entered, viewer, now);
   if (refusal) throw refusal;
@@ -54,7 +52,6 @@ export async function enterBounty(
   body: RequestBody,
   now: Date,
 ): Promise<EntryView> {
-  assertMissionId(missionId);
   const { note, selfCheck } = validate(
     entrySchema,
     body.multipart ? fromForm(body.fields as Record<string, string>) : body.fields,
@@ -134,7 +131,6 @@ export async function enterBounty(
  * operator, and for each entrant once the bounty is COMPLETED; otherwise the viewer's own only.
  */
 export async function listEntries(db: Db, missionId: string, viewer: Viewer, query: z.infer<typeof entryQuerySchema>) {
-  assertMissionId(missionId);
   const mission = await findMission(db, missionId);
   if (!mission) throw notFound();
   const own = viewer.kind === 'user' ? await findEntry(db, missionId, viewer.id) : undefined;

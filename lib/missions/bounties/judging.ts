@@ -4,7 +4,7 @@ import 'server-only';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { act } from '../actions';
-import { assertMissionId, precheckTransition, type TransitionGate } from '../apply-transition';
+import { precheckTransition, type TransitionGate } from '../apply-transition';
 import { findMission } from '../queries';
 import type { Viewer } from '../visibility';
 import { resolveWinners } from './award';
@@ -19,7 +19,6 @@ export async function awardBounty(
   now: Date,
   gate?: TransitionGate,
 ) {
-  assertMissionId(missionId);
   await precheckTransition(db, cfg, 'award', missionId, viewer, now);
   const winners = await resolveWinners(db, (await findMission(db, missionId))!, input);
   return act(db, cfg, 'award', missionId, viewer, { winners, reason: input.reason, ...(gate && { gate }) }, now);

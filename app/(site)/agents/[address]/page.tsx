@@ -4,6 +4,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { WalletAddress } from '@/app/components/wallet-address';
+import { addressSchema } from '@/lib/address';
 import { getAgentProfileOrThrow } from '@/lib/agents';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
@@ -16,10 +17,11 @@ export const metadata: Metadata = { title: 'Agent' };
 
 export default async function AgentPage({ params }: { params: Promise<{ address: string }> }) {
   await connection();
-  const { address } = await params;
+  const address = addressSchema.safeParse((await params).address);
+  if (!address.success) notFound();
   const cfg = config();
   const db = await getDb();
-  const profile = await getAgentProfileOrThrow(db, cfg, address).catch((error: unknown) => {
+  const profile = await getAgentProfileOrThrow(db, cfg, address.data).catch((error: unknown) => {
     if (error instanceof ApiError && error.status === 404) notFound();
     throw error;
   });

@@ -6,15 +6,15 @@ import { addressSchema } from '@/lib/address';
 // Public profile; a malformed address, a client's or an unknown one is a 404.
 export const GET = route(
   {
+    params: { address: addressSchema },
     doc: {
       tag: 'Agents',
       summary: "An agent's public profile (404 for non-agents)",
-      params: { address: addressSchema },
       response: agentProfileSchema,
       errors: [404],
     },
   },
-  async ({ params, cfg, db }) => json(await getAgentProfileOrThrow(await db(), cfg, params.address!)),
+  async ({ params, cfg, db }) => json(await getAgentProfileOrThrow(await db(), cfg, params.address)),
 );
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

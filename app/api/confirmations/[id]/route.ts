@@ -15,10 +15,10 @@ export const GET = route(
   {
     auth: 'user',
     scope: 'any',
+    params: { id: idSchema },
     doc: {
       tag: 'Confirmations',
       summary: 'A confirmation: the person, or the delegated token that asked for it',
-      params: { id: idSchema },
       response: confirmationSchema,
       errors: [404],
     },
@@ -34,6 +34,7 @@ export const POST = route(
     auth: 'user',
     limit: 'write',
     body: decisionSchema,
+    params: { id: idSchema },
     doc: {
       tag: 'Confirmations',
       summary: 'Approve or deny: approved, the release is applied as if made now, once',
@@ -41,7 +42,6 @@ export const POST = route(
         'Wallet sign-in only. An approval runs the action with its usual checks: a mission that ' +
         "changed meanwhile answers that action's error (409) and the confirmation keeps waiting. " +
         'Decided or expired: 409.',
-      params: { id: idSchema },
       response: confirmationSchema,
       errors: [400, 404, 409],
     },

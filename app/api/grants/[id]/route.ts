@@ -11,10 +11,10 @@ export const DELETE = route(
   {
     auth: 'user',
     limit: 'write',
+    params: { id: idSchema },
     doc: {
       tag: 'Tokens',
       summary: 'Disconnect an OAuth app: its tokens are refused on every instance',
-      params: { id: idSchema },
       response: logoutResponse,
       errors: [404],
     },
@@ -32,10 +32,10 @@ export const PATCH = route(
     auth: 'user',
     limit: 'write',
     body: grantLimitSchema,
+    params: { id: idSchema },
     doc: {
       tag: 'Tokens',
       summary: "Change a grant's or personal token's release limit (base units over a rolling 24 h)",
-      params: { id: idSchema },
       description:
         'Wallet sign-in only. Beyond the limit a delegated release waits for the person (202 and a confirmation).',
       response: logoutResponse,

@@ -8,16 +8,16 @@ export const GET = route(
   {
     auth: 'optional',
     scope: 'missions:read',
+    params: { id: idSchema },
     doc: {
       tag: 'Missions',
       summary: 'One mission as the caller may see it',
-      params: { id: idSchema },
       response: missionSchema,
       errors: [404],
     },
   },
   async ({ params, caller, cfg, db }) =>
-    jsonText(await getMissionOrThrow(await db(), cfg, params.id!, viewerOf(caller), new Date())),
+    jsonText(await getMissionOrThrow(await db(), cfg, params.id, viewerOf(caller), new Date())),
 );
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

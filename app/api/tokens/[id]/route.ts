@@ -10,10 +10,10 @@ export const DELETE = route(
   {
     auth: 'user',
     limit: 'write',
+    params: { id: idSchema },
     doc: {
       tag: 'Tokens',
       summary: 'Revoke a personal access token on every instance',
-      params: { id: idSchema },
       response: logoutResponse,
       errors: [404],
     },

@@ -10,15 +10,15 @@ export const DELETE = route(
     auth: 'user',
     scope: 'webhooks',
     limit: 'write',
+    params: { id: idSchema },
     doc: {
       tag: 'Webhooks',
       summary: 'Remove an endpoint',
-      params: { id: idSchema },
       response: logoutResponse,
       errors: [404],
     },
   },
-  async ({ caller, params, db }) => json(await removeWebhook(await db(), caller.user.id, params.id!, new Date())),
+  async ({ caller, params, db }) => json(await removeWebhook(await db(), caller.user.id, params.id, new Date())),
 );
 
 export const { GET, POST, PUT, PATCH } = otherMethods('DELETE');

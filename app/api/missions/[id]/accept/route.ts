@@ -11,18 +11,18 @@ export const POST = route(
     auth: 'AGENT',
     scope: 'missions:work',
     limit: 'write',
+    params: { id: idSchema },
     doc: {
       tag: 'Missions',
       summary: 'OPEN → ACCEPTED (one agent wins a race)',
       description:
         'An agent holds at most MAX_ACTIVE_MISSIONS (3) missions in ACCEPTED, SUBMITTED or CONTESTED; one more is 409.',
-      params: { id: idSchema },
       response: missionSchema,
       errors: [404, 409],
     },
   },
   async ({ params, caller, cfg, db }) =>
-    jsonText(await simpleAction(await db(), cfg, 'accept', params.id!, viewerOf(caller), new Date())),
+    jsonText(await simpleAction(await db(), cfg, 'accept', params.id, viewerOf(caller), new Date())),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

@@ -10,16 +10,15 @@ export const GET = route(
     auth: 'user',
     scope: 'missions:read',
     query: pageQuerySchema,
+    params: { id: idSchema },
     doc: {
       tag: 'Marketplace',
       summary: "The current round's applications (the owner's), oldest first",
-      params: { id: idSchema },
       response: applicationListSchema,
       errors: [403, 404],
     },
   },
-  async ({ params, caller, query, db }) =>
-    json(await listApplications(await db(), params.id!, viewerOf(caller), query)),
+  async ({ params, caller, query, db }) => json(await listApplications(await db(), params.id, viewerOf(caller), query)),
 );
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

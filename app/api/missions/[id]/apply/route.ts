@@ -11,17 +11,17 @@ export const POST = route(
     scope: 'missions:work',
     limit: 'write',
     body: applySchema,
+    params: { id: idSchema },
     doc: {
       tag: 'Marketplace',
       summary: 'Apply to an APPLICATION mission (AGENT; once per round, at most 50)',
-      params: { id: idSchema },
       response: applicationSchema,
       status: 201,
       errors: [403, 404, 409],
     },
   },
   async ({ params, caller, body, db }) =>
-    json(await applyToMission(await db(), params.id!, viewerOf(caller), body, new Date()), { status: 201 }),
+    json(await applyToMission(await db(), params.id, viewerOf(caller), body, new Date()), { status: 201 }),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

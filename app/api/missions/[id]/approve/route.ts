@@ -14,10 +14,10 @@ export const POST = route(
     auth: 'user',
     scope: 'missions:post',
     limit: 'write',
+    params: { id: idSchema },
     doc: {
       tag: 'Missions',
       summary: 'SUBMITTED → COMPLETED; the agent is credited',
-      params: { id: idSchema },
       response: missionSchema,
       description:
         "With a delegated token whose grant's releaseLimit does not cover the reward: 202 { " +
@@ -27,7 +27,7 @@ export const POST = route(
   },
   async ({ params, caller, cfg, db }) =>
     releaseResponse(
-      await release(await db(), cfg, caller, { action: 'approve', missionId: params.id!, body: {} }, new Date()),
+      await release(await db(), cfg, caller, { action: 'approve', missionId: params.id, body: {} }, new Date()),
     ),
 );
 

@@ -13,16 +13,16 @@ export const POST = route(
     scope: 'missions:post',
     limit: 'write',
     body: assignSchema,
+    params: { id: idSchema },
     doc: {
       tag: 'Marketplace',
       summary: 'OPEN → ACCEPTED for an agent who applied (the owner)',
-      params: { id: idSchema },
       response: missionSchema,
       errors: [403, 404, 409],
     },
   },
   async ({ params, caller, body, cfg, db }) =>
-    jsonText(await assignMission(await db(), cfg, params.id!, viewerOf(caller), body, new Date())),
+    jsonText(await assignMission(await db(), cfg, params.id, viewerOf(caller), body, new Date())),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

@@ -16,6 +16,7 @@ export const POST = route(
     scope: 'missions:post',
     limit: 'write',
     body: awardSchema,
+    params: { id: idSchema },
     doc: {
       tag: 'Bounties',
       summary: 'JUDGING → AWARDED: the winning entrants in place order, a reason for places left unawarded',
@@ -24,14 +25,13 @@ export const POST = route(
         'the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit. With a ' +
         "delegated token whose grant's releaseLimit does not cover the awarded shares: 202 { " +
         'confirmation: { id, url, expiresAt } }, nothing changed until the person approves.',
-      params: { id: idSchema },
       response: missionSchema,
       errors: [400, 403, 404, 409, RELEASE_WAITS],
     },
   },
   async ({ params, caller, body, cfg, db }) =>
     releaseResponse(
-      await release(await db(), cfg, caller, { action: 'award', missionId: params.id!, body }, new Date()),
+      await release(await db(), cfg, caller, { action: 'award', missionId: params.id, body }, new Date()),
     ),
 );
 

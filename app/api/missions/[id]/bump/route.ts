@@ -11,10 +11,10 @@ export const POST = route(
     auth: 'user',
     scope: 'missions:post',
     limit: 'write',
+    params: { id: idSchema },
     doc: {
       tag: 'Missions',
       summary: 'Re-list an OPEN mission, optionally topping up the reward (once an hour)',
-      params: { id: idSchema },
       body: bumpSchema,
       response: missionSchema,
       errors: [404, 409],
@@ -22,9 +22,9 @@ export const POST = route(
   },
   async ({ request, params, caller, cfg, db }) => {
     const viewer = viewerOf(caller);
-    await precheck(await db(), cfg, 'bump', params.id!, viewer, new Date());
+    await precheck(await db(), cfg, 'bump', params.id, viewer, new Date());
     const input = (await readJsonStream(request.body, request.headers, 16 * 1024)) ?? {};
-    return jsonText(await bumpMission(await db(), cfg, params.id!, viewer, input, new Date()));
+    return jsonText(await bumpMission(await db(), cfg, params.id, viewer, input, new Date()));
   },
 );
 

@@ -11,16 +11,16 @@ export const POST = route(
     auth: 'user',
     scope: 'missions:post',
     limit: 'write',
+    params: { id: idSchema },
     doc: {
       tag: 'Missions',
       summary: 'The owner cancels; the assigned agent withdraws',
-      params: { id: idSchema },
       response: missionSchema,
       errors: [404, 409],
     },
   },
   async ({ params, caller, cfg, db }) =>
-    jsonText(await cancelMission(await db(), cfg, params.id!, viewerOf(caller), new Date())),
+    jsonText(await cancelMission(await db(), cfg, params.id, viewerOf(caller), new Date())),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

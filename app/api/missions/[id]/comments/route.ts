@@ -17,15 +17,15 @@ export const GET = route(
     auth: 'optional',
     scope: 'missions:read',
     query: pageQuerySchema,
+    params: { id: idSchema },
     doc: {
       tag: 'Marketplace',
       summary: "Questions and answers: public while OPEN, the parties' afterwards",
-      params: { id: idSchema },
       response: commentListSchema,
       errors: [403, 404],
     },
   },
-  async ({ params, caller, query, db }) => json(await listComments(await db(), params.id!, viewerOf(caller), query)),
+  async ({ params, caller, query, db }) => json(await listComments(await db(), params.id, viewerOf(caller), query)),
 );
 
 export const POST = route(
@@ -34,17 +34,17 @@ export const POST = route(
     scope: ['missions:work', 'missions:post'],
     limit: 'comment',
     body: commentSchema,
+    params: { id: idSchema },
     doc: {
       tag: 'Marketplace',
       summary: 'Ask or answer (10 a minute a user)',
-      params: { id: idSchema },
       response: commentViewSchema,
       status: 201,
       errors: [403, 404],
     },
   },
   async ({ params, caller, body, db }) =>
-    json(await postComment(await db(), params.id!, viewerOf(caller), body, new Date()), { status: 201 }),
+    json(await postComment(await db(), params.id, viewerOf(caller), body, new Date()), { status: 201 }),
 );
 
 export const { PUT, PATCH, DELETE } = otherMethods('GET', 'POST');

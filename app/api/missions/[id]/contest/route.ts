@@ -12,10 +12,10 @@ export const POST = route(
     auth: 'user',
     scope: 'missions:post',
     limit: 'write',
+    params: { id: idSchema },
     doc: {
       tag: 'Missions',
       summary: 'Refuse a delivery: reason and evidence → CONTESTED or DISPUTED',
-      params: { id: idSchema },
       body: contestSchema,
       multipart: true,
       response: missionSchema,
@@ -24,9 +24,9 @@ export const POST = route(
   },
   async ({ request, params, caller, cfg, db }) => {
     const viewer = viewerOf(caller);
-    await precheck(await db(), cfg, 'contest', params.id!, viewer, new Date());
+    await precheck(await db(), cfg, 'contest', params.id, viewer, new Date());
     return withRequestBody(request.body, request.headers, async (body) =>
-      jsonText(await contestMission(await db(), cfg, params.id!, viewer, body, new Date())),
+      jsonText(await contestMission(await db(), cfg, params.id, viewer, body, new Date())),
     );
   },
 );

@@ -11,16 +11,16 @@ export const PUT = route(
     auth: 'user',
     limit: 'write',
     body: criteriaEditSchema,
+    params: { id: idSchema },
     doc: {
       tag: 'Missions',
       summary: 'Replace the criteria of an AWAITING_FUNDING mission (its poster)',
-      params: { id: idSchema },
       response: missionSchema,
       errors: [403, 404, 409],
     },
   },
   async ({ params, body, caller, cfg, db }) =>
-    jsonText(await editCriteria(await db(), cfg, params.id!, viewerOf(caller), body, new Date())),
+    jsonText(await editCriteria(await db(), cfg, params.id, viewerOf(caller), body, new Date())),
 );
 
 export const { GET, POST, PATCH, DELETE } = otherMethods('PUT');

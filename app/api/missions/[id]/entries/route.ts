@@ -14,13 +14,13 @@ export const POST = route(
     auth: 'AGENT',
     scope: 'missions:work',
     limit: 'entry',
+    params: { id: idSchema },
     doc: {
       tag: 'Bounties',
       summary: 'Enter a BOUNTY (AGENT): note and files; once each, replaceable until the deadline',
       description:
         'At most MAX_BOUNTY_ENTRIES (200) a bounty; ENTRY_RATE_LIMIT_PER_MINUTE (10) per agent. ' +
         'An entry is read by the client and its author only until the bounty is COMPLETED.',
-      params: { id: idSchema },
       body: entrySchema,
       multipart: true,
       response: entryViewSchema,
@@ -30,9 +30,9 @@ export const POST = route(
   },
   async ({ request, params, caller, cfg, db }) => {
     const viewer = viewerOf(caller);
-    await precheckEntry(await db(), params.id!, viewer, new Date());
+    await precheckEntry(await db(), params.id, viewer, new Date());
     return withRequestBody(request.body, request.headers, async (body) =>
-      json(await enterBounty(await db(), cfg, params.id!, viewer, body, new Date()), { status: 201 }),
+      json(await enterBounty(await db(), cfg, params.id, viewer, body, new Date()), { status: 201 }),
     );
   },
 );
@@ -43,15 +43,15 @@ export const GET = route(
     auth: 'user',
     scope: 'missions:read',
     query: entryQuerySchema,
+    params: { id: idSchema },
     doc: {
       tag: 'Bounties',
       summary: "A bounty's entries: all to the client (and every entrant once COMPLETED), its own to an entrant",
-      params: { id: idSchema },
       response: entryListSchema,
       errors: [404, 409],
     },
   },
-  async ({ params, caller, query, db }) => json(await listEntries(await db(), params.id!, viewerOf(caller), query)),
+  async ({ params, caller, query, db }) => json(await listEntries(await db(), params.id, viewerOf(caller), query)),
 );
 
 export const { PUT, PATCH, DELETE } = otherMethods('GET', 'POST');

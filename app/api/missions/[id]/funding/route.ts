@@ -12,15 +12,15 @@ export const GET = route(
   {
     auth: 'user',
     scope: 'missions:post',
+    params: { id: idSchema },
     doc: {
       tag: 'Missions',
       summary: 'The funding of an AWAITING_FUNDING mission: typed data to sign, its status',
-      params: { id: idSchema },
       response: fundingSchema,
       errors: [404, 409],
     },
   },
-  async ({ params, caller, cfg, kv, db }) => json(await getFunding(await db(), kv, cfg, params.id!, posterOf(caller))),
+  async ({ params, caller, cfg, kv, db }) => json(await getFunding(await db(), kv, cfg, params.id, posterOf(caller))),
 );
 
 // …and hands back its signature (relayed: 202) or a task it opened from its own wallet (200).
@@ -31,10 +31,10 @@ export const POST = route(
     scope: 'missions:post',
     limit: 'write',
     body: fundMissionSchema,
+    params: { id: idSchema },
     doc: {
       tag: 'Missions',
       summary: 'Fund an AWAITING_FUNDING mission: a signature to relay, or the id of a task already created',
-      params: { id: idSchema },
       response: fundingSchema,
       status: 202,
       errors: [
@@ -46,7 +46,7 @@ export const POST = route(
     },
   },
   async ({ params, body, caller, cfg, kv, db }) => {
-    const answer = await fundMission(await db(), kv, cfg, params.id!, posterOf(caller), body, new Date());
+    const answer = await fundMission(await db(), kv, cfg, params.id, posterOf(caller), body, new Date());
     return json(answer.body, { status: answer.status });
   },
 );

@@ -11,16 +11,16 @@ export const POST = route(
     auth: 'user',
     scope: 'missions:post',
     limit: 'write',
+    params: { id: idSchema },
     doc: {
       tag: 'Missions',
       summary: 'ACCEPTED → OPEN by the owner after ACCEPT_WINDOW_SECONDS without a submission',
-      params: { id: idSchema },
       response: missionSchema,
       errors: [403, 404, 409],
     },
   },
   async ({ params, caller, cfg, db }) =>
-    jsonText(await simpleAction(await db(), cfg, 'reopen', params.id!, viewerOf(caller), new Date())),
+    jsonText(await simpleAction(await db(), cfg, 'reopen', params.id, viewerOf(caller), new Date())),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

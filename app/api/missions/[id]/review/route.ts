@@ -11,17 +11,17 @@ export const POST = route(
     scope: 'missions:post',
     limit: 'write',
     body: reviewSchema,
+    params: { id: idSchema },
     doc: {
       tag: 'Marketplace',
       summary: "Rate a COMPLETED mission's agent, once (the owner)",
-      params: { id: idSchema },
       response: reviewViewSchema,
       status: 201,
       errors: [403, 404, 409],
     },
   },
   async ({ params, caller, body, db }) =>
-    json(await reviewMission(await db(), params.id!, viewerOf(caller), body, new Date()), { status: 201 }),
+    json(await reviewMission(await db(), params.id, viewerOf(caller), body, new Date()), { status: 201 }),
 );
 
 // … and may change it for 24 hours.
@@ -31,16 +31,16 @@ export const PATCH = route(
     scope: 'missions:post',
     limit: 'write',
     body: reviewPatchSchema,
+    params: { id: idSchema },
     doc: {
       tag: 'Marketplace',
       summary: 'Edit the review within 24 hours of writing it',
-      params: { id: idSchema },
       response: reviewViewSchema,
       errors: [403, 404, 409],
     },
   },
   async ({ params, caller, body, db }) =>
-    json(await editReview(await db(), params.id!, viewerOf(caller), body, new Date())),
+    json(await editReview(await db(), params.id, viewerOf(caller), body, new Date())),
 );
 
 export const { GET, PUT, DELETE } = otherMethods('POST', 'PATCH');

@@ -12,10 +12,10 @@ export const POST = route(
     auth: 'user',
     scope: 'missions:work',
     limit: 'write',
+    params: { id: idSchema },
     doc: {
       tag: 'Missions',
       summary: 'Deliver: note and deliverable files → SUBMITTED',
-      params: { id: idSchema },
       body: submitSchema,
       multipart: true,
       response: missionSchema,
@@ -24,9 +24,9 @@ export const POST = route(
   },
   async ({ request, params, caller, cfg, db }) => {
     const viewer = viewerOf(caller);
-    await precheck(await db(), cfg, 'submit', params.id!, viewer, new Date());
+    await precheck(await db(), cfg, 'submit', params.id, viewer, new Date());
     return withRequestBody(request.body, request.headers, async (body) =>
-      jsonText(await submitMission(await db(), cfg, params.id!, viewer, body, new Date())),
+      jsonText(await submitMission(await db(), cfg, params.id, viewer, body, new Date())),
     );
   },
 );

@@ -10,15 +10,15 @@ export const GET = route(
     auth: 'user',
     scope: 'webhooks',
     query: pageQuerySchema,
+    params: { id: idSchema },
     doc: {
       tag: 'Webhooks',
       summary: "An endpoint's deliveries, newest first",
-      params: { id: idSchema },
       response: webhookDeliveryListSchema,
       errors: [404],
     },
   },
-  async ({ caller, params, query, db }) => json(await listDeliveries(await db(), caller.user.id, params.id!, query)),
+  async ({ caller, params, query, db }) => json(await listDeliveries(await db(), caller.user.id, params.id, query)),
 );
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -16,32 +16,32 @@ export const GET = route(
   {
     operator: 'admin',
     query: pageQuerySchema,
+    params: { id: idSchema },
     doc: {
       tag: 'Operations',
       summary: "A mission's conversation, for the operator",
-      params: { id: idSchema },
       response: commentListSchema,
       errors: [404],
     },
   },
-  async ({ params, query, db }) => json(await listComments(await db(), params.id!, OPERATOR, query)),
+  async ({ params, query, db }) => json(await listComments(await db(), params.id, OPERATOR, query)),
 );
 
 export const POST = route(
   {
     operator: 'admin',
     body: commentSchema,
+    params: { id: idSchema },
     doc: {
       tag: 'Operations',
       summary: "Write in a mission's conversation as the operator",
-      params: { id: idSchema },
       response: commentViewSchema,
       status: 201,
       errors: [404],
     },
   },
   async ({ params, body, db }) =>
-    json(await postComment(await db(), params.id!, OPERATOR, body, new Date()), { status: 201 }),
+    json(await postComment(await db(), params.id, OPERATOR, body, new Date()), { status: 201 }),
 );
 
 export const { PUT, PATCH, DELETE } = otherMethods('GET', 'POST');

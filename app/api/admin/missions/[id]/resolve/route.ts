@@ -10,15 +10,15 @@ export const POST = route(
     after: sendQueuedWebhooks,
     operator: 'admin',
     body: resolveSchema,
+    params: { id: idSchema },
     doc: {
       tag: 'Operations',
       summary: 'Settle a DISPUTED mission (operator)',
-      params: { id: idSchema },
       response: missionSchema,
       errors: [404, 409],
     },
   },
-  async ({ params, body, cfg, db }) => jsonText(await resolveMission(await db(), cfg, params.id!, body, new Date())),
+  async ({ params, body, cfg, db }) => jsonText(await resolveMission(await db(), cfg, params.id, body, new Date())),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

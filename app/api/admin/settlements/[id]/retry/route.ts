@@ -8,18 +8,18 @@ import { settlementSchema } from '@/lib/settlements/schemas';
 export const POST = route(
   {
     operator: 'admin',
+    params: { id: idSchema },
     doc: {
       tag: 'Operations',
       summary: 'Send a FAILED settlement again (operator)',
       description:
         'A settlement that failed SETTLEMENT_MAX_ATTEMPTS times waits as FAILED (health: ' +
         'degraded). Reconciled from the chain first: never paid twice.',
-      params: { id: idSchema },
       response: settlementSchema,
       errors: [404, 409],
     },
   },
-  async ({ params, cfg, db }) => json(await retrySettlement(await db(), cfg, params.id!)),
+  async ({ params, cfg, db }) => json(await retrySettlement(await db(), cfg, params.id)),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

@@ -9,16 +9,16 @@ export const GET = route(
     auth: 'optional',
     scope: 'missions:read',
     limit: 'download',
+    params: { id: idSchema, fileId: idSchema },
     doc: {
       tag: 'Missions',
       summary: 'Download a mission file (attachment)',
-      params: { id: idSchema, fileId: idSchema },
       response: 'file',
       errors: [404],
     },
   },
   async ({ params, caller, db }) =>
-    fileResponse(await getMissionFileOrThrow(await db(), params.id!, params.fileId!, viewerOf(caller))),
+    fileResponse(await getMissionFileOrThrow(await db(), params.id, params.fileId, viewerOf(caller))),
 );
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');
