@@ -44,9 +44,9 @@ export function MissionActions({ mission }: { mission: MissionView }) {
     );
   }
   if (mission.client.walletAddress === me)
-    return OWNER_STATES.has(mission.status) ? <OwnerActions mission={mission} /> : <Settled />;
+    return OWNER_STATES.has(mission.status) ? <OwnerActions mission={mission} /> : <NothingToDo />;
   if (mission.agent?.walletAddress === me)
-    return WORK_STATES.has(mission.status) ? <AssigneeActions mission={mission} /> : <Settled />;
+    return WORK_STATES.has(mission.status) ? <AssigneeActions mission={mission} /> : <NothingToDo />;
   // An APPLICATION mission is applied to, not accepted (the marketplace panel below).
   if (mission.status === 'OPEN' && session.user.role === 'AGENT' && mission.assignment === 'APPLICATION') return null;
   if (mission.status === 'OPEN' && session.user.role === 'AGENT') {
@@ -67,7 +67,7 @@ export function MissionActions({ mission }: { mission: MissionView }) {
 const OWNER_STATES = new Set(['OPEN', 'ACCEPTED', 'SUBMITTED', 'CONTESTED']);
 const WORK_STATES = new Set(['ACCEPTED', 'CONTESTED']);
 
-function Settled() {
+function NothingToDo() {
   return <p>Nothing to do here right now.</p>;
 }
 

@@ -17,7 +17,7 @@ export async function issueNonce(kv: Kv, cfg: Config, address: string, charge?: 
   let stored: boolean;
   if (charge) {
     const counted = await kv.hitThenPutCapped(charge, keyOf(nonce), address, ttlMs, LIVE_SET, cfg.nonces.maxLive);
-    charge.settle(counted.hit);
+    charge.record(counted.hit);
     stored = counted.stored;
   } else {
     stored = await kv.putCapped(keyOf(nonce), address, ttlMs, LIVE_SET, cfg.nonces.maxLive);
@@ -33,6 +33,6 @@ export async function issueNonce(kv: Kv, cfg: Config, address: string, charge?: 
 export async function takeNonce(kv: Kv, nonce: string, charge?: CountedCharge): Promise<string | null> {
   if (!charge) return kv.take(keyOf(nonce), LIVE_SET);
   const { hit, value } = await kv.hitThenTake(charge, keyOf(nonce), LIVE_SET);
-  charge.settle(hit);
+  charge.record(hit);
   return value;
 }

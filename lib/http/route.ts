@@ -234,7 +234,7 @@ function stepUp(cfg: Config, resource: ResourceName, check: () => void): void {
 async function countedRefusal(error: unknown, charge: PendingCharge | undefined): Promise<unknown> {
   if (!charge || charge.headers) return error;
   try {
-    charge.settle(await getKv().hit(charge.key, charge.windowMs));
+    charge.record(await getKv().hit(charge.key, charge.windowMs));
     return error;
   } catch (refusal) {
     return refusal;

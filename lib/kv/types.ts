@@ -13,9 +13,9 @@ export interface Charge {
   max: number;
 }
 
-/** A charge counted by a KV step that does other work too; `settle` takes the count that step answered. */
+/** A charge counted by a KV step that does other work too; `record` takes the count that step answered. */
 export interface CountedCharge extends Charge {
-  settle(hit: Hit): void;
+  record(hit: Hit): void;
 }
 
 export interface Kv {

@@ -88,7 +88,7 @@ export async function consume(kv: Kv, cfg: Config, name: LimitName, subject: str
   return verdict(charge, await kv.hit(charge.key, charge.windowMs));
 }
 
-/** A request's hit against a `withWork` limit: the handler's KV step counts it and settles it here. */
+/** A request's hit against a `withWork` limit: the handler's KV step counts it and records it here. */
 export class PendingCharge implements CountedCharge {
   readonly key: string;
   readonly windowMs: number;
@@ -101,7 +101,7 @@ export class PendingCharge implements CountedCharge {
   }
 
   /** The count the KV step answered; throws 429 past the limit (the step did not do its work). */
-  settle(hit: Hit): void {
+  record(hit: Hit): void {
     try {
       this.headers = verdict(this, hit);
     } catch (error) {

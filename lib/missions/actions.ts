@@ -119,7 +119,7 @@ export async function bumpMission(db: Db, cfg: Config, id: string, viewer: Viewe
   return act(db, cfg, 'bump', id, viewer, { reward }, now);
 }
 
-/** The operator settles a DISPUTED mission one way or the other; a bounty completes with the operator's award. */
+/** The operator resolves a DISPUTED mission one way or the other; a bounty completes with the operator's award. */
 export async function resolveMission(
   db: Db,
   cfg: Config,

@@ -1,4 +1,4 @@
-// Runs one transition of the table: lock the row, let time settle it, ask `decide`, then write
+// Runs one transition of the table: lock the row, apply what time did to it, ask `decide`, then write
 // the state change (compare-and-set on the expected state and party), its side effects (files,
 // contest, ledger) and its event in the same transaction — all of it or none of it.
 import 'server-only';

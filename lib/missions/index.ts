@@ -12,8 +12,8 @@ export {
 export { getMissionOrThrow } from './views';
 export { getMissionFileOrThrow } from './download';
 export { listMissions } from './list';
-export { settleExpiredMissions } from './settle';
-export { markReclaimed, reactToSettlement, settleReclaimedMissions } from './reclaimed';
+export { applyDueTransitions } from './due-transitions';
+export { markReclaimed, reactToSettlement, cancelReclaimedMissions } from './reclaimed';
 export { viewerOf } from './viewer';
 export * from './schemas';
 export * from './funding-schemas';

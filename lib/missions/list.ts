@@ -1,6 +1,6 @@
 // GET /api/missions: filters, sorts and keyset pagination (docs/api.md#listing). Public callers see OPEN
-// missions; `mine` lists the caller's own as client or agent, with their expired review windows
-// settled so no SUBMITTED past its deadline is listed. Every sort is (key, id), backed by an index,
+// missions; `mine` lists the caller's own as client or agent, with what their expired review windows
+// do applied, so no SUBMITTED past its deadline is listed. Every sort is (key, id), backed by an index,
 // so a page costs the same at the 1st and the 5,000th and new missions never shift it.
 import 'server-only';
 import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
@@ -15,7 +15,7 @@ import { decodeCursor, encodeCursor, type Sort } from './cursor';
 import { matchedPageIds } from './matched-page';
 import { storedJson } from './present';
 import type { ListQuery, MissionList } from './schemas';
-import { settle } from './views';
+import { applyDue } from './views';
 import { canSeeWork, type Viewer, viewerValues } from './visibility';
 import { builtOnce, driverRows } from '../db/prepared';
 
@@ -158,7 +158,7 @@ export async function listMissions(
   // The page says whether any of the caller's missions is past its review window (anyDue); an
   // empty page says nothing, and the due ones may be what a filter is looking for.
   if (query.mine && viewer.kind === 'user' && (rows.length === 0 || rows[0]!.due)) {
-    if (await settleExpired(db, cfg, query.mine, viewer.id, now)) rows = await read();
+    if (await applyCallersDue(db, cfg, query.mine, viewer.id, now)) rows = await read();
   }
   // A row that is no match is where the walk stopped short of a full page (matched-page.ts): the
   // page is the matches before it, and the next page starts after it.
@@ -182,8 +182,8 @@ function checkScope(query: ListQuery, viewer: Viewer): void {
 }
 
 // Whether any of the caller's missions is past its review window, asked within the page's own
-// statement: settling them first cost every `mine` page a round trip of its own (0.6 of the
-// list's floor, docs/performance.md), and a due mission is rare — the sweep settles them too.
+// statement: applying them first cost every `mine` page a round trip of its own (0.6 of the
+// list's floor, docs/performance.md), and a due mission is rare — the sweep applies them too.
 const dueRow = alias(missions, 'due_row');
 const anyDue = (db: Db, mine: 'client' | 'agent') =>
   sql<boolean>`exists (${db
@@ -197,7 +197,7 @@ const anyDue = (db: Db, mine: 'client' | 'agent') =>
       ),
     )})`;
 
-// The caller's missions past their review window, settled before the page is read again.
+// The caller's missions past their review window, applied before the page is read again.
 const dueStatement = builtOnce((db: Db, mine: 'client' | 'agent') =>
   db
     .select({ id: missions.id })
@@ -213,8 +213,8 @@ const dueStatement = builtOnce((db: Db, mine: 'client' | 'agent') =>
     .prepare(`missions_due_${mine}`),
 );
 
-/** Settles the caller's due missions; whether there were any. */
-async function settleExpired(
+/** Applies what time did to the caller's due missions; whether there were any. */
+async function applyCallersDue(
   db: Db,
   cfg: Config,
   mine: 'client' | 'agent',
@@ -222,6 +222,6 @@ async function settleExpired(
   now: Date,
 ): Promise<boolean> {
   const due = await dueStatement(db, mine).execute({ now: now.toISOString(), viewer: userId });
-  for (const { id } of due) await settle(db, cfg, id, now);
+  for (const { id } of due) await applyDue(db, cfg, id, now);
   return due.length > 0;
 }

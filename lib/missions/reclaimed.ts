@@ -77,7 +77,7 @@ function positionOf(saved: string | null): Position | undefined {
   }
 }
 
-export async function settleReclaimedMissions(db: Db, kv: Kv, cfg: Config, now: Date): Promise<{ reclaimed: number }> {
+export async function cancelReclaimedMissions(db: Db, kv: Kv, cfg: Config, now: Date): Promise<{ reclaimed: number }> {
   const clients = getChainClients();
   if (!clients || !cfg.chain.escrow) return { reclaimed: 0 };
   // Bounties (docs/api.md#bounties) have their own margin: the earlier of the two finds both kinds.

@@ -1,4 +1,4 @@
-// The single-mission read: settles what time did first (an expired review window, a bounty's
+// The single-mission read: applies what time did first (an expired review window, a bounty's
 // deadline), so no state is shown past its time, and answers the mission as the viewer may see it.
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
@@ -60,7 +60,7 @@ export async function getMissionOrThrow(
   let mission = await read();
   if (!mission || !canSeeMission(mission, viewer)) throw new ApiError(404, 'Mission not found');
   if (dueAction(mission, now)) {
-    await settle(db, cfg, id, now);
+    await applyDue(db, cfg, id, now);
     mission = (await read())!;
     // What time did may have closed it to this viewer (a bounty judged is no longer public).
     if (!canSeeMission(mission, viewer)) throw new ApiError(404, 'Mission not found');
@@ -73,9 +73,9 @@ export async function getMissionOrThrow(
 
 /**
  * Does what time alone does to one mission now (transitions.ts dueAction: a review window over, a
- * bounty's deadline or windows); nothing due or a concurrent settler winning is fine.
+ * bounty's deadline or windows); nothing due or a concurrent sweep winning is fine.
  */
-export async function settle(db: Db, cfg: Config, id: string, now: Date): Promise<boolean> {
+export async function applyDue(db: Db, cfg: Config, id: string, now: Date): Promise<boolean> {
   try {
     await applyTransition(db, cfg, (m) => dueAction(m, now) ?? 'expire', id, SYSTEM, {}, now);
     return true;

@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { deleteOldConfirmations } from '../confirmations';
 import type { Kv } from '../kv';
-import { reactToSettlement, settleExpiredMissions, settleReclaimedMissions, sweepFundings } from '../missions';
+import { reactToSettlement, applyDueTransitions, cancelReclaimedMissions, sweepFundings } from '../missions';
 import { deleteUnusedClients } from '../oauth/clients';
 import { retryPendingPassports } from '../passport';
 import { retryPendingSettlements } from '../settlements';
@@ -14,8 +14,8 @@ import { deleteOldWebhookData, deliverPending } from '../webhooks';
 
 export async function runSweep(db: Db, kv: Kv, cfg: Config, now = new Date()) {
   const missions = {
-    ...(await settleExpiredMissions(db, cfg, now)),
-    ...(await settleReclaimedMissions(db, kv, cfg, now)),
+    ...(await applyDueTransitions(db, cfg, now)),
+    ...(await cancelReclaimedMissions(db, kv, cfg, now)),
   };
   // docs/api.md#post-and-pay: relays left in flight are carried on; missions unfunded for 24 h go.
   const fundings = await sweepFundings(db, cfg, now);

@@ -1,5 +1,5 @@
 // Passport rows. The row is the outbox of the mint: written before anything is sent, claimed by
-// one worker at a time with a conditional update, and settled from what the chain says.
+// one worker at a time with a conditional update, and decided from what the chain says.
 import 'server-only';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';

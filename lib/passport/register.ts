@@ -7,7 +7,7 @@ import { type Delegation, issueToken } from '../auth/tokens';
 import { promoteToAgent, type UserSummary } from '../users/queries';
 import { listClaimablePassports, ensurePassportRow } from './queries';
 import { presentPassport } from './present';
-import { settlePassport } from './settle';
+import { mintPassport } from './mint';
 
 /**
  * `delegation`: the grant, scopes and resource of a delegated caller, which the new token keeps; `notAfter` (seconds
@@ -19,7 +19,7 @@ export async function registerAgent(db: Db, cfg: Config, userId: string, delegat
     await ensurePassportRow(tx, promoted);
     return promoted;
   });
-  const passport = await settlePassport(db, cfg, user.id, cfg.chain.mintWaitMs);
+  const passport = await mintPassport(db, cfg, user.id, cfg.chain.mintWaitMs);
   return {
     token: await issueToken(cfg, user, new Date(), delegation, notAfter),
     user,
@@ -36,7 +36,7 @@ export async function retryPendingPassports(
   const userIds = await listClaimablePassports(db, new Date(), limit);
   let minted = 0;
   for (const userId of userIds) {
-    const passport = await settlePassport(db, cfg, userId, cfg.chain.mintWaitMs);
+    const passport = await mintPassport(db, cfg, userId, cfg.chain.mintWaitMs);
     if (passport.status === 'MINTED') minted += 1;
   }
   return { attempted: userIds.length, minted };

@@ -17,7 +17,7 @@ import { ApiError } from '@/lib/errors';
 import type { JsonText } from '@/lib/json-text';
 import { decodeCursor, encodeCursor, type Sort } from '@/lib/missions/cursor';
 import type { ListQuery, MissionFileView, MissionList, MissionView } from '@/lib/missions/schemas';
-import { settle } from '@/lib/missions/views';
+import { applyDue } from '@/lib/missions/views';
 import { isAssignee, isOwner, type Viewer, viewerValues } from '@/lib/missions/visibility';
 import { builtOnce } from '@/lib/db/prepared';
 
@@ -108,7 +108,7 @@ export async function listMissions(
 ): Promise<JsonText<MissionList>> {
   const spec = SORTS[query.sort];
   checkScope(query, viewer);
-  if (query.mine && viewer.kind === 'user') await settleExpired(db, cfg, query.mine, viewer.id, now);
+  if (query.mine && viewer.kind === 'user') await applyCallersDue(db, cfg, query.mine, viewer.id, now);
   const values: Record<string, unknown> = {
     limit: query.limit + 1,
     ...viewerValues(viewer),
@@ -165,9 +165,15 @@ const dueStatement = builtOnce((db: Db, mine: 'client' | 'agent') =>
     .prepare(`missions_due_${mine}`),
 );
 
-async function settleExpired(db: Db, cfg: Config, mine: 'client' | 'agent', userId: string, now: Date): Promise<void> {
+async function applyCallersDue(
+  db: Db,
+  cfg: Config,
+  mine: 'client' | 'agent',
+  userId: string,
+  now: Date,
+): Promise<void> {
   const due = await dueStatement(db, mine).execute({ now: now.toISOString(), viewer: userId });
-  for (const { id } of due) await settle(db, cfg, id, now);
+  for (const { id } of due) await applyDue(db, cfg, id, now);
 }
 
 // Every column but the search vector and the stored board view, with both parties' wallets.

@@ -136,7 +136,7 @@ export const missions = pgTable(
     index('missions_agent_idx').on(t.agentId, t.listedAt, t.id),
     index('missions_tags_idx').using('gin', t.tags),
     index('missions_search_idx').using('gin', t.search),
-    // The sweep and settle-on-read look for SUBMITTED missions past their review window.
+    // The sweep and apply-on-read look for SUBMITTED missions past their review window.
     index('missions_review_due_idx').on(t.reviewDeadline).where(sql`${t.status} = 'SUBMITTED'`),
     // Enterprise analytics: a client's missions posted, and completed, in a date range.
     index('missions_client_created_idx').on(t.clientId, t.createdAt),

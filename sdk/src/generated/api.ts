@@ -910,7 +910,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Settle a DISPUTED mission (operator)
+         * Resolve a DISPUTED mission (operator)
          * @description Operator only: `Authorization: Bearer $ADMIN_TOKEN`.
          */
         post: operations["postAdminMissionsByIdResolve"];

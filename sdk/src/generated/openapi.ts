@@ -3599,7 +3599,7 @@ export const openApiDocument = {
         "tags": [
           "Operations"
         ],
-        "summary": "Settle a DISPUTED mission (operator)",
+        "summary": "Resolve a DISPUTED mission (operator)",
         "description": "Operator only: `Authorization: Bearer $ADMIN_TOKEN`.",
         "security": [
           {

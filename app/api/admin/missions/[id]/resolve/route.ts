@@ -13,7 +13,7 @@ export const POST = route(
     params: { id: idSchema },
     doc: {
       tag: 'Operations',
-      summary: 'Settle a DISPUTED mission (operator)',
+      summary: 'Resolve a DISPUTED mission (operator)',
       response: missionSchema,
       errors: [404, 409],
     },

@@ -16,7 +16,7 @@ import { claimPendingPassport, findPassport, markMinted, recordMintTx, releasePa
 
 const LEASE_MARGIN_MS = 30_000;
 
-export async function settlePassport(db: Db, cfg: Config, userId: string, waitMs: number, now = new Date()) {
+export async function mintPassport(db: Db, cfg: Config, userId: string, waitMs: number, now = new Date()) {
   const claimed = await claimPendingPassport(db, userId, now, waitMs + LEASE_MARGIN_MS);
   if (!claimed) return (await findPassport(db, userId))!;
 

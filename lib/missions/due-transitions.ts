@@ -8,7 +8,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { missions } from '../db/schema';
-import { settle } from './views';
+import { applyDue } from './views';
 
 const BATCH = 200;
 // A bound on one run's work; whatever is left, the next run completes.
@@ -31,13 +31,13 @@ const DUE: ((now: Date) => { where: SQL; time: AnyPgColumn })[] = [
   }),
 ];
 
-export async function settleExpiredMissions(db: Db, cfg: Config, now: Date): Promise<{ completed: number }> {
+export async function applyDueTransitions(db: Db, cfg: Config, now: Date): Promise<{ completed: number }> {
   let completed = 0;
   for (const dueAt of DUE) {
     const { where, time } = dueAt(now);
     for (let batch = 0; batch < MAX_BATCHES; batch += 1) {
       const rows = await db.select({ id: missions.id }).from(missions).where(where).orderBy(asc(time)).limit(BATCH);
-      for (const { id } of rows) if (await settle(db, cfg, id, now)) completed += 1;
+      for (const { id } of rows) if (await applyDue(db, cfg, id, now)) completed += 1;
       if (rows.length < BATCH) break;
     }
   }
