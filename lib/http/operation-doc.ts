@@ -13,6 +13,8 @@ export interface CustomError {
 export interface OperationDoc {
   tag: string;
   summary: string;
+  /** Path parameters are a route option (`params`), validated by the wrapper; never stated here. */
+  params?: never;
   description?: string;
   /**
    * The JSON body of a handler that reads it itself (after a precheck, or as multipart), and so

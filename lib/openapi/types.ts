@@ -11,7 +11,7 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
  */
 export type Access = 'public' | 'optional' | 'user' | 'CLIENT' | 'AGENT' | 'cron' | 'admin' | 'metrics';
 
-export interface Operation extends OperationDoc {
+export interface Operation extends Omit<OperationDoc, 'params'> {
   method: Method;
   /** The URL path with `{param}` segments, as in docs/api.md. */
   path: string;

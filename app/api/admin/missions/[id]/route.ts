@@ -10,15 +10,15 @@ import { idSchema } from '@/lib/fields';
 export const GET = route(
   {
     operator: 'admin',
+    params: { id: idSchema },
     doc: {
       tag: 'Operations',
       summary: 'One mission with its work, for the operator',
-      params: { id: idSchema },
       response: missionSchema,
       errors: [404],
     },
   },
-  async ({ params, cfg, db }) => jsonText(await getMissionOrThrow(await db(), cfg, params.id!, OPERATOR, new Date())),
+  async ({ params, cfg, db }) => jsonText(await getMissionOrThrow(await db(), cfg, params.id, OPERATOR, new Date())),
 );
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');
