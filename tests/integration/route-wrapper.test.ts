@@ -61,7 +61,7 @@ describe('route wrapper', () => {
     });
   });
 
-  test('behavior: path parameters are read by their schemas, and one that fails is a 404 before the handler', async () => {
+  test('behavior: path parameters are read by their schemas; one that fails is a 404 before the handler', async () => {
     let ran = 0;
     const handler = route({ params: { id: idSchema } }, async ({ params }) => {
       ran += 1;
