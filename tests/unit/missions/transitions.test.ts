@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { MISSION_STATUSES } from '@/lib/fields';
 import { planChanges } from '@/lib/missions/changes';
 import { splitReward } from '@/lib/missions/ledger';
 import { type Action, decide, type MissionFacts, type MissionStatus, TRANSITIONS } from '@/lib/missions/transitions';
@@ -14,17 +15,8 @@ const otherAgent: Viewer = { kind: 'user', id: 'other', role: 'AGENT' };
 const stranger: Viewer = { kind: 'user', id: 'stranger', role: 'CLIENT' };
 const entrant: Viewer = { kind: 'user', id: 'entrant', role: 'AGENT' };
 
-const STATUSES: MissionStatus[] = [
-  'OPEN',
-  'ACCEPTED',
-  'SUBMITTED',
-  'CONTESTED',
-  'DISPUTED',
-  'COMPLETED',
-  'CANCELLED',
-  'JUDGING',
-  'AWARDED',
-];
+// Every state there is (docs/api.md#states), AWAITING_FUNDING included: the one declaration, not a copy.
+const STATUSES: readonly MissionStatus[] = MISSION_STATUSES;
 
 function facts(status: MissionStatus, overrides: Partial<MissionFacts> = {}): MissionFacts {
   return {
@@ -85,8 +77,10 @@ describe('decide: the transition table row by row', () => {
   for (const action of Object.keys(TRANSITIONS) as Action[]) {
     for (const status of STATUSES) {
       const allowed = (TRANSITIONS[action].from as readonly MissionStatus[]).includes(status);
-      // An OPEN mission has no assigned agent, so nobody is the party of an agent's row there.
-      const refusal = TRANSITIONS[action].party === 'assignee' && status === 'OPEN' ? 403 : 409;
+      // An OPEN mission has no assigned agent, so nobody is the party of an agent's row there; an
+      // unfunded one exists for its poster alone (docs/api.md#post-and-pay): anyone else hears 404.
+      const hidden = status === 'AWAITING_FUNDING' && !canSeeMission(facts(status, TIMELY[action]), PARTY[action]);
+      const refusal = hidden ? 404 : TRANSITIONS[action].party === 'assignee' && status === 'OPEN' ? 403 : 409;
       test(`${action} from ${status} is ${allowed ? 'allowed' : refusal}`, () => {
         const decision = decide(action, facts(status, TIMELY[action]), PARTY[action], NOW, rules);
         if (allowed) expect(decision).toMatchObject({ ok: true, from: status });
