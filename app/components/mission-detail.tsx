@@ -5,8 +5,6 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import type { MissionView } from '@/lib/missions/schemas';
 import { ApiRequestError, apiFetch } from '@/lib/web/api-client';
-import { formatAmount } from '@/lib/web/money';
-import { useRewardToken } from '@/lib/web/runtime-config-context';
 import { missionKey } from '@/lib/web/use-mission-action';
 import { BountyPanel } from './bounty-panel';
 import { MissionActions } from './mission-actions';
@@ -15,13 +13,12 @@ import { CriteriaEditor } from './criteria-editor';
 import { MissionCriteria, SelfCheckList, UnmetList } from './mission-criteria';
 import { MissionMarketplace } from './mission-marketplace';
 import { MissionFileList } from './mission-file-list';
-import { MissionStatusBadge } from './mission-status-badge';
+import { MissionSummary } from './mission-summary';
 import { formatTime, MissionTimeline } from './mission-timeline';
 import { ErrorAlert, LoadingMessage } from './request-status';
 import { WalletAddress } from './wallet-address';
 
 export function MissionDetail({ id }: { id: string }) {
-  const token = useRewardToken();
   const query = useQuery({
     queryKey: missionKey(id),
     queryFn: () => apiFetch<MissionView>(`/api/missions/${encodeURIComponent(id)}`),
@@ -42,13 +39,7 @@ export function MissionDetail({ id }: { id: string }) {
   return (
     <article aria-labelledby="mission-title">
       <h1 id="mission-title">{m.title}</h1>
-      <p className="row">
-        <span data-testid="mission-status">
-          <MissionStatusBadge status={m.status} />
-        </span>
-        <strong>{formatAmount(m.reward, token)}</strong>
-        {m.onChainTaskId !== null && <span>Escrow task #{m.onChainTaskId}</span>}
-      </p>
+      <MissionSummary mission={m} />
       {m.status === 'AWAITING_FUNDING' && (
         <p className="alert alert-warn" role="status">
           Not on the board yet: the reward is not in escrow.{' '}

@@ -5,10 +5,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { MissionView } from '@/lib/missions/schemas';
 import { ApiRequestError, apiFetch } from '@/lib/web/api-client';
-import { formatAmount } from '@/lib/web/money';
-import { useRewardToken } from '@/lib/web/runtime-config-context';
 import { operatorInit, operatorMissionKey, readOperatorToken, storeOperatorToken } from '@/lib/web/operator-token';
-import { MissionStatusBadge } from './mission-status-badge';
+import { MissionSummary } from './mission-summary';
 import { MissionTimeline } from './mission-timeline';
 import { ErrorAlert, LoadingMessage } from './request-status';
 import { ResolveForm } from './resolve-form';
@@ -72,7 +70,6 @@ function TokenForm({ token, onChange }: { token: string | null; onChange: (token
 }
 
 function OperatorMission({ id, token }: { id: string; token: string }) {
-  const reward = useRewardToken();
   const query = useQuery({
     queryKey: operatorMissionKey(id),
     queryFn: () => apiFetch<MissionView>(`/api/admin/missions/${encodeURIComponent(id)}`, operatorInit(token)),
@@ -99,13 +96,7 @@ function OperatorMission({ id, token }: { id: string; token: string }) {
   return (
     <article aria-labelledby="mission-title">
       <h2 id="mission-title">{m.title}</h2>
-      <p className="row">
-        <span data-testid="mission-status">
-          <MissionStatusBadge status={m.status} />
-        </span>
-        <strong>{formatAmount(m.reward, reward)}</strong>
-        {m.onChainTaskId !== null && <span>Escrow task #{m.onChainTaskId}</span>}
-      </p>
+      <MissionSummary mission={m} />
       <dl className="grid">
         <div>
           <dt>Client</dt>
