@@ -29,6 +29,10 @@ const nextConfig: NextConfig = {
       },
       { source: '/.well-known/oauth-protected-resource', destination: '/api/oauth/metadata/protected-resource' },
       { source: '/.well-known/oauth-protected-resource/:path*', destination: '/api/oauth/metadata/protected-resource' },
+      // docs/api.md#server-card
+      { source: '/.well-known/mcp/server-card.json', destination: '/api/mcp/server-card' },
+      // docs/api.md#client-feedback: whose ERC-8004 feedback is ours, for any reader of the registries.
+      { source: '/.well-known/taskmarket-reputation.json', destination: '/api/public/reputation' },
     ];
   },
   // Benchmarks build variants of the app side by side (scripts/bench/app-build.ts); `.next` otherwise.

@@ -1,5 +1,6 @@
-// `npm run contracts:compile`: compiles the contracts and rewrites contracts/out/ and
-// lib/chain/artifacts.ts. The artifacts test fails when these are stale. Only files whose text
+// `npm run contracts:compile`: compiles the contracts and rewrites contracts/out/,
+// lib/chain/artifacts.ts (ABI and bytecode, to deploy) and lib/chain/abis.ts (the ABIs alone, for the
+// browser). The artifacts test fails when these are stale. Only files whose text
 // changed are written, each atomically (a temporary file renamed over it), so a reader — a test
 // run, a dev server — never sees a half-written artifact; a deleted contract's artifact is removed.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';

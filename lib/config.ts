@@ -41,6 +41,15 @@ const envSchema = z.object({
   // chain's in dev).
   ERC8004_IDENTITY_ADDRESS: hexAddress.optional(),
   ERC8004_REPUTATION_ADDRESS: hexAddress.optional(),
+  // docs/api.md#feedback-bounds: the smallest reward (base units) whose settlement gives feedback, and
+  // the operator's feedback transactions an hour.
+  ERC8004_MIN_FEEDBACK_REWARD: z
+    .string()
+    .trim()
+    .regex(/^\d{1,78}$/, 'must be decimal digits (base units)')
+    .default('1000000')
+    .transform(BigInt),
+  ERC8004_FEEDBACK_BUDGET_PER_HOUR: intFrom(100),
   MINT_WAIT_MS: intFrom(10_000),
   TRUST_PROXY: intFrom(0),
   VERCEL: flag,
@@ -61,8 +70,11 @@ const envSchema = z.object({
   DOWNLOAD_RATE_LIMIT_PER_MINUTE: intFrom(120, 1),
   OPERATOR_RATE_LIMIT_PER_MINUTE: intFrom(10, 1),
   COMMENT_RATE_LIMIT_PER_MINUTE: intFrom(10, 1),
+  FUNDING_READ_RATE_LIMIT_PER_MINUTE: intFrom(120, 1),
   MAX_ACTIVE_MISSIONS: intFrom(3, 1),
   ACCEPT_WINDOW_SECONDS: intFrom(172_800, 1),
+  // docs/api.md#declining: how long an order's agent may still turn it down once accepted.
+  DECLINE_WINDOW_SECONDS: intFrom(86_400, 1),
   MINT_BUDGET_PER_HOUR: intFrom(100),
   OPERATOR_PRIVATE_KEY: z
     .string()
@@ -75,11 +87,19 @@ const envSchema = z.object({
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key')
     .optional(),
+  // docs/operating.md#keys-run-the-relayer-on-its-own-key: in production the relayer signs only with its
+  // own key; this lets it share the operator's (as development does) when one is not set.
+  RELAYER_SHARES_OPERATOR_KEY: flag,
   RELAY_BUDGET_PER_HOUR: intFrom(100),
   MAX_UNFUNDED_MISSIONS: intFrom(5, 1),
+  // docs/api.md#unfunded-storage: attachment bytes unfunded missions may hold, per poster and in all.
+  UNFUNDED_FILES_MAX_BYTES_PER_USER: intFrom(50 * 1024 * 1024),
+  UNFUNDED_FILES_MAX_BYTES: intFrom(5 * 1024 * 1024 * 1024),
   RECLAIM_GRACE_SECONDS: intFrom(604_800),
   WEBHOOK_ALLOW_PRIVATE: flag,
   WEBHOOK_RETENTION_DAYS: intFrom(30, 1),
+  // docs/api.md#board-subscriptions: live mission.created endpoints past which only passport holders may add one.
+  WEBHOOK_BOARD_SUBSCRIPTIONS_MAX: intFrom(10_000, 1),
   // PEM of a CA that outbound guarded fetches also trust; honoured only with WEBHOOK_ALLOW_PRIVATE (tests).
   WEBHOOK_TEST_CA: optionalText,
   VERCEL_ENV: optionalText,
@@ -91,6 +111,7 @@ const envSchema = z.object({
   OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: intFrom(60, 1),
   // Wave 4 (docs/api.md#client-id-metadata-documents).
   OAUTH_CLIENT_DOCUMENT_FETCHES_PER_MINUTE: intFrom(10, 1),
+  OAUTH_CLIENT_DOCUMENT_FETCHES_PER_SOURCE_PER_HOUR: intFrom(50, 1),
   OAUTH_CLIENT_DOCUMENT_FETCHES_GLOBAL_PER_HOUR: intFrom(1000, 1),
   // Wave 3: operating it (docs/api.md#observability).
   METRICS_TOKEN: optionalText,
@@ -113,6 +134,7 @@ const envSchema = z.object({
   DISPUTE_ALLOWANCE_SECONDS: intFrom(604_800),
   ESCROW_V2_ADDRESS: hexAddress.optional(),
   ESCROW_V3_ADDRESS: hexAddress.optional(),
+  ESCROW_V4_ADDRESS: hexAddress.optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -146,7 +168,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
   if (e.KV_REST_API_URL && !e.KV_REST_API_TOKEN) missing.push('KV_REST_API_TOKEN is required with KV_REST_API_URL');
-  // §19: the metrics name routes and volumes; a new secret, so held to the length everywhere.
+  // docs/api.md#observability: the metrics name routes and volumes; a new secret, so held to the length everywhere.
   if (e.METRICS_TOKEN && e.METRICS_TOKEN.length < 32) missing.push('METRICS_TOKEN must be at least 32 characters');
   const otlpHeaders = parseOtlpHeaders(e.OTEL_EXPORTER_OTLP_HEADERS);
   if (!otlpHeaders) missing.push('OTEL_EXPORTER_OTLP_HEADERS must be comma-separated name=value pairs');
@@ -187,6 +209,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (production && e.REGISTRAR_PRIVATE_KEY && !e.OPERATOR_PRIVATE_KEY) {
     warnings.push('OPERATOR_PRIVATE_KEY is unset: the registrar key also sends payouts (release, refund, claimFor)');
   }
+  // Relays share no nonce sequence (nor ETH) with settlements unless the operator says so.
+  const relayerOwnKeyOnly = production && !e.RELAYER_SHARES_OPERATOR_KEY;
+  if (relayerOwnKeyOnly && e.RPC_URL && e.REGISTRAR_PRIVATE_KEY && !e.RELAYER_PRIVATE_KEY) {
+    warnings.push(
+      'RELAYER_PRIVATE_KEY is unset: relayed funding is off and posters fund from their wallet ' +
+        '(set a key of its own, or RELAYER_SHARES_OPERATOR_KEY=1 to relay with the operator key)',
+    );
+  }
 
   const siweDomains = [
     ...(e.SIWE_DOMAIN ?? `localhost:${e.PORT}`).split(','),
@@ -221,22 +251,32 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       registrarKey: e.REGISTRAR_PRIVATE_KEY as `0x${string}` | undefined,
       passport: e.PASSPORT_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       escrow: e.ESCROW_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
-      // §18: a v2 escrow left running beside ESCROW_ADDRESS (v3) after an upgrade; its tasks settle there.
+      // docs/api.md#bounties: a v2 escrow left running beside ESCROW_ADDRESS (v3) after an upgrade;
+      // its tasks settle there.
       escrowV2: e.ESCROW_V2_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       // docs/escrow.md#upgrading-a-v3-deployment-to-v4: a v3 escrow kept beside v4; its agents' balances are claimed
       // there.
       escrowV3: e.ESCROW_V3_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
+      // docs/escrow.md#upgrading-a-v4-deployment-to-v5: a v4 escrow kept beside v5; its tasks settle (all or
+      // nothing) and its agents' balances are claimed there.
+      escrowV4: e.ESCROW_V4_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       rewardToken: e.REWARD_TOKEN_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       // docs/api.md#erc-8004: identities agents link, and where the operator writes feedback at settlement.
       identityRegistry: e.ERC8004_IDENTITY_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
       reputationRegistry: e.ERC8004_REPUTATION_ADDRESS?.toLowerCase() as `0x${string}` | undefined,
+      /** docs/api.md#feedback-bounds: a settlement of a smaller reward gives no feedback. */
+      minFeedbackReward: e.ERC8004_MIN_FEEDBACK_REWARD,
+      /** docs/api.md#feedback-bounds: feedback transactions broadcast an hour; the rest wait. */
+      feedbackBudgetPerHour: e.ERC8004_FEEDBACK_BUDGET_PER_HOUR,
       mintWaitMs: e.MINT_WAIT_MS,
       // docs/api.md#settlements: payouts and mints are sent by different keys; unset, the registrar key sends both.
       operatorKey: (e.OPERATOR_PRIVATE_KEY ?? e.REGISTRAR_PRIVATE_KEY) as `0x${string}` | undefined,
       operatorKeyIsRegistrar: !e.OPERATOR_PRIVATE_KEY,
       mintBudgetPerHour: e.MINT_BUDGET_PER_HOUR,
-      // docs/api.md#post-and-pay: sends createTaskWithAuthorization; unset, the operator key does.
-      relayerKey: (e.RELAYER_PRIVATE_KEY ?? e.OPERATOR_PRIVATE_KEY ?? e.REGISTRAR_PRIVATE_KEY) as
+      // docs/api.md#post-and-pay: sends createTaskWithAuthorization; unset, the operator key does — in
+      // production only with RELAYER_SHARES_OPERATOR_KEY=1, else no relaying (docs/operating.md).
+      relayerKey: (e.RELAYER_PRIVATE_KEY ??
+        (relayerOwnKeyOnly ? undefined : (e.OPERATOR_PRIVATE_KEY ?? e.REGISTRAR_PRIVATE_KEY))) as
         | `0x${string}`
         | undefined,
       relayBudgetPerHour: e.RELAY_BUDGET_PER_HOUR,
@@ -253,10 +293,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       downloadPerMinute: e.DOWNLOAD_RATE_LIMIT_PER_MINUTE,
       operatorFailuresPerMinute: e.OPERATOR_RATE_LIMIT_PER_MINUTE,
       commentsPerMinute: e.COMMENT_RATE_LIMIT_PER_MINUTE,
+      fundingReadsPerMinute: e.FUNDING_READ_RATE_LIMIT_PER_MINUTE,
       registrationsPerHour: e.OAUTH_REGISTRATIONS_PER_HOUR,
       registrationsGlobalPerHour: e.OAUTH_REGISTRATIONS_GLOBAL_PER_HOUR,
       tokenPerMinute: e.OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE,
       clientDocumentFetchesPerMinute: e.OAUTH_CLIENT_DOCUMENT_FETCHES_PER_MINUTE,
+      clientDocumentFetchesPerSourcePerHour: e.OAUTH_CLIENT_DOCUMENT_FETCHES_PER_SOURCE_PER_HOUR,
       clientDocumentFetchesGlobalPerHour: e.OAUTH_CLIENT_DOCUMENT_FETCHES_GLOBAL_PER_HOUR,
       entriesPerMinute: e.ENTRY_RATE_LIMIT_PER_MINUTE,
       mcpPerMinute: e.MCP_RATE_LIMIT_PER_MINUTE,
@@ -269,13 +311,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       feeBps: e.PLATFORM_FEE_BPS,
       maxActive: e.MAX_ACTIVE_MISSIONS,
       maxUnfunded: e.MAX_UNFUNDED_MISSIONS,
+      unfundedFilesMaxBytesPerUser: e.UNFUNDED_FILES_MAX_BYTES_PER_USER,
+      unfundedFilesMaxBytes: e.UNFUNDED_FILES_MAX_BYTES,
       acceptWindowSeconds: e.ACCEPT_WINDOW_SECONDS,
+      declineWindowSeconds: e.DECLINE_WINDOW_SECONDS,
       maxBountyEntries: e.MAX_BOUNTY_ENTRIES,
       disputeAllowanceSeconds: e.DISPUTE_ALLOWANCE_SECONDS,
     },
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
       retentionDays: e.WEBHOOK_RETENTION_DAYS,
+      boardSubscriptionsMax: e.WEBHOOK_BOARD_SUBSCRIPTIONS_MAX,
       /** Trusted beside the system CAs by guarded fetches, only where private addresses are allowed (tests). */
       testCa: e.WEBHOOK_ALLOW_PRIVATE ? e.WEBHOOK_TEST_CA : undefined,
     },

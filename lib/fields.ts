@@ -19,6 +19,17 @@ export const MISSION_STATUSES = [
   'AWAITING_FUNDING',
 ] as const;
 
+/**
+ * The states in which a mission is an agent's active work (docs/api.md#agent-capacity): what counts
+ * against MAX_ACTIVE_MISSIONS and what a profile's `active` counts. A DISPUTED mission waits for the
+ * operator, not for the agent.
+ */
+export const ACTIVE_MISSION_STATUSES = [
+  'ACCEPTED',
+  'SUBMITTED',
+  'CONTESTED',
+] as const satisfies readonly (typeof MISSION_STATUSES)[number][];
+
 /** Mission and file ids: any UUID-shaped string; anything else is a 404, never a 500 (docs/api.md#conventions). */
 export const idSchema = z.guid();
 

@@ -1,7 +1,7 @@
-// `npm run chain:deploy -- --rpc <url>`: deploys the token, Passport and the escrow (v4) with
+// `npm run chain:deploy -- --rpc <url>`: deploys the token, Passport and the escrow (v5) with
 // REGISTRAR_PRIVATE_KEY; OWNER_ADDRESS, OPERATOR_ADDRESS, FEE_RECIPIENT_ADDRESS and MAX_FEE_BPS
-// set the escrow (defaults: the deployer three times, and 1000). `--upgrade <v2 or v3 escrow>`
-// deploys only a v4 escrow beside a running older one (docs/escrow.md#upgrading-a-v3-deployment-to-v4).
+// set the escrow (defaults: the deployer three times, and 1000). `--upgrade <v2, v3 or v4 escrow>`
+// deploys only a v5 escrow beside a running older one (docs/escrow.md#upgrading-a-v4-deployment-to-v5).
 // `--erc8004` (the default on a local chain, id 31337) also deploys the vendored ERC-8004 Identity and
 // Reputation registries (contracts/erc8004/README.md); elsewhere name the canonical ones instead.
 // A one-off operator tool, so it reads its own few environment variables rather than lib/config.
@@ -21,7 +21,7 @@ import {
   type WalletClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { taskEscrowV4Artifact } from '../lib/chain/artifacts';
+import { taskEscrowV5Artifact } from '../lib/chain/artifacts';
 import { DEFAULT_MAX_FEE_BPS, deployContracts, deployErc8004Registries, deployEscrow } from '../lib/chain/deploy';
 
 function fail(message: string): never {
@@ -47,7 +47,7 @@ async function main() {
   const { values } = parseArgs({
     options: { rpc: { type: 'string' }, upgrade: { type: 'string' }, erc8004: { type: 'boolean' } },
   });
-  if (!values.rpc) fail('usage: npm run chain:deploy -- --rpc <url> [--upgrade <v2 or v3 escrow address>]');
+  if (!values.rpc) fail('usage: npm run chain:deploy -- --rpc <url> [--upgrade <v2, v3 or v4 escrow address>]');
   if (values.upgrade !== undefined && !isAddress(values.upgrade))
     fail(`--upgrade is not an address: ${values.upgrade}`);
   const key = process.env.REGISTRAR_PRIVATE_KEY;
@@ -86,23 +86,33 @@ async function main() {
 }
 
 /**
- * Which escrow an address holds, by the function each version added: v3's MAX_RECIPIENTS, v4's TASK_FUNDING_TYPEHASH.
+ * Which escrow an address holds, by the function each version added: v3's MAX_RECIPIENTS, v4's
+ * TASK_FUNDING_TYPEHASH, v5's FUNDING_MANDATE_TYPEHASH.
  */
-async function versionOf(publicClient: PublicClient, escrow: Address): Promise<'v2' | 'v3' | 'v4'> {
-  const has = (functionName: 'MAX_RECIPIENTS' | 'TASK_FUNDING_TYPEHASH') =>
-    publicClient.readContract({ address: escrow, abi: taskEscrowV4Artifact.abi, functionName }).then(
+async function versionOf(publicClient: PublicClient, escrow: Address): Promise<'v2' | 'v3' | 'v4' | 'v5'> {
+  const has = (functionName: 'MAX_RECIPIENTS' | 'TASK_FUNDING_TYPEHASH' | 'FUNDING_MANDATE_TYPEHASH') =>
+    publicClient.readContract({ address: escrow, abi: taskEscrowV5Artifact.abi, functionName }).then(
       () => true,
       () => false,
     );
+  if (await has('FUNDING_MANDATE_TYPEHASH')) return 'v5';
   if (await has('TASK_FUNDING_TYPEHASH')) return 'v4';
   return (await has('MAX_RECIPIENTS')) ? 'v3' : 'v2';
 }
 
+/** The variable (and printed key) naming an old escrow kept beside the new one. */
+const KEPT = {
+  v2: ['ESCROW_V2_ADDRESS', 'escrowV2'],
+  v3: ['ESCROW_V3_ADDRESS', 'escrowV3'],
+  v4: ['ESCROW_V4_ADDRESS', 'escrowV4'],
+} as const;
+
 /**
- * docs/escrow.md#upgrading-a-v3-deployment-to-v4: a v4 escrow beside a running v2 or v3 one, on the
- * same token, with the old one's owner, operator, fee recipient and fee ceiling unless the
+ * docs/escrow.md#upgrading-a-v4-deployment-to-v5: a v5 escrow beside a running v2, v3 or v4 one, on
+ * the same token, with the old one's owner, operator, fee recipient and fee ceiling unless the
  * environment names others. The old escrow is left as it is; the server keeps settling the tasks
- * it holds there once ESCROW_V2_ADDRESS or ESCROW_V3_ADDRESS names it (README).
+ * it holds there (each mission records its escrow) and claims its balances once ESCROW_V2_ADDRESS,
+ * ESCROW_V3_ADDRESS or ESCROW_V4_ADDRESS names it (README).
  */
 async function upgrade(
   walletClient: WalletClient<Transport, Chain, Account>,
@@ -111,7 +121,7 @@ async function upgrade(
   deployer: Address,
 ) {
   const read = <T>(functionName: 'token' | 'owner' | 'operator' | 'feeRecipient' | 'maxFeeBps') =>
-    publicClient.readContract({ address: old, abi: taskEscrowV4Artifact.abi, functionName }) as Promise<T>;
+    publicClient.readContract({ address: old, abi: taskEscrowV5Artifact.abi, functionName }) as Promise<T>;
   const [token, owner, operator, feeRecipient, ceiling] = await Promise.all([
     read<Address>('token'),
     read<Address>('owner'),
@@ -120,7 +130,7 @@ async function upgrade(
     read<number>('maxFeeBps'),
   ]).catch(() => fail(`${old} is not a TaskEscrow on this chain`));
   const version = await versionOf(publicClient, old);
-  if (version === 'v4') fail(`${old} is already a v4 escrow: nothing to upgrade`);
+  if (version === 'v5') fail(`${old} is already a v5 escrow: nothing to upgrade`);
   const options = {
     walletClient,
     publicClient,
@@ -130,12 +140,12 @@ async function upgrade(
     feeRecipient: optionalAddress('FEE_RECIPIENT_ADDRESS', feeRecipient),
     maxFeeBps: process.env.MAX_FEE_BPS ? maxFeeBps() : ceiling,
   };
-  const escrow = await deployEscrow(options, token, 'v4');
-  const variable = version === 'v2' ? 'ESCROW_V2_ADDRESS' : 'ESCROW_V3_ADDRESS';
+  const escrow = await deployEscrow(options, token, 'v5');
+  const [variable, key] = KEPT[version];
   console.error(
-    `chain:deploy: escrow v4 deployed beside ${version} ${old}; set ESCROW_ADDRESS=${escrow} and ${variable}=${old}`,
+    `chain:deploy: escrow v5 deployed beside ${version} ${old}; set ESCROW_ADDRESS=${escrow} and ${variable}=${old}`,
   );
-  const kept = version === 'v2' ? { escrowV2: old.toLowerCase() } : { escrowV3: old.toLowerCase() };
+  const kept = { [key]: old.toLowerCase() };
   const printed = {
     escrow: escrow.toLowerCase(),
     ...kept,

@@ -5,7 +5,7 @@
 // reads which entry — this page only shows what GET /entries answers the viewer.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { EntryView } from '@/lib/missions/bounties/schemas';
+import type { EntryView } from '@/lib/bounties/schemas';
 import { missionNoteSchema, missionReasonSchema } from '@/lib/missions/fields';
 import type { MissionView } from '@/lib/missions/schemas';
 import { apiFetch } from '@/lib/web/api-client';

@@ -129,8 +129,27 @@ function GrantList({ kind }: { kind: GrantView['kind'] }) {
                   <dt>Released in the last 24 h</dt>
                   <dd data-testid="released-24h">{formatAmount(grant.releasedLast24h, token)}</dd>
                 </div>
+                {/* docs/api.md#standing-allowance: what it may fund at once from your standing allowance. */}
+                <div>
+                  <dt>Funding limit (24 h)</dt>
+                  <dd data-testid="funding-limit">
+                    {grant.fundingLimit === '0'
+                      ? 'None: every mission it posts waits for your signature'
+                      : formatAmount(grant.fundingLimit, token)}
+                  </dd>
+                </div>
+                <div>
+                  <dt>Funded in the last 24 h</dt>
+                  <dd data-testid="funded-24h">{formatAmount(grant.fundedLast24h ?? '0', token)}</dd>
+                </div>
               </dl>
               <ReleaseLimitForm grantId={grant.id} releaseLimit={grant.releaseLimit} listKey={key} />
+              <ReleaseLimitForm
+                grantId={grant.id}
+                releaseLimit={grant.fundingLimit}
+                listKey={key}
+                field="fundingLimit"
+              />
               {pending.data?.items
                 .filter((c) => c.grant.id === grant.id)
                 .map((c) => (

@@ -4,7 +4,7 @@
 // one signature there, or the wallet's own transactions — the same path an AI chat's post takes.
 import { useRouter } from 'next/navigation';
 import { useRef, useState, type FormEvent } from 'react';
-import { criteriaSchema } from '@/lib/missions/criteria';
+import { criteriaTextsSchema } from '@/lib/missions/criteria';
 import { MAX_WINNERS, shareSchema, splitProblems, winnersSchema } from '@/lib/missions/fields';
 import type { MissionView } from '@/lib/missions/schemas';
 import { ApiRequestError } from '@/lib/web/api-client';
@@ -69,7 +69,7 @@ export function CreateMissionForm() {
       return focusFirstError({ form: bounty.error });
     }
     const listed = criteria.map((c) => c.trim()).filter(Boolean);
-    const criteriaCheck = listed.length > 0 ? criteriaSchema.safeParse(listed) : undefined;
+    const criteriaCheck = listed.length > 0 ? criteriaTextsSchema.safeParse(listed) : undefined;
     setCriteriaError(
       criteriaCheck && !criteriaCheck.success ? 'Each criterion: one line, 1–500 characters; at most 20.' : undefined,
     );

@@ -3,7 +3,7 @@
 // as the post form, saved with PUT /api/missions/{id}/criteria; once OPEN the page no longer offers it.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { criteriaSchema } from '@/lib/missions/criteria';
+import { criteriaTextsSchema } from '@/lib/missions/criteria';
 import type { MissionView } from '@/lib/missions/schemas';
 import { apiFetch } from '@/lib/web/api-client';
 import { missionKey } from '@/lib/web/use-mission-action';
@@ -26,7 +26,7 @@ export function CriteriaEditor({ mission }: { mission: MissionView }) {
   function save(e: FormEvent) {
     e.preventDefault();
     const listed = criteria.map((c) => c.trim()).filter(Boolean);
-    const invalid = listed.length > 0 && !criteriaSchema.safeParse(listed).success;
+    const invalid = listed.length > 0 && !criteriaTextsSchema.safeParse(listed).success;
     setError(invalid ? 'Each criterion: one line, 1–500 characters; at most 20.' : undefined);
     if (!invalid) mutation.mutate(listed.length > 0 ? listed : null);
   }

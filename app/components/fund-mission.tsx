@@ -157,6 +157,13 @@ export function FundMission({ id }: { id: string }) {
           <dt>Review window</dt>
           <dd>{reviewWindow(config.missions.reviewWindowSeconds)} after delivery</dd>
         </div>
+        {/* docs/api.md#auto-approval: funding here is the person's yes to paying on passing checks. */}
+        {m.autoApprove === 'onChecks' && (
+          <div data-testid="funding-auto-approve">
+            <dt>Approval</dt>
+            <dd>Pays automatically when every check passes: the agent is paid at submit, without your review.</dd>
+          </div>
+        )}
         <div>
           <dt>Escrow</dt>
           <dd className="mono" style={{ overflowWrap: 'anywhere' }}>

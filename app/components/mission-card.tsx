@@ -1,7 +1,9 @@
-// One mission in a list: title (the link), status, reward, deadline, category and tags.
+// One mission in a list: title (the link), status, reward, deadline, category and tags, and its client's
+// record in brief (docs/api.md#client-record).
 import Link from 'next/link';
 import type { MissionView } from '@/lib/missions/schemas';
 import { formatAmount, type TokenInfo } from '@/lib/web/money';
+import { ClientStatsLine } from './client-record';
 import { MissionStatusBadge } from './mission-status-badge';
 import styles from './mission-board.module.css';
 
@@ -22,6 +24,9 @@ export function MissionCard({ mission, token }: { mission: MissionView; token: T
         <span>Category: {mission.category}</span>
         {mission.tags.length > 0 && <span>Tags: {mission.tags.join(', ')}</span>}
         {mission.attachments.length > 0 && <span>{mission.attachments.length} attachment(s)</span>}
+        {mission.client.stats && (
+          <ClientStatsLine address={mission.client.walletAddress} stats={mission.client.stats} />
+        )}
       </p>
     </li>
   );

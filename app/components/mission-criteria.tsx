@@ -3,6 +3,28 @@
 import type { MissionView } from '@/lib/missions/schemas';
 
 type Criterion = MissionView['criteria'][number];
+type Check = NonNullable<Criterion['check']>;
+
+/** docs/api.md#checked-criteria: what the machine checks, in a line. */
+export function checkSummary(check: Check): string {
+  switch (check.type) {
+    case 'file':
+      return [
+        `${check.minCount ?? 1} file(s)`,
+        check.name && `named ${check.name}`,
+        check.mime && `of type ${check.mime}`,
+        check.maxBytes && `at most ${check.maxBytes} bytes`,
+      ]
+        .filter(Boolean)
+        .join(' ');
+    case 'jsonSchema':
+      return `${check.file} is JSON matching the client's schema`;
+    case 'sha256':
+      return `${check.file} has SHA-256 ${check.digest}`;
+    case 'httpGet':
+      return `GET ${check.url} answers ${check.status ?? 200}${check.contentType ? ` (${check.contentType})` : ''}`;
+  }
+}
 
 export function MissionCriteria({ mission }: { mission: MissionView }) {
   if (mission.criteria.length === 0) return null;
@@ -16,11 +38,16 @@ export function MissionCriteria({ mission }: { mission: MissionView }) {
           return (
             <li key={c.number} value={c.number}>
               {c.text}
+              {c.check && <span className="hint"> — checked by machine: {checkSummary(c.check)}</span>}
               {verdict && <strong> — operator: {verdict.met ? 'met' : 'not met'}</strong>}
             </li>
           );
         })}
       </ol>
+      {/* docs/api.md#auto-approval: the client's approval, given in advance. */}
+      {mission.autoApprove === 'onChecks' && (
+        <p data-testid="auto-approve">Pays automatically when every check passes at submit.</p>
+      )}
       <p className="hint">
         Frozen since posting. Hash (keccak256 of the criteria as JSON):{' '}
         <code data-testid="criteria-hash" style={{ overflowWrap: 'anywhere' }}>
@@ -68,6 +95,27 @@ export function UnmetList({
       {items.map((i) => (
         <li key={i.criterion}>
           Not met: {i.criterion}. {textOf(criteria, i.criterion)} — {i.reason}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** docs/api.md#checked-criteria: what the machine found of a delivery, apart from the agent's self-check. */
+export function CheckResultList({
+  criteria,
+  items,
+}: {
+  criteria: readonly Criterion[];
+  items: readonly { criterion: number; passed: boolean; detail: string }[];
+}) {
+  if (items.length === 0) return null;
+  return (
+    <ul aria-label="Checks run at submit" data-testid="submission-checks">
+      {items.map((i) => (
+        <li key={i.criterion}>
+          {i.passed ? '✓ passed' : '✗ failed'} {i.criterion}. {textOf(criteria, i.criterion)}
+          <span className="hint"> — {i.detail}</span>
         </li>
       ))}
     </ul>

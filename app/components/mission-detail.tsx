@@ -7,10 +7,13 @@ import type { MissionView } from '@/lib/missions/schemas';
 import { ApiRequestError, apiFetch } from '@/lib/web/api-client';
 import { missionKey } from '@/lib/web/use-mission-action';
 import { BountyPanel } from './bounty-panel';
+import { MilestonesPanel } from './milestones-panel';
 import { MissionActions } from './mission-actions';
+import { SettlementPanel } from './settlement-panel';
+import { MissionClientRecord } from './mission-client-record';
 import { MissionComments } from './mission-comments';
 import { CriteriaEditor } from './criteria-editor';
-import { MissionCriteria, SelfCheckList, UnmetList } from './mission-criteria';
+import { CheckResultList, MissionCriteria, SelfCheckList, UnmetList } from './mission-criteria';
 import { MissionMarketplace } from './mission-marketplace';
 import { MissionFileList } from './mission-file-list';
 import { MissionSummary } from './mission-summary';
@@ -55,6 +58,9 @@ export function MissionDetail({ id }: { id: string }) {
           <dt>Client</dt>
           <dd>
             <WalletAddress address={m.client.walletAddress} />
+            {/* docs/api.md#client-record: whom the agent would work for. */}
+            <br />
+            <MissionClientRecord address={m.client.walletAddress} />
           </dd>
         </div>
         {!m.bounty && (
@@ -86,6 +92,7 @@ export function MissionDetail({ id }: { id: string }) {
         </>
       )}
       <MissionCriteria mission={m} />
+      <MilestonesPanel mission={m} />
       {/* docs/api.md#criteria: only its poster sees a mission AWAITING_FUNDING, and may still change them. */}
       {m.status === 'AWAITING_FUNDING' && <CriteriaEditor mission={m} />}
       {m.submission && (
@@ -93,6 +100,7 @@ export function MissionDetail({ id }: { id: string }) {
           <h2 id="delivery-heading">Delivery</h2>
           <p className="hint">Delivered {formatTime(m.submission.submittedAt)}</p>
           {m.submission.note && <p style={{ whiteSpace: 'pre-wrap' }}>{m.submission.note}</p>}
+          <CheckResultList criteria={m.criteria} items={m.submission.checks} />
           <SelfCheckList criteria={m.criteria} items={m.submission.selfCheck} />
           <MissionFileList missionId={m.id} files={m.submission.files} label="Deliverables" />
         </section>
@@ -113,6 +121,7 @@ export function MissionDetail({ id }: { id: string }) {
         </section>
       )}
       {m.bounty && <BountyPanel mission={m} />}
+      <SettlementPanel mission={m} />
       <MissionTimeline mission={m} />
       <section aria-labelledby="actions-heading" className="actions-section">
         <h2 id="actions-heading">Actions</h2>

@@ -1,7 +1,8 @@
 'use client';
 // The marketplace steps of a mission page (docs/api.md#applications): an agent applies to an APPLICATION mission,
-// its owner reads the applications and assigns one, and the owner of a COMPLETED mission rates
-// its agent. Each panel shows only where the viewer may act.
+// its owner reads the applications and assigns one, the owner of a COMPLETED mission rates its agent, and the
+// agent of a settled one its client (docs/api.md#reviews, double-blind). Each panel shows only where the viewer
+// may act.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { type Application, applySchema, reviewSchema, type ReviewView } from '@/lib/marketplace/schemas';
@@ -21,7 +22,11 @@ export function MissionMarketplace({ mission }: { mission: MissionView }) {
     <>
       {open && !owner && session.user.role === 'AGENT' && <ApplyForm missionId={mission.id} />}
       {open && owner && <Applications missionId={mission.id} />}
-      {mission.status === 'COMPLETED' && owner && <ReviewForm missionId={mission.id} />}
+      {mission.status === 'COMPLETED' && owner && <ReviewForm missionId={mission.id} subject="agent" />}
+      {(mission.status === 'COMPLETED' || mission.status === 'CANCELLED') &&
+        mission.agent?.walletAddress === session.user.walletAddress && (
+          <ReviewForm missionId={mission.id} subject="client" />
+        )}
     </>
   );
 }
@@ -121,7 +126,7 @@ function Applications({ missionId }: { missionId: string }) {
   );
 }
 
-function ReviewForm({ missionId }: { missionId: string }) {
+function ReviewForm({ missionId, subject }: { missionId: string; subject: 'agent' | 'client' }) {
   const [rating, setRating] = useState(5);
   const [comment, setComment] = useState('');
   const review = useMutation({
@@ -134,7 +139,8 @@ function ReviewForm({ missionId }: { missionId: string }) {
   if (review.isSuccess)
     return (
       <p className="alert alert-ok" role="status" data-testid="reviewed">
-        Thanks — you rated this agent {review.data.rating} of 5.
+        Thanks — you rated this {subject} {review.data.rating} of 5. It stays hidden from them until they review you
+        too, or for 7 days.
       </p>
     );
   return (
@@ -146,7 +152,7 @@ function ReviewForm({ missionId }: { missionId: string }) {
         review.mutate();
       }}
     >
-      <h3 id="review-heading">Rate the agent</h3>
+      <h3 id="review-heading">Rate the {subject}</h3>
       <label htmlFor="review-rating">Rating (1–5)</label>
       <select id="review-rating" value={rating} onChange={(e) => setRating(Number(e.target.value))}>
         {[5, 4, 3, 2, 1].map((n) => (

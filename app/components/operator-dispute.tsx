@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import type { MissionView } from '@/lib/missions/schemas';
 import { ApiRequestError, apiFetch } from '@/lib/web/api-client';
 import { operatorInit, operatorMissionKey, readOperatorToken, storeOperatorToken } from '@/lib/web/operator-token';
+import { CheckResultList, MissionCriteria } from './mission-criteria';
 import { MissionSummary } from './mission-summary';
 import { MissionTimeline } from './mission-timeline';
 import { ErrorAlert, LoadingMessage } from './request-status';
@@ -111,6 +112,8 @@ function OperatorMission({ id, token }: { id: string; token: string }) {
       </dl>
       <h3>Description</h3>
       <p style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{m.description}</p>
+      <MissionCriteria mission={m} />
+      {m.submission && <CheckResultList criteria={m.criteria} items={m.submission.checks} />}
       <ResolveForm mission={m} token={token} />
       <MissionTimeline mission={m} />
     </article>

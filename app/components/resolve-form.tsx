@@ -1,6 +1,7 @@
 'use client';
 // The evidence of a dispute and the operator's resolve form (docs/api.md#operator-missions, #criteria): each
-// criterion beside the agent's self-check and the client's unmet reasons, a verdict per criterion, the outcome.
+// criterion beside the agent's self-check and the client's unmet reasons, a verdict per criterion, the outcome —
+// for the agent, for the client, or split (docs/api.md#split-verdicts: part to the agent, the rest refunded).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { MissionFileView, MissionView } from '@/lib/missions/schemas';
@@ -11,13 +12,16 @@ import { MissionStatusBadge } from './mission-status-badge';
 import { formatTime } from './mission-timeline';
 import { ErrorAlert } from './request-status';
 
-type Outcome = 'COMPLETED' | 'CANCELLED';
+type Outcome = 'COMPLETED' | 'CANCELLED' | 'SPLIT';
 
 export function ResolveForm({ mission: m, token }: { mission: MissionView; token: string }) {
   const queryClient = useQueryClient();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [verdicts, setVerdicts] = useState<Record<number, boolean>>({});
   const [note, setNote] = useState('');
+  const [agentAmount, setAgentAmount] = useState('');
+  const reward = BigInt(m.reward);
+  const splitValid = /^[0-9]{1,78}$/.test(agentAmount) && BigInt(agentAmount) > 0n && BigInt(agentAmount) < reward;
   const resolve = useMutation({
     mutationFn: () =>
       apiFetch<MissionView>(`/api/admin/missions/${encodeURIComponent(m.id)}/resolve`, {
@@ -25,6 +29,7 @@ export function ResolveForm({ mission: m, token }: { mission: MissionView; token
         ...operatorInit(token),
         json: {
           outcome,
+          ...(outcome === 'SPLIT' && { agentAmount }),
           ...(note.trim() && { note: note.trim() }),
           // docs/api.md#criteria: verdicts, when given, name at least one criterion.
           ...(Object.keys(verdicts).length > 0 && {
@@ -39,7 +44,7 @@ export function ResolveForm({ mission: m, token }: { mission: MissionView; token
   const open = m.status === 'DISPUTED';
   const onSubmit = (event: React.FormEvent) => {
     event.preventDefault();
-    if (outcome) resolve.mutate();
+    if (outcome && (outcome !== 'SPLIT' || splitValid)) resolve.mutate();
   };
   return (
     <form onSubmit={onSubmit} aria-labelledby="resolve-heading" noValidate>
@@ -87,13 +92,46 @@ export function ResolveForm({ mission: m, token }: { mission: MissionView; token
               />{' '}
               For the client: cancel the mission and refund the client
             </label>
+            <label>
+              <input
+                type="radio"
+                name="outcome"
+                value="SPLIT"
+                checked={outcome === 'SPLIT'}
+                onChange={() => setOutcome('SPLIT')}
+              />{' '}
+              Split: part to the agent (less the fee on that part), the rest refunded to the client
+            </label>
           </fieldset>
+          {outcome === 'SPLIT' && (
+            <div className="field">
+              <label htmlFor="resolve-agent-amount">
+                To the agent, in base units (1 to {(reward - 1n).toString()})
+              </label>
+              <input
+                id="resolve-agent-amount"
+                inputMode="numeric"
+                value={agentAmount}
+                aria-invalid={agentAmount !== '' && !splitValid}
+                aria-describedby="resolve-split-hint"
+                onChange={(e) => setAgentAmount(e.target.value.trim())}
+              />
+              <p id="resolve-split-hint" className="hint" data-testid="resolve-split-hint">
+                {splitValid
+                  ? `The client gets ${(reward - BigInt(agentAmount)).toString()} back.`
+                  : `Of the reward ${m.reward}.`}
+              </p>
+            </div>
+          )}
           <div className="field">
             <label htmlFor="resolve-note">Note to both parties (optional)</label>
             <textarea id="resolve-note" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />
           </div>
           {resolve.isError && <ErrorAlert error={resolve.error} title="Could not resolve the mission" />}
-          <button type="submit" disabled={resolve.isPending || outcome === null}>
+          <button
+            type="submit"
+            disabled={resolve.isPending || outcome === null || (outcome === 'SPLIT' && !splitValid)}
+          >
             {resolve.isPending ? 'Resolving…' : 'Resolve the dispute'}
           </button>
         </div>

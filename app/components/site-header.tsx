@@ -21,19 +21,26 @@ export function SiteHeader() {
   const links = [
     { href: '/missions', label: 'Missions' },
     { href: '/leaderboard', label: 'Leaderboard' },
+    { href: '/offerings', label: 'Offerings' },
     ...(role === 'CLIENT'
       ? [
           { href: '/missions/new', label: 'Post a mission' },
           { href: '/analytics', label: 'Analytics' },
         ]
       : []),
-    ...(role === 'AGENT' ? [{ href: '/earnings', label: 'Earnings' }] : []),
+    ...(role === 'AGENT'
+      ? [
+          { href: '/earnings', label: 'Earnings' },
+          { href: '/offerings/mine', label: 'My offerings' },
+        ]
+      : []),
   ];
   // The account's own pages open from the wallet address, so the row fits from 1024 px up.
   const accountLinks = [
     { href: '/agent', label: role === 'AGENT' ? 'Passport' : 'Become an agent' },
     { href: '/webhooks', label: 'Webhooks' },
     { href: '/connected-apps', label: 'Connected apps' },
+    { href: '/account/allowance', label: 'Standing allowance' },
   ];
   const accountMenu = useRef<HTMLDetailsElement>(null);
   const closeMenus = () => {

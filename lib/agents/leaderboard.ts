@@ -1,20 +1,25 @@
 // The agents' leaderboard (docs/api.md#directory): completions and earnings in a period from the ledger,
 // ranked in SQL with every tie broken — by earned, then completed (or the other way round), then
-// wallet address ascending; by rating, then more ratings, unrated last (docs/api.md#directory) — so ranks are
+// wallet address ascending; by the rating shrunk toward the market's average (10 phantom average-rated
+// reviews, so one lucky review does not outrank a hundred good ones), then more ratings, unrated last
+// (docs/api.md#directory) — so ranks are
 // unique and stable. Only the page's agents get the
 // all-time figures (success rate) and passport looked up.
 import 'server-only';
 import { and, asc, eq, gte, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { agentEarnings, passports, users } from '../db/schema';
-import { acceptedBy, completedBy } from './figures';
+import { acceptedBy, completedBy } from '../records/agent-figures';
 import { rememberPage } from './leaderboard-cache';
 import { decodeLeaderboardCursor, encodeLeaderboardCursor, type LeaderboardKey } from './leaderboard-cursor';
 import type { LeaderboardEntry, LeaderboardQuery } from './schemas';
-import { ratingsByAgent } from '../marketplace/ratings';
+import { marketAverage, ratingsByAgent } from '../records/ratings';
 import { successRate } from './success-rate';
 
 const PERIOD_DAYS = { '7d': 7, '30d': 30, all: undefined } as const;
+
+/** docs/api.md#directory: how many phantom reviews at the market's average every agent's rating starts with. */
+export const PRIOR_REVIEWS = 10;
 
 export interface Leaderboard {
   items: LeaderboardEntry[];
@@ -44,7 +49,8 @@ async function rankAgents(db: Db, query: LeaderboardQuery, now: Date): Promise<L
       .groupBy(agentEarnings.agentId),
   );
   // Every ranked agent's rating, from one grouped pass over the reviews (not a subquery per agent).
-  const ratings = ratingsByAgent(db);
+  const ratings = ratingsByAgent(db, now);
+  const market = marketAverage(db, now);
   const rated = db.$with('rated').as(
     db
       .select({
@@ -56,6 +62,9 @@ async function rankAgents(db: Db, query: LeaderboardQuery, now: Date): Promise<L
         // Unrated agents sort after every rated one: 0 is below any rating (1–5).
         rating: sql<number>`coalesce(${ratings.rating}, 0)`.as('rating'),
         ratingCount: sql<number>`coalesce(${ratings.ratingCount}, 0)`.as('rating_count'),
+        // (sum + C·m) / (n + C): the Bayesian average; unrated agents 0, after every rated one.
+        shrunk: sql<number>`coalesce(round(((${ratings.ratingSum} + ${PRIOR_REVIEWS} * (select ${market.average}
+          from ${market})) / (${ratings.ratingCount} + ${PRIOR_REVIEWS}))::numeric, 2)::float8, 0)`.as('shrunk'),
       })
       .from(totals)
       .innerJoin(users, and(eq(users.id, totals.agentId), eq(users.role, 'AGENT')))
@@ -70,6 +79,7 @@ async function rankAgents(db: Db, query: LeaderboardQuery, now: Date): Promise<L
         earned: rated.earned,
         rating: rated.rating,
         ratingCount: rated.ratingCount,
+        shrunk: rated.shrunk,
         walletAddress: rated.walletAddress,
         displayName: rated.displayName,
         rank: sql<number>`(row_number() over (order by ${order[0]} desc, ${order[1]} desc,
@@ -89,7 +99,7 @@ async function rankAgents(db: Db, query: LeaderboardQuery, now: Date): Promise<L
       .limit(query.limit + 1),
   );
   const rows = await db
-    .with(totals, ratings, rated, ranked, page)
+    .with(totals, ratings, market, rated, ranked, page)
     .select({
       rank: page.rank,
       walletAddress: page.walletAddress,
@@ -98,6 +108,7 @@ async function rankAgents(db: Db, query: LeaderboardQuery, now: Date): Promise<L
       earned: page.earned,
       rating: page.rating,
       ratingCount: page.ratingCount,
+      shrunk: page.shrunk,
       completedAll: completedBy(page.agentId),
       accepted: acceptedBy(page.agentId),
       passportTokenId: passports.tokenId,
@@ -116,18 +127,19 @@ async function rankAgents(db: Db, query: LeaderboardQuery, now: Date): Promise<L
     passportTokenId: row.passportTokenId,
     rating: Number(row.rating) > 0 ? Number(row.rating) : null,
     ratingCount: row.ratingCount,
+    shrunkRating: Number(row.shrunk) > 0 ? Number(row.shrunk) : null,
   }));
   const last = items.at(-1);
   return { items, nextCursor: rows.length > query.limit && last ? encodeLeaderboardCursor(view, last) : null };
 }
 
-type Figures = { earned: SQLWrapper; completed: SQLWrapper; rating: SQLWrapper; ratingCount: SQLWrapper };
+type Figures = { earned: SQLWrapper; completed: SQLWrapper; shrunk: SQLWrapper; ratingCount: SQLWrapper };
 
 // Each sort's first and second key, both descending; the wallet address breaks what is left.
 const ORDERS: Record<LeaderboardQuery['sort'], (f: Figures) => [SQLWrapper, SQLWrapper]> = {
   earned: (f) => [f.earned, f.completed],
   completed: (f) => [f.completed, f.earned],
-  rating: (f) => [f.rating, f.ratingCount],
+  rating: (f) => [f.shrunk, f.ratingCount],
 };
 
 /** The cursor's values of the sort's two keys, typed as PostgreSQL compares them. */
@@ -136,7 +148,7 @@ function keyValues(sort: LeaderboardQuery['sort'], key: LeaderboardKey): [SQL, S
   const completed = sql`${key.completed}::int`;
   if (sort === 'earned') return [earned, completed, key.walletAddress];
   if (sort === 'completed') return [completed, earned, key.walletAddress];
-  return [sql`${key.rating ?? 0}::float8`, sql`${key.ratingCount}::int`, key.walletAddress];
+  return [sql`${key.shrunkRating ?? 0}::float8`, sql`${key.ratingCount}::int`, key.walletAddress];
 }
 
 // The rows after the key in (first desc, second desc, wallet asc) order: mixed directions, so the

@@ -6,13 +6,14 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { passports, users } from '../db/schema';
 import { ApiError } from '../errors';
-import { ratingCountOf, ratingOf } from '../marketplace/ratings';
+import { ratingCountOf, ratingOf } from '../records/ratings';
 import { presentPassport } from '../passport';
 import { identityOf } from '../erc8004/identity';
 import { reputationSummary } from '../erc8004/summary';
-import { agentFigures } from './figures';
+import { agentFigures } from '../records/agent-figures';
 import type { AgentProfile, AgentStats } from './schemas';
 import { successRate } from './success-rate';
+import { activeOfferingsOf } from '../offerings/search';
 
 type Figures = Omit<AgentStats, 'successRate'>;
 
@@ -54,6 +55,7 @@ export async function getAgentProfileOrThrow(db: Db, cfg: Config, address: `0x${
     ratingCount: row.ratingCount,
     joinedAt: row.createdAt.toISOString(),
     erc8004: identity ? await reputationSummary(cfg, identity.agentId) : null,
+    offerings: await activeOfferingsOf(db, row.id),
   };
 }
 

@@ -1,6 +1,7 @@
 // Request and response shapes of the agent endpoints (docs/api.md#directory): the leaderboard, the public
 // profile and the passport. The routes validate with them, the OpenAPI document reads them, and
 // the tests parse real responses with them (strict objects: an undocumented field fails a test).
+import { offeringSchema } from '../offerings/schemas';
 import { z } from 'zod';
 import { reputationSummarySchema } from '../erc8004/schemas';
 import { passportResponse } from '../auth/schemas';
@@ -38,6 +39,11 @@ export const leaderboardEntrySchema = z.strictObject({
   /** Average review (docs/api.md#directory), 2 decimals; null before the first. */
   rating: z.number().min(1).max(5).nullable(),
   ratingCount: z.number().int(),
+  /**
+   * docs/api.md#directory: the rating shrunk toward the market's average by 10 phantom average-rated
+   * reviews (a Bayesian average), 2 decimals; what sort=rating ranks by. null before the first review.
+   */
+  shrunkRating: z.number().min(1).max(5).nullable(),
 });
 
 export const leaderboardSchema = z.strictObject({
@@ -73,6 +79,8 @@ export const agentProfileSchema = z.strictObject({
    * docs/api.md#erc-8004-identity: the linked ERC-8004 identity and the registry's summary of our operator's feedback.
    */
   erc8004: reputationSummarySchema.nullable(),
+  /** docs/api.md#offerings: what the agent sells, its active offerings, newest first. */
+  offerings: z.array(offeringSchema),
 });
 
 export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;

@@ -1,4 +1,4 @@
-// Deploys the reward token (MockUSDC), Passport and TaskEscrow (v4) with the given clients. Used by the
+// Deploys the reward token (MockUSDC), Passport and TaskEscrow (v5) with the given clients. Used by the
 // deploy script, the dev chain and tests; it reads no environment, so callers choose every address.
 import {
   type Abi,
@@ -22,6 +22,7 @@ import {
   taskEscrowArtifact,
   taskEscrowV3Artifact,
   taskEscrowV4Artifact,
+  taskEscrowV5Artifact,
 } from './artifacts';
 
 /** docs/api.md#escrow: the fee ceiling a deployment gets unless MAX_FEE_BPS says otherwise. */
@@ -29,10 +30,21 @@ export const DEFAULT_MAX_FEE_BPS = 1000;
 
 /**
  * The escrow contracts by version, each a superset of the one before: v3 adds `releaseSplit`
- * (docs/api.md#bounties), v4 `createTaskWithAuthorization` (docs/escrow.md#funding-with-one-signature).
+ * (docs/api.md#bounties), v4 `createTaskWithAuthorization` (docs/escrow.md#funding-with-one-signature),
+ * v5 `settle`, `releasePart` and the funding mandate (docs/escrow.md#escrow-v5).
  */
-export const ESCROW_ARTIFACTS = { v2: taskEscrowArtifact, v3: taskEscrowV3Artifact, v4: taskEscrowV4Artifact } as const;
-const ESCROW_NAMES: Record<EscrowVersion, string> = { v2: 'TaskEscrow', v3: 'TaskEscrowV3', v4: 'TaskEscrowV4' };
+export const ESCROW_ARTIFACTS = {
+  v2: taskEscrowArtifact,
+  v3: taskEscrowV3Artifact,
+  v4: taskEscrowV4Artifact,
+  v5: taskEscrowV5Artifact,
+} as const;
+const ESCROW_NAMES: Record<EscrowVersion, string> = {
+  v2: 'TaskEscrow',
+  v3: 'TaskEscrowV3',
+  v4: 'TaskEscrowV4',
+  v5: 'TaskEscrowV5',
+};
 export type EscrowVersion = keyof typeof ESCROW_ARTIFACTS;
 
 export interface DeployContractsOptions {
@@ -48,7 +60,7 @@ export interface DeployContractsOptions {
   feeRecipient: Address;
   /** The escrow's fee ceiling, fixed for its life (≤ 2000). */
   maxFeeBps: number;
-  /** Default v4; v2 and v3 only to stand up an old deployment (tests of the upgrade path). */
+  /** Default v5; v2, v3 and v4 only to stand up an old deployment (tests of the upgrade path). */
   escrowVersion?: EscrowVersion;
 }
 
@@ -84,14 +96,14 @@ async function deployOne(
 export async function deployContracts(options: DeployContractsOptions): Promise<DeployedContracts> {
   const rewardToken = await deployOne(options, 'MockUSDC', mockUsdcArtifact, []);
   const passport = await deployOne(options, 'Passport', passportArtifact, [options.registrar]);
-  const escrow = await deployEscrow(options, rewardToken, options.escrowVersion ?? 'v4');
+  const escrow = await deployEscrow(options, rewardToken, options.escrowVersion ?? 'v5');
   return { passport, escrow, rewardToken };
 }
 
 /**
- * One escrow on an existing token: also the upgrade of a v2 or v3 deployment (`chain:deploy --upgrade`),
- * where v4 is deployed beside the old escrow and the old one keeps its tasks
- * (docs/escrow.md#upgrading-a-v3-deployment-to-v4).
+ * One escrow on an existing token: also the upgrade of a v2, v3 or v4 deployment (`chain:deploy --upgrade`),
+ * where v5 is deployed beside the old escrow and the old one keeps its tasks
+ * (docs/escrow.md#upgrading-a-v4-deployment-to-v5).
  */
 export function deployEscrow(
   options: DeployContractsOptions,

@@ -2,7 +2,7 @@
 // identity and its agentWallet, the summary of our operator's feedback, and giveFeedback as call data
 // for the operator key to send. The ABIs are the vendored reference contracts'.
 import 'server-only';
-import { encodeFunctionData, getAbiItem, type Hex, type Log, parseEventLogs, type PublicClient } from 'viem';
+import { encodeFunctionData, getAbiItem, type Hex, type PublicClient } from 'viem';
 import { identityRegistryArtifact, reputationRegistryArtifact } from './artifacts';
 
 const identityAbi = identityRegistryArtifact.abi;
@@ -93,10 +93,4 @@ export async function findGivenFeedback(
     logs.find((log) => log.args.feedbackHash?.toLowerCase() === feedbackHash.toLowerCase())?.transactionHash ??
     undefined
   );
-}
-
-/** The agentId a register(agentURI) receipt's Registered event names. */
-export function registeredAgentId(logs: Log[]): bigint | undefined {
-  const [event] = parseEventLogs({ abi: identityAbi, eventName: 'Registered', logs });
-  return event?.args.agentId;
 }

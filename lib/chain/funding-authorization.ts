@@ -4,21 +4,28 @@
 // it; and the token's own word on whether the authorization was used.
 import 'server-only';
 import {
+  BaseError,
+  ContractFunctionRevertedError,
+  encodeAbiParameters,
   encodeFunctionData,
   type Hex,
+  keccak256,
   parseAbi,
   parseEventLogs,
   type PublicClient,
   type TransactionReceipt,
+  toBytes,
 } from 'viem';
 import { taskEscrowV4Artifact } from './artifacts';
 import { readTask, TASK_STATE } from './escrow';
+import { isExecutionRevert } from './rpc-errors';
 
 const escrowAbi = taskEscrowV4Artifact.abi;
 // What USDC (FiatToken v2.2) and MockUSDC both have: the domain's name and EIP-3009's state.
 const tokenAbi = parseAbi([
   'function name() view returns (string)',
   'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
+  'function balanceOf(address account) view returns (uint256)',
 ]);
 
 export interface FundingTerms {
@@ -56,14 +63,72 @@ export function fundingTypedData(
 
 export type FundingTypedData = ReturnType<typeof fundingTypedData>;
 
-/** The escrow's fundingNonce(client, reward, ref, expiresAt): read, so the app never disagrees with the contract. */
-export const readFundingNonce = (publicClient: PublicClient, escrow: Hex, terms: FundingTerms): Promise<Hex> =>
-  publicClient.readContract({
-    address: escrow,
-    abi: escrowAbi,
-    functionName: 'fundingNonce',
-    args: [terms.client, terms.reward, terms.ref, terms.expiresAt],
-  });
+const TASK_FUNDING_TYPEHASH = keccak256(
+  toBytes('TaskFunding(uint256 chainId,address escrow,address client,uint256 reward,bytes32 ref,uint64 expiresAt)'),
+);
+
+/**
+ * The escrow's fundingNonce(client, reward, ref, expiresAt), computed here as TaskEscrowV4 does — a
+ * pure function of the chain, the escrow and the task's fixed terms, so reading the funding costs no
+ * chain call (docs/api.md#post-and-pay); tests/integration/mission-funding.test.ts compares it with the contract's.
+ */
+export const fundingNonce = (chainId: number, escrow: Hex, terms: FundingTerms): Hex =>
+  keccak256(
+    encodeAbiParameters(
+      [
+        { type: 'bytes32' },
+        { type: 'uint256' },
+        { type: 'address' },
+        { type: 'address' },
+        { type: 'uint256' },
+        { type: 'bytes32' },
+        { type: 'uint64' },
+      ],
+      [TASK_FUNDING_TYPEHASH, BigInt(chainId), escrow, terms.client, terms.reward, terms.ref, terms.expiresAt],
+    ),
+  );
+
+/** What the signer's wallet holds of the token now. */
+export const readTokenBalance = (publicClient: PublicClient, token: Hex, holder: Hex): Promise<bigint> =>
+  publicClient.readContract({ address: token, abi: tokenAbi, functionName: 'balanceOf', args: [holder] });
+
+/**
+ * The chain's answer to the exact relay (createTaskWithAuthorization with this signature) sent from
+ * `from`, the relayer, now: undefined when it would succeed, else the revert's reason. Nothing is sent.
+ */
+export async function simulateFunding(
+  publicClient: PublicClient,
+  from: Hex,
+  escrow: Hex,
+  terms: FundingTerms,
+  validBefore: bigint,
+  nonce: Hex,
+  signature: Hex,
+): Promise<string | undefined> {
+  try {
+    await publicClient.simulateContract({
+      account: from,
+      address: escrow,
+      abi: escrowAbi,
+      functionName: 'createTaskWithAuthorization',
+      args: [terms.client, terms.reward, terms.ref, terms.expiresAt, 0n, validBefore, nonce, signature],
+    });
+    return undefined;
+  } catch (error) {
+    const reverted =
+      error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : undefined;
+    if (reverted instanceof ContractFunctionRevertedError) return reasonOf(reverted);
+    if (isExecutionRevert(error)) return (error as BaseError).shortMessage;
+    throw error;
+  }
+}
+
+/** A revert's reason as a person reads it: the require's text, or the custom error with its arguments. */
+function reasonOf(error: ContractFunctionRevertedError): string {
+  if (error.reason) return error.reason;
+  if (error.data) return `${error.data.errorName}(${(error.data.args ?? []).map(String).join(', ')})`;
+  return error.signature ? `an error with the unknown selector ${error.signature}` : 'reverted without a reason';
+}
 
 const names = new Map<string, string>();
 

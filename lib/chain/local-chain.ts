@@ -28,7 +28,7 @@ const BUILD = keccak256(
   concat([
     mockUsdcArtifact.bytecode,
     passportArtifact.bytecode,
-    ESCROW_ARTIFACTS.v4.bytecode,
+    ESCROW_ARTIFACTS.v5.bytecode,
     minimalUupsArtifact.bytecode,
     identityRegistryArtifact.bytecode,
     reputationRegistryArtifact.bytecode,

@@ -2,6 +2,7 @@
 // the process (they never change). A failed read is not kept: the next caller tries again.
 import 'server-only';
 import { erc20Abi } from 'viem';
+import type { Config } from '../config';
 import { log } from '../log';
 import { getChainClients } from './clients';
 
@@ -30,4 +31,14 @@ export async function tokenMetadata(address: `0x${string}`): Promise<TokenMetada
     log.warn('token.metadata_unavailable', { address, message: (error as Error).message?.split('\n')[0] });
     return { symbol: null, decimals: null };
   }
+}
+
+/**
+ * The decimals amounts of the reward token are read with: the token's own, from the chain; null while
+ * the configured token cannot be read (a caller refuses rather than guess). With no token configured
+ * (bookkeeping without one), USDC's 6, as the dashboard shows amounts then.
+ */
+export async function rewardTokenDecimals(cfg: Config): Promise<number | null> {
+  const address = cfg.chain.rewardToken;
+  return address ? (await tokenMetadata(address)).decimals : 6;
 }

@@ -1,7 +1,8 @@
 // A release held for the person (docs/api.md#confirmations): the action and its body stored with the
-// grant that asked, valid 24 h, and the person told by webhook (confirmation.requested). Asking again
-// for the same release while it waits answers the same confirmation; a grant holds at most
-// MAX_PENDING_PER_GRANT, so a token cannot bury the person in requests.
+// grant that asked and the terms it was asked on, valid 24 h, and the person told by webhook
+// (confirmation.requested). Asking again for the same release on the same terms while it waits answers
+// the same confirmation; one waiting on other terms (a new round, another reward) is SUPERSEDED by the
+// new one. A grant holds at most MAX_PENDING_PER_GRANT, so a token cannot bury the person in requests.
 import 'server-only';
 import { and, count, eq, gt } from 'drizzle-orm';
 import type { Config } from '../config';
@@ -11,11 +12,10 @@ import { ApiError } from '../errors';
 import { findMission } from '../missions/queries';
 import { issuerOf } from '../auth/resources';
 import { emitToUser } from '../webhooks/outbox';
+import { type ConfirmationTerms, changedTerms, type ReleaseAction } from './terms';
 
 export const CONFIRMATION_TTL_MS = 24 * 3600 * 1000;
 export const MAX_PENDING_PER_GRANT = 20;
-
-export type ReleaseAction = 'approve' | 'award';
 
 export interface ConfirmationTicket {
   id: string;
@@ -37,6 +37,7 @@ export async function requestConfirmation(
     action: ReleaseAction;
     body: Record<string, unknown>;
     amount: bigint;
+    terms: ConfirmationTerms;
   },
   now: Date,
 ): Promise<ConfirmationTicket> {
@@ -52,8 +53,13 @@ export async function requestConfirmation(
       .select()
       .from(confirmations)
       .where(and(live, eq(confirmations.missionId, ask.missionId), eq(confirmations.action, ask.action)));
-    const same = waiting.find((c) => sameBody(c.body, ask.body));
+    const same = waiting.find((c) => sameBody(c.body, ask.body) && c.terms && !changedTerms(c.terms, ask.terms).length);
     if (same) return same;
+    // The same release asked on other terms: the old question no longer describes it.
+    for (const stale of waiting.filter((c) => !c.terms || changedTerms(c.terms, ask.terms).length > 0)) {
+      const changed = stale.terms ? changedTerms(stale.terms, ask.terms) : ['terms'];
+      await supersede(tx, stale.id, `asked again on other terms (${changed.join(', ')})`, now);
+    }
     const [{ n }] = (await tx.select({ n: count() }).from(confirmations).where(live)) as [{ n: number }];
     if (n >= MAX_PENDING_PER_GRANT) {
       throw new ApiError(
@@ -78,6 +84,14 @@ export async function requestConfirmation(
     return created!;
   });
   return ticketOf(cfg, row);
+}
+
+/** Marks a waiting confirmation SUPERSEDED with why; one decided meanwhile is left as it is. */
+export async function supersede(db: Db, id: string, reason: string, now: Date): Promise<void> {
+  await db
+    .update(confirmations)
+    .set({ status: 'SUPERSEDED', reason, decidedAt: now })
+    .where(and(eq(confirmations.id, id), eq(confirmations.status, 'PENDING')));
 }
 
 const ticketOf = (cfg: Config, row: { id: string; expiresAt: Date }): ConfirmationTicket => ({

@@ -18,6 +18,8 @@ interface Connection {
   key: string;
   db: Db;
   close(): Promise<void>;
+  /** LISTEN on `channel` (docs/api.md#timeline): `onNotify` for each NOTIFY of any instance; answers the unlisten. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
 const MIGRATIONS = { migrationsFolder: join(process.cwd(), 'drizzle') };
@@ -25,7 +27,7 @@ const MIGRATIONS = { migrationsFolder: join(process.cwd(), 'drizzle') };
 // PostgreSQL cancels a statement of the app's connections that runs longer than this (SQLSTATE
 // 57014, answered 503 like an unreachable database): a backstop for a cost nothing else bounds,
 // so one request cannot hold a connection, and a core, for minutes. Our statements take
-// milliseconds — the searched board's walks are bounded (lib/missions/matched-page.ts) — so none
+// milliseconds — the searched board's walks are bounded (lib/board/matched-page.ts) — so none
 // comes near it. postgres.js sends a DATABASE_URL's query parameters as connection parameters
 // after this one: `?statement_timeout=…` there replaces it.
 const STATEMENT_TIMEOUT_MS = 5_000;
@@ -47,7 +49,16 @@ async function openPostgres(url: string): Promise<Connection> {
     connection: { statement_timeout: STATEMENT_TIMEOUT_MS },
   });
   const db = drizzle(preparing(client), { schema });
-  return { key: url, db: db as unknown as Db, close: () => client.end({ timeout: 5 }) };
+  return {
+    key: url,
+    db: db as unknown as Db,
+    close: () => client.end({ timeout: 5 }),
+    // postgres.js holds one connection of its own for LISTEN and listens again after a reconnect.
+    listen: async (channel, onNotify) => {
+      const { unlisten } = await client.listen(channel, onNotify);
+      return unlisten;
+    },
+  };
 }
 
 /**
@@ -105,7 +116,13 @@ async function openPglite(dataDir: string): Promise<Connection> {
   const client = observedPglite(await PGlite.create(join(dataDir, 'pglite')));
   const db = drizzle(client, { schema });
   await migrate(db, MIGRATIONS);
-  return { key: `pglite:${dataDir}`, db: db as unknown as Db, close: () => client.close() };
+  return {
+    key: `pglite:${dataDir}`,
+    db: db as unknown as Db,
+    close: () => client.close(),
+    // PGlite delivers a committed NOTIFY to its own listeners: one process, one database.
+    listen: (channel, onNotify) => client.listen(channel, onNotify),
+  };
 }
 
 type Queryable = Pick<import('@electric-sql/pglite').Transaction, 'query'>;
@@ -150,6 +167,13 @@ export async function getDb(): Promise<Db> {
     countDependencyError('database');
     throw new DependencyDown('database', error);
   }
+}
+
+/** LISTEN on the current database's `channel`; answers the unlisten. */
+export async function listenDb(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+  await getDb();
+  const connection = await store.__taskmarketDb!;
+  return connection.listen(channel, onNotify);
 }
 
 /** Closes the cached connection (tests, graceful shutdown). */

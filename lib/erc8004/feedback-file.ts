@@ -1,6 +1,7 @@
 // GET /api/missions/{id}/feedback.json (docs/api.md#erc-8004-feedback): the stored bytes of a feedback
 // file, exactly as hashed into its on-chain feedbackHash. Public: the file is what a reader of the
-// registry follows from the feedback. A bounty's winners each have one, named by `?agent=`.
+// registry follows from the feedback. A bounty's winners each have one, named by `?agent=`; what the
+// settlement said of its client (docs/api.md#client-feedback) is named by `?client=`.
 import 'server-only';
 import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
@@ -9,9 +10,16 @@ import { reputationFeedback } from '../db/schema/erc8004';
 import { addressSchema } from '../address';
 import { ApiError } from '../errors';
 
-export async function feedbackFileOrThrow(db: Db, missionId: string, agent: string | undefined): Promise<string> {
+export async function feedbackFileOrThrow(
+  db: Db,
+  missionId: string,
+  agent: string | undefined,
+  client?: string,
+): Promise<string> {
   const notFound = new ApiError(404, 'No feedback file for this mission');
-  const address = agent === undefined ? undefined : addressSchema.safeParse(agent);
+  if (agent !== undefined && client !== undefined) throw notFound;
+  const named = client ?? agent;
+  const address = named === undefined ? undefined : addressSchema.safeParse(named);
   if (address && !address.success) throw notFound;
   const rows = await db
     .select({ document: reputationFeedback.document })
@@ -20,6 +28,7 @@ export async function feedbackFileOrThrow(db: Db, missionId: string, agent: stri
     .where(
       and(
         eq(reputationFeedback.missionId, missionId),
+        eq(reputationFeedback.subject, client === undefined ? 'agent' : 'client'),
         isNotNull(reputationFeedback.document),
         address ? eq(users.walletAddress, address.data!) : undefined,
       ),

@@ -60,10 +60,11 @@ export type RegistrationFile = z.infer<typeof registrationFileSchema>;
 export const feedbackFileQuery = z.strictObject({
   /** The winner's address, for a bounty (each awarded place has its own file). */
   agent: z.string().max(64).optional(),
+  /** docs/api.md#client-feedback: the client's address, for the file of what the settlement said of its client. */
+  client: z.string().max(64).optional(),
 });
 
-/** The feedback file (lib/erc8004/document.ts): what the settlement rested on. */
-export const feedbackDocumentSchema = z.strictObject({
+const feedbackDocumentV1 = z.strictObject({
   type: z.literal('taskmarket-feedback-v1'),
   missionId: z.string().uuid(),
   mission: z.string().describe("The mission's page"),
@@ -81,3 +82,62 @@ export const feedbackDocumentSchema = z.strictObject({
   deliverables: z.array(z.strictObject({ sha256: z.string(), size: z.number().int() })),
   settlement: z.strictObject({ kind: z.string(), chainId: z.number().int(), txHash: z.string().nullable() }).nullable(),
 });
+
+const feedbackDocumentV2 = feedbackDocumentV1.extend({
+  type: z.literal('taskmarket-feedback-v2'),
+  reward: z
+    .strictObject({
+      amount: z.string().regex(/^\d+$/).describe('Base units of the reward token: what the agent was paid'),
+      token: z.string().nullable().describe('The reward token; null in bookkeeping mode'),
+    })
+    .describe("The mission's reward, or the bounty place's amount"),
+  client: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .describe("The client's pseudonym: the same for each file of one client, never its wallet"),
+});
+
+/**
+ * The feedback file (lib/erc8004/document.ts): what the settlement rested on. v2 (docs/api.md#feedback-bounds)
+ * adds the reward paid and the client's pseudonym; v3 (docs/api.md#checked-criteria) what the machine found
+ * of the delivery's checked criteria. A file given before keeps its shape, byte for byte.
+ */
+export const feedbackDocumentSchema = z.discriminatedUnion('type', [
+  feedbackDocumentV2.extend({
+    type: z.literal('taskmarket-feedback-v3'),
+    checks: z
+      .array(
+        z.strictObject({
+          criterion: z.number().int(),
+          passed: z.boolean(),
+          detail: z.string(),
+          checkedAt: z.string(),
+        }),
+      )
+      .describe('The checks run on the delivery the settlement rested on; [] without checked criteria'),
+  }),
+  feedbackDocumentV2,
+  feedbackDocumentV1,
+  // docs/api.md#client-feedback: what a settlement said of its client, a client linked to an identity.
+  z.strictObject({
+    type: z.literal('taskmarket-client-feedback-v1'),
+    missionId: z.string().uuid(),
+    mission: z.string().describe("The mission's page"),
+    client: z.string().describe("The client's wallet address"),
+    agentId: z.string().describe("The ERC-8004 agentId of the client's identity, the feedback was given to"),
+    agentRegistry: z.string().nullable(),
+    reputationRegistry: z.string(),
+    value: z.number().int(),
+    valueDecimals: z.literal(0),
+    reward: z.strictObject({ amount: z.string().regex(/^\d+$/), token: z.string().nullable() }),
+    agent: z
+      .string()
+      .regex(/^[0-9a-f]{32}$/)
+      .describe("The mission's agent by pseudonym: the same for each file of one agent, never its wallet"),
+    tag1: z.literal('client'),
+    tag2: z.string(),
+    settlement: z
+      .strictObject({ kind: z.string(), chainId: z.number().int(), txHash: z.string().nullable() })
+      .nullable(),
+  }),
+]);

@@ -4,9 +4,11 @@
 // block recorded before it leaves (lib/chain/sender.ts), and confirmed from the chain. A recorded
 // transaction the node no longer knows is looked for among the registry's NewFeedback events from
 // that block before anything is sent again, so a crash after the send never gives it twice. The hash is
-// recorded only under a live lease, and the identity is read again right before the send.
+// recorded only under a live lease, and the identity is read again right before the send. The operator
+// broadcasts at most ERC8004_FEEDBACK_BUDGET_PER_HOUR of them an hour; the rest wait, PENDING, for the
+// next hour's (docs/api.md#feedback-bounds).
 import 'server-only';
-import { and, eq, gt, inArray, isNull, lt, notExists, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, notExists, or, sql } from 'drizzle-orm';
 import { type Hex, type PublicClient, zeroAddress } from 'viem';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -17,10 +19,11 @@ import { findGivenFeedback, giveFeedbackCall, readAgentWallet, readIdentityOwner
 import { isExecutionRevert, isRpcUnreachable } from '../chain/rpc-errors';
 import { lookupTransaction, sendSerialized } from '../chain/sender';
 import { issuerOf, resourceUri } from '../auth/resources';
+import { getKv } from '../kv';
 import { unavailableDependency } from '../errors';
 import { log } from '../log';
 import { renderFeedbackDocument } from './document';
-import { FEEDBACK_TAG } from './outcomes';
+import { CLIENT_FEEDBACK_TAG, FEEDBACK_TAG } from './outcomes';
 
 const LEASE_MARGIN_MS = 30_000;
 const SWEEP_WAIT_MS = 5_000;
@@ -78,6 +81,26 @@ async function mark(
 /** Thrown by the record of a send whose lease ran out or was taken: nothing is sent, the row is another's. */
 class LeaseLost extends Error {}
 
+/** Thrown before a broadcast this hour's budget has no room for: nothing is sent, the row waits. */
+class BudgetSpent extends Error {}
+
+/** The lastError of a row the budget holds back; the sweep stops its batch at the first. */
+const BUDGET_SPENT = "the operator's feedback budget";
+const heldByBudget = (row: ReputationFeedback) => row.lastError?.startsWith(BUDGET_SPENT) === true;
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * docs/api.md#feedback-bounds: counts one broadcast in this hour's window (shared by every instance, in the
+ * KV), right before it leaves; past ERC8004_FEEDBACK_BUDGET_PER_HOUR it is refused and the row stays PENDING.
+ */
+async function chargeBudget(cfg: Config): Promise<void> {
+  const hour = Math.floor(Date.now() / HOUR_MS);
+  const { count } = await getKv().hit(`erc8004-feedback-budget:${hour}`, HOUR_MS);
+  if (count > cfg.chain.feedbackBudgetPerHour)
+    throw new BudgetSpent(`${BUDGET_SPENT} (${cfg.chain.feedbackBudgetPerHour} an hour) is spent`);
+}
+
 /**
  * Records the hash about to be sent, only while this worker's lease (`lease`, as it claimed it) still holds:
  * a worker that stalled past it (another sweep may have claimed the row and sent) writes nothing and sends
@@ -118,12 +141,19 @@ async function stillTheAgents(db: Db, publicClient: PublicClient, registry: Hex,
   return owner.toLowerCase() === mine || wallet.toLowerCase() === mine;
 }
 
-/** The mission's payout (release, split or refund), if it has one on-chain. */
+/** The mission's payout (release, split, settle or refund), if it has one on-chain. */
 async function payoutOf(db: Db, missionId: string) {
   const [row] = await db
     .select({ kind: settlements.kind, status: settlements.status, txHash: settlements.txHash })
     .from(settlements)
-    .where(and(eq(settlements.missionId, missionId), inArray(settlements.kind, ['RELEASE', 'SPLIT', 'REFUND'])))
+    .where(
+      and(
+        eq(settlements.missionId, missionId),
+        inArray(settlements.kind, ['RELEASE', 'SPLIT', 'REFUND', 'PART', 'SETTLE']),
+      ),
+    )
+    // docs/api.md#milestones: a mission of several parts waits for all of them; one not mined is answered first.
+    .orderBy(sql`${settlements.status} = 'MINED'`, desc(settlements.createdAt))
     .limit(1);
   return row;
 }
@@ -198,16 +228,18 @@ export async function processFeedback(
     const data = giveFeedbackCall({
       agentId: BigInt(row.agentId),
       value: row.value,
-      tag1: FEEDBACK_TAG,
+      // docs/api.md#client-feedback: what we say of a client is filed under its own tag.
+      tag1: row.subject === 'client' ? CLIENT_FEEDBACK_TAG : FEEDBACK_TAG,
       tag2: row.outcome,
       endpoint: resourceUri(issuerOf(cfg), 'mcp'),
       feedbackUri: row.feedbackUri,
       feedbackHash: row.feedbackHash as Hex,
     });
     const fromBlock = await publicClient.getBlockNumber({ cacheTime: 0 });
-    const hash = await sendSerialized(publicClient, operator, { to: registry, data }, (h) =>
-      recordSend(db, id, lease, h, fromBlock),
-    );
+    const hash = await sendSerialized(publicClient, operator, { to: registry, data }, async (h) => {
+      await chargeBudget(cfg);
+      await recordSend(db, id, lease, h, fromBlock);
+    });
     const receipt = await publicClient
       .waitForTransactionReceipt({ hash, timeout: waitMs, pollingInterval: 250 })
       .catch(() => undefined);
@@ -217,6 +249,11 @@ export async function processFeedback(
   } catch (error) {
     // Not ours any more: whoever holds the row now decides it; leave its lease and attempts alone.
     if (error instanceof LeaseLost) return find(db, id);
+    // Waits for the next hour, its attempt given back: the budget is no fault of the row's.
+    if (error instanceof BudgetSpent)
+      return release(db, id, `${error.message}; waiting for the next hour`, {
+        counted: false,
+      });
     const message = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message?.split('\n')[0];
     log.warn('erc8004.feedback_failed', { id, message });
     if (isRpcUnreachable(error) || unavailableDependency(error))
@@ -240,7 +277,7 @@ export async function retryPendingFeedback(
     .where(
       and(
         eq(settlements.missionId, reputationFeedback.missionId),
-        inArray(settlements.kind, ['RELEASE', 'SPLIT', 'REFUND']),
+        inArray(settlements.kind, ['RELEASE', 'SPLIT', 'REFUND', 'PART', 'SETTLE']),
         inArray(settlements.status, ['PENDING', 'FAILED']),
       ),
     );
@@ -251,8 +288,15 @@ export async function retryPendingFeedback(
     .orderBy(reputationFeedback.createdAt)
     .limit(limit);
   let given = 0;
-  for (const { id } of rows) if ((await processFeedback(db, cfg, id, SWEEP_WAIT_MS)).status === 'MINED') given += 1;
-  return { attempted: rows.length, given };
+  let attempted = 0;
+  for (const { id } of rows) {
+    const row = await processFeedback(db, cfg, id, SWEEP_WAIT_MS);
+    attempted += 1;
+    if (row.status === 'MINED') given += 1;
+    // The hour's budget is spent: the rest wait for the next run, without reading the chain for nothing.
+    else if (heldByBudget(row)) break;
+  }
+  return { attempted, given };
 }
 
 /**

@@ -9,7 +9,7 @@ import { readSessionCookie } from '../auth/session-cookie';
 import { isRevoked, readToken, TOKEN_AUDIENCE } from '../auth/tokens';
 import type { Db } from '../db/client';
 import type { Kv } from '../kv';
-import { grantStanding } from '../oauth/grant-standing';
+import { grantNow } from '../oauth/grant-standing';
 import { findPersonalToken, touchGrant } from '../oauth/grants';
 import { issuerOf, type ResourceName, resourceUri } from '../auth/resources';
 import { parseScopes } from '../oauth/scopes';
@@ -23,9 +23,10 @@ const JWT = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;
 const PERSONAL_TOKEN = /^Bearer (tm_[A-Za-z0-9_-]{43})$/;
 const INVALID = 'Invalid or expired token';
 
-// Reads this process makes of its own routes for a caller it has just authenticated (the remote MCP
-// tools, app/api/mcp/api-routes.ts) carry that caller: one tool call checks its token once, not once
-// per layer. Only an in-process Request object can be a key; nothing from the network reaches it.
+// Calls this process makes of its own routes for a caller it has just authenticated (the remote MCP
+// tools, app/api/mcp/api-routes.ts), reads and writes, carry that caller: one tool call checks its
+// token once, not once per layer. Only an in-process Request object can be a key (a module-private
+// WeakMap, never a header); nothing from the network reaches it.
 const vouched = new WeakMap<Request, Caller>();
 export const vouchFor = (request: Request, caller: Caller): void => void vouched.set(request, caller);
 
@@ -47,6 +48,7 @@ export async function authenticate(
   kv: Kv,
   db: () => Promise<Db>,
   resource: ResourceName = addressedResource(request),
+  alsoFor?: ResourceName,
 ): Promise<Caller | undefined> {
   const known = vouched.get(request);
   if (known) return known;
@@ -67,7 +69,9 @@ export async function authenticate(
   const claims = await readToken(cfg, token);
   // An OAuth access token works at the resource it was issued for only (RFC 8707; docs/api.md#audience):
   // a claim in the token, so no lookup. A sign-in's (and a personal token's derivative's) is the whole API.
-  if (claims.aud !== TOKEN_AUDIENCE && claims.aud !== resourceUri(issuerOf(cfg), resource)) {
+  const accepted = (name: ResourceName | undefined) =>
+    name !== undefined && claims.aud === resourceUri(issuerOf(cfg), name);
+  if (claims.aud !== TOKEN_AUDIENCE && !accepted(resource) && !accepted(alsoFor)) {
     throw new ApiError(401, 'Token was issued for another resource');
   }
   // A cookie rides along on cross-site requests; a bearer token does not (docs/api.md#origins).
@@ -79,15 +83,19 @@ export async function authenticate(
     db().then((handle) =>
       Promise.all([
         findUserWithPassport(handle, claims.sub),
-        claims.gid && grantStanding(handle, claims.gid),
+        claims.gid ? grantNow(handle, claims.gid, Date.now(), parseScopes(claims.scope ?? '') ?? []) : undefined,
         claims.gid && touchGrant(handle, claims.gid),
       ]),
     ),
   ]);
-  const [user, standing] = found;
-  if (revoked || standing === 'revoked') throw new ApiError(401, 'Token revoked');
-  if (standing === 'expired' || !user) throw new ApiError(401, INVALID);
-  const grant = claims.gid ? { id: claims.gid, scopes: parseScopes(claims.scope ?? '') ?? [] } : undefined;
+  const [user, held] = found;
+  if (revoked || held?.standing === 'revoked') throw new ApiError(401, 'Token revoked');
+  if (held?.standing === 'expired' || !user) throw new ApiError(401, INVALID);
+  // The token's scopes, less any its grant no longer holds (docs/api.md#re-authorizing).
+  const grant =
+    claims.gid && held
+      ? { id: claims.gid, scopes: (parseScopes(claims.scope ?? '') ?? []).filter((s) => held.scopes.includes(s)) }
+      : undefined;
   return { ...user, via, claims, expiresAt: claims.exp, ...(grant && { grant }) };
 }
 

@@ -1,7 +1,8 @@
 // The client IP that per-IP limits count by (docs/api.md#client-ip). Only a source the deployment vouches
 // for names it: under server.ts the TCP socket, stamped into a header with this process's secret;
 // on Vercel the platform's x-real-ip; behind TRUST_PROXY proxies the X-Forwarded-For entry that
-// many hops from the right. Anything else shares the bucket `unknown`. IPv6 counts per /64.
+// many hops from the right. Anything else shares the bucket `unknown`. IPv6 counts per /64, or per /48
+// for the anonymous OAuth limits (`sourceOf`).
 import { isIP } from 'node:net';
 
 /** Set by server.ts from the TCP socket as `<process stamp> <address>`; a copy without the stamp is ignored. */
@@ -64,4 +65,14 @@ function expandIpv6(address: string): string[] {
   const right = tail ? tail.split(':') : [];
   const middle = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
   return [...left, ...middle, ...right].map((group) => parseInt(group, 16).toString(16));
+}
+
+/**
+ * The source an anonymous OAuth limit counts by (docs/api.md#client-ip): an address or its `bucketOf` bucket, but
+ * IPv6 by its /48 — a site is commonly given a whole /48, so its /64s are 65,536 buckets of one owner.
+ */
+export function sourceOf(address: string): string {
+  const bucket = isIP(address) ? bucketOf(address) : address;
+  const site = /^([0-9a-f]{1,4}:[0-9a-f]{1,4}:[0-9a-f]{1,4}):[0-9a-f]{1,4}::\/64$/.exec(bucket);
+  return site ? `${site[1]}::/48` : bucket;
 }

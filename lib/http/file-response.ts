@@ -12,7 +12,6 @@ export interface FileDownload {
 }
 
 export function fileResponse(file: FileDownload): Response {
-  const text = file.contentType.startsWith('text/') || file.contentType === 'application/json';
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -27,17 +26,28 @@ export function fileResponse(file: FileDownload): Response {
     // One slice queued ahead at most: the next is read only when the client has taken this one.
     { highWaterMark: 0 },
   );
-  return new Response(body, {
-    status: 200,
-    headers: {
-      'Content-Type': text ? `${file.contentType}; charset=utf-8` : file.contentType,
-      'Content-Length': String(file.size),
-      'Content-Disposition': contentDisposition(file.filename),
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': "default-src 'none'; sandbox",
-      'Cross-Origin-Resource-Policy': 'same-origin',
-      'Cache-Control': 'private, no-store',
-      ETag: `"${file.sha256}"`,
-    },
-  });
+  return new Response(body, { status: 200, headers: fileHeaders(file) });
+}
+
+/**
+ * HEAD of a download (docs/api.md#files): the same headers — Content-Length is the stored size — and no
+ * body; the blob's slices are never read (the generator is closed unstarted).
+ */
+export function fileHeadResponse(file: FileDownload): Response {
+  void file.chunks.return(undefined);
+  return new Response(null, { status: 200, headers: fileHeaders(file) });
+}
+
+function fileHeaders(file: FileDownload): Record<string, string> {
+  const text = file.contentType.startsWith('text/') || file.contentType === 'application/json';
+  return {
+    'Content-Type': text ? `${file.contentType}; charset=utf-8` : file.contentType,
+    'Content-Length': String(file.size),
+    'Content-Disposition': contentDisposition(file.filename),
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "default-src 'none'; sandbox",
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Cache-Control': 'private, no-store',
+    ETag: `"${file.sha256}"`,
+  };
 }

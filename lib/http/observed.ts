@@ -7,6 +7,7 @@ import { after } from 'next/server';
 import { config } from '../config';
 import { flushSpans, inSpan, tracingEnabled } from '../observability/tracing';
 import { metrics } from '../observability/metrics';
+import { requestEnded, requestStarted } from '../observability/in-flight';
 import { routeLabel } from './route-label';
 import { type RequestContext, requestIdFrom, withRequestContext } from '../observability/request-context';
 
@@ -20,7 +21,8 @@ export type ObservedHandler = Handler & { readonly unobserved: Handler };
 export function observed(handler: Handler): ObservedHandler {
   const wrapped: Handler = async (request, next) => {
     const started = performance.now();
-    const context: RequestContext = { requestId: requestIdFrom(request.headers) };
+    requestStarted();
+    const context: RequestContext = { requestId: requestIdFrom(request.headers), inFlight: true };
     const route = routeLabel(new URL(request.url).pathname);
     const { method } = request;
     return withRequestContext(context, () =>
@@ -40,6 +42,8 @@ export function observed(handler: Handler): ObservedHandler {
         },
       ),
     ).finally(() => {
+      context.inFlight = false;
+      requestEnded();
       if (tracingEnabled() && config().onVercel) flushAfterResponse();
     });
   };

@@ -9,7 +9,7 @@ import type { RouteOptions } from './route';
  * an observed one (all of them) its bare handler.
  */
 export type RouteModule = Partial<
-  Record<Method, Handler & { readonly options?: RouteOptions; readonly unobserved?: Handler }>
+  Record<Method | 'HEAD', Handler & { readonly options?: RouteOptions; readonly unobserved?: Handler }>
 >;
 
 /** Route files by path template, as in app/api: `[name]` is one segment. */

@@ -6,12 +6,15 @@ import type { z } from 'zod';
 import { type Config, config } from '../config';
 import { type Db, getDb } from '../db/client';
 import { getKv, type Kv } from '../kv';
-import { after } from 'next/server';
+import { afterResponse } from './after-response';
+import { type OutboxMarks, withOutboxMarks } from '../outbox/marks';
+import { sendQueuedWebhooks } from '../webhooks';
+import { drainMissionSends } from './outbox-drain';
 import { log } from '../log';
 import { noteCallerRole } from '../observability/request-context';
 import type { Caller } from '../oauth/caller';
 import { addressedResource, authenticate } from './auth-guard';
-import { clientIp } from './client-ip';
+import { clientIp, sourceOf } from './client-ip';
 import { ApiError, OAuthError, unavailableDependency } from '../errors';
 import { type OperatorSecret, requireOperator } from './operator-auth';
 import { assertAllowedOrigin } from './origin';
@@ -52,16 +55,25 @@ export interface RouteOptions {
   scope?: ScopeRule;
   /** The protected resource the route is (docs/api.md#audience): the REST API's unless it says `mcp`. */
   resource?: ResourceName;
+  /**
+   * Another resource whose access tokens this route also accepts (docs/api.md#audience): a confirmation
+   * is readable with the /api/mcp token that asked for it (docs/api.md#confirmations).
+   */
+  alsoFor?: ResourceName;
   /** Authorized by an operator secret (ADMIN_TOKEN or CRON_SECRET) instead of a user. */
   operator?: OperatorSecret;
-  /** Work for once a successful response is out, such as sending the webhooks the change queued. */
-  after?: AfterResponse;
   /** The response sets or clears the session cookie: a present Origin must be allowed (docs/api.md#origins). */
   session?: true;
   /** The endpoint's entry in the OpenAPI document, beside what the options above already say. */
   doc?: OperationDoc;
   /** Readable by a page of any origin, without credentials (docs/api.md#cors): its answers, errors included. */
   cors?: true;
+  /**
+   * The rows of the mission transition table this route runs (lib/missions/transitions.ts), the first
+   * deciding its scope: `npm run routes:generate` reads them into lib/missions/action-routes.ts, which a
+   * mission's `actions` name the route by (docs/api.md#next-actions).
+   */
+  runs?: readonly string[];
 }
 
 /** A body is stated once: by the `body` option when the wrapper validates it, else by the doc. */
@@ -69,9 +81,6 @@ type OneBody<O extends RouteOptions> = O extends { body: z.ZodType } ? { doc?: {
 
 /** No option the wrapper does not know: a generic parameter skips TypeScript's excess-property check. */
 type KnownOptions<O> = { [K in Exclude<keyof O, keyof RouteOptions>]: never };
-
-/** After-response work: it runs once the answer has gone, and its failure is its own, never the request's. */
-export type AfterResponse = (cfg: Config) => Promise<void>;
 
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
@@ -111,6 +120,7 @@ export function route<O extends RouteOptions>(
       const limit = options.limit ? LIMITS[options.limit] : undefined;
       if (limit?.scope === 'ip' && 'withWork' in limit) charge = new PendingCharge(cfg, options.limit!, ip);
       else if (limit?.scope === 'ip') limitHeaders = await consume(kv, cfg, options.limit!, ip);
+      else if (limit?.scope === 'source') limitHeaders = await consume(kv, cfg, options.limit!, sourceOf(ip));
       else if (limit?.scope === 'global') limitHeaders = await consume(kv, cfg, options.limit!, EVERYONE);
       if (options.session) assertAllowedOrigin(request, cfg, 'allow');
       if (options.operator) await requireOperator(request, options.operator, cfg, kv, ip);
@@ -123,7 +133,7 @@ export function route<O extends RouteOptions>(
       const rule = options.scope ?? 'session';
       const resource = addressedResource(request, options.resource);
       const caller = options.auth
-        ? await challenged(cfg, resource, rule, authenticate(request, cfg, kv, getDb, resource))
+        ? await challenged(cfg, resource, rule, authenticate(request, cfg, kv, getDb, resource, options.alsoFor))
         : undefined;
       if (caller) noteCallerRole(caller.user.role);
       if (options.auth && options.auth !== 'optional') {
@@ -148,22 +158,25 @@ export function route<O extends RouteOptions>(
         : undefined;
       const params = await pathParams(options.params, next?.params);
 
-      const response = await handler({
-        request,
-        params,
-        query,
-        body,
-        caller,
-        ip,
-        charge,
-        cfg,
-        kv,
-        db: getDb,
-      } as RouteContext<O>);
+      // docs/api.md#one-door: whatever the handler wrote to the outboxes leaves by the one drain below.
+      const { result: response, marks } = await withOutboxMarks(() =>
+        handler({
+          request,
+          params,
+          query,
+          body,
+          caller,
+          ip,
+          charge,
+          cfg,
+          kv,
+          db: getDb,
+        } as RouteContext<O>),
+      );
+      if (response.ok) await drain(cfg, marks);
       if (charge) limitHeaders = charge.headers ?? (await consume(kv, cfg, options.limit!, ip));
       for (const [name, value] of Object.entries({ ...limitHeaders, ...corsHeaders }))
         response.headers.set(name, value);
-      if (options.after && response.ok) runAfterResponse(options.after, cfg);
       return response;
     } catch (error) {
       return errorResponse(await countedRefusal(error, charge), request, {
@@ -241,14 +254,13 @@ async function countedRefusal(error: unknown, charge: PendingCharge | undefined)
   }
 }
 
-// Next.js runs `after` work once the response has gone; outside a request (a test calling the
-// handler directly) there is no such moment, and the sweep finishes what was left.
-function runAfterResponse(work: AfterResponse, cfg: Config): void {
-  try {
-    after(() => work(cfg));
-  } catch {
-    // Not inside a Next.js request.
-  }
+/**
+ * A successful request's sends: its settlements and feedback before the answer (an approve answers once
+ * its payout is sent, as it always did), its webhooks once the answer has gone.
+ */
+async function drain(cfg: Config, marks: OutboxMarks): Promise<void> {
+  if (marks.missions.size > 0) await drainMissionSends(await getDb(), cfg, marks);
+  if (marks.webhooks) afterResponse(() => sendQueuedWebhooks(cfg));
 }
 
 export function errorResponse(error: unknown, request: Request, headers: Record<string, string> = {}): Response {

@@ -37,6 +37,7 @@ function guarded(kv: Kv, prefix: string): Kv {
       call('putEvictingOldest', () => kv.putEvictingOldest(k(key), value, ttlMs, k(setKey), cap)),
     take: (key, setKey) => call('take', () => kv.take(k(key), k(setKey))),
     hit: (key, windowMs) => call('hit', () => kv.hit(k(key), windowMs)),
+    unhit: (key) => call('unhit', () => kv.unhit(k(key))),
     hitThenPutCapped: (charge, key, value, ttlMs, setKey, cap) =>
       call('hitThenPutCapped', () =>
         kv.hitThenPutCapped({ ...charge, key: k(charge.key) }, k(key), value, ttlMs, k(setKey), cap),

@@ -81,6 +81,10 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
     putEvictingOldest: async (...args) => putEvictingOldest(...args),
     take: async (key, setKey) => take(key, setKey),
     hit: async (key, windowMs) => hit(key, windowMs),
+    async unhit(key) {
+      const entry = read(key);
+      if (entry && Number(entry.value) > 0) entry.value = String(Number(entry.value) - 1);
+    },
     async hitThenPutCapped(charge, key, value, ttlMs, setKey, cap) {
       const counted = hit(charge.key, charge.windowMs);
       return { hit: counted, stored: counted.count <= charge.max && putCapped(key, value, ttlMs, setKey, cap) };

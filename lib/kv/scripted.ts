@@ -54,6 +54,12 @@ local function hit(key, window)
   return c, ttl
 end`;
 
+// DECR keeps the key's expiry; a window that expired meanwhile is not recreated.
+const UNHIT = `
+local c = tonumber(redis.call('GET', KEYS[1]))
+if c and c > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
 const PUT_CAPPED = `${PUT_CAPPED_FN}\nreturn put_capped(KEYS[1], ARGV[1], ARGV[2], KEYS[2], ARGV[3])`;
 const TAKE = `${TAKE_FN}\nreturn take(KEYS[1], KEYS[2])`;
 const HIT = `${HIT_FN}\nlocal c, ttl = hit(KEYS[1], ARGV[1])\nreturn {c, ttl}`;
@@ -104,6 +110,9 @@ export function createScriptedKv(runner: ScriptRunner): Kv {
     async hit(key, windowMs) {
       const [count, resetMs] = (await runner.evalScript(HIT, [key], [String(windowMs)])) as [number, number];
       return { count: Number(count), resetMs: Number(resetMs) };
+    },
+    async unhit(key) {
+      await runner.evalScript(UNHIT, [key], []);
     },
     async hitThenPutCapped(charge, key, value, ttlMs, setKey, cap) {
       const [count, resetMs, stored] = (await runner.evalScript(

@@ -34,6 +34,8 @@ export interface Kv {
   take(key: string, setKey: string): Promise<string | null>;
   /** Counts one hit in the fixed window `key` of `windowMs`; answers the count and the window's remaining ms. */
   hit(key: string, windowMs: number): Promise<Hit>;
+  /** Takes one hit back from the window `key` (never below zero, its expiry kept): a charge whose work was not done. */
+  unhit(key: string): Promise<void>;
   /** `hit` of `charge`, then — unless the count passes `charge.max` — `putCapped`, in one atomic step. */
   hitThenPutCapped(
     charge: Charge,

@@ -5,10 +5,11 @@ import { ApiError } from '../errors';
 
 export interface Limit {
   /**
-   * What the window counts per: the client IP, the authenticated user, or everyone at once (`global`:
+   * What the window counts per: the client IP, its source (`source`: the IP, but IPv6 by /48 — for
+   * anonymous OAuth work, docs/api.md#client-ip), the authenticated user, or everyone at once (`global`:
    * a ceiling beside a per-IP limit, counted by the handler where what it guards is about to happen).
    */
-  scope: 'ip' | 'user' | 'global';
+  scope: 'ip' | 'source' | 'user' | 'global';
   max: (cfg: Config) => number;
   windowMs: number;
   /**
@@ -27,26 +28,37 @@ export const LIMITS = {
   write: { scope: 'user', max: (c) => c.limits.writePerMinute, windowMs: 60_000 },
   createMission: { scope: 'user', max: () => 20, windowMs: 3_600_000 },
   claim: { scope: 'user', max: () => 5, windowMs: 60_000 },
-  // docs/api.md#post-and-pay: the relayer pays the gas of each funding; a poster has ten a day, and
-  // everyone together RELAY_BUDGET_PER_HOUR (counted by the handler, only when a relay is recorded).
+  // docs/api.md#post-and-pay: the relayer pays the gas of each funding; a poster has ten a day (counted
+  // when a relay is recorded, given back when nothing was sent), and everyone together
+  // RELAY_BUDGET_PER_HOUR transactions broadcast (counted by lib/funding/process.ts at the send).
   relay: { scope: 'user', max: () => 10, windowMs: 86_400_000 },
   relayBudget: { scope: 'global', max: (c) => c.chain.relayBudgetPerHour, windowMs: 3_600_000 },
+  // docs/api.md#standing-allowance: the mandates and revocations a person has relayed, five a day (one at a time).
+  mandateRelay: { scope: 'user', max: () => 5, windowMs: 86_400_000 },
+  // docs/api.md#limits: the funding page's reads (its poll while a relay is mined is one a second).
+  fundingRead: { scope: 'user', max: (c) => c.limits.fundingReadsPerMinute, windowMs: 60_000 },
   // docs/api.md#comments: questions and answers are free text anyone signed in may post.
   comment: { scope: 'user', max: (c) => c.limits.commentsPerMinute, windowMs: 60_000 },
   // docs/api.md#bounties: each entry spools up to ten files; an agent replacing its entry in a loop is bounded.
   entry: { scope: 'user', max: (c) => c.limits.entriesPerMinute, windowMs: 60_000 },
   // docs/api.md#files: a download streams up to 10 MB out of the database; anonymous callers count by IP too.
   download: { scope: 'ip', max: (c) => c.limits.downloadPerMinute, windowMs: 60_000 },
-  // docs/api.md#tokens: registration is anonymous by design; an IP registers at most this many clients an hour.
-  register: { scope: 'ip', max: (c) => c.limits.registrationsPerHour, windowMs: 3_600_000 },
-  // docs/api.md#oauth-21: many IPs together register at most this many clients an hour, so the table's growth has a
-  // bound.
-  registerGlobal: { scope: 'global', max: (c) => c.limits.registrationsGlobalPerHour, windowMs: 3_600_000 },
+  // docs/api.md#tokens: registration is anonymous by design; a source registers at most this many clients an hour.
+  // Across all sources, the unused registrations of the last hour are bounded in lib/oauth/clients.ts (in the
+  // database: a registration used in an authorization stops counting, which a KV window cannot give back).
+  register: { scope: 'source', max: (c) => c.limits.registrationsPerHour, windowMs: 3_600_000 },
   // The token endpoint: codes and refresh tokens are unguessable, but each try costs a KV and a database call.
   token: { scope: 'ip', max: (c) => c.limits.tokenPerMinute, windowMs: 60_000 },
   // docs/api.md#client-id-metadata-documents: each client metadata document we fetch (a cache miss) is
   // an outbound request a stranger chose; counted by the handler, only when it fetches.
-  clientDocument: { scope: 'ip', max: (c) => c.limits.clientDocumentFetchesPerMinute, windowMs: 60_000 },
+  clientDocument: { scope: 'source', max: (c) => c.limits.clientDocumentFetchesPerMinute, windowMs: 60_000 },
+  // ...and a source's share of the hour (docs/api.md#client-id-metadata-documents): a few sources flooding never
+  // spend the ceiling below, so a client from elsewhere still connects.
+  clientDocumentHourly: {
+    scope: 'source',
+    max: (c) => c.limits.clientDocumentFetchesPerSourcePerHour,
+    windowMs: 3_600_000,
+  },
   // docs/api.md#client-id-metadata-documents: a stranger with many IPs makes us fetch at most this many an hour.
   clientDocumentGlobal: {
     scope: 'global',
@@ -86,6 +98,11 @@ export const EVERYONE = 'all';
 export async function consume(kv: Kv, cfg: Config, name: LimitName, subject: string): Promise<Record<string, string>> {
   const charge = chargeOf(cfg, name, subject);
   return verdict(charge, await kv.hit(charge.key, charge.windowMs));
+}
+
+/** Takes back one hit of `name` for `subject`: what it was counted for did not happen (docs/api.md#post-and-pay). */
+export async function giveBack(kv: Kv, cfg: Config, name: LimitName, subject: string): Promise<void> {
+  await kv.unhit(chargeOf(cfg, name, subject).key);
 }
 
 /** A request's hit against a `withWork` limit: the handler's KV step counts it and records it here. */

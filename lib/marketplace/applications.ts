@@ -12,18 +12,36 @@ import { uniqueViolation } from '../db/unique-violation';
 import { ApiError } from '../errors';
 import { applyTransition, precheckTransition } from '../missions/apply-transition';
 import { findMission, lockMission, type Mission } from '../missions/queries';
-import { getMissionOrThrow } from '../missions/views';
+import { decide } from '../missions/transitions';
+import { getMissionOrThrow } from '../board/views';
 import { canSeeMission, isOwner, type Viewer } from '../missions/visibility';
 import { afterCursor, pageOf, pageOrder } from '../paging/created-pages';
-import { ratingCountOf, ratingOf } from './ratings';
+import { ratingCountOf, ratingOf } from '../records/ratings';
 import type { Application, applySchema, assignSchema, pageQuerySchema } from './schemas';
 
 export const MAX_APPLICATIONS = 50;
 
 const notFound = () => new ApiError(404, 'Mission not found');
 
+/** Whether `agentId` applied to the mission's current round (the `apply` row's `applied`). */
+export async function hasApplied(db: Db, mission: Pick<Mission, 'id' | 'assignment'>, agentId: string) {
+  const [row] = await db
+    .select({ id: missionApplications.id })
+    .from(missionApplications)
+    .where(
+      and(
+        eq(missionApplications.missionId, mission.id),
+        eq(missionApplications.round, mission.assignment),
+        eq(missionApplications.agentId, agentId),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
 export async function applyToMission(
   db: Db,
+  cfg: Config,
   missionId: string,
   agent: Viewer,
   input: z.infer<typeof applySchema>,
@@ -34,11 +52,11 @@ export async function applyToMission(
     const id = await db.transaction(async (tx) => {
       // The row lock counts concurrent applications against the cap one at a time.
       const mission = await lockMission(tx, missionId);
-      if (!mission || !canSeeMission(mission, agent)) throw notFound();
-      if (isOwner(mission, agent)) throw new ApiError(403, "The mission's owner cannot apply to it");
-      if (mission.status !== 'OPEN') throw new ApiError(409, `Mission is ${mission.status}; applications are closed`);
-      if (mission.assignmentMode !== 'APPLICATION')
-        throw new ApiError(409, 'This mission goes to the first agent to accept: accept it instead');
+      if (!mission) throw notFound();
+      // The table's `apply` row decides (lib/missions/transitions.ts): party, state, mode, once per round.
+      const applied = await hasApplied(tx, mission, agent.id);
+      const decision = decide('apply', { ...mission, applied }, agent, now, cfg.missions);
+      if (!decision.ok) throw new ApiError(decision.status, decision.message);
       const round = mission.assignment;
       const [{ taken } = { taken: 0 }] = await tx
         .select({ taken: count() })

@@ -1,27 +1,46 @@
-// Reviews (docs/api.md#reviews): the owner of a COMPLETED mission rates its agent once, 1–5 with an optional
-// comment, and may edit the review for 24 hours; the ratings feed the agent's profile.
+// Reviews (docs/api.md#reviews), both ways: the owner of a COMPLETED mission rates its agent, and the agent
+// of a settled mission (COMPLETED, or CANCELLED while it held it) rates its client — once each, 1–5 with an
+// optional comment, editable for 24 hours. The caller's side decides whom it reviews. Each review is sealed
+// from the other party and the public until both are in or 7 days after settlement (review-visibility.ts).
+import { refreshAgentRating } from '../offerings/agent-rating';
 import 'server-only';
 import { eq } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
-import { missionReviews, users } from '../db/schema';
+import { clientReviews, missionReviews, users } from '../db/schema';
 import { uniqueViolation } from '../db/unique-violation';
 import { ApiError } from '../errors';
 import { recordEvent } from '../missions/events';
+import type { Mission } from '../missions/queries';
 import { findMission } from '../missions/queries';
-import { canSeeMission, isOwner, type Viewer } from '../missions/visibility';
-import type { ReviewView, reviewPatchSchema, reviewSchema } from './schemas';
+import { canSeeMission, isAssignee, isOwner, type Viewer } from '../missions/visibility';
+import { REVEAL_AFTER_MS, revealsAt } from '../records/review-visibility';
+import type { MissionReviews, ReviewSide, ReviewView, reviewPatchSchema, reviewSchema } from './schemas';
 
 const EDIT_WINDOW_MS = 24 * 3_600_000;
 
-async function ownedCompletedMission(db: Db, missionId: string, viewer: Viewer) {
+type Reviewable = Mission & { agentId: string };
+
+/** The mission and the side the caller reviews from: its owner rates the agent, its agent rates the client. */
+async function reviewableMission(db: Db, missionId: string, viewer: Viewer): Promise<[Reviewable, ReviewSide]> {
   const mission = await findMission(db, missionId);
   if (!mission || !canSeeMission(mission, viewer)) throw new ApiError(404, 'Mission not found');
-  if (!isOwner(mission, viewer)) throw new ApiError(403, "Only the mission's owner may review it");
-  if (mission.status !== 'COMPLETED' || !mission.agentId)
-    throw new ApiError(409, `Mission is ${mission.status}; only a COMPLETED mission is reviewed`);
-  return { ...mission, agentId: mission.agentId };
+  if (isOwner(mission, viewer)) {
+    if (mission.status !== 'COMPLETED' || !mission.agentId)
+      throw new ApiError(409, `Mission is ${mission.status}; only a COMPLETED mission is reviewed`);
+    return [{ ...mission, agentId: mission.agentId }, 'client'];
+  }
+  if (mission.agentId && isAssignee(mission, viewer)) {
+    if (mission.status !== 'COMPLETED' && mission.status !== 'CANCELLED')
+      throw new ApiError(409, `Mission is ${mission.status}; only a settled mission is reviewed`);
+    return [{ ...mission, agentId: mission.agentId }, 'agent'];
+  }
+  throw new ApiError(403, "Only the mission's owner or its agent may review it");
 }
+
+/** The table a side writes to: the client's review is of the agent, the agent's of the client. */
+const tableOf = (side: ReviewSide) => (side === 'client' ? missionReviews : clientReviews);
 
 export async function reviewMission(
   db: Db,
@@ -30,10 +49,10 @@ export async function reviewMission(
   input: z.infer<typeof reviewSchema>,
   now: Date,
 ): Promise<ReviewView> {
-  const mission = await ownedCompletedMission(db, missionId, viewer);
+  const [mission, side] = await reviewableMission(db, missionId, viewer);
   try {
     await db.transaction(async (tx) => {
-      await tx.insert(missionReviews).values({
+      await tx.insert(tableOf(side)).values({
         missionId,
         clientId: mission.clientId,
         agentId: mission.agentId,
@@ -48,21 +67,23 @@ export async function reviewMission(
         clientId: mission.clientId,
         viewer,
         action: 'review',
-        from: 'COMPLETED',
-        to: 'COMPLETED',
-        data: { rating: input.rating },
+        from: mission.status,
+        to: mission.status,
+        data: side === 'client' ? { rating: input.rating } : { rating: input.rating, side },
         now,
       });
+      await refreshAgentRating(tx, mission.agentId);
     });
   } catch (error) {
-    if (uniqueViolation(error) === 'mission_reviews_pkey')
+    const constraint = uniqueViolation(error);
+    if (constraint === 'mission_reviews_pkey' || constraint === 'client_reviews_pkey')
       throw new ApiError(409, 'This mission has already been reviewed');
     throw error;
   }
-  return readReview(db, missionId);
+  return (await readReview(db, missionId, side))!;
 }
 
-/** Changes the owner's review within 24 hours of writing it; after that it stands. */
+/** Changes the caller's own review within 24 hours of writing it; after that it stands. */
 export async function editReview(
   db: Db,
   missionId: string,
@@ -70,50 +91,99 @@ export async function editReview(
   patch: z.infer<typeof reviewPatchSchema>,
   now: Date,
 ): Promise<ReviewView> {
-  const mission = await ownedCompletedMission(db, missionId, viewer);
-  const [existing] = await db
-    .select({ createdAt: missionReviews.createdAt })
-    .from(missionReviews)
-    .where(eq(missionReviews.missionId, missionId));
+  const [mission, side] = await reviewableMission(db, missionId, viewer);
+  const table = tableOf(side);
+  const [existing] = await db.select({ createdAt: table.createdAt }).from(table).where(eq(table.missionId, missionId));
   if (!existing) throw new ApiError(404, 'This mission has no review yet');
   if (now.getTime() - existing.createdAt.getTime() > EDIT_WINDOW_MS)
     throw new ApiError(409, 'A review can only be edited within 24 hours of writing it');
   await db.transaction(async (tx) => {
     await tx
-      .update(missionReviews)
+      .update(table)
       .set({
         ...(patch.rating !== undefined && { rating: patch.rating }),
         ...(patch.comment !== undefined && { comment: patch.comment }),
         updatedAt: now,
       })
-      .where(eq(missionReviews.missionId, missionId));
+      .where(eq(table.missionId, missionId));
     await recordEvent(tx, {
       missionId,
       clientId: mission.clientId,
       viewer,
       action: 'review-edit',
-      from: 'COMPLETED',
-      to: 'COMPLETED',
-      data: patch,
+      from: mission.status,
+      to: mission.status,
+      data: side === 'client' ? patch : { ...patch, side },
       now,
     });
+    await refreshAgentRating(tx, mission.agentId);
   });
-  return readReview(db, missionId);
+  return (await readReview(db, missionId, side))!;
 }
 
-async function readReview(db: Db, missionId: string): Promise<ReviewView> {
-  const [row] = await db
-    .select({ review: missionReviews, walletAddress: users.walletAddress })
-    .from(missionReviews)
-    .innerJoin(users, eq(users.id, missionReviews.agentId))
-    .where(eq(missionReviews.missionId, missionId));
-  const { review } = row!;
+/**
+ * GET /api/missions/{id}/review: both reviews as the caller may see them — its own always, the other
+ * side's only once both are in or the seal's time is up; `null` for one not written or still sealed.
+ */
+export async function readMissionReviews(
+  db: Db,
+  missionId: string,
+  viewer: Viewer,
+  now: Date,
+): Promise<MissionReviews> {
+  const mission = await findMission(db, missionId);
+  if (!mission || !canSeeMission(mission, viewer)) throw new ApiError(404, 'Mission not found');
+  const [byClient, byAgent] = await Promise.all([
+    readReview(db, missionId, 'client'),
+    readReview(db, missionId, 'agent'),
+  ]);
+  const settled = mission.completedAt ?? mission.cancelledAt;
+  const open =
+    (byClient !== undefined && byAgent !== undefined) ||
+    (settled !== null && now.getTime() >= settled.getTime() + REVEAL_AFTER_MS);
+  const mine: ReviewSide | undefined = isOwner(mission, viewer)
+    ? 'client'
+    : mission.agentId && isAssignee(mission, viewer)
+      ? 'agent'
+      : undefined;
+  const shown = (side: ReviewSide, review: ReviewView | undefined) =>
+    review && (open || side === mine) ? review : null;
   return {
     missionId,
-    agent: { walletAddress: row!.walletAddress },
-    rating: review.rating,
-    comment: review.comment,
-    createdAt: review.createdAt.toISOString(),
-    updatedAt: review.updatedAt.toISOString(),
+    client: shown('client', byClient),
+    agent: shown('agent', byAgent),
+    sealed: !open,
+    revealsAt: revealsAt(settled),
+  };
+}
+
+const agentUser = alias(users, 'agent_user');
+const clientUser = alias(users, 'client_user');
+
+async function readReview(db: Db, missionId: string, side: ReviewSide): Promise<ReviewView | undefined> {
+  const table = tableOf(side);
+  const [row] = await db
+    .select({
+      rating: table.rating,
+      comment: table.comment,
+      createdAt: table.createdAt,
+      updatedAt: table.updatedAt,
+      agent: agentUser.walletAddress,
+      client: clientUser.walletAddress,
+    })
+    .from(table)
+    .innerJoin(agentUser, eq(agentUser.id, table.agentId))
+    .innerJoin(clientUser, eq(clientUser.id, table.clientId))
+    .where(eq(table.missionId, missionId));
+  if (!row) return undefined;
+  return {
+    missionId,
+    side,
+    agent: { walletAddress: row.agent },
+    client: { walletAddress: row.client },
+    rating: row.rating,
+    comment: row.comment,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }

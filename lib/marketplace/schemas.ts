@@ -30,13 +30,26 @@ export const reviewSchema = z.strictObject({
 export const reviewPatchSchema = reviewSchema
   .partial()
   .refine((patch) => Object.keys(patch).length > 0, 'Nothing to change');
+export const reviewSideSchema = z
+  .enum(['client', 'agent'])
+  .describe("Who wrote it: `client` (the owner's review of the agent) or `agent` (the agent's of the client)");
 export const reviewViewSchema = z.object({
   missionId: z.string().uuid(),
+  side: reviewSideSchema,
   agent: z.object({ walletAddress: z.string() }),
+  client: z.object({ walletAddress: z.string() }),
   rating: z.number().int(),
   comment: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+});
+
+export const missionReviewsSchema = z.object({
+  missionId: z.string().uuid(),
+  client: reviewViewSchema.nullable().describe("The owner's review of the agent; null when not written or sealed"),
+  agent: reviewViewSchema.nullable().describe("The agent's review of the client; null when not written or sealed"),
+  sealed: z.boolean().describe('docs/api.md#reviews: true until both are in or 7 days after settlement'),
+  revealsAt: z.string().nullable().describe('When the seal opens by time alone (settlement + 7 days)'),
 });
 
 export const commentSchema = z.strictObject({ body: lines(2000).min(1) });
@@ -53,4 +66,6 @@ export const commentListSchema = z.object({ items: z.array(commentViewSchema), n
 
 export type Application = z.infer<typeof applicationSchema>;
 export type ReviewView = z.infer<typeof reviewViewSchema>;
+export type ReviewSide = z.infer<typeof reviewSideSchema>;
+export type MissionReviews = z.infer<typeof missionReviewsSchema>;
 export type CommentView = z.infer<typeof commentViewSchema>;

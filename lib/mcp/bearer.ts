@@ -14,6 +14,13 @@ export const MCP_MAX_BODY_BYTES = Math.ceil((UPLOAD_LIMITS.maxFileBytes * 4) / 3
 /** One JSON-RPC message (a batch is refused: batch.ts), checked by the MCP transport itself. */
 export const mcpMessage = z.unknown().describe('A JSON-RPC message of the MCP Streamable HTTP transport');
 
+/** A JSON-RPC error response (JSON-RPC 2.0 §5), as the MCP transport answers a message it refuses. */
+export const jsonRpcErrorSchema = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: z.union([z.string(), z.number(), z.null()]),
+  error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
+});
+
 /** The caller's bearer credential, passed on to the API calls the tools make. */
 export function requireBearer(request: Request, caller: Caller): string {
   const authorization = request.headers.get('authorization');

@@ -1,36 +1,33 @@
 // Runs one transition of the table: lock the row, apply what time did to it, ask `decide`, then write
-// the state change (compare-and-set on the expected state and party), its side effects (files,
-// contest, ledger) and its event in the same transaction — all of it or none of it.
+// the state change (compare-and-set on the expected state and party), its side effects (effects.ts), its
+// event and its webhook (the row's `webhook`) in the same transaction — all of it or none of it. What
+// it wrote to the outboxes is sent by the request's one drain (docs/api.md#one-door).
 import 'server-only';
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, or, type SQL } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { missionContests, missions } from '../db/schema';
-import { emitTransition } from '../webhooks/transition-events';
+import { missions } from '../db/schema';
+import { emitTransition } from './transition-webhooks';
 import { ApiError } from '../errors';
-import type { SpooledFile } from '../uploads';
-import { type ActionInput, planChanges } from './changes';
+import { planChanges, type TransitionRequest } from './changes';
 import { recordEvent } from './events';
-import { storeFiles } from './files';
-import * as ledger from './ledger';
+import { runEffects } from './effects';
 import { enqueueFeedback } from '../erc8004/enqueue';
 import { findMission, lockMission, type Mission, missionColumns } from './queries';
 import { assertCapacity } from './capacity';
-import { type Action, decide, dueAction, TRANSITIONS, type Party, type Transition } from './transitions';
-import { findEntry, recordAward, recordAwardContest } from './bounties/award';
+import { withdrawApprovalConfirmations } from './confirmation-withdrawal';
+import {
+  type Action,
+  decide,
+  dueAction,
+  TRANSITIONS,
+  type Party,
+  type Transition,
+  targetOf,
+  webhookOf,
+} from './transitions';
+import { findEntry } from './award';
 import { SYSTEM, type Viewer } from './visibility';
-
-export interface TransitionRequest extends ActionInput {
-  files?: SpooledFile[];
-  /**
-   * Runs inside the transition's transaction once the transition is allowed, before it is written: a
-   * delegated release counted against its grant, or a confirmation marked used (docs/api.md#confirmations).
-   * It throws to stop the transition; nothing of it is then written.
-   */
-  gate?: TransitionGate;
-}
-
-export type TransitionGate = (tx: Db, mission: Mission, input: TransitionRequest) => Promise<void>;
 
 /** An action, or a rule picking one from the locked mission (cancel: the owner's or the agent's row). */
 export type ActionChoice = Action | ((m: Mission, viewer: Viewer) => Action);
@@ -116,6 +113,8 @@ function partyCondition(party: Party, viewer: Viewer): SQL | undefined {
   if (viewer.kind !== 'user') return undefined;
   if (party === 'owner') return eq(missions.clientId, viewer.id);
   if (party === 'assignee') return eq(missions.agentId, viewer.id);
+  if (party === 'participant') return or(eq(missions.clientId, viewer.id), eq(missions.agentId, viewer.id));
+  if (party === 'named') return eq(missions.directAgentId, viewer.id);
   return undefined;
 }
 
@@ -128,8 +127,8 @@ async function write(
   input: TransitionRequest,
   now: Date,
 ): Promise<Mission> {
-  const transition = TRANSITIONS[action];
-  const to = transition.to(mission, cfg.missions);
+  const transition: Transition = TRANSITIONS[action];
+  const to = targetOf(transition, mission, cfg.missions);
   const changes = planChanges(transition.effects, mission, viewer, input, now, cfg.missions);
   const [updated] = await tx
     .update(missions)
@@ -139,78 +138,40 @@ async function write(
     )
     .returning(missionColumns);
   if (!updated) throw new ApiError(409, 'The mission changed meanwhile; try again');
-  const data: Record<string, unknown> = {};
-  for (const effect of transition.effects) {
-    if (effect === 'recordSubmission') {
-      data.round = updated.submissionCount;
-      data.files = await storeFiles(
-        tx,
-        owner(updated, 'DELIVERABLE', updated.submissionCount, viewer),
-        input.files ?? [],
-        now,
-      );
-      if (input.selfCheck) data.selfCheck = input.selfCheck;
-    } else if (effect === 'recordContest') {
-      data.round = updated.contestCount;
-      await tx.insert(missionContests).values({
-        missionId: updated.id,
-        assignment: updated.assignment,
-        round: updated.contestCount,
-        reason: input.reason ?? '',
-        unmet: input.unmet ?? null,
-        createdAt: now,
-      });
-      if (input.unmet) data.unmet = input.unmet;
-      data.files = await storeFiles(
-        tx,
-        owner(updated, 'EVIDENCE', updated.contestCount, viewer),
-        input.files ?? [],
-        now,
-      );
-    } else if (effect === 'release') {
-      data.payout = await ledger.release(tx, updated, now);
-    } else if (effect === 'recordAward') {
-      data.award = await recordAward(tx, updated, input);
-    } else if (effect === 'recordAwardContest') {
-      if (viewer.kind !== 'user') throw new Error('an award is contested by an entrant');
-      await recordAwardContest(tx, updated.id, viewer.id, input.reason ?? '', now);
-      data.reason = input.reason;
-    } else if (effect === 'releaseSplit') {
-      data.payout = await ledger.releaseSplit(tx, updated, now);
-    } else if (effect === 'refund') {
-      await ledger.refund(tx, updated);
-    } else if (effect === 'reclaim') {
-      await ledger.reclaim(tx, updated);
-    } else if (effect === 'bump' && updated.reward !== mission.reward) {
-      await ledger.topUp(tx, updated, BigInt(mission.reward), BigInt(updated.reward));
-      data.reward = { from: mission.reward, to: updated.reward };
-    } else if (effect === 'unassign') {
-      data.agentId = mission.agentId;
-    } else if (effect === 'assign') {
-      // Who got the mission: the caller on accept, the owner's choice on assign (docs/api.md#applications).
-      data.agentId = updated.agentId;
-    }
-  }
+  await withdrawApprovalConfirmations(tx, mission, to, action, now);
+  const data = await runEffects(transition.effects, { tx, before: mission, after: updated, viewer, input, now });
   // docs/api.md#erc-8004-feedback: the feedback a settlement gives a linked agent, decided with it.
   await enqueueFeedback(tx, cfg, action, updated, now);
   if (transition.party === 'operator' && input.note) data.note = input.note;
   if (transition.party === 'operator' && input.verdicts) data.verdicts = input.verdicts;
-  const event = (transition as Transition).event ?? action;
   await recordEvent(tx, {
     missionId: mission.id,
     clientId: mission.clientId,
     viewer,
-    action: event,
+    action: transition.event ?? action,
     from: mission.status,
     to,
     data,
     now,
   });
-  await emitTransition(tx, action, to, mission, updated, now, data);
+  await emitTransition(tx, webhookOf(transition, to), mission, updated, now, data);
   return updated;
 }
 
-function owner(m: Mission, kind: 'DELIVERABLE' | 'EVIDENCE', round: number, viewer: Viewer) {
-  if (viewer.kind !== 'user') throw new Error('files come from users');
-  return { missionId: m.id, kind, assignment: m.assignment, round, uploaderId: viewer.id };
+/**
+ * One row of the table written inside a caller's transaction on a row it holds: a funded order's
+ * `acceptOrder` (docs/api.md#offerings), decided by the table like any other.
+ */
+export async function writeTransition(
+  tx: Db,
+  cfg: Config,
+  action: Action,
+  mission: Mission,
+  viewer: Viewer,
+  input: TransitionRequest,
+  now: Date,
+): Promise<Mission> {
+  const decision = decide(action, { ...mission, entered: false }, viewer, now, cfg.missions);
+  if (!decision.ok) throw refusalError(decision);
+  return write(tx, cfg, action, mission, viewer, input, now);
 }

@@ -8,15 +8,19 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { missions } from '../db/schema';
-import { applyDue } from './views';
+import { ApiError } from '../errors';
+import { applyTransition } from './apply-transition';
+import { dueAction } from './transitions';
+import { SYSTEM } from './visibility';
 
 const BATCH = 200;
 // A bound on one run's work; whatever is left, the next run completes.
 const MAX_BATCHES = 50;
 
-// Each kind of due mission with the time that makes it due: separate statements, so each keeps
+// Each kind of due mission with the time that makes it due — the SQL side of `dueAction`
+// (transitions.ts), which tests/integration/due-transitions.test.ts holds it to: separate statements, so each keeps
 // its index (the SUBMITTED one the partial missions_review_due_idx, the open bounties the status/deadline one).
-const DUE: ((now: Date) => { where: SQL; time: AnyPgColumn })[] = [
+export const DUE: ((now: Date) => { where: SQL; time: AnyPgColumn })[] = [
   (now) => ({
     where: and(eq(missions.status, 'SUBMITTED'), lte(missions.reviewDeadline, now))!,
     time: missions.reviewDeadline,
@@ -42,4 +46,18 @@ export async function applyDueTransitions(db: Db, cfg: Config, now: Date): Promi
     }
   }
   return { completed };
+}
+
+/**
+ * Does what time alone does to one mission now (transitions.ts dueAction: a review window over, a
+ * bounty's deadline or windows); nothing due or a concurrent sweep winning is fine.
+ */
+export async function applyDue(db: Db, cfg: Config, id: string, now: Date): Promise<boolean> {
+  try {
+    await applyTransition(db, cfg, (m) => dueAction(m, now) ?? 'expire', id, SYSTEM, {}, now);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409) return false;
+    throw error;
+  }
 }

@@ -1,6 +1,7 @@
 // The append-only mission log (docs/api.md#mission-states): one row per transition — who, from, to, when, and
 // what came with it. Written in the transition's own transaction; never updated or deleted.
 import 'server-only';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { missionEvents, type MissionStatus } from '../db/schema';
 import type { Viewer } from './visibility';
@@ -12,7 +13,8 @@ export interface EventInput {
   action: string;
   from: MissionStatus | null;
   to: MissionStatus;
-  data?: Record<string, unknown>;
+  /** What came with it: a transition's EventData (effects.ts), a creation's files. */
+  data?: object;
   now: Date;
 }
 
@@ -33,7 +35,12 @@ export async function recordEvent(tx: Db, event: EventInput): Promise<void> {
     action: event.action,
     fromStatus: event.from,
     toStatus: event.to,
-    data: event.data ?? {},
+    data: (event.data ?? {}) as Record<string, unknown>,
     createdAt: event.now,
   });
+  // docs/api.md#timeline: wakes the mission's waiting timelines on every instance, once this commits.
+  await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${event.missionId})`);
 }
+
+/** The NOTIFY channel of new mission events; the payload is the mission's id. */
+export const EVENTS_CHANNEL = 'mission_events';

@@ -27,6 +27,9 @@ export function latestDeadline(now: Date): Date {
 
 // docs/api.md#bounties: a bounty pays 1 to MAX_WINNERS places, each a whole percentage of the reward.
 export const MAX_WINNERS = 10;
+/** docs/api.md#milestones: a milestone mission's reward is cut into 2–10 parts. */
+export const MIN_MILESTONES = 2;
+export const MAX_MILESTONES = 10;
 export const winnersSchema = z.number().int().min(1).max(MAX_WINNERS);
 export const shareSchema = z.number().int().min(1).max(100);
 

@@ -3,7 +3,7 @@
 // is a field left out. This turns a form into the shape the JSON schemas validate.
 
 const LISTS = new Set(['tags', 'split']);
-const JSON_FIELDS = new Set(['criteria', 'selfCheck', 'unmet']);
+const JSON_FIELDS = new Set(['criteria', 'selfCheck', 'unmet', 'milestones']);
 
 /** JSON text as its value; text that is not JSON stays text, for the schema to refuse. */
 function parsed(value: string): unknown {

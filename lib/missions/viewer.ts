@@ -3,5 +3,7 @@ import type { Caller } from '../oauth/caller';
 import { ANONYMOUS, type Viewer } from './visibility';
 
 export function viewerOf(caller: Caller | undefined): Viewer {
-  return caller ? { kind: 'user', id: caller.user.id, role: caller.user.role } : ANONYMOUS;
+  if (!caller) return ANONYMOUS;
+  const { id, role } = caller.user;
+  return caller.grant ? { kind: 'user', id, role, scopes: caller.grant.scopes } : { kind: 'user', id, role };
 }

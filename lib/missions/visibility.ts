@@ -5,10 +5,12 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { bountyEntries } from '../db/schema/bounties';
 import { type MissionFileKind, type MissionStatus, missions } from '../db/schema/missions';
+import type { Scope } from '../oauth/scopes';
 
 export type Viewer =
   | { kind: 'anonymous' }
-  | { kind: 'user'; id: string; role: 'CLIENT' | 'AGENT' }
+  // `scopes`: a delegated token's (docs/api.md#tokens); none for a wallet sign-in, which may do everything.
+  | { kind: 'user'; id: string; role: 'CLIENT' | 'AGENT'; scopes?: readonly Scope[] }
   | { kind: 'operator' }
   | { kind: 'system' };
 
@@ -20,6 +22,8 @@ interface Parties {
   status: MissionStatus;
   clientId: string;
   agentId: string | null;
+  /** docs/api.md#direct-missions: a DIRECT mission's named agent; OPEN, it is seen by its two parties only. */
+  directAgentId?: string | null;
   /** The viewer entered this bounty (docs/api.md#bounties): it sees the mission, never the others' entries. */
   entered?: boolean;
 }
@@ -36,7 +40,8 @@ export function isAssignee(m: Parties, viewer: Viewer): boolean {
 
 export function canSeeMission(m: Parties, viewer: Viewer): boolean {
   return (
-    m.status === 'OPEN' ||
+    (m.status === 'OPEN' && !m.directAgentId) ||
+    (viewer.kind === 'user' && !!m.directAgentId && viewer.id === m.directAgentId && m.status !== 'AWAITING_FUNDING') ||
     privileged(viewer) ||
     isOwner(m, viewer) ||
     isAssignee(m, viewer) ||
@@ -51,7 +56,7 @@ export function viewerValues(viewer: Viewer): { viewer: string | null; privilege
 
 /**
  * Whether the submission and the contests are shown: to the two parties and the operator only.
- * SQL on the `missions` row in scope, since the database writes the mission views (present.ts).
+ * SQL on the `missions` row in scope, since the database writes the mission views (lib/board/present.ts).
  */
 const viewerId = sql.placeholder('viewer');
 export const canSeeWork = sql`(${sql.placeholder('privileged')}::boolean or ${missions.clientId} = ${viewerId}::uuid

@@ -16,7 +16,8 @@ import {
   UnsafeAuthorizationRequest,
 } from './authorization';
 import type { Requester } from './client-metadata-document';
-import { hasApprovedClient } from './grants';
+import { hasApprovedClient, standingGrant } from './grants';
+import { type Scope, SCOPES } from './scopes';
 
 export type AuthorizationView =
   /** An unknown client or an unregistered redirect URI: no link anywhere. */
@@ -26,7 +27,20 @@ export type AuthorizationView =
   /** The same problem for a client this user approved before: sent back to it (a 307). */
   | { kind: 'redirect'; location: string }
   | { kind: 'sign-in'; request: AuthorizationRequest }
-  | { kind: 'consent'; request: AuthorizationRequest; formToken: string; redirectOrigin: string };
+  | {
+      kind: 'consent';
+      request: AuthorizationRequest;
+      formToken: string;
+      redirectOrigin: string;
+      /** The checkboxes: the scopes asked for and those the standing grant holds (docs/api.md#re-authorizing). */
+      offered: Scope[];
+      /** What this user's standing grant to the client holds already: shown as granted. */
+      granted: Scope[];
+      /** The release limit field's value (base units): the standing grant's, else 0. */
+      releaseLimit: string;
+      /** The funding limit field's value (base units): the standing grant's, else 0. */
+      fundingLimit: string;
+    };
 
 type Params = Record<string, string | string[] | undefined>;
 
@@ -54,11 +68,25 @@ export async function viewAuthorization(
     return { kind: 'error', message: error.message, redirectHost: redirectHost(error.redirectUri), back: location };
   }
   if (!userId) return { kind: 'sign-in', request };
+  const standing = await standingGrant(db, userId, request.client.id, now);
+  const granted = standing?.scopes ?? [];
+  const offered = SCOPES.filter((scope) => request.scopes.includes(scope) || granted.includes(scope));
+  const releaseLimit = standing?.releaseLimit ?? '0';
+  const fundingLimit = standing?.fundingLimit ?? '0';
   return {
     kind: 'consent',
     request,
-    formToken: await issueConsentToken(kv, userId, request),
+    formToken: await issueConsentToken(kv, userId, request, {
+      offered,
+      clientName: request.client.name,
+      releaseLimit,
+      fundingLimit,
+    }),
     redirectOrigin: redirectOrigin(request.redirectUri),
+    offered,
+    granted,
+    releaseLimit,
+    fundingLimit,
   };
 }
 

@@ -13,7 +13,7 @@ import { clientIdUrl, MAX_CLIENT_ID_URL_LENGTH } from './client-id-url';
 import { ClientDocumentError, clientFromDocument, type Requester } from './client-metadata-document';
 import { findClient, type OAuthClient, redirectUriMatches } from './clients';
 import { namedResource } from '../auth/resources';
-import { DEFAULT_SCOPES, type Scope, formatScopes, parseScopes } from './scopes';
+import { DEFAULT_SCOPES, type Scope, parseScopes } from './scopes';
 
 export { DEFAULT_SCOPES } from './scopes';
 export const CODE_TTL_MS = 60_000;
@@ -35,13 +35,19 @@ export const authorizationQuerySchema = z.object({
 });
 export type AuthorizationQuery = z.infer<typeof authorizationQuerySchema>;
 
-/** The client asking: registered (RFC 7591) or described by its metadata document, whose host is then verified. */
-export type AuthorizingClient = Pick<OAuthClient, 'id' | 'name' | 'clientUri' | 'redirectUris'> & {
-  verifiedDomain?: string;
-};
+/** The client asking: registered (RFC 7591) or described by its metadata document. */
+export type AuthorizingClient = Pick<OAuthClient, 'id' | 'name' | 'clientUri' | 'redirectUris'>;
 
 export interface AuthorizationRequest {
-  client: Omit<AuthorizingClient, 'redirectUris'>;
+  client: Omit<AuthorizingClient, 'redirectUris'> & {
+    /** A metadata document's client: the host that serves its document. */
+    documentHost?: string;
+    /**
+     * The document's host, only when it is also the redirect URI's host
+     * (docs/api.md#client-id-metadata-documents): whoever runs it both describes the app and receives the code.
+     */
+    verifiedDomain?: string;
+  };
   redirectUri: string;
   /** The request named its redirect_uri (rather than leaving it to the one registered): the token request must too. */
   redirectUriGiven: boolean;
@@ -131,12 +137,14 @@ export async function checkAuthorizationRequest(
   if (!acceptsResource(issuer, query.resource)) throw refuse('invalid_target', 'resource is not this server');
   const scopes = query.scope === undefined || query.scope.trim() === '' ? DEFAULT_SCOPES : parseScopes(query.scope);
   if (!scopes || scopes.length === 0) throw refuse('invalid_scope', 'Unknown scope');
+  const document = clientIdUrl(client.id);
   return {
     client: {
       id: client.id,
       name: client.name,
       clientUri: client.clientUri,
-      ...(client.verifiedDomain && { verifiedDomain: client.verifiedDomain }),
+      ...(document && { documentHost: document.host }),
+      ...(document && new URL(redirectUri).hostname === document.hostname && { verifiedDomain: document.host }),
     },
     redirectUri,
     redirectUriGiven: askedRedirect !== undefined,
@@ -164,8 +172,9 @@ export const errorLocation = (error: RedirectableError, issuer: string) =>
   });
 
 // What the consent form token is bound to: this user, this client, these terms. The scopes are not
-// among them: the person picks from those asked for (docs/api.md#choosing-scopes), which the token's
-// entry keeps beside its fingerprint.
+// among them: the person picks from those offered (docs/api.md#choosing-scopes), which the token's
+// entry keeps beside its fingerprint, with the client name the page showed and the release limit it
+// pre-filled.
 const fingerprint = (userId: string, request: AuthorizationRequest) =>
   createHash('sha256')
     .update(
@@ -184,23 +193,51 @@ const FORM_TOKEN = /^[A-Za-z0-9_-]{32}$/;
 const consentKey = (token: string) => `consent:${token}`;
 const consentSet = (userId: string) => `consents:${userId}`;
 
+/** What the page showed with a form token: the POST is checked against it. */
+export interface ConsentForm {
+  /** The scopes offered as checkboxes: those asked for and those the standing grant holds. */
+  offered: Scope[];
+  /** The client's name as the page showed it (docs/api.md#consent-names-what-you-saw). */
+  clientName: string;
+  /** The release limit the field was pre-filled with (base units): posted unchanged, it changes nothing. */
+  releaseLimit: string;
+  /** The funding limit the field was pre-filled with (docs/api.md#standing-allowance). */
+  fundingLimit?: string;
+}
+type ConsentEntry = ConsentForm & { fingerprint: string };
+
 /**
  * A one-time token for the consent form: the POST must carry it, for this user and these terms. A
  * user has at most MAX_CONSENT_FORMS open; a newer page evicts the oldest form rather than being
  * refused (docs/api.md#oauth-21), so tabs left open never lock anyone out of connecting an app.
  */
-export async function issueConsentToken(kv: Kv, userId: string, request: AuthorizationRequest): Promise<string> {
+export async function issueConsentToken(
+  kv: Kv,
+  userId: string,
+  request: AuthorizationRequest,
+  form: ConsentForm,
+): Promise<string> {
   const token = randomBytes(24).toString('base64url');
-  const entry = `${fingerprint(userId, request)} ${formatScopes(request.scopes)}`;
-  await kv.putEvictingOldest(consentKey(token), entry, CONSENT_TTL_MS, consentSet(userId), MAX_CONSENT_FORMS);
+  const entry: ConsentEntry = { fingerprint: fingerprint(userId, request), ...form };
+  await kv.putEvictingOldest(
+    consentKey(token),
+    JSON.stringify(entry),
+    CONSENT_TTL_MS,
+    consentSet(userId),
+    MAX_CONSENT_FORMS,
+  );
   return token;
 }
 
-/** The scopes the page offered with this form token, read without taking it; undefined when it is unknown. */
-export async function offeredScopes(kv: Kv, token: string): Promise<Scope[] | undefined> {
+function parseEntry(entry: string | null): ConsentEntry | undefined {
+  if (entry === null || !entry.startsWith('{')) return undefined;
+  return JSON.parse(entry) as ConsentEntry;
+}
+
+/** What the page showed with this form token, read without taking it; undefined when it is unknown. */
+export async function consentForm(kv: Kv, token: string): Promise<ConsentForm | undefined> {
   if (!FORM_TOKEN.test(token)) return undefined;
-  const entry = await kv.get(consentKey(token));
-  return entry === null ? undefined : parseScopes(entry.slice(entry.indexOf(' ') + 1));
+  return parseEntry(await kv.get(consentKey(token)));
 }
 
 /** Takes the form token (one use); false when it is unknown, used, expired or for other terms. */
@@ -211,8 +248,8 @@ export async function takeConsentToken(
   request: AuthorizationRequest,
 ): Promise<boolean> {
   if (!FORM_TOKEN.test(token)) return false;
-  const entry = await kv.take(consentKey(token), consentSet(userId));
-  return entry !== null && entry.slice(0, entry.indexOf(' ')) === fingerprint(userId, request);
+  const entry = parseEntry(await kv.take(consentKey(token), consentSet(userId)));
+  return entry !== undefined && entry.fingerprint === fingerprint(userId, request);
 }
 
 export interface CodeGrant {
@@ -226,8 +263,13 @@ export interface CodeGrant {
   codeChallenge: string;
   /** The authorization request's `resource` (RFC 8707), which the token request may not change. */
   resource?: string;
-  /** What the person let the app release without asking, in base units (docs/api.md#confirmations). */
+  /**
+   * What the person let the app release without asking, in base units (docs/api.md#confirmations);
+   * absent when they left the pre-filled field as it was: the grant's limit stays what it is then.
+   */
   releaseLimit?: string;
+  /** The funding limit the person typed (docs/api.md#standing-allowance); absent: left as it was. */
+  fundingLimit?: string;
 }
 
 // The code is 32 random bytes and nothing else (docs/api.md#oauth-21): it travels in the browser's

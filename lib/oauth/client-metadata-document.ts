@@ -11,6 +11,7 @@ import type { Config } from '../config';
 import { ApiError, OAuthError } from '../errors';
 import type { Kv } from '../kv';
 import { guardedGet } from '../outbound/guarded-get';
+import { checkWebhookUrl } from '../outbound/url-guard';
 import { checkClientMetadata } from './clients';
 
 export const MAX_DOCUMENT_BYTES = 5 * 1024;
@@ -27,13 +28,12 @@ export interface Requester {
   admitFetch: (who: 'ip' | 'everyone') => Promise<unknown>;
 }
 
-/** A client as its metadata document describes it; `verifiedDomain` is the host that served it. */
+/** A client as its metadata document describes it (its id is the document's URL). */
 export interface DocumentClient {
   id: string;
   name: string;
   redirectUris: string[];
   clientUri: string | null;
-  verifiedDomain: string;
 }
 
 /** Why the document could not be used: shown on our page, never sent to a redirect URI. */
@@ -45,7 +45,16 @@ export async function clientFromDocument(requester: Requester, url: URL): Promis
   const { cfg, kv } = requester;
   const cached = await kv.get(cacheKey(url));
   if (cached) return JSON.parse(cached) as DocumentClient;
-  await admit(requester, 'ip', 'Too many client metadata documents fetched from your address; try again in a minute.');
+  // A URL the address guard refuses on its face (http, credentials, a loopback or private literal) is
+  // refused before any limit counts it: junk URLs spend nobody's budget (docs/api.md#client-id-metadata-documents).
+  try {
+    checkWebhookUrl(url.href, cfg.webhooks.allowPrivate);
+  } catch (error) {
+    throw fault(
+      `could not be fetched (${((error as ApiError).details?.[0] ?? (error as Error).message).slice(0, 200)})`,
+    );
+  }
+  await admit(requester, 'ip', 'Too many client metadata documents fetched from your address; try again later.');
   await admit(
     requester,
     'everyone',
@@ -110,7 +119,6 @@ function checkDocument(document: unknown, url: URL): DocumentClient {
     name: checked.name,
     redirectUris: checked.redirectUris,
     clientUri: checked.clientUri ?? null,
-    verifiedDomain: url.host,
   };
 }
 

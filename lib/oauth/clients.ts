@@ -4,10 +4,10 @@
 import 'server-only';
 import { timingSafeEqual } from 'node:crypto';
 import { OAuthClientMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { eq, lt } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, min, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { oauthClients } from '../db/schema';
-import { OAuthError } from '../errors';
+import { ApiError, OAuthError } from '../errors';
 import { describeIssues, NO_CONTROLS_OR_FORMAT } from '../fields';
 import { clientIdUrl } from './client-id-url';
 import { hashSecret, newSecret } from './grants';
@@ -139,33 +139,46 @@ export function checkClientMetadata(input: unknown, defaultMethod: AuthMethod): 
   return { name, redirectUris: meta.redirect_uris, grantTypes, responseTypes, method, clientUri: meta.client_uri };
 }
 
+export const UNUSED_WINDOW_MS = 3_600_000;
+
 /**
- * Registers a client from its metadata (RFC 7591 §2).
- * `admit` runs once the metadata is acceptable, just before the row is written: the global ceiling
- * (docs/api.md#oauth-21) counts registrations, not refused attempts, and may throw 429.
+ * Registers a client from its metadata (RFC 7591 §2), within the ceiling on unused registrations
+ * (docs/api.md#oauth-21): at most `ceiling` registrations made in the last hour that no
+ * authorization has used yet, across all sources, else 429. What the ceiling bounds is the table a
+ * stranger can fill; a registration used in an authorization stops counting, so a flood leaves room
+ * for clients that connect. Checked only once the metadata is acceptable (refused junk costs
+ * nothing), and under a transaction lock, so concurrent registrations cannot overshoot it.
  */
-export async function registerClient(
-  db: Db,
-  input: unknown,
-  now: Date,
-  admit: () => Promise<unknown>,
-): Promise<RegisteredClient> {
+export async function registerClient(db: Db, input: unknown, now: Date, ceiling: number): Promise<RegisteredClient> {
   const { name, redirectUris, grantTypes, responseTypes, method, clientUri } = checkClientMetadata(
     input,
     'client_secret_basic',
   );
-  await admit();
   const clientId = newSecret('tmc_');
   const secret = method === 'none' ? undefined : newSecret('tms_');
-  await db.insert(oauthClients).values({
-    id: clientId,
-    name,
-    redirectUris,
-    authMethod: method,
-    secretHash: secret ? hashSecret(secret) : null,
-    clientUri: clientUri ?? null,
-    createdAt: now,
-    lastUsedAt: now,
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${REGISTRATION_LOCK})`);
+    const since = new Date(now.getTime() - UNUSED_WINDOW_MS);
+    const [unused] = await tx
+      .select({ n: count(), oldest: min(oauthClients.createdAt) })
+      .from(oauthClients)
+      .where(and(isNull(oauthClients.authorizedAt), gt(oauthClients.createdAt, since)));
+    if (unused!.n >= ceiling) {
+      const wait = Math.ceil(((unused!.oldest?.getTime() ?? now.getTime()) + UNUSED_WINDOW_MS - now.getTime()) / 1000);
+      throw new ApiError(429, 'Too many new client registrations; try again later', undefined, {
+        'Retry-After': String(Math.max(1, wait)),
+      });
+    }
+    await tx.insert(oauthClients).values({
+      id: clientId,
+      name,
+      redirectUris,
+      authMethod: method,
+      secretHash: secret ? hashSecret(secret) : null,
+      clientUri: clientUri ?? null,
+      createdAt: now,
+      lastUsedAt: now,
+    });
   });
   return {
     client_id: clientId,
@@ -179,6 +192,9 @@ export async function registerClient(
     ...(clientUri && { client_uri: clientUri }),
   };
 }
+
+// Serialises registrations for the ceiling's count (any constant; lib/db/client.ts's migration lock is another).
+const REGISTRATION_LOCK = 7406252;
 
 export type OAuthClient = typeof oauthClients.$inferSelect;
 
@@ -250,6 +266,7 @@ function publicDocumentClient(url: URL): OAuthClient {
     clientUri: null,
     createdAt: epoch,
     lastUsedAt: epoch,
+    authorizedAt: epoch,
   };
 }
 
@@ -258,8 +275,15 @@ const invalidClient = () =>
     'WWW-Authenticate': 'Basic realm="taskmarket"',
   });
 
+/** The client was used (a code redeemed, a refresh): its first use takes it out of the unused ceiling. */
 export async function touchClient(db: Db, clientId: string, now: Date): Promise<void> {
-  await db.update(oauthClients).set({ lastUsedAt: now }).where(eq(oauthClients.id, clientId));
+  await db
+    .update(oauthClients)
+    .set({
+      lastUsedAt: now,
+      authorizedAt: sql`coalesce(${oauthClients.authorizedAt}, ${now.toISOString()}::timestamptz)`,
+    })
+    .where(eq(oauthClients.id, clientId));
 }
 
 /** The sweep's part: registrations nobody used for CLIENT_UNUSED_DAYS are deleted. */

@@ -3,7 +3,9 @@
 // or with access_denied. Everything is checked again here: the page's view is not trusted, and a
 // problem found before the form token is taken is the page's rule too — an error here, sent back
 // to the client only when the user approved that client before (no open redirector). The person
-// picks the scopes (docs/api.md#choosing-scopes): the form's `scope` fields, each one the page offered.
+// picks the scopes (docs/api.md#choosing-scopes): the form's `scope` fields, each one the page offered —
+// which, for a client the person stands connected to, includes what the grant holds, so unticking one
+// takes it away (docs/api.md#re-authorizing). The name the page showed is the name approved.
 import 'server-only';
 import type { Db } from '../db/client';
 import { ApiError } from '../errors';
@@ -12,7 +14,7 @@ import {
   checkAuthorizationRequest,
   errorLocation,
   issueCode,
-  offeredScopes,
+  consentForm,
   RedirectableError,
   redirectWith,
   takeConsentToken,
@@ -20,7 +22,7 @@ import {
 } from './authorization';
 import type { Requester } from './client-metadata-document';
 import type { FormBody } from './form';
-import { hasApprovedClient } from './grants';
+import { hasApprovedClient, withdrawScopes } from './grants';
 import { consentReleaseLimit } from './release-limit';
 import { isScope, type Scope, SCOPES } from './scopes';
 
@@ -32,9 +34,18 @@ export async function decideAuthorization(
   userId: string,
   form: FormBody,
   requester: Requester,
+  /** The reward token's decimals (lib/chain/token-metadata.ts), asked only for a release limit above 0. */
+  tokenDecimals: () => Promise<number | null>,
 ): Promise<string> {
   // `scope` is the person's choice here, not the request's: the page offered what was asked for.
-  const { form_token: formToken, decision, scope: chosen, release_limit: limitField, ...params } = form;
+  const {
+    form_token: formToken,
+    decision,
+    scope: chosen,
+    release_limit: limitField,
+    funding_limit: fundingField,
+    ...params
+  } = form;
   let request;
   try {
     request = await checkAuthorizationRequest(db, issuer, params, requester);
@@ -44,16 +55,32 @@ export async function decideAuthorization(
     if (await hasApprovedClient(db, userId, error.clientId, new Date())) return errorLocation(error, issuer);
     throw new ApiError(400, error.message);
   }
-  const offered = typeof formToken === 'string' ? await offeredScopes(kv, formToken) : undefined;
+  const shown = typeof formToken === 'string' ? await consentForm(kv, formToken) : undefined;
   // Checked before the form token is taken, so a refused choice leaves the form usable.
-  const scopes = decision === 'approve' && offered ? chosenScopes(chosen, offered) : [];
-  const releaseLimit = decision === 'approve' ? consentReleaseLimit(limitField) : '0';
+  const scopes = decision === 'approve' && shown ? chosenScopes(chosen, shown.offered) : [];
+  // The field comes pre-filled with the grant's limit: left as it was (or not sent, as when the page could not
+  // show it), the limit is not touched — a step-up never resets it, nor undoes a change made in Connected apps.
+  const typed =
+    decision === 'approve' && limitField !== undefined
+      ? await consentReleaseLimit(limitField, tokenDecimals)
+      : undefined;
+  const releaseLimit = typed === shown?.releaseLimit ? undefined : typed;
+  // docs/api.md#standing-allowance: the funding limit the same way, its own field.
+  const typedFunding =
+    decision === 'approve' && fundingField !== undefined
+      ? await consentReleaseLimit(fundingField, tokenDecimals, 'funding_limit')
+      : undefined;
+  const fundingLimit = typedFunding === shown?.fundingLimit ? undefined : typedFunding;
   // Consent CSRF: without the token this page handed to this user for these exact terms, nothing happens.
-  if (typeof formToken !== 'string' || !offered || !(await takeConsentToken(kv, userId, formToken, request))) {
+  if (typeof formToken !== 'string' || !shown || !(await takeConsentToken(kv, userId, formToken, request))) {
     throw new ApiError(
       403,
       'This consent form has expired or was already used; start the connection again from your app',
     );
+  }
+  // The person approved the name they saw; a document that now says another is not what they approved.
+  if (request.client.name !== shown.clientName) {
+    throw new ApiError(409, "The app's name changed since the page was shown; start the connection again");
   }
   if (decision !== 'approve') {
     return redirectWith(request.redirectUri, {
@@ -63,16 +90,18 @@ export async function decideAuthorization(
       iss: issuer,
     });
   }
+  await withdrawScopes(db, userId, request.client.id, scopes, new Date());
   const code = await issueCode(kv, {
     userId,
     clientId: request.client.id,
-    clientName: request.client.name,
+    clientName: shown.clientName,
     redirectUri: request.redirectUri,
     redirectUriGiven: request.redirectUriGiven,
     scopes,
     codeChallenge: request.codeChallenge,
     resource: request.resource,
-    releaseLimit,
+    ...(releaseLimit !== undefined && { releaseLimit }),
+    ...(fundingLimit !== undefined && { fundingLimit }),
   });
   return redirectWith(request.redirectUri, { code, state: request.state, iss: issuer });
 }

@@ -14,8 +14,8 @@ import { ApiError } from '../errors';
 import type { Kv } from '../kv';
 import { grantRevokedKey } from '../auth/tokens';
 import { forgetGrantStanding } from './grant-standing';
-import { releasedByGrant } from './grant-releases';
-import { SCOPES, type Scope } from './scopes';
+import { fundedByGrant, releasedByGrant } from './grant-releases';
+import type { Scope } from './scopes';
 
 export const MAX_PERSONAL_TOKENS = 20;
 
@@ -72,7 +72,7 @@ export async function touchGrant(db: Db, grantId: string, now = Date.now()): Pro
 export async function createPersonalToken(
   db: Db,
   userId: string,
-  input: { name: string; scopes: Scope[]; expiresIn: number; releaseLimit?: string },
+  input: { name: string; scopes: Scope[]; expiresIn: number; releaseLimit?: string; fundingLimit?: string },
   now: Date,
 ): Promise<{ token: string; grant: GrantView }> {
   const token = newSecret('tm_');
@@ -95,6 +95,7 @@ export async function createPersonalToken(
         tokenHash: hashSecret(token),
         tokenHint: token.slice(0, 7),
         releaseLimit: input.releaseLimit ?? '0',
+        fundingLimit: input.fundingLimit ?? '0',
         createdAt: now,
         expiresAt: new Date(now.getTime() + input.expiresIn * 1000),
       })
@@ -106,9 +107,10 @@ export async function createPersonalToken(
 
 /**
  * The user's grant to the client after they approved `scopes`: a new one, or — when they already
- * stand connected to that client — the same grant extended by the newly approved scopes
- * (docs/api.md#re-authorizing-extends-the-grant), so stepping up for one more scope keeps what was granted before. The
- * user's row serialises concurrent approvals, so one client never ends up with two grants.
+ * stand connected to that client — the same grant holding exactly what they left ticked this time
+ * (docs/api.md#re-authorizing): the consent page offered what it held already beside what was asked
+ * for, so stepping up keeps what the person kept and drops what they unticked. The user's row
+ * serialises concurrent approvals, so one client never ends up with two grants.
  */
 export async function grantOAuthScopes(
   db: Db,
@@ -117,18 +119,12 @@ export async function grantOAuthScopes(
   scopes: Scope[],
   now: Date,
 ): Promise<{ id: string; scopes: Scope[] }> {
-  return db.transaction(async (tx) => {
+  const granted = await db.transaction(async (tx) => {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
-    const [standing] = await tx
-      .select({ id: grants.id, scopes: grants.scopes })
-      .from(grants)
-      .where(and(eq(grants.userId, userId), eq(grants.kind, 'OAUTH'), eq(grants.clientId, client.id), live(now)))
-      .orderBy(desc(grants.createdAt), desc(grants.id))
-      .limit(1);
+    const standing = await standingGrant(tx, userId, client.id, now);
     if (standing) {
-      const held = SCOPES.filter((scope) => standing.scopes.includes(scope) || scopes.includes(scope));
-      await tx.update(grants).set({ scopes: held, lastUsedAt: now }).where(eq(grants.id, standing.id));
-      return { id: standing.id, scopes: held };
+      await tx.update(grants).set({ scopes, lastUsedAt: now }).where(eq(grants.id, standing.id));
+      return { id: standing.id, scopes };
     }
     const [row] = await tx
       .insert(grants)
@@ -144,6 +140,49 @@ export async function grantOAuthScopes(
       .returning({ id: grants.id });
     return { id: row!.id, scopes };
   });
+  forgetGrantStanding(granted.id);
+  return granted;
+}
+
+/** The user's live grant to the client, if any: what the consent page shows as granted. */
+export async function standingGrant(
+  db: Db,
+  userId: string,
+  clientId: string,
+  now: Date,
+): Promise<{ id: string; scopes: Scope[]; releaseLimit: string; fundingLimit: string } | undefined> {
+  const [row] = await db
+    .select({
+      id: grants.id,
+      scopes: grants.scopes,
+      releaseLimit: grants.releaseLimit,
+      fundingLimit: grants.fundingLimit,
+    })
+    .from(grants)
+    .where(and(eq(grants.userId, userId), eq(grants.kind, 'OAUTH'), eq(grants.clientId, clientId), live(now)))
+    .orderBy(desc(grants.createdAt), desc(grants.id))
+    .limit(1);
+  return (
+    row && {
+      id: row.id,
+      scopes: row.scopes as Scope[],
+      releaseLimit: String(row.releaseLimit),
+      fundingLimit: String(row.fundingLimit),
+    }
+  );
+}
+
+/**
+ * At the consent POST: the scopes of the standing grant the person unticked are taken away at once —
+ * not only once the client redeems its code — and every token of the grant loses them
+ * (docs/api.md#re-authorizing).
+ */
+export async function withdrawScopes(db: Db, userId: string, clientId: string, kept: Scope[], now: Date) {
+  const standing = await standingGrant(db, userId, clientId, now);
+  if (!standing || standing.scopes.every((scope) => kept.includes(scope))) return;
+  const left = standing.scopes.filter((scope) => kept.includes(scope));
+  await db.update(grants).set({ scopes: left }).where(eq(grants.id, standing.id));
+  forgetGrantStanding(standing.id);
 }
 
 /**
@@ -183,6 +222,7 @@ export function presentGrant(row: GrantRow) {
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     expiresAt: row.expiresAt?.toISOString() ?? null,
     releaseLimit: String(row.releaseLimit),
+    fundingLimit: String(row.fundingLimit),
   };
 }
 export type GrantView = ReturnType<typeof presentGrant>;
@@ -205,9 +245,18 @@ export async function listGrants(
     rows.map((row) => row.id),
     now,
   );
-  return rows.map((row) => ({ ...presentGrant(row), releasedLast24h: released.get(row.id) ?? '0' }));
+  const funded = await fundedByGrant(
+    db,
+    rows.map((row) => row.id),
+    now,
+  );
+  return rows.map((row) => ({
+    ...presentGrant(row),
+    releasedLast24h: released.get(row.id) ?? '0',
+    fundedLast24h: funded.get(row.id) ?? '0',
+  }));
 }
-export type ListedGrant = GrantView & { releasedLast24h: string };
+export type ListedGrant = GrantView & { releasedLast24h: string; fundedLast24h: string };
 
 /**
  * Revokes the user's grant (the owner is in the WHERE clause: someone else's id is 404). The KV mark

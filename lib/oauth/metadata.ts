@@ -41,7 +41,10 @@ export function protectedResourceMetadata(cfg: Config, name: ResourceName = 'mcp
   return {
     resource: resourceUri(issuer, name),
     authorization_servers: [issuer],
-    scopes_supported: [...SCOPES],
+    // docs/api.md#least-privilege: the least an agent needs, as the MCP authorization spec advises — a
+    // client that falls back to this list (the Inspector on its first sign-in) asks for little. The
+    // authorization server's metadata lists every scope.
+    scopes_supported: [...DEFAULT_SCOPES],
     bearer_methods_supported: ['header'],
     resource_name: name === 'mcp' ? 'taskmarket MCP' : 'taskmarket API',
     resource_documentation: `${issuer}/docs`,

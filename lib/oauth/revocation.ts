@@ -1,5 +1,5 @@
 // RFC 7009 token revocation for OAuth clients (a "disconnect" in the client): a refresh or access
-// token of the calling client ends its whole grant. Unknown tokens are answered 200 too (§2.2).
+// token of the calling client ends its whole grant. Unknown tokens are answered 200 too (RFC 7009 §2.2).
 import 'server-only';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';

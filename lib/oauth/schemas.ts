@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CONTROLS_MESSAGE, NO_CONTROLS } from '../fields';
 import { ApiError } from '../errors';
 import { SCOPES } from './scopes';
-import { releaseLimitSchema } from './release-limit';
+import { fundingLimitSchema, releaseLimitSchema } from './release-limit';
 
 const DAY = 86_400;
 
@@ -43,6 +43,7 @@ export const createTokenSchema = z.strictObject({
     .default(90 * DAY)
     .describe('Seconds until the token stops working: 1 hour to 365 days (default 90 days)'),
   releaseLimit: releaseLimitSchema.default('0'),
+  fundingLimit: fundingLimitSchema.default('0'),
 });
 
 export const grantSchema = z.object({
@@ -61,6 +62,13 @@ export const grantSchema = z.object({
       'Base units released at once over a rolling 24 h before the person must confirm (docs/api.md#confirmations)',
     ),
   releasedLast24h: z.string().optional().describe('Base units released at once in the last 24 h (in lists)'),
+  fundingLimit: z
+    .string()
+    .describe(
+      "Base units funded at once from the person's standing allowance over a rolling 24 h " +
+        '(docs/api.md#standing-allowance)',
+    ),
+  fundedLast24h: z.string().optional().describe('Base units funded at once in the last 24 h (in lists)'),
 });
 
 export const createdTokenSchema = z.object({

@@ -16,7 +16,7 @@ import { type FormBody, parseForm } from './form';
 import { acceptsResource, grantOfUsedCode, rememberUsedCode, takeCode, verifierMatches } from './authorization';
 import { issuerOf, namedResource, type ResourceName, resourceUri } from '../auth/resources';
 import { type OAuthClient, touchClient } from './clients';
-import { setReleaseLimit } from './grant-releases';
+import { setFundingLimit, setReleaseLimit } from './grant-releases';
 import { findLiveGrant, grantOAuthScopes, hashSecret, markGrantRevoked, newSecret, revokeGrantNow } from './grants';
 import { formatScopes, parseScopes, type Scope } from './scopes';
 
@@ -129,7 +129,7 @@ async function redeemCode(
   if (!verifierMatches(request.code_verifier, code.codeChallenge))
     throw invalidGrant('code_verifier does not match the code_challenge');
   const resource = resourceFor(cfg, code.resource, request.resource);
-  // A second approval extends the standing grant (docs/api.md#re-authorizing-extends-the-grant): the tokens carry all
+  // A second approval sets what the standing grant holds (docs/api.md#re-authorizing): the tokens carry all
   // it now holds.
   const grant = await grantOAuthScopes(
     db,
@@ -138,8 +138,10 @@ async function redeemCode(
     code.scopes,
     now,
   );
-  // The person's latest consent sets what the app may release without asking (docs/api.md#confirmations).
-  await setReleaseLimit(db, code.userId, grant.id, code.releaseLimit ?? '0');
+  // The person's latest consent sets what the app may release without asking (docs/api.md#confirmations);
+  // a field they left as the page pre-filled it changes nothing (a new grant starts at 0).
+  if (code.releaseLimit !== undefined) await setReleaseLimit(db, code.userId, grant.id, code.releaseLimit);
+  if (code.fundingLimit !== undefined) await setFundingLimit(db, code.userId, grant.id, code.fundingLimit);
   await rememberUsedCode(kv, request.code, grant.id);
   await touchClient(db, client.id, now);
   return tokensFor(db, cfg, code.userId, grant.id, grant.scopes, now, resource);

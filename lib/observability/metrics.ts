@@ -30,6 +30,12 @@ function createMetrics() {
       labelNames: ['dependency'] as const,
       registers,
     }),
+    sharedLoads: new Counter({
+      name: 'taskmarket_shared_loads_total',
+      help: 'Cache misses that waited on a load already in flight instead of starting their own, by cache',
+      labelNames: ['cache'] as const,
+      registers,
+    }),
     webhookAttempts: new Counter({
       name: 'taskmarket_webhook_delivery_attempts_total',
       help: 'Webhook delivery attempts made by this instance, by outcome',

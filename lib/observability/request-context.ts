@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 export interface RequestContext {
   requestId: string;
   role?: string;
+  /** Counted among the requests in flight (lib/observability/in-flight.ts) until its answer is made. */
+  inFlight?: boolean;
 }
 
 // One store per process: Next.js may load this module more than once (instrumentation, each route).

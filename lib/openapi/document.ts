@@ -8,7 +8,7 @@ import packageJson from '../../package.json';
 import { errorBodySchema } from '../http/error-body';
 import type { RouteTable } from '../http/route-table';
 import { describeAccess, errorResponses, operationErrors, SECURITY_SCHEMES, securityOf } from './errors';
-import { NAMED_SCHEMAS } from './named-schemas';
+import { NAMED_SCHEMAS, PINNED_INPUTS, PINNED_OUTPUTS } from './named-schemas';
 import { operationsOf } from './operations';
 import type { Operation } from './types';
 
@@ -82,7 +82,8 @@ export function buildOpenApiDocument(table: RouteTable) {
   const operations = operationsOf(table);
   const inputs = new Components();
   const outputs = new Components();
-  for (const [schema, id] of NAMED_SCHEMAS) outputs.name(schema, id);
+  for (const [schema, id] of [...NAMED_SCHEMAS, ...PINNED_OUTPUTS]) outputs.name(schema, id);
+  for (const [schema, id] of PINNED_INPUTS) inputs.name(schema, id);
   outputs.name(errorBodySchema, 'Error');
 
   const paths: Record<string, Record<string, unknown>> = {};

@@ -3,7 +3,7 @@
 import 'server-only';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { reactToSettlement } from '../missions';
+import { reactToSettlement } from '../funding';
 import { retryFailedSettlement } from '../settlements';
 
 export const retrySettlement = (db: Db, cfg: Config, id: string) =>

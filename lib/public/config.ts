@@ -4,8 +4,8 @@ import 'server-only';
 import packageJson from '../../package.json';
 import type { Config } from '../config';
 import { tokenMetadata } from '../chain/token-metadata';
-import { expiresAfterDeadlineSeconds } from '../missions/escrow-expiry';
-import { expiryRules } from '../missions/funding';
+import { expiresAfterDeadlineSeconds } from '../funding/escrow-expiry';
+import { expiryRules } from '../funding/verify';
 import { ALLOWED_TYPES, UPLOAD_LIMITS } from '../uploads';
 import type { PublicConfig } from './schemas';
 

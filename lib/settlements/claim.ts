@@ -15,9 +15,11 @@ import { readClaimable } from '../chain/escrow';
 import { readChain } from '../chain/rpc-errors';
 import { processSettlement } from './process';
 
-/** The escrows an agent may be owed on, oldest first: v2 and v3 ones kept after upgrades, then the current one. */
+/** The escrows an agent may be owed on, oldest first: v2, v3 and v4 ones kept after upgrades, then the current one. */
 export const claimEscrows = (cfg: Config): Hex[] => [
-  ...new Set([cfg.chain.escrowV2, cfg.chain.escrowV3, cfg.chain.escrow].filter((e): e is Hex => Boolean(e))),
+  ...new Set(
+    [cfg.chain.escrowV2, cfg.chain.escrowV3, cfg.chain.escrowV4, cfg.chain.escrow].filter((e): e is Hex => Boolean(e)),
+  ),
 ];
 
 export const presentClaim = (row: Settlement) => ({ amount: row.amount, txHash: row.txHash, status: row.status });

@@ -11,6 +11,7 @@ import { getChainClients } from '../chain/clients';
 import { readClaimable } from '../chain/escrow';
 import { DependencyDown } from '../errors';
 import { readChain } from '../chain/rpc-errors';
+import { singleFlight } from '../single-flight';
 import { claimEscrows } from './claim';
 
 const HISTORY_LIMIT = 50;
@@ -41,16 +42,25 @@ async function settlementSums(db: Db, userId: string) {
       ),
     )
     .where(eq(agentEarnings.agentId, userId));
-  const releasing = sum('RELEASE', 'PENDING') + BigInt(splitting?.total ?? '0');
+  // A milestone's releasePart (docs/api.md#milestones) or a settle (docs/api.md#settlement-offers) not yet mined
+  // is the agent's too: the agent's row, its net credit.
+  const releasing =
+    sum('RELEASE', 'PENDING') + sum('PART', 'PENDING') + sum('SETTLE', 'PENDING') + BigInt(splitting?.total ?? '0');
   return { releasing, inFlight: sum('CLAIM', 'PENDING'), claimed: sum('CLAIM', 'MINED') };
 }
+
+// docs/security.md#chain-reads: requests for one wallet's earnings that arrive while its read is in
+// flight share that read; none is kept once it answers, so a figure is at most one read's round trip old.
+const claimableReads = singleFlight<bigint>('claimable');
 
 async function onChainClaimable(cfg: Config, wallet: Hex): Promise<bigint> {
   const clients = getChainClients();
   if (!clients || !cfg.chain.escrow) throw new DependencyDown('chain');
   let total = 0n;
-  for (const escrow of claimEscrows(cfg))
-    total += await readChain(() => readClaimable(clients.publicClient, escrow, wallet));
+  for (const escrow of claimEscrows(cfg)) {
+    const key = `${escrow.toLowerCase()}|${wallet.toLowerCase()}`;
+    total += await claimableReads(key, () => readChain(() => readClaimable(clients.publicClient, escrow, wallet)));
+  }
   return total;
 }
 

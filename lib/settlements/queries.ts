@@ -1,6 +1,6 @@
 // Settlement rows: claimed by one worker at a time (a lease), settled from what the chain says.
 import 'server-only';
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { type Settlement, settlements } from '../db/schema';
 
@@ -34,6 +34,22 @@ export async function listClaimableSettlements(db: Db, now: Date, limit: number)
     .orderBy(settlements.createdAt)
     .limit(limit);
   return rows.map((row) => row.id);
+}
+
+/** docs/api.md#milestones: the gross of the mission's other parts that may have reached the chain. */
+export async function minedPartsOf(db: Db, row: Settlement): Promise<bigint> {
+  const [sum] = await db
+    .select({ total: sql<string>`coalesce(sum((${settlements.recipients} -> 0 ->> 'amount')::numeric), 0)::text` })
+    .from(settlements)
+    .where(
+      and(
+        eq(settlements.missionId, row.missionId!),
+        isNotNull(settlements.milestone),
+        ne(settlements.id, row.id),
+        or(eq(settlements.status, 'MINED'), isNotNull(settlements.txHash)),
+      ),
+    );
+  return BigInt(sum?.total ?? '0');
 }
 
 export async function recordSettlementTx(db: Db, id: string, txHash: string): Promise<void> {

@@ -31,7 +31,7 @@ export const claimResponseSchema = z.object({
 /** A settlement as the operator sees it (docs/api.md#settlements). */
 export const settlementSchema = z.object({
   id: z.string().uuid(),
-  kind: z.enum(['RELEASE', 'REFUND', 'CLAIM', 'SPLIT']),
+  kind: z.enum(['RELEASE', 'REFUND', 'CLAIM', 'SPLIT', 'PART', 'SETTLE']),
   status: z.enum(['PENDING', 'MINED', 'FAILED', 'SUPERSEDED']),
   missionId: z.string().uuid().nullable(),
   beneficiary: z.string(),

@@ -1,15 +1,25 @@
 // Funding missions from the client's own wallet (docs/api.md#escrow): approve the reward token,
 // then TaskEscrow.createTask (or topUp for a bump), waiting for each receipt. The task id comes
 // from the TaskCreated event, the contract's own record, not from a guess at the counter.
-import { parseEventLogs, type Account, type Address, type Chain, type Client, type Hex, type Transport } from 'viem';
+import {
+  type Account,
+  type Address,
+  type Chain,
+  type Client,
+  erc20Abi,
+  type Hex,
+  parseEventLogs,
+  type Transport,
+} from 'viem';
 import { readContract, waitForTransactionReceipt, writeContract } from 'viem/actions';
-import { mockUsdcArtifact, taskEscrowArtifact } from '../chain/artifacts';
+// The ABI alone, never lib/chain/artifacts.ts: this runs in the browser, which deploys nothing.
+import { taskEscrowAbi as escrowAbi } from '../chain/abis';
 
 export type WalletClient = Client<Transport, Chain, Account>;
 export type FundingStep = 'approve' | 'fund';
 
-const tokenAbi = mockUsdcArtifact.abi;
-const escrowAbi = taskEscrowArtifact.abi;
+// Any ERC-20: the reward token is whichever the server names, not only the local MockUSDC.
+const tokenAbi = erc20Abi;
 
 async function confirm(client: WalletClient, hash: Hex, what: string) {
   const receipt = await waitForTransactionReceipt(client, { hash });

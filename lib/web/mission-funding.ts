@@ -38,7 +38,7 @@ export function readFunding(id: string): Promise<MissionFunding> {
 }
 
 /** The typed data as viem signs it: integer fields as bigints (JSON carries them as strings). */
-export function typedDataOf(funding: MissionFunding): TypedDataDefinition {
+export function typedDataOf(funding: Pick<MissionFunding, 'typedData'>): TypedDataDefinition {
   const { domain, types, primaryType, message } = funding.typedData;
   const fields = types[primaryType] ?? [];
   const integer = (type: string) => /^u?int\d*$/.test(type);

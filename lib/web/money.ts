@@ -1,6 +1,7 @@
 // Token amounts for people: base-unit strings (docs/api.md#conventions) shown in whole tokens, and typed
-// whole-token amounts turned back into base units. Never floating point.
-import { formatUnits, parseUnits } from 'viem';
+// whole-token amounts turned back into base units — the SDK's money module (@taskmarket/sdk/money, the
+// CLI's too) with the reward token bound. Never floating point.
+import { AmountError, formatAmount as formatTokens, parseAmount as parseTokens } from '@taskmarket/sdk/money';
 
 export interface TokenInfo {
   symbol: string;
@@ -10,23 +11,24 @@ export interface TokenInfo {
 /** USDC's shape, for when the chain could not tell the token's own. */
 export const DEFAULT_TOKEN: TokenInfo = { symbol: 'USDC', decimals: 6 };
 
+/** "1,000.5 USDC": grouped, exact. */
 export function formatAmount(baseUnits: string | bigint, token: TokenInfo): string {
-  const whole = formatUnits(BigInt(baseUnits), token.decimals);
-  const [int = '0', frac] = whole.split('.');
-  const grouped = BigInt(int).toLocaleString('en-US');
-  return `${frac ? `${grouped}.${frac}` : grouped} ${token.symbol}`;
+  return formatTokens(BigInt(baseUnits), token.decimals, { symbol: token.symbol });
 }
 
-/** Base units from a typed amount ("25", "0.5"), or an explanation of what is wrong with it. */
+/** Base units from a typed amount ("25", "0.5", "1,000"), more than zero unless `orZero`, or what is wrong with it. */
 export function parseAmount(
   text: string,
   token: TokenInfo,
+  { orZero = false } = {},
 ): { ok: true; value: bigint } | { ok: false; reason: string } {
-  const trimmed = text.trim();
-  if (!/^[0-9]+(\.[0-9]+)?$/.test(trimmed)) return { ok: false, reason: 'Enter an amount such as 25 or 12.50.' };
-  const decimals = trimmed.split('.')[1]?.length ?? 0;
-  if (decimals > token.decimals) return { ok: false, reason: `At most ${token.decimals} decimal places.` };
-  const value = parseUnits(trimmed, token.decimals);
-  if (value <= 0n) return { ok: false, reason: 'The reward must be more than zero.' };
+  let value: bigint;
+  try {
+    value = parseTokens(text, token.decimals);
+  } catch (error) {
+    if (error instanceof AmountError) return { ok: false, reason: error.message };
+    throw error;
+  }
+  if (value === 0n && !orZero) return { ok: false, reason: 'The reward must be more than zero.' };
   return { ok: true, value };
 }

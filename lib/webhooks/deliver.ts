@@ -5,14 +5,26 @@
 // a receiver that is slow costs its own lane for one deadline and nobody else's deliveries.
 // Failures back off exponentially with jitter; an endpoint failing for 24 hours is disabled and
 // its queue dropped.
+// Targeted deliveries (to a user, to a mission's parties) go first (docs/api.md#webhook-lanes): each
+// time the lanes run out of endpoints, the run expands waiting targeted events and serves every
+// endpoint with a targeted delivery due before it expands board events or takes the next batch of
+// the board's endpoints, and an endpoint sends its targeted deliveries before its board ones. So
+// a write made while a run fans out is sent within one batch of endpoints, not after the fan-out.
+// A fan-out is shared (docs/api.md#webhook-fan-out): on the embedded database the run shares this
+// process with the requests, so it runs in fewer lanes and steps aside for them; with a shared
+// database and KV a run that finds more than a batch due says so in the KV, and every instance's
+// watcher (watchFanOut) joins it.
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gt, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Config } from '../config';
+import { arrayLiteral } from '../db/array-literal';
 import { type Db, getDb } from '../db/client';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { asBackgroundWork, otherRequestsInFlight } from '../observability/in-flight';
+import { getKv } from '../kv';
 import { log } from '../log';
-import { expandEvents } from './expand-events';
+import { EXPAND_BATCH, expandEvents } from './expand-events';
 import { type Outcome, sendAttempt } from './send-attempt';
 
 // Longer than an attempt can take (its deadline), so a lease never lapses under a live attempt.
@@ -24,6 +36,72 @@ export const CONCURRENCY = 8;
 // One endpoint's lane reads at most this many batches a run, each at most the next event of
 // each mission (order).
 const MAX_ROUNDS = 20;
+
+/**
+ * A run shares its process with the requests (docs/api.md#webhook-fan-out): before each statement of
+ * a lane it yields a turn of the event loop and waits, up to `yieldMs`, while a request other than its
+ * own is under way. On the embedded database (PGlite: in this process, one statement at a time, each
+ * holding the event loop while it runs) the wait is longer and events expand in batches of 50 (a
+ * 500-row insert holds the loop for tens of ms). The lanes stay eight on both: a slow receiver costs
+ * only its own lane. Issue 54: 1,500 endpoints slowed posting 2–7× on PGlite before.
+ */
+interface Pacing {
+  expandBatch: number;
+  yieldMs: number;
+}
+const SHARED: Pacing = { expandBatch: EXPAND_BATCH, yieldMs: 20 };
+const EMBEDDED: Pacing = { expandBatch: 50, yieldMs: 50 };
+const pacingOf = (cfg: Config): Pacing => (cfg.databaseUrl ? SHARED : EMBEDDED);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Lets the requests waiting on this process go first: a turn of the loop, then until none is under way (bounded). */
+async function yieldToRequests(pacing: Pacing): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  for (const started = Date.now(); otherRequestsInFlight() > 0 && Date.now() - started < pacing.yieldMs; )
+    await sleep(1);
+}
+
+/** One statement of a lane, after yielding to the requests. */
+async function step<T>(pacing: Pacing, statement: () => Promise<T>): Promise<T> {
+  await yieldToRequests(pacing);
+  return statement();
+}
+
+// A run that finds a full batch of endpoints due marks the KV for FAN_OUT_MS (refreshed at most once
+// a second); every instance's watcher looks each WATCH_MS and, while it is marked, runs too.
+const FAN_OUT_KEY = 'webhooks:fan-out';
+const FAN_OUT_MS = 5_000;
+const WATCH_MS = 1_000;
+let announcedAt = 0;
+function announceFanOut(cfg: Config): void {
+  if (!cfg.databaseUrl || Date.now() - announcedAt < WATCH_MS) return;
+  announcedAt = Date.now();
+  getKv()
+    .put(FAN_OUT_KEY, String(announcedAt), FAN_OUT_MS)
+    .catch((error) => log.warn('webhooks.fan_out_announce_failed', { message: (error as Error).message }));
+}
+
+/**
+ * Started once per server process with a shared database, off Vercel (instrumentation.ts; there the
+ * sweep and each write's own run send): joins a fan-out another
+ * instance announced — one KV read a second, and a delivery run only while one is announced.
+ */
+export function watchFanOut(cfg: Config): void {
+  const holder = globalThis as unknown as { [key: symbol]: boolean | undefined };
+  const started = Symbol.for('taskmarket.webhooks.watch');
+  if (!cfg.databaseUrl || cfg.onVercel || holder[started]) return;
+  holder[started] = true;
+  setInterval(() => {
+    if (after.run) return;
+    getKv()
+      .get(FAN_OUT_KEY)
+      .then((announced) => {
+        if (announced && !after.run) void sendQueuedWebhooks(cfg);
+      })
+      .catch(() => undefined);
+  }, WATCH_MS).unref();
+}
 
 /** Seconds before attempt n + 1: 10 s doubling to an hour, ± 20 % so retries do not stampede. */
 export const backoffSeconds = (attempts: number, random = Math.random) =>
@@ -67,44 +145,102 @@ export function sendQueuedWebhooks(cfg: Config): Promise<void> {
   return after.run;
 }
 
-export async function deliverPending(db: Db, cfg: Config, now = new Date(), until = Date.now() + RUN_BUDGET_MS) {
-  const expanded = await expandEvents(db, now, { until });
+export function deliverPending(db: Db, cfg: Config, now = new Date(), until = Date.now() + RUN_BUDGET_MS) {
+  return asBackgroundWork(() => deliverRun(db, cfg, now, until));
+}
+
+async function deliverRun(db: Db, cfg: Config, now: Date, until: number) {
   // The run's clock: `now` (a later one in tests, as the next sweeps would have) plus the time
   // spent, so a claim made late in the run leases as long as one made at its start.
   const started = Date.now();
   const at = () => new Date(now.getTime() + Date.now() - started);
   const run = { delivered: 0, failed: 0 };
-  // Endpoints with something due, visited once each in id order from a random point round to it
-  // (so a run cut short by its budget favours no one); lanes share one query at a time.
+  const pacing = pacingOf(cfg);
+  const expanding = { until, batch: pacing.expandBatch, pause: () => yieldToRequests(pacing) };
+  let expanded = 0;
+  // Endpoints a lane is serving; endpoints that failed this run; endpoints the targeted lane offers no
+  // more this run (failed, or had nothing it could send: an earlier delivery of the mission waits).
+  const busy = new Set<string>();
+  const failed = new Set<string>();
+  const spent = new Set<string>();
+  // The board's endpoints with something due, visited once each in id order from a random point round
+  // to it (so a run cut short by its budget favours no one); lanes share one query at a time.
   const start = randomUUID();
   let cursor: { after: string; before?: string } = { after: start };
+  let boardExpanded = false;
   let queue: string[] = [];
   let refill: Promise<void> | undefined;
   let exhausted = false;
+  const fill = async () => {
+    // The targeted lane first, at every refill: events written since the run began included.
+    await yieldToRequests(pacing);
+    expanded += await expandEvents(db, at(), { ...expanding, board: false });
+    const targeted = await endpointsWithTargetedDue(db, at(), [...busy, ...spent]);
+    if (targeted.length > 0) {
+      queue = targeted;
+      return;
+    }
+    if (!boardExpanded) {
+      boardExpanded = true;
+      const written = await expandEvents(db, at(), expanding);
+      expanded += written;
+      if (written >= pacing.expandBatch) announceFanOut(cfg);
+      return;
+    }
+    const ids = await endpointsWithDue(db, at(), cursor);
+    if (ids.length >= BATCH) announceFanOut(cfg);
+    queue = ids;
+    if (ids.length > 0) cursor = { ...cursor, after: ids.at(-1)! };
+    else if (cursor.before === undefined) cursor = { after: '00000000-0000-0000-0000-000000000000', before: start };
+    else exhausted = true;
+  };
   const nextEndpoint = async (): Promise<string | undefined> => {
-    while (queue.length === 0 && !exhausted) {
-      refill ??= endpointsWithDue(db, at(), cursor)
-        .then((ids) => {
-          queue = ids;
-          if (ids.length > 0) cursor = { ...cursor, after: ids.at(-1)! };
-          else if (cursor.before === undefined)
-            cursor = { after: '00000000-0000-0000-0000-000000000000', before: start };
-          else exhausted = true;
-        })
-        .finally(() => {
-          refill = undefined;
-        });
+    while (queue.length === 0 && !exhausted && Date.now() < until) {
+      refill ??= fill().finally(() => {
+        refill = undefined;
+      });
       await refill;
     }
     return queue.shift();
   };
   const lane = async () => {
     for (let endpointId = await nextEndpoint(); endpointId && Date.now() < until; endpointId = await nextEndpoint()) {
-      await serveEndpoint(db, cfg, endpointId, at, until, run);
+      if (busy.has(endpointId) || failed.has(endpointId)) continue;
+      busy.add(endpointId);
+      try {
+        const sent = await serveEndpoint(db, cfg, endpointId, at, until, run, pacing);
+        if (sent === 'failed') failed.add(endpointId);
+        if (sent === 'failed' || sent === 0) spent.add(endpointId);
+      } finally {
+        busy.delete(endpointId);
+      }
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, lane));
   return { expanded, ...run };
+}
+
+/** Live endpoints with a targeted delivery due and unclaimed, oldest first, but those in `exclude`. */
+async function endpointsWithTargetedDue(db: Db, now: Date, exclude: string[]) {
+  const d = webhookDeliveries;
+  const e = webhookEndpoints;
+  const rows = await db
+    .select({ endpointId: d.endpointId })
+    .from(d)
+    .innerJoin(e, eq(e.id, d.endpointId))
+    .where(
+      and(
+        eq(d.board, false),
+        due(now),
+        isNull(e.disabledAt),
+        isNull(e.deletedAt),
+        exclude.length > 0 ? sql`not (${d.endpointId} = any(${arrayLiteral(exclude)}::uuid[]))` : undefined,
+      ),
+    )
+    .groupBy(d.endpointId)
+    .orderBy(sql`min(${d.seq})`)
+    .limit(BATCH);
+  return rows.map((row) => row.endpointId);
 }
 
 /** Live endpoints with a delivery due and unclaimed, in id order, after `after` (and up to `before`). */
@@ -134,7 +270,10 @@ const due = (now: Date) => {
   return and(eq(d.status, 'PENDING'), lte(d.nextAttemptAt, now), or(isNull(d.lockedUntil), lt(d.lockedUntil, now)));
 };
 
-/** One endpoint's due deliveries, in order, until none is left, one fails, or the run's time is up. */
+/**
+ * One endpoint's due deliveries, targeted ones first, each mission's in order, until none is left, one
+ * fails, or the run's time is up. Answers how many it delivered, or 'failed'.
+ */
 async function serveEndpoint(
   db: Db,
   cfg: Config,
@@ -142,29 +281,39 @@ async function serveEndpoint(
   at: () => Date,
   until: number,
   run: { delivered: number; failed: number },
-) {
+  pacing: Pacing,
+): Promise<number | 'failed'> {
+  let sent = 0;
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
-    const rows = await dueDeliveries(db, endpointId, at());
-    if (rows.length === 0) return;
+    const rows = await step(pacing, () => dueDeliveries(db, endpointId, at()));
+    if (rows.length === 0) return sent;
+    // A targeted delivery sent may let the next of its mission go (one mission's order): look again
+    // before the first board delivery of the batch, so that one goes ahead of the board's too.
+    let targetedSent = false;
     for (const row of rows) {
-      if (Date.now() >= until) return;
-      if (!(await claim(db, row.id, at()))) continue;
+      if (Date.now() >= until) return sent;
+      if (row.board && targetedSent) break;
+      if (!(await step(pacing, () => claim(db, row.id, at())))) continue;
       const outcome = await sendAttempt(cfg, row);
       if (outcome.ok) {
         run.delivered += 1;
-        await markDelivered(db, row, outcome.status, at());
+        sent += 1;
+        targetedSent ||= !row.board;
+        await step(pacing, () => markDelivered(db, row, outcome.status, at()));
       } else {
         run.failed += 1;
-        await markFailed(db, row, outcome, at());
-        return;
+        await step(pacing, () => markFailed(db, row, outcome, at()));
+        return 'failed';
       }
     }
   }
+  return sent;
 }
 
 function dueDeliveries(db: Db, endpointId: string, now: Date) {
   const d = webhookDeliveries;
   const e = webhookEndpoints;
+  // Targeted before board (false sorts first), each in the order written.
   return db
     .select({
       id: d.id,
@@ -172,6 +321,7 @@ function dueDeliveries(db: Db, endpointId: string, now: Date) {
       event: d.event,
       payload: d.payload,
       attempts: d.attempts,
+      board: d.board,
       url: e.url,
       sealedSecret: e.sealedSecret,
       failingSince: e.failingSince,
@@ -190,7 +340,7 @@ function dueDeliveries(db: Db, endpointId: string, now: Date) {
           and earlier.status = 'PENDING' and earlier.seq < ${d.seq})`,
       ),
     )
-    .orderBy(asc(d.seq))
+    .orderBy(asc(d.board), asc(d.seq))
     .limit(BATCH);
 }
 
@@ -211,14 +361,16 @@ async function claim(db: Db, id: string, now: Date) {
   return row;
 }
 
+/** Delivered, and its endpoint no longer failing: one statement (a fan-out sends thousands). */
 async function markDelivered(db: Db, row: Due, status: number, now: Date) {
-  await db.transaction(async (tx) => {
-    await tx
-      .update(webhookDeliveries)
-      .set({ status: 'DELIVERED', deliveredAt: now, lastStatus: status, lastError: null, lockedUntil: null })
-      .where(eq(webhookDeliveries.id, row.id));
-    await tx.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, row.endpointId));
-  });
+  const d = webhookDeliveries;
+  const e = webhookEndpoints;
+  await db.execute(sql`with sent as (
+      update ${d} set status = 'DELIVERED', delivered_at = ${now.toISOString()}::timestamptz,
+        last_status = ${status}, last_error = null, locked_until = null
+      where ${d.id} = ${row.id}::uuid returning ${d.endpointId})
+    update ${e} set failing_since = null
+    where ${e.id} = (select endpoint_id from sent) and ${e.failingSince} is not null`);
 }
 
 async function markFailed(db: Db, row: Due, outcome: Extract<Outcome, { ok: false }>, now: Date) {

@@ -1,11 +1,13 @@
 // A user's webhook endpoints (docs/api.md#webhooks): add (the secret is shown once), list, remove, and the
-// recent deliveries of one. At most MAX_ENDPOINTS live endpoints a user.
+// recent deliveries of one. At most MAX_ENDPOINTS live endpoints a user, and past
+// WEBHOOK_BOARD_SUBSCRIPTIONS_MAX live mission.created subscriptions in all, only a passport holder adds
+// another (docs/api.md#board-subscriptions).
 import 'server-only';
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { users, webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { passports, users, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { afterCursor, pageOf, pageOrder } from '../paging/created-pages';
 import { ApiError } from '../errors';
 import { type createWebhookSchema, MAX_ENDPOINTS, type WebhookEndpointView, type WebhookEvent } from './schemas';
@@ -41,6 +43,7 @@ export async function addWebhook(
     const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(webhookEndpoints).where(live(userId));
     if (n >= MAX_ENDPOINTS)
       throw new ApiError(409, `At most ${MAX_ENDPOINTS} webhook endpoints a user; remove one first`);
+    if (input.events.includes(BOARD_EVENT)) await assertBoardPlace(tx, cfg, userId);
     const [row] = await tx
       .insert(webhookEndpoints)
       .values({
@@ -55,6 +58,42 @@ export async function addWebhook(
     return row!;
   });
   return { ...present(created), secret };
+}
+
+const BOARD_EVENT = 'mission.created';
+// pg_advisory_xact_lock key serializing the count of the board's subscriptions (any constant of our own).
+const BOARD_LOCK = 7_406_252;
+
+/**
+ * The board's cap (docs/api.md#board-subscriptions): every mission.created fans out to each live
+ * subscription, so past `boardSubscriptionsMax` of them only a user whose agent passport is minted
+ * adds one — a passport costs a mint (sponsored at most MINT_BUDGET_PER_HOUR, or paid by the agent),
+ * and holds at most MAX_ENDPOINTS. Adds without a passport count under one lock, so concurrent ones
+ * cannot pass the cap together; the count stops at the cap.
+ */
+async function assertBoardPlace(tx: Db, cfg: Config, userId: string) {
+  const [passport] = await tx
+    .select({ userId: passports.userId })
+    .from(passports)
+    .where(and(eq(passports.userId, userId), eq(passports.status, 'MINTED')))
+    .limit(1);
+  if (passport) return;
+  const max = cfg.webhooks.boardSubscriptionsMax;
+  await tx.execute(sql`select pg_advisory_xact_lock(${BOARD_LOCK})`);
+  const e = webhookEndpoints;
+  const taken = tx
+    .select({ id: e.id })
+    .from(e)
+    .where(sql`${e.deletedAt} is null and ${e.disabledAt} is null and ${e.events} @> array[${BOARD_EVENT}]::text[]`)
+    .limit(max)
+    .as('taken');
+  const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(taken);
+  if (n >= max)
+    throw new ApiError(
+      409,
+      `The board's ${max} mission.created subscriptions are all taken; ` +
+        'an agent with a minted passport may still subscribe',
+    );
 }
 
 export async function listWebhooks(db: Db, userId: string) {

@@ -1,11 +1,14 @@
 // Webhook events into the outbox (docs/api.md#webhooks), always inside the transaction of the change they
 // report: one event row naming its audience — the mission's parties for its transitions, every
 // matching filter for mission.created — whoever and however many subscribe. expand-events.ts
-// turns it into one delivery per subscribed, live endpoint later; deliver.ts sends them.
+// turns it into one delivery per subscribed, live endpoint later; deliver.ts sends them. A filter's
+// audience is the board's (docs/api.md#webhook-lanes): its event goes in the board lane, behind none
+// and ahead of none of the events to users and parties.
 import 'server-only';
 import type { Db } from '../db/client';
 import { type MissionRow, type WebhookAudience, webhookEvents } from '../db/schema';
 import type { WebhookEvent } from './schemas';
+import { markWebhooks } from '../outbox/marks';
 
 type MissionFacts = Pick<
   MissionRow,
@@ -37,7 +40,9 @@ async function enqueue(
   audience: WebhookAudience,
   now: Date,
 ) {
-  await tx.insert(webhookEvents).values({ event, missionId, payload, audience, createdAt: now });
+  markWebhooks();
+  const board = 'filter' in audience;
+  await tx.insert(webhookEvents).values({ event, missionId, payload, audience, board, createdAt: now });
 }
 
 /** A transition's event to the mission's client and agent (and `agentOnly` events to the agent alone). */

@@ -22,6 +22,15 @@ export const WEBHOOK_EVENTS = [
   'mission.funded',
   // docs/api.md#confirmations: a delegated token's release waits for the person's yes (to the person).
   'confirmation.requested',
+  // docs/api.md#milestones: a milestone approved and released, the mission going on to the next (to the parties).
+  'mission.milestone_approved',
+  // docs/api.md#settlement-offers: a party offered to settle in part, or the other party rejected it (to both).
+  'settlement.offered',
+  'settlement.rejected',
+  // docs/api.md#offerings: an order of the agent's offering was funded (to the agent); docs/api.md#declining: the
+  // named agent turned a DIRECT mission down (to both parties).
+  'offering.ordered',
+  'mission.declined',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

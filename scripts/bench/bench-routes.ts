@@ -236,6 +236,23 @@ export const GET = async () => {
   const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' };
   return new Response(\`{"items":[\${items}],"nextCursor":\${JSON.stringify(cursor)}}\`, { headers });
 };`,
+  // The same page with its clients' client.stats written in (docs/api.md#client-record): the stored rows,
+  // then the one statement of the page's clients' figures. Against list-rows it is what client.stats costs
+  // the board; GET /api/missions against it, what is left that is the board's own.
+  'bench-floor/list-rows-stats': `${DB}
+import { withClientStats } from '@/lib/clients/board-stats';
+type Row = { view: string; key: string; id: string };
+export const GET = async () => {
+  const db = await getDb();
+  const rows = (await db.execute(sql\`select listing as view,
+    to_char(listed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key, id
+    from missions where status = 'OPEN' order by listed_at desc, id desc limit 21\`)) as unknown as Row[];
+  const last = rows.length > 20 ? rows[19]! : undefined;
+  const cursor = last ? Buffer.from(\`\${last.key},\${last.id}\`).toString('base64url') : null;
+  const items = (await withClientStats(db, rows.slice(0, 20).map((row) => row.view))).join(',');
+  const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' };
+  return new Response(\`{"items":[\${items}],"nextCursor":\${JSON.stringify(cursor)}}\`, { headers });
+};`,
   'bench-floor/db-page': `${DB}
 export const GET = async () => {
   const db = await getDb();

@@ -131,12 +131,12 @@ const VARIANTS: Variant[] = [
     endpoints: verifyComparison('POST /api/auth/verify (parses the message)'),
   },
   {
-    name: 'mission views: Drizzle select + JS presenter (ours: JSON written by PostgreSQL, lib/missions/present.ts)',
+    name: 'mission views: Drizzle select + JS presenter (ours: JSON written by PostgreSQL, lib/board/present.ts)',
     build: {
       name: 'lib-js-presenter',
       rewrites: {
         'next.config.ts': skipTypeCheck,
-        'lib/missions/list.ts': variantFile('tests/support/mission-list-js.ts'),
+        'lib/board/list.ts': variantFile('tests/support/mission-list-js.ts'),
       },
     },
     endpoints: async (ours, variant) => {

@@ -127,6 +127,10 @@ async function bench(chain: LocalChain, distDir: string) {
       },
       list: { name: 'floor: GET + one DB read of 14 KB, answered', path: '/api/bench-floor/db-page' },
       listRows: { name: 'floor: the page read as its 21 stored rows', path: '/api/bench-floor/list-rows' },
+      listRowsStats: {
+        name: "floor: the stored rows + the page's client.stats (one statement)",
+        path: '/api/bench-floor/list-rows-stats',
+      },
       mine: {
         name: 'floor: list floor + the caller (KV read + DB read)',
         path: '/api/bench-floor/mine',
@@ -180,6 +184,18 @@ async function bench(chain: LocalChain, distDir: string) {
       { ...endpoints.missions, floor: floors.list, target: 0.85 },
       { ...floors.listRows, name: 'list floor read as 21 stored rows (bound for any board page)', floor: floors.list },
       { ...endpoints.missions, name: 'GET /api/missions against its bound', floor: floors.listRows },
+      // docs/api.md#client-record: the board with client.stats against the board without them (its stored
+      // rows alone), then the board against the rows with the stats (what is left that is the board's own).
+      {
+        ...floors.listRowsStats,
+        name: 'client.stats: stored rows with the stats against without (the cost of client.stats)',
+        floor: floors.listRows,
+      },
+      {
+        ...endpoints.missions,
+        name: 'GET /api/missions against its rows with client.stats',
+        floor: floors.listRowsStats,
+      },
       { ...endpoints.byReward, floor: floors.list },
       { ...endpoints.search, floor: floors.list },
       { ...endpoints.mine, floor: floors.list, target: 0.75 },
@@ -194,6 +210,10 @@ async function bench(chain: LocalChain, distDir: string) {
       },
       endpoints.detail,
       endpoints.leaderboard,
+      { ...endpoints.offerings, floor: floors.list },
+      { ...endpoints.offeringsByPrice, floor: floors.list },
+      { ...endpoints.offeringsSearch, floor: floors.list },
+      { ...endpoints.offeringsByRating, floor: floors.list },
       endpoints.leaderboard30d,
       endpoints.publicStats,
       endpoints.publicLeaderboard,

@@ -1,14 +1,15 @@
 // The query plans of `npm run bench:scale`: every list statement shape as the app runs it
 // (listMissions itself, its statements prepared as lib/db/client.ts prepares them), explained by
-// PostgreSQL's auto_explain with ANALYZE and BUFFERS, written to docs/plans/missions-list-<size>.txt
-// (a generated file). A plan with a sequential scan on missions fails the run.
+// PostgreSQL's auto_explain with ANALYZE and BUFFERS, written to .bench/plans/missions-list-<size>.txt
+// (not committed: each run writes the plans of its own machine). A plan with a sequential scan on
+// missions fails the run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import type { Config } from '../../lib/config';
 import type { Db } from '../../lib/db/client';
 import * as schema from '../../lib/db/schema';
-import { listMissions } from '../../lib/missions/list';
+import { listMissions } from '../../lib/board/list';
 import { listQuerySchema } from '../../lib/missions/schemas';
 import { ANONYMOUS, type Viewer } from '../../lib/missions/visibility';
 
@@ -29,7 +30,7 @@ interface Shape {
 // A prepared statement's plan settles after five executions (PostgreSQL's plan cache then weighs
 // a generic plan against the custom ones): the eighth is the plan the app keeps running.
 const RUNS = 8;
-const PLANS_DIR = 'docs/plans';
+const PLANS_DIR = '.bench/plans';
 
 function shapes(f: Fixtures, terms: { common: string; rare: string }): Shape[] {
   const client: Viewer = { kind: 'user', id: f.client.id, role: 'CLIENT' };
@@ -179,7 +180,7 @@ function writePlanFile(size: string, sections: string[]): string {
     `# The plan of every list statement shape at ${size.toUpperCase()} missions: listMissions itself, its statements`,
     `# prepared as the app prepares them, run ${RUNS} times on one connection; PostgreSQL's auto_explain`,
     '# (ANALYZE, BUFFERS) reports the last run, the plan the plan cache settled on. The select list',
-    '# (the mission JSON, lib/missions/present.ts) is the same in every statement and left out; the',
+    '# (the mission JSON, lib/board/present.ts) is the same in every statement and left out; the',
     '# search shapes run in the order shown on the same connection. The run fails if any plan has a',
     '# sequential scan on missions.',
   ];

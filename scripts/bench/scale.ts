@@ -4,7 +4,7 @@
 // each; the table gives p50/p99/req/s per size and each 1M figure against the 10k one (target:
 // within 25 %), as ranges over the rounds. Then EXPLAIN (ANALYZE, BUFFERS) of
 // every list statement shape at the largest size, as the app runs it, written to
-// docs/plans/missions-list-<size>.txt; a sequential scan on missions fails the run.
+// .bench/plans/missions-list-<size>.txt; a sequential scan on missions fails the run.
 //
 // SCALE_SECONDS (default 10), SCALE_CONNECTIONS (default 20) and SCALE_ROUNDS (default 2) tune the
 // run, SCALE_SIZES=10k,1m picks sizes, SCALE_REUSE=1 keeps databases already seeded at their size
@@ -16,7 +16,7 @@ import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { issueToken } from '../../lib/auth/tokens';
 import type { Config } from '../../lib/config';
-import { encodeCursor } from '../../lib/missions/cursor';
+import { encodeCursor } from '../../lib/board/cursor';
 import { EMPTY, type Measurement, measure, type Scenario } from './measure';
 import { type ShapeTime, timeShapes, writePlans } from './scale-plans';
 import { scaledSize, seed } from './seed';

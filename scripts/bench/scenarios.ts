@@ -77,6 +77,17 @@ export function endpointScenarios(callers: Callers) {
     mine: { name: 'GET /api/missions?mine=client', path: '/api/missions?mine=client', headers: client },
     detail: { name: 'GET /api/missions/[id] (an open mission)', path: `/api/missions/${callers.missionId}` },
     leaderboard: { name: 'GET /api/agents/leaderboard', path: '/api/agents/leaderboard' },
+    // docs/api.md#offerings: the search over 100,000 active offerings, by each sort and a text query.
+    offerings: { name: 'GET /api/offerings (newest)', path: '/api/offerings' },
+    offeringsByPrice: {
+      name: 'GET /api/offerings?category=code&sort=price',
+      path: '/api/offerings?category=code&sort=price',
+    },
+    offeringsSearch: {
+      name: 'GET /api/offerings?q=translate&maxPrice=50000000',
+      path: '/api/offerings?q=translate&maxPrice=50000000',
+    },
+    offeringsByRating: { name: 'GET /api/offerings?sort=rating', path: '/api/offerings?sort=rating' },
     leaderboard30d: {
       name: 'GET /api/agents/leaderboard?period=30d&sort=completed',
       path: '/api/agents/leaderboard?period=30d&sort=completed',

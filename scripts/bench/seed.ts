@@ -65,6 +65,21 @@ export async function seed(databaseUrl: string, size: SeedSize = FULL): Promise<
     await sql`insert into agent_earnings (agent_id, mission_id, gross, fee, amount, fee_bps, created_at)
       select agent_id, id, reward, reward * 250 / 10000, reward - reward * 250 / 10000, 250, completed_at
       from missions where status = 'COMPLETED'`;
+    // docs/api.md#offerings: 20 active offerings an agent (the cap), as many as missions (100,000 in FULL).
+    await sql`
+      with a as (select id, row_number() over (order by id) as n from users where role = 'AGENT'),
+           g as (select g from generate_series(1, ${size.missions}) g)
+      insert into offerings (agent_id, title, description, category, tags, price, sla_hours, max_open_orders,
+                             created_at, updated_at)
+      select a.id,
+             'Offering ' || g.g || ' ' || (array['label images','translate docs','audit contract','write tests',
+                                                 'summarise papers'])[1 + g.g % 5],
+             'Benchmark offering number ' || g.g || ' with a description long enough to be searched.',
+             (array['data','code','writing','design','research'])[1 + g.g % 5],
+             array[(array['vision','nlp','solidity','python','go'])[1 + g.g % 5], 'tag' || (g.g % 50)],
+             (1000000 + (g.g % 997) * 100000)::numeric, 1 + g.g % 72, 3,
+             now() - ((g.g::bigint * 7919) % 525600) * interval '1 minute', now()
+      from g join a on a.n = 1 + (g.g - 1) % ${size.agents}`;
     await sql`analyze`;
     const [client] = await sql<
       { wallet_address: string }[]

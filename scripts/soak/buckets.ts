@@ -105,6 +105,8 @@ export interface Ending {
   settlementsPending: number;
   webhooksPending: number;
   webhookBadSignatures: number;
+  /** Each phase's visits by kind (capacity, soak): made as the scenario expects, failed, or not made. */
+  visits: Record<string, Record<string, { made: number; failed: number; skipped: number }>>;
 }
 
 export interface Check {
@@ -166,6 +168,27 @@ export function verdict(buckets: Bucket[], ending: Ending): { reference: number;
             .map(([status, n]) => `${n} ${status}`)
             .join(', ') || 'none',
         pass: settled.length === 0 && (ending.settlements.MINED ?? 0) > 0,
+      },
+      {
+        // A visit fails on any answer its scenario did not expect (a 429, a 4xx, a funding that failed):
+        // counted here, else a run whose funding path stopped would still pass (issue 54).
+        rule: 'every visit answered as its scenario expects',
+        measured:
+          Object.entries(ending.visits)
+            .map(([phase, kinds]) => {
+              const all = Object.values(kinds);
+              const failed = all.reduce((n, t) => n + t.failed, 0);
+              const made = all.reduce((n, t) => n + t.made + t.failed, 0);
+              const which = Object.entries(kinds)
+                .filter(([, t]) => t.failed > 0)
+                .map(([kind, t]) => `${t.failed} ${kind}`)
+                .join(', ');
+              return `${phase}: ${failed} of ${made} failed${which ? ` (${which})` : ''}`;
+            })
+            .join('; ') || 'no visits',
+        pass:
+          Object.values(ending.visits).every((kinds) => Object.values(kinds).every((t) => t.failed === 0)) &&
+          Object.values(ending.visits).some((kinds) => Object.values(kinds).some((t) => t.made > 0)),
       },
       {
         rule: 'every webhook signature valid',

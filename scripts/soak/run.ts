@@ -22,7 +22,7 @@ import { soakChart } from './chart';
 import { minuteLine, soakReport } from './report';
 import { resourceWatch, type ResourceSample } from './resources';
 import { populate, type Population } from './population';
-import { clientsFor, visit, visitDealer, type VisitKind } from './visits';
+import { clientsFor, relayBudgetFor, visit, visitDealer, type VisitKind } from './visits';
 import { startWebhookReceiver } from './webhook-receiver';
 
 const minutes = Number(process.env.SOAK_MINUTES ?? 30);
@@ -38,6 +38,11 @@ const chartPath = resolve(process.env.SOAK_CHART ?? join(out, 'soak.svg'));
 const MAX_IN_FLIGHT = 400;
 const SAMPLE_MS = 10_000;
 const DRAIN_MS = 180_000;
+// The relayer's broadcasts an hour, and the operator's feedback broadcasts an hour, for the whole
+// deployment (RELAY_BUDGET_PER_HOUR, ERC8004_FEEDBACK_BUDGET_PER_HOUR; 100 each by default). The
+// soak sets them for its load, and refuses to start a run whose measured rate would spend them
+// (docs/soak.md#the-relay-budget): a funding answered 429 is a failed visit, and fails the run.
+const relayBudget = Number(process.env.SOAK_RELAY_BUDGET_PER_HOUR ?? 20_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -91,6 +96,10 @@ async function main() {
       WEBHOOK_ALLOW_PRIVATE: '1',
       NODE_OPTIONS: `--import ${resolve('scripts/soak/memory-probe.mjs')}`,
       SOAK_PROBE_DIR: probeDir,
+      RELAY_BUDGET_PER_HOUR: String(relayBudget),
+      // SOAK_DIST_DIR: a build other than .next (NEXT_DIST_DIR of next.config.ts).
+      ...(process.env.SOAK_DIST_DIR && { NEXT_DIST_DIR: process.env.SOAK_DIST_DIR }),
+      ERC8004_FEEDBACK_BUDGET_PER_HOUR: String(relayBudget),
     },
   );
   const pair = await startPair(env);
@@ -135,6 +144,15 @@ async function main() {
         `at ${(load * 100).toFixed(0)} %: ${(load * capacity).toFixed(1)} req/s, ` +
         `${visitRate.toFixed(2)} visits/s, for ${minutes} min`,
     );
+    // One broadcast a funding: the hour's budget must hold the capacity probe's and the soak's (its first hour).
+    const probeFundings = (probe.tallies.lifecycle?.made ?? 0) + (probe.tallies.lifecycle?.failed ?? 0);
+    const needed = probeFundings + Math.ceil((relayBudgetFor(visitRate) * Math.min(minutes, 60)) / 60);
+    console.log(`relay budget: ${needed} broadcasts needed in the first hour, ${relayBudget} configured`);
+    if (needed > relayBudget)
+      throw new Error(
+        `the soak's load needs ${needed} relayed fundings in its first hour, over RELAY_BUDGET_PER_HOUR ` +
+          `(${relayBudget}): set SOAK_RELAY_BUDGET_PER_HOUR, or SOAK_LOAD lower`,
+      );
     // At a quiet machine's pace 40 clients reach their hourly posting limit within minutes, and the
     // lifecycle visits would stop there: enough clients for the whole run, funded before it starts.
     const clients = clientsFor(visitRate, minutes);
@@ -224,6 +242,7 @@ async function main() {
       settlementsPending: last.settlementsPending,
       webhooksPending: last.webhooksPending,
       webhookBadSignatures: webhooks.badSignatures,
+      visits: { capacity: probe.tallies, soak: soak.tallies },
     });
     const vacuumed = autovacuum?.counts();
     const header = [
@@ -243,7 +262,14 @@ async function main() {
         ? [`**${late} visits were not started: ${MAX_IN_FLIGHT} were already in flight (the service fell behind).**`]
         : []),
     ];
-    const report = soakReport({ buckets, checks, header, visits: soak.tallies, failures: soak.failures, webhooks });
+    const report = soakReport({
+      buckets,
+      checks,
+      header,
+      visits: soak.tallies,
+      failures: [...probe.failures.map((f) => `(capacity) ${f}`), ...soak.failures],
+      webhooks,
+    });
     writeFileSync(join(out, 'report.md'), report);
     writeFileSync(
       join(out, 'report.json'),

@@ -12,15 +12,28 @@ const MIX_TOTAL = Object.values(MIX).reduce((a, b) => a + b, 0);
 
 // docs/api.md#missions: a client posts at most 20 missions an hour; the soak's clients stay under it.
 const CREATE_LIMIT = { max: 20, windowMs: 3_600_000 };
+// docs/api.md#post-and-pay: and has ten relayed fundings a day (lib/limits/rate-limit.ts `relay`).
+const RELAY_LIMIT = { max: 10, windowMs: 86_400_000 };
+
+/** Lifecycle visits (each one relayed funding) a second at `visitsPerSecond` visits of the mix. */
+export const fundingsPerSecond = (visitsPerSecond: number) => visitsPerSecond * (MIX.lifecycle / MIX_TOTAL);
 
 /**
  * How many clients keep `visitsPerSecond` going for `minutes` with every lifecycle visit made: each
- * posts at most CREATE_LIMIT.max missions an hour, and a quarter more for the ones busy in a visit.
+ * posts at most CREATE_LIMIT.max missions an hour and RELAY_LIMIT.max relayed fundings a day, and a
+ * quarter more for the ones busy in a visit.
  */
 export function clientsFor(visitsPerSecond: number, minutes: number): number {
-  const posts = visitsPerSecond * (MIX.lifecycle / MIX_TOTAL) * Math.min(minutes, 60) * 60;
-  return Math.ceil((posts / CREATE_LIMIT.max) * 1.25);
+  const posts = fundingsPerSecond(visitsPerSecond) * minutes * 60;
+  const perClient = Math.min(CREATE_LIMIT.max * Math.max(1, minutes / 60), RELAY_LIMIT.max);
+  return Math.ceil((posts / perClient) * 1.25);
 }
+
+/**
+ * The relayer's hourly budget (RELAY_BUDGET_PER_HOUR) a run at `visitsPerSecond` spends: one
+ * broadcast a funding, so 3,600 an hour for each funding a second (docs/soak.md#the-relay-budget).
+ */
+export const relayBudgetFor = (visitsPerSecond: number) => Math.ceil(fundingsPerSecond(visitsPerSecond) * 3600);
 
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
 const chance = (p: number) => Math.random() < p;
@@ -115,7 +128,9 @@ async function lifecycle(people: Population): Promise<boolean> {
   const now = Date.now();
   const client = take(
     people.clients,
-    (p) => p.created.filter((at) => at > now - CREATE_LIMIT.windowMs).length < CREATE_LIMIT.max,
+    (p) =>
+      p.created.filter((at) => at > now - CREATE_LIMIT.windowMs).length < CREATE_LIMIT.max &&
+      p.created.filter((at) => at > now - RELAY_LIMIT.windowMs).length < RELAY_LIMIT.max,
   );
   const agent = client && take(people.agents);
   if (!client || !agent) {

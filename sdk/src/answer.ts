@@ -56,9 +56,18 @@ export class ApiPromise<T> extends Promise<T> {
    * answered 200) is refused, where awaiting refuses what does not parse.
    */
   text(): Promise<string> {
+    return this.answer().then(({ text }) => text);
+  }
+
+  /**
+   * The answer's HTTP status beside its text (text()'s, checked the same way): for a caller to whom a
+   * success's status says what it is — a release's 202 waits for the person (docs/api.md#confirmations)
+   * where a 200 released — without reading it from the text.
+   */
+  answer(): Promise<{ status: number; text: string }> {
     return this.#read().then(({ status, text, declaredJson }) => {
       if (!declaredJson) throw notJson(status, undefined);
-      return text;
+      return { status, text };
     });
   }
 

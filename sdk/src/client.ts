@@ -6,12 +6,14 @@ import { Session } from './auth.js';
 import type { HttpConfig } from './http.js';
 import { accountResource, enterpriseResource } from './resources/account.js';
 import { agentsResource } from './resources/agents.js';
+import { clientsResource } from './resources/clients.js';
 import { authResource, registerAgentOf } from './resources/auth.js';
 import { fundAndCreateMissionOf, fundMissionOf } from './resources/funding.js';
 import { missionsResource } from './resources/missions.js';
 import { operatorResource } from './resources/operator.js';
 import { healthOf, livenessOf, openApiOf, publicResource } from './resources/public.js';
 import { webhooksResource } from './resources/webhooks.js';
+import { offeringsResource } from './resources/offerings.js';
 import type { PublicConfig, SignInResult } from './types.js';
 
 export interface ClientOptions {
@@ -74,6 +76,8 @@ export function createClient(options: ClientOptions) {
     fundAndCreateMission: fundAndCreateMissionOf(api, missions, signer, options.rpcUrl, config),
     /** agents.registerErc8004(): one transaction from this wallet registers an ERC-8004 identity, then links it. */
     agents: agentsResource(api, signer, options.rpcUrl, config),
+    /** clients.get(address): a client's track record and its agents' reviews (docs/api.md#client-record). */
+    clients: clientsResource(api),
     account: accountResource(api),
     enterprise: enterpriseResource(api),
     public: publicResource(api, config),
@@ -81,6 +85,8 @@ export function createClient(options: ClientOptions) {
     liveness: livenessOf(api),
     openApi: openApiOf(api),
     webhooks: webhooksResource(api),
+    /** docs/api.md#offerings: what agents sell, and ordering it. */
+    offerings: offeringsResource(api),
     /** ADMIN_TOKEN / CRON_SECRET endpoints, for operations scripts. */
     operator: operatorResource(api, { adminToken: options.adminToken, cronSecret: options.cronSecret }),
   };

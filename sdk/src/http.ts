@@ -13,7 +13,7 @@ export interface HttpConfig {
 export type QueryValue = string | number | boolean | null | undefined;
 
 export interface HttpRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   query?: Record<string, QueryValue> | undefined;
   /** A JSON value, or FormData for uploads. */

@@ -3,6 +3,7 @@
 export { createClient, type ClientOptions, type TaskmarketClient } from './client.js';
 export { TaskmarketError, type TaskmarketErrorInit } from './errors.js';
 export { ApiPromise } from './answer.js';
+export { AmountError, formatAmount, parseAmount, type FormatAmountOptions } from './money.js';
 export { PagedList, type Page } from './pages.js';
 export { TYPES_BY_EXTENSION, TEXT_TYPES, typeByExtension } from './file-types.js';
 export type { TaskmarketAccount } from './account.js';

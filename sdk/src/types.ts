@@ -22,12 +22,25 @@ export type Body<Id extends OperationId> = operations[Id] extends {
 export type Mission = Schemas['Mission'];
 export type MissionFile = Mission['attachments'][number];
 export type MissionStatus = Mission['status'];
+/** docs/api.md#next-actions: what the caller may do next on a mission. */
+export type NextAction = Schemas['NextAction'];
+/** docs/api.md#timeline */
+export type Timeline = Answer<'getMissionsByIdTimeline'>;
+export type TimelineEvent = Timeline['events'][number];
+export type TimelineQuery = Query<'getMissionsByIdTimeline'>;
 export type MissionList = Answer<'getMissions'>;
 export type MissionQuery = Query<'getMissions'>;
 export type CreateMissionInput = Body<'postMissions'>;
 export type SubmitInput = Body<'postMissionsByIdSubmit'>;
+/** docs/api.md#milestones: `{ milestone }` names the milestone at hand of a milestone mission. */
+export type ApproveInput = Body<'postMissionsByIdApprove'>;
 export type ContestInput = Body<'postMissionsByIdContest'>;
 export type BumpInput = Body<'postMissionsByIdBump'>;
+/** docs/api.md#settlement-offers: an offer to settle in part, and the offer as made. */
+export type SettlementOfferInput = Body<'postMissionsByIdSettlementOffers'>;
+export type SettlementOffer = Answer<'postMissionsByIdSettlementOffers'>['offer'];
+/** The answer to an offer: the mission, or (a client's acceptance with a delegated token) a confirmation. */
+export type SettlementAnswer = Mission | { confirmation: { id: string; url: string; expiresAt: string } };
 export type ApplyInput = Body<'postMissionsByIdApply'>;
 export type EntryInput = Body<'postMissionsByIdEntries'>;
 export type Entry = Answer<'postMissionsByIdEntries'>;
@@ -39,10 +52,24 @@ export type AssignInput = Body<'postMissionsByIdAssign'>;
 export type ReviewInput = Body<'postMissionsByIdReview'>;
 export type ReviewPatch = Body<'patchMissionsByIdReview'>;
 export type Review = Answer<'postMissionsByIdReview'>;
+export type MissionReviews = Answer<'getMissionsByIdReview'>;
+export type ClientProfile = Answer<'getClientsByAddress'>;
+export type ClientRecord = ClientProfile['record'];
+export type ClientStats = NonNullable<Mission['client']['stats']>;
+export type ReputationPolicy = Answer<'getPublicReputation'>;
 export type CommentInput = Body<'postMissionsByIdComments'>;
 export type Comment = Answer<'postMissionsByIdComments'>;
 export type CommentList = Answer<'getMissionsByIdComments'>;
 export type PageQuery = Query<'getMissionsByIdComments'>;
+
+// docs/api.md#offerings
+export type Offering = Schemas['Offering'];
+export type OfferingList = Answer<'getOfferings'>;
+export type OfferingQuery = Query<'getOfferings'>;
+export type OfferingInput = Body<'postOfferings'>;
+export type OfferingPatch = Body<'patchOfferingsById'>;
+export type OrderInput = Body<'postOfferingsByIdOrders'>;
+export type DeclineInput = Body<'postMissionsByIdDecline'>;
 
 export type User = Schemas['User'];
 export type Passport = Schemas['Passport'];

@@ -13,6 +13,7 @@ import {
   taskEscrowArtifact,
   taskEscrowV3Artifact,
   taskEscrowV4Artifact,
+  taskEscrowV5Artifact,
 } from '@/lib/chain/artifacts';
 import { deployContracts } from '@/lib/chain/deploy';
 import { ANVIL_KEYS, startAnvil, type AnvilNode } from '@/lib/chain/anvil-node';
@@ -157,7 +158,7 @@ describe('chain:deploy script', () => {
 
 describe('chain:deploy --upgrade', () => {
   test(
-    'deploys a v4 escrow beside a v2 one with its token, owner, operator, fee recipient and ' +
+    'deploys a v5 escrow beside a v2 one with its token, owner, operator, fee recipient and ' +
       'ceiling; v2 is untouched',
     async () => {
       const operator = privateKeyToAccount(ANVIL_KEYS[8]).address;
@@ -202,6 +203,13 @@ describe('chain:deploy --upgrade', () => {
           functionName: 'TASK_FUNDING_TYPEHASH',
         }),
       ).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(
+        await publicClient.readContract({
+          address: printed.escrow!,
+          abi: taskEscrowV5Artifact.abi,
+          functionName: 'FUNDING_MANDATE_TYPEHASH',
+        }),
+      ).toMatch(/^0x[0-9a-f]{64}$/);
       expect(getAddress(await publicClient.readContract({ ...v3, functionName: 'token' }))).toBe(
         getAddress(old.rewardToken),
       );
@@ -212,7 +220,7 @@ describe('chain:deploy --upgrade', () => {
   );
 
   test(
-    'deploys a v4 escrow beside a v3 one and names it ESCROW_V3_ADDRESS; a v4 escrow is ' +
+    'deploys a v5 escrow beside a v3 one and names it ESCROW_V3_ADDRESS; a v5 escrow is ' +
       'refused as already upgraded',
     async () => {
       const operator = privateKeyToAccount(ANVIL_KEYS[8]).address;
@@ -258,9 +266,45 @@ describe('chain:deploy --upgrade', () => {
       );
       expect(again?.code).toBe(1);
       expect(again?.stdout).toBe('');
-      expect(again?.stderr).toContain('is already a v4 escrow');
+      expect(again?.stderr).toContain('is already a v5 escrow');
     },
   );
+
+  test('deploys a v5 escrow beside a v4 one and names it ESCROW_V4_ADDRESS', async () => {
+    const operator = privateKeyToAccount(ANVIL_KEYS[8]).address;
+    const publicClient = createPublicClient({ chain: foundry, transport: http(node.rpcUrl) });
+    const walletClient = createWalletClient({
+      chain: foundry,
+      transport: http(node.rpcUrl),
+      account: privateKeyToAccount(ANVIL_KEYS[5]),
+    });
+    const old = await deployContracts({
+      walletClient,
+      publicClient,
+      registrar: walletClient.account.address,
+      owner: walletClient.account.address,
+      operator,
+      feeRecipient: operator,
+      maxFeeBps: 400,
+      escrowVersion: 'v4',
+    });
+    const { stdout, stderr } = await deployScript(['--rpc', node.rpcUrl, '--upgrade', old.escrow], {
+      REGISTRAR_PRIVATE_KEY: ANVIL_KEYS[5],
+    });
+    const printed = JSON.parse(stdout) as Record<string, `0x${string}`>;
+    expect(Object.keys(printed)).toEqual(['escrow', 'escrowV4', 'rewardToken', 'owner', 'operator']);
+    expect(printed).toMatchObject({ escrowV4: old.escrow.toLowerCase(), rewardToken: old.rewardToken.toLowerCase() });
+    expect(stderr).toContain(`ESCROW_V4_ADDRESS=${old.escrow}`);
+    const v5 = { address: printed.escrow!, abi: taskEscrowV5Artifact.abi } as const;
+    expect(await publicClient.readContract({ ...v5, functionName: 'maxFeeBps' })).toBe(400);
+    expect(await publicClient.readContract({ ...v5, functionName: 'operator' })).toBe(operator);
+    expect(await publicClient.readContract({ ...v5, functionName: 'FUNDING_MANDATE_TYPEHASH' })).toMatch(
+      /^0x[0-9a-f]{64}$/,
+    );
+    expect(getAddress(await publicClient.readContract({ ...v5, functionName: 'token' }))).toBe(
+      getAddress(old.rewardToken),
+    );
+  });
 
   test('error: an address that is not an escrow is refused', async () => {
     const failure = await deployScript(

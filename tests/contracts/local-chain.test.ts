@@ -1,4 +1,4 @@
-// The local chain of `npm run dev` and the tests (lib/chain/local-chain.ts): escrow v4 and, after our
+// The local chain of `npm run dev` and the tests (lib/chain/local-chain.ts): escrow v5 and, after our
 // contracts, the ERC-8004 Identity and Reputation registries (contracts/erc8004/README.md), recorded with the
 // build they came from; a restart on the same state reuses them, a record of another build is redeployed.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { createPublicClient, getAddress, http } from 'viem';
 import { foundry } from 'viem/chains';
-import { reputationRegistryArtifact, taskEscrowV4Artifact } from '@/lib/chain/artifacts';
+import { reputationRegistryArtifact, taskEscrowV5Artifact } from '@/lib/chain/artifacts';
 import { type LocalChain, startLocalChain } from '@/lib/chain/local-chain';
 
 let dir: string | undefined;
@@ -18,7 +18,7 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('deploys escrow v4 and the ERC-8004 registries, records them, and reuses the record on ' +
+test('deploys escrow v5 and the ERC-8004 registries, records them, and reuses the record on ' +
   'the same state', async () => {
   dir = mkdtempSync(join(tmpdir(), 'taskmarket-local-chain-'));
   const options = { statePath: join(dir, 'anvil-state.json'), recordFile: join(dir, 'contracts.json') };
@@ -35,8 +35,8 @@ test('deploys escrow v4 and the ERC-8004 registries, records them, and reuses th
   expect(
     await reader.readContract({
       address: contracts.escrow,
-      abi: taskEscrowV4Artifact.abi,
-      functionName: 'TASK_FUNDING_TYPEHASH',
+      abi: taskEscrowV5Artifact.abi,
+      functionName: 'FUNDING_MANDATE_TYPEHASH',
     }),
   ).toMatch(/^0x[0-9a-f]{64}$/);
   expect(

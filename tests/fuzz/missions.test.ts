@@ -143,7 +143,8 @@ function allowed(action: Action, from: Status, who: Who | 'operator' | undefined
   if (action === 'contest' && from === 'SUBMITTED' && who === 'owner') return 'CONTESTED';
   if (action === 'cancel' && from === 'OPEN' && who === 'owner') return 'CANCELLED';
   if (action === 'cancel' && (from === 'ACCEPTED' || from === 'CONTESTED') && who === 'assignee') return 'OPEN';
-  if (action === 'bump' && from === 'OPEN' && who === 'owner') return 'OPEN';
+  // docs/api.md#escrow: a bump raises the reward on the board, and where a release waits for a topped-up task.
+  if (action === 'bump' && (from === 'OPEN' || from === 'SUBMITTED') && who === 'owner') return from;
   if (action === 'resolve' && from === 'DISPUTED' && who === 'operator') return 'COMPLETED|CANCELLED' as Status;
   return undefined;
 }

@@ -2,6 +2,7 @@
 // in ACCEPTED, SUBMITTED or CONTESTED at once (also under a race), and an assignment left without a
 // submission for ACCEPT_WINDOW_SECONDS can be reopened by its owner.
 import { describe, expect, test } from 'vitest';
+import { GET as profileRoute } from '@/app/api/agents/[address]/route';
 import { POST as reopenRoute } from '@/app/api/missions/[id]/reopen/route';
 import { GET as listRoute } from '@/app/api/missions/route';
 import { call } from '../support/http';
@@ -11,6 +12,7 @@ import {
   createMission,
   eventsOf,
   getMission,
+  missionIn,
   missionRow,
   newAgent,
   newClient,
@@ -78,6 +80,16 @@ describe('agent capacity (docs/api.md#agent-capacity)', () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 409, 409, 409]);
     const held = await Promise.all(ids.map(missionRow));
     expect(held.filter((m) => m.agentId === agent.id)).toHaveLength(3);
+  });
+
+  test("behavior: the profile's active count is what capacity counts — a DISPUTED mission is neither", async () => {
+    const agent = await newAgent();
+    await missionIn('DISPUTED', { agent });
+    const [a, b, c, d] = await openMissions(4);
+    for (const id of [a!, b!, c!]) await ok(act('accept', agent, id));
+    expect((await act('accept', agent, d!)).status).toBe(409);
+    const profile = await call(profileRoute, { params: { address: agent.address } });
+    expect(profile).toMatchObject({ status: 200, body: { stats: { active: 3 } } });
   });
 });
 

@@ -15,7 +15,7 @@ import { POST as createToken } from '@/app/api/tokens/route';
 import { getDb } from '@/lib/db/client';
 import { agentEarnings, confirmations, grantReleases, missionEvents, webhookEvents } from '@/lib/db/schema';
 import { useTestEnvironment } from '../support/environment';
-import { claimableOnChain, fundTask, taskOnChain } from '../support/escrow';
+import { claimableOnChain, fundTask, taskOnChain, topUpTask } from '../support/escrow';
 import { award, closeEntries, enter } from '../support/bounties';
 import { act, missionInput, missionRow, newAgent, ok, type Party } from '../support/missions';
 import { call } from '../support/http';
@@ -298,22 +298,23 @@ describe('beyond the limit: the person decides', () => {
     expect((await call(listRoute, { token: client.token })).body.items).toEqual([]);
   });
 
-  test(
-    "race: the mission changed before the approval: the action's own 409, the confirmation " + 'still waiting',
-    async () => {
-      const client = await person();
-      const { id } = await delivered(client);
-      const agentToken = await tokenOf(client, ['missions:post']);
-      const { confirmation } = (await approveWith(agentToken.token, id)).body;
-      await ok(act('contest', client, id, { reason: 'Boxes are off by a few pixels.' }));
-      const approved = await decide(client.token, confirmation.id, 'approve');
-      expect(approved.status).toBe(409);
-      expect(approved.body.error).not.toMatch(/confirmation/i);
-      expect((await missionRow(id)).status).toBe('CONTESTED');
-      expect((await read(client.token, confirmation.id)).body).toMatchObject({ status: 'PENDING', decidedAt: null });
-      expect(await (await getDb()).select().from(agentEarnings).where(eq(agentEarnings.missionId, id))).toEqual([]);
-    },
-  );
+  test('race: the mission left SUBMITTED before the approval: the confirmation is withdrawn (SUPERSEDED)', async () => {
+    const client = await person();
+    const { id } = await delivered(client);
+    const agentToken = await tokenOf(client, ['missions:post']);
+    const { confirmation } = (await approveWith(agentToken.token, id)).body;
+    await ok(act('contest', client, id, { reason: 'Boxes are off by a few pixels.' }));
+    expect((await read(client.token, confirmation.id)).body).toMatchObject({
+      status: 'SUPERSEDED',
+      reason: expect.stringMatching(/left SUBMITTED/),
+    });
+    const approved = await decide(client.token, confirmation.id, 'approve');
+    expect(approved.status).toBe(409);
+    expect(approved.body.error).toMatch(/superseded/);
+    expect((await missionRow(id)).status).toBe('CONTESTED');
+    expect(await (await getDb()).select().from(agentEarnings).where(eq(agentEarnings.missionId, id))).toEqual([]);
+    expect((await call(listRoute, { token: client.token })).body.items).toEqual([]);
+  });
 
   test('race: a grant revoked while its confirmation waits: the confirmation is denied with it', async () => {
     const client = await person();
@@ -372,6 +373,99 @@ describe('beyond the limit: the person decides', () => {
     const decided = await decide(client.token, asked.body.confirmation.id, 'approve');
     expect(decided.status, JSON.stringify(decided.body)).toBe(200);
     expect((await missionRow(id)).status).toBe('AWARDED');
+  });
+});
+
+describe('a release moves exactly what the person judged (the terms)', () => {
+  test('security: a task topped up without a bump: a token whose limit covers the reward is refused', async () => {
+    // The reproduced attack: the token's limit covers the mission's reward, the task holds far more,
+    // and the escrow's release pays the whole task.
+    const client = await person();
+    const { id, taskId, worker } = await delivered(client);
+    const agentToken = await tokenOf(client, ['missions:post'], REWARD.toString());
+    await topUpTask(client.wallet, taskId, 975_000_000n);
+    const answer = await approveWith(agentToken.token, id);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(409);
+    expect(answer.body.error).toMatch(/holds 1000000000, not this mission's reward 25000000.*bump/i);
+    expect((await taskOnChain(taskId)).state).not.toBe(RELEASED);
+    expect(await claimableOnChain(worker.address)).toBe(0n);
+    // Nothing was counted against the limit either.
+    expect(
+      await (await getDb()).select().from(grantReleases).where(eq(grantReleases.grantId, agentToken.grantId)),
+    ).toEqual([]);
+  });
+
+  test('security: topped up after asking: the card shows the live amount; approval is 409 SUPERSEDED', async () => {
+    const client = await person();
+    const { id, taskId, worker } = await delivered(client);
+    const agentToken = await tokenOf(client, ['missions:post']);
+    const { confirmation } = (await approveWith(agentToken.token, id)).body;
+    const before = (await read(client.token, confirmation.id)).body;
+    expect(before).toMatchObject({
+      amount: REWARD.toString(),
+      terms: { action: 'approve', agent: worker.address.toLowerCase(), round: 1, taskAmount: REWARD.toString() },
+      termsHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      live: { changed: [] },
+    });
+    expect(before.live.termsHash).toBe(before.termsHash);
+    await topUpTask(client.wallet, taskId, 975_000_000n);
+    const card = (await read(client.token, confirmation.id)).body;
+    expect(card.terms.taskAmount).toBe(REWARD.toString());
+    expect(card.live).toMatchObject({ terms: { taskAmount: '1000000000' }, changed: ['taskAmount'] });
+    const approved = await decide(client.token, confirmation.id, 'approve');
+    expect(approved.status).toBe(409);
+    expect(approved.body.error).toMatch(/superseded.*taskAmount/);
+    expect((await read(client.token, confirmation.id)).body.status).toBe('SUPERSEDED');
+    expect((await taskOnChain(taskId)).state).not.toBe(RELEASED);
+    expect((await missionRow(id)).status).toBe('SUBMITTED');
+  });
+
+  test('security: contest, withdrawal, bump, a new agent: the old yes never pays B (409 SUPERSEDED)', async () => {
+    const client = await person();
+    const { id, taskId, worker } = await delivered(client);
+    const agentToken = await tokenOf(client, ['missions:post']);
+    const { confirmation } = (await approveWith(agentToken.token, id)).body;
+    await ok(act('contest', client, id, { reason: 'Boxes are off by a few pixels.' }));
+    await ok(act('cancel', worker, id)); // agent A withdraws: OPEN again
+    await topUpTask(client.wallet, taskId, 975_000_000n);
+    await ok(act('bump', client, id, { reward: '1000000000' }));
+    const agentB = await newAgent();
+    await ok(act('accept', agentB, id));
+    await ok(act('submit', agentB, id, { note: 'Done by B.' }));
+    const approved = await decide(client.token, confirmation.id, 'approve');
+    expect(approved.status).toBe(409);
+    const view = (await read(client.token, confirmation.id)).body;
+    expect(view).toMatchObject({ status: 'SUPERSEDED', amount: REWARD.toString() });
+    expect(view.recipients).toEqual([{ walletAddress: worker.address.toLowerCase(), amount: '22500000' }]);
+    expect((await taskOnChain(taskId)).state).not.toBe(RELEASED);
+    expect(await claimableOnChain(agentB.address)).toBe(0n);
+    expect((await missionRow(id)).status).toBe('SUBMITTED');
+  });
+
+  test('error: an approval carrying another termsHash is 409 and changes nothing; the right one approves', async () => {
+    const client = await person();
+    const { id, taskId } = await delivered(client);
+    const agentToken = await tokenOf(client, ['missions:post']);
+    const { confirmation } = (await approveWith(agentToken.token, id)).body;
+    const view = (await read(client.token, confirmation.id)).body;
+    const body = (termsHash: string) => ({ decision: 'approve', termsHash });
+    const wrong = await call(decideRoute, {
+      method: 'POST',
+      token: client.token,
+      params: { id: confirmation.id },
+      body: body(`0x${'00'.repeat(32)}`),
+    });
+    expect(wrong.status).toBe(409);
+    expect(wrong.body.details[0]).toBe(`termsHash: expected ${view.termsHash}`);
+    expect((await read(client.token, confirmation.id)).body.status).toBe('PENDING');
+    const right = await call(decideRoute, {
+      method: 'POST',
+      token: client.token,
+      params: { id: confirmation.id },
+      body: body(view.termsHash),
+    });
+    expect(right.status, JSON.stringify(right.body)).toBe(200);
+    expect((await taskOnChain(taskId)).state).toBe(RELEASED);
   });
 });
 

@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { ROUTE_TABLE } from '@/app/api/documented-routes';
 import * as mcp from '@/app/api/mcp/route';
+import * as serverCard from '@/app/api/mcp/server-card/route';
 import * as authorizationServer from '@/app/api/oauth/metadata/authorization-server/route';
 import * as protectedResource from '@/app/api/oauth/metadata/protected-resource/route';
 import * as register from '@/app/api/oauth/register/route';
@@ -33,9 +34,16 @@ const CORS_ROUTES: [template: string, module: RouteModule & { OPTIONS?: unknown 
   ['/api/oauth/token', token, 'POST'],
   ['/api/oauth/revoke', revoke, 'POST'],
   ['/api/mcp', mcp, 'GET, POST, DELETE'],
+  // docs/api.md#server-card: a directory's page reads the card.
+  ['/api/mcp/server-card', serverCard, 'GET'],
 ];
 /** Public files any page may read: a simple GET needs no preflight, so these have no OPTIONS. */
-const READABLE_FILES = ['/api/agents/[address]/registration.json', '/api/missions/[id]/feedback.json'];
+const READABLE_FILES = [
+  '/api/agents/[address]/registration.json',
+  '/api/missions/[id]/feedback.json',
+  // docs/api.md#client-feedback: whose ERC-8004 feedback is ours, for any reader.
+  '/api/public/reputation',
+];
 
 type Handler = Parameters<typeof call>[0];
 
@@ -77,7 +85,7 @@ describe('CORS (docs/api.md#cors)', () => {
   );
 
   test(
-    'behavior: the CORS routes are exactly the six and the two files, and the metadata ' +
+    'behavior: the CORS routes are exactly the seven and the three files, and the metadata ' +
       'paths under /.well-known reach them',
     async () => {
       const withCors = ROUTE_TABLE.filter(([, module]) => {

@@ -9,6 +9,8 @@ import { describe, expect, test } from 'vitest';
 import { POST as createRoute } from '@/app/api/missions/route';
 import { POST as linkRoute } from '@/app/api/agents/me/erc8004/route';
 import { GET as feedbackRoute } from '@/app/api/missions/[id]/feedback.json/route';
+import { POST as answerRoute } from '@/app/api/missions/[id]/settlement-offers/[offerId]/route';
+import { POST as offerRoute } from '@/app/api/missions/[id]/settlement-offers/route';
 import { GET as profileRoute } from '@/app/api/agents/[address]/route';
 import { getDb } from '@/lib/db/client';
 import { reputationFeedback, settlements } from '@/lib/db/schema';
@@ -35,7 +37,7 @@ import {
 } from '../support/erc8004';
 import { act, getMission, missionInput, ok, type Party, past, resolve, setTimes } from '../support/missions';
 import { award, closeEntries, createBounty, endWindow, enter, sweep } from '../support/bounties';
-import { startRpcProxy } from '../support/rpc-proxy';
+import { startReadOnlyRpc, startRpcProxy } from '../support/rpc-proxy';
 import { newWallet, signIn } from '../support/wallets';
 
 useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
@@ -51,15 +53,14 @@ async function linkedAgent() {
   return { agent, agentId };
 }
 
-/** A mission funded on-chain, taken and delivered (with one file) by `agent`. */
-async function submitted(agent: Party) {
-  const wallet = newWallet();
-  const taskId = await fundTask(wallet, REWARD);
+/** A mission funded on-chain (by `wallet`, a new client's unless given), taken and delivered by `agent`. */
+async function submitted(agent: Party, wallet = newWallet(), reward = REWARD) {
+  const taskId = await fundTask(wallet, reward);
   const { token, user } = await signIn(wallet);
   const client = { token, id: user.id, address: user.walletAddress } as Party;
   const created = await call(createRoute, {
     token,
-    body: missionInput({ reward: REWARD.toString(), onChainTaskId: taskId }),
+    body: missionInput({ reward: reward.toString(), onChainTaskId: taskId }),
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.id as string;
@@ -82,6 +83,13 @@ async function feedbackFile(id: string, agent?: string) {
   return { status: response.status, text, body: response.status === 200 ? JSON.parse(text) : undefined };
 }
 const operatorNonce = () => publicClient().getTransactionCount({ address: OPERATOR, blockTag: 'pending' });
+
+/** RPC_URL at a node down for sending, until the caller sets it back and closes it. */
+async function sendsRefused(rpc: string) {
+  const proxy = await startReadOnlyRpc(rpc);
+  setEnv({ RPC_URL: proxy.url });
+  return proxy;
+}
 
 describe('feedback at settlement', () => {
   test(
@@ -115,6 +123,7 @@ describe('feedback at settlement', () => {
       expect(keccak256(stringToBytes(file.text))).toBe(given!.feedbackHash);
       const document = feedbackDocumentSchema.parse(file.body);
       expect(document).toMatchObject({
+        type: 'taskmarket-feedback-v3',
         missionId: id,
         agent: agent.address,
         agentId: agentId.toString(),
@@ -122,7 +131,12 @@ describe('feedback at settlement', () => {
         tag2: 'approved',
         criteria: [],
         verdicts: [],
+        checks: [],
+        // docs/api.md#feedback-bounds: what the agent was paid, and by whom under a pseudonym (never the wallet).
+        reward: { amount: REWARD.toString(), token: process.env.REWARD_TOKEN_ADDRESS!.toLowerCase() },
+        client: expect.stringMatching(/^[0-9a-f]{32}$/),
       });
+      expect(file.text.toLowerCase()).not.toContain(client.address.toLowerCase().slice(2));
       // The payout went first, and the file names its transaction.
       expect(document.settlement).toEqual({ kind: 'RELEASE', chainId: 31337, txHash: (await payoutOf(id))!.txHash });
 
@@ -193,14 +207,17 @@ describe('feedback at settlement', () => {
       const { agent, agentId } = await linkedAgent();
       const { client, id } = await submitted(agent);
       const rpc = process.env.RPC_URL;
-      setEnv({ RPC_URL: 'http://127.0.0.1:9' });
+      // docs/api.md#escrow: the approval reads the task it releases; nothing it settles can be sent.
+      const sendsDown = await sendsRefused(rpc!);
       try {
         expect(await ok(act('approve', client, id))).toMatchObject({ status: 'COMPLETED' });
+        setEnv({ RPC_URL: 'http://127.0.0.1:9' });
         expect(await rowsOf(id)).toMatchObject([{ status: 'PENDING', txHash: null, document: null }]);
         expect((await sweep()).status).toBe(200);
         expect(await rowsOf(id)).toMatchObject([{ status: 'PENDING', txHash: null, attempts: 0 }]);
       } finally {
         setEnv({ RPC_URL: rpc });
+        await sendsDown.close();
       }
       expect((await feedbackFile(id)).status).toBe(404);
       await sweep();
@@ -243,11 +260,13 @@ describe('feedback at settlement', () => {
       const { agent, agentId } = await linkedAgent();
       const { client, id } = await submitted(agent);
       const rpc = process.env.RPC_URL!;
-      setEnv({ RPC_URL: 'http://127.0.0.1:9' });
+      // docs/api.md#escrow: the approval reads the task it releases; nothing it settles can be sent.
+      const sendsDown = await sendsRefused(rpc!);
       try {
-        await ok(act('approve', client, id));
+        expect(await ok(act('approve', client, id))).toMatchObject({ status: 'COMPLETED' });
       } finally {
         setEnv({ RPC_URL: rpc });
+        await sendsDown.close();
       }
       // The sweep sends the release, then the feedback — whose broadcast the provider refuses.
       let sends = 0;
@@ -324,11 +343,13 @@ describe('feedback at settlement', () => {
     const rpc = process.env.RPC_URL!;
     const stuck = await linkedAgent();
     const waiting = await submitted(stuck.agent);
-    setEnv({ RPC_URL: 'http://127.0.0.1:9' });
+    // docs/api.md#escrow: the approval reads the task it releases; nothing it settles can be sent.
+    const sendsDown = await sendsRefused(rpc);
     try {
       await ok(act('approve', waiting.client, waiting.id));
     } finally {
       setEnv({ RPC_URL: rpc });
+      await sendsDown.close();
     }
     // Its payout gave up: it waits for the operator's retry, and so does its feedback.
     await (await getDb()).update(settlements).set({ status: 'FAILED' }).where(eq(settlements.missionId, waiting.id));
@@ -355,17 +376,119 @@ describe('feedback at settlement', () => {
   });
 });
 
+describe('feedback that cannot be bought (docs/api.md#feedback-bounds)', () => {
+  const USDC = 1_000_000n;
+
+  test('behavior: a mission of one base unit settles (the agent paid) with no feedback', async () => {
+    const { agent, agentId } = await linkedAgent();
+    const { client, id } = await submitted(agent, newWallet(), 1n);
+    const nonce = await operatorNonce();
+    expect(await ok(act('approve', client, id))).toMatchObject({ status: 'COMPLETED' });
+    expect((await payoutOf(id))!.status).toBe('MINED');
+    expect(await rowsOf(id)).toEqual([]);
+    expect(await operatorNonce()).toBe(nonce + 1); // the release only
+    expect((await summaryOnChain(agentId)).count).toBe(0n);
+    expect((await feedbackFile(id)).status).toBe(404);
+    // Just under the floor: none either.
+    const under = await submitted(agent, newWallet(), USDC - 1n);
+    await ok(act('approve', under.client, under.id));
+    expect(await rowsOf(under.id)).toEqual([]);
+  });
+
+  test(
+    'behavior: 1 USDC gives feedback; the same client and agent again within 24 h give ' +
+      'none, another client does, and a day later the pair does again',
+    async () => {
+      const { agent, agentId } = await linkedAgent();
+      const wallet = newWallet();
+      const first = await submitted(agent, wallet, USDC);
+      await ok(act('approve', first.client, first.id));
+      expect(await rowsOf(first.id)).toMatchObject([{ status: 'MINED', reward: USDC.toString() }]);
+      const pseudonym = feedbackDocumentSchema.parse((await feedbackFile(first.id)).body);
+
+      const again = await submitted(agent, wallet, 50n * USDC);
+      const nonce = await operatorNonce();
+      await ok(act('approve', again.client, again.id));
+      expect(await rowsOf(again.id)).toEqual([]);
+      expect(await operatorNonce()).toBe(nonce + 1); // the release only
+      expect((await summaryOnChain(agentId)).count).toBe(1n);
+
+      // Another client of the same agent: its own feedback, its own pseudonym.
+      const other = await submitted(agent, newWallet(), USDC);
+      await ok(act('approve', other.client, other.id));
+      expect(await rowsOf(other.id)).toMatchObject([{ status: 'MINED' }]);
+      const otherFile = feedbackDocumentSchema.parse((await feedbackFile(other.id)).body);
+      expect('client' in otherFile && 'client' in pseudonym && otherFile.client !== pseudonym.client).toBe(true);
+
+      // The pair's feedback is a day old: the next settlement gives one again, under the same pseudonym.
+      await (await getDb())
+        .update(reputationFeedback)
+        .set({ createdAt: new Date(Date.now() - 24 * 3_600_000 - 60_000) })
+        .where(eq(reputationFeedback.missionId, first.id));
+      const later = await submitted(agent, wallet, 2n * USDC);
+      await ok(act('approve', later.client, later.id));
+      expect(await rowsOf(later.id)).toMatchObject([{ status: 'MINED', reward: (2n * USDC).toString() }]);
+      const laterFile = feedbackDocumentSchema.parse((await feedbackFile(later.id)).body);
+      expect(laterFile).toMatchObject({ client: (pseudonym as { client: string }).client });
+      expect((await summaryOnChain(agentId)).count).toBe(3n);
+    },
+  );
+
+  test('behavior: two settlements of one pair at the same moment give one feedback', async () => {
+    const { agent, agentId } = await linkedAgent();
+    const wallet = newWallet();
+    const one = await submitted(agent, wallet);
+    const two = await submitted(agent, wallet);
+    const answers = await Promise.all([act('approve', one.client, one.id), act('approve', two.client, two.id)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect([...(await rowsOf(one.id)), ...(await rowsOf(two.id))]).toHaveLength(1);
+    await sweep();
+    expect((await summaryOnChain(agentId)).count).toBe(1n);
+  });
+
+  test(
+    "behavior: past the operator's hourly feedback budget the feedback waits, PENDING, " +
+      'and goes once the budget has room',
+    async () => {
+      const { agent, agentId } = await linkedAgent();
+      const { client, id } = await submitted(agent);
+      setEnv({ ERC8004_FEEDBACK_BUDGET_PER_HOUR: '0' });
+      try {
+        const nonce = await operatorNonce();
+        await ok(act('approve', client, id));
+        expect((await payoutOf(id))!.status).toBe('MINED');
+        expect(await rowsOf(id)).toMatchObject([
+          { status: 'PENDING', txHash: null, attempts: 0, lastError: expect.stringMatching(/budget .*next hour/) },
+        ]);
+        await sweep();
+        expect(await rowsOf(id)).toMatchObject([{ status: 'PENDING', txHash: null, attempts: 0 }]);
+        expect(await operatorNonce()).toBe(nonce + 1); // the release only
+        expect((await summaryOnChain(agentId)).count).toBe(0n);
+      } finally {
+        setEnv({ ERC8004_FEEDBACK_BUDGET_PER_HOUR: undefined });
+      }
+      // Room again (as in the next hour): the sweep gives it, once.
+      await sweep();
+      expect(await rowsOf(id)).toMatchObject([{ status: 'MINED', lastError: null }]);
+      await sweep();
+      expect((await summaryOnChain(agentId)).count).toBe(1n);
+    },
+  );
+});
+
 describe('feedback sent under a lease, to an identity still the agent’s', () => {
   /** Settled with the RPC down, then only its payout carried: the feedback PENDING, nothing sent yet. */
   async function pendingFeedback() {
     const { agent, agentId } = await linkedAgent();
     const { client, id } = await submitted(agent);
     const rpc = process.env.RPC_URL!;
-    setEnv({ RPC_URL: 'http://127.0.0.1:9' });
+    // docs/api.md#escrow: the approval reads the task it releases; nothing it settles can be sent.
+    const sendsDown = await sendsRefused(rpc!);
     try {
-      await ok(act('approve', client, id));
+      expect(await ok(act('approve', client, id))).toMatchObject({ status: 'COMPLETED' });
     } finally {
       setEnv({ RPC_URL: rpc });
+      await sendsDown.close();
     }
     await retryPendingSettlements(await getDb(), config(), async () => {});
     expect((await payoutOf(id))!.status).toBe('MINED');
@@ -423,4 +546,41 @@ describe('feedback sent under a lease, to an identity still the agent’s', () =
       expect((await summaryOnChain(agentId)).count).toBe(0n);
     },
   );
+});
+
+describe('feedback for a settlement in part (docs/api.md#split-feedback)', () => {
+  test('behavior: a split by agreement and one by the operator give the percent released, tag2 partial', async () => {
+    const { agent, agentId } = await linkedAgent();
+    const { client, id } = await submitted(agent);
+    // 30 % (1_500_000 of 5_000_000) by agreement: the agent offers, the client accepts.
+    const offered = await call(offerRoute, {
+      method: 'POST',
+      token: agent.token,
+      params: { id },
+      body: { agentAmount: '1500000' },
+    });
+    expect(offered.status, JSON.stringify(offered.body)).toBe(201);
+    const accepted = await call(answerRoute, {
+      method: 'POST',
+      token: client.token,
+      params: { id, offerId: offered.body.offer.id },
+      body: { decision: 'accept' },
+    });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(await rowsOf(id)).toMatchObject([{ status: 'MINED', value: 30, outcome: 'partial' }]);
+    expect((await feedbackEvents(agentId))[0]).toMatchObject({ value: 30n, tag1: 'taskmarket', tag2: 'partial' });
+    const file = await feedbackFile(id);
+    expect(file.body).toMatchObject({ value: 30, tag2: 'partial' });
+    expect(file.body.settlement).toMatchObject({ kind: 'SETTLE', txHash: (await payoutOf(id))!.txHash });
+
+    // 66 % (3_333_333 of 5_000_000, rounded down) by the operator's split verdict, for another client.
+    const other = await submitted(agent);
+    for (let round = 1; round <= 3; round += 1) {
+      await ok(act('contest', other.client, other.id, { reason: `Round ${round}.` }));
+      if (round < 3) await ok(act('submit', agent, other.id, { note: `Again ${round}.` }));
+    }
+    expect((await resolve(other.id, { outcome: 'SPLIT', agentAmount: '3333333' })).status).toBe(200);
+    expect(await rowsOf(other.id)).toMatchObject([{ status: 'MINED', value: 66, outcome: 'partial' }]);
+    expect(await summaryOnChain(agentId)).toEqual({ count: 2n, value: 48n, decimals: 0 });
+  });
 });

@@ -14,6 +14,7 @@ import { setEnv, TEST_CHAIN_ID, TEST_DOMAIN, useTestEnvironment } from '../suppo
 import { agentWithWallet, registerIdentity, registries, setAgentWallet } from '../support/erc8004';
 import { newAgent, newClient } from '../support/missions';
 import { newWallet } from '../support/wallets';
+import { chainReadsOf } from '../support/shared-loads';
 
 const { contracts } = useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
 
@@ -108,6 +109,24 @@ describe('POST /api/agents/me/erc8004', () => {
       setEnv({ RPC_URL: rpc });
     }
     expect((await profile(agent.address)).body.erc8004).toMatchObject({ feedbackCount: 0, stale: false });
+  });
+
+  test('behavior: concurrent profile reads missing the cache share one summary read', async () => {
+    const agent = await agentWithWallet();
+    const agentId = await registerIdentity(agent.wallet);
+    expect((await link(agent.token, agentId.toString())).status).toBe(200);
+    forgetReputationSummaries();
+    const { reads, answers } = await chainReadsOf('reputation_summary', registries().reputationRegistry, 6, () =>
+      profile(agent.address),
+    );
+    expect(reads).toBe(1);
+    for (const answer of answers)
+      expect(answer.body.erc8004).toEqual({
+        agentId: agentId.toString(),
+        feedbackCount: 0,
+        averageValue: null,
+        stale: false,
+      });
   });
 
   test('behavior: DELETE unlinks; a second DELETE is 404', async () => {

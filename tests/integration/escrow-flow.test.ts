@@ -1,17 +1,30 @@
 // Missions funded on-chain, end to end through the route handlers: fund → create → accept →
 // submit → approve → release mined → earnings → claim → the agent's tokens; cancel → refund.
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { GET as missionRoute } from '@/app/api/missions/[id]/route';
+import { POST as addWebhook } from '@/app/api/webhooks/route';
 import { GET as earningsRoute } from '@/app/api/agents/me/earnings/route';
 import { POST as claimRoute } from '@/app/api/agents/me/claim/route';
 import { POST as createRoute } from '@/app/api/missions/route';
 import { POST as registerAgent } from '@/app/api/auth/register-agent/route';
 import { call } from '../support/http';
+import { routes } from '../support/missions';
 import { setEnv, useTestEnvironment, BOOKKEEPING } from '../support/environment';
 import { claimableOnChain, fundTask, taskOnChain, tokenBalance, topUpTask } from '../support/escrow';
-import { act, inDays, missionInput, ok } from '../support/missions';
+import { act, earningsOf, inDays, missionInput, missionRow, ok, past, setTimes } from '../support/missions';
+import { isolatedDatabase } from '../support/isolated-database';
+import { startWebhookReceiver } from '../support/webhook-receiver';
 import { newWallet, signIn } from '../support/wallets';
+import { chainReadsOf } from '../support/shared-loads';
 
-const { contracts } = useTestEnvironment({ PLATFORM_FEE_BPS: '1000', WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
+// A database of its own on PostgreSQL: the webhooks asserted here are exactly these missions', not
+// also what earlier files of this worker left due (their endpoints, their fan-outs).
+const { contracts } = useTestEnvironment({
+  ...isolatedDatabase(),
+  PLATFORM_FEE_BPS: '1000',
+  WRITE_RATE_LIMIT_PER_MINUTE: '100000',
+  WEBHOOK_ALLOW_PRIVATE: '1',
+});
 
 const REWARD = 25_000_000n;
 
@@ -41,7 +54,56 @@ async function completedMission() {
   return { client, worker, id, approve: () => act('approve', client, id) };
 }
 
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+});
+afterAll(() => receiver.close());
+
+/** What each party's endpoint heard of the mission: event types, in order. */
+async function listening(parties: Record<string, { token: string }>) {
+  for (const [name, party] of Object.entries(parties)) {
+    const events = ['mission.completed', 'earnings.released'];
+    const added = await call(addWebhook, { token: party.token, body: { url: `${receiver.url}?${name}`, events } });
+    expect(added.status).toBe(201);
+  }
+  return (id: string) =>
+    Object.fromEntries(
+      Object.keys(parties).map((name) => [
+        name,
+        receiver.received
+          .filter((r) => r.path.endsWith(`?${name}`) && r.body.includes(id))
+          .map((r) => JSON.parse(r.body).type),
+      ]),
+    );
+}
+
 describe('funded missions', () => {
+  // docs/api.md#one-door: whichever request applies a transition, what it settles leaves the same way.
+  test('behavior: a read that finds the review window over pays and notifies like an approve', async () => {
+    const approved = await completedMission();
+    const heardApproved = await listening({ client: approved.client, agent: approved.worker });
+    const answer = await call(routes.approve, {
+      method: 'POST',
+      token: approved.client.token,
+      params: { id: approved.id },
+      afterResponse: true,
+    });
+    expect(answer.status).toBe(200);
+
+    const read = await completedMission();
+    const heardRead = await listening({ client: read.client, agent: read.worker });
+    await setTimes(read.id, { reviewDeadline: past() });
+    const seen = await call(missionRoute, { token: read.client.token, params: { id: read.id }, afterResponse: true });
+    expect(seen.body.status).toBe('COMPLETED');
+    // Paid on-chain by the read itself, not by a later sweep.
+    expect((await taskOnChain(read.client.taskId)).state).toBe(2); // Released
+    expect(await claimableOnChain(read.worker.address)).toBe((REWARD * 9_000n) / 10_000n);
+    const told = { client: ['mission.completed'], agent: ['mission.completed', 'earnings.released'] };
+    expect(heardApproved(approved.id)).toEqual(told);
+    expect(heardRead(read.id)).toEqual(told);
+  });
+
   test('default: approve releases the reward less the fee on-chain, and claim pays it to the agent', async () => {
     const { worker, approve, client } = await completedMission();
     expect((await approve()).status).toBe(200);
@@ -110,17 +172,25 @@ describe('funded missions', () => {
     expect(again).toMatchObject({ status: 200, body: first.body });
   });
 
-  test('behavior: with the RPC down approve still completes; the sweep releases later, exactly once', async () => {
+  test('behavior: RPC down: approve is 503 (task unread); time completes it, the sweep releases once', async () => {
     const { worker, approve, client, id } = await completedMission();
     const rpc = process.env.RPC_URL;
-    setEnv({ RPC_URL: 'http://127.0.0.1:9' });
-    const approved = await approve();
-    expect(approved.status).toBe(200);
-    expect(approved.body.status).toBe('COMPLETED');
-    setEnv({ RPC_URL: rpc });
-    expect((await taskOnChain(client.taskId)).state).toBe(1); // still Open
     const cron = { authorization: `Bearer ${process.env.CRON_SECRET}` };
     const { POST: sweep } = await import('@/app/api/cron/sweep/route');
+    setEnv({ RPC_URL: 'http://127.0.0.1:9' });
+    try {
+      // docs/api.md#confirmations: a release reads what the task holds first; unread, nothing is released.
+      const approved = await approve();
+      expect(approved.status).toBe(503);
+      expect((await missionRow(id)).status).toBe('SUBMITTED');
+      // The review window ends with the chain still down: time completes it, and the release waits.
+      await setTimes(id, { reviewDeadline: past() });
+      await call(sweep, { method: 'POST', headers: cron });
+      expect((await missionRow(id)).status).toBe('COMPLETED');
+    } finally {
+      setEnv({ RPC_URL: rpc });
+    }
+    expect((await taskOnChain(client.taskId)).state).toBe(1); // still Open
     const [a, b] = await Promise.all([
       call(sweep, { method: 'POST', headers: cron }),
       call(sweep, { method: 'POST', headers: cron }),
@@ -128,7 +198,6 @@ describe('funded missions', () => {
     expect(a.body.settlements.mined + b.body.settlements.mined).toBe(1);
     expect((await taskOnChain(client.taskId)).state).toBe(2);
     expect(await claimableOnChain(worker.address)).toBe((REWARD * 9_000n) / 10_000n);
-    void id;
   });
 });
 
@@ -147,7 +216,14 @@ describe('funding checks', () => {
         onChainTaskId: c.taskId,
         reward: (REWARD + 1n).toString(),
       }),
-      /less than the reward/,
+      /holds 25000000, less than the reward 25000001/,
+    ],
+    [
+      // The reproduced attack: a one-unit mission on a task of the poster's holding much more, whose
+      // release pays the whole task.
+      'a task holding more than the reward (a one-unit mission on a 25 USDC task)',
+      async (c: Awaited<ReturnType<typeof fundedClient>>) => ({ onChainTaskId: c.taskId, reward: '1' }),
+      /holds 25000000, more than the reward 1; a mission links only a task holding exactly its reward/,
     ],
   ])('error: %s is 400 with details', async (_name, fields, detail) => {
     const client = await fundedClient();
@@ -181,9 +257,42 @@ describe('funding checks', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.details.join(' ')).toMatch(/topUp/);
     await topUpTask(client.wallet, client.taskId, 5_000_000n);
+    // The new reward is the task's amount after the top-up, to the unit.
+    const short = await act('bump', client, body.id, { reward: (REWARD + 1n).toString() });
+    expect(short.status).toBe(400);
+    expect(short.body.details.join(' ')).toMatch(/must equal it exactly/);
     const bumped = await act('bump', client, body.id, { reward: raised });
     expect(bumped.status).toBe(200);
     expect(bumped.body.reward).toBe(raised);
+  });
+
+  test('security: topped up without a bump: approve is 409 naming the bump; bumped, it pays the task', async () => {
+    const { worker, approve, client, id } = await completedMission();
+    await topUpTask(client.wallet, client.taskId, 5_000_000n);
+    const refused = await approve();
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    expect(refused.body.error).toMatch(/holds 30000000, not this mission's reward 25000000.*bump/i);
+    expect((await taskOnChain(client.taskId)).state).toBe(1); // still Open
+    expect((await act('bump', client, id, {})).status).toBe(409); // past OPEN a bump names the reward
+    expect((await act('bump', client, id, { reward: '30000000' })).status).toBe(200);
+    expect((await approve()).status).toBe(200);
+    expect(await claimableOnChain(worker.address)).toBe(27_000_000n);
+  });
+
+  test('behavior: the books record what the chain credited (a top-up approved by time pays the task)', async () => {
+    const { worker, client, id } = await completedMission();
+    await topUpTask(client.wallet, client.taskId, 5_000_000n);
+    // Time approves it (the review window over); the escrow's release pays the whole task.
+    await setTimes(id, { reviewDeadline: past() });
+    const { POST: sweep } = await import('@/app/api/cron/sweep/route');
+    await call(sweep, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+    expect((await taskOnChain(client.taskId)).state).toBe(2); // Released
+    const credited = await claimableOnChain(worker.address);
+    expect(credited).toBe(27_000_000n);
+    const [earning] = await earningsOf(id);
+    expect(earning).toMatchObject({ amount: credited.toString(), fee: '3000000', gross: '30000000' });
+    const earnings = await call(earningsRoute, { token: worker.token });
+    expect(earnings.body.history[0]).toMatchObject({ type: 'EARNED', amount: credited.toString() });
   });
 });
 
@@ -200,6 +309,15 @@ describe('bookkeeping mode', () => {
       body: { pending: '0', claimed: '0', inFlight: '0', history: [] },
     });
     setEnv({ ESCROW_ADDRESS: contracts.escrow });
+  });
+
+  test('behavior: concurrent earnings reads share one claimable read per escrow', async () => {
+    const worker = await agent();
+    const { reads, answers } = await chainReadsOf('claimable', contracts.escrow, 6, () =>
+      call(earningsRoute, { token: worker.token }),
+    );
+    expect(reads).toBe(1);
+    for (const answer of answers) expect(answer.body).toMatchObject({ pending: '0', claimed: '0', inFlight: '0' });
   });
 
   test('error: earnings and claim are for agents only', async () => {

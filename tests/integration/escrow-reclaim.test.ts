@@ -41,10 +41,15 @@ async function sweepUntilCancelled(id: string) {
 const deadlineIn = (seconds: number) => new Date(Date.now() + seconds * 1000);
 const unix = (date: Date) => BigInt(Math.ceil(date.getTime() / 1000));
 
-/** The earliest acceptable expiry for `deadline`, and later if the chain's clock already runs ahead. */
+/**
+ * The earliest acceptable expiry for `deadline`, and later if the chain's clock already runs ahead.
+ * The latest block's time is as old as the last transaction, so a block is mined first to read the
+ * clock as it is; the minute after it covers the three transactions that fund the task on a loaded host.
+ */
 async function expiryFor(deadline: Date): Promise<bigint> {
   const earliest = unix(deadline) + BigInt(MARGIN);
-  const chain = (await chainNow()) + 10n;
+  await anvil().mine({ blocks: 1 });
+  const chain = (await chainNow()) + 60n;
   return earliest > chain ? earliest : chain;
 }
 

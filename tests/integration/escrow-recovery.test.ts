@@ -1,6 +1,6 @@
 // A crash between the steps of a payout — after broadcast but before the receipt, or after the
 // hash was recorded but before broadcast — is resumed from the outbox row and the chain's state:
-// the release happens exactly once.
+// the release (and escrow v5's settle of an accepted offer) happens exactly once.
 import { eq } from 'drizzle-orm';
 import { createTestClient, http, keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -9,13 +9,16 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { POST as sweepRoute } from '@/app/api/cron/sweep/route';
 import { POST as createRoute } from '@/app/api/missions/route';
 import { POST as registerAgent } from '@/app/api/auth/register-agent/route';
+import { POST as answerRoute } from '@/app/api/missions/[id]/settlement-offers/[offerId]/route';
+import { POST as offerRoute } from '@/app/api/missions/[id]/settlement-offers/route';
 import { ANVIL_KEYS } from '@/lib/chain/anvil-node';
 import { getDb } from '@/lib/db/client';
 import { settlements } from '@/lib/db/schema';
 import { call } from '../support/http';
+import { startReadOnlyRpc } from '../support/rpc-proxy';
 import { publicClient } from '../support/chain';
 import { setEnv, useTestEnvironment } from '../support/environment';
-import { claimableOnChain, fundTask, taskOnChain } from '../support/escrow';
+import { claimableOnChain, fundTask, releasedOnChain, taskOnChain } from '../support/escrow';
 import { act, missionInput, ok } from '../support/missions';
 import { workerRpcUrl } from '../support/ports';
 import { newWallet, signIn } from '../support/wallets';
@@ -51,6 +54,7 @@ async function submittedMission() {
   return {
     client: { token: client.token, id: client.user.id, address: client.user.walletAddress },
     agentAddress: worker.user.walletAddress as string,
+    agentToken,
     taskId,
     id,
   };
@@ -88,10 +92,13 @@ describe('payout recovery', () => {
 
   test('behavior: a hash recorded but never broadcast is looked up, found unknown, and sent once', async () => {
     const { client, agentAddress, taskId, id } = await submittedMission();
-    const rpc = process.env.RPC_URL;
-    setEnv({ RPC_URL: 'http://127.0.0.1:9' });
+    const rpc = process.env.RPC_URL!;
+    // A node down for sending: the approval reads its task (docs/api.md#escrow), its release is only recorded.
+    const sendsDown = await startReadOnlyRpc(rpc);
+    setEnv({ RPC_URL: sendsDown.url });
     expect((await act('approve', client, id)).status).toBe(200);
     setEnv({ RPC_URL: rpc });
+    await sendsDown.close();
     // As if the worker had signed and recorded its transaction, then died before sending it.
     await (await getDb())
       .update(settlements)
@@ -105,5 +112,99 @@ describe('payout recovery', () => {
     expect(await operatorNonce()).toBe(nonceBefore + 1);
     await sweep();
     expect(await operatorNonce()).toBe(nonceBefore + 1);
+  });
+});
+
+// docs/api.md#settlement-offers: an accepted offer is one SETTLE row, sent as escrow v5's settle — which
+// credits the agent and refunds the client in one call — and resumed from the row and the chain as a release is.
+describe('settle recovery', () => {
+  const PART = 4_000_001n;
+
+  const acceptedOffer = submittedMission;
+
+  async function offerAndAccept(m: Awaited<ReturnType<typeof submittedMission>>, agentToken: string) {
+    const made = await call(offerRoute, {
+      method: 'POST',
+      token: agentToken,
+      params: { id: m.id },
+      body: { agentAmount: PART.toString() },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    return call(answerRoute, {
+      method: 'POST',
+      token: m.client.token,
+      params: { id: m.id, offerId: made.body.offer.id },
+      body: { decision: 'accept' },
+    });
+  }
+
+  async function expectSettledOnce(m: Awaited<ReturnType<typeof submittedMission>>) {
+    expect((await taskOnChain(m.taskId)).state).toBe(2);
+    expect(await releasedOnChain(m.taskId)).toBe(PART);
+    expect(await claimableOnChain(m.agentAddress)).toBe(PART);
+    expect(await claimableOnChain(m.client.address)).toBe(REWARD - PART);
+  }
+
+  test('behavior: a settle broadcast but not mined when the worker stops is waited for, never sent again', async () => {
+    const m = await acceptedOffer();
+    await anvil().setAutomine(false);
+    const nonceBefore = await operatorNonce();
+    const accepted = await offerAndAccept(m, m.agentToken);
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    const row = await releaseRow(m.id);
+    expect(row).toMatchObject({ kind: 'SETTLE', status: 'PENDING', txHash: expect.stringMatching(/^0x/) });
+    await sweep();
+    await sweep();
+    expect(await operatorNonce()).toBe(nonceBefore + 1);
+    await anvil().mine({ blocks: 1 });
+    await anvil().setAutomine(true);
+    await sweep();
+    expect(await releaseRow(m.id)).toMatchObject({ status: 'MINED', txHash: row.txHash });
+    await expectSettledOnce(m);
+    expect(await operatorNonce()).toBe(nonceBefore + 1);
+  });
+
+  test('behavior: the RPC down at acceptance, then a hash recorded but never broadcast: sent once', async () => {
+    const m = await acceptedOffer();
+    const rpc = process.env.RPC_URL!;
+    const sendsDown = await startReadOnlyRpc(rpc);
+    setEnv({ RPC_URL: sendsDown.url });
+    const accepted = await offerAndAccept(m, m.agentToken);
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(accepted.body.status).toBe('COMPLETED');
+    expect(await releaseRow(m.id)).toMatchObject({ kind: 'SETTLE', status: 'PENDING' });
+    setEnv({ RPC_URL: rpc });
+    await sendsDown.close();
+    await (await getDb())
+      .update(settlements)
+      .set({ txHash: keccak256(toHex('never sent')) })
+      .where(eq(settlements.missionId, m.id));
+    const nonceBefore = await operatorNonce();
+    await sweep();
+    expect((await releaseRow(m.id)).status).toBe('MINED');
+    await expectSettledOnce(m);
+    await sweep();
+    await sweep();
+    expect(await operatorNonce()).toBe(nonceBefore + 1);
+  });
+
+  test('behavior: mined, but the worker died before marking the row: the sweep reads the chain only', async () => {
+    const m = await acceptedOffer();
+    await anvil().setAutomine(false);
+    expect((await offerAndAccept(m, m.agentToken)).status).toBe(200);
+    const row = await releaseRow(m.id);
+    await anvil().mine({ blocks: 1 });
+    await anvil().setAutomine(true);
+    // As if the process had stopped after the receipt and before the row was marked.
+    await (await getDb())
+      .update(settlements)
+      .set({ status: 'PENDING', lockedUntil: null })
+      .where(eq(settlements.id, row.id));
+    const nonceBefore = await operatorNonce();
+    await sweep();
+    await sweep();
+    expect(await releaseRow(m.id)).toMatchObject({ status: 'MINED', txHash: row.txHash });
+    await expectSettledOnce(m);
+    expect(await operatorNonce()).toBe(nonceBefore);
   });
 });

@@ -1,6 +1,6 @@
-// Upgrading a deployment's escrow (docs/api.md#bounties, docs/escrow.md#upgrading-a-v3-deployment-to-v4), through
+// Upgrading a deployment's escrow (docs/api.md#bounties, docs/escrow.md#upgrading-a-v4-deployment-to-v5), through
 // the server: a mission funded on the old escrow before the upgrade keeps settling there once
-// ESCROW_ADDRESS names the new one and ESCROW_V2_ADDRESS (or ESCROW_V3_ADDRESS) the old one — its
+// ESCROW_ADDRESS names the new one and ESCROW_V2_ADDRESS (V3, V4) the old one — its
 // release and a cancelled one's refund go to the old escrow — while missions funded after it are
 // paid by the new one; claim pays the old balance, then the new one.
 import { eq } from 'drizzle-orm';
@@ -157,7 +157,7 @@ describe('a v3 deployment upgraded to v4', () => {
     });
     await ok(act('accept', agent, completed.id));
 
-    // The upgrade: v4 (the test chain's escrow) is the current one, v3 is kept.
+    // The upgrade: the test chain's escrow (today's, v5) is the current one, v3 is kept.
     setEnv({ ESCROW_ADDRESS: contracts.escrow, ESCROW_V3_ADDRESS: v3 });
     await ok(act('submit', agent, completed.id, { note: 'Done' }));
     await ok(act('approve', before.party, completed.id));
@@ -166,20 +166,85 @@ describe('a v3 deployment upgraded to v4', () => {
     expect(await v2Task(v3, cancelled.taskId)).toBe(3); // Refunded, on v3
     expect(await claimableOn(v3, cancelled.party.address)).toBe(REWARD);
 
-    // A mission funded after the upgrade, on v4 (its task id may equal a v3 one).
+    // A mission funded after the upgrade, on the current escrow (its task id may equal a v3 one).
     const after = await fundedClient(contracts.escrow as Hex);
     const fresh = await createMission(after.party, { reward: REWARD.toString(), onChainTaskId: after.taskId });
     await ok(act('accept', agent, fresh.id));
     await ok(act('submit', agent, fresh.id, { note: 'Done' }));
     await ok(act('approve', after.party, fresh.id));
     expect(await claimableOn(v3, agent.address)).toBe(REWARD);
-    expect(await claimableOnChain(agent.address)).toBe(REWARD); // v4
+    expect(await claimableOnChain(agent.address)).toBe(REWARD); // the current escrow
 
     const earnings = await call(earningsRoute, { token: agent.token });
     expect(earnings.body.pending).toBe((2n * REWARD).toString());
     const first = await call(claimRoute, { token: agent.token, method: 'POST' });
     expect(first.body).toMatchObject({ amount: REWARD.toString(), status: 'MINED' });
     expect(await claimableOn(v3, agent.address)).toBe(0n);
+    const second = await call(claimRoute, { token: agent.token, method: 'POST' });
+    expect(second.body).toMatchObject({ amount: REWARD.toString(), status: 'MINED' });
+    expect(await claimableOnChain(agent.address)).toBe(0n);
+    expect((await call(claimRoute, { token: agent.token, method: 'POST' })).status).toBe(409);
+  }, 120_000);
+});
+
+describe('a v4 deployment upgraded to v5', () => {
+  test('v4 tasks keep settling on v4 once ESCROW_V4_ADDRESS names it; a mission funded after ' +
+    'settles on v5; claims drain v4, then v5', async () => {
+    const deployer = await newDeployer();
+    const operator = privateKeyToAccount(ANVIL_KEYS[0]).address;
+    const v4 = (
+      await deployEscrow(
+        {
+          walletClient: walletOf(deployer),
+          publicClient: createPublicClient({ chain: foundry, transport: http(workerRpcUrl()) }),
+          registrar: deployer.address,
+          owner: deployer.address,
+          operator,
+          feeRecipient: operator,
+          maxFeeBps: 1000,
+        },
+        contracts.rewardToken as Address,
+        'v4',
+      )
+    ).toLowerCase() as Hex;
+    setEnv({
+      ESCROW_ADDRESS: v4,
+      ESCROW_V2_ADDRESS: undefined,
+      ESCROW_V3_ADDRESS: undefined,
+      ESCROW_V4_ADDRESS: undefined,
+    });
+    const agent = await newAgent();
+    const before = await fundedClient(v4);
+    const completed = await createMission(before.party, { reward: REWARD.toString(), onChainTaskId: before.taskId });
+    const cancelled = await fundedClient(v4);
+    const toCancel = await createMission(cancelled.party, {
+      reward: REWARD.toString(),
+      onChainTaskId: cancelled.taskId,
+    });
+    await ok(act('accept', agent, completed.id));
+
+    // The upgrade: v5 (the test chain's escrow) is the current one, v4 is kept.
+    setEnv({ ESCROW_ADDRESS: contracts.escrow, ESCROW_V4_ADDRESS: v4 });
+    await ok(act('submit', agent, completed.id, { note: 'Done' }));
+    await ok(act('approve', before.party, completed.id));
+    expect(await v2Task(v4, before.taskId)).toBe(2); // Released, on v4
+    await ok(act('cancel', cancelled.party, toCancel.id));
+    expect(await v2Task(v4, cancelled.taskId)).toBe(3); // Refunded, on v4
+    expect(await claimableOn(v4, cancelled.party.address)).toBe(REWARD);
+
+    const after = await fundedClient(contracts.escrow as Hex);
+    const fresh = await createMission(after.party, { reward: REWARD.toString(), onChainTaskId: after.taskId });
+    await ok(act('accept', agent, fresh.id));
+    await ok(act('submit', agent, fresh.id, { note: 'Done' }));
+    await ok(act('approve', after.party, fresh.id));
+    expect(await claimableOn(v4, agent.address)).toBe(REWARD);
+    expect(await claimableOnChain(agent.address)).toBe(REWARD); // v5
+
+    const earnings = await call(earningsRoute, { token: agent.token });
+    expect(earnings.body.pending).toBe((2n * REWARD).toString());
+    const first = await call(claimRoute, { token: agent.token, method: 'POST' });
+    expect(first.body).toMatchObject({ amount: REWARD.toString(), status: 'MINED' });
+    expect(await claimableOn(v4, agent.address)).toBe(0n);
     const second = await call(claimRoute, { token: agent.token, method: 'POST' });
     expect(second.body).toMatchObject({ amount: REWARD.toString(), status: 'MINED' });
     expect(await claimableOnChain(agent.address)).toBe(0n);

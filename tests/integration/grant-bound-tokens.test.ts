@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, test, vi } from 'vitest';
+import { POST as logout } from '@/app/api/auth/logout/route';
 import { POST as registerAgent } from '@/app/api/auth/register-agent/route';
 import { GET as me } from '@/app/api/auth/me/route';
 import { GET as grantsList } from '@/app/api/grants/route';
@@ -98,6 +99,16 @@ describe('a revoked grant stays revoked without the KV', () => {
     expect((await call(me, { token: tokens.access_token })).status).toBe(401);
     flushKv();
     expect((await call(me, { token: tokens.access_token })).status).toBe(401);
+  });
+
+  test('error: a logged-out OAuth access token is refused after the KV is flushed; its grant ended', async () => {
+    const { user, tokens } = await connect('missions:read');
+    expect((await call(logout, { method: 'POST', token: tokens.access_token })).status).toBe(200);
+    expect((await call(me, { token: tokens.access_token })).status).toBe(401);
+    flushKv();
+    expect((await call(me, { token: tokens.access_token })).status).toBe(401);
+    // Ended as a disconnect ends it: Connected apps no longer lists it.
+    expect((await call(grantsList, { token: user.token })).body.items).toEqual([]);
   });
 
   test('error: a token derived from a revoked personal token is refused after the KV is flushed', async () => {

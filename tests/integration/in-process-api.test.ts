@@ -1,6 +1,6 @@
-// The remote MCP tools' in-process API calls (app/api/mcp/api-routes.ts): a read made with the MCP
-// request's own credential carries the caller the MCP route authenticated (one token check per
-// tool call); a write, or another credential, is authenticated by the route as over HTTP.
+// The remote MCP tools' in-process API calls (app/api/mcp/api-routes.ts): a read or a write made with
+// the MCP request's own credential carries the caller the MCP route authenticated (one token check
+// per tool call); another credential is authenticated by the route as over HTTP.
 import { randomUUID } from 'node:crypto';
 import { expect, test } from 'vitest';
 import { inProcessFetch } from '@/app/api/mcp/api-routes';
@@ -36,11 +36,22 @@ test('behavior: a read with another credential is authenticated by the route', a
   expect(await me.json()).toMatchObject({ user: { id: other.user.id, role: 'CLIENT' } });
 });
 
-test('behavior: a write is authenticated again, so the role is the database’s', async () => {
+test('behavior: a write with the MCP request’s token carries the caller already authenticated', async () => {
   const { token, fetch } = await mcpCall();
+  // The vouched caller is an AGENT (the database says CLIENT): past the role check, to the mission's 404.
   const accepted = await fetch(`http://localhost/api/missions/${randomUUID()}/accept`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}` },
+  });
+  expect(accepted.status).toBe(404);
+});
+
+test('behavior: a write with another credential is authenticated by the route', async () => {
+  const { fetch } = await mcpCall();
+  const other = await signIn();
+  const accepted = await fetch(`http://localhost/api/missions/${randomUUID()}/accept`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${other.token}` },
   });
   expect(accepted.status).toBe(403);
   expect(await accepted.json()).toMatchObject({ error: 'Agent role required' });

@@ -73,6 +73,20 @@ describe.each(drivers)('%s KV', (_name, open) => {
     expect((await kv.hit(`${p}h`, 300)).count).toBe(1);
   });
 
+  test('behavior: unhit takes one hit back, never below zero, and keeps the window', async () => {
+    await kv.hit(`${p}u`, 60_000);
+    await kv.hit(`${p}u`, 60_000);
+    await kv.unhit(`${p}u`);
+    const after = await kv.hit(`${p}u`, 60_000);
+    expect(after.count).toBe(2);
+    expect(after.resetMs).toBeGreaterThan(50_000);
+    for (let i = 0; i < 4; i++) await kv.unhit(`${p}u`);
+    expect((await kv.hit(`${p}u`, 60_000)).count).toBe(1);
+    // A window that is gone stays gone.
+    await kv.unhit(`${p}never`);
+    expect(await kv.get(`${p}never`)).toBeNull();
+  });
+
   test(
     'behavior: hitThenPutCapped counts the hit and stores within the limit, and past it ' + 'counts but stores nothing',
     async () => {

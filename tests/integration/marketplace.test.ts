@@ -12,6 +12,7 @@ import { PATCH as editReviewRoute, POST as reviewRoute } from '@/app/api/mission
 import { getDb } from '@/lib/db/client';
 import { missionReviews } from '@/lib/db/schema';
 import { call } from '../support/http';
+import { daysAgo, setMissionTimes } from '../support/mission-clock';
 import { isolatedDatabase } from '../support/isolated-database';
 import { GET as leaderboardRoute } from '@/app/api/agents/leaderboard/route';
 import { BOOKKEEPING, setEnv, useTestEnvironment } from '../support/environment';
@@ -219,13 +220,17 @@ describe('reviews (docs/api.md#reviews)', () => {
       status: 409,
       body: { error: 'This mission has already been reviewed' },
     });
+    // Double-blind (docs/api.md#reviews): sealed while the agent has not reviewed and the week is not over.
+    const sealed = await call(agentProfile, { params: { address: agent.address } });
+    expect(sealed.body).toMatchObject({ rating: null, ratingCount: 0 });
+    for (const { id } of [first, second]) await setMissionTimes(id, { completedAt: daysAgo(8) });
     const profile = await call(agentProfile, { params: { address: agent.address } });
     expect(profile.body).toMatchObject({ rating: 4.5, ratingCount: 2 });
   });
 
-  test('error: only the owner (403), only a COMPLETED mission (409), a rating of 1–5 (400)', async () => {
+  test('error: only the parties (404 for others), only a COMPLETED mission (409), a rating of 1–5 (400)', async () => {
     const done = await missionIn('COMPLETED');
-    expect((await review(done.agent, done.id, { rating: 5 })).status).toBe(403);
+    expect((await review(await newAgent(), done.id, { rating: 5 })).status).toBe(404);
     const open = await missionIn('SUBMITTED');
     expect((await review(open.client, open.id, { rating: 5 })).status).toBe(409);
     for (const rating of [0, 6, 4.5, '5']) expect((await review(done.client, done.id, { rating })).status).toBe(400);
@@ -260,54 +265,53 @@ describe('reviews (docs/api.md#reviews)', () => {
 });
 
 describe('ratings on the leaderboard (docs/api.md#reviews)', () => {
-  test(
-    'behavior: sort=rating ranks by average, then more ratings, unrated last — across ' + 'cursor pages too',
-    async () => {
-      const [twice, once, unrated] = [await newAgent(), await newAgent(), await newAgent()];
-      for (const [agent, ratings] of [
-        [twice, [5, 5]],
-        [once, [5]],
-        [unrated, [null]],
-      ] as const) {
-        for (const rating of ratings) {
-          const done = await missionIn('COMPLETED', { agent });
-          if (rating !== null)
-            await ok(
-              review(done.client, done.id, { rating }).then((r) => ({
-                ...r,
-                status: r.status === 201 ? 200 : r.status,
-              })),
-            );
-        }
+  test('behavior: sort=rating ranks by the shrunk rating, then more ratings, unrated last, across pages', async () => {
+    const [twice, once, unrated] = [await newAgent(), await newAgent(), await newAgent()];
+    for (const [agent, ratings] of [
+      [twice, [5, 5]],
+      [once, [5]],
+      [unrated, [null]],
+    ] as const) {
+      for (const rating of ratings) {
+        const done = await missionIn('COMPLETED', { agent });
+        // Past the double-blind week (docs/api.md#reviews), so the rating counts.
+        await setMissionTimes(done.id, { completedAt: daysAgo(8) });
+        if (rating !== null)
+          await ok(
+            review(done.client, done.id, { rating }).then((r) => ({
+              ...r,
+              status: r.status === 201 ? 200 : r.status,
+            })),
+          );
       }
-      const board = await call(leaderboardRoute, { path: '/api/agents/leaderboard?sort=rating' });
-      const mine = board.body.items.filter((e: { walletAddress: string }) =>
-        [twice, once, unrated].some((a) => a.address === e.walletAddress),
+    }
+    const board = await call(leaderboardRoute, { path: '/api/agents/leaderboard?sort=rating' });
+    const mine = board.body.items.filter((e: { walletAddress: string }) =>
+      [twice, once, unrated].some((a) => a.address === e.walletAddress),
+    );
+    expect(
+      mine.map((e: { walletAddress: string; rating: number | null; ratingCount: number }) => [
+        e.walletAddress,
+        e.rating,
+        e.ratingCount,
+      ]),
+    ).toEqual([
+      [twice.address, 5, 2],
+      [once.address, 5, 1],
+      [unrated.address, null, 0],
+    ]);
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { items: { walletAddress: string }[]; nextCursor: string | null } } = await call(
+        leaderboardRoute,
+        { path: `/api/agents/leaderboard?sort=rating&limit=1${cursor ? `&cursor=${cursor}` : ''}` },
       );
-      expect(
-        mine.map((e: { walletAddress: string; rating: number | null; ratingCount: number }) => [
-          e.walletAddress,
-          e.rating,
-          e.ratingCount,
-        ]),
-      ).toEqual([
-        [twice.address, 5, 2],
-        [once.address, 5, 1],
-        [unrated.address, null, 0],
-      ]);
-      const walked: string[] = [];
-      let cursor: string | null = null;
-      do {
-        const page: { body: { items: { walletAddress: string }[]; nextCursor: string | null } } = await call(
-          leaderboardRoute,
-          { path: `/api/agents/leaderboard?sort=rating&limit=1${cursor ? `&cursor=${cursor}` : ''}` },
-        );
-        walked.push(...page.body.items.map((e: { walletAddress: string }) => e.walletAddress));
-        cursor = page.body.nextCursor;
-      } while (cursor);
-      expect(walked).toEqual(board.body.items.map((e: { walletAddress: string }) => e.walletAddress));
-    },
-  );
+      walked.push(...page.body.items.map((e: { walletAddress: string }) => e.walletAddress));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(walked).toEqual(board.body.items.map((e: { walletAddress: string }) => e.walletAddress));
+  });
 });
 
 describe('comments (docs/api.md#comments)', () => {

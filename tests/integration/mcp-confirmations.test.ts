@@ -7,6 +7,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ErrorCode, UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, test } from 'vitest';
 import { POST as postMcp } from '@/app/api/mcp/route';
+import { POST as approveRoute } from '@/app/api/missions/[id]/approve/route';
+import { TOOLS } from '@taskmarket/sdk/mcp';
+import { createRemoteSession } from '@/lib/mcp/remote-session';
 import { POST as createToken } from '@/app/api/tokens/route';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
 import { stampedAddress } from '@/lib/http/socket-address';
@@ -141,5 +144,28 @@ describe('approve_mission beyond the release limit', () => {
       { params: Promise.resolve({}) },
     );
     expect(JSON.parse(await older.text()).result.content[1].text).toMatch(/Nothing was released/);
+  });
+
+  test('behavior: the 202 says a release waits, not how the text is written (JSON re-indented)', async () => {
+    const owner = await newClient();
+    const id = await delivered(owner);
+    // The SDK's requests answered by the approve route, through something that re-writes JSON as it
+    // likes: the same answer and status, other bytes.
+    const reindenting: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      request.headers.set(SOCKET_ADDRESS_HEADER, stampedAddress('10.9.9.9'));
+      const answer = await approveRoute(request, { params: Promise.resolve({ id }) });
+      const text = JSON.stringify(JSON.parse(await answer.text()), null, 2);
+      return new Response(text, { status: answer.status, headers: { 'content-type': 'application/json' } });
+    };
+    const session = createRemoteSession({
+      baseUrl: 'https://app.example.com',
+      token: await postingToken(owner),
+      fetch: reindenting,
+    });
+    const approve = TOOLS.find((t) => t.name === 'approve_mission')!;
+    const answer = (await approve.run({ id }, session)) as { content?: { text: string }[] };
+    expect(answer.content?.[1]?.text).toMatch(/Nothing was released/);
+    expect((await missionRow(id)).status).toBe('SUBMITTED');
   });
 });

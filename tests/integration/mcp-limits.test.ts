@@ -10,7 +10,7 @@ import { createClient } from '@taskmarket/sdk';
 import { callTool, MAX_INLINE_FILE_BYTES, type Session } from '@taskmarket/sdk/mcp';
 import { describe, expect, test } from 'vitest';
 import { DELETE as deleteMcp, GET as getMcp, POST as postMcp } from '@/app/api/mcp/route';
-import { GET as fileRoute } from '@/app/api/missions/[id]/files/[fileId]/route';
+import { GET as fileRoute, HEAD as fileHead } from '@/app/api/missions/[id]/files/[fileId]/route';
 import { GET as missionRoute } from '@/app/api/missions/[id]/route';
 import { POST as createRoute } from '@/app/api/missions/route';
 import { GET as commentsRoute } from '@/app/api/missions/[id]/comments/route';
@@ -19,7 +19,8 @@ import { stampedAddress } from '@/lib/http/socket-address';
 import { UPLOAD_LIMITS } from '@/lib/uploads/limits';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
 import { call, randomIp } from '../support/http';
-import { createMission, missionInput, newClient, type Party } from '../support/missions';
+import { createBounty, enter } from '../support/bounties';
+import { createMission, missionInput, newAgent, newClient, type Party } from '../support/missions';
 import { png, upload } from '../support/multipart';
 import { connect, MCP_RESOURCE } from '../support/oauth';
 import { signIn } from '../support/wallets';
@@ -288,6 +289,75 @@ describe('/api/mcp limits', () => {
       });
       expect(about.note).toContain(`taskmarket missions download ${large.id} ${large.fileId}`);
       expect(content[1]).toMatchObject({ type: 'resource_link', uri: about.url });
+    },
+  );
+
+  test(
+    "behavior: a file the mission does not list (a bounty entry's) over 1 MB is answered by " +
+      'its URL without a byte downloaded; a small one inline, over stdio and remote MCP',
+    async () => {
+      // An entry's files are on the entries list, not on the mission: the tool asks the download's HEAD.
+      const bounty = await createBounty(await newClient());
+      const agent = await newAgent();
+      const over = Buffer.alloc(MAX_INLINE_FILE_BYTES + 1, 'd');
+      const small = Buffer.from('a short entry\n');
+      const entry = await enter(agent, bounty.id, 'Two files.', [
+        { filename: 'big.txt', contentType: 'text/plain', content: over },
+        { filename: 'small.txt', contentType: 'text/plain', content: small },
+      ]);
+      expect(entry.status, JSON.stringify(entry.body)).toBe(201);
+      const [big, little] = entry.body.files as { id: string }[];
+      // The stdio server's session over the route handlers, noting each file request and the bytes it served.
+      const baseUrl = 'http://localhost:3000';
+      const fileRequests: string[] = [];
+      let served = 0;
+      const routeFetch: typeof fetch = async (input, init) => {
+        const request = new Request(input, init);
+        request.headers.set(SOCKET_ADDRESS_HEADER, stampedAddress(randomIp()));
+        const [id, , fileId] = new URL(request.url).pathname.split('/').slice(3);
+        if (!fileId) return missionRoute(request, { params: Promise.resolve({ id: id! }) });
+        fileRequests.push(`${request.method} ${fileId}`);
+        const handler = request.method === 'HEAD' ? fileHead : fileRoute;
+        const response = await handler(request, { params: Promise.resolve({ id: id!, fileId }) });
+        const bytes = request.method === 'HEAD' ? 0 : (await response.clone().arrayBuffer()).byteLength;
+        served += bytes;
+        return response;
+      };
+      const client = createClient({ baseUrl, token: agent.token, fetch: routeFetch });
+      const session: Session = {
+        settings: () => ({ baseUrl }) as never,
+        client: () => client as never,
+        token: async () => null,
+      };
+      const { content } = await callTool(session, 'get_mission_file', { id: bounty.id, fileId: big!.id });
+      const about = JSON.parse((content[0] as Block).text!);
+      expect(about).toMatchObject({
+        id: big!.id,
+        contentType: 'text/plain',
+        size: over.length,
+        url: `${baseUrl}/api/missions/${bounty.id}/files/${big!.id}`,
+      });
+      expect(content[1]).toMatchObject({ type: 'resource_link', uri: about.url, size: over.length });
+      expect(fileRequests).toEqual([`HEAD ${big!.id}`]);
+      expect(served).toBe(0);
+
+      const inline = await callTool(session, 'get_mission_file', { id: bounty.id, fileId: little!.id });
+      expect(inline.content[1]).toEqual({ type: 'text', text: small.toString() });
+      expect(fileRequests.slice(1)).toEqual([`HEAD ${little!.id}`, `GET ${little!.id}`]);
+      expect(served).toBe(small.length);
+
+      // Remote MCP: the same, through the in-process API.
+      const remote = await post(agent.token, toolCall('get_mission_file', { id: bounty.id, fileId: big!.id }));
+      expect(remote.text.length).toBeLessThan(2_000);
+      const linked = remote.json().result.content as Block[];
+      expect(linked[1]).toMatchObject({ type: 'resource_link', size: over.length });
+      const remoteSmall = await post(agent.token, toolCall('get_mission_file', { id: bounty.id, fileId: little!.id }));
+      expect((remoteSmall.json().result.content as Block[])[1]).toEqual({ type: 'text', text: small.toString() });
+      // Another user cannot see the entry: the HEAD answers the download's own 404.
+      const stranger = await newClient();
+      const refused = await post(stranger.token, toolCall('get_mission_file', { id: bounty.id, fileId: big!.id }));
+      expect(refused.json().result).toMatchObject({ isError: true });
+      expect(JSON.stringify(refused.json().result.content)).toMatch(/not found/i);
     },
   );
 

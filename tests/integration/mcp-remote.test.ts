@@ -9,9 +9,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { TOOLS } from '@taskmarket/sdk/mcp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { routesForTools } from '@/app/api/mcp/api-routes';
+import { routesForTools, toolRoutes } from '@/app/api/mcp/api-routes';
 import { ROUTE_TABLE } from '@/app/api/documented-routes';
-import { METHODS } from '@/lib/http/methods';
+import { METHODS, otherMethods } from '@/lib/http/methods';
+import { json, route } from '@/lib/http/route';
 import { DELETE as deleteMcp, GET as getMcp, POST as postMcp } from '@/app/api/mcp/route';
 import { GET as listMissions } from '@/app/api/missions/route';
 import { POST as registerAgentRoute } from '@/app/api/auth/register-agent/route';
@@ -143,22 +144,56 @@ describe('remote MCP', () => {
   });
 
   test(
-    'behavior: a tool call checks its token once, whatever the token (one revocation read, ' + 'not one per layer)',
+    'behavior: a tool call checks its token once, read or write, whatever the token (one ' +
+      'revocation read, not one per layer)',
     async () => {
+      const posted = await createMission(owner);
       const kv = getKv();
       const get = kv.get.bind(kv);
       const reads: string[] = [];
       kv.get = (key) => (reads.push(key), get(key));
       try {
-        for (const token of [agentSignIn.token, (await authorize('missions:read', agentSignIn)).tokens.access_token]) {
+        const delegated = (await authorize('missions:read missions:work', agentSignIn)).tokens.access_token;
+        for (const token of [agentSignIn.token, delegated]) {
           const client = await mcpClient(token);
-          reads.length = 0;
-          expect((await tool(client, 'find_missions', { limit: 2 })).isError).toBeFalsy();
-          expect(reads.filter((key) => key.startsWith('revoked:'))).toHaveLength(1);
+          for (const [name, args] of [
+            ['find_missions', { limit: 2 }],
+            ['post_comment', { id: posted.id, body: 'Once is enough' }],
+          ] as const) {
+            reads.length = 0;
+            expect((await tool(client, name, args)).isError).toBeFalsy();
+            expect(reads.filter((key) => key.startsWith('revoked:'))).toHaveLength(1);
+          }
         }
       } finally {
         kv.get = get;
       }
+    },
+  );
+
+  test(
+    'error: a new route reaches the tools only if its options let a delegated token call it ' + '(fail closed)',
+    () => {
+      const handler = async () => json({});
+      const table = [
+        ['/api/keys', { GET: route({ auth: 'user' }, handler), POST: route({ auth: 'user' }, handler) }],
+        ['/api/keys/exchange', { POST: route({ form: true, cors: true }, handler) }],
+        ['/api/ops/reindex', { POST: route({ operator: 'admin' }, handler) }],
+        ['/api/ops/405', otherMethods('GET')],
+        [
+          '/api/notes',
+          {
+            GET: route({ auth: 'optional', scope: 'missions:read' }, handler),
+            DELETE: route({ auth: 'user', scope: 'session' }, handler),
+          },
+        ],
+        ['/api/notes/public', { GET: route({}, handler) }],
+      ] as const;
+      const reached = toolRoutes(table).map(([template, module]) => [template, Object.keys(module)]);
+      expect(reached).toEqual([
+        ['/api/notes', ['GET']],
+        ['/api/notes/public', ['GET']],
+      ]);
     },
   );
 

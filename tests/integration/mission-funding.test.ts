@@ -1,21 +1,24 @@
 // Post and pay (docs/api.md#post-and-pay): a mission posted without its task waits AWAITING_FUNDING,
 // off the board and closed to everyone; the poster's one EIP-3009 signature (real viem signatures,
 // real anvil, escrow v4) is checked, recorded and relayed once, and the mission opens with its task.
-import { eq, inArray } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
+import { and, eq, inArray, sum } from 'drizzle-orm';
 import { type Hex, type PrivateKeyAccount, parseEventLogs, toFunctionSelector } from 'viem';
 import { inject, describe, expect, test } from 'vitest';
 import { GET as fundingGet, POST as fundingPost } from '@/app/api/missions/[id]/funding/route';
 import { GET as listRoute, POST as createRoute } from '@/app/api/missions/route';
 import { POST as sweepRoute } from '@/app/api/cron/sweep/route';
 import { GET as accountStats } from '@/app/api/account/stats/route';
+import { GET as clientRecord } from '@/app/api/clients/[address]/route';
 import { mockUsdcArtifact, taskEscrowV4Artifact } from '@/lib/chain/artifacts';
 import { getDb } from '@/lib/db/client';
-import { missionFundings, missions } from '@/lib/db/schema';
-import { MAX_LAPSE_FAILURES } from '@/lib/missions/funding-sweep';
+import { missionFiles, missionFundings, missions } from '@/lib/db/schema';
+import { MAX_LAPSE_FAILURES } from '@/lib/funding/sweep';
 import { fund, publicClient, walletOf } from '../support/chain';
 import { setEnv, useTestEnvironment } from '../support/environment';
+import { isolatedDatabase } from '../support/isolated-database';
 import { call } from '../support/http';
-import { act, blobExists, eventsOf, getMission, missionInput, newAgent } from '../support/missions';
+import { act, blobExists, eventsOf, getMission, missionCountOf, missionInput, newAgent } from '../support/missions';
 import { png, sha256, upload } from '../support/multipart';
 import { POST as verify } from '@/app/api/auth/verify/route';
 import { deployTestContract, newDeployer } from '../support/test-contracts';
@@ -23,9 +26,12 @@ import { newWallet, requestNonce, signIn, siweMessage } from '../support/wallets
 import { workerRpcUrl } from '../support/ports';
 import { startRpcProxy } from '../support/rpc-proxy';
 
-useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000', MINT_WAIT_MS: '2000' });
+// The global quota of unfunded attachments counts every poster's: on PostgreSQL this file has a database of
+// its own, so other files' unfunded missions are not counted against it meanwhile.
+useTestEnvironment({ ...isolatedDatabase(), WRITE_RATE_LIMIT_PER_MINUTE: '100000', MINT_WAIT_MS: '2000' });
 
 const REWARD = 7_000_000n;
+const kvPrefix = process.env.KV_PREFIX;
 const contracts = () => inject('contracts') as { escrow: Hex; rewardToken: Hex };
 const sweep = () =>
   call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
@@ -46,7 +52,7 @@ async function mintUsdc(to: Hex, amount: bigint) {
 /** A poster holding the reward in USDC and no ETH, and its AWAITING_FUNDING mission. */
 async function unfundedMission(reward = REWARD, holding = reward) {
   const wallet = newWallet();
-  await mintUsdc(wallet.address, holding);
+  if (holding > 0n) await mintUsdc(wallet.address, holding);
   const { token, user } = await signIn(wallet);
   const created = await call(createRoute, { token, body: missionInput({ reward: reward.toString() }) });
   expect(created.status).toBe(201);
@@ -94,9 +100,40 @@ const tasksCreated = async (fromBlock: bigint) =>
     logs: await publicClient().getLogs({ address: contracts().escrow, fromBlock }),
   });
 
-/** The wallet fallback's own approve + createTask with the terms of the GET; the new task's id. */
-async function ownTask(wallet: PrivateKeyAccount, token: string, id: string): Promise<number> {
-  const terms = (await readFunding(token, id)).body;
+/** The poster's EIP-3009 CancelAuthorization of the funding's nonce, signed for the token's domain. */
+const signCancellation = (
+  wallet: PrivateKeyAccount,
+  typedData: { domain: Record<string, unknown>; message: { nonce: Hex } },
+) =>
+  wallet.signTypedData({
+    domain: typedData.domain,
+    types: {
+      CancelAuthorization: [
+        { name: 'authorizer', type: 'address' },
+        { name: 'nonce', type: 'bytes32' },
+      ],
+    },
+    primaryType: 'CancelAuthorization',
+    message: { authorizer: wallet.address, nonce: typedData.message.nonce },
+  });
+
+/**
+ * The wallet fallback's own approve + createTask with the terms of the GET (or, for a test of what is
+ * refused, some of them changed); the new task's id.
+ */
+async function ownTask(
+  wallet: PrivateKeyAccount,
+  token: string,
+  id: string,
+  change: { amount?: bigint; ref?: Hex; expiresAt?: bigint } = {},
+): Promise<number> {
+  const read = (await readFunding(token, id)).body;
+  const terms = {
+    ...read,
+    amount: (change.amount ?? BigInt(read.amount)).toString(),
+    ref: change.ref ?? read.ref,
+    expiresAt: (change.expiresAt ?? BigInt(read.expiresAt)).toString(),
+  };
   await fund(wallet.address);
   const w = walletOf(wallet);
   await publicClient().waitForTransactionReceipt({
@@ -185,6 +222,43 @@ describe('a mission posted without its task', () => {
     expect((await postFunding(token, id, { signature })).status).toBe(400);
   });
 
+  test("reads of the funding cost the chain nothing for the nonce (the contract's own), and are limited", async () => {
+    const { token, id } = await unfundedMission();
+    const first = (await readFunding(token, id)).body;
+    // The nonce the GET computed is the one the escrow derives from the same terms.
+    const m = first.typedData.message;
+    const onChain = await publicClient().readContract({
+      address: contracts().escrow,
+      abi: taskEscrowV4Artifact.abi,
+      functionName: 'fundingNonce',
+      args: [m.from, BigInt(m.value), first.ref, BigInt(first.expiresAt)],
+    });
+    expect(m.nonce).toBe(onChain);
+    const selector = toFunctionSelector('fundingNonce(address,uint256,bytes32,uint64)');
+    const calls: string[] = [];
+    const proxy = await startRpcProxy(workerRpcUrl(), (method, params) => {
+      const data = (params[0] as { data?: string } | undefined)?.data ?? '';
+      calls.push(data.startsWith(selector) ? 'fundingNonce' : method);
+      return undefined;
+    });
+    setEnv({ RPC_URL: proxy.url, FUNDING_READ_RATE_LIMIT_PER_MINUTE: '40' });
+    try {
+      // The first read above counted too: 39 more pass, the next is 429.
+      const reads = [];
+      for (let i = 0; i < 39; i++) reads.push(await readFunding(token, id));
+      for (const read of reads) expect(read.status).toBe(200);
+      expect(reads.every((r) => r.body.typedData.message.nonce === m.nonce)).toBe(true);
+      expect(calls.filter((c) => c === 'fundingNonce')).toHaveLength(0);
+      expect(calls.length).toBeLessThanOrEqual(1);
+      const limited = await readFunding(token, id);
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      setEnv({ RPC_URL: workerRpcUrl(), FUNDING_READ_RATE_LIMIT_PER_MINUTE: undefined });
+      await proxy.close();
+    }
+  });
+
   test('a signature by another wallet, or for another amount or terms, is 400 and records nothing', async () => {
     const { wallet, token, id } = await unfundedMission();
     const stranger = await signFunding(newWallet(), token, id);
@@ -216,8 +290,10 @@ describe('a mission posted without its task', () => {
   test('the lapse deletes the bytes of its files that nothing else uses, and keeps shared ones', async () => {
     const mine = { filename: 'mine.png', contentType: 'image/png', content: png() };
     const shared = { filename: 'shared.png', contentType: 'image/png', content: png() };
+    const posters: string[] = [];
     const post = async (files: (typeof mine)[]) => {
       const poster = newWallet();
+      posters.push(poster.address.toLowerCase());
       const { token } = await signIn(poster);
       const { tags, ...fields } = missionInput();
       const created = await upload(createRoute, { token, fields: { ...fields, tags: tags.join(',') }, files });
@@ -235,6 +311,12 @@ describe('a mission posted without its task', () => {
     expect(await blobExists(sha256(mine.content))).toBe(false);
     expect(await blobExists(sha256(shared.content))).toBe(true);
     expect(await missionStatus(other)).toBe('AWAITING_FUNDING');
+    // docs/api.md#client-record: nothing of the mission stays but the count on its client's record.
+    const records = await Promise.all(posters.map((address) => call(clientRecord, { params: { address } })));
+    expect(records.map((r) => [r.body.record.unfundedLapsed, r.body.record.funded])).toEqual([
+      [1, 0],
+      [0, 0],
+    ]);
   });
 
   test('lapses the chain cannot decide fill no batch: the others lapse, and they end given up', async () => {
@@ -299,8 +381,11 @@ describe('a mission posted without its task', () => {
     const { wallet, token, id } = await unfundedMission();
     const signature = await signFunding(wallet, token, id);
     const funding = (await readFunding(token, id)).body;
-    // Thousands of blocks on (same timestamp: the chain's clock does not move for other tests)...
-    await publicClient().request({ method: 'anvil_mine', params: ['0x1388', '0x0'] } as never);
+    // Five thousand blocks on (same timestamp: the chain's clock does not move for other tests), a
+    // thousand a request: one request of five thousand outlasts the client's timeout on a loaded host...
+    for (let batch = 0; batch < 5; batch++) {
+      await publicClient().request({ method: 'anvil_mine', params: ['0x3e8', '0x0'] } as never);
+    }
     // ...someone holding the signature submits it straight to the escrow; no relay row records a block.
     const stranger = newWallet();
     await fund(stranger.address);
@@ -365,17 +450,7 @@ describe('a mission posted without its task', () => {
       args: [1n, funding.ref, BigInt(funding.expiresAt)],
     } as never);
     // ...and cancels the authorization, so the token calls it used.
-    const cancel = await wallet.signTypedData({
-      domain: funding.typedData.domain,
-      types: {
-        CancelAuthorization: [
-          { name: 'authorizer', type: 'address' },
-          { name: 'nonce', type: 'bytes32' },
-        ],
-      },
-      primaryType: 'CancelAuthorization',
-      message: { authorizer: wallet.address, nonce: funding.typedData.message.nonce },
-    });
+    const cancel = await signCancellation(wallet, funding.typedData);
     await send({
       ...usdc,
       functionName: 'cancelAuthorization',
@@ -514,17 +589,165 @@ describe('a mission posted without its task', () => {
     expect(await relayRow(id)).toBeUndefined();
   });
 
-  test('a relay the chain refuses (too little USDC) fails with the reason; signed again, it funds', async () => {
+  test('a wallet short of the reward is 400 saying by how much, records nothing; topped up, it funds', async () => {
     const { wallet, token, id } = await unfundedMission(REWARD, REWARD / 2n);
     const signature = await signFunding(wallet, token, id);
     const refused = await postFunding(token, id, { signature });
-    expect(refused.status).toBe(202);
-    expect(refused.body).toMatchObject({ status: 'failed', reason: expect.stringMatching(/.+/) });
-    expect(await missionStatus(id)).toBe('AWAITING_FUNDING');
+    expect(refused.status).toBe(400);
+    expect(refused.body.details[0]).toMatch(new RegExp(`^balance: .* short by ${REWARD / 2n} `));
+    expect(await relayRow(id)).toBeUndefined();
     await mintUsdc(wallet.address, REWARD / 2n);
     expect((await postFunding(token, id, { signature })).body.status).toBe('funded');
     expect(await missionStatus(id)).toBe('OPEN');
   });
+
+  test('a call that would revert is 400 with the revert reason, before anything is charged', async () => {
+    const { wallet, token, id } = await unfundedMission();
+    const funding = (await readFunding(token, id)).body;
+    const signature = await signFunding(wallet, token, id);
+    // The poster cancels the authorization on-chain after signing it...
+    await fund(wallet.address);
+    const cancel = await signCancellation(wallet, funding.typedData);
+    await publicClient().waitForTransactionReceipt({
+      hash: await walletOf(wallet).writeContract({
+        address: contracts().rewardToken,
+        abi: mockUsdcArtifact.abi,
+        functionName: 'cancelAuthorization',
+        args: [wallet.address, funding.typedData.message.nonce, cancel],
+      }),
+    });
+    // ...behind a node whose authorizationState still says unused (a replica behind the head): only
+    // the simulation of the exact call stands between it and the relayer's budget.
+    const selector = toFunctionSelector('authorizationState(address,bytes32)');
+    const proxy = await startRpcProxy(workerRpcUrl(), (method, params) => {
+      const data = (params[0] as { data?: string } | undefined)?.data ?? '';
+      return method === 'eth_call' && data.startsWith(selector) ? { result: `0x${'0'.repeat(64)}` } : undefined;
+    });
+    setEnv({ RPC_URL: proxy.url, KV_PREFIX: `relay:${crypto.randomUUID()}:`, RELAY_BUDGET_PER_HOUR: '1' });
+    try {
+      const refused = await postFunding(token, id, { signature });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+      expect(refused.body.details[0]).toMatch(
+        /^signature: the relayed createTaskWithAuthorization would revert: .*used or canceled/,
+      );
+      expect(await relayRow(id)).toBeUndefined();
+      // Nothing was charged: the budget of one is whole.
+      expect((await readFunding(token, id)).body.relayAvailable).toBe(true);
+    } finally {
+      setEnv({ RPC_URL: workerRpcUrl(), KV_PREFIX: kvPrefix, RELAY_BUDGET_PER_HOUR: undefined });
+      await proxy.close();
+    }
+  });
+
+  test('wallets holding nothing never spend the hourly budget: an honest poster then funds (202)', async () => {
+    // A fresh budget of two broadcasts an hour, counted from now (a KV namespace of this test's own).
+    setEnv({ KV_PREFIX: `relay:${crypto.randomUUID()}:`, RELAY_BUDGET_PER_HOUR: '2' });
+    try {
+      const block = await publicClient().getBlockNumber();
+      for (let i = 0; i < 3; i++) {
+        const empty = await unfundedMission(REWARD, 0n);
+        const signature = await signFunding(empty.wallet, empty.token, empty.id);
+        // The same one again and again: each is refused, none is charged.
+        for (let again = 0; again < 2; again++) {
+          const refused = await postFunding(empty.token, empty.id, { signature });
+          expect(refused.status).toBe(400);
+          expect(refused.body.details[0]).toMatch(new RegExp(`^balance: .* holds 0 .* short by ${REWARD} `));
+        }
+        expect(await relayRow(empty.id)).toBeUndefined();
+      }
+      const honest = await unfundedMission();
+      expect((await readFunding(honest.token, honest.id)).body.relayAvailable).toBe(true);
+      const funded = await postFunding(honest.token, honest.id, {
+        signature: await signFunding(honest.wallet, honest.token, honest.id),
+      });
+      expect(funded.status).toBe(202);
+      expect(funded.body.status).toBe('funded');
+      expect(await tasksCreated(block)).toHaveLength(1);
+    } finally {
+      setEnv({ KV_PREFIX: kvPrefix, RELAY_BUDGET_PER_HOUR: undefined });
+    }
+  });
+
+  test('the hourly budget counts broadcasts: two posters race for the last one; one is sent, one is 429', async () => {
+    setEnv({ KV_PREFIX: `relay:${crypto.randomUUID()}:`, RELAY_BUDGET_PER_HOUR: '1' });
+    try {
+      const block = await publicClient().getBlockNumber();
+      const posters = [await unfundedMission(), await unfundedMission()];
+      const signatures = await Promise.all(posters.map((p) => signFunding(p.wallet, p.token, p.id)));
+      const answers = await Promise.all(
+        posters.map((p, i) => postFunding(p.token, p.id, { signature: signatures[i] })),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([202, 429]);
+      const lost = answers.find((a) => a.status === 429)!;
+      expect(lost.body.details[0]).toMatch(/budget for this hour is used up.*createTask/);
+      expect(lost.headers.get('retry-after')).toMatch(/^\d+$/);
+      // These two posters' tasks only: a relay an earlier test left in flight may be mined meanwhile.
+      const theirs = new Set(posters.map((p) => p.wallet.address.toLowerCase()));
+      expect((await tasksCreated(block)).filter((e) => theirs.has(e.args.client.toLowerCase()))).toHaveLength(1);
+      // The loser funds from its wallet, as the 429 says.
+      const loser = posters[answers.indexOf(lost)]!;
+      const funded = await postFunding(loser.token, loser.id, {
+        onChainTaskId: await ownTask(loser.wallet, loser.token, loser.id),
+      });
+      expect(funded.status).toBe(200);
+    } finally {
+      setEnv({ KV_PREFIX: kvPrefix, RELAY_BUDGET_PER_HOUR: undefined });
+    }
+  });
+
+  test("a relay that ends without a send gives the poster's daily unit back: the eleventh still funds", async () => {
+    setEnv({ KV_PREFIX: `relay:${crypto.randomUUID()}:` });
+    const { wallet, token, id } = await unfundedMission();
+    const signature = await signFunding(wallet, token, id);
+    // Checked and simulated, then refused when the node estimates it for the send: nothing leaves.
+    const proxy = await startRpcProxy(workerRpcUrl(), (method) =>
+      method === 'eth_fillTransaction' || method === 'eth_estimateGas'
+        ? { error: { code: 3, message: 'execution reverted: the node says no' } }
+        : undefined,
+    );
+    setEnv({ RPC_URL: proxy.url });
+    try {
+      // More than the ten a day a poster has.
+      for (let i = 0; i < 12; i++) {
+        const failed = await postFunding(token, id, { signature });
+        expect(failed.status, JSON.stringify(failed.body)).toBe(202);
+        expect(failed.body).toMatchObject({ status: 'failed', reason: expect.stringMatching(/says no/) });
+      }
+    } finally {
+      setEnv({ RPC_URL: workerRpcUrl() });
+      await proxy.close();
+    }
+    try {
+      const funded = await postFunding(token, id, { signature });
+      expect(funded.status, JSON.stringify(funded.body)).toBe(202);
+      expect(funded.body.status).toBe('funded');
+    } finally {
+      setEnv({ KV_PREFIX: kvPrefix });
+    }
+  });
+
+  test('security: the fallback links only the task the GET described: its amount, ref and expiresAt', async () => {
+    // The reproduced attack: a one-unit mission linked to a 1,000 USDC task of the poster's, whose
+    // release would pay the whole task on an approval judged at one unit.
+    const { wallet, token, id } = await unfundedMission(1n, 1_000_000_000n + 3n);
+    const read = (await readFunding(token, id)).body;
+    const wrong = [
+      [{ amount: 1_000_000_000n }, /holds 1000000000, more than the reward 1/],
+      [{ ref: `0x${'ab'.repeat(32)}` as Hex }, /ref/],
+      [{ expiresAt: BigInt(read.expiresAt) + 1n }, /expires at/],
+    ] as const;
+    for (const [change, detail] of wrong) {
+      const task = await ownTask(wallet, token, id, change);
+      const refused = await postFunding(token, id, { onChainTaskId: task });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+      expect(refused.body.details.join(' ')).toMatch(detail);
+      expect(await missionStatus(id)).toBe('AWAITING_FUNDING');
+    }
+    const right = await ownTask(wallet, token, id);
+    expect((await postFunding(token, id, { onChainTaskId: right })).status).toBe(200);
+    expect(await linkedTask(id)).toBe(right);
+  });
+
   test('the fallback losing to a relay in flight or done is 409; the winning task again is 200', async () => {
     const { wallet, token, id } = await unfundedMission(REWARD, 2n * REWARD);
     const signature = await signFunding(wallet, token, id);
@@ -576,5 +799,103 @@ describe('a mission posted without its task', () => {
     }
     // Whoever lost, the relay's row does not stay in flight for the sweep to pick up forever.
     expect((await relayRow(id))?.status ?? 'NONE').not.toBe('RELAYING');
+  });
+});
+
+describe('attachments of unfunded missions (docs/api.md#unfunded-storage)', () => {
+  const KIB = 1024;
+  const PER_USER = 1024 * KIB;
+  /** A PNG of about `bytes` bytes, its own content. */
+  const image = (bytes: number) => ({
+    filename: 'scan.png',
+    contentType: 'image/png',
+    content: png(randomBytes(bytes - png(Buffer.alloc(0)).length)),
+  });
+  async function poster(usdc = 0n) {
+    const wallet = newWallet();
+    if (usdc > 0n) await mintUsdc(wallet.address, usdc);
+    const { token, user } = await signIn(wallet);
+    return { wallet, token, userId: user.id as string };
+  }
+  const post = (token: string, files: ReturnType<typeof image>[]) => {
+    const { tags, ...fields } = missionInput({ reward: REWARD.toString() });
+    return upload(createRoute, { token, fields: { ...fields, tags: tags.join(',') }, files });
+  };
+  /** Attachment bytes every unfunded mission of this file's database holds now. */
+  const heldNow = async () =>
+    (
+      await (
+        await getDb()
+      )
+        .select({ bytes: sum(missionFiles.size).mapWith(Number) })
+        .from(missionFiles)
+        .innerJoin(missions, eq(missions.id, missionFiles.missionId))
+        .where(and(eq(missions.status, 'AWAITING_FUNDING'), eq(missionFiles.kind, 'ATTACHMENT')))
+    )[0]?.bytes ?? 0;
+
+  test(
+    "a poster's unfunded missions hold at most its quota: past it 413, nothing stored; " +
+      'funded, the mission frees it',
+    async () => {
+      setEnv({ UNFUNDED_FILES_MAX_BYTES_PER_USER: String(PER_USER) });
+      try {
+        const { wallet, token, userId } = await poster(REWARD);
+        const first = await post(token, [image(700 * KIB)]);
+        expect(first.status, JSON.stringify(first.body)).toBe(201);
+        const over = image(400 * KIB);
+        const refused = await post(token, [over]);
+        expect(refused.status).toBe(413);
+        expect(refused.body.details[0]).toMatch(/UNFUNDED_FILES_MAX_BYTES_PER_USER.*1048576 bytes/);
+        expect(await blobExists(sha256(over.content))).toBe(false);
+        expect(await missionCountOf(userId)).toBe(1);
+        // Without files it still posts: the quota counts bytes.
+        expect((await post(token, [])).status).toBe(201);
+        // The first one funded: its files are on a funded mission, and count no more.
+        const firstId = first.body.id as string;
+        expect(
+          (await postFunding(token, firstId, { signature: await signFunding(wallet, token, firstId) })).status,
+        ).toBe(202);
+        expect(await missionStatus(firstId)).toBe('OPEN');
+        expect((await post(token, [over])).status).toBe(201);
+        expect(await blobExists(sha256(over.content))).toBe(true);
+      } finally {
+        setEnv({ UNFUNDED_FILES_MAX_BYTES_PER_USER: undefined });
+      }
+    },
+  );
+
+  test("one poster's concurrent posts cannot pass its quota together", async () => {
+    setEnv({ UNFUNDED_FILES_MAX_BYTES_PER_USER: String(PER_USER) });
+    try {
+      const { token, userId } = await poster();
+      const answers = await Promise.all([post(token, [image(600 * KIB)]), post(token, [image(600 * KIB)])]);
+      expect(answers.map((a) => a.status).sort()).toEqual([201, 413]);
+      expect(await missionCountOf(userId)).toBe(1);
+    } finally {
+      setEnv({ UNFUNDED_FILES_MAX_BYTES_PER_USER: undefined });
+    }
+  });
+
+  test('all unfunded missions together hold at most the global quota: past it 409, nothing stored', async () => {
+    // Room for 1 MiB more than the unfunded missions already hold.
+    setEnv({ UNFUNDED_FILES_MAX_BYTES: String((await heldNow()) + PER_USER) });
+    try {
+      const one = await poster();
+      expect((await post(one.token, [image(700 * KIB)])).status).toBe(201);
+      const two = await poster();
+      const over = image(400 * KIB);
+      const refused = await post(two.token, [over]);
+      expect(refused.status).toBe(409);
+      expect(refused.body.details[0]).toMatch(/UNFUNDED_FILES_MAX_BYTES: .* at most \d+ bytes of attachments in all/);
+      expect(await blobExists(sha256(over.content))).toBe(false);
+      expect(await missionCountOf(two.userId)).toBe(0);
+      // 300 KiB left: of two posters posting 200 KiB each at once, one fits.
+      const [three, four] = [await poster(), await poster()];
+      const answers = await Promise.all([post(three.token, [image(200 * KIB)]), post(four.token, [image(200 * KIB)])]);
+      expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+      expect((await missionCountOf(three.userId)) + (await missionCountOf(four.userId))).toBe(1);
+    } finally {
+      setEnv({ UNFUNDED_FILES_MAX_BYTES: undefined });
+    }
   });
 });

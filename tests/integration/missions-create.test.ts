@@ -33,8 +33,15 @@ describe('POST /api/missions', () => {
       submission: null,
       contests: [],
       bounty: null,
+      milestones: [],
+      released: '0',
+      settlement: null,
+      settlementOffer: null,
+      offering: null,
+      requirements: null,
       criteria: [],
       criteriaHash: null,
+      autoApprove: null,
       verdicts: null,
       reviewDeadline: null,
       bumpCount: 0,
@@ -45,6 +52,11 @@ describe('POST /api/missions', () => {
       submittedAt: null,
       completedAt: null,
       cancelledAt: null,
+      // docs/api.md#next-actions: what its owner may do now, from the transition table.
+      actions: [
+        { action: 'bump', method: 'POST', path: `/api/missions/${response.body.id}/bump` },
+        { action: 'cancel', method: 'POST', path: `/api/missions/${response.body.id}/cancel` },
+      ],
     });
     expect(await eventsOf(response.body.id)).toMatchObject([
       { action: 'create', actor: 'OWNER', fromStatus: null, toStatus: 'OPEN' },

@@ -114,6 +114,7 @@ describe('what each transition does besides the state', () => {
         note: 'All 500 labelled.',
         files: [],
         selfCheck: [],
+        checks: [],
         submittedAt: submitted.submittedAt,
       });
       const window = Date.parse(submitted.reviewDeadline) - Date.parse(submitted.submittedAt);

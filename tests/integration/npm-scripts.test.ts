@@ -27,9 +27,14 @@ const NOT_RUN: Record<string, string> = {
   'bench:peer': 'benchmarks need a production build and minutes of load',
   'bench:libraries': 'builds one variant of the app per library and measures each for minutes',
   'bench:counts': 'starts a PostgreSQL, a Redis and a production instance of its own and counts for minutes',
+  'bench:fanout': 'starts production instances and thousands of loopback receivers for minutes',
+  'bench:relay': 'starts two production instances on anvil and funds missions for minutes',
+  'bench:mcp': 'needs a production build and runs the agent loop many times over',
   soak: 'two production instances under load for SOAK_MINUTES; .ci/run runs it for 3',
   'sdk:generate':
     'tests/unit/sdk/generated.test.ts runs its generator and compares what it makes with the committed files',
+  'routes:generate':
+    'tests/unit/http/route-files.test.ts runs its generator and compares what it makes with the committed files',
   'sdk:build':
     'tests/sdk build the SDK through tests/support/sdk/sdk-build.ts, one build at a time: a ' +
     'build here would rewrite sdk/dist under a CLI another worker runs',
@@ -91,7 +96,8 @@ describe('npm scripts', () => {
   });
 
   test('behavior: contracts:compile leaves the committed artifacts as they are', () => {
-    const status = spawnSync('git', ['status', '--porcelain', 'contracts/out', 'lib/chain/artifacts.ts'], {
+    const generated = ['contracts/out', 'lib/chain/abis.ts', 'lib/chain/artifacts.ts'];
+    const status = spawnSync('git', ['status', '--porcelain', ...generated], {
       encoding: 'utf8',
     });
     expect(status.stdout).toBe('');

@@ -18,7 +18,16 @@ import { issuerOf } from '@/lib/oauth/metadata';
 import { call, randomIp } from '../support/http';
 import { BOOKKEEPING, setEnv, useTestEnvironment } from '../support/environment';
 import { type Answer, type DocumentServer, startDocumentServer } from '../support/metadata-document-server';
-import { approve, authorizeParams, exchange, pkce, REDIRECT_URI, requester } from '../support/oauth';
+import {
+  approve,
+  authorizeParams,
+  consentView,
+  exchange,
+  pkce,
+  postConsent,
+  REDIRECT_URI,
+  requester,
+} from '../support/oauth';
 import { signIn } from '../support/wallets';
 
 useTestEnvironment({ ...BOOKKEEPING, WEBHOOK_ALLOW_PRIVATE: '1', OAUTH_CLIENT_DOCUMENT_FETCHES_PER_MINUTE: '3' });
@@ -99,6 +108,44 @@ describe('a client identified by its metadata document', () => {
       expect(other.status).toBe(400);
     },
   );
+
+  test(
+    'behavior: a document whose redirect URI is on another host is "described by a document at" its ' +
+      'host, never a verified domain',
+    async () => {
+      const elsewhere = 'https://agent.example/cb';
+      const { clientId } = publish({ redirect_uris: [elsewhere] });
+      const view = await open(clientId, randomIp(), { redirect_uri: elsewhere });
+      expect(view.kind).toBe('consent');
+      const html = renderToStaticMarkup(AuthorizationScreen({ view, here: '/oauth/authorize', hidden: {} }));
+      expect(html).toContain(
+        `Described by a document at <strong data-testid="document-host">${new URL(server.origin).host}<`,
+      );
+      expect(html).not.toContain('verified-domain');
+      expect(html).not.toContain('Verified domain');
+    },
+  );
+
+  test('error: the consent POST is 409 when the name the person saw is no longer the one in the document', async () => {
+    const { clientId, where } = publish({}, { headers: { 'cache-control': 'no-store' } });
+    const user = await signIn();
+    const params = authorizeParams(clientId, pkce().challenge);
+    const view = await consentView(user, params);
+    expect(view.request.client.name).toBe('CIMD Agent');
+    server.serve(where, {
+      headers: { 'cache-control': 'no-store' },
+      body: JSON.stringify({ client_id: clientId, client_name: 'taskmarket', redirect_uris: [REDIRECT_URI] }),
+    });
+    const answer = await postConsent(user, {
+      ...params,
+      scope: view.offered.join(' '),
+      form_token: view.formToken,
+      decision: 'approve',
+    });
+    expect(answer).toMatchObject({ status: 409, body: { error: expect.stringMatching(/name changed/) } });
+    expect(answer.headers.get('location')).toBeNull();
+    expect((await call(grantsRoute, { token: user.token })).body.items).toEqual([]);
+  });
 
   const REFUSED: [string, Record<string, unknown>, Partial<Answer>, RegExp][] = [
     ['names another client_id', { client_id: 'https://elsewhere.example/client.json' }, {}, /another client_id/],
@@ -213,6 +260,71 @@ describe('what a stranger can make us fetch', () => {
       expect(server.hits(where)).toBe(0);
     },
   );
+
+  test('behavior: a URL the address guard refuses on its face is refused before it costs any budget', async () => {
+    const { clientId, where } = publish({}, { headers: { 'cache-control': 'no-cache' } });
+    const ip = randomIp();
+    setEnv({ WEBHOOK_ALLOW_PRIVATE: undefined });
+    try {
+      // Well past the IP's three fetches a minute: each refused by the guard, none by the limit.
+      for (let i = 0; i < 6; i += 1) {
+        expect(await open(clientId, ip)).toMatchObject({
+          kind: 'refused',
+          message: expect.stringMatching(/loopback, private or link-local/),
+        });
+      }
+    } finally {
+      setEnv({ WEBHOOK_ALLOW_PRIVATE: '1' });
+    }
+    for (let i = 0; i < 3; i += 1) expect((await open(clientId, ip)).kind).toBe('consent');
+    expect(server.hits(where)).toBe(3);
+  });
+
+  test('error: addresses of one IPv6 /48 share one limit of fetches; another /48 has its own', async () => {
+    const { clientId } = publish({}, { headers: { 'cache-control': 'no-cache' } });
+    const group = () => Math.floor(Math.random() * 0xffff).toString(16);
+    const site = `2a01:${group()}:${group()}`;
+    for (const subnet of ['1', '2', '3']) expect((await open(clientId, `${site}:${subnet}::5`)).kind).toBe('consent');
+    expect(await open(clientId, `${site}:4::5`)).toMatchObject({
+      kind: 'refused',
+      message: expect.stringMatching(/from your address/),
+    });
+    expect((await open(clientId, `2a01:${group()}:${group()}:1::5`)).kind).toBe('consent');
+  });
+
+  test('behavior: sources flooding spend only their hourly shares; a client from elsewhere connects', async () => {
+    // Fresh windows; each source may fetch 4 an hour, everyone together 10 (ten a minute each, so the
+    // minute's limit is not what stops them).
+    setEnv({
+      KV_PREFIX: `test:${randomUUID()}:`,
+      OAUTH_CLIENT_DOCUMENT_FETCHES_PER_MINUTE: '10',
+      OAUTH_CLIENT_DOCUMENT_FETCHES_PER_SOURCE_PER_HOUR: '4',
+      OAUTH_CLIENT_DOCUMENT_FETCHES_GLOBAL_PER_HOUR: '10',
+    });
+    try {
+      const junk = publish({}, { headers: { 'cache-control': 'no-cache' } });
+      const group = () => Math.floor(Math.random() * 0xffff).toString(16);
+      for (const site of [`2a01:${group()}:${group()}`, `2a02:${group()}:${group()}`]) {
+        for (let i = 0; i < 4; i += 1) expect((await open(junk.clientId, `${site}:${i}::1`)).kind).toBe('consent');
+        for (let i = 0; i < 3; i += 1) {
+          expect(await open(junk.clientId, `${site}:9::${i}`)).toMatchObject({
+            kind: 'refused',
+            message: expect.stringMatching(/from your address/),
+          });
+        }
+      }
+      expect(server.hits(junk.where)).toBe(8);
+      const honest = publish();
+      expect((await open(honest.clientId, `2a03:${group()}:${group()}::1`)).kind).toBe('consent');
+    } finally {
+      setEnv({
+        KV_PREFIX: `test:${randomUUID()}:`,
+        OAUTH_CLIENT_DOCUMENT_FETCHES_PER_MINUTE: '3',
+        OAUTH_CLIENT_DOCUMENT_FETCHES_PER_SOURCE_PER_HOUR: undefined,
+        OAUTH_CLIENT_DOCUMENT_FETCHES_GLOBAL_PER_HOUR: undefined,
+      });
+    }
+  });
 
   test('behavior: the cache keeps a document as long as s-maxage or max-age less Age says, never past 24 h', () => {
     expect(cacheLifetime('public, max-age=600', undefined)).toBe(600_000);

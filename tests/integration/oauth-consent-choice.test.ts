@@ -1,11 +1,13 @@
-// The person chooses (docs/api.md#choosing-scopes), re-authorizing extends the standing grant
-// (docs/api.md#re-authorizing-extends-the-grant), and a loopback redirect URI matches on any port
+// The person chooses (docs/api.md#choosing-scopes), re-consent shows and sets what the standing grant holds
+// (docs/api.md#re-authorizing), and a loopback redirect URI matches on any port
 // (docs/api.md#loopback-redirects): the consent page rendered as Next renders it, its POST and the token endpoint
 // called with real Requests.
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, test } from 'vitest';
 import { AuthorizationScreen } from '@/app/(site)/oauth/authorize/authorization-screen';
+import { PATCH as grantRoute } from '@/app/api/grants/[id]/route';
 import { GET as grantsRoute } from '@/app/api/grants/route';
+import { GET as webhooksRoute } from '@/app/api/webhooks/route';
 import { GET as meRoute } from '@/app/api/auth/me/route';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
@@ -120,33 +122,112 @@ describe('the person chooses the scopes', () => {
   });
 });
 
-describe('re-authorizing extends the grant', () => {
+describe('re-consent says what it does', () => {
+  /** The consent page for the client, rendered as Next renders it: its scope boxes and the release limit field. */
+  async function page(user: User, params: Record<string, string>) {
+    const view = await consentView(user, params);
+    const html = renderToStaticMarkup(AuthorizationScreen({ view, here: '/oauth/authorize', hidden: params }));
+    const boxes = [...html.matchAll(/<label[^>]*><input type="checkbox"[^>]*value="([^"]+)"[^>]*\/>(.*?)<\/label>/g)];
+    return {
+      view,
+      html,
+      offered: boxes.map(([, scope]) => scope),
+      granted: boxes.filter(([, , label]) => /data-testid="granted"/.test(label!)).map(([, scope]) => scope),
+      releaseLimit: /name="release_limit"[^>]*value="([^"]*)"/.exec(html)?.[1],
+    };
+  }
+
   test(
-    'behavior: approving more for a connected client adds to its one grant; the new tokens ' + 'carry all it holds',
+    'behavior: the page shows what the grant holds as granted, offered beside what is asked, and the ' +
+      'release limit it has',
     async () => {
-      const { user, client, tokens: first } = await connect('missions:read');
-      const [before] = await grantsOf(user);
+      const { user, client } = await connect('missions:read webhooks');
+      const [grant] = await grantsOf(user);
+      const patched = await call(grantRoute, {
+        method: 'PATCH',
+        token: user.token,
+        params: { id: grant!.id },
+        body: { releaseLimit: '7500000' },
+      });
+      expect(patched.status).toBe(200);
+      const shown = await page(user, authorizeParams(client.client_id, pkce().challenge, { scope: 'missions:post' }));
+      expect(shown.offered).toEqual(['missions:read', 'missions:post', 'webhooks']);
+      expect(shown.granted).toEqual(['missions:read', 'webhooks']);
+      expect(shown.html).toContain('data-testid="granted-hint"');
+      expect(shown.releaseLimit).toBe('7.5');
+    },
+  );
+
+  test(
+    'behavior: unticking a granted scope takes it from the grant — its tokens lose it at once, ' + 'and its refreshes',
+    async () => {
+      const { user, client, tokens: first } = await connect('missions:read webhooks');
+      expect((await call(webhooksRoute, { token: first.access_token })).status).toBe(200);
       const { verifier, challenge } = pkce();
-      // The step-up asks for what it holds plus what it needs; the person unticks the old one: nothing is taken away.
-      const location = await approve(
-        user,
-        authorizeParams(client.client_id, challenge, { scope: 'missions:read missions:post' }),
-        'missions:post',
-      );
+      const params = authorizeParams(client.client_id, challenge, { scope: 'missions:read missions:post' });
+      const location = await approve(user, params, 'missions:read missions:post');
+      // Taken at the consent POST already, not only once the client redeems its code.
+      const refused = await call(webhooksRoute, { token: first.access_token });
+      expect(refused).toMatchObject({ status: 403, body: { error: 'Token lacks the webhooks scope' } });
+      expect((await call(meRoute, { token: first.access_token })).status).toBe(200);
       const second = await tokensFor(location, verifier, client.client_id);
-      expect(second.status).toBe(200);
       expect(second.body.scope).toBe('missions:read missions:post');
       const after = await grantsOf(user);
       expect(after).toHaveLength(1);
-      expect(after[0]).toMatchObject({ id: before!.id, scopes: ['missions:read', 'missions:post'] });
-      // The earlier tokens are of the same grant and still work; its refresh now yields the extended scopes.
-      expect((await call(meRoute, { token: first.access_token })).status).toBe(200);
+      expect(after[0]!.scopes).toEqual(['missions:read', 'missions:post']);
       const refreshed = await exchange({
         grant_type: 'refresh_token',
         refresh_token: first.refresh_token,
         client_id: client.client_id,
       });
       expect(refreshed.body.scope).toBe('missions:read missions:post');
+    },
+  );
+
+  test('behavior: left ticked, what the grant held stays and the step-up adds to it', async () => {
+    const { user, client, tokens: first } = await connect('missions:read');
+    const [before] = await grantsOf(user);
+    const { verifier, challenge } = pkce();
+    // The step-up asks only for what it needs; the page still offers, ticked, what the grant holds.
+    const location = await approve(user, authorizeParams(client.client_id, challenge, { scope: 'missions:post' }));
+    const second = await tokensFor(location, verifier, client.client_id);
+    expect(second.body.scope).toBe('missions:read missions:post');
+    expect(await grantsOf(user)).toMatchObject([{ id: before!.id, scopes: ['missions:read', 'missions:post'] }]);
+    expect((await call(meRoute, { token: first.access_token })).status).toBe(200);
+  });
+
+  test(
+    'behavior: a step-up posting the pre-filled release limit keeps the grant limit, also one ' +
+      'changed in Connected apps meanwhile',
+    async () => {
+      const { user, client } = await connect('missions:read');
+      const [grant] = await grantsOf(user);
+      const setLimit = (releaseLimit: string) =>
+        call(grantRoute, { method: 'PATCH', token: user.token, params: { id: grant!.id }, body: { releaseLimit } });
+      expect((await setLimit('5000000')).status).toBe(200);
+      const limitNow = async () =>
+        ((await call(grantsRoute, { token: user.token })).body.items[0] as { releaseLimit: string }).releaseLimit;
+
+      for (const meanwhile of [undefined, '9000000']) {
+        const { verifier, challenge } = pkce();
+        const params = authorizeParams(client.client_id, challenge, { scope: 'missions:read missions:post' });
+        const shown = await page(user, params);
+        expect(shown.releaseLimit).toBe('5');
+        if (meanwhile) expect((await setLimit(meanwhile)).status).toBe(200);
+        const answer = await postConsent(user, {
+          ...params,
+          scope: 'missions:read missions:post',
+          release_limit: shown.releaseLimit!,
+          form_token: shown.view.formToken,
+          decision: 'approve',
+        });
+        expect(answer.status).toBe(303);
+        expect((await tokensFor(new URL(answer.headers.get('location')!), verifier, client.client_id)).status).toBe(
+          200,
+        );
+        expect(await limitNow()).toBe(meanwhile ?? '5000000');
+        if (meanwhile) expect((await setLimit('5000000')).status).toBe(200);
+      }
     },
   );
 

@@ -65,13 +65,16 @@ async function connectBare(scope: string | undefined) {
 }
 
 describe('ask for little', () => {
-  test('default: each resource has its metadata, listing the scopes; the server names both resources', async () => {
+  test('default: each resource has its metadata, listing the least scopes; the server names both', async () => {
     const mcpDocument = await call(resourceMetadata, { path: '/.well-known/oauth-protected-resource/api/mcp' });
     expect(mcpDocument).toMatchObject({
       status: 200,
       body: { resource: MCP_RESOURCE, authorization_servers: [ORIGIN] },
     });
-    expect(mcpDocument.body.scopes_supported).toEqual([
+    // docs/api.md#least-privilege: the default set, so a client that falls back to it asks for little;
+    // the authorization server's metadata still names every scope.
+    expect(mcpDocument.body.scopes_supported).toEqual(['missions:read', 'missions:work']);
+    expect((await call(serverMetadata)).body.scopes_supported).toEqual([
       'missions:read',
       'missions:work',
       'missions:post',

@@ -5,47 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { GET as accountStats } from '@/app/api/account/stats/route';
-import { PATCH as profilePatch } from '@/app/api/account/profile/route';
-import { PUT as editCriteria } from '@/app/api/missions/[id]/criteria/route';
-import { POST as claim } from '@/app/api/agents/me/claim/route';
 import { GET as earnings } from '@/app/api/agents/me/earnings/route';
-import { DELETE as unlinkIdentity, POST as linkIdentity } from '@/app/api/agents/me/erc8004/route';
 import { POST as logout } from '@/app/api/auth/logout/route';
 import { GET as me } from '@/app/api/auth/me/route';
 import { POST as registerAgent } from '@/app/api/auth/register-agent/route';
-import { GET as analytics } from '@/app/api/enterprise/analytics/route';
-import { GET as grantsList } from '@/app/api/grants/route';
 import { POST as accept } from '@/app/api/missions/[id]/accept/route';
-import { GET as applications } from '@/app/api/missions/[id]/applications/route';
-import { POST as apply } from '@/app/api/missions/[id]/apply/route';
-import { POST as approve } from '@/app/api/missions/[id]/approve/route';
-import { POST as assign } from '@/app/api/missions/[id]/assign/route';
-import { POST as bump } from '@/app/api/missions/[id]/bump/route';
-import { GET as fundingGet, POST as fundingPost } from '@/app/api/missions/[id]/funding/route';
-import { POST as cancel } from '@/app/api/missions/[id]/cancel/route';
-import { GET as commentsList, POST as comment } from '@/app/api/missions/[id]/comments/route';
-import { POST as contest } from '@/app/api/missions/[id]/contest/route';
-import { GET as file } from '@/app/api/missions/[id]/files/[fileId]/route';
-import { POST as reopen } from '@/app/api/missions/[id]/reopen/route';
-import { PATCH as reviewEdit, POST as review } from '@/app/api/missions/[id]/review/route';
-import { GET as mission } from '@/app/api/missions/[id]/route';
-import { POST as submit } from '@/app/api/missions/[id]/submit/route';
-import { GET as entriesList, POST as enter } from '@/app/api/missions/[id]/entries/route';
-import { POST as award } from '@/app/api/missions/[id]/award/route';
-import { GET as deliveries } from '@/app/api/webhooks/[id]/deliveries/route';
-import { DELETE as removeWebhook } from '@/app/api/webhooks/[id]/route';
-import { POST as consent } from '@/app/api/oauth/authorize/route';
-import { DELETE as revokeGrant, PATCH as grantLimit } from '@/app/api/grants/[id]/route';
-import { GET as confirmationsList } from '@/app/api/confirmations/route';
-import { POST as decideConfirmation } from '@/app/api/confirmations/[id]/route';
-import { GET as missionsList, POST as createMission } from '@/app/api/missions/route';
 import { DELETE as deleteToken } from '@/app/api/tokens/[id]/route';
 import { GET as tokensList, POST as createToken } from '@/app/api/tokens/route';
-import { GET as webhooksList, POST as addWebhook } from '@/app/api/webhooks/route';
 import { ROUTE_TABLE } from '@/app/api/documented-routes';
 import { getDb } from '@/lib/db/client';
-import { METHODS } from '@/lib/http/methods';
+import { METHODS, type Method } from '@/lib/http/methods';
 import { grants } from '@/lib/db/schema';
 import { call } from '../support/http';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
@@ -56,87 +25,103 @@ import { signIn } from '../support/wallets';
 useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
 
 type Handler = Parameters<typeof call>[0];
-type Case = [label: string, handler: Handler, method: string, scope: string, role: 'client' | 'agent', body?: unknown];
+type Case = [label: string, scope: string, role: 'client' | 'agent', body?: unknown];
 
 const id = randomUUID();
-// Every user route group, the scope it needs, and who may call it at all (the role check comes first).
+// Every user route group, the scope it needs, and who may call it at all (the role check comes first);
+// each label's handler is the route table's (handlerOf), so a case names a route that exists.
 const CASES: Case[] = [
-  ['GET /api/missions', missionsList, 'GET', 'missions:read', 'agent'],
-  ['GET /api/missions/{id}', mission, 'GET', 'missions:read', 'agent'],
-  ['GET /api/missions/{id}/files/{fileId}', file, 'GET', 'missions:read', 'agent'],
-  ['GET /api/missions/{id}/comments', commentsList, 'GET', 'missions:read', 'agent'],
-  ['GET /api/missions/{id}/applications', applications, 'GET', 'missions:read', 'client'],
-  ['GET /api/missions/{id}/entries', entriesList, 'GET', 'missions:read', 'agent'],
-  ['GET /api/account/stats', accountStats, 'GET', 'missions:read', 'client'],
-  ['GET /api/enterprise/analytics', analytics, 'GET', 'missions:read', 'client'],
-  ['POST /api/missions/{id}/accept', accept, 'POST', 'missions:work', 'agent'],
-  ['POST /api/missions/{id}/apply', apply, 'POST', 'missions:work', 'agent', { pitch: 'me' }],
-  ['POST /api/missions/{id}/submit', submit, 'POST', 'missions:work', 'agent', { note: 'done' }],
-  ['POST /api/missions/{id}/entries', enter, 'POST', 'missions:work', 'agent', { note: 'my entry' }],
-  ['POST /api/auth/register-agent', registerAgent, 'POST', 'missions:work', 'client'],
-  ['POST /api/agents/me/erc8004', linkIdentity, 'POST', 'missions:work', 'agent', { agentId: '0' }],
-  ['DELETE /api/agents/me/erc8004', unlinkIdentity, 'DELETE', 'missions:work', 'agent'],
-  [
-    'POST /api/missions/{id}/comments',
-    comment,
-    'POST',
-    'missions:work or missions:post',
-    'agent',
-    { body: 'a question' },
-  ],
-  ['POST /api/missions', createMission, 'POST', 'missions:post', 'client', missionInput()],
-  ['POST /api/missions/{id}/approve', approve, 'POST', 'missions:post', 'client'],
-  ['POST /api/missions/{id}/contest', contest, 'POST', 'missions:post', 'client', { reason: 'no' }],
-  ['POST /api/missions/{id}/review', review, 'POST', 'missions:post', 'client', { rating: 5 }],
-  ['PATCH /api/missions/{id}/review', reviewEdit, 'PATCH', 'missions:post', 'client', { rating: 4 }],
+  ['GET /api/missions', 'missions:read', 'agent'],
+  ['GET /api/missions/{id}', 'missions:read', 'agent'],
+  ['GET /api/missions/{id}/files/{fileId}', 'missions:read', 'agent'],
+  ['GET /api/missions/{id}/comments', 'missions:read', 'agent'],
+  ['GET /api/missions/{id}/applications', 'missions:read', 'client'],
+  ['GET /api/missions/{id}/entries', 'missions:read', 'agent'],
+  ['GET /api/account/stats', 'missions:read', 'client'],
+  ['GET /api/enterprise/analytics', 'missions:read', 'client'],
+  ['POST /api/missions/{id}/accept', 'missions:work', 'agent'],
+  ['POST /api/missions/{id}/apply', 'missions:work', 'agent', { pitch: 'me' }],
+  ['POST /api/missions/{id}/submit', 'missions:work', 'agent', { note: 'done' }],
+  ['POST /api/missions/{id}/entries', 'missions:work', 'agent', { note: 'my entry' }],
+  ['POST /api/auth/register-agent', 'missions:work', 'client'],
+  ['POST /api/agents/me/erc8004', 'missions:work', 'agent', { agentId: '0' }],
+  ['DELETE /api/agents/me/erc8004', 'missions:work', 'agent'],
+  ['POST /api/missions/{id}/comments', 'missions:work or missions:post', 'agent', { body: 'a question' }],
+  ['POST /api/missions', 'missions:post', 'client', missionInput()],
+  ['POST /api/missions/{id}/approve', 'missions:post', 'client'],
+  ['POST /api/missions/{id}/contest', 'missions:post', 'client', { reason: 'no' }],
+  // docs/api.md#client-reviews: the owner reviews its agent (missions:post), the agent its client (missions:work).
+  ['POST /api/missions/{id}/review', 'missions:post or missions:work', 'client', { rating: 5 }],
+  ['PATCH /api/missions/{id}/review', 'missions:post or missions:work', 'client', { rating: 4 }],
+  ['GET /api/missions/{id}/review', 'missions:read', 'client'],
+  ['POST /api/clients/me/erc8004', 'missions:post', 'client', { agentId: '0' }],
+  ['DELETE /api/clients/me/erc8004', 'missions:post', 'client'],
   [
     'POST /api/missions/{id}/award',
-    award,
-    'POST',
     'missions:post',
     'client',
     { winners: ['0x0000000000000000000000000000000000000001'] },
   ],
   [
     'POST /api/missions/{id}/assign',
-    assign,
-    'POST',
     'missions:post',
     'client',
     { agent: '0x0000000000000000000000000000000000000001' },
   ],
-  ['POST /api/missions/{id}/cancel', cancel, 'POST', 'missions:post', 'client'],
-  ['POST /api/missions/{id}/bump', bump, 'POST', 'missions:post', 'client'],
-  ['GET /api/missions/{id}/funding', fundingGet, 'GET', 'missions:post', 'client'],
-  ['POST /api/missions/{id}/funding', fundingPost, 'POST', 'missions:post', 'client', { onChainTaskId: 1 }],
-  ['POST /api/missions/{id}/reopen', reopen, 'POST', 'missions:post', 'client'],
-  ['GET /api/agents/me/earnings', earnings, 'GET', 'earnings:claim', 'agent'],
-  ['POST /api/agents/me/claim', claim, 'POST', 'earnings:claim', 'agent'],
-  ['GET /api/webhooks', webhooksList, 'GET', 'webhooks', 'client'],
+  ['POST /api/missions/{id}/cancel', 'missions:post', 'client'],
+  ['POST /api/missions/{id}/bump', 'missions:post', 'client'],
+  ['GET /api/missions/{id}/funding', 'missions:post', 'client'],
+  ['POST /api/missions/{id}/funding', 'missions:post', 'client', { onChainTaskId: 1 }],
+  ['POST /api/missions/{id}/reopen', 'missions:post', 'client'],
+  ['POST /api/missions/{id}/decline', 'missions:work', 'agent', {}],
+  ['GET /api/missions/{id}/timeline', 'missions:read', 'client'],
+  // docs/api.md#settlement-offers: either party, each with its side's scope.
+  ['POST /api/missions/{id}/settlement-offers', 'missions:post or missions:work', 'client', { agentAmount: '1' }],
   [
-    'POST /api/webhooks',
-    addWebhook,
-    'POST',
-    'webhooks',
+    'POST /api/missions/{id}/settlement-offers/{offerId}',
+    'missions:post or missions:work',
     'client',
-    { url: 'https://hooks.example/x', events: ['mission.created'] },
+    { decision: 'reject' },
   ],
-  ['DELETE /api/webhooks/{id}', removeWebhook, 'DELETE', 'webhooks', 'client'],
-  ['GET /api/webhooks/{id}/deliveries', deliveries, 'GET', 'webhooks', 'client'],
+  ['GET /api/offerings/{id}', 'missions:read', 'agent'],
+  ['POST /api/offerings', 'missions:work', 'agent', { title: 't', description: 'd', price: '1', slaHours: 1 }],
+  ['PATCH /api/offerings/{id}', 'missions:work', 'agent', { price: '2' }],
+  ['DELETE /api/offerings/{id}', 'missions:work', 'agent'],
+  ['POST /api/offerings/{id}/orders', 'missions:post', 'client', {}],
+  ['GET /api/agents/me/earnings', 'earnings:claim', 'agent'],
+  ['POST /api/agents/me/claim', 'earnings:claim', 'agent'],
+  ['GET /api/webhooks', 'webhooks', 'client'],
+  ['POST /api/webhooks', 'webhooks', 'client', { url: 'https://hooks.example/x', events: ['mission.created'] }],
+  ['DELETE /api/webhooks/{id}', 'webhooks', 'client'],
+  ['GET /api/webhooks/{id}/deliveries', 'webhooks', 'client'],
 ];
-const SESSION_ONLY: [string, Handler, string, unknown?][] = [
-  ['POST /api/tokens', createToken, 'POST', { name: 'more', scopes: ['missions:read'] }],
-  ['GET /api/tokens', tokensList, 'GET'],
-  ['GET /api/grants', grantsList, 'GET'],
-  ['DELETE /api/tokens/{id}', deleteToken, 'DELETE'],
-  ['DELETE /api/grants/{id}', revokeGrant, 'DELETE'],
-  ['PATCH /api/grants/{id}', grantLimit, 'PATCH', { releaseLimit: '1' }],
-  ['GET /api/confirmations', confirmationsList, 'GET'],
-  ['POST /api/confirmations/{id}', decideConfirmation, 'POST', { decision: 'approve' }],
-  ['POST /api/oauth/authorize', consent, 'POST'],
-  ['PATCH /api/account/profile', profilePatch, 'PATCH', { displayName: 'x' }],
-  ['PUT /api/missions/{id}/criteria', editCriteria, 'PUT', { criteria: ['x'] }],
+const SESSION_ONLY: [label: string, body?: unknown][] = [
+  ['POST /api/tokens', { name: 'more', scopes: ['missions:read'] }],
+  ['GET /api/tokens'],
+  ['GET /api/grants'],
+  ['DELETE /api/tokens/{id}'],
+  ['DELETE /api/grants/{id}'],
+  ['PATCH /api/grants/{id}', { releaseLimit: '1' }],
+  ['GET /api/confirmations'],
+  ['POST /api/confirmations/{id}', { decision: 'approve' }],
+  ['POST /api/oauth/authorize'],
+  ['PATCH /api/account/profile', { displayName: 'x' }],
+  ['PUT /api/missions/{id}/criteria', { criteria: ['x'] }],
+  // docs/api.md#standing-allowance: the person's own wallet sign-in, never a delegated token.
+  ['GET /api/account/allowance'],
+  ['POST /api/account/allowance', {}],
+  ['GET /api/account/allowance/revocation'],
+  ['POST /api/account/allowance/revocation', { signature: '0x' }],
 ];
+
+/** `POST /api/missions/{id}/accept` → that method of the route table's `/api/missions/[id]/accept`. */
+function handlerOf(label: string): Handler {
+  const [method, path] = label.split(' ') as [Method, string];
+  const module = ROUTE_TABLE.find(([template]) => template.replace(/\[(\w+)\]/g, '{$1}') === path)?.[1];
+  const handler = module?.[method];
+  if (!handler) throw new Error(`${label} is no route of app/api/route-table.ts`);
+  return handler as Handler;
+}
 
 test('behavior: every route a user calls is listed above with its scope, or takes any scope', () => {
   const listed = new Set([...CASES, ...SESSION_ONLY].map(([label]) => label));
@@ -157,8 +142,13 @@ beforeAll(async () => {
   agent = { ...agent, token: promoted.body.token };
 });
 
-const send = (handler: Handler, method: string, token: string, body?: unknown) =>
-  call(handler, { method, token, body, params: { id, fileId: randomUUID(), address: agent.wallet.address } });
+const send = (label: string, token: string, body?: unknown) =>
+  call(handlerOf(label), {
+    method: label.split(' ')[0],
+    token,
+    body,
+    params: { id, fileId: randomUUID(), offerId: randomUUID(), address: agent.wallet.address },
+  });
 
 describe.each([
   // For the REST API: one issued for /api/mcp, the default, is refused here (docs/api.md#audience).
@@ -173,11 +163,11 @@ describe.each([
 
   test.each(CASES)(
     'error: %s without its scope is 403 naming %s, with the step-up challenge',
-    async (_label, handler, method, scope, role, body) => {
+    async (label, scope, role, body) => {
       // A new client each time: a user holds at most 20 personal access tokens.
       const held = unrelated(scope);
       const token = await tokenFor(role === 'agent' ? agent : await signIn(), [held]);
-      const answer = await send(handler, method, token, body);
+      const answer = await send(label, token, body);
       expect(answer.status).toBe(403);
       expect(answer.body.error).toBe(`Token lacks the ${scope} scope`);
       // docs/api.md#step-up: what it holds plus the one needed (the first of alternatives), in the scopes' order.
@@ -192,7 +182,7 @@ describe.each([
     },
   );
 
-  test.each(SESSION_ONLY)('error: %s needs a wallet sign-in', async (_label, handler, method, body) => {
+  test.each(SESSION_ONLY)('error: %s needs a wallet sign-in', async (label, body) => {
     const token = await tokenFor(await signIn(), [
       'missions:read',
       'missions:work',
@@ -200,7 +190,7 @@ describe.each([
       'earnings:claim',
       'webhooks',
     ]);
-    const answer = await send(handler, method, token, body);
+    const answer = await send(label, token, body);
     expect(answer).toMatchObject({ status: 403, body: { error: expect.stringContaining('wallet sign-in') } });
   });
 
@@ -208,7 +198,7 @@ describe.each([
     const owner = await newClient();
     const posted = await seedMission(owner);
     const token = await tokenFor(agent, ['missions:work']);
-    expect((await send(me, 'GET', token)).status).toBe(200);
+    expect((await send('GET /api/auth/me', token)).status).toBe(200);
     const taken = await call(accept, { method: 'POST', token, params: { id: posted.id } });
     expect(taken).toMatchObject({ status: 200, body: { status: 'ACCEPTED' } });
   });

@@ -66,6 +66,25 @@ describe('production start-up', () => {
     expect(loadConfig({ NODE_ENV: 'development', ...registrar }).warnings).toEqual([]);
   });
 
+  test('behavior: in production the relayer relays only with its own key unless told to share the operator key', () => {
+    const keys = {
+      RPC_URL: 'http://127.0.0.1:8545',
+      REGISTRAR_PRIVATE_KEY: `0x${'1'.repeat(64)}`,
+      OPERATOR_PRIVATE_KEY: `0x${'2'.repeat(64)}`,
+    };
+    const unset = loadConfig({ ...base, ...keys });
+    expect(unset.chain.relayerKey).toBeUndefined();
+    expect(unset.warnings.join('\n')).toMatch(/RELAYER_PRIVATE_KEY is unset: relayed funding is off/);
+    const own = loadConfig({ ...base, ...keys, RELAYER_PRIVATE_KEY: `0x${'3'.repeat(64)}` });
+    expect(own.chain.relayerKey).toBe(`0x${'3'.repeat(64)}`);
+    expect(own.warnings.join('\n')).not.toMatch(/RELAYER_PRIVATE_KEY/);
+    expect(loadConfig({ ...base, ...keys, RELAYER_SHARES_OPERATOR_KEY: '1' }).chain.relayerKey).toBe(
+      keys.OPERATOR_PRIVATE_KEY,
+    );
+    // Development keeps relaying with the operator key (scripts/dev.ts).
+    expect(loadConfig({ NODE_ENV: 'development', ...keys }).chain.relayerKey).toBe(keys.OPERATOR_PRIVATE_KEY);
+  });
+
   test('behavior: operator secrets of 32 characters or more are accepted', () => {
     expect(() => loadConfig({ ...base, ADMIN_TOKEN: 'a'.repeat(32), CRON_SECRET: 'c'.repeat(40) })).not.toThrow();
   });

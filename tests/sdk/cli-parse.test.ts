@@ -25,13 +25,15 @@ describe('parseAmount', () => {
     expect(parseAmount('--reward', '25USDC', USDC)).toBe('25000000');
     expect(parseAmount('--reward', '2.5 usdc', USDC)).toBe('2500000');
     expect(parseAmount('--reward', '0.000001USDC', USDC)).toBe('1');
+    expect(parseAmount('--reward', '1,000.5USDC', USDC)).toBe('1000500000');
   });
   test('error: another symbol, too many decimals, an unknown token, not an amount', () => {
     expect(() => parseAmount('--reward', '25ETH', USDC)).toThrow('the reward token is USDC, not ETH');
-    expect(() => parseAmount('--reward', '0.0000001USDC', USDC)).toThrow('USDC has 6 decimals');
+    expect(() => parseAmount('--reward', '0.0000001USDC', USDC)).toThrow('--reward: At most 6 decimal places.');
     expect(() => parseAmount('--reward', '25USDC', null)).toThrow('give base units');
     expect(() => parseAmount('--min-reward', '-5', USDC)).toThrow(UsageError);
     expect(() => parseAmount('--min-reward', '1e6', USDC)).toThrow('--min-reward');
+    expect(() => parseAmount('--reward', '1,00USDC', USDC)).toThrow('--reward: Enter an amount');
   });
   test('error: a zero reward is refused before any transaction', () => {
     expect(() => parseReward('0', USDC)).toThrow('--reward must be more than zero');
@@ -68,12 +70,13 @@ test('parseTaskId takes decimal task ids only', () => {
 test('formatAmount shows token units with the symbol, or base units when the token is unknown', () => {
   expect(formatAmount('25000000', USDC)).toBe('25 USDC');
   expect(formatAmount('2500001', USDC)).toBe('2.500001 USDC');
+  expect(formatAmount('1234567000001', USDC)).toBe('1,234,567.000001 USDC');
   expect(formatAmount('0', USDC)).toBe('0 USDC');
   expect(formatAmount('25000000', null)).toBe('25000000 (base units)');
   expect(formatTime('2026-11-24T12:34:56.000Z')).toBe('2026-11-24 12:34Z');
 });
 
-// A searched board page may be empty and still not the last (lib/missions/matched-page.ts).
+// A searched board page may be empty and still not the last (lib/board/matched-page.ts).
 test('renderMissionTable: an empty page that is not the last still names the next cursor', () => {
   const printed: string[] = [];
   const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (printed.push(String(chunk)), true));

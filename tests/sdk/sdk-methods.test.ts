@@ -92,6 +92,9 @@ describe('marketplace', () => {
     const review = await client.missions.review(mission.id, { rating: 5, comment: 'Great' });
     expect(review).toMatchObject({ rating: 5, comment: 'Great' });
     expect(await client.missions.updateReview(mission.id, { rating: 4 })).toMatchObject({ rating: 4 });
+    // docs/api.md#client-reviews: sealed until the other side reviews too; the agent's review opens both.
+    expect((await agent.agents.get(agentAddress)).ratingCount).toBe(0);
+    await agent.missions.review(mission.id, { rating: 5 });
     const profile = await agent.agents.get(agentAddress);
     expect(profile).toMatchObject({ walletAddress: agentAddress, rating: 4, ratingCount: 1 });
   });

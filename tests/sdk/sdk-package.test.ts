@@ -22,12 +22,15 @@ describe('package', () => {
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({
       exports: [
+        'AmountError',
         'ApiPromise',
         'PagedList',
         'TEXT_TYPES',
         'TYPES_BY_EXTENSION',
         'TaskmarketError',
         'createClient',
+        'formatAmount',
+        'parseAmount',
         'typeByExtension',
       ],
       isError: true,

@@ -14,7 +14,9 @@ import {
 } from 'viem';
 import { foundry } from 'viem/chains';
 import { inject } from 'vitest';
-import { mockUsdcArtifact, taskEscrowArtifact } from '@/lib/chain/artifacts';
+import { privateKeyToAccount } from 'viem/accounts';
+import { ANVIL_KEYS } from '@/lib/chain/anvil-node';
+import { mockUsdcArtifact, taskEscrowArtifact, taskEscrowV5Artifact } from '@/lib/chain/artifacts';
 import { publicClient, walletOf } from './chain';
 import { workerRpcUrl } from './ports';
 
@@ -155,3 +157,24 @@ export const tokenBalance = (holder: string) =>
     functionName: 'balanceOf',
     args: [holder as Hex],
   });
+
+/** Escrow v5: the sum released from a task so far by releasePart and settle (docs/escrow.md#escrow-v5). */
+export const releasedOnChain = (taskId: number) =>
+  publicClient().readContract({
+    address: contracts().escrow,
+    abi: taskEscrowV5Artifact.abi,
+    functionName: 'released',
+    args: [BigInt(taskId)],
+  });
+
+/** Escrow v5's releasePart, sent with the operator key (anvil account 0) as milestones would send it. */
+export async function releasePartOnChain(taskId: number, agent: string, amount: bigint, feeBps: number) {
+  await mined(
+    await walletOf(privateKeyToAccount(ANVIL_KEYS[0])).writeContract({
+      address: contracts().escrow,
+      abi: taskEscrowV5Artifact.abi,
+      functionName: 'releasePart',
+      args: [BigInt(taskId), agent as Hex, amount, feeBps],
+    }),
+  );
+}

@@ -1,6 +1,7 @@
 // Calls exported route handlers with real Request objects, as Next.js would.
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
 import { stampedAddress } from '@/lib/http/socket-address';
+import { collectAfterResponse } from '@/lib/http/after-response';
 import { documentViolation } from './openapi-conformance';
 
 export const randomIp = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 256)).join('.')}`;
@@ -22,6 +23,11 @@ export interface CallOptions {
   ip?: string;
   /** The scheme and host the request is made to, as Next.js sees it; `http://localhost:3000` by default. */
   base?: string;
+  /**
+   * Run the work the route leaves for once the response has gone (its webhooks), as Next.js would, before
+   * answering; without it that work is left to the sweep, as it is for a handler called outside Next.js.
+   */
+  afterResponse?: true;
 }
 
 export interface CallResult<T = any> {
@@ -45,7 +51,8 @@ export async function call<T = any>(handler: Handler, options: CallOptions = {})
     headers,
     body,
   });
-  const result = await readResult<T>(await handler(request, { params: Promise.resolve(options.params ?? {}) }));
+  const run = () => handler(request, { params: Promise.resolve(options.params ?? {}) });
+  const result = await readResult<T>(await (options.afterResponse ? collectAfterResponse(run) : run()));
   // The document cannot drift from what the routes answer (docs/api.md#openapi).
   const violation = documentViolation(
     handler,

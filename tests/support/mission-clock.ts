@@ -42,3 +42,19 @@ async function moveEvents(id: string, actions: string[], at: Date) {
 }
 
 export const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+
+/**
+ * Puts each of the mission's events of `action` at one instant (the nth of them at `at[n]`): a decision's
+ * time since its submission, for figures that read the log (docs/api.md#client-record).
+ */
+export async function setEventTimes(id: string, action: string, at: Date[]): Promise<void> {
+  const db = await getDb();
+  const events = await db
+    .select({ id: missionEvents.id })
+    .from(missionEvents)
+    .where(and(eq(missionEvents.missionId, id), eq(missionEvents.action, action)))
+    .orderBy(missionEvents.id);
+  for (const [n, event] of events.entries()) {
+    if (at[n]) await db.update(missionEvents).set({ createdAt: at[n] }).where(eq(missionEvents.id, event.id));
+  }
+}

@@ -1,23 +1,25 @@
-// The JS mission-view oracle: lib/missions/list.ts built the library way — Drizzle selects the rows
+// The JS mission-view oracle: lib/board/list.ts built the library way — Drizzle selects the rows
 // (with the parties' wallets) and their files, and JavaScript presents them, as before the database
 // wrote the views (git show c950afc^:lib/missions/present.ts). The view tests hold the database's
-// pages against it; bench:libraries copies it over lib/missions/list.ts in a throw-away build.
+// pages against it; bench:libraries copies it over lib/board/list.ts in a throw-away build.
 // GET /api/missions: filters, sorts and keyset pagination (docs/api.md#listing). Public callers see OPEN
 // missions; `mine` lists the caller's own as client or agent, after settling their expired
 // review windows so no SUBMITTED past its deadline is listed. Every sort is (key, id), backed by
 // an index, so a page costs the same at the 1st and the 5,000th and new missions never shift it.
+import type { CriterionCheck } from '@/lib/missions/criteria';
 import 'server-only';
 import { and, asc, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Config } from '@/lib/config';
 import { arrayLiteral } from '@/lib/db/array-literal';
 import type { Db } from '@/lib/db/client';
-import { missionContests, missionFiles, missions, users } from '@/lib/db/schema';
+import { bountyEntries, missionApplications, missionContests, missionFiles, missions, users } from '@/lib/db/schema';
+import { nextActions } from '@/lib/missions/next-actions';
 import { ApiError } from '@/lib/errors';
 import type { JsonText } from '@/lib/json-text';
-import { decodeCursor, encodeCursor, type Sort } from '@/lib/missions/cursor';
+import { decodeCursor, encodeCursor, type Sort } from '@/lib/board/cursor';
 import type { ListQuery, MissionFileView, MissionList, MissionView } from '@/lib/missions/schemas';
-import { applyDue } from '@/lib/missions/views';
+import { applyDue } from '@/lib/missions/due-transitions';
 import { isAssignee, isOwner, type Viewer, viewerValues } from '@/lib/missions/visibility';
 import { builtOnce } from '@/lib/db/prepared';
 
@@ -135,7 +137,7 @@ export async function listMissions(
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   const nextCursor = rows.length > query.limit && last ? encodeCursor(query.sort, last.key, last.id) : null;
-  const items = await presentMissions(db, page, viewer);
+  const items = await presentMissions(db, cfg, page, viewer, now);
   return JSON.stringify({ items, nextCursor }) as JsonText<MissionList>;
 }
 
@@ -178,11 +180,11 @@ async function applyCallersDue(
 
 // Every column but the search vector and the stored board view, with both parties' wallets.
 const { search: _search, listing: _listing, ...missionColumns } = getTableColumns(missions);
-const walletOf = (id: PgColumn) => sql`(select ${users.walletAddress} from ${users} where ${users.id} = ${id})`;
+const walletOf = (id: PgColumn | SQL) => sql`(select ${users.walletAddress} from ${users} where ${users.id} = ${id})`;
 const rowColumns = {
   ...missionColumns,
   clientWallet: sql<string>`${walletOf(missions.clientId)}`.mapWith(String),
-  agentWallet: sql<string | null>`${walletOf(missions.agentId)}`,
+  agentWallet: sql<string | null>`${walletOf(sql`coalesce(${missions.agentId}, ${missions.directAgentId})`)}`,
 };
 type Row = Omit<typeof missions.$inferSelect, 'search' | 'listing'> & {
   clientWallet: string;
@@ -213,9 +215,37 @@ const seesWork = (m: Row, viewer: Viewer) =>
   viewer.kind === 'operator' || viewer.kind === 'system' || isOwner(m, viewer) || isAssignee(m, viewer);
 
 /** The page's files (and contests, where the viewer sees work) in one query each, then each mission presented. */
-async function presentMissions(db: Db, rows: Row[], viewer: Viewer): Promise<MissionView[]> {
+async function presentMissions(db: Db, cfg: Config, rows: Row[], viewer: Viewer, now: Date): Promise<MissionView[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((m) => m.id);
+  // docs/api.md#next-actions: the caller's part in each (an entry, this round's application), then the table's rows.
+  const mine = async (table: typeof bountyEntries | typeof missionApplications) =>
+    viewer.kind !== 'user'
+      ? []
+      : await db
+          .select({ missionId: table.missionId, round: 'round' in table ? table.round : sql<null>`null` })
+          .from(table)
+          .where(and(inArray(table.missionId, ids), eq(table.agentId, viewer.id)));
+  const [entries, applications] = await Promise.all([mine(bountyEntries), mine(missionApplications)]);
+  const applicantsOf = async (m: Row) =>
+    (
+      await db
+        .select({ id: missionApplications.id })
+        .from(missionApplications)
+        .where(and(eq(missionApplications.missionId, m.id), eq(missionApplications.round, m.assignment)))
+    ).length;
+  const actionsOf = async (m: Row) =>
+    nextActions(
+      {
+        ...m,
+        entered: entries.some((e) => e.missionId === m.id),
+        applied: applications.some((a) => a.missionId === m.id && a.round === m.assignment),
+        applicants: m.assignmentMode === 'APPLICATION' ? await applicantsOf(m) : 0,
+      },
+      viewer,
+      now,
+      cfg.missions,
+    );
   const working = rows.filter((m) => seesWork(m, viewer)).map((m) => m.id);
   const [files, contests] = await Promise.all([
     db
@@ -233,10 +263,15 @@ async function presentMissions(db: Db, rows: Row[], viewer: Viewer): Promise<Mis
   ]);
   const filesOf = groupBy(files, (f) => f.missionId);
   const contestsOf = groupBy(contests as ContestRow[], (c) => c.missionId);
-  return rows.map((m) => presentMission(m, filesOf.get(m.id) ?? [], contestsOf.get(m.id) ?? [], seesWork(m, viewer)));
+  return Promise.all(
+    rows.map(async (m) => ({
+      ...presentMission(m, filesOf.get(m.id) ?? [], contestsOf.get(m.id) ?? [], seesWork(m, viewer)),
+      actions: await actionsOf(m),
+    })),
+  );
 }
 
-function presentMission(m: Row, files: FileRow[], contests: ContestRow[], work: boolean): MissionView {
+function presentMission(m: Row, files: FileRow[], contests: ContestRow[], work: boolean): Omit<MissionView, 'actions'> {
   // Only the current assignment's work: an agent who withdrew took their rounds with them.
   const roundFiles = (kind: FileRow['kind'], round: number) =>
     files.filter((f) => f.kind === kind && f.assignment === m.assignment && f.round === round).map(presentFile);
@@ -251,17 +286,22 @@ function presentMission(m: Row, files: FileRow[], contests: ContestRow[], work: 
     status: m.status,
     assignment: m.assignmentMode,
     client: { walletAddress: m.clientWallet },
-    agent: m.agentId ? { walletAddress: m.agentWallet! } : null,
+    agent: m.agentWallet ? { walletAddress: m.agentWallet } : null,
     onChainTaskId: m.onChainTaskId,
     attachments: files.filter((f) => f.kind === 'ATTACHMENT').map(presentFile),
-    criteria: (m.criteria ?? []).map((text, index) => ({ number: index + 1, text })),
+    criteria: (m.criteria ?? []).map((text, index) => {
+      const check = m.criteriaChecks?.[index];
+      return check ? { number: index + 1, text, check: check as CriterionCheck } : { number: index + 1, text };
+    }),
     criteriaHash: m.criteriaHash,
+    autoApprove: m.autoApprove,
     verdicts: m.verdicts,
     submission:
       work && m.submittedAt
         ? {
             note: m.submissionNote ?? '',
             selfCheck: m.submissionSelfCheck ?? [],
+            checks: m.submissionChecks ?? [],
             files: roundFiles('DELIVERABLE', m.submissionCount),
             submittedAt: m.submittedAt.toISOString(),
           }
@@ -279,6 +319,13 @@ function presentMission(m: Row, files: FileRow[], contests: ContestRow[], work: 
       : [],
     // The variant predates bounties (docs/api.md#bounties) and is measured on missions that are none.
     bounty: null,
+    // Likewise milestones (docs/api.md#milestones): measured on missions without any.
+    milestones: [],
+    released: m.released,
+    settlement: work ? (m.settlement ?? null) : null,
+    settlementOffer: work ? (m.settlementOffer ?? null) : null,
+    offering: m.offeringId ? { id: m.offeringId, title: m.offeringTitle ?? '' } : null,
+    requirements: m.requirements ?? null,
     reviewDeadline: iso(m.reviewDeadline),
     bumpCount: m.bumpCount,
     bumpedAt: iso(m.bumpedAt),

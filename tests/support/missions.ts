@@ -161,3 +161,13 @@ export async function setTimes(
 }
 
 export const past = (seconds = 1) => new Date(Date.now() - seconds * 1000);
+
+/**
+ * A list item as the mission's own GET answers it: without the client.stats only list items carry
+ * (docs/api.md#client-record); checked present, so dropping it hides nothing.
+ */
+export function withoutClientStats<T>(item: T): T {
+  const { client } = item as { client: { walletAddress: string; stats?: unknown } };
+  if (client.stats === undefined) throw new Error('a list item without client.stats');
+  return { ...item, client: { walletAddress: client.walletAddress } };
+}

@@ -109,10 +109,13 @@ export function postConsent(
   return callForm(authorizeRoute, [...Object.entries(rest), ...checked], { cookie: user.cookie, headers });
 }
 
-/** The page opened and approved; `chosen` the scopes left checked (space-separated), by default every one offered. */
+/**
+ * The page opened and approved; `chosen` the scopes left checked (space-separated), by default every one offered
+ * (those asked for and those the grant holds already).
+ */
 export async function approve(user: User, params: Record<string, string>, chosen?: string) {
   const view = await consentView(user, params);
-  const scope = chosen ?? view.request.scopes.join(' ');
+  const scope = chosen ?? view.offered.join(' ');
   const answer = await postConsent(user, { ...params, scope, form_token: view.formToken, decision: 'approve' });
   if (answer.status !== 303) throw new Error(`consent: ${answer.status} ${JSON.stringify(answer.body)}`);
   return new URL(answer.headers.get('location')!);

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalChain } from '../../lib/chain/local-chain';
+import { ANVIL_KEYS } from '../../lib/chain/anvil-node';
 
 const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const NEXT = join(process.cwd(), 'node_modules', '.bin', 'next');
@@ -44,6 +45,8 @@ export interface ProductionServer {
 export const chainSettings = (chain: LocalChain) => ({
   RPC_URL: chain.rpcUrl,
   REGISTRAR_PRIVATE_KEY: chain.registrarKey,
+  // In production the relayer relays only with a key of its own (docs/operating.md).
+  RELAYER_PRIVATE_KEY: ANVIL_KEYS[6],
   PASSPORT_ADDRESS: chain.contracts.passport,
   ESCROW_ADDRESS: chain.contracts.escrow,
   REWARD_TOKEN_ADDRESS: chain.contracts.rewardToken,

@@ -5,7 +5,16 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type ProxyAnswer = { error: { code: number; message: string } } | { httpStatus: number } | 'hang';
+// `{ after }`: passed through once the promise settles, so a test can hold a call in flight;
+// `{ result }`: answered with that result instead, as a node behind the chain's head would;
+// 'lost': passed through, its answer dropped for a 503 (the node took it, the caller never hears).
+export type ProxyAnswer =
+  | 'lost'
+  | { error: { code: number; message: string } }
+  | { result: unknown }
+  | { httpStatus: number }
+  | { after: Promise<unknown> }
+  | 'hang';
 
 export async function startRpcProxy(
   upstream: string,
@@ -19,14 +28,21 @@ export async function startRpcProxy(
     const call = JSON.parse(body) as { id: number; method: string; params?: unknown[] };
     const own = Array.isArray(call) ? undefined : answer(call.method, call.params ?? []);
     if (own === 'hang') return; // never answered: the client's timeout decides
+    if (own === 'lost') {
+      const passed = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      await passed.arrayBuffer();
+      response.writeHead(503, { 'content-type': 'text/plain' }).end('lost');
+      return;
+    }
+    if (own && 'after' in own) await own.after.catch(() => undefined);
     if (own && 'httpStatus' in own) {
       response.writeHead(own.httpStatus, { 'content-type': 'text/plain' }).end('slow down');
       return;
     }
-    if (own) {
+    if (own && ('error' in own || 'result' in own)) {
       response
         .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: own.error }));
+        .end(JSON.stringify({ jsonrpc: '2.0', id: call.id, ...own }));
       return;
     }
     const passed = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -38,3 +54,12 @@ export async function startRpcProxy(
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * A node down for sending: reads answer (an approval reads the task it releases, docs/api.md#escrow),
+ * everything else is refused as unreachable — the settlement it leads to is recorded, not sent.
+ */
+export const startReadOnlyRpc = (upstream: string) =>
+  startRpcProxy(upstream, (method) =>
+    ['eth_call', 'eth_chainId', 'eth_blockNumber', 'eth_getLogs'].includes(method) ? undefined : { httpStatus: 503 },
+  );

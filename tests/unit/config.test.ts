@@ -19,6 +19,23 @@ describe('loadConfig', () => {
     expect(cfg.nonces).toEqual({ maxLive: 100_000, ttlSeconds: 300, perMinute: 60 });
   });
 
+  test(
+    'default: feedback needs 1 USDC and has 100 transactions an hour; unfunded missions hold 50 MiB ' +
+      'of attachments a poster, 5 GiB in all',
+    () => {
+      const cfg = loadConfig(production);
+      expect(cfg.chain).toMatchObject({ minFeedbackReward: 1_000_000n, feedbackBudgetPerHour: 100 });
+      expect(cfg.missions).toMatchObject({
+        unfundedFilesMaxBytesPerUser: 50 * 1024 * 1024,
+        unfundedFilesMaxBytes: 5 * 1024 * 1024 * 1024,
+      });
+      expect(loadConfig({ ...production, ERC8004_MIN_FEEDBACK_REWARD: '0' }).chain.minFeedbackReward).toBe(0n);
+      expect(() => loadConfig({ ...production, ERC8004_MIN_FEEDBACK_REWARD: '1.5' })).toThrow(
+        /ERC8004_MIN_FEEDBACK_REWARD/,
+      );
+    },
+  );
+
   test.each([
     ['JWT_SECRET', { JWT_SECRET: undefined }, /JWT_SECRET is required/],
     ['SESSION_SECRET', { SESSION_SECRET: undefined }, /SESSION_SECRET is required/],

@@ -53,7 +53,7 @@ function loops(graph: Graph): string[] {
   return found;
 }
 
-/** `lib/missions/list` → `lib/missions`; a file at the root is its own room. */
+/** `lib/board/list` → `lib/board`; a file at the root is its own room. */
 const folderOf = (root: string) => (file: string) => {
   if (!file.startsWith(`${root}/`)) return undefined;
   return `${root}/${file.slice(root.length + 1).split('/')[0]}`;

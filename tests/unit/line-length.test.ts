@@ -6,8 +6,10 @@ import { describe, expect, test } from 'vitest';
 
 const LIMIT = 120;
 const SOURCE = /\.(ts|tsx|js|mjs|css)$/;
-// Not written by hand: generated SDK types, compiled contracts, vendored ERC-8004, drizzle's migrations.
-const GENERATED = /^(sdk\/src\/generated\/|contracts\/out\/|contracts\/erc8004\/|drizzle\/|lib\/chain\/artifacts\.ts$)/;
+// Not written by hand: generated SDK types, compiled contracts (and their ABIs), vendored ERC-8004, drizzle's
+// migrations.
+const GENERATED =
+  /^(sdk\/src\/generated\/|contracts\/out\/|contracts\/erc8004\/|drizzle\/|lib\/chain\/(artifacts|abis)\.ts$)/;
 
 const files = execFileSync('git', ['ls-files', '-z'], { encoding: 'utf8' })
   .split('\0')

@@ -2,12 +2,16 @@ import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
 import { preflight } from '@/lib/http/cors';
 import { readJson } from '@/lib/http/validation';
-import { MCP_MAX_BODY_BYTES, mcpMessage, requireBearer } from '@/lib/mcp/bearer';
+import { jsonRpcErrorSchema, MCP_MAX_BODY_BYTES, mcpMessage, requireBearer } from '@/lib/mcp/bearer';
+import { errorBodySchema } from '@/lib/http/error-body';
+import { z } from 'zod';
 import { inSlot } from '@/lib/mcp/in-progress';
 import { assertMcpOrigin } from '@/lib/mcp/origin';
 import { createRemoteSession } from '@/lib/mcp/remote-session';
 import { noteClientCapabilities, urlElicitationOf } from '@/lib/mcp/client-capabilities';
 import { serveMcp } from '@/lib/mcp/serve';
+import { isModernRequest, serveModern } from '@/lib/mcp/modern';
+import { batchRefusal } from '@/lib/mcp/batch';
 import { ScopeChallengeWatch } from '@/lib/mcp/step-up';
 import { issuerOf } from '@/lib/oauth/metadata';
 import { inProcessFetch } from './api-routes';
@@ -34,12 +38,31 @@ export const POST = route(
         'metadata in WWW-Authenticate. Each tool calls the API with the same token, so its ' +
         'scopes apply: a tool call needing a scope the token lacks is 403 with WWW-Authenticate ' +
         'error="insufficient_scope" (step-up). One JSON-RPC message per request: a batch is 400. ' +
-        'A browser Origin a DNS-rebinding page has (plain http on a name not loopback, or null) ' +
-        "is 403; CORS for any other; beyond the instance's requests in progress, 503 with " +
-        'Retry-After.',
+        "A present Origin that is not one of the app's own origins or MCP_ALLOWED_ORIGINS is 403 " +
+        '(DNS rebinding: a page on a rebound name, an opaque null, any other site); a request with ' +
+        "no Origin passes. Beyond the instance's requests in progress, 503 with Retry-After.",
       body: mcpMessage,
       response: protocolDocumentSchema,
-      errors: [413],
+      errors: [
+        413,
+        {
+          status: 400,
+          description:
+            'A message the MCP transport refuses — a batch, an invalid JSON-RPC message, an unsupported ' +
+            'MCP-Protocol-Version, standard headers that disagree with the body — as a JSON-RPC error ' +
+            '(`{ jsonrpc, id, error: { code, message } }`, `id` null when unknown); a body that is not ' +
+            'JSON, or a token in the query string, as `{ error }`',
+          schema: z.union([jsonRpcErrorSchema, errorBodySchema]),
+        },
+        {
+          status: 403,
+          description:
+            "A present Origin outside the app's own origins and MCP_ALLOWED_ORIGINS (`{ error }`), or " +
+            'a tool call needing a scope the token lacks: `WWW-Authenticate: Bearer error="insufficient_scope", ' +
+            'scope="…"` (step-up)',
+          schema: errorBodySchema,
+        },
+      ],
     },
   },
   async ({ request, caller, cfg, kv }) => {
@@ -47,7 +70,19 @@ export const POST = route(
     assertMcpOrigin(request, cfg);
     return inSlot(cfg.limits.mcpMaxConcurrent, async () => {
       const body = await readJson(request, MCP_MAX_BODY_BYTES);
+      const refusal = batchRefusal(body);
+      if (refusal) return refusal;
       const stepUp = new ScopeChallengeWatch();
+      // docs/api.md#mcp-protocol-eras: a 2026-07-28 client says what it can do on every request.
+      if (await isModernRequest(request, body)) {
+        const session = createRemoteSession({
+          baseUrl: issuerOf(cfg),
+          token,
+          fetch: stepUp.watching(inProcessFetch(request, caller)),
+        });
+        const principal = `${caller.user.id}:${caller.grant?.id ?? ''}`;
+        return stepUp.answer(await serveModern(request, body, { session, cfg, principal }));
+      }
       await noteClientCapabilities(kv, caller.grant?.id, body);
       const session = createRemoteSession({
         baseUrl: issuerOf(cfg),

@@ -1,14 +1,8 @@
 import { jsonText, route } from '@/lib/http/route';
-import { sendQueuedWebhooks } from '@/lib/webhooks';
-import {
-  createdMissionSchema,
-  createMission,
-  createMissionSchema,
-  listMissions,
-  listQuerySchema,
-  missionListSchema,
-  viewerOf,
-} from '@/lib/missions';
+import { listMissions } from '@/lib/board';
+import { createdMissionSchema } from '@/lib/funding';
+import { createMission } from '@/lib/marketplace';
+import { createMissionSchema, listQuerySchema, missionListSchema, viewerOf } from '@/lib/missions';
 import { withRequestBody } from '@/lib/uploads/request-body';
 import { otherMethods } from '@/lib/http/methods';
 
@@ -30,7 +24,6 @@ export const GET = route(
 // JSON, or multipart with attachments; an Idempotency-Key replays the first answer (docs/api.md#idempotency).
 export const POST = route(
   {
-    after: sendQueuedWebhooks,
     auth: 'CLIENT',
     scope: 'missions:post',
     limit: 'createMission',
@@ -48,7 +41,9 @@ export const POST = route(
   async ({ request, caller, cfg, db }) =>
     withRequestBody(request.body, request.headers, async (body) => {
       const idempotencyKey = request.headers.get('idempotency-key');
-      return jsonText(await createMission(await db(), cfg, caller.user, body, idempotencyKey, new Date()), {
+      // docs/api.md#standing-allowance: a delegated token's grant may fund the post at once.
+      const delegation = caller.grant && { grantId: caller.grant.id };
+      return jsonText(await createMission(await db(), cfg, caller.user, body, idempotencyKey, new Date(), delegation), {
         status: 201,
       });
     }),

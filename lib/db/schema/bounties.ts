@@ -13,7 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { missions, type SelfCheckItem } from './missions';
+import { type CheckResultItem, missions, type SelfCheckItem } from './missions';
 import { users } from './users';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
@@ -31,6 +31,8 @@ export const bountyEntries = pgTable(
     note: text('note').notNull(),
     // docs/api.md#criteria: the entrant's self-check against the mission's criteria.
     selfCheck: json('self_check').$type<SelfCheckItem[]>(),
+    // docs/api.md#checked-criteria: what the machine found of this version of the entry.
+    checks: json('checks').$type<CheckResultItem[]>(),
     // 1 for the first entry, + 1 for each replacement: names the files of the current one.
     version: integer('version').notNull().default(1),
     createdAt: at('created_at').notNull(),

@@ -5,10 +5,36 @@ import { grants } from './grants';
 import { missions } from './missions';
 import { users } from './users';
 
+/**
+ * What a person confirms (docs/api.md#confirmation-terms; lib/confirmations/terms.ts makes them, and
+ * their canonical form and hash).
+ */
+export interface ConfirmationTerms {
+  // 'settle': accepting a settlement offer (docs/api.md#settlement-offers), which releases its agentAmount.
+  action: 'approve' | 'award' | 'settle';
+  /** The agent's wallet (lowercase) of an approve; null for an award. */
+  agent: string | null;
+  agentId: string | null;
+  /** The mission's assignment counter: a new agent, or the same one again after a withdrawal, is another. */
+  assignment: number;
+  missionId: string;
+  reward: string;
+  /** The submission being approved (the mission's submissionCount). */
+  round: number;
+  /** What the escrow task holds (base units), read from the chain; null without an escrow. */
+  taskAmount: string | null;
+  /** An award's winners in place order (lowercase); null for an approve. */
+  winners: string[] | null;
+  /** A settle's offer and the agent's part it releases (base units); absent on the other actions. */
+  offerId?: string | null;
+  agentAmount?: string | null;
+}
+
 const at = (name: string) => timestamp(name, { withTimezone: true });
 const amount = (name: string) => numeric(name, { precision: 78, scale: 0 });
 
-export const confirmationStatusEnum = pgEnum('confirmation_status', ['PENDING', 'APPROVED', 'DENIED']);
+// SUPERSEDED: the terms it was asked on no longer hold (docs/api.md#confirmation-terms).
+export const confirmationStatusEnum = pgEnum('confirmation_status', ['PENDING', 'APPROVED', 'DENIED', 'SUPERSEDED']);
 
 export const confirmations = pgTable(
   'confirmations',
@@ -28,6 +54,11 @@ export const confirmations = pgTable(
     action: text('action').notNull(),
     body: jsonb('body').$type<Record<string, unknown>>().notNull(),
     amount: amount('amount').notNull(),
+    // The terms the person is asked to judge (lib/confirmations/terms.ts); null on rows from before they
+    // were stored, which an approval supersedes.
+    terms: jsonb('terms').$type<ConfirmationTerms>(),
+    // Why it was superseded: which terms changed, or the mission leaving SUBMITTED.
+    reason: text('reason'),
     status: confirmationStatusEnum('status').notNull().default('PENDING'),
     createdAt: at('created_at').notNull(),
     expiresAt: at('expires_at').notNull(),

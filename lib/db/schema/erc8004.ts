@@ -32,13 +32,17 @@ export const reputationFeedback = pgTable(
     missionId: uuid('mission_id')
       .notNull()
       .references(() => missions.id),
-    // Our agent the feedback is about, and its identity when the settlement was decided.
+    // docs/api.md#client-feedback: whom it is about — the mission's agent, or its client (a client that is an agent).
+    subject: text('subject').$type<'agent' | 'client'>().notNull().default('agent'),
+    // Our user the feedback is about, and its identity when the settlement was decided.
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id),
     registry: text('registry').notNull(),
     agentId: numeric('agent_id', { precision: 78, scale: 0 }).notNull(),
     value: integer('value').notNull(),
+    // docs/api.md#feedback-bounds: the reward the settlement paid (a bounty place's amount), named by the file.
+    reward: numeric('reward', { precision: 78, scale: 0 }),
     outcome: text('outcome').notNull(),
     feedbackUri: text('feedback_uri').notNull(),
     // The feedback file, rendered once (after the payout is mined) and served byte for byte; its keccak256.
@@ -59,6 +63,8 @@ export const reputationFeedback = pgTable(
   (t) => [
     // One feedback per agent per mission, whatever retries or races do.
     uniqueIndex('reputation_feedback_mission_user_idx').on(t.missionId, t.userId),
+    // docs/api.md#feedback-bounds: an agent's recent feedback, read for the once-a-day-per-client rule.
+    index('reputation_feedback_user_created_idx').on(t.userId, t.createdAt),
     index('reputation_feedback_pending_idx').on(t.createdAt).where(sql`${t.status} = 'PENDING'`),
   ],
 );

@@ -11,6 +11,11 @@ import { users } from './users';
 // FAILED: the relayed transaction reverted (the mission stays AWAITING_FUNDING, the poster may sign again).
 export const fundingStatusEnum = pgEnum('funding_status', ['RELAYING', 'MINED', 'FAILED']);
 
+// AUTHORIZATION: the poster's signed ReceiveWithAuthorization, relayed as createTaskWithAuthorization;
+// MANDATE: no signature of its own, the person's standing mandate lets the relayer call createTaskFor
+// (docs/api.md#standing-allowance).
+export const fundingViaEnum = pgEnum('funding_via', ['AUTHORIZATION', 'MANDATE']);
+
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
 export const missionFundings = pgTable(
@@ -23,8 +28,10 @@ export const missionFundings = pgTable(
     clientId: uuid('client_id')
       .notNull()
       .references(() => users.id),
-    signature: text('signature').notNull(),
-    // The authorization's window end (unix seconds), as signed.
+    via: fundingViaEnum('via').notNull().default('AUTHORIZATION'),
+    // AUTHORIZATION: the poster's signature; MANDATE: null.
+    signature: text('signature'),
+    // The authorization's window end (unix seconds), as signed; MANDATE: the mission's fund-by.
     validBefore: bigint('valid_before', { mode: 'bigint' }).notNull(),
     status: fundingStatusEnum('status').notNull().default('RELAYING'),
     txHash: text('tx_hash'),

@@ -1,6 +1,7 @@
 // Delegated access (docs/api.md#tokens): OAuth clients registered by MCP hosts, the grants users gave them
 // or made for themselves (personal access tokens), and the rotating refresh tokens of OAuth grants.
 import { index, numeric, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { users } from './users';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
@@ -21,8 +22,14 @@ export const oauthClients = pgTable(
     createdAt: at('created_at').notNull(),
     // Registrations unused for 30 days are deleted by the sweep (RFC 7591 leaves it to us).
     lastUsedAt: at('last_used_at').notNull(),
+    // First used in an authorization (a code redeemed): from then on it no longer counts against the
+    // ceiling on unused registrations (docs/api.md#oauth-21).
+    authorizedAt: at('authorized_at'),
   },
-  (t) => [index('oauth_clients_last_used_idx').on(t.lastUsedAt)],
+  (t) => [
+    index('oauth_clients_last_used_idx').on(t.lastUsedAt),
+    index('oauth_clients_unused_idx').on(t.createdAt).where(sql`${t.authorizedAt} is null`),
+  ],
 );
 
 export const grants = pgTable(
@@ -40,6 +47,9 @@ export const grants = pgTable(
     // What the grant may release at once over a rolling 24 h, in base units (docs/api.md#confirmations);
     // above it a release waits for the person's yes. 0: every release waits.
     releaseLimit: numeric('release_limit', { precision: 78, scale: 0 }).notNull().default('0'),
+    // What the grant may fund at once from the person's standing allowance over a rolling 24 h, in base
+    // units (docs/api.md#standing-allowance); above it a post waits AWAITING_FUNDING. 0: never at once.
+    fundingLimit: numeric('funding_limit', { precision: 78, scale: 0 }).notNull().default('0'),
     // TOKEN: SHA-256 of the token (tm_…), never the token itself; its first characters to recognise it.
     tokenHash: text('token_hash').unique(),
     tokenHint: text('token_hint'),

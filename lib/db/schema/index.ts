@@ -9,3 +9,6 @@ export * from './bounties';
 export * from './confirmations';
 export * from './fundings';
 export * from './erc8004';
+export * from './milestones';
+export * from './allowance';
+export * from './offerings';

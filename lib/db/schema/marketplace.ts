@@ -50,6 +50,28 @@ export const missionReviews = pgTable(
   (t) => [index('mission_reviews_agent_idx').on(t.agentId, t.rating)],
 );
 
+export const clientReviews = pgTable(
+  'client_reviews',
+  {
+    // docs/api.md#reviews: one review a settled mission, by its agent, of the client (mission_reviews is the
+    // other side's).
+    missionId: uuid('mission_id')
+      .primaryKey()
+      .references(() => missions.id),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => users.id),
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => users.id),
+    rating: smallint('rating').notNull(),
+    comment: text('comment'),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [index('client_reviews_client_idx').on(t.clientId, t.createdAt)],
+);
+
 export const missionComments = pgTable(
   'mission_comments',
   {

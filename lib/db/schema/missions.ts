@@ -20,6 +20,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { MISSION_STATUSES } from '../../fields';
 import { bytea, tsvector } from './column-types';
+import { offerings } from './offerings';
 import { users } from './users';
 
 // docs/api.md#criteria: what a submission, a contest and a resolve say of each criterion (by number).
@@ -36,6 +37,33 @@ export interface Verdict {
   criterion: number;
   met: boolean;
 }
+// docs/api.md#checked-criteria: a criterion's machine check as posted (lib/missions/criteria.ts has its
+// shapes), and a submission's results of them.
+export type StoredCheck = { type: string } & Record<string, unknown>;
+export interface CheckResultItem {
+  criterion: number;
+  passed: boolean;
+  detail: string;
+  checkedAt: string;
+}
+
+// docs/api.md#settlement-offers: how a mission ended in part — what went to the agent (before the fee),
+// what went back to the client, and who decided it: the parties' agreement or the operator's verdict.
+export interface MissionSettlement {
+  agentAmount: string;
+  refund: string;
+  by: 'agreement' | 'operator';
+}
+
+// docs/api.md#settlement-offers: the one pending offer of a mission, made by a party for the other to answer.
+export interface SettlementOffer {
+  id: string;
+  by: 'client' | 'agent';
+  agentAmount: string;
+  refund: string;
+  note: string | null;
+  expiresAt: string;
+}
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 // uint256 amounts: numeric(78,0) holds every value up to 2^256 - 1 exactly.
@@ -47,7 +75,8 @@ export const missionFileKindEnum = pgEnum('mission_file_kind', ['ATTACHMENT', 'D
 export const missionActorEnum = pgEnum('mission_actor', ['OWNER', 'AGENT', 'OPERATOR', 'SYSTEM']);
 // docs/api.md#applications: the first agent to accept wins, or the owner picks one from the applications;
 // docs/api.md#bounties: or many agents enter and the owner awards places.
-export const assignmentModeEnum = pgEnum('assignment_mode', ['FIRST_COME', 'APPLICATION', 'BOUNTY']);
+// docs/api.md#direct-missions: or it is offered to one named agent (a custom offer, an offering's order).
+export const assignmentModeEnum = pgEnum('assignment_mode', ['FIRST_COME', 'APPLICATION', 'BOUNTY', 'DIRECT']);
 
 export const missions = pgTable(
   'missions',
@@ -57,6 +86,14 @@ export const missions = pgTable(
       .notNull()
       .references(() => users.id),
     agentId: uuid('agent_id').references(() => users.id),
+    // docs/api.md#direct-missions: the one agent a DIRECT mission is offered to (agent_id once it accepts).
+    directAgentId: uuid('direct_agent_id').references(() => users.id),
+    // docs/api.md#offerings: the offering an order was placed from, its title then, the requirements the
+    // client gave (checked against the offering's schema) and its SLA, which sets the deadline when funded.
+    offeringId: uuid('offering_id').references(() => offerings.id),
+    offeringTitle: text('offering_title'),
+    requirements: json('requirements'),
+    slaHours: integer('sla_hours'),
     title: text('title').notNull(),
     description: text('description').notNull(),
     category: text('category').notNull(),
@@ -75,7 +112,7 @@ export const missions = pgTable(
     // funding authorization's nonce (which commits to them) is the same on every read.
     fundingRef: text('funding_ref'),
     fundingExpiresAt: bigint('funding_expires_at', { mode: 'bigint' }),
-    // The lapse's checks the chain could not answer (lib/missions/funding-sweep.ts): the sweep tries
+    // The lapse's checks the chain could not answer (lib/funding/sweep.ts): the sweep tries
     // the others first, and gives up on the mission after a bounded number of them.
     lapseFailures: integer('lapse_failures').notNull().default(0),
     lapseFailedAt: at('lapse_failed_at'),
@@ -87,14 +124,34 @@ export const missions = pgTable(
     awardedAt: at('awarded_at'),
     // Why places were left unawarded; entrants may contest it.
     awardReason: text('award_reason'),
+    // docs/api.md#milestones: how many milestones the reward is cut into (null: none), the one at hand
+    // (numbered from 1), and the sum releasePart paid out so far; the rest is what a refund or reclaim returns.
+    milestoneCount: smallint('milestone_count'),
+    milestone: smallint('milestone'),
+    // The contest rounds of the milestone at hand (contestCount counts the mission's, for its rounds' numbers).
+    milestoneContestCount: integer('milestone_contest_count').notNull().default(0),
+    released: amount('released').notNull().default('0'),
     // docs/api.md#criteria: the acceptance criteria, numbered from 1 in this order, and the keccak256 of
     // their canonical JSON (lib/missions/criteria.ts), both null when the mission has none.
     criteria: text('criteria').array(),
     criteriaHash: text('criteria_hash'),
+    // docs/api.md#checked-criteria: each criterion's check in the same order (null where it has none;
+    // the column null when none has), and whether a submission whose checks all pass completes it.
+    criteriaChecks: json('criteria_checks').$type<(StoredCheck | null)[]>(),
+    autoApprove: text('auto_approve').$type<'onChecks'>(),
+    // The grant whose release limit an automatic approval must fit at submit (null: the person said
+    // yes when it was set — a wallet sign-in post; the funding page states it too).
+    autoApproveGrantId: uuid('auto_approve_grant_id'),
+    // The current submission's check results.
+    submissionChecks: json('submission_checks').$type<CheckResultItem[]>(),
     // The current submission's self-check and the operator's verdicts, as compact JSON text (json,
     // not jsonb: the views embed it as written, without jsonb's spaces).
     submissionSelfCheck: json('submission_self_check').$type<SelfCheckItem[]>(),
     verdicts: json('verdicts').$type<Verdict[]>(),
+    // docs/api.md#settlement-offers: a settlement in part once the mission ended so, and the pending
+    // offer — cleared by every transition, so an offer lapses at any change of the mission's state.
+    settlement: json('settlement').$type<MissionSettlement>(),
+    settlementOffer: json('settlement_offer').$type<SettlementOffer>(),
     idempotencyKey: text('idempotency_key'),
     // What the keyed request asked for: the same key with another request is refused, not replayed.
     idempotencyFingerprint: text('idempotency_fingerprint'),
@@ -135,6 +192,9 @@ export const missions = pgTable(
     index('missions_client_idx').on(t.clientId, t.listedAt, t.id),
     index('missions_agent_idx').on(t.agentId, t.listedAt, t.id),
     index('missions_tags_idx').using('gin', t.tags),
+    // A named agent's direct offers; an offering's open orders (docs/api.md#offerings).
+    index('missions_direct_agent_idx').on(t.directAgentId, t.status).where(sql`${t.directAgentId} is not null`),
+    index('missions_offering_idx').on(t.offeringId, t.status).where(sql`${t.offeringId} is not null`),
     index('missions_search_idx').using('gin', t.search),
     // The sweep and apply-on-read look for SUBMITTED missions past their review window.
     index('missions_review_due_idx').on(t.reviewDeadline).where(sql`${t.status} = 'SUBMITTED'`),
@@ -246,10 +306,14 @@ export const agentEarnings = pgTable(
     fee: amount('fee').notNull(),
     amount: amount('amount').notNull(),
     feeBps: integer('fee_bps').notNull(),
+    // docs/api.md#milestones: the milestone this credit pays (null: the whole mission).
+    milestone: smallint('milestone'),
     createdAt: at('created_at').notNull(),
   },
   (t) => [
-    uniqueIndex('agent_earnings_mission_agent_idx').on(t.missionId, t.agentId),
+    uniqueIndex('agent_earnings_mission_agent_idx').on(t.missionId, t.agentId).where(sql`${t.milestone} is null`),
+    // One credit per milestone, whoever earned it.
+    uniqueIndex('agent_earnings_milestone_idx').on(t.missionId, t.milestone).where(sql`${t.milestone} is not null`),
     index('agent_earnings_agent_idx').on(t.agentId, t.createdAt),
     // The leaderboard's 7- and 30-day periods read only the recent credits.
     index('agent_earnings_created_idx').on(t.createdAt),

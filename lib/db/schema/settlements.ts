@@ -11,6 +11,7 @@ import {
   numeric,
   pgEnum,
   pgTable,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -20,7 +21,9 @@ import { missions } from './missions';
 import { users } from './users';
 
 // SPLIT: a bounty's releaseSplit (escrow v3) to its winners, and to its client for unawarded places.
-export const settlementKindEnum = pgEnum('settlement_kind', ['RELEASE', 'REFUND', 'CLAIM', 'SPLIT']);
+// PART: a milestone's releasePart (escrow v5, docs/api.md#milestones): the task stays open with the rest.
+// SETTLE: escrow v5's settle — part to the agent, the rest refunded (docs/api.md#settlement-offers).
+export const settlementKindEnum = pgEnum('settlement_kind', ['RELEASE', 'REFUND', 'CLAIM', 'SPLIT', 'PART', 'SETTLE']);
 // SUPERSEDED: never to be sent — the task's client reclaimed it first (docs/api.md#escrow).
 export const settlementStatusEnum = pgEnum('settlement_status', ['PENDING', 'MINED', 'FAILED', 'SUPERSEDED']);
 
@@ -40,9 +43,12 @@ export const settlements = pgTable(
     taskId: bigint('task_id', { mode: 'bigint' }),
     // The escrow the call goes to (lowercase); null on rows written before v3: the v2 escrow.
     escrow: text('escrow'),
-    // SPLIT only: who gets what, in releaseSplit's order.
+    // SPLIT: who gets what, in releaseSplit's order. SETTLE: the agent's part (before the fee), then the
+    // client's refund.
     recipients: jsonb('recipients').$type<{ address: string; amount: string }[]>(),
     feeBps: integer('fee_bps'),
+    // PART only: the milestone it releases (its gross amount is recipients[0].amount, as releasePart takes it).
+    milestone: smallint('milestone'),
     // Expected at decision time; for a claim, replaced by the Claimed event's amount once mined.
     amount: numeric('amount', { precision: 78, scale: 0 }).notNull(),
     status: settlementStatusEnum('status').notNull().default('PENDING'),
@@ -56,7 +62,11 @@ export const settlements = pgTable(
   },
   (t) => [
     // One release or refund per mission, whatever retries or races do.
-    uniqueIndex('settlements_mission_kind_idx').on(t.missionId, t.kind).where(sql`${t.missionId} is not null`),
+    uniqueIndex('settlements_mission_kind_idx')
+      .on(t.missionId, t.kind)
+      .where(sql`${t.missionId} is not null and ${t.milestone} is null`),
+    // One releasePart per milestone (keyed on the column, not the new enum value: docs/api.md#milestones).
+    uniqueIndex('settlements_milestone_idx').on(t.missionId, t.milestone).where(sql`${t.milestone} is not null`),
     // One claim in flight per agent: a concurrent second claim cannot be inserted.
     uniqueIndex('settlements_claim_in_flight_idx')
       .on(t.userId)

@@ -14,6 +14,9 @@ export const users = pgTable('users', {
   organization: text('organization'),
   website: text('website'),
   avatarUrl: text('avatar_url'),
+  // docs/api.md#client-record: the client's unfunded missions the sweep deleted after 24 h (nothing else of
+  // them stays).
+  unfundedLapsed: integer('unfunded_lapsed').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -4,6 +4,7 @@
 // response and by the sweep, retried with backoff until delivered or the endpoint is disabled.
 import {
   bigserial,
+  boolean,
   index,
   integer,
   jsonb,
@@ -65,10 +66,17 @@ export const webhookEvents = pgTable(
     missionId: uuid('mission_id').references(() => missions.id),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     audience: jsonb('audience').$type<WebhookAudience>().notNull(),
+    // docs/api.md#webhook-lanes: a board announcement (mission.created to every matching filter), expanded
+    // after the events to users and to a mission's parties (false), which never wait behind one.
+    board: boolean('board').notNull().default(false),
     expandedThrough: uuid('expanded_through'),
     createdAt: at('created_at').notNull(),
   },
-  (t) => [index('webhook_events_seq_idx').on(t.seq), index('webhook_events_mission_idx').on(t.missionId, t.seq)],
+  (t) => [
+    index('webhook_events_seq_idx').on(t.seq),
+    index('webhook_events_mission_idx').on(t.missionId, t.seq),
+    index('webhook_events_lane_idx').on(t.board, t.seq),
+  ],
 );
 
 export const webhookDeliveries = pgTable(
@@ -86,6 +94,10 @@ export const webhookDeliveries = pgTable(
     event: text('event').notNull(),
     missionId: uuid('mission_id').references(() => missions.id),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    // docs/api.md#webhook-lanes: a board delivery, sent after the endpoint's targeted ones (false) — and after
+    // every endpoint with a targeted delivery due. A board event's delivery to a party of the mission, written
+    // ahead of the party's targeted event, travels with it (false).
+    board: boolean('board').notNull().default(false),
     status: webhookDeliveryStatusEnum('status').notNull().default('PENDING'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: at('next_attempt_at').notNull(),
@@ -97,6 +109,7 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_lane_due_idx').on(t.board, t.status, t.nextAttemptAt),
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
     index('webhook_deliveries_order_idx').on(t.endpointId, t.missionId, t.seq),
     // Expansion is idempotent: an event reaches an endpoint once, however often it is retried.

@@ -1,6 +1,7 @@
 // How the CLI speaks: `--json` prints the API's JSON exactly as it answered; otherwise short lines
 // and tables for a person. Failures go to stderr as `Error: <the API's message>` (plus its details).
 // Nothing here talks to the server.
+import { formatAmount as formatTokens } from '../money.js';
 
 /** Exit codes: 1 for a failed command (the API refused, the network failed), 2 for a usage error. */
 export const EXIT_FAILURE = 1;
@@ -41,18 +42,17 @@ export function printError(message: string, details: readonly string[] = []): vo
   for (const detail of details) process.stderr.write(`  - ${detail}\n`);
 }
 
-/** Base units → a decimal amount with the token's symbol ("25 USDC"), or the base units when the token is unknown. */
+/**
+ * Base units → a grouped decimal amount with the token's symbol ("1,025 USDC"; money.ts), or the base units when the
+ * token is unknown.
+ */
 export function formatAmount(
   baseUnits: string | null | undefined,
   token: { symbol: string | null; decimals: number | null } | null,
 ): string {
   if (baseUnits === null || baseUnits === undefined) return '—';
   if (!token || token.decimals === null) return `${baseUnits} (base units)`;
-  const value = BigInt(baseUnits);
-  const scale = 10n ** BigInt(token.decimals);
-  const fraction = (value % scale).toString().padStart(token.decimals, '0').replace(/0+$/, '');
-  const whole = (value / scale).toString();
-  return `${fraction ? `${whole}.${fraction}` : whole}${token.symbol ? ` ${token.symbol}` : ''}`;
+  return formatTokens(BigInt(baseUnits), token.decimals, token.symbol ? { symbol: token.symbol } : {});
 }
 
 /** An ISO timestamp shortened to minutes, UTC ("2026-11-30 12:00Z"). */

@@ -1,5 +1,6 @@
 // Flag values a person types, turned into what the API takes: amounts in base units, deadlines as
 // ISO timestamps. Pure functions; a bad value is a UsageError naming the flag.
+import { AmountError, parseAmount as parseTokens } from '../money.js';
 import { UsageError } from '../session/settings.js';
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
@@ -15,8 +16,8 @@ export function parseDeadline(value: string, now = Date.now()): string {
 }
 
 /**
- * `25000000` (base units, as the API counts) or `25 USDC` / `2.5usdc` (the token's own units,
- * converted with its decimals). The symbol must be the reward token's.
+ * `25000000` (base units, as the API counts) or `25 USDC` / `2.5usdc` / `1,000USDC` (the token's own
+ * units, converted with its decimals by money.ts). The symbol must be the reward token's.
  */
 export function parseAmount(
   flag: string,
@@ -25,18 +26,19 @@ export function parseAmount(
 ): string {
   const text = value.trim();
   if (/^\d+$/.test(text)) return BigInt(text).toString();
-  const decimal = /^(\d+)(?:\.(\d+))?\s*([A-Za-z]+)$/.exec(text);
+  const decimal = /^([\d,]+(?:\.\d+)?)\s*([A-Za-z]+)$/.exec(text);
   if (!decimal) throw new UsageError(`${flag}: "${value}" is not an amount (base units like 25000000, or 25USDC)`);
-  const [, whole, fraction = '', symbol] = decimal;
+  const [, amount, symbol] = decimal;
   if (!token || token.decimals === null || !token.symbol)
     throw new UsageError(`${flag}: the server does not say its reward token; give base units`);
   if (symbol!.toLowerCase() !== token.symbol.toLowerCase())
     throw new UsageError(`${flag}: the reward token is ${token.symbol}, not ${symbol}`);
-  if (fraction.length > token.decimals) throw new UsageError(`${flag}: ${token.symbol} has ${token.decimals} decimals`);
-  return (
-    BigInt(whole!) * 10n ** BigInt(token.decimals) +
-    BigInt(fraction.padEnd(token.decimals, '0') || '0')
-  ).toString();
+  try {
+    return parseTokens(amount!, token.decimals).toString();
+  } catch (error) {
+    if (error instanceof AmountError) throw new UsageError(`${flag}: ${error.message}`);
+    throw error;
+  }
 }
 
 /** A mission's reward: an amount, more than zero (a zero reward would only fail on-chain). */

@@ -3,9 +3,11 @@
 import { Command, CommanderError } from 'commander';
 import { TaskmarketError } from '../index.js';
 import { registerAccountCommands, registerEarningsCommands } from './commands/account.js';
+import { registerClientCommands } from './commands/clients.js';
 import { registerErc8004Commands } from './commands/erc8004.js';
 import { registerMissionCommands } from './commands/missions.js';
 import { registerWebhookCommands } from './commands/webhooks.js';
+import { registerOfferingCommands } from './commands/offerings.js';
 import { DEFAULT_URL, UsageError, type Env } from '../session/settings.js';
 import { EXIT_FAILURE, EXIT_USAGE, printError } from './output.js';
 import { createSession, type Session } from '../session/session.js';
@@ -32,7 +34,9 @@ export function buildProgram(session: Session, version: string): Command {
   registerMissionCommands(program, session);
   registerEarningsCommands(program, session);
   registerErc8004Commands(program, session);
+  registerClientCommands(program, session);
   registerWebhookCommands(program, session);
+  registerOfferingCommands(program, session);
   program
     .command('mcp')
     .description('run the MCP server over stdio (for AI clients); see docs/agents.md')

@@ -2,60 +2,334 @@
 // (lib/openapi/document.ts, served at /api/openapi.json): the types of every path, operation and schema, by openapi-typescript. Do not edit.
 
 export interface paths {
-    "/api/auth/nonce": {
+    "/api/account/allowance": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The standing allowance: the mandate in force, today's use, the permit's remaining allowance
+         * @description Requires a signed-in user. Rate-limited. Wallet sign-in only. With total, perMission, perDay and validUntil in the query, also the typed data to sign: a USDC EIP-2612 Permit to the escrow and an EIP-712 FundingMandate naming the relayer.
+         */
+        get: operations["getAccountAllowance"];
         put?: never;
         /**
-         * A one-time SIWE nonce for an address (5 min)
-         * @description Rate-limited.
+         * Set a standing allowance: the signed permit and mandate, relayed as setFundingMandateWithPermit
+         * @description Requires a signed-in user. Rate-limited. Wallet sign-in only. Both signatures are checked (EIP-1271 for a contract wallet) against the typed data of these terms at the current nonces, then recorded and relayed: 202. One relay in flight per person.
          */
-        post: operations["postAuthNonce"];
+        post: operations["postAccountAllowance"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/auth/verify": {
+    "/api/account/allowance/revocation": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The typed data of a FundingMandateRevocation to sign
+         * @description Requires a signed-in user. Rate-limited. Wallet sign-in only.
+         */
+        get: operations["getAccountAllowanceRevocation"];
         put?: never;
         /**
-         * Sign in: verify a signed SIWE message → token + session cookie
-         * @description Rate-limited. Each SIWE failure has its own `error` text (nonce, signature, chain id, domain, expiry).
+         * Revoke the standing allowance: the signed revocation, relayed as revokeFundingMandateBySig
+         * @description Requires a signed-in user. Rate-limited. Wallet sign-in only. 202: recorded and relayed; the mandate stops at once for new posts.
          */
-        post: operations["postAuthVerify"];
+        post: operations["postAccountAllowanceRevocation"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/auth/register-agent": {
+    "/api/account/profile": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
         /**
-         * Become an agent; mints the passport once
+         * The caller's profile
+         * @description Requires a signed-in user.
+         */
+        get: operations["getAccountProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change profile fields (null or empty clears one)
          * @description Requires a signed-in user. Rate-limited.
          */
-        post: operations["postAuthRegisterAgent"];
+        patch: operations["patchAccountProfile"];
+        trace?: never;
+    };
+    "/api/account/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's counts as client and as agent
+         * @description Requires a signed-in user.
+         */
+        get: operations["getAccountStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/missions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One mission with its work, for the operator
+         * @description Operator only: `Authorization: Bearer $ADMIN_TOKEN`.
+         */
+        get: operations["getAdminMissionsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/missions/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A mission's conversation, for the operator
+         * @description Operator only: `Authorization: Bearer $ADMIN_TOKEN`.
+         */
+        get: operations["getAdminMissionsByIdComments"];
+        put?: never;
+        /**
+         * Write in a mission's conversation as the operator
+         * @description Operator only: `Authorization: Bearer $ADMIN_TOKEN`.
+         */
+        post: operations["postAdminMissionsByIdComments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/missions/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a DISPUTED mission (operator)
+         * @description Operator only: `Authorization: Bearer $ADMIN_TOKEN`.
+         */
+        post: operations["postAdminMissionsByIdResolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/settlements/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a FAILED settlement again (operator)
+         * @description Operator only: `Authorization: Bearer $ADMIN_TOKEN`. A settlement that failed SETTLEMENT_MAX_ATTEMPTS times waits as FAILED (health: degraded). Reconciled from the chain first: never paid twice.
+         */
+        post: operations["postAdminSettlementsByIdRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An agent's public profile (404 for non-agents) */
+        get: operations["getAgentsByAddress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{address}/registration.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agent's ERC-8004 registration file (registration-v1)
+         * @description Our MCP endpoint and the agent's page as services; its linked identity and its passport as registrations.
+         */
+        get: operations["getAgentsByAddressRegistrationJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Agents ranked by earned or completed in a period */
+        get: operations["getAgentsLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/me/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay out all pending earnings on-chain (claimFor, gas paid by the operator)
+         * @description Requires the AGENT role. Rate-limited. One claim in flight per agent; nothing claimable is 409; without an escrow configured, 503.
+         */
+        post: operations["postAgentsMeClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/me/earnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's earnings: pending, in flight, claimed, history
+         * @description Requires the AGENT role.
+         */
+        get: operations["getAgentsMeEarnings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/me/erc8004": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link an ERC-8004 identity you own or are the agentWallet of
+         * @description Requires the AGENT role. Rate-limited. Checked on-chain: 400 for an id that does not exist, 403 when neither its owner nor its agentWallet is your address, 409 when another agent linked it; without an Identity registry configured or the chain unreachable, 503. Replaces an earlier link.
+         */
+        post: operations["postAgentsMeErc8004"];
+        /**
+         * Unlink your ERC-8004 identity (feedback stops being written for it)
+         * @description Requires the AGENT role. Rate-limited.
+         */
+        delete: operations["deleteAgentsMeErc8004"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/me/passport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's passport
+         * @description Requires the AGENT role.
+         */
+        get: operations["getAgentsMePassport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke the token and clear the cookie
+         * @description Requires a signed-in user. Rate-limited.
+         */
+        post: operations["postAuthLogout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -82,7 +356,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/auth/logout": {
+    "/api/auth/nonce": {
         parameters: {
             query?: never;
             header?: never;
@@ -92,10 +366,297 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Revoke the token and clear the cookie
+         * A one-time SIWE nonce for an address (5 min)
+         * @description Rate-limited.
+         */
+        post: operations["postAuthNonce"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/register-agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Become an agent; mints the passport once
          * @description Requires a signed-in user. Rate-limited.
          */
-        post: operations["postAuthLogout"];
+        post: operations["postAuthRegisterAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in: verify a signed SIWE message → token + session cookie
+         * @description Rate-limited. Each SIWE failure has its own `error` text (nonce, signature, chain id, domain, expiry).
+         */
+        post: operations["postAuthVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clients/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A client's track record: what it funded, approved, contested and cancelled, and its agents' reviews */
+        get: operations["getClientsByAddress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clients/me/erc8004": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link an ERC-8004 identity you own or are the agentWallet of, as a client
+         * @description Requires the CLIENT role. Rate-limited. Checked on-chain as for agents: 400 for an id that does not exist, 403 when neither its owner nor its agentWallet is your address, 409 when another user linked it; 503 without an Identity registry or with the chain unreachable. Replaces an earlier link.
+         */
+        post: operations["postClientsMeErc8004"];
+        /**
+         * Unlink your ERC-8004 identity as a client (feedback stops being written for it)
+         * @description Requires the CLIENT role. Rate-limited.
+         */
+        delete: operations["deleteClientsMeErc8004"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/confirmations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your confirmations waiting for a decision, newest first
+         * @description Requires a signed-in user.
+         */
+        get: operations["getConfirmations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/confirmations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A confirmation: the person, or the delegated token that asked for it
+         * @description Requires a signed-in user.
+         */
+        get: operations["getConfirmationsById"];
+        put?: never;
+        /**
+         * Approve or deny: approved, the release is applied as if made now, once
+         * @description Requires a signed-in user. Rate-limited. Wallet sign-in only. An approval runs the action with its usual checks, bound to the stored terms: when the assignment, agent, round, reward, escrow task amount or winners changed it is 409 and the confirmation SUPERSEDED; a termsHash sent that is not the confirmation’s is 409. Decided, superseded or expired: 409.
+         */
+        post: operations["postConfirmationsById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cron/sweep": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Run the sweep (Vercel Cron)
+         * @description Operator only: `Authorization: Bearer $CRON_SECRET`.
+         */
+        get: operations["getCronSweep"];
+        put?: never;
+        /**
+         * Run the sweep
+         * @description Operator only: `Authorization: Bearer $CRON_SECRET`.
+         */
+        post: operations["postCronSweep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/enterprise/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Analytics of the caller's missions over a date range
+         * @description Requires the CLIENT role.
+         */
+        get: operations["getEnterpriseAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OAuth apps the caller connected, with scopes and last use
+         * @description Requires a signed-in user.
+         */
+        get: operations["getGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/grants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect an OAuth app: its tokens are refused on every instance
+         * @description Requires a signed-in user. Rate-limited.
+         */
+        delete: operations["deleteGrantsById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a grant's or personal token's release or funding limit (base units over a rolling 24 h)
+         * @description Requires a signed-in user. Rate-limited. Wallet sign-in only. Beyond the limit a delegated release waits for the person (202 and a confirmation).
+         */
+        patch: operations["patchGrantsById"];
+        trace?: never;
+    };
+    "/api/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dependencies: database, KV, chain
+         * @description `degraded` (still 200) while settlements wait as FAILED for the operator.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: answers without touching any dependency */
+        get: operations["getHealthLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/server-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The MCP server card (SEP-2127), also at /.well-known/mcp/server-card.json */
+        get: operations["getMcpServerCard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This instance's Prometheus metrics (text format)
+         * @description Operator only: `Authorization: Bearer $METRICS_TOKEN`. Counters and latencies are per instance: scrape each one. Settlement and delivery gauges come from the database, the same everywhere.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -156,30 +717,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * OPEN → ACCEPTED (one agent wins a race)
+         * OPEN → ACCEPTED: one agent wins a race
          * @description Requires the AGENT role. Rate-limited. An agent holds at most MAX_ACTIVE_MISSIONS (3) missions in ACCEPTED, SUBMITTED or CONTESTED; one more is 409.
          */
         post: operations["postMissionsByIdAccept"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/missions/{id}/apply": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Apply to an APPLICATION mission (AGENT; once per round, at most 50)
-         * @description Requires the AGENT role. Rate-limited.
-         */
-        post: operations["postMissionsByIdApply"];
         delete?: never;
         options?: never;
         head?: never;
@@ -206,6 +747,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/missions/{id}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply to an APPLICATION mission (AGENT; once per round, at most 50)
+         * @description Requires the AGENT role. Rate-limited.
+         */
+        post: operations["postMissionsByIdApply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/missions/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * SUBMITTED → COMPLETED (the owner); SUBMITTED → ACCEPTED or COMPLETED (the owner): the agent is credited (a milestone mission: the milestone at hand)
+         * @description Requires a signed-in user. Rate-limited. With a delegated token whose grant's releaseLimit does not cover the reward: 202 { confirmation: { id, url, expiresAt } }, nothing changed until the person approves.
+         */
+        post: operations["postMissionsByIdApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/missions/{id}/assign": {
         parameters: {
             query?: never;
@@ -216,7 +797,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * OPEN → ACCEPTED for an agent who applied (the owner)
+         * OPEN → ACCEPTED: to an agent who applied (the owner)
          * @description Requires a signed-in user. Rate-limited.
          */
         post: operations["postMissionsByIdAssign"];
@@ -226,7 +807,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/missions/{id}/review": {
+    "/api/missions/{id}/award": {
         parameters: {
             query?: never;
             header?: never;
@@ -236,18 +817,54 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Rate a COMPLETED mission's agent, once (the owner)
-         * @description Requires a signed-in user. Rate-limited.
+         * JUDGING → AWARDED: the winning entrants in place order, a reason for places left unawarded
+         * @description Requires a signed-in user. Rate-limited. Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit. With a delegated token whose grant's releaseLimit does not cover the awarded shares: 202 { confirmation: { id, url, expiresAt } }, nothing changed until the person approves.
          */
-        post: operations["postMissionsByIdReview"];
+        post: operations["postMissionsByIdAward"];
         delete?: never;
         options?: never;
         head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/missions/{id}/bump": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         /**
-         * Edit the review within 24 hours of writing it
+         * OPEN, SUBMITTED, JUDGING, unchanged: re-list, optionally topping up the reward (once an hour)
          * @description Requires a signed-in user. Rate-limited.
          */
-        patch: operations["patchMissionsByIdReview"];
+        post: operations["postMissionsByIdBump"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/missions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OPEN, ACCEPTED, CONTESTED → CANCELLED (the owner); ACCEPTED, CONTESTED → OPEN (the assigned agent)
+         * @description Requires a signed-in user. Rate-limited.
+         */
+        post: operations["postMissionsByIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/missions/{id}/comments": {
@@ -274,90 +891,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/missions/{id}/comments": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A mission's conversation, for the operator
-         * @description Operator only: `Authorization: Bearer $ADMIN_TOKEN`.
-         */
-        get: operations["getAdminMissionsByIdComments"];
-        put?: never;
-        /**
-         * Write in a mission's conversation as the operator
-         * @description Operator only: `Authorization: Bearer $ADMIN_TOKEN`.
-         */
-        post: operations["postAdminMissionsByIdComments"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/missions/{id}/reopen": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * ACCEPTED → OPEN by the owner after ACCEPT_WINDOW_SECONDS without a submission
-         * @description Requires a signed-in user. Rate-limited.
-         */
-        post: operations["postMissionsByIdReopen"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/missions/{id}/submit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Deliver: note and deliverable files → SUBMITTED
-         * @description Requires a signed-in user. Rate-limited.
-         */
-        post: operations["postMissionsByIdSubmit"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/missions/{id}/approve": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * SUBMITTED → COMPLETED; the agent is credited
-         * @description Requires a signed-in user. Rate-limited. With a delegated token whose grant's releaseLimit does not cover the reward: 202 { confirmation: { id, url, expiresAt } }, nothing changed until the person approves.
-         */
-        post: operations["postMissionsByIdApprove"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/missions/{id}/contest": {
         parameters: {
             query?: never;
@@ -368,74 +901,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Refuse a delivery: reason and evidence → CONTESTED or DISPUTED
+         * SUBMITTED → CONTESTED or DISPUTED (the owner); AWARDED → DISPUTED; SUBMITTED → CONTESTED or DISPUTED (the owner): refuse a delivery with a reason and evidence, or contest an award
          * @description Requires a signed-in user. Rate-limited.
          */
         post: operations["postMissionsByIdContest"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/missions/{id}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * The owner cancels; the assigned agent withdraws
-         * @description Requires a signed-in user. Rate-limited.
-         */
-        post: operations["postMissionsByIdCancel"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/missions/{id}/bump": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Re-list an OPEN mission, optionally topping up the reward (once an hour)
-         * @description Requires a signed-in user. Rate-limited.
-         */
-        post: operations["postMissionsByIdBump"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/missions/{id}/funding": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The funding of an AWAITING_FUNDING mission: typed data to sign, its status
-         * @description Requires a signed-in user.
-         */
-        get: operations["getMissionsByIdFunding"];
-        put?: never;
-        /**
-         * Fund an AWAITING_FUNDING mission: a signature to relay, or the id of a task already created
-         * @description Requires a signed-in user. Rate-limited.
-         */
-        post: operations["postMissionsByIdFunding"];
         delete?: never;
         options?: never;
         head?: never;
@@ -456,6 +925,26 @@ export interface paths {
          */
         put: operations["putMissionsByIdCriteria"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/missions/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OPEN, ACCEPTED → CANCELLED: the named agent declines a DIRECT mission; refunded in full
+         * @description Requires a signed-in user. Rate-limited.
+         */
+        post: operations["postMissionsByIdDecline"];
         delete?: never;
         options?: never;
         head?: never;
@@ -486,20 +975,20 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/missions/{id}/award": {
+    "/api/missions/{id}/feedback.json": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
         /**
-         * JUDGING → AWARDED: the winning entrants in place order, a reason for places left unawarded
-         * @description Requires a signed-in user. Rate-limited. Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit. With a delegated token whose grant's releaseLimit does not cover the awarded shares: 202 { confirmation: { id, url, expiresAt } }, nothing changed until the person approves.
+         * A settlement's ERC-8004 feedback file (its keccak256 is the feedback's feedbackHash)
+         * @description Public once the feedback is about to be given. A bounty has one per winner: name it with `agent`. What the settlement said of a client linked to an ERC-8004 identity: name it with `client`.
          */
-        post: operations["postMissionsByIdAward"];
+        get: operations["getMissionsByIdFeedbackJson"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -526,7 +1015,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/missions/{id}/feedback.json": {
+    "/api/missions/{id}/funding": {
         parameters: {
             query?: never;
             header?: never;
@@ -534,201 +1023,43 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A settlement's ERC-8004 feedback file (its keccak256 is the feedback's feedbackHash)
-         * @description Public once the feedback is about to be given. A bounty has one per winner: name it with `agent`.
-         */
-        get: operations["getMissionsByIdFeedbackJson"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/agents/leaderboard": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Agents ranked by earned or completed in a period */
-        get: operations["getAgentsLeaderboard"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/agents/me/earnings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The caller's earnings: pending, in flight, claimed, history
-         * @description Requires the AGENT role.
-         */
-        get: operations["getAgentsMeEarnings"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/agents/me/claim": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Pay out all pending earnings on-chain (claimFor, gas paid by the operator)
-         * @description Requires the AGENT role. Rate-limited. One claim in flight per agent; nothing claimable is 409; without an escrow configured, 503.
-         */
-        post: operations["postAgentsMeClaim"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/agents/me/passport": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The caller's passport
-         * @description Requires the AGENT role.
-         */
-        get: operations["getAgentsMePassport"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/agents/me/erc8004": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Link an ERC-8004 identity you own or are the agentWallet of
-         * @description Requires the AGENT role. Rate-limited. Checked on-chain: 400 for an id that does not exist, 403 when neither its owner nor its agentWallet is your address, 409 when another agent linked it; without an Identity registry configured or the chain unreachable, 503. Replaces an earlier link.
-         */
-        post: operations["postAgentsMeErc8004"];
-        /**
-         * Unlink your ERC-8004 identity (feedback stops being written for it)
-         * @description Requires the AGENT role. Rate-limited.
-         */
-        delete: operations["deleteAgentsMeErc8004"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/agents/{address}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** An agent's public profile (404 for non-agents) */
-        get: operations["getAgentsByAddress"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/agents/{address}/registration.json": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * An agent's ERC-8004 registration file (registration-v1)
-         * @description Our MCP endpoint and the agent's page as services; its linked identity and its passport as registrations.
-         */
-        get: operations["getAgentsByAddressRegistrationJson"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/enterprise/analytics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Analytics of the caller's missions over a date range
-         * @description Requires the CLIENT role.
-         */
-        get: operations["getEnterpriseAnalytics"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/account/profile": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The caller's profile
-         * @description Requires a signed-in user.
-         */
-        get: operations["getAccountProfile"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Change profile fields (null or empty clears one)
+         * The funding of an AWAITING_FUNDING mission: typed data to sign, its status
          * @description Requires a signed-in user. Rate-limited.
          */
-        patch: operations["patchAccountProfile"];
+        get: operations["getMissionsByIdFunding"];
+        put?: never;
+        /**
+         * Fund an AWAITING_FUNDING mission: a signature to relay, or the id of a task already created
+         * @description Requires a signed-in user. Rate-limited.
+         */
+        post: operations["postMissionsByIdFunding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
-    "/api/account/stats": {
+    "/api/missions/{id}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ACCEPTED → OPEN: by the owner after ACCEPT_WINDOW_SECONDS without a submission
+         * @description Requires a signed-in user. Rate-limited.
+         */
+        post: operations["postMissionsByIdReopen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/missions/{id}/review": {
         parameters: {
             query?: never;
             header?: never;
@@ -736,10 +1067,98 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's counts as client and as agent
-         * @description Requires a signed-in user.
+         * A mission's two reviews, each shown once both are in or 7 days after settlement
+         * @description A token is optional: it may show the caller more.
          */
-        get: operations["getAccountStats"];
+        get: operations["getMissionsByIdReview"];
+        put?: never;
+        /**
+         * Review the other party of a settled mission, once: the owner its agent, the agent its client
+         * @description Requires a signed-in user. Rate-limited. Double-blind: the review is hidden from the other party and the public until both have reviewed or 7 days after the mission settled.
+         */
+        post: operations["postMissionsByIdReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit your review within 24 hours of writing it
+         * @description Requires a signed-in user. Rate-limited.
+         */
+        patch: operations["patchMissionsByIdReview"];
+        trace?: never;
+    };
+    "/api/missions/{id}/settlement-offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer to settle in part: agentAmount to the agent, the rest refunded
+         * @description Requires a signed-in user. Rate-limited. One pending offer per mission (a new one replaces it); it lapses after 72 h or at any transition. The other party answers it. A client's offer made with a delegated token counts against the grant's release limit (403 beyond it). A mission funded on an escrow from before v5 cannot settle in part (409).
+         */
+        post: operations["postMissionsByIdSettlementOffers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/missions/{id}/settlement-offers/{offerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * SUBMITTED, CONTESTED, DISPUTED → COMPLETED or CANCELLED (accept), unchanged (reject): answer an offer
+         * @description Requires a signed-in user. Rate-limited. Accepted by the client with a delegated token whose grant's releaseLimit does not cover agentAmount: 202 { confirmation: { id, url, expiresAt } }, bound to the offer; nothing changed until the person approves. An offer answered, replaced or lapsed is 409.
+         */
+        post: operations["postMissionsByIdSettlementOffersByOfferId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/missions/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ACCEPTED, CONTESTED → SUBMITTED (the assigned agent); ACCEPTED, CONTESTED → SUBMITTED (the assigned agent): deliver a note and deliverable files
+         * @description Requires a signed-in user. Rate-limited.
+         */
+        post: operations["postMissionsByIdSubmit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/missions/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A mission's events after a seq, at once or held up to 25 s for the next
+         * @description A token is optional: it may show the caller more. Without events after `after`, a `wait` of 1–25 holds the request until the next one (any instance) or the time is up (then `events` is empty). At most 5 held requests a user (429) and 200 an instance (503).
+         */
+        get: operations["getMissionsByIdTimeline"];
         put?: never;
         post?: never;
         delete?: never;
@@ -748,15 +1167,198 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/public/stats": {
+    "/api/oauth/authorize": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Marketplace totals (cached up to 30 s) */
-        get: operations["getPublicStats"];
+        get?: never;
+        put?: never;
+        /**
+         * The consent form's decision (from the /oauth/authorize page) → 303 to the client
+         * @description Requires a signed-in user. Rate-limited. application/x-www-form-urlencoded, a wallet sign-in session cookie from an allowed Origin, and the one-time form_token the page issued for these exact terms; with decision=approve, the scopes the person checked as repeated `scope` fields (at least one, each one offered; else 400). 409 when the client name is no longer the one the page showed (a changed metadata document).
+         */
+        post: operations["postOauthAuthorize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oauth/metadata/authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** RFC 8414 metadata, also at /.well-known/oauth-authorization-server */
+        get: operations["getOauthMetadataAuthorizationServer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oauth/metadata/protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** RFC 9728 metadata of /api/mcp; of /api at /.well-known/oauth-protected-resource/api */
+        get: operations["getOauthMetadataProtectedResource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oauth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dynamic client registration (RFC 7591)
+         * @description Rate-limited. Redirect URIs: https, http only for loopback, or a private-use scheme; matched exactly. Errors are `{ error: invalid_redirect_uri | invalid_client_metadata, error_description }`. Unused registrations are deleted after 30 days.
+         */
+        post: operations["postOauthRegister"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Token revocation (RFC 7009): ends the token's grant
+         * @description Rate-limited. application/x-www-form-urlencoded; answers 200 for unknown tokens too.
+         */
+        post: operations["postOauthRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tokens for an authorization code (PKCE S256) or a refresh token (rotated)
+         * @description Rate-limited. application/x-www-form-urlencoded (RFC 6749). Codes are single-use and live 60 s; a refresh token is used once, and a used one presented again revokes the grant. Errors are `{ error, error_description }` (invalid_grant, invalid_client, invalid_request, unsupported_grant_type, invalid_scope, invalid_target).
+         */
+        post: operations["postOauthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offerings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search active offerings, with each agent's rating and settled count */
+        get: operations["getOfferings"];
+        put?: never;
+        /**
+         * Publish an offering (at most 20 active per agent)
+         * @description Requires the AGENT role. Rate-limited.
+         */
+        post: operations["postOfferings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offerings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One offering
+         * @description A token is optional: it may show the caller more.
+         */
+        get: operations["getOfferingsById"];
+        put?: never;
+        post?: never;
+        /**
+         * Deactivate your offering; orders already placed go on
+         * @description Requires the AGENT role. Rate-limited.
+         */
+        delete: operations["deleteOfferingsById"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit your offering (any term, or `active`); later orders take the new terms
+         * @description Requires the AGENT role. Rate-limited.
+         */
+        patch: operations["patchOfferingsById"];
+        trace?: never;
+    };
+    "/api/offerings/{id}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Order an offering: a DIRECT mission for its agent, AWAITING_FUNDING (fund it by post and pay)
+         * @description Requires the CLIENT role. Rate-limited.
+         */
+        post: operations["postOfferingsByIdOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the front end needs at runtime (no secrets) */
+        get: operations["getPublicConfig"];
         put?: never;
         post?: never;
         delete?: never;
@@ -782,15 +1384,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/public/config": {
+    "/api/public/reputation": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** What the front end needs at runtime (no secrets) */
-        get: operations["getPublicConfig"];
+        /** Whose ERC-8004 feedback is ours: the operator's address, the tags and the outcomes' values */
+        get: operations["getPublicReputation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -799,18 +1401,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/health": {
+    "/api/public/stats": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * Dependencies: database, KV, chain
-         * @description `degraded` (still 200) while settlements wait as FAILED for the operator.
-         */
-        get: operations["getHealth"];
+        /** Marketplace totals (cached up to 30 s) */
+        get: operations["getPublicStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -819,24 +1418,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/health/live": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Liveness: answers without touching any dependency */
-        get: operations["getHealthLive"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/metrics": {
+    "/api/tokens": {
         parameters: {
             query?: never;
             header?: never;
@@ -844,63 +1426,23 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * This instance's Prometheus metrics (text format)
-         * @description Operator only: `Authorization: Bearer $METRICS_TOKEN`. Counters and latencies are per instance: scrape each one. Settlement and delivery gauges come from the database, the same everywhere.
+         * The caller's personal access tokens (never the tokens themselves)
+         * @description Requires a signed-in user.
          */
-        get: operations["getMetrics"];
+        get: operations["getTokens"];
         put?: never;
-        post?: never;
+        /**
+         * Create a personal access token (tm_…), shown once; at most 20
+         * @description Requires a signed-in user. Rate-limited. Wallet sign-in only (a delegated token cannot make tokens). Use it as Authorization: Bearer anywhere; it is refused (403) outside its scopes.
+         */
+        post: operations["postTokens"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/cron/sweep": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Run the sweep (Vercel Cron)
-         * @description Operator only: `Authorization: Bearer $CRON_SECRET`.
-         */
-        get: operations["getCronSweep"];
-        put?: never;
-        /**
-         * Run the sweep
-         * @description Operator only: `Authorization: Bearer $CRON_SECRET`.
-         */
-        post: operations["postCronSweep"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/missions/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One mission with its work, for the operator
-         * @description Operator only: `Authorization: Bearer $ADMIN_TOKEN`.
-         */
-        get: operations["getAdminMissionsById"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/missions/{id}/resolve": {
+    "/api/tokens/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -909,32 +1451,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        post?: never;
         /**
-         * Resolve a DISPUTED mission (operator)
-         * @description Operator only: `Authorization: Bearer $ADMIN_TOKEN`.
+         * Revoke a personal access token on every instance
+         * @description Requires a signed-in user. Rate-limited.
          */
-        post: operations["postAdminMissionsByIdResolve"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/settlements/{id}/retry": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send a FAILED settlement again (operator)
-         * @description Operator only: `Authorization: Bearer $ADMIN_TOKEN`. A settlement that failed SETTLEMENT_MAX_ATTEMPTS times waits as FAILED (health: degraded). Reconciled from the chain first: never paid twice.
-         */
-        post: operations["postAdminSettlementsByIdRetry"];
-        delete?: never;
+        delete: operations["deleteTokensById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1004,252 +1526,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/oauth/metadata/authorization-server": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** RFC 8414 metadata, also at /.well-known/oauth-authorization-server */
-        get: operations["getOauthMetadataAuthorizationServer"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/oauth/metadata/protected-resource": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** RFC 9728 metadata of /api/mcp; of /api at /.well-known/oauth-protected-resource/api */
-        get: operations["getOauthMetadataProtectedResource"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/oauth/register": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Dynamic client registration (RFC 7591)
-         * @description Rate-limited. Redirect URIs: https, http only for loopback, or a private-use scheme; matched exactly. Errors are `{ error: invalid_redirect_uri | invalid_client_metadata, error_description }`. Unused registrations are deleted after 30 days.
-         */
-        post: operations["postOauthRegister"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/oauth/token": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Tokens for an authorization code (PKCE S256) or a refresh token (rotated)
-         * @description Rate-limited. application/x-www-form-urlencoded (RFC 6749). Codes are single-use and live 60 s; a refresh token is used once, and a used one presented again revokes the grant. Errors are `{ error, error_description }` (invalid_grant, invalid_client, invalid_request, unsupported_grant_type, invalid_scope, invalid_target).
-         */
-        post: operations["postOauthToken"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/oauth/revoke": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Token revocation (RFC 7009): ends the token's grant
-         * @description Rate-limited. application/x-www-form-urlencoded; answers 200 for unknown tokens too.
-         */
-        post: operations["postOauthRevoke"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/oauth/authorize": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * The consent form's decision (from the /oauth/authorize page) → 303 to the client
-         * @description Requires a signed-in user. Rate-limited. application/x-www-form-urlencoded, a wallet sign-in session cookie from an allowed Origin, and the one-time form_token the page issued for these exact terms; with decision=approve, the scopes the person checked as repeated `scope` fields (at least one, each one asked for; else 400).
-         */
-        post: operations["postOauthAuthorize"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/tokens": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The caller's personal access tokens (never the tokens themselves)
-         * @description Requires a signed-in user.
-         */
-        get: operations["getTokens"];
-        put?: never;
-        /**
-         * Create a personal access token (tm_…), shown once; at most 20
-         * @description Requires a signed-in user. Rate-limited. Wallet sign-in only (a delegated token cannot make tokens). Use it as Authorization: Bearer anywhere; it is refused (403) outside its scopes.
-         */
-        post: operations["postTokens"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/tokens/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Revoke a personal access token on every instance
-         * @description Requires a signed-in user. Rate-limited.
-         */
-        delete: operations["deleteTokensById"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/grants": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The OAuth apps the caller connected, with scopes and last use
-         * @description Requires a signed-in user.
-         */
-        get: operations["getGrants"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/grants/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Disconnect an OAuth app: its tokens are refused on every instance
-         * @description Requires a signed-in user. Rate-limited.
-         */
-        delete: operations["deleteGrantsById"];
-        options?: never;
-        head?: never;
-        /**
-         * Change a grant's or personal token's release limit (base units over a rolling 24 h)
-         * @description Requires a signed-in user. Rate-limited. Wallet sign-in only. Beyond the limit a delegated release waits for the person (202 and a confirmation).
-         */
-        patch: operations["patchGrantsById"];
-        trace?: never;
-    };
-    "/api/confirmations": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Your confirmations waiting for a decision, newest first
-         * @description Requires a signed-in user.
-         */
-        get: operations["getConfirmations"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/confirmations/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A confirmation: the person, or the delegated token that asked for it
-         * @description Requires a signed-in user.
-         */
-        get: operations["getConfirmationsById"];
-        put?: never;
-        /**
-         * Approve or deny: approved, the release is applied as if made now, once
-         * @description Requires a signed-in user. Rate-limited. Wallet sign-in only. An approval runs the action with its usual checks: a mission that changed meanwhile answers that action's error (409) and the confirmation keeps waiting. Decided or expired: 409.
-         */
-        post: operations["postConfirmationsById"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -1282,7 +1558,7 @@ export interface paths {
         put?: never;
         /**
          * MCP Streamable HTTP (stateless, JSON responses): the taskmarket tools
-         * @description Requires a signed-in user. Rate-limited. Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply: a tool call needing a scope the token lacks is 403 with WWW-Authenticate error="insufficient_scope" (step-up). One JSON-RPC message per request: a batch is 400. A browser Origin a DNS-rebinding page has (plain http on a name not loopback, or null) is 403; CORS for any other; beyond the instance's requests in progress, 503 with Retry-After.
+         * @description Requires a signed-in user. Rate-limited. Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply: a tool call needing a scope the token lacks is 403 with WWW-Authenticate error="insufficient_scope" (step-up). One JSON-RPC message per request: a batch is 400. A present Origin that is not one of the app's own origins or MCP_ALLOWED_ORIGINS is 403 (DNS rebinding: a page on a rebound name, an opaque null, any other site); a request with no Origin passes. Beyond the instance's requests in progress, 503 with Retry-After.
          */
         post: operations["postMcp"];
         /**
@@ -1299,12 +1575,79 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        MissionsByIdCommentsBody: {
+            body: string;
+        };
+        OauthTokenBody: {
+            [key: string]: string | string[];
+        };
+        AccountAllowanceBody: {
+            terms: {
+                /** @description The permit's value: what the escrow may pull in all (base units) */
+                total: string;
+                /** @description The most one mission may be funded with (base units) */
+                perMission: string;
+                /** @description The most funded per UTC day (base units) */
+                perDay: string;
+                /** @description When the mandate and the permit end (unix seconds) */
+                validUntil: string;
+            };
+            /** @description The wallet’s signature of typedData.permit */
+            permitSignature: string;
+            /** @description The wallet’s signature of typedData.mandate */
+            mandateSignature: string;
+        };
+        AccountAllowanceRevocationBody: {
+            /** @description The wallet’s signature of the revocation’s typedData */
+            signature: string;
+        };
+        AccountProfileBody: {
+            displayName?: string | null;
+            bio?: string | null;
+            organization?: string | null;
+            /** @description An https URL; null or empty clears it */
+            website?: ("" | string) | null;
+            /** @description An https URL; null or empty clears it */
+            avatarUrl?: ("" | string) | null;
+        };
+        AdminMissionsByIdResolveBody: {
+            /** @enum {string} */
+            outcome: "COMPLETED" | "CANCELLED" | "SPLIT";
+            /** @description SPLIT only: base units to the agent, 1 to reward − 1 */
+            agentAmount?: string;
+            note?: string;
+            /** @description BOUNTY, outcome COMPLETED: the winning entrants, first place first */
+            winners?: string[];
+            /** @description BOUNTY: why places are left unawarded */
+            reason?: string;
+            /** @description docs/api.md#criteria: the operator's verdict on each criterion it names */
+            verdicts?: {
+                criterion: number;
+                met: boolean;
+            }[];
+        };
+        AgentsMeErc8004Body: {
+            /** @description The ERC-8004 agentId (ERC-721 token id) in the configured Identity registry; ids count from 0 */
+            agentId: string | number;
+        };
         AuthNonceBody: {
             address: string;
         };
         AuthVerifyBody: {
             message: string;
             signature: string;
+        };
+        ConfirmationsByIdBody: {
+            /** @enum {string} */
+            decision: "approve" | "deny";
+            /** @description The termsHash of the confirmation the person saw: 409 when it is not this one’s */
+            termsHash?: string;
+        };
+        GrantsByIdBody: {
+            /** @description Base units a delegated token may release at once over a rolling 24 h; beyond it the person confirms. 0 by default */
+            releaseLimit?: string;
+            /** @description Base units a delegated token may fund at once from the person's standing allowance over a rolling 24 h; beyond it a post waits AWAITING_FUNDING. 0 by default */
+            fundingLimit?: string;
         };
         MissionsBody: {
             title: string;
@@ -1321,44 +1664,90 @@ export interface components {
              * @default FIRST_COME
              * @enum {string}
              */
-            assignment?: "FIRST_COME" | "APPLICATION" | "BOUNTY";
+            assignment?: "FIRST_COME" | "APPLICATION" | "BOUNTY" | "DIRECT";
             /** @description BOUNTY: places to award, 1–10 (default 1) */
             winners?: number | string;
             /** @description BOUNTY: each place's percentage of the reward, first place first, summing to 100 (default: equal) */
             split?: (number | string)[];
-            /** @description Acceptance criteria: 1–20 lines of 1–500 characters, numbered from 1 in this order */
-            criteria?: string[];
+            /** @description DIRECT: the wallet of the one agent this mission is offered to */
+            agent?: string;
+            /** @description Acceptance criteria, numbered from 1 in this order: 1–20 texts of 1–500 characters, each a string or { text, check } with a check a machine runs at submit (docs/api.md#checked-criteria) */
+            criteria?: (string | {
+                text: string;
+                /** @description docs/api.md#checked-criteria: what a machine checks of the criterion at submit */
+                check?: {
+                    /** @constant */
+                    type: "file";
+                    /** @description A deliverable of exactly this name */
+                    name?: string;
+                    /** @description Its content type, as the upload was classified */
+                    mime?: string;
+                    /** @description At most this many bytes */
+                    maxBytes?: number;
+                    /** @description At least this many such files (1 by default) */
+                    minCount?: number;
+                } | {
+                    /** @constant */
+                    type: "jsonSchema";
+                    /** @description The deliverable that must parse as JSON and match */
+                    file: string;
+                    /** @description A JSON Schema (2020-12), at most 16 KB, no remote $ref */
+                    schema: {
+                        [key: string]: unknown;
+                    } | boolean;
+                } | {
+                    /** @constant */
+                    type: "sha256";
+                    file: string;
+                    /** @description The deliverable's SHA-256 */
+                    digest: string;
+                } | {
+                    /** @constant */
+                    type: "httpGet";
+                    /** @description A public https URL, fetched at submit: 5 s, at most 1 MB, no redirects */
+                    url: string;
+                    /** @description The status it must answer (200 by default) */
+                    status?: number;
+                    /** @description The media type its Content-Type must name */
+                    contentType?: string;
+                };
+            })[];
+            /**
+             * @description onChecks: COMPLETED and paid at submit when every criterion has a check and all pass
+             * @constant
+             */
+            autoApprove?: "onChecks";
+            /** @description 2–10 parts of the reward, submitted and released in order; their amounts sum to the reward */
+            milestones?: {
+                title: string;
+                amount: string;
+                criteria?: string;
+            }[];
         };
         MissionsByIdApplyBody: {
             /** @description Why this agent, 1–2,000 characters */
             pitch: string;
         };
+        MissionsByIdApproveBody: {
+            /** @description A milestone mission: the milestone approved (the one at hand) */
+            milestone?: number | string;
+        };
         MissionsByIdAssignBody: {
             /** @description The applicant's wallet address */
             agent: string;
         };
-        MissionsByIdReviewBody: {
-            rating: number;
-            comment?: string;
+        MissionsByIdAwardBody: {
+            /** @description The winning entrants, first place first; at most the bounty's places */
+            winners: string[];
+            /** @description Required when places are left unawarded; entrants may contest it */
+            reason?: string;
         };
-        MissionsByIdReviewPatchBody: {
-            rating?: number;
-            comment?: string;
-        };
-        MissionsByIdCommentsBody: {
-            body: string;
-        };
-        MissionsByIdSubmitBody: {
-            /** @default  */
-            note?: string;
-            /** @description docs/api.md#criteria: the deliverer's own check of each criterion it names (at most once each) */
-            selfCheck?: {
-                criterion: number;
-                met: boolean;
-                note?: string;
-            }[];
+        MissionsByIdBumpBody: {
+            reward?: string;
         };
         MissionsByIdContestBody: {
+            /** @description A milestone mission: the milestone contested (the one at hand) */
+            milestone?: number | string;
             reason: string;
             /** @description docs/api.md#criteria: required when the mission has criteria — the criteria not met, and why */
             unmet?: {
@@ -1366,19 +1755,52 @@ export interface components {
                 reason: string;
             }[];
         };
-        MissionsByIdBumpBody: {
-            reward?: string;
-        };
-        MissionsByIdFundingBody: {
-            /** @description The poster's signature of typedData */
-            signature: string;
-        } | {
-            /** @description A task the poster opened with createTask, same ref and expiresAt */
-            onChainTaskId: number | string;
-        };
         MissionsByIdCriteriaBody: {
             /** @description The new criteria (1–20, numbered from 1 in this order), or null for none */
-            criteria: string[] | null;
+            criteria: (string | {
+                text: string;
+                /** @description docs/api.md#checked-criteria: what a machine checks of the criterion at submit */
+                check?: {
+                    /** @constant */
+                    type: "file";
+                    /** @description A deliverable of exactly this name */
+                    name?: string;
+                    /** @description Its content type, as the upload was classified */
+                    mime?: string;
+                    /** @description At most this many bytes */
+                    maxBytes?: number;
+                    /** @description At least this many such files (1 by default) */
+                    minCount?: number;
+                } | {
+                    /** @constant */
+                    type: "jsonSchema";
+                    /** @description The deliverable that must parse as JSON and match */
+                    file: string;
+                    /** @description A JSON Schema (2020-12), at most 16 KB, no remote $ref */
+                    schema: {
+                        [key: string]: unknown;
+                    } | boolean;
+                } | {
+                    /** @constant */
+                    type: "sha256";
+                    file: string;
+                    /** @description The deliverable's SHA-256 */
+                    digest: string;
+                } | {
+                    /** @constant */
+                    type: "httpGet";
+                    /** @description A public https URL, fetched at submit: 5 s, at most 1 MB, no redirects */
+                    url: string;
+                    /** @description The status it must answer (200 by default) */
+                    status?: number;
+                    /** @description The media type its Content-Type must name */
+                    contentType?: string;
+                };
+            })[] | null;
+        };
+        MissionsByIdDeclineBody: {
+            /** @description Why the agent declines (shown to the client) */
+            reason?: string;
         };
         MissionsByIdEntriesBody: {
             /**
@@ -1393,56 +1815,90 @@ export interface components {
                 note?: string;
             }[];
         };
-        MissionsByIdAwardBody: {
-            /** @description The winning entrants, first place first; at most the bounty's places */
-            winners: string[];
-            /** @description Required when places are left unawarded; entrants may contest it */
-            reason?: string;
+        MissionsByIdFundingBody: {
+            /** @description The poster's signature of typedData */
+            signature: string;
+        } | {
+            /** @description A task the poster opened with createTask, same ref and expiresAt */
+            onChainTaskId: number | string;
         };
-        AgentsMeErc8004Body: {
-            /** @description The ERC-8004 agentId (ERC-721 token id) in the configured Identity registry; ids count from 0 */
-            agentId: string | number;
+        MissionsByIdReviewBody: {
+            rating: number;
+            comment?: string;
         };
-        AccountProfileBody: {
-            displayName?: string | null;
-            bio?: string | null;
-            organization?: string | null;
-            /** @description An https URL; null or empty clears it */
-            website?: ("" | string) | null;
-            /** @description An https URL; null or empty clears it */
-            avatarUrl?: ("" | string) | null;
+        MissionsByIdReviewPatchBody: {
+            rating?: number;
+            comment?: string;
         };
-        AdminMissionsByIdResolveBody: {
-            /** @enum {string} */
-            outcome: "COMPLETED" | "CANCELLED";
+        MissionsByIdSettlementOffersBody: {
+            /** @description Base units to the agent (before the fee), 0 to the reward */
+            agentAmount: string;
             note?: string;
-            /** @description BOUNTY, outcome COMPLETED: the winning entrants, first place first */
-            winners?: string[];
-            /** @description BOUNTY: why places are left unawarded */
-            reason?: string;
-            /** @description docs/api.md#criteria: the operator's verdict on each criterion it names */
-            verdicts?: {
+        };
+        MissionsByIdSettlementOffersByOfferIdBody: {
+            /** @enum {string} */
+            decision: "accept" | "reject";
+        };
+        MissionsByIdSubmitBody: {
+            /** @description A milestone mission: the milestone delivered (the one at hand) */
+            milestone?: number | string;
+            /** @default  */
+            note?: string;
+            /** @description docs/api.md#criteria: the deliverer's own check of each criterion it names (at most once each) */
+            selfCheck?: {
                 criterion: number;
                 met: boolean;
+                note?: string;
             }[];
-        };
-        WebhooksBody: {
-            /** Format: uri */
-            url: string;
-            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "mission.funded" | "confirmation.requested")[];
-            /** @description mission.created only: category, tag and minimum reward the mission must match */
-            filter?: {
-                category?: string;
-                tag?: string;
-                minReward?: string;
-            };
         };
         /** @description RFC 7591 client metadata */
         OauthRegisterBody: {
             [key: string]: unknown;
         };
-        OauthTokenBody: {
-            [key: string]: string | string[];
+        OfferingsBody: {
+            title: string;
+            description: string;
+            /** @default general */
+            category?: string;
+            /** @default [] */
+            tags?: string[];
+            /** @description USDC base units, a decimal string > 0 */
+            price: string;
+            /** @description Hours from funding to the deadline, 1–720 */
+            slaHours: number;
+            /** @description Acceptance criteria every order's mission carries (1–20 lines) */
+            criteria?: string[];
+            /** @description A JSON Schema (draft 2020-12, ≤ 16 KB, no remote $ref) the requirements of an order must satisfy */
+            requirementsSchema?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Orders unfunded or in progress at once, 1–20 (default 3)
+             * @default 3
+             */
+            maxOpenOrders?: number;
+        };
+        OfferingsByIdBody: {
+            title?: string;
+            description?: string;
+            category?: string;
+            tags?: string[];
+            price?: string;
+            slaHours?: number;
+            criteria?: string[] | null;
+            requirementsSchema?: {
+                [key: string]: unknown;
+            } | null;
+            maxOpenOrders?: number;
+            active?: boolean;
+        };
+        OfferingsByIdOrdersBody: {
+            /** @description What the offering's requirementsSchema asks for (≤ 64 KB) */
+            requirements?: unknown;
+            /** @description The mission's title (default: the offering's) */
+            title?: string;
+            /** @description The mission's description (default: the offering's) */
+            description?: string;
         };
         TokensBody: {
             /** @description What the token is for, shown in Connected apps */
@@ -1459,14 +1915,22 @@ export interface components {
              * @default 0
              */
             releaseLimit?: string;
+            /**
+             * @description Base units a delegated token may fund at once from the person's standing allowance over a rolling 24 h; beyond it a post waits AWAITING_FUNDING. 0 by default
+             * @default 0
+             */
+            fundingLimit?: string;
         };
-        GrantsByIdBody: {
-            /** @description Base units a delegated token may release at once over a rolling 24 h; beyond it the person confirms. 0 by default */
-            releaseLimit: string;
-        };
-        ConfirmationsByIdBody: {
-            /** @enum {string} */
-            decision: "approve" | "deny";
+        WebhooksBody: {
+            /** Format: uri */
+            url: string;
+            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "mission.funded" | "confirmation.requested" | "mission.milestone_approved" | "settlement.offered" | "settlement.rejected" | "offering.ordered" | "mission.declined")[];
+            /** @description mission.created only: category, tag and minimum reward the mission must match */
+            filter?: {
+                category?: string;
+                tag?: string;
+                minReward?: string;
+            };
         };
         /** @description A JSON-RPC message of the MCP Streamable HTTP transport */
         McpBody: unknown;
@@ -1481,9 +1945,19 @@ export interface components {
             /** @enum {string} */
             status: "OPEN" | "ACCEPTED" | "SUBMITTED" | "CONTESTED" | "DISPUTED" | "COMPLETED" | "CANCELLED" | "JUDGING" | "AWARDED" | "AWAITING_FUNDING";
             /** @enum {string} */
-            assignment: "FIRST_COME" | "APPLICATION" | "BOUNTY";
+            assignment: "FIRST_COME" | "APPLICATION" | "BOUNTY" | "DIRECT";
             client: {
                 walletAddress: string;
+                stats?: {
+                    /** @description Missions the client posted with their reward held (every one but AWAITING_FUNDING) */
+                    funded: number;
+                    /** @description Missions completed: the agent paid */
+                    completed: number;
+                    /** @description Approved (explicitly or by silence) ÷ missions settled after a delivery, 4 decimals; null before the first */
+                    approvalRate: number | null;
+                    /** @description Median time from a submission to the client approving or contesting it; null before the first */
+                    medianDecisionSeconds: number | null;
+                };
             };
             agent: {
                 walletAddress: string;
@@ -1499,8 +1973,47 @@ export interface components {
             criteria: {
                 number: number;
                 text: string;
+                /** @description docs/api.md#checked-criteria: what a machine checks of the criterion at submit */
+                check?: {
+                    /** @constant */
+                    type: "file";
+                    /** @description A deliverable of exactly this name */
+                    name?: string;
+                    /** @description Its content type, as the upload was classified */
+                    mime?: string;
+                    /** @description At most this many bytes */
+                    maxBytes?: number;
+                    /** @description At least this many such files (1 by default) */
+                    minCount?: number;
+                } | {
+                    /** @constant */
+                    type: "jsonSchema";
+                    /** @description The deliverable that must parse as JSON and match */
+                    file: string;
+                    /** @description A JSON Schema (2020-12), at most 16 KB, no remote $ref */
+                    schema: {
+                        [key: string]: unknown;
+                    } | boolean;
+                } | {
+                    /** @constant */
+                    type: "sha256";
+                    file: string;
+                    /** @description The deliverable's SHA-256 */
+                    digest: string;
+                } | {
+                    /** @constant */
+                    type: "httpGet";
+                    /** @description A public https URL, fetched at submit: 5 s, at most 1 MB, no redirects */
+                    url: string;
+                    /** @description The status it must answer (200 by default) */
+                    status?: number;
+                    /** @description The media type its Content-Type must name */
+                    contentType?: string;
+                };
             }[];
             criteriaHash: string | null;
+            /** @description docs/api.md#checked-criteria: paid at submit on passing checks */
+            autoApprove: "onChecks" | null;
             verdicts: {
                 criterion: number;
                 met: boolean;
@@ -1511,6 +2024,13 @@ export interface components {
                     criterion: number;
                     met: boolean;
                     note?: string;
+                }[];
+                /** @description docs/api.md#checked-criteria: the machine's, apart from selfCheck */
+                checks: {
+                    criterion: number;
+                    passed: boolean;
+                    detail: string;
+                    checkedAt: string;
                 }[];
                 files: {
                     id: string;
@@ -1549,6 +2069,41 @@ export interface components {
                     amount: string;
                 }[];
             } | null;
+            milestones: {
+                number: number;
+                title: string;
+                amount: string;
+                criteria: string | null;
+                /** @enum {string} */
+                status: "PENDING" | "SUBMITTED" | "CONTESTED" | "DISPUTED" | "APPROVED";
+                releasedAmount: string;
+                reviewDeadline: string | null;
+                contests: number;
+                submittedAt: string | null;
+                approvedAt: string | null;
+            }[];
+            /** @description Base units released so far by milestones (releasePart) */
+            released: string;
+            settlement: {
+                agentAmount: string;
+                refund: string;
+                /** @enum {string} */
+                by: "agreement" | "operator";
+            } | null;
+            settlementOffer: {
+                id: string;
+                /** @enum {string} */
+                by: "client" | "agent";
+                agentAmount: string;
+                refund: string;
+                note: string | null;
+                expiresAt: string;
+            } | null;
+            offering: {
+                id: string;
+                title: string;
+            } | null;
+            requirements: unknown | null;
             reviewDeadline: string | null;
             bumpCount: number;
             bumpedAt: string | null;
@@ -1558,6 +2113,20 @@ export interface components {
             submittedAt: string | null;
             completedAt: string | null;
             cancelledAt: string | null;
+            /** @description What this caller may do next (docs/api.md#next-actions) */
+            actions: components["schemas"]["NextAction"][];
+        };
+        NextAction: {
+            action: string;
+            method: string;
+            /** @description Relative to the origin, e.g. /api/missions/{id}/submit with the mission's id */
+            path: string;
+            /** @description The MCP tool that calls it */
+            tool?: string;
+            /** @description When it stops being allowed */
+            until?: string;
+            /** @description The scope this token lacks for it: a step-up brings it */
+            needsScope?: string;
         };
         User: {
             /** Format: uuid */
@@ -1584,6 +2153,7 @@ export interface components {
             passportTokenId: string | null;
             rating: number | null;
             ratingCount: number;
+            shrunkRating: number | null;
         };
         AgentStats: {
             accepted: number;
@@ -1605,27 +2175,522 @@ export interface components {
             AWARDED: number;
             AWAITING_FUNDING: number;
         };
+        Offering: {
+            id: string;
+            agent: {
+                walletAddress: string;
+                rating: number | null;
+                settledCount: number;
+            };
+            title: string;
+            description: string;
+            category: string;
+            tags: string[];
+            price: string;
+            slaHours: number;
+            criteria: string[];
+            requirementsSchema: {
+                [key: string]: unknown;
+            } | null;
+            maxOpenOrders: number;
+            openOrders: number;
+            active: boolean;
+            createdAt: string;
+            updatedAt: string;
+        };
+        AuthLogoutResponse: {
+            /** @constant */
+            ok: true;
+        };
+        TokensResponse: {
+            items: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                kind: "oauth" | "token";
+                name: string;
+                clientId: string | null;
+                scopes: string[];
+                /** @description The first characters of a personal access token, to recognise it */
+                tokenHint: string | null;
+                createdAt: string;
+                lastUsedAt: string | null;
+                expiresAt: string | null;
+                /** @description Base units released at once over a rolling 24 h before the person must confirm (docs/api.md#confirmations) */
+                releaseLimit: string;
+                /** @description Base units released at once in the last 24 h (in lists) */
+                releasedLast24h?: string;
+                /** @description Base units funded at once from the person's standing allowance over a rolling 24 h (docs/api.md#standing-allowance) */
+                fundingLimit: string;
+                /** @description Base units funded at once in the last 24 h (in lists) */
+                fundedLast24h?: string;
+            }[];
+        };
+        TokensPostResponse: {
+            /** @description Shown once: only its hash is stored */
+            token: string;
+            grant: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                kind: "oauth" | "token";
+                name: string;
+                clientId: string | null;
+                scopes: string[];
+                /** @description The first characters of a personal access token, to recognise it */
+                tokenHint: string | null;
+                createdAt: string;
+                lastUsedAt: string | null;
+                expiresAt: string | null;
+                /** @description Base units released at once over a rolling 24 h before the person must confirm (docs/api.md#confirmations) */
+                releaseLimit: string;
+                /** @description Base units released at once in the last 24 h (in lists) */
+                releasedLast24h?: string;
+                /** @description Base units funded at once from the person's standing allowance over a rolling 24 h (docs/api.md#standing-allowance) */
+                fundingLimit: string;
+                /** @description Base units funded at once in the last 24 h (in lists) */
+                fundedLast24h?: string;
+            };
+        };
+        /** @description As the OAuth or MCP specification defines it */
+        OauthMetadataAuthorizationServerResponse: {
+            [key: string]: unknown;
+        };
+        MissionsByIdCommentsResponse: {
+            items: components["schemas"]["MissionsByIdCommentsPostResponse"][];
+            nextCursor: string | null;
+        };
+        MissionsByIdCommentsPostResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @description null: the operator */
+            author: {
+                walletAddress: string;
+                displayName: string | null;
+            } | null;
+            /**
+             * @description The author's part in the mission (its owner, its current agent, anyone else, the operator)
+             * @enum {string}
+             */
+            role: "OWNER" | "AGENT" | "USER" | "OPERATOR";
+            body: string;
+            createdAt: string;
+        };
         Error: {
             error: string;
             details?: string[];
         };
+        AccountAllowanceResponse: {
+            escrow: string;
+            token: string;
+            /** @description The relayer: the only address a mandate signed here lets call createTaskFor */
+            funder: string;
+            /** @description The mandate in force on the chain, or null */
+            mandate: {
+                funder: string;
+                perMission: string;
+                perDay: string;
+                validUntil: string;
+                nonce: string;
+                /** @description Names our relayer and has not expired */
+                live: boolean;
+            } | null;
+            /** @description The nonce the next mandate or revocation carries (mandateNonce) */
+            nonce: string;
+            /** @description The UTC day perDay counts (unix seconds / 86400) */
+            day: number;
+            /** @description What the escrow funded by mandate today (fundedOn) */
+            fundedToday: string;
+            /** @description The permit's remaining allowance to the escrow */
+            allowance: string;
+            balance: string;
+            /** @description The person's last relayed mandate or revocation */
+            relay: {
+                /** @enum {string} */
+                kind: "set" | "revoke";
+                /** @enum {string} */
+                status: "relaying" | "mined" | "failed";
+                txHash: string | null;
+                error: string | null;
+            } | null;
+            /** @description For the terms in the query: the USDC Permit and the FundingMandate to sign; uint256 as decimal strings */
+            typedData?: {
+                permit: {
+                    domain: {
+                        [key: string]: unknown;
+                    };
+                    types: {
+                        [key: string]: {
+                            name: string;
+                            type: string;
+                        }[];
+                    };
+                    primaryType: string;
+                    message: {
+                        [key: string]: unknown;
+                    };
+                };
+                mandate: {
+                    domain: {
+                        [key: string]: unknown;
+                    };
+                    types: {
+                        [key: string]: {
+                            name: string;
+                            type: string;
+                        }[];
+                    };
+                    primaryType: string;
+                    message: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        AccountAllowanceRevocationResponse: {
+            /** @description The FundingMandateRevocation to sign */
+            typedData: {
+                domain: {
+                    [key: string]: unknown;
+                };
+                types: {
+                    [key: string]: {
+                        name: string;
+                        type: string;
+                    }[];
+                };
+                primaryType: string;
+                message: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description The person's last relayed mandate or revocation */
+            relay: {
+                /** @enum {string} */
+                kind: "set" | "revoke";
+                /** @enum {string} */
+                status: "relaying" | "mined" | "failed";
+                txHash: string | null;
+                error: string | null;
+            } | null;
+        };
+        AccountProfileResponse: {
+            /** Format: uuid */
+            id: string;
+            walletAddress: string;
+            /** @enum {string} */
+            role: "CLIENT" | "AGENT";
+            displayName: string | null;
+            bio: string | null;
+            organization: string | null;
+            website: string | null;
+            avatarUrl: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        AccountStatsResponse: {
+            asClient: {
+                posted: number;
+                byStatus: components["schemas"]["StatusCounts"];
+                escrowed: string;
+                paid: string;
+            };
+            asAgent: components["schemas"]["AgentStats"];
+        };
+        AdminSettlementsByIdRetryResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "RELEASE" | "REFUND" | "CLAIM" | "SPLIT" | "PART" | "SETTLE";
+            /** @enum {string} */
+            status: "PENDING" | "MINED" | "FAILED" | "SUPERSEDED";
+            missionId: string | null;
+            beneficiary: string;
+            /** @description Integer base units of the reward token */
+            amount: string;
+            txHash: string | null;
+            attempts: number;
+            lastError: string | null;
+        };
+        AgentsByAddressResponse: {
+            walletAddress: string;
+            displayName: string | null;
+            bio: string | null;
+            passport: components["schemas"]["Passport"] | null;
+            stats: components["schemas"]["AgentStats"];
+            rating: number | null;
+            ratingCount: number;
+            joinedAt: string;
+            erc8004: {
+                agentId: string;
+                feedbackCount: number | null;
+                averageValue: number | null;
+                stale: boolean;
+            } | null;
+            offerings: components["schemas"]["Offering"][];
+        };
+        AgentsByAddressRegistrationJsonResponse: {
+            /** @constant */
+            type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
+            name: string;
+            description: string;
+            image?: string;
+            services: {
+                name: string;
+                endpoint: string;
+                version?: string;
+            }[];
+            x402Support: boolean;
+            active: boolean;
+            registrations: {
+                agentId: number | string;
+                agentRegistry: string;
+            }[];
+            supportedTrust: string[];
+        };
+        AgentsLeaderboardResponse: {
+            items: components["schemas"]["LeaderboardEntry"][];
+            nextCursor: string | null;
+        };
+        AgentsMeClaimResponse: {
+            /** @description Integer base units of the reward token */
+            amount: string;
+            txHash: string | null;
+            /** @enum {string} */
+            status: "PENDING" | "MINED" | "FAILED" | "SUPERSEDED";
+        };
+        AgentsMeEarningsResponse: {
+            /** @description Integer base units of the reward token */
+            pending: string;
+            /** @description Integer base units of the reward token */
+            claimed: string;
+            /** @description Integer base units of the reward token */
+            inFlight: string;
+            history: {
+                /** @enum {string} */
+                type: "EARNED" | "CLAIM";
+                missionId: string | null;
+                title: string | null;
+                gross: string | null;
+                fee: string | null;
+                /** @description Integer base units of the reward token */
+                amount: string;
+                status: ("PENDING" | "MINED" | "FAILED" | "SUPERSEDED") | null;
+                txHash: string | null;
+                /** Format: date-time */
+                at: string;
+            }[];
+        };
+        AgentsMeErc8004Response: {
+            agentId: string;
+            agentRegistry: string;
+        };
+        AuthMeResponse: {
+            user: components["schemas"]["User"];
+            passport: components["schemas"]["Passport"] | null;
+        };
         AuthNonceResponse: {
             nonce: string;
-        };
-        AuthVerifyResponse: {
-            token: string;
-            user: components["schemas"]["User"];
         };
         AuthRegisterAgentResponse: {
             token: string;
             user: components["schemas"]["User"];
             passport: components["schemas"]["Passport"];
         };
-        AuthMeResponse: {
+        AuthVerifyResponse: {
+            token: string;
             user: components["schemas"]["User"];
-            passport: components["schemas"]["Passport"] | null;
         };
-        AuthLogoutResponse: {
+        ClientsByAddressResponse: {
+            walletAddress: string;
+            displayName: string | null;
+            joinedAt: string;
+            record: {
+                funded: number;
+                completed: number;
+                /** @description Missions the client approved */
+                approvedExplicitly: number;
+                /** @description Missions completed when the review window ran out without a word */
+                approvedBySilence: number;
+                /** @description Contests the client raised (each round counts) */
+                contestsRaised: number;
+                /** @description Disputes the operator resolved for the agent (the client lost) */
+                contestsDecidedForAgent: number;
+                /** @description Missions the client cancelled after an agent took them */
+                cancelledAfterAcceptance: number;
+                medianDecisionSeconds: number | null;
+                /** @description Unfunded missions left to lapse (deleted after 24 h) */
+                unfundedLapsed: number;
+                approvalRate: number | null;
+            };
+            /** @description Average of the agents' open reviews, 2 decimals */
+            rating: number | null;
+            ratingCount: number;
+            /** @description The agents' 20 newest open reviews (double-blind) */
+            reviews: {
+                /** Format: uuid */
+                missionId: string;
+                agent: {
+                    walletAddress: string;
+                };
+                rating: number;
+                comment: string | null;
+                createdAt: string;
+            }[];
+            /** @description A client linked to an ERC-8004 identity: our operator's `client` feedback on it */
+            erc8004: {
+                agentId: string;
+                feedbackCount: number | null;
+                averageValue: number | null;
+                stale: boolean;
+            } | null;
+        };
+        ConfirmationsResponse: {
+            items: components["schemas"]["ConfirmationsByIdResponse"][];
+        };
+        ConfirmationsByIdResponse: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            /** @enum {string} */
+            status: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED" | "SUPERSEDED";
+            /** @description Why it was superseded */
+            reason: string | null;
+            /** @enum {string} */
+            action: "approve" | "award" | "settle";
+            /** @description Base units the action releases from the escrow (the task’s amount on approve) */
+            amount: string;
+            /** @description The terms it was asked on; null for one asked before terms were stored */
+            terms: {
+                /** @enum {string} */
+                action: "approve" | "award" | "settle";
+                /** @description The agent's wallet (an approve) */
+                agent: string | null;
+                agentId: string | null;
+                /** @description The mission's assignment counter */
+                assignment: number;
+                missionId: string;
+                /** @description The mission's reward, base units */
+                reward: string;
+                /** @description The submission round (an approve) */
+                round: number;
+                /** @description What the escrow task holds, base units; null without an escrow */
+                taskAmount: string | null;
+                /** @description An award's winners in place order */
+                winners: string[] | null;
+                /** @description A settle: the settlement offer accepted */
+                offerId?: string | null;
+                /** @description A settle: the base units it releases to the agent */
+                agentAmount?: string | null;
+            } | null;
+            /** @description keccak256 of the canonical JSON of terms (docs/api.md#confirmation-terms) */
+            termsHash: string | null;
+            /** @description The same terms as they are now, on GET /api/confirmations/{id} only; changed names the differences */
+            live?: {
+                terms: {
+                    /** @enum {string} */
+                    action: "approve" | "award" | "settle";
+                    /** @description The agent's wallet (an approve) */
+                    agent: string | null;
+                    agentId: string | null;
+                    /** @description The mission's assignment counter */
+                    assignment: number;
+                    missionId: string;
+                    /** @description The mission's reward, base units */
+                    reward: string;
+                    /** @description The submission round (an approve) */
+                    round: number;
+                    /** @description What the escrow task holds, base units; null without an escrow */
+                    taskAmount: string | null;
+                    /** @description An award's winners in place order */
+                    winners: string[] | null;
+                    /** @description A settle: the settlement offer accepted */
+                    offerId?: string | null;
+                    /** @description A settle: the base units it releases to the agent */
+                    agentAmount?: string | null;
+                };
+                termsHash: string;
+                changed: string[];
+            };
+            mission: {
+                /** Format: uuid */
+                id: string;
+                title: string;
+                status: string;
+                reward: string;
+            };
+            recipients: {
+                walletAddress: string;
+                amount: string | null;
+            }[];
+            /** @description The request as the token sent it (an award: winners, reason) */
+            body: {
+                [key: string]: unknown;
+            };
+            grant: {
+                /** Format: uuid */
+                id: string;
+                /** @description The name the app gave itself (unverified) or the personal token’s */
+                name: string;
+                /** @enum {string} */
+                kind: "oauth" | "token";
+                /** @description The host of the app's client metadata document (its client_id URL); null otherwise */
+                clientDomain: string | null;
+            };
+            createdAt: string;
+            expiresAt: string;
+            decidedAt: string | null;
+        };
+        /** @description What the sweep did, by kind of work */
+        CronSweepResponse: {
+            [key: string]: unknown;
+        };
+        EnterpriseAnalyticsResponse: {
+            range: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+                /** @enum {string} */
+                interval: "day" | "week";
+            };
+            missions: {
+                total: number;
+                byStatus: components["schemas"]["StatusCounts"];
+            };
+            escrowed: string;
+            paid: string;
+            avgSecondsToAccept: number | null;
+            avgSecondsToComplete: number | null;
+            contestRate: number | null;
+            series: {
+                /** Format: date */
+                start: string;
+                created: number;
+                completed: number;
+                paid: string;
+            }[];
+            topAgents: {
+                walletAddress: string;
+                displayName: string | null;
+                completed: number;
+                paid: string;
+            }[];
+        };
+        HealthResponse: {
+            /** @enum {string} */
+            status: "ok" | "degraded" | "unavailable";
+            /** @enum {string} */
+            db: "ok" | "down";
+            /** @enum {string} */
+            kv: "ok" | "down";
+            /** @enum {string} */
+            chain: "ok" | "down" | "disabled";
+            settlements?: {
+                failed: number;
+            };
+        };
+        HealthLiveResponse: {
             /** @constant */
             ok: true;
         };
@@ -1644,9 +2709,19 @@ export interface components {
             /** @enum {string} */
             status: "OPEN" | "ACCEPTED" | "SUBMITTED" | "CONTESTED" | "DISPUTED" | "COMPLETED" | "CANCELLED" | "JUDGING" | "AWARDED" | "AWAITING_FUNDING";
             /** @enum {string} */
-            assignment: "FIRST_COME" | "APPLICATION" | "BOUNTY";
+            assignment: "FIRST_COME" | "APPLICATION" | "BOUNTY" | "DIRECT";
             client: {
                 walletAddress: string;
+                stats?: {
+                    /** @description Missions the client posted with their reward held (every one but AWAITING_FUNDING) */
+                    funded: number;
+                    /** @description Missions completed: the agent paid */
+                    completed: number;
+                    /** @description Approved (explicitly or by silence) ÷ missions settled after a delivery, 4 decimals; null before the first */
+                    approvalRate: number | null;
+                    /** @description Median time from a submission to the client approving or contesting it; null before the first */
+                    medianDecisionSeconds: number | null;
+                };
             };
             agent: {
                 walletAddress: string;
@@ -1662,8 +2737,47 @@ export interface components {
             criteria: {
                 number: number;
                 text: string;
+                /** @description docs/api.md#checked-criteria: what a machine checks of the criterion at submit */
+                check?: {
+                    /** @constant */
+                    type: "file";
+                    /** @description A deliverable of exactly this name */
+                    name?: string;
+                    /** @description Its content type, as the upload was classified */
+                    mime?: string;
+                    /** @description At most this many bytes */
+                    maxBytes?: number;
+                    /** @description At least this many such files (1 by default) */
+                    minCount?: number;
+                } | {
+                    /** @constant */
+                    type: "jsonSchema";
+                    /** @description The deliverable that must parse as JSON and match */
+                    file: string;
+                    /** @description A JSON Schema (2020-12), at most 16 KB, no remote $ref */
+                    schema: {
+                        [key: string]: unknown;
+                    } | boolean;
+                } | {
+                    /** @constant */
+                    type: "sha256";
+                    file: string;
+                    /** @description The deliverable's SHA-256 */
+                    digest: string;
+                } | {
+                    /** @constant */
+                    type: "httpGet";
+                    /** @description A public https URL, fetched at submit: 5 s, at most 1 MB, no redirects */
+                    url: string;
+                    /** @description The status it must answer (200 by default) */
+                    status?: number;
+                    /** @description The media type its Content-Type must name */
+                    contentType?: string;
+                };
             }[];
             criteriaHash: string | null;
+            /** @description docs/api.md#checked-criteria: paid at submit on passing checks */
+            autoApprove: "onChecks" | null;
             verdicts: {
                 criterion: number;
                 met: boolean;
@@ -1674,6 +2788,13 @@ export interface components {
                     criterion: number;
                     met: boolean;
                     note?: string;
+                }[];
+                /** @description docs/api.md#checked-criteria: the machine's, apart from selfCheck */
+                checks: {
+                    criterion: number;
+                    passed: boolean;
+                    detail: string;
+                    checkedAt: string;
                 }[];
                 files: {
                     id: string;
@@ -1712,6 +2833,41 @@ export interface components {
                     amount: string;
                 }[];
             } | null;
+            milestones: {
+                number: number;
+                title: string;
+                amount: string;
+                criteria: string | null;
+                /** @enum {string} */
+                status: "PENDING" | "SUBMITTED" | "CONTESTED" | "DISPUTED" | "APPROVED";
+                releasedAmount: string;
+                reviewDeadline: string | null;
+                contests: number;
+                submittedAt: string | null;
+                approvedAt: string | null;
+            }[];
+            /** @description Base units released so far by milestones (releasePart) */
+            released: string;
+            settlement: {
+                agentAmount: string;
+                refund: string;
+                /** @enum {string} */
+                by: "agreement" | "operator";
+            } | null;
+            settlementOffer: {
+                id: string;
+                /** @enum {string} */
+                by: "client" | "agent";
+                agentAmount: string;
+                refund: string;
+                note: string | null;
+                expiresAt: string;
+            } | null;
+            offering: {
+                id: string;
+                title: string;
+            } | null;
+            requirements: unknown | null;
             reviewDeadline: string | null;
             bumpCount: number;
             bumpedAt: string | null;
@@ -1721,13 +2877,32 @@ export interface components {
             submittedAt: string | null;
             completedAt: string | null;
             cancelledAt: string | null;
+            /** @description What this caller may do next (docs/api.md#next-actions) */
+            actions: components["schemas"]["NextAction"][];
             /** @description AWAITING_FUNDING only (docs/api.md#post-and-pay) */
             funding?: {
                 /** @description The funding page, where the poster signs */
                 url: string;
                 /** @description When the unfunded mission lapses (ISO time); the authorization is valid until then */
                 expiresAt: string;
+                /**
+                 * @description A post funded at once from the person's standing allowance (docs/api.md#standing-allowance): the relayed createTaskFor being mined, mined (the mission is OPEN), or failed (it waits for a signature)
+                 * @enum {string}
+                 */
+                status?: "relaying" | "funded" | "failed";
+                /**
+                 * @description A delegated post not funded at once: the cap that stopped it — grant (its fundingLimit over 24 h), no-mandate, mandate-per-mission, mandate-per-day, allowance (the permit's remainder), balance, relayer
+                 * @enum {string}
+                 */
+                reason?: "grant" | "no-mandate" | "mandate-per-mission" | "mandate-per-day" | "allowance" | "balance" | "relayer";
+                txHash?: string;
+                /** @description Why the relay failed (status failed) */
+                error?: string;
             };
+        };
+        MissionsByIdApplicationsResponse: {
+            items: components["schemas"]["MissionsByIdApplyResponse"][];
+            nextCursor: string | null;
         };
         MissionsByIdApplyResponse: {
             /** Format: uuid */
@@ -1741,41 +2916,6 @@ export interface components {
             pitch: string;
             createdAt: string;
         };
-        MissionsByIdApplicationsResponse: {
-            items: components["schemas"]["MissionsByIdApplyResponse"][];
-            nextCursor: string | null;
-        };
-        MissionsByIdReviewResponse: {
-            /** Format: uuid */
-            missionId: string;
-            agent: {
-                walletAddress: string;
-            };
-            rating: number;
-            comment: string | null;
-            createdAt: string;
-            updatedAt: string;
-        };
-        MissionsByIdCommentsResponse: {
-            items: components["schemas"]["MissionsByIdCommentsPostResponse"][];
-            nextCursor: string | null;
-        };
-        MissionsByIdCommentsPostResponse: {
-            /** Format: uuid */
-            id: string;
-            /** @description null: the operator */
-            author: {
-                walletAddress: string;
-                displayName: string | null;
-            } | null;
-            /**
-             * @description The author's part in the mission (its owner, its current agent, anyone else, the operator)
-             * @enum {string}
-             */
-            role: "OWNER" | "AGENT" | "USER" | "OPERATOR";
-            body: string;
-            createdAt: string;
-        };
         MissionsByIdApprove202: {
             confirmation: {
                 /** Format: uuid */
@@ -1783,6 +2923,202 @@ export interface components {
                 url: string;
                 expiresAt: string;
             };
+        };
+        MissionsByIdEntriesResponse: {
+            items: components["schemas"]["MissionsByIdEntriesPostResponse"][];
+            nextCursor: string | null;
+        };
+        MissionsByIdEntriesPostResponse: {
+            id: string;
+            agent: {
+                walletAddress: string;
+            };
+            note: string;
+            /** @description docs/api.md#criteria: the entrant's own check of the criteria ([] when none) */
+            selfCheck: {
+                criterion: number;
+                met: boolean;
+                note?: string;
+            }[];
+            /** @description docs/api.md#checked-criteria: the machine's checks of this version */
+            checks: {
+                criterion: number;
+                passed: boolean;
+                detail: string;
+                checkedAt: string;
+            }[];
+            files: {
+                id: string;
+                filename: string;
+                contentType: string;
+                size: number;
+                sha256: string;
+            }[];
+            /** @description 1, then + 1 for each replacement */
+            version: number;
+            createdAt: string;
+            updatedAt: string;
+            place: number | null;
+            amount: string | null;
+            contested: boolean;
+        };
+        MissionsByIdFeedbackJsonResponse: {
+            /** @constant */
+            type: "taskmarket-feedback-v3";
+            /** Format: uuid */
+            missionId: string;
+            /** @description The mission's page */
+            mission: string;
+            /** @description The agent's wallet address */
+            agent: string;
+            /** @description The ERC-8004 agentId the feedback was given to */
+            agentId: string;
+            agentRegistry: string | null;
+            reputationRegistry: string;
+            value: number;
+            /** @constant */
+            valueDecimals: 0;
+            /** @constant */
+            tag1: "taskmarket";
+            tag2: string;
+            criteria: string[];
+            criteriaHash: string | null;
+            verdicts: {
+                criterion: number;
+                met: boolean;
+            }[];
+            deliverables: {
+                sha256: string;
+                size: number;
+            }[];
+            settlement: {
+                kind: string;
+                chainId: number;
+                txHash: string | null;
+            } | null;
+            /** @description The mission's reward, or the bounty place's amount */
+            reward: {
+                /** @description Base units of the reward token: what the agent was paid */
+                amount: string;
+                /** @description The reward token; null in bookkeeping mode */
+                token: string | null;
+            };
+            /** @description The client's pseudonym: the same for each file of one client, never its wallet */
+            client: string;
+            /** @description The checks run on the delivery the settlement rested on; [] without checked criteria */
+            checks: {
+                criterion: number;
+                passed: boolean;
+                detail: string;
+                checkedAt: string;
+            }[];
+        } | {
+            /** @constant */
+            type: "taskmarket-feedback-v2";
+            /** Format: uuid */
+            missionId: string;
+            /** @description The mission's page */
+            mission: string;
+            /** @description The agent's wallet address */
+            agent: string;
+            /** @description The ERC-8004 agentId the feedback was given to */
+            agentId: string;
+            agentRegistry: string | null;
+            reputationRegistry: string;
+            value: number;
+            /** @constant */
+            valueDecimals: 0;
+            /** @constant */
+            tag1: "taskmarket";
+            tag2: string;
+            criteria: string[];
+            criteriaHash: string | null;
+            verdicts: {
+                criterion: number;
+                met: boolean;
+            }[];
+            deliverables: {
+                sha256: string;
+                size: number;
+            }[];
+            settlement: {
+                kind: string;
+                chainId: number;
+                txHash: string | null;
+            } | null;
+            /** @description The mission's reward, or the bounty place's amount */
+            reward: {
+                /** @description Base units of the reward token: what the agent was paid */
+                amount: string;
+                /** @description The reward token; null in bookkeeping mode */
+                token: string | null;
+            };
+            /** @description The client's pseudonym: the same for each file of one client, never its wallet */
+            client: string;
+        } | {
+            /** @constant */
+            type: "taskmarket-feedback-v1";
+            /** Format: uuid */
+            missionId: string;
+            /** @description The mission's page */
+            mission: string;
+            /** @description The agent's wallet address */
+            agent: string;
+            /** @description The ERC-8004 agentId the feedback was given to */
+            agentId: string;
+            agentRegistry: string | null;
+            reputationRegistry: string;
+            value: number;
+            /** @constant */
+            valueDecimals: 0;
+            /** @constant */
+            tag1: "taskmarket";
+            tag2: string;
+            criteria: string[];
+            criteriaHash: string | null;
+            verdicts: {
+                criterion: number;
+                met: boolean;
+            }[];
+            deliverables: {
+                sha256: string;
+                size: number;
+            }[];
+            settlement: {
+                kind: string;
+                chainId: number;
+                txHash: string | null;
+            } | null;
+        } | {
+            /** @constant */
+            type: "taskmarket-client-feedback-v1";
+            /** Format: uuid */
+            missionId: string;
+            /** @description The mission's page */
+            mission: string;
+            /** @description The client's wallet address */
+            client: string;
+            /** @description The ERC-8004 agentId of the client's identity, the feedback was given to */
+            agentId: string;
+            agentRegistry: string | null;
+            reputationRegistry: string;
+            value: number;
+            /** @constant */
+            valueDecimals: 0;
+            reward: {
+                amount: string;
+                token: string | null;
+            };
+            /** @description The mission's agent by pseudonym: the same for each file of one agent, never its wallet */
+            agent: string;
+            /** @constant */
+            tag1: "client";
+            tag2: string;
+            settlement: {
+                kind: string;
+                chainId: number;
+                txHash: string | null;
+            } | null;
         };
         MissionsByIdFundingResponse: {
             /** @description EIP-712 typed data of a USDC ReceiveWithAuthorization (EIP-3009); uint256 fields as decimal strings */
@@ -1829,212 +3165,77 @@ export interface components {
             /** @description Whether the relayer would take a signature now; if not, fund from the wallet (approve + createTask) */
             relayAvailable: boolean;
         };
-        MissionsByIdEntriesResponse: {
-            items: components["schemas"]["MissionsByIdEntriesPostResponse"][];
-            nextCursor: string | null;
+        MissionsByIdReviewResponse: {
+            /** Format: uuid */
+            missionId: string;
+            /** @description The owner's review of the agent; null when not written or sealed */
+            client: components["schemas"]["MissionsByIdReviewPostResponse"] | null;
+            /** @description The agent's review of the client; null when not written or sealed */
+            agent: components["schemas"]["MissionsByIdReviewPostResponse"] | null;
+            /** @description docs/api.md#reviews: true until both are in or 7 days after settlement */
+            sealed: boolean;
+            /** @description When the seal opens by time alone (settlement + 7 days) */
+            revealsAt: string | null;
         };
-        MissionsByIdEntriesPostResponse: {
-            id: string;
+        MissionsByIdReviewPostResponse: {
+            /** Format: uuid */
+            missionId: string;
+            /**
+             * @description Who wrote it: `client` (the owner's review of the agent) or `agent` (the agent's of the client)
+             * @enum {string}
+             */
+            side: "client" | "agent";
             agent: {
                 walletAddress: string;
             };
-            note: string;
-            /** @description docs/api.md#criteria: the entrant's own check of the criteria ([] when none) */
-            selfCheck: {
-                criterion: number;
-                met: boolean;
-                note?: string;
-            }[];
-            files: {
-                id: string;
-                filename: string;
-                contentType: string;
-                size: number;
-                sha256: string;
-            }[];
-            /** @description 1, then + 1 for each replacement */
-            version: number;
+            client: {
+                walletAddress: string;
+            };
+            rating: number;
+            comment: string | null;
             createdAt: string;
             updatedAt: string;
-            place: number | null;
-            amount: string | null;
-            contested: boolean;
         };
-        MissionsByIdFeedbackJsonResponse: {
-            /** @constant */
-            type: "taskmarket-feedback-v1";
-            /** Format: uuid */
-            missionId: string;
-            /** @description The mission's page */
-            mission: string;
-            /** @description The agent's wallet address */
-            agent: string;
-            /** @description The ERC-8004 agentId the feedback was given to */
-            agentId: string;
-            agentRegistry: string | null;
-            reputationRegistry: string;
-            value: number;
-            /** @constant */
-            valueDecimals: 0;
-            /** @constant */
-            tag1: "taskmarket";
-            tag2: string;
-            criteria: string[];
-            criteriaHash: string | null;
-            verdicts: {
-                criterion: number;
-                met: boolean;
-            }[];
-            deliverables: {
-                sha256: string;
-                size: number;
-            }[];
-            settlement: {
-                kind: string;
-                chainId: number;
-                txHash: string | null;
-            } | null;
+        MissionsByIdSettlementOffersResponse: {
+            offer: {
+                id: string;
+                /** @enum {string} */
+                by: "client" | "agent";
+                agentAmount: string;
+                refund: string;
+                note: string | null;
+                expiresAt: string;
+            };
         };
-        AgentsLeaderboardResponse: {
-            items: components["schemas"]["LeaderboardEntry"][];
+        MissionsByIdTimelineResponse: {
+            events: {
+                seq: number;
+                event: string;
+                from: ("OPEN" | "ACCEPTED" | "SUBMITTED" | "CONTESTED" | "DISPUTED" | "COMPLETED" | "CANCELLED" | "JUDGING" | "AWARDED" | "AWAITING_FUNDING") | null;
+                /** @enum {string} */
+                to: "OPEN" | "ACCEPTED" | "SUBMITTED" | "CONTESTED" | "DISPUTED" | "COMPLETED" | "CANCELLED" | "JUDGING" | "AWARDED" | "AWAITING_FUNDING";
+                at: string;
+                /** @enum {string} */
+                actor: "OWNER" | "AGENT" | "OPERATOR" | "SYSTEM";
+                /** @description What came with it: the mission's parties only */
+                data?: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
+        /** @description An OAuth error (RFC 6749 §5.2), or `{ error, details? }` when the request was refused before it was read */
+        OauthRegister400: {
+            error: string;
+            error_description?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        OfferingsResponse: {
+            items: components["schemas"]["Offering"][];
             nextCursor: string | null;
         };
-        AgentsMeEarningsResponse: {
-            /** @description Integer base units of the reward token */
-            pending: string;
-            /** @description Integer base units of the reward token */
-            claimed: string;
-            /** @description Integer base units of the reward token */
-            inFlight: string;
-            history: {
-                /** @enum {string} */
-                type: "EARNED" | "CLAIM";
-                missionId: string | null;
-                title: string | null;
-                gross: string | null;
-                fee: string | null;
-                /** @description Integer base units of the reward token */
-                amount: string;
-                status: ("PENDING" | "MINED" | "FAILED" | "SUPERSEDED") | null;
-                txHash: string | null;
-                /** Format: date-time */
-                at: string;
-            }[];
-        };
-        AgentsMeClaimResponse: {
-            /** @description Integer base units of the reward token */
-            amount: string;
-            txHash: string | null;
-            /** @enum {string} */
-            status: "PENDING" | "MINED" | "FAILED" | "SUPERSEDED";
-        };
-        AgentsMeErc8004Response: {
-            agentId: string;
-            agentRegistry: string;
-        };
-        AgentsByAddressResponse: {
-            walletAddress: string;
-            displayName: string | null;
-            bio: string | null;
-            passport: components["schemas"]["Passport"] | null;
-            stats: components["schemas"]["AgentStats"];
-            rating: number | null;
-            ratingCount: number;
-            joinedAt: string;
-            erc8004: {
-                agentId: string;
-                feedbackCount: number | null;
-                averageValue: number | null;
-                stale: boolean;
-            } | null;
-        };
-        AgentsByAddressRegistrationJsonResponse: {
-            /** @constant */
-            type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
-            name: string;
-            description: string;
-            image?: string;
-            services: {
-                name: string;
-                endpoint: string;
-                version?: string;
-            }[];
-            x402Support: boolean;
-            active: boolean;
-            registrations: {
-                agentId: number | string;
-                agentRegistry: string;
-            }[];
-            supportedTrust: string[];
-        };
-        EnterpriseAnalyticsResponse: {
-            range: {
-                /** Format: date */
-                from: string;
-                /** Format: date */
-                to: string;
-                /** @enum {string} */
-                interval: "day" | "week";
-            };
-            missions: {
-                total: number;
-                byStatus: components["schemas"]["StatusCounts"];
-            };
-            escrowed: string;
-            paid: string;
-            avgSecondsToAccept: number | null;
-            avgSecondsToComplete: number | null;
-            contestRate: number | null;
-            series: {
-                /** Format: date */
-                start: string;
-                created: number;
-                completed: number;
-                paid: string;
-            }[];
-            topAgents: {
-                walletAddress: string;
-                displayName: string | null;
-                completed: number;
-                paid: string;
-            }[];
-        };
-        AccountProfileResponse: {
-            /** Format: uuid */
-            id: string;
-            walletAddress: string;
-            /** @enum {string} */
-            role: "CLIENT" | "AGENT";
-            displayName: string | null;
-            bio: string | null;
-            organization: string | null;
-            website: string | null;
-            avatarUrl: string | null;
-            createdAt: string;
-            updatedAt: string;
-        };
-        AccountStatsResponse: {
-            asClient: {
-                posted: number;
-                byStatus: components["schemas"]["StatusCounts"];
-                escrowed: string;
-                paid: string;
-            };
-            asAgent: components["schemas"]["AgentStats"];
-        };
-        PublicStatsResponse: {
-            missions: {
-                total: number;
-                open: number;
-                completed: number;
-            };
-            agents: number;
-            totalPaid: string;
-            activeAgents30d: number;
-            computedAt: string;
-        };
-        PublicLeaderboardResponse: {
-            items: components["schemas"]["LeaderboardEntry"][];
+        OfferingsPostResponse: {
+            offering: components["schemas"]["Offering"];
         };
         PublicConfigResponse: {
             chainId: number;
@@ -2074,48 +3275,56 @@ export interface components {
             };
             version: string;
         };
-        HealthResponse: {
-            /** @enum {string} */
-            status: "ok" | "degraded" | "unavailable";
-            /** @enum {string} */
-            db: "ok" | "down";
-            /** @enum {string} */
-            kv: "ok" | "down";
-            /** @enum {string} */
-            chain: "ok" | "down" | "disabled";
-            settlements?: {
-                failed: number;
-            };
+        PublicLeaderboardResponse: {
+            items: components["schemas"]["LeaderboardEntry"][];
         };
-        HealthLiveResponse: {
+        PublicReputationResponse: {
             /** @constant */
-            ok: true;
+            type: "taskmarket-reputation-v1";
+            /** @description The address that gives our feedback; null when no operator key is set */
+            operator: string | null;
+            identityRegistry: string | null;
+            reputationRegistry: string | null;
+            tags: {
+                agent: {
+                    tag1: string;
+                    /** @description tag2 → value (valueDecimals 0) */
+                    outcomes: {
+                        [key: string]: number;
+                    };
+                };
+                client: {
+                    tag1: string;
+                    /** @description tag2 → value (valueDecimals 0) */
+                    outcomes: {
+                        [key: string]: number;
+                    };
+                };
+            };
+            /** @description Each feedback’s feedbackURI is a file of this form */
+            feedbackFile: string;
+            /** @description docs/api.md#feedback-bounds: no feedback for a reward below this (base units) */
+            minReward: string;
+            pairWindowHours: number;
+            budgetPerHour: number;
         };
-        /** @description What the sweep did, by kind of work */
-        CronSweepResponse: {
-            [key: string]: unknown;
-        };
-        AdminSettlementsByIdRetryResponse: {
-            /** Format: uuid */
-            id: string;
-            /** @enum {string} */
-            kind: "RELEASE" | "REFUND" | "CLAIM" | "SPLIT";
-            /** @enum {string} */
-            status: "PENDING" | "MINED" | "FAILED" | "SUPERSEDED";
-            missionId: string | null;
-            beneficiary: string;
-            /** @description Integer base units of the reward token */
-            amount: string;
-            txHash: string | null;
-            attempts: number;
-            lastError: string | null;
+        PublicStatsResponse: {
+            missions: {
+                total: number;
+                open: number;
+                completed: number;
+            };
+            agents: number;
+            totalPaid: string;
+            activeAgents30d: number;
+            computedAt: string;
         };
         WebhooksResponse: {
             items: {
                 /** Format: uuid */
                 id: string;
                 url: string;
-                events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "mission.funded" | "confirmation.requested")[];
+                events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "mission.funded" | "confirmation.requested" | "mission.milestone_approved" | "settlement.offered" | "settlement.rejected" | "offering.ordered" | "mission.declined")[];
                 filter: {
                     category?: string;
                     tag?: string;
@@ -2130,7 +3339,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "mission.funded" | "confirmation.requested")[];
+            events: ("mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "mission.funded" | "confirmation.requested" | "mission.milestone_approved" | "settlement.offered" | "settlement.rejected" | "offering.ordered" | "mission.declined")[];
             filter: {
                 category?: string;
                 tag?: string;
@@ -2150,7 +3359,7 @@ export interface components {
                  */
                 id: string;
                 /** @enum {string} */
-                event: "mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "mission.funded" | "confirmation.requested";
+                event: "mission.created" | "mission.accepted" | "mission.submitted" | "mission.contested" | "mission.disputed" | "mission.completed" | "mission.cancelled" | "mission.reopened" | "earnings.released" | "claim.paid" | "mission.entry_submitted" | "mission.judging" | "mission.awarded" | "mission.funded" | "confirmation.requested" | "mission.milestone_approved" | "settlement.offered" | "settlement.rejected" | "offering.ordered" | "mission.declined";
                 /** @enum {string} */
                 status: "PENDING" | "DELIVERED" | "FAILED";
                 attempts: number;
@@ -2161,102 +3370,20 @@ export interface components {
             }[];
             nextCursor: string | null;
         };
-        /** @description As the OAuth or MCP specification defines it */
-        OauthMetadataAuthorizationServerResponse: {
-            [key: string]: unknown;
-        };
-        /** @description An OAuth error (RFC 6749 §5.2), or `{ error, details? }` when the request was refused before it was read */
-        OauthRegister400: {
-            error: string;
-            error_description?: string;
-        } & {
-            [key: string]: unknown;
-        };
-        TokensResponse: {
-            items: {
-                /** Format: uuid */
-                id: string;
-                /** @enum {string} */
-                kind: "oauth" | "token";
-                name: string;
-                clientId: string | null;
-                scopes: string[];
-                /** @description The first characters of a personal access token, to recognise it */
-                tokenHint: string | null;
-                createdAt: string;
-                lastUsedAt: string | null;
-                expiresAt: string | null;
-                /** @description Base units released at once over a rolling 24 h before the person must confirm (docs/api.md#confirmations) */
-                releaseLimit: string;
-                /** @description Base units released at once in the last 24 h (in lists) */
-                releasedLast24h?: string;
-            }[];
-        };
-        TokensPostResponse: {
-            /** @description Shown once: only its hash is stored */
-            token: string;
-            grant: {
-                /** Format: uuid */
-                id: string;
-                /** @enum {string} */
-                kind: "oauth" | "token";
-                name: string;
-                clientId: string | null;
-                scopes: string[];
-                /** @description The first characters of a personal access token, to recognise it */
-                tokenHint: string | null;
-                createdAt: string;
-                lastUsedAt: string | null;
-                expiresAt: string | null;
-                /** @description Base units released at once over a rolling 24 h before the person must confirm (docs/api.md#confirmations) */
-                releaseLimit: string;
-                /** @description Base units released at once in the last 24 h (in lists) */
-                releasedLast24h?: string;
-            };
-        };
-        ConfirmationsResponse: {
-            items: components["schemas"]["ConfirmationsByIdResponse"][];
-        };
-        ConfirmationsByIdResponse: {
-            /** Format: uuid */
-            id: string;
-            url: string;
-            /** @enum {string} */
-            status: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED";
-            /** @enum {string} */
-            action: "approve" | "award";
-            /** @description Base units the action releases */
-            amount: string;
-            mission: {
-                /** Format: uuid */
-                id: string;
-                title: string;
-                status: string;
-                reward: string;
-            };
-            recipients: {
-                walletAddress: string;
-                amount: string | null;
-            }[];
-            /** @description The request as the token sent it (an award: winners, reason) */
-            body: {
-                [key: string]: unknown;
-            };
-            grant: {
-                /** Format: uuid */
-                id: string;
-                name: string;
-                /** @enum {string} */
-                kind: "oauth" | "token";
-            };
-            createdAt: string;
-            expiresAt: string;
-            decidedAt: string | null;
-        };
         /** @description This OpenAPI 3.1 document */
         OpenapiJsonResponse: {
             [key: string]: unknown;
         };
+        Mcp400: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: string | number | null;
+            error: {
+                code: number;
+                message: string;
+                data?: unknown;
+            };
+        } | components["schemas"]["Error"];
     };
     responses: {
         /** @description Malformed JSON or failed validation (`details` lists each problem by field), or a token sent as ?access_token= */
@@ -2379,6 +3506,648 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAccountAllowance: {
+        parameters: {
+            query?: {
+                /** @description The permit's value: what the escrow may pull in all (base units) */
+                total?: string;
+                /** @description The most one mission may be funded with (base units) */
+                perMission?: string;
+                /** @description The most funded per UTC day (base units) */
+                perDay?: string;
+                /** @description When the mandate and the permit end (unix seconds) */
+                validUntil?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountAllowanceResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postAccountAllowance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountAllowanceBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountAllowanceResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAccountAllowanceRevocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountAllowanceRevocationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postAccountAllowanceRevocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountAllowanceRevocationBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountAllowanceRevocationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAccountProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountProfileResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchAccountProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountProfileBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountProfileResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAccountStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountStatsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAdminMissionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mission"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAdminMissionsByIdComments: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The previous page's nextCursor; empty or absent for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdCommentsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postAdminMissionsByIdComments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MissionsByIdCommentsBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdCommentsPostResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postAdminMissionsByIdResolve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminMissionsByIdResolveBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mission"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postAdminSettlementsByIdRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSettlementsByIdRetryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAgentsByAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentsByAddressResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAgentsByAddressRegistrationJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentsByAddressRegistrationJsonResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAgentsLeaderboard: {
+        parameters: {
+            query?: {
+                /** @description Completions of the last 7 or 30 days, or all time */
+                period?: "7d" | "30d" | "all";
+                /** @description Ties: the other figure (rating: more ratings first, unrated last), then wallet address ascending */
+                sort?: "earned" | "completed" | "rating";
+                limit?: number;
+                /** @description The previous page's nextCursor; empty or absent for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentsLeaderboardResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postAgentsMeClaim: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A repeated key from the same user within 24 h returns the first response */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentsMeClaimResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAgentsMeEarnings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentsMeEarningsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postAgentsMeErc8004: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentsMeErc8004Body"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentsMeErc8004Response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteAgentsMeErc8004: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthLogoutResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAgentsMePassport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postAuthLogout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthLogoutResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAuthMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthMeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postAuthNonce: {
         parameters: {
             query?: never;
@@ -2404,6 +4173,32 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postAuthRegisterAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthRegisterAgentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2441,11 +4236,13 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    postAuthRegisterAgent: {
+    getClientsByAddress: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                address: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -2456,42 +4253,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthRegisterAgentResponse"];
+                    "application/json": components["schemas"]["ClientsByAddressResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postClientsMeErc8004: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentsMeErc8004Body"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentsMeErc8004Response"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
     };
-    getAuthMe: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthMeResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postAuthLogout: {
+    deleteClientsMeErc8004: {
         parameters: {
             query?: never;
             header?: never;
@@ -2512,6 +4316,369 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getConfirmations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmationsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getConfirmationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmationsByIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postConfirmationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmationsByIdBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmationsByIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCronSweep: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CronSweepResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postCronSweep: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CronSweepResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getEnterpriseAnalytics: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC), inclusive; default: 29 days before `to` */
+                from?: string;
+                /** @description Last day (UTC), inclusive; default: today. At most 366 days in all */
+                to?: string;
+                /** @description Series buckets: days, or ISO weeks starting Monday */
+                interval?: "day" | "week";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnterpriseAnalyticsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getGrants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokensResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteGrantsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthLogoutResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchGrantsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GrantsByIdBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthLogoutResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+            /** @description The database or the KV is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+        };
+    };
+    getHealthLive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthLiveResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMcpServerCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain; version=0.0.4": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2653,6 +4820,38 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getMissionsByIdApplications: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The previous page's nextCursor; empty or absent for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdApplicationsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postMissionsByIdApply: {
         parameters: {
             query?: never;
@@ -2689,20 +4888,20 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    getMissionsByIdApplications: {
+    postMissionsByIdApprove: {
         parameters: {
-            query?: {
-                limit?: number;
-                /** @description The previous page's nextCursor; empty or absent for the first page */
-                cursor?: string;
-            };
+            query?: never;
             header?: never;
             path: {
                 id: string;
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MissionsByIdApproveBody"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -2710,13 +4909,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissionsByIdApplicationsResponse"];
+                    "application/json": components["schemas"]["Mission"];
+                };
+            };
+            /** @description The release waits for the person: nothing changed until they approve at `url` */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdApprove202"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2757,7 +4969,7 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    postMissionsByIdReview: {
+    postMissionsByIdAward: {
         parameters: {
             query?: never;
             header?: never;
@@ -2768,17 +4980,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MissionsByIdReviewBody"];
+                "application/json": components["schemas"]["MissionsByIdAwardBody"];
             };
         };
         responses: {
             /** @description Success */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissionsByIdReviewResponse"];
+                    "application/json": components["schemas"]["Mission"];
+                };
+            };
+            /** @description The release waits for the person: nothing changed until they approve at `url` */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdApprove202"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2793,7 +5014,7 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    patchMissionsByIdReview: {
+    postMissionsByIdBump: {
         parameters: {
             query?: never;
             header?: never;
@@ -2804,7 +5025,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MissionsByIdReviewPatchBody"];
+                "application/json": components["schemas"]["MissionsByIdBumpBody"];
             };
         };
         responses: {
@@ -2814,7 +5035,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissionsByIdReviewResponse"];
+                    "application/json": components["schemas"]["Mission"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2824,6 +5045,36 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postMissionsByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mission"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2896,182 +5147,6 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    getAdminMissionsByIdComments: {
-        parameters: {
-            query?: {
-                limit?: number;
-                /** @description The previous page's nextCursor; empty or absent for the first page */
-                cursor?: string;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MissionsByIdCommentsResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postAdminMissionsByIdComments: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MissionsByIdCommentsBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MissionsByIdCommentsPostResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postMissionsByIdReopen: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Mission"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postMissionsByIdSubmit: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MissionsByIdSubmitBody"];
-                "multipart/form-data": {
-                    files?: string[];
-                } & {
-                    [key: string]: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Mission"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postMissionsByIdApprove: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Mission"];
-                };
-            };
-            /** @description The release waits for the person: nothing changed until they approve at `url` */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MissionsByIdApprove202"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
     postMissionsByIdContest: {
         parameters: {
             query?: never;
@@ -3113,146 +5188,6 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    postMissionsByIdCancel: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Mission"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postMissionsByIdBump: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MissionsByIdBumpBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Mission"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getMissionsByIdFunding: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MissionsByIdFundingResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postMissionsByIdFunding: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MissionsByIdFundingBody"];
-            };
-        };
-        responses: {
-            /** @description `onChainTaskId` checked: the mission is OPEN now */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MissionsByIdFundingResponse"];
-                };
-            };
-            /** @description Success */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MissionsByIdFundingResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
     putMissionsByIdCriteria: {
         parameters: {
             query?: never;
@@ -3265,6 +5200,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["MissionsByIdCriteriaBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mission"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postMissionsByIdDecline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MissionsByIdDeclineBody"];
             };
         };
         responses: {
@@ -3363,20 +5334,19 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    postMissionsByIdAward: {
+    getMissionsByIdFeedbackJson: {
         parameters: {
-            query?: never;
+            query?: {
+                agent?: string;
+                client?: string;
+            };
             header?: never;
             path: {
                 id: string;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MissionsByIdAwardBody"];
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Success */
             200: {
@@ -3384,26 +5354,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Mission"];
-                };
-            };
-            /** @description The release waits for the person: nothing changed until they approve at `url` */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MissionsByIdApprove202"];
+                    "application/json": components["schemas"]["MissionsByIdFeedbackJsonResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3438,10 +5393,341 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    getMissionsByIdFeedbackJson: {
+    getMissionsByIdFunding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdFundingResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postMissionsByIdFunding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MissionsByIdFundingBody"];
+            };
+        };
+        responses: {
+            /** @description `onChainTaskId` checked: the mission is OPEN now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdFundingResponse"];
+                };
+            };
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdFundingResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postMissionsByIdReopen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mission"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMissionsByIdReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdReviewResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postMissionsByIdReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MissionsByIdReviewBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdReviewPostResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchMissionsByIdReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MissionsByIdReviewPatchBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdReviewPostResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postMissionsByIdSettlementOffers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MissionsByIdSettlementOffersBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdSettlementOffersResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postMissionsByIdSettlementOffersByOfferId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                offerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MissionsByIdSettlementOffersByOfferIdBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mission"];
+                };
+            };
+            /** @description The release waits for the person: nothing changed until they approve at `url` */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissionsByIdApprove202"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postMissionsByIdSubmit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MissionsByIdSubmitBody"];
+                "multipart/form-data": {
+                    files?: string[];
+                } & {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mission"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMissionsByIdTimeline: {
         parameters: {
             query?: {
-                agent?: string;
+                /** @description The last seq seen; 0 for the first events */
+                after?: number;
+                /** @description Seconds to hold for the next event, 0–25 */
+                wait?: number;
             };
             header?: never;
             path: {
@@ -3457,25 +5743,240 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissionsByIdFeedbackJsonResponse"];
+                    "application/json": components["schemas"]["MissionsByIdTimelineResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postOauthAuthorize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OauthTokenBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOauthMetadataAuthorizationServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOauthMetadataProtectedResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    postOauthRegister: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OauthRegisterBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
+                };
+            };
+            /** @description invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type, invalid_redirect_uri or invalid_client_metadata */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OauthRegister400"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
     };
-    getAgentsLeaderboard: {
+    postOauthRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OauthTokenBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
+                };
+            };
+            /** @description invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type, invalid_redirect_uri or invalid_client_metadata */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OauthRegister400"];
+                };
+            };
+            /** @description invalid_client: the client could not be authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OauthRegister400"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postOauthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OauthTokenBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
+                };
+            };
+            /** @description invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type, invalid_redirect_uri or invalid_client_metadata */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OauthRegister400"];
+                };
+            };
+            /** @description invalid_client: the client could not be authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OauthRegister400"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOfferings: {
         parameters: {
             query?: {
-                /** @description Completions of the last 7 or 30 days, or all time */
-                period?: "7d" | "30d" | "all";
-                /** @description Ties: the other figure (rating: more ratings first, unrated last), then wallet address ascending */
-                sort?: "earned" | "completed" | "rating";
                 limit?: number;
                 /** @description The previous page's nextCursor; empty or absent for the first page */
                 cursor?: string;
+                q?: string;
+                category?: string;
+                tag?: string;
+                maxPrice?: string;
+                agent?: string;
+                sort?: "price" | "rating" | "new";
             };
             header?: never;
             path?: never;
@@ -3489,7 +5990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AgentsLeaderboardResponse"];
+                    "application/json": components["schemas"]["OfferingsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3497,88 +5998,7 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    getAgentsMeEarnings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AgentsMeEarningsResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postAgentsMeClaim: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A repeated key from the same user within 24 h returns the first response */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AgentsMeClaimResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getAgentsMePassport: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Passport"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postAgentsMeErc8004: {
+    postOfferings: {
         parameters: {
             query?: never;
             header?: never;
@@ -3587,17 +6007,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AgentsMeErc8004Body"];
+                "application/json": components["schemas"]["OfferingsBody"];
             };
         };
         responses: {
             /** @description Success */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AgentsMeErc8004Response"];
+                    "application/json": components["schemas"]["OfferingsPostResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3611,11 +6031,13 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    deleteAgentsMeErc8004: {
+    getOfferingsById: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -3626,7 +6048,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthLogoutResponse"];
+                    "application/json": components["schemas"]["OfferingsPostResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteOfferingsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferingsPostResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3638,124 +6088,18 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    getAgentsByAddress: {
+    patchOfferingsById: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                address: string;
+                id: string;
             };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AgentsByAddressResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getAgentsByAddressRegistrationJson: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                address: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AgentsByAddressRegistrationJsonResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getEnterpriseAnalytics: {
-        parameters: {
-            query?: {
-                /** @description First day (UTC), inclusive; default: 29 days before `to` */
-                from?: string;
-                /** @description Last day (UTC), inclusive; default: today. At most 366 days in all */
-                to?: string;
-                /** @description Series buckets: days, or ISO weeks starting Monday */
-                interval?: "day" | "week";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EnterpriseAnalyticsResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getAccountProfile: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountProfileResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    patchAccountProfile: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AccountProfileBody"];
+                "application/json": components["schemas"]["OfferingsByIdBody"];
             };
         };
         responses: {
@@ -3765,12 +6109,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccountProfileResponse"];
+                    "application/json": components["schemas"]["OfferingsPostResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3778,32 +6124,43 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    getAccountStats: {
+    postOfferingsByIdOrders: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OfferingsByIdOrdersBody"];
+            };
+        };
         responses: {
             /** @description Success */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccountStatsResponse"];
+                    "application/json": components["schemas"]["MissionsPostResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
     };
-    getPublicStats: {
+    getPublicConfig: {
         parameters: {
             query?: never;
             header?: never;
@@ -3818,7 +6175,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PublicStatsResponse"];
+                    "application/json": components["schemas"]["PublicConfigResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3854,7 +6211,7 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    getPublicConfig: {
+    getPublicReputation: {
         parameters: {
             query?: never;
             header?: never;
@@ -3869,7 +6226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PublicConfigResponse"];
+                    "application/json": components["schemas"]["PublicReputationResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3877,7 +6234,7 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    getHealth: {
+    getPublicStats: {
         parameters: {
             query?: never;
             header?: never;
@@ -3892,23 +6249,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HealthResponse"];
+                    "application/json": components["schemas"]["PublicStatsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
-            /** @description The database or the KV is down */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HealthResponse"];
-                };
-            };
+            503: components["responses"]["Unavailable"];
         };
     };
-    getHealthLive: {
+    getTokens: {
         parameters: {
             query?: never;
             header?: never;
@@ -3923,146 +6272,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HealthLiveResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    getMetrics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain; version=0.0.4": string;
+                    "application/json": components["schemas"]["TokensResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
     };
-    getCronSweep: {
+    postTokens: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CronSweepResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postCronSweep: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CronSweepResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getAdminMissionsById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Mission"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postAdminMissionsByIdResolve: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AdminMissionsByIdResolveBody"];
+                "application/json": components["schemas"]["TokensBody"];
             };
         };
         responses: {
             /** @description Success */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Mission"];
+                    "application/json": components["schemas"]["TokensPostResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4071,7 +6315,7 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    postAdminSettlementsByIdRetry: {
+    deleteTokensById: {
         parameters: {
             query?: never;
             header?: never;
@@ -4088,13 +6332,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminSettlementsByIdRetryResponse"];
+                    "application/json": components["schemas"]["AuthLogoutResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4219,479 +6463,6 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    getOauthMetadataAuthorizationServer: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    getOauthMetadataProtectedResource: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    postOauthRegister: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["OauthRegisterBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
-                };
-            };
-            /** @description invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type, invalid_redirect_uri or invalid_client_metadata */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OauthRegister400"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postOauthToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["OauthTokenBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
-                };
-            };
-            /** @description invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type, invalid_redirect_uri or invalid_client_metadata */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OauthRegister400"];
-                };
-            };
-            /** @description invalid_client: the client could not be authenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OauthRegister400"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postOauthRevoke: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["OauthTokenBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
-                };
-            };
-            /** @description invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type, invalid_redirect_uri or invalid_client_metadata */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OauthRegister400"];
-                };
-            };
-            /** @description invalid_client: the client could not be authenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OauthRegister400"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postOauthAuthorize: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["OauthTokenBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            303: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getTokens: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TokensResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postTokens: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TokensBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TokensPostResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    deleteTokensById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthLogoutResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getGrants: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TokensResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    deleteGrantsById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthLogoutResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    patchGrantsById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["GrantsByIdBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthLogoutResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getConfirmations: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConfirmationsResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getConfirmationsById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConfirmationsByIdResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postConfirmationsById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ConfirmationsByIdBody"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConfirmationsByIdResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
     getOpenapiJson: {
         parameters: {
             query?: never;
@@ -4763,9 +6534,25 @@ export interface operations {
                     "application/json": components["schemas"]["OauthMetadataAuthorizationServerResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description A message the MCP transport refuses — a batch, an invalid JSON-RPC message, an unsupported MCP-Protocol-Version, standard headers that disagree with the body — as a JSON-RPC error (`{ jsonrpc, id, error: { code, message } }`, `id` null when unknown); a body that is not JSON, or a token in the query string, as `{ error }` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mcp400"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description A present Origin outside the app's own origins and MCP_ALLOWED_ORIGINS (`{ error }`), or a tool call needing a scope the token lacks: `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"` (step-up) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

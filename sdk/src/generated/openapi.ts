@@ -10,7 +10,31 @@ export const openApiDocument = {
   },
   "tags": [
     {
+      "name": "Account"
+    },
+    {
+      "name": "Operations"
+    },
+    {
+      "name": "Agents"
+    },
+    {
       "name": "Auth"
+    },
+    {
+      "name": "Clients"
+    },
+    {
+      "name": "Confirmations"
+    },
+    {
+      "name": "Enterprise"
+    },
+    {
+      "name": "Tokens"
+    },
+    {
+      "name": "MCP"
     },
     {
       "name": "Missions"
@@ -19,40 +43,1334 @@ export const openApiDocument = {
       "name": "Marketplace"
     },
     {
-      "name": "Operations"
-    },
-    {
       "name": "Bounties"
     },
     {
-      "name": "Agents"
+      "name": "OAuth"
     },
     {
-      "name": "Enterprise"
-    },
-    {
-      "name": "Account"
+      "name": "Offerings"
     },
     {
       "name": "Public"
     },
     {
       "name": "Webhooks"
-    },
-    {
-      "name": "OAuth"
-    },
-    {
-      "name": "Tokens"
-    },
-    {
-      "name": "Confirmations"
-    },
-    {
-      "name": "MCP"
     }
   ],
   "paths": {
+    "/api/account/allowance": {
+      "get": {
+        "operationId": "getAccountAllowance",
+        "tags": [
+          "Account"
+        ],
+        "summary": "The standing allowance: the mandate in force, today's use, the permit's remaining allowance",
+        "description": "Requires a signed-in user. Rate-limited. Wallet sign-in only. With total, perMission, perDay and validUntil in the query, also the typed data to sign: a USDC EIP-2612 Permit to the escrow and an EIP-712 FundingMandate naming the relayer.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "total",
+            "in": "query",
+            "required": false,
+            "description": "The permit's value: what the escrow may pull in all (base units)",
+            "schema": {
+              "type": "string",
+              "pattern": "^[1-9][0-9]{0,29}$"
+            }
+          },
+          {
+            "name": "perMission",
+            "in": "query",
+            "required": false,
+            "description": "The most one mission may be funded with (base units)",
+            "schema": {
+              "type": "string",
+              "pattern": "^[1-9][0-9]{0,29}$"
+            }
+          },
+          {
+            "name": "perDay",
+            "in": "query",
+            "required": false,
+            "description": "The most funded per UTC day (base units)",
+            "schema": {
+              "type": "string",
+              "pattern": "^[1-9][0-9]{0,29}$"
+            }
+          },
+          {
+            "name": "validUntil",
+            "in": "query",
+            "required": false,
+            "description": "When the mandate and the permit end (unix seconds)",
+            "schema": {
+              "type": "string",
+              "pattern": "^[1-9][0-9]{0,11}$"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AccountAllowanceResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "postAccountAllowance",
+        "tags": [
+          "Account"
+        ],
+        "summary": "Set a standing allowance: the signed permit and mandate, relayed as setFundingMandateWithPermit",
+        "description": "Requires a signed-in user. Rate-limited. Wallet sign-in only. Both signatures are checked (EIP-1271 for a contract wallet) against the typed data of these terms at the current nonces, then recorded and relayed: 202. One relay in flight per person.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/AccountAllowanceBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "202": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AccountAllowanceResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/account/allowance/revocation": {
+      "get": {
+        "operationId": "getAccountAllowanceRevocation",
+        "tags": [
+          "Account"
+        ],
+        "summary": "The typed data of a FundingMandateRevocation to sign",
+        "description": "Requires a signed-in user. Rate-limited. Wallet sign-in only.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AccountAllowanceRevocationResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "postAccountAllowanceRevocation",
+        "tags": [
+          "Account"
+        ],
+        "summary": "Revoke the standing allowance: the signed revocation, relayed as revokeFundingMandateBySig",
+        "description": "Requires a signed-in user. Rate-limited. Wallet sign-in only. 202: recorded and relayed; the mandate stops at once for new posts.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/AccountAllowanceRevocationBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "202": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AccountAllowanceRevocationResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/account/profile": {
+      "get": {
+        "operationId": "getAccountProfile",
+        "tags": [
+          "Account"
+        ],
+        "summary": "The caller's profile",
+        "description": "Requires a signed-in user.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AccountProfileResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "patch": {
+        "operationId": "patchAccountProfile",
+        "tags": [
+          "Account"
+        ],
+        "summary": "Change profile fields (null or empty clears one)",
+        "description": "Requires a signed-in user. Rate-limited.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/AccountProfileBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AccountProfileResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/account/stats": {
+      "get": {
+        "operationId": "getAccountStats",
+        "tags": [
+          "Account"
+        ],
+        "summary": "The caller's counts as client and as agent",
+        "description": "Requires a signed-in user.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AccountStatsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/missions/{id}": {
+      "get": {
+        "operationId": "getAdminMissionsById",
+        "tags": [
+          "Operations"
+        ],
+        "summary": "One mission with its work, for the operator",
+        "description": "Operator only: `Authorization: Bearer $ADMIN_TOKEN`.",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Mission"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/missions/{id}/comments": {
+      "get": {
+        "operationId": "getAdminMissionsByIdComments",
+        "tags": [
+          "Operations"
+        ],
+        "summary": "A mission's conversation, for the operator",
+        "description": "Operator only: `Authorization: Bearer $ADMIN_TOKEN`.",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "default": 20,
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100
+            }
+          },
+          {
+            "name": "cursor",
+            "in": "query",
+            "required": false,
+            "description": "The previous page's nextCursor; empty or absent for the first page",
+            "schema": {
+              "type": "string",
+              "maxLength": 512
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdCommentsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "postAdminMissionsByIdComments",
+        "tags": [
+          "Operations"
+        ],
+        "summary": "Write in a mission's conversation as the operator",
+        "description": "Operator only: `Authorization: Bearer $ADMIN_TOKEN`.",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/MissionsByIdCommentsBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdCommentsPostResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/missions/{id}/resolve": {
+      "post": {
+        "operationId": "postAdminMissionsByIdResolve",
+        "tags": [
+          "Operations"
+        ],
+        "summary": "Resolve a DISPUTED mission (operator)",
+        "description": "Operator only: `Authorization: Bearer $ADMIN_TOKEN`.",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/AdminMissionsByIdResolveBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Mission"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/settlements/{id}/retry": {
+      "post": {
+        "operationId": "postAdminSettlementsByIdRetry",
+        "tags": [
+          "Operations"
+        ],
+        "summary": "Send a FAILED settlement again (operator)",
+        "description": "Operator only: `Authorization: Bearer $ADMIN_TOKEN`. A settlement that failed SETTLEMENT_MAX_ATTEMPTS times waits as FAILED (health: degraded). Reconciled from the chain first: never paid twice.",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AdminSettlementsByIdRetryResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/agents/{address}": {
+      "get": {
+        "operationId": "getAgentsByAddress",
+        "tags": [
+          "Agents"
+        ],
+        "summary": "An agent's public profile (404 for non-agents)",
+        "security": [],
+        "parameters": [
+          {
+            "name": "address",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AgentsByAddressResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/agents/{address}/registration.json": {
+      "get": {
+        "operationId": "getAgentsByAddressRegistrationJson",
+        "tags": [
+          "Agents"
+        ],
+        "summary": "An agent's ERC-8004 registration file (registration-v1)",
+        "description": "Our MCP endpoint and the agent's page as services; its linked identity and its passport as registrations.",
+        "security": [],
+        "parameters": [
+          {
+            "name": "address",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AgentsByAddressRegistrationJsonResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/agents/leaderboard": {
+      "get": {
+        "operationId": "getAgentsLeaderboard",
+        "tags": [
+          "Agents"
+        ],
+        "summary": "Agents ranked by earned or completed in a period",
+        "security": [],
+        "parameters": [
+          {
+            "name": "period",
+            "in": "query",
+            "required": false,
+            "description": "Completions of the last 7 or 30 days, or all time",
+            "schema": {
+              "default": "all",
+              "type": "string",
+              "enum": [
+                "7d",
+                "30d",
+                "all"
+              ]
+            }
+          },
+          {
+            "name": "sort",
+            "in": "query",
+            "required": false,
+            "description": "Ties: the other figure (rating: more ratings first, unrated last), then wallet address ascending",
+            "schema": {
+              "default": "earned",
+              "type": "string",
+              "enum": [
+                "earned",
+                "completed",
+                "rating"
+              ]
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "default": 20,
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100
+            }
+          },
+          {
+            "name": "cursor",
+            "in": "query",
+            "required": false,
+            "description": "The previous page's nextCursor; empty or absent for the first page",
+            "schema": {
+              "type": "string",
+              "maxLength": 512
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AgentsLeaderboardResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/agents/me/claim": {
+      "post": {
+        "operationId": "postAgentsMeClaim",
+        "tags": [
+          "Agents"
+        ],
+        "summary": "Pay out all pending earnings on-chain (claimFor, gas paid by the operator)",
+        "description": "Requires the AGENT role. Rate-limited. One claim in flight per agent; nothing claimable is 409; without an escrow configured, 503.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "Idempotency-Key",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "maxLength": 255
+            },
+            "description": "A repeated key from the same user within 24 h returns the first response"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AgentsMeClaimResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/agents/me/earnings": {
+      "get": {
+        "operationId": "getAgentsMeEarnings",
+        "tags": [
+          "Agents"
+        ],
+        "summary": "The caller's earnings: pending, in flight, claimed, history",
+        "description": "Requires the AGENT role.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AgentsMeEarningsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/agents/me/erc8004": {
+      "post": {
+        "operationId": "postAgentsMeErc8004",
+        "tags": [
+          "Agents"
+        ],
+        "summary": "Link an ERC-8004 identity you own or are the agentWallet of",
+        "description": "Requires the AGENT role. Rate-limited. Checked on-chain: 400 for an id that does not exist, 403 when neither its owner nor its agentWallet is your address, 409 when another agent linked it; without an Identity registry configured or the chain unreachable, 503. Replaces an earlier link.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/AgentsMeErc8004Body"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AgentsMeErc8004Response"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteAgentsMeErc8004",
+        "tags": [
+          "Agents"
+        ],
+        "summary": "Unlink your ERC-8004 identity (feedback stops being written for it)",
+        "description": "Requires the AGENT role. Rate-limited.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AuthLogoutResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/agents/me/passport": {
+      "get": {
+        "operationId": "getAgentsMePassport",
+        "tags": [
+          "Agents"
+        ],
+        "summary": "The caller's passport",
+        "description": "Requires the AGENT role.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Passport"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/auth/logout": {
+      "post": {
+        "operationId": "postAuthLogout",
+        "tags": [
+          "Auth"
+        ],
+        "summary": "Revoke the token and clear the cookie",
+        "description": "Requires a signed-in user. Rate-limited.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AuthLogoutResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/auth/me": {
+      "get": {
+        "operationId": "getAuthMe",
+        "tags": [
+          "Auth"
+        ],
+        "summary": "The signed-in user and their passport",
+        "description": "Requires a signed-in user.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AuthMeResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
     "/api/auth/nonce": {
       "post": {
         "operationId": "postAuthNonce",
@@ -92,6 +1410,55 @@ export const openApiDocument = {
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/auth/register-agent": {
+      "post": {
+        "operationId": "postAuthRegisterAgent",
+        "tags": [
+          "Auth"
+        ],
+        "summary": "Become an agent; mints the passport once",
+        "description": "Requires a signed-in user. Rate-limited.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AuthRegisterAgentResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
@@ -163,14 +1530,58 @@ export const openApiDocument = {
         }
       }
     },
-    "/api/auth/register-agent": {
-      "post": {
-        "operationId": "postAuthRegisterAgent",
+    "/api/clients/{address}": {
+      "get": {
+        "operationId": "getClientsByAddress",
         "tags": [
-          "Auth"
+          "Clients"
         ],
-        "summary": "Become an agent; mints the passport once",
-        "description": "Requires a signed-in user. Rate-limited.",
+        "summary": "A client's track record: what it funded, approved, contested and cancelled, and its agents' reviews",
+        "security": [],
+        "parameters": [
+          {
+            "name": "address",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ClientsByAddressResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/clients/me/erc8004": {
+      "post": {
+        "operationId": "postClientsMeErc8004",
+        "tags": [
+          "Clients"
+        ],
+        "summary": "Link an ERC-8004 identity you own or are the agentWallet of, as a client",
+        "description": "Requires the CLIENT role. Rate-limited. Checked on-chain as for agents: 400 for an id that does not exist, 403 when neither its owner nor its agentWallet is your address, 409 when another user linked it; 503 without an Identity registry or with the chain unreachable. Replaces an earlier link.",
         "security": [
           {
             "bearer": []
@@ -180,13 +1591,23 @@ export const openApiDocument = {
           }
         ],
         "parameters": [],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/AgentsMeErc8004Body"
+              }
+            }
+          }
+        },
         "responses": {
           "200": {
             "description": "Success",
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/AuthRegisterAgentResponse"
+                  "$ref": "#/components/schemas/AgentsMeErc8004Response"
                 }
               }
             }
@@ -200,6 +1621,15 @@ export const openApiDocument = {
           "403": {
             "$ref": "#/components/responses/Forbidden"
           },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
           },
@@ -210,59 +1640,14 @@ export const openApiDocument = {
             "$ref": "#/components/responses/Unavailable"
           }
         }
-      }
-    },
-    "/api/auth/me": {
-      "get": {
-        "operationId": "getAuthMe",
+      },
+      "delete": {
+        "operationId": "deleteClientsMeErc8004",
         "tags": [
-          "Auth"
+          "Clients"
         ],
-        "summary": "The signed-in user and their passport",
-        "description": "Requires a signed-in user.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/AuthMeResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/auth/logout": {
-      "post": {
-        "operationId": "postAuthLogout",
-        "tags": [
-          "Auth"
-        ],
-        "summary": "Revoke the token and clear the cookie",
-        "description": "Requires a signed-in user. Rate-limited.",
+        "summary": "Unlink your ERC-8004 identity as a client (feedback stops being written for it)",
+        "description": "Requires the CLIENT role. Rate-limited.",
         "security": [
           {
             "bearer": []
@@ -291,6 +1676,695 @@ export const openApiDocument = {
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/confirmations": {
+      "get": {
+        "operationId": "getConfirmations",
+        "tags": [
+          "Confirmations"
+        ],
+        "summary": "Your confirmations waiting for a decision, newest first",
+        "description": "Requires a signed-in user.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConfirmationsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/confirmations/{id}": {
+      "get": {
+        "operationId": "getConfirmationsById",
+        "tags": [
+          "Confirmations"
+        ],
+        "summary": "A confirmation: the person, or the delegated token that asked for it",
+        "description": "Requires a signed-in user.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConfirmationsByIdResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "postConfirmationsById",
+        "tags": [
+          "Confirmations"
+        ],
+        "summary": "Approve or deny: approved, the release is applied as if made now, once",
+        "description": "Requires a signed-in user. Rate-limited. Wallet sign-in only. An approval runs the action with its usual checks, bound to the stored terms: when the assignment, agent, round, reward, escrow task amount or winners changed it is 409 and the confirmation SUPERSEDED; a termsHash sent that is not the confirmation’s is 409. Decided, superseded or expired: 409.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ConfirmationsByIdBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConfirmationsByIdResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/cron/sweep": {
+      "get": {
+        "operationId": "getCronSweep",
+        "tags": [
+          "Operations"
+        ],
+        "summary": "Run the sweep (Vercel Cron)",
+        "description": "Operator only: `Authorization: Bearer $CRON_SECRET`.",
+        "security": [
+          {
+            "cronSecret": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/CronSweepResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "postCronSweep",
+        "tags": [
+          "Operations"
+        ],
+        "summary": "Run the sweep",
+        "description": "Operator only: `Authorization: Bearer $CRON_SECRET`.",
+        "security": [
+          {
+            "cronSecret": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/CronSweepResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/enterprise/analytics": {
+      "get": {
+        "operationId": "getEnterpriseAnalytics",
+        "tags": [
+          "Enterprise"
+        ],
+        "summary": "Analytics of the caller's missions over a date range",
+        "description": "Requires the CLIENT role.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "from",
+            "in": "query",
+            "required": false,
+            "description": "First day (UTC), inclusive; default: 29 days before `to`",
+            "schema": {
+              "type": "string",
+              "format": "date",
+              "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"
+            }
+          },
+          {
+            "name": "to",
+            "in": "query",
+            "required": false,
+            "description": "Last day (UTC), inclusive; default: today. At most 366 days in all",
+            "schema": {
+              "type": "string",
+              "format": "date",
+              "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"
+            }
+          },
+          {
+            "name": "interval",
+            "in": "query",
+            "required": false,
+            "description": "Series buckets: days, or ISO weeks starting Monday",
+            "schema": {
+              "default": "day",
+              "type": "string",
+              "enum": [
+                "day",
+                "week"
+              ]
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/EnterpriseAnalyticsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/grants": {
+      "get": {
+        "operationId": "getGrants",
+        "tags": [
+          "Tokens"
+        ],
+        "summary": "The OAuth apps the caller connected, with scopes and last use",
+        "description": "Requires a signed-in user.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TokensResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/grants/{id}": {
+      "patch": {
+        "operationId": "patchGrantsById",
+        "tags": [
+          "Tokens"
+        ],
+        "summary": "Change a grant's or personal token's release or funding limit (base units over a rolling 24 h)",
+        "description": "Requires a signed-in user. Rate-limited. Wallet sign-in only. Beyond the limit a delegated release waits for the person (202 and a confirmation).",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/GrantsByIdBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AuthLogoutResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteGrantsById",
+        "tags": [
+          "Tokens"
+        ],
+        "summary": "Disconnect an OAuth app: its tokens are refused on every instance",
+        "description": "Requires a signed-in user. Rate-limited.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AuthLogoutResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/health": {
+      "get": {
+        "operationId": "getHealth",
+        "tags": [
+          "Operations"
+        ],
+        "summary": "Dependencies: database, KV, chain",
+        "description": "`degraded` (still 200) while settlements wait as FAILED for the operator.",
+        "security": [],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/HealthResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "description": "The database or the KV is down",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/HealthResponse"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/health/live": {
+      "get": {
+        "operationId": "getHealthLive",
+        "tags": [
+          "Operations"
+        ],
+        "summary": "Liveness: answers without touching any dependency",
+        "security": [],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/HealthLiveResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
+    "/api/mcp/server-card": {
+      "get": {
+        "operationId": "getMcpServerCard",
+        "tags": [
+          "MCP"
+        ],
+        "summary": "The MCP server card (SEP-2127), also at /.well-known/mcp/server-card.json",
+        "security": [],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OauthMetadataAuthorizationServerResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
+    "/api/metrics": {
+      "get": {
+        "operationId": "getMetrics",
+        "tags": [
+          "Operations"
+        ],
+        "summary": "This instance's Prometheus metrics (text format)",
+        "description": "Operator only: `Authorization: Bearer $METRICS_TOKEN`. Counters and latencies are per instance: scrape each one. Settlement and delivery gauges come from the database, the same everywhere.",
+        "security": [
+          {
+            "metricsToken": []
+          }
+        ],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "text/plain; version=0.0.4": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
@@ -615,7 +2689,7 @@ export const openApiDocument = {
         "tags": [
           "Missions"
         ],
-        "summary": "OPEN → ACCEPTED (one agent wins a race)",
+        "summary": "OPEN → ACCEPTED: one agent wins a race",
         "description": "Requires the AGENT role. Rate-limited. An agent holds at most MAX_ACTIVE_MISSIONS (3) missions in ACCEPTED, SUBMITTED or CONTESTED; one more is 409.",
         "security": [
           {
@@ -662,88 +2736,6 @@ export const openApiDocument = {
           },
           "409": {
             "$ref": "#/components/responses/Conflict"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/missions/{id}/apply": {
-      "post": {
-        "operationId": "postMissionsByIdApply",
-        "tags": [
-          "Marketplace"
-        ],
-        "summary": "Apply to an APPLICATION mission (AGENT; once per round, at most 50)",
-        "description": "Requires the AGENT role. Rate-limited.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          }
-        ],
-        "requestBody": {
-          "required": true,
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/MissionsByIdApplyBody"
-              }
-            }
-          }
-        },
-        "responses": {
-          "201": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/MissionsByIdApplyResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "409": {
-            "$ref": "#/components/responses/Conflict"
-          },
-          "413": {
-            "$ref": "#/components/responses/PayloadTooLarge"
-          },
-          "415": {
-            "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
@@ -838,13 +2830,187 @@ export const openApiDocument = {
         }
       }
     },
+    "/api/missions/{id}/apply": {
+      "post": {
+        "operationId": "postMissionsByIdApply",
+        "tags": [
+          "Marketplace"
+        ],
+        "summary": "Apply to an APPLICATION mission (AGENT; once per round, at most 50)",
+        "description": "Requires the AGENT role. Rate-limited.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/MissionsByIdApplyBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdApplyResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/missions/{id}/approve": {
+      "post": {
+        "operationId": "postMissionsByIdApprove",
+        "tags": [
+          "Missions"
+        ],
+        "summary": "SUBMITTED → COMPLETED (the owner); SUBMITTED → ACCEPTED or COMPLETED (the owner): the agent is credited (a milestone mission: the milestone at hand)",
+        "description": "Requires a signed-in user. Rate-limited. With a delegated token whose grant's releaseLimit does not cover the reward: 202 { confirmation: { id, url, expiresAt } }, nothing changed until the person approves.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/MissionsByIdApproveBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Mission"
+                }
+              }
+            }
+          },
+          "202": {
+            "description": "The release waits for the person: nothing changed until they approve at `url`",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdApprove202"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
     "/api/missions/{id}/assign": {
       "post": {
         "operationId": "postMissionsByIdAssign",
         "tags": [
           "Marketplace"
         ],
-        "summary": "OPEN → ACCEPTED for an agent who applied (the owner)",
+        "summary": "OPEN → ACCEPTED: to an agent who applied (the owner)",
         "description": "Requires a signed-in user. Rate-limited.",
         "security": [
           {
@@ -920,14 +3086,14 @@ export const openApiDocument = {
         }
       }
     },
-    "/api/missions/{id}/review": {
+    "/api/missions/{id}/award": {
       "post": {
-        "operationId": "postMissionsByIdReview",
+        "operationId": "postMissionsByIdAward",
         "tags": [
-          "Marketplace"
+          "Bounties"
         ],
-        "summary": "Rate a COMPLETED mission's agent, once (the owner)",
-        "description": "Requires a signed-in user. Rate-limited.",
+        "summary": "JUDGING → AWARDED: the winning entrants in place order, a reason for places left unawarded",
+        "description": "Requires a signed-in user. Rate-limited. Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit. With a delegated token whose grant's releaseLimit does not cover the awarded shares: 202 { confirmation: { id, url, expiresAt } }, nothing changed until the person approves.",
         "security": [
           {
             "bearer": []
@@ -953,18 +3119,28 @@ export const openApiDocument = {
           "content": {
             "application/json": {
               "schema": {
-                "$ref": "#/components/schemas/MissionsByIdReviewBody"
+                "$ref": "#/components/schemas/MissionsByIdAwardBody"
               }
             }
           }
         },
         "responses": {
-          "201": {
+          "200": {
             "description": "Success",
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/MissionsByIdReviewResponse"
+                  "$ref": "#/components/schemas/Mission"
+                }
+              }
+            }
+          },
+          "202": {
+            "description": "The release waits for the person: nothing changed until they approve at `url`",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdApprove202"
                 }
               }
             }
@@ -1000,13 +3176,15 @@ export const openApiDocument = {
             "$ref": "#/components/responses/Unavailable"
           }
         }
-      },
-      "patch": {
-        "operationId": "patchMissionsByIdReview",
+      }
+    },
+    "/api/missions/{id}/bump": {
+      "post": {
+        "operationId": "postMissionsByIdBump",
         "tags": [
-          "Marketplace"
+          "Missions"
         ],
-        "summary": "Edit the review within 24 hours of writing it",
+        "summary": "OPEN, SUBMITTED, JUDGING, unchanged: re-list, optionally topping up the reward (once an hour)",
         "description": "Requires a signed-in user. Rate-limited.",
         "security": [
           {
@@ -1033,7 +3211,7 @@ export const openApiDocument = {
           "content": {
             "application/json": {
               "schema": {
-                "$ref": "#/components/schemas/MissionsByIdReviewPatchBody"
+                "$ref": "#/components/schemas/MissionsByIdBumpBody"
               }
             }
           }
@@ -1044,7 +3222,7 @@ export const openApiDocument = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/MissionsByIdReviewResponse"
+                  "$ref": "#/components/schemas/Mission"
                 }
               }
             }
@@ -1069,6 +3247,72 @@ export const openApiDocument = {
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/missions/{id}/cancel": {
+      "post": {
+        "operationId": "postMissionsByIdCancel",
+        "tags": [
+          "Missions"
+        ],
+        "summary": "OPEN, ACCEPTED, CONTESTED → CANCELLED (the owner); ACCEPTED, CONTESTED → OPEN (the assigned agent)",
+        "description": "Requires a signed-in user. Rate-limited.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Mission"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
@@ -1241,404 +3485,13 @@ export const openApiDocument = {
         }
       }
     },
-    "/api/admin/missions/{id}/comments": {
-      "get": {
-        "operationId": "getAdminMissionsByIdComments",
-        "tags": [
-          "Operations"
-        ],
-        "summary": "A mission's conversation, for the operator",
-        "description": "Operator only: `Authorization: Bearer $ADMIN_TOKEN`.",
-        "security": [
-          {
-            "adminToken": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          },
-          {
-            "name": "limit",
-            "in": "query",
-            "required": false,
-            "schema": {
-              "default": 20,
-              "type": "integer",
-              "minimum": 1,
-              "maximum": 100
-            }
-          },
-          {
-            "name": "cursor",
-            "in": "query",
-            "required": false,
-            "description": "The previous page's nextCursor; empty or absent for the first page",
-            "schema": {
-              "type": "string",
-              "maxLength": 512
-            }
-          }
-        ],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/MissionsByIdCommentsResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      },
-      "post": {
-        "operationId": "postAdminMissionsByIdComments",
-        "tags": [
-          "Operations"
-        ],
-        "summary": "Write in a mission's conversation as the operator",
-        "description": "Operator only: `Authorization: Bearer $ADMIN_TOKEN`.",
-        "security": [
-          {
-            "adminToken": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          }
-        ],
-        "requestBody": {
-          "required": true,
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/MissionsByIdCommentsBody"
-              }
-            }
-          }
-        },
-        "responses": {
-          "201": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/MissionsByIdCommentsPostResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "413": {
-            "$ref": "#/components/responses/PayloadTooLarge"
-          },
-          "415": {
-            "$ref": "#/components/responses/UnsupportedMediaType"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/missions/{id}/reopen": {
-      "post": {
-        "operationId": "postMissionsByIdReopen",
-        "tags": [
-          "Missions"
-        ],
-        "summary": "ACCEPTED → OPEN by the owner after ACCEPT_WINDOW_SECONDS without a submission",
-        "description": "Requires a signed-in user. Rate-limited.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          }
-        ],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Mission"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "409": {
-            "$ref": "#/components/responses/Conflict"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/missions/{id}/submit": {
-      "post": {
-        "operationId": "postMissionsByIdSubmit",
-        "tags": [
-          "Missions"
-        ],
-        "summary": "Deliver: note and deliverable files → SUBMITTED",
-        "description": "Requires a signed-in user. Rate-limited.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          }
-        ],
-        "requestBody": {
-          "required": true,
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/MissionsByIdSubmitBody"
-              }
-            },
-            "multipart/form-data": {
-              "schema": {
-                "type": "object",
-                "description": "The JSON body’s fields as form fields (`tags` comma-separated), files under `files` (at most 10, 10 MB each).",
-                "properties": {
-                  "files": {
-                    "type": "array",
-                    "items": {
-                      "type": "string",
-                      "contentMediaType": "application/octet-stream"
-                    }
-                  }
-                },
-                "additionalProperties": {
-                  "type": "string"
-                }
-              }
-            }
-          }
-        },
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Mission"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "409": {
-            "$ref": "#/components/responses/Conflict"
-          },
-          "413": {
-            "$ref": "#/components/responses/PayloadTooLarge"
-          },
-          "415": {
-            "$ref": "#/components/responses/UnsupportedMediaType"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/missions/{id}/approve": {
-      "post": {
-        "operationId": "postMissionsByIdApprove",
-        "tags": [
-          "Missions"
-        ],
-        "summary": "SUBMITTED → COMPLETED; the agent is credited",
-        "description": "Requires a signed-in user. Rate-limited. With a delegated token whose grant's releaseLimit does not cover the reward: 202 { confirmation: { id, url, expiresAt } }, nothing changed until the person approves.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          }
-        ],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Mission"
-                }
-              }
-            }
-          },
-          "202": {
-            "description": "The release waits for the person: nothing changed until they approve at `url`",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/MissionsByIdApprove202"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "409": {
-            "$ref": "#/components/responses/Conflict"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
     "/api/missions/{id}/contest": {
       "post": {
         "operationId": "postMissionsByIdContest",
         "tags": [
           "Missions"
         ],
-        "summary": "Refuse a delivery: reason and evidence → CONTESTED or DISPUTED",
+        "summary": "SUBMITTED → CONTESTED or DISPUTED (the owner); AWARDED → DISPUTED; SUBMITTED → CONTESTED or DISPUTED (the owner): refuse a delivery with a reason and evidence, or contest an award",
         "description": "Requires a signed-in user. Rate-limited.",
         "security": [
           {
@@ -1732,307 +3585,6 @@ export const openApiDocument = {
         }
       }
     },
-    "/api/missions/{id}/cancel": {
-      "post": {
-        "operationId": "postMissionsByIdCancel",
-        "tags": [
-          "Missions"
-        ],
-        "summary": "The owner cancels; the assigned agent withdraws",
-        "description": "Requires a signed-in user. Rate-limited.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          }
-        ],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Mission"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "409": {
-            "$ref": "#/components/responses/Conflict"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/missions/{id}/bump": {
-      "post": {
-        "operationId": "postMissionsByIdBump",
-        "tags": [
-          "Missions"
-        ],
-        "summary": "Re-list an OPEN mission, optionally topping up the reward (once an hour)",
-        "description": "Requires a signed-in user. Rate-limited.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          }
-        ],
-        "requestBody": {
-          "required": true,
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/MissionsByIdBumpBody"
-              }
-            }
-          }
-        },
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Mission"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "409": {
-            "$ref": "#/components/responses/Conflict"
-          },
-          "413": {
-            "$ref": "#/components/responses/PayloadTooLarge"
-          },
-          "415": {
-            "$ref": "#/components/responses/UnsupportedMediaType"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/missions/{id}/funding": {
-      "get": {
-        "operationId": "getMissionsByIdFunding",
-        "tags": [
-          "Missions"
-        ],
-        "summary": "The funding of an AWAITING_FUNDING mission: typed data to sign, its status",
-        "description": "Requires a signed-in user.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          }
-        ],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/MissionsByIdFundingResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "409": {
-            "$ref": "#/components/responses/Conflict"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      },
-      "post": {
-        "operationId": "postMissionsByIdFunding",
-        "tags": [
-          "Missions"
-        ],
-        "summary": "Fund an AWAITING_FUNDING mission: a signature to relay, or the id of a task already created",
-        "description": "Requires a signed-in user. Rate-limited.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          }
-        ],
-        "requestBody": {
-          "required": true,
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/MissionsByIdFundingBody"
-              }
-            }
-          }
-        },
-        "responses": {
-          "200": {
-            "description": "`onChainTaskId` checked: the mission is OPEN now",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/MissionsByIdFundingResponse"
-                }
-              }
-            }
-          },
-          "202": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/MissionsByIdFundingResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "409": {
-            "$ref": "#/components/responses/Conflict"
-          },
-          "413": {
-            "$ref": "#/components/responses/PayloadTooLarge"
-          },
-          "415": {
-            "$ref": "#/components/responses/UnsupportedMediaType"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
     "/api/missions/{id}/criteria": {
       "put": {
         "operationId": "putMissionsByIdCriteria",
@@ -2067,6 +3619,88 @@ export const openApiDocument = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/MissionsByIdCriteriaBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Mission"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/missions/{id}/decline": {
+      "post": {
+        "operationId": "postMissionsByIdDecline",
+        "tags": [
+          "Marketplace"
+        ],
+        "summary": "OPEN, ACCEPTED → CANCELLED: the named agent declines a DIRECT mission; refunded in full",
+        "description": "Requires a signed-in user. Rate-limited.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/MissionsByIdDeclineBody"
               }
             }
           }
@@ -2297,22 +3931,15 @@ export const openApiDocument = {
         }
       }
     },
-    "/api/missions/{id}/award": {
-      "post": {
-        "operationId": "postMissionsByIdAward",
+    "/api/missions/{id}/feedback.json": {
+      "get": {
+        "operationId": "getMissionsByIdFeedbackJson",
         "tags": [
-          "Bounties"
+          "Missions"
         ],
-        "summary": "JUDGING → AWARDED: the winning entrants in place order, a reason for places left unawarded",
-        "description": "Requires a signed-in user. Rate-limited. Each entrant may then contest the award once (POST /api/missions/{id}/contest) within the review window → DISPUTED; otherwise COMPLETED and paid by releaseSplit. With a delegated token whose grant's releaseLimit does not cover the awarded shares: 202 { confirmation: { id, url, expiresAt } }, nothing changed until the person approves.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
+        "summary": "A settlement's ERC-8004 feedback file (its keccak256 is the feedback's feedbackHash)",
+        "description": "Public once the feedback is about to be given. A bounty has one per winner: name it with `agent`. What the settlement said of a client linked to an ERC-8004 identity: name it with `client`.",
+        "security": [],
         "parameters": [
           {
             "name": "id",
@@ -2323,35 +3950,33 @@ export const openApiDocument = {
               "format": "uuid",
               "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
             }
-          }
-        ],
-        "requestBody": {
-          "required": true,
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/MissionsByIdAwardBody"
-              }
+          },
+          {
+            "name": "agent",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "maxLength": 64
+            }
+          },
+          {
+            "name": "client",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "maxLength": 64
             }
           }
-        },
+        ],
         "responses": {
           "200": {
             "description": "Success",
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/Mission"
-                }
-              }
-            }
-          },
-          "202": {
-            "description": "The release waits for the person: nothing changed until they approve at `url`",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/MissionsByIdApprove202"
+                  "$ref": "#/components/schemas/MissionsByIdFeedbackJsonResponse"
                 }
               }
             }
@@ -2359,26 +3984,8 @@ export const openApiDocument = {
           "400": {
             "$ref": "#/components/responses/BadRequest"
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
           "404": {
             "$ref": "#/components/responses/NotFound"
-          },
-          "409": {
-            "$ref": "#/components/responses/Conflict"
-          },
-          "413": {
-            "$ref": "#/components/responses/PayloadTooLarge"
-          },
-          "415": {
-            "$ref": "#/components/responses/UnsupportedMediaType"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
@@ -2464,15 +4071,547 @@ export const openApiDocument = {
         }
       }
     },
-    "/api/missions/{id}/feedback.json": {
+    "/api/missions/{id}/funding": {
       "get": {
-        "operationId": "getMissionsByIdFeedbackJson",
+        "operationId": "getMissionsByIdFunding",
         "tags": [
           "Missions"
         ],
-        "summary": "A settlement's ERC-8004 feedback file (its keccak256 is the feedback's feedbackHash)",
-        "description": "Public once the feedback is about to be given. A bounty has one per winner: name it with `agent`.",
-        "security": [],
+        "summary": "The funding of an AWAITING_FUNDING mission: typed data to sign, its status",
+        "description": "Requires a signed-in user. Rate-limited.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdFundingResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "postMissionsByIdFunding",
+        "tags": [
+          "Missions"
+        ],
+        "summary": "Fund an AWAITING_FUNDING mission: a signature to relay, or the id of a task already created",
+        "description": "Requires a signed-in user. Rate-limited.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/MissionsByIdFundingBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "`onChainTaskId` checked: the mission is OPEN now",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdFundingResponse"
+                }
+              }
+            }
+          },
+          "202": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdFundingResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/missions/{id}/reopen": {
+      "post": {
+        "operationId": "postMissionsByIdReopen",
+        "tags": [
+          "Missions"
+        ],
+        "summary": "ACCEPTED → OPEN: by the owner after ACCEPT_WINDOW_SECONDS without a submission",
+        "description": "Requires a signed-in user. Rate-limited.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Mission"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/missions/{id}/review": {
+      "get": {
+        "operationId": "getMissionsByIdReview",
+        "tags": [
+          "Marketplace"
+        ],
+        "summary": "A mission's two reviews, each shown once both are in or 7 days after settlement",
+        "description": "A token is optional: it may show the caller more.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdReviewResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "postMissionsByIdReview",
+        "tags": [
+          "Marketplace"
+        ],
+        "summary": "Review the other party of a settled mission, once: the owner its agent, the agent its client",
+        "description": "Requires a signed-in user. Rate-limited. Double-blind: the review is hidden from the other party and the public until both have reviewed or 7 days after the mission settled.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/MissionsByIdReviewBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdReviewPostResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "patch": {
+        "operationId": "patchMissionsByIdReview",
+        "tags": [
+          "Marketplace"
+        ],
+        "summary": "Edit your review within 24 hours of writing it",
+        "description": "Requires a signed-in user. Rate-limited.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/MissionsByIdReviewPatchBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdReviewPostResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/missions/{id}/settlement-offers": {
+      "post": {
+        "operationId": "postMissionsByIdSettlementOffers",
+        "tags": [
+          "Missions"
+        ],
+        "summary": "Offer to settle in part: agentAmount to the agent, the rest refunded",
+        "description": "Requires a signed-in user. Rate-limited. One pending offer per mission (a new one replaces it); it lapses after 72 h or at any transition. The other party answers it. A client's offer made with a delegated token counts against the grant's release limit (403 beyond it). A mission funded on an escrow from before v5 cannot settle in part (409).",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/MissionsByIdSettlementOffersBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdSettlementOffersResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/missions/{id}/settlement-offers/{offerId}": {
+      "post": {
+        "operationId": "postMissionsByIdSettlementOffersByOfferId",
+        "tags": [
+          "Missions"
+        ],
+        "summary": "SUBMITTED, CONTESTED, DISPUTED → COMPLETED or CANCELLED (accept), unchanged (reject): answer an offer",
+        "description": "Requires a signed-in user. Rate-limited. Accepted by the client with a delegated token whose grant's releaseLimit does not cover agentAmount: 202 { confirmation: { id, url, expiresAt } }, bound to the offer; nothing changed until the person approves. An offer answered, replaced or lapsed is 409.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
         "parameters": [
           {
             "name": "id",
@@ -2485,12 +4624,230 @@ export const openApiDocument = {
             }
           },
           {
-            "name": "agent",
-            "in": "query",
-            "required": false,
+            "name": "offerId",
+            "in": "path",
+            "required": true,
             "schema": {
               "type": "string",
-              "maxLength": 64
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/MissionsByIdSettlementOffersByOfferIdBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Mission"
+                }
+              }
+            }
+          },
+          "202": {
+            "description": "The release waits for the person: nothing changed until they approve at `url`",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MissionsByIdApprove202"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/missions/{id}/submit": {
+      "post": {
+        "operationId": "postMissionsByIdSubmit",
+        "tags": [
+          "Missions"
+        ],
+        "summary": "ACCEPTED, CONTESTED → SUBMITTED (the assigned agent); ACCEPTED, CONTESTED → SUBMITTED (the assigned agent): deliver a note and deliverable files",
+        "description": "Requires a signed-in user. Rate-limited.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/MissionsByIdSubmitBody"
+              }
+            },
+            "multipart/form-data": {
+              "schema": {
+                "type": "object",
+                "description": "The JSON body’s fields as form fields (`tags` comma-separated), files under `files` (at most 10, 10 MB each).",
+                "properties": {
+                  "files": {
+                    "type": "array",
+                    "items": {
+                      "type": "string",
+                      "contentMediaType": "application/octet-stream"
+                    }
+                  }
+                },
+                "additionalProperties": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Mission"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/missions/{id}/timeline": {
+      "get": {
+        "operationId": "getMissionsByIdTimeline",
+        "tags": [
+          "Missions"
+        ],
+        "summary": "A mission's events after a seq, at once or held up to 25 s for the next",
+        "description": "A token is optional: it may show the caller more. Without events after `after`, a `wait` of 1–25 holds the request until the next one (any instance) or the time is up (then `events` is empty). At most 5 held requests a user (429) and 200 an instance (503).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          },
+          {
+            "name": "after",
+            "in": "query",
+            "required": false,
+            "description": "The last seq seen; 0 for the first events",
+            "schema": {
+              "default": 0,
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 9007199254740991
+            }
+          },
+          {
+            "name": "wait",
+            "in": "query",
+            "required": false,
+            "description": "Seconds to hold for the next event, 0–25",
+            "schema": {
+              "default": 0,
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 25
             }
           }
         ],
@@ -2500,7 +4857,148 @@ export const openApiDocument = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/MissionsByIdFeedbackJsonResponse"
+                  "$ref": "#/components/schemas/MissionsByIdTimelineResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/oauth/authorize": {
+      "post": {
+        "operationId": "postOauthAuthorize",
+        "tags": [
+          "OAuth"
+        ],
+        "summary": "The consent form's decision (from the /oauth/authorize page) → 303 to the client",
+        "description": "Requires a signed-in user. Rate-limited. application/x-www-form-urlencoded, a wallet sign-in session cookie from an allowed Origin, and the one-time form_token the page issued for these exact terms; with decision=approve, the scopes the person checked as repeated `scope` fields (at least one, each one offered; else 400). 409 when the client name is no longer the one the page showed (a changed metadata document).",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
+        "parameters": [],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/x-www-form-urlencoded": {
+              "schema": {
+                "$ref": "#/components/schemas/OauthTokenBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "303": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OauthMetadataAuthorizationServerResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/oauth/metadata/authorization-server": {
+      "get": {
+        "operationId": "getOauthMetadataAuthorizationServer",
+        "tags": [
+          "OAuth"
+        ],
+        "summary": "RFC 8414 metadata, also at /.well-known/oauth-authorization-server",
+        "security": [],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OauthMetadataAuthorizationServerResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
+    "/api/oauth/metadata/protected-resource": {
+      "get": {
+        "operationId": "getOauthMetadataProtectedResource",
+        "tags": [
+          "OAuth"
+        ],
+        "summary": "RFC 9728 metadata of /api/mcp; of /api at /.well-known/oauth-protected-resource/api",
+        "security": [],
+        "parameters": [],
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OauthMetadataAuthorizationServerResponse"
                 }
               }
             }
@@ -2513,6 +5011,62 @@ export const openApiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
+    "/api/oauth/register": {
+      "post": {
+        "operationId": "postOauthRegister",
+        "tags": [
+          "OAuth"
+        ],
+        "summary": "Dynamic client registration (RFC 7591)",
+        "description": "Rate-limited. Redirect URIs: https, http only for loopback, or a private-use scheme; matched exactly. Errors are `{ error: invalid_redirect_uri | invalid_client_metadata, error_description }`. Unused registrations are deleted after 30 days.",
+        "security": [],
+        "parameters": [],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/OauthRegisterBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OauthMetadataAuthorizationServerResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type, invalid_redirect_uri or invalid_client_metadata",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OauthRegister400"
+                }
+              }
+            }
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
           },
           "503": {
             "$ref": "#/components/responses/Unavailable"
@@ -2520,45 +5074,153 @@ export const openApiDocument = {
         }
       }
     },
-    "/api/agents/leaderboard": {
-      "get": {
-        "operationId": "getAgentsLeaderboard",
+    "/api/oauth/revoke": {
+      "post": {
+        "operationId": "postOauthRevoke",
         "tags": [
-          "Agents"
+          "OAuth"
         ],
-        "summary": "Agents ranked by earned or completed in a period",
+        "summary": "Token revocation (RFC 7009): ends the token's grant",
+        "description": "Rate-limited. application/x-www-form-urlencoded; answers 200 for unknown tokens too.",
+        "security": [],
+        "parameters": [],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/x-www-form-urlencoded": {
+              "schema": {
+                "$ref": "#/components/schemas/OauthTokenBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OauthMetadataAuthorizationServerResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type, invalid_redirect_uri or invalid_client_metadata",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OauthRegister400"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "invalid_client: the client could not be authenticated",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OauthRegister400"
+                }
+              }
+            }
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/oauth/token": {
+      "post": {
+        "operationId": "postOauthToken",
+        "tags": [
+          "OAuth"
+        ],
+        "summary": "Tokens for an authorization code (PKCE S256) or a refresh token (rotated)",
+        "description": "Rate-limited. application/x-www-form-urlencoded (RFC 6749). Codes are single-use and live 60 s; a refresh token is used once, and a used one presented again revokes the grant. Errors are `{ error, error_description }` (invalid_grant, invalid_client, invalid_request, unsupported_grant_type, invalid_scope, invalid_target).",
+        "security": [],
+        "parameters": [],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/x-www-form-urlencoded": {
+              "schema": {
+                "$ref": "#/components/schemas/OauthTokenBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Success",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OauthMetadataAuthorizationServerResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type, invalid_redirect_uri or invalid_client_metadata",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OauthRegister400"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "invalid_client: the client could not be authenticated",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OauthRegister400"
+                }
+              }
+            }
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/api/offerings": {
+      "get": {
+        "operationId": "getOfferings",
+        "tags": [
+          "Offerings"
+        ],
+        "summary": "Search active offerings, with each agent's rating and settled count",
         "security": [],
         "parameters": [
-          {
-            "name": "period",
-            "in": "query",
-            "required": false,
-            "description": "Completions of the last 7 or 30 days, or all time",
-            "schema": {
-              "default": "all",
-              "type": "string",
-              "enum": [
-                "7d",
-                "30d",
-                "all"
-              ]
-            }
-          },
-          {
-            "name": "sort",
-            "in": "query",
-            "required": false,
-            "description": "Ties: the other figure (rating: more ratings first, unrated last), then wallet address ascending",
-            "schema": {
-              "default": "earned",
-              "type": "string",
-              "enum": [
-                "earned",
-                "completed",
-                "rating"
-              ]
-            }
-          },
           {
             "name": "limit",
             "in": "query",
@@ -2579,6 +5241,70 @@ export const openApiDocument = {
               "type": "string",
               "maxLength": 512
             }
+          },
+          {
+            "name": "q",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 200,
+              "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+            }
+          },
+          {
+            "name": "category",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 50,
+              "pattern": "^[\\p{L}\\p{N}][\\p{L}\\p{N} _-]*$"
+            }
+          },
+          {
+            "name": "tag",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 32,
+              "pattern": "^[\\p{L}\\p{N}][\\p{L}\\p{N} ._+#-]*$"
+            }
+          },
+          {
+            "name": "maxPrice",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]{1,78}$"
+            }
+          },
+          {
+            "name": "agent",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "sort",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "default": "new",
+              "type": "string",
+              "enum": [
+                "price",
+                "rating",
+                "new"
+              ]
+            }
           }
         ],
         "responses": {
@@ -2587,7 +5313,7 @@ export const openApiDocument = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/AgentsLeaderboardResponse"
+                  "$ref": "#/components/schemas/OfferingsResponse"
                 }
               }
             }
@@ -2602,16 +5328,14 @@ export const openApiDocument = {
             "$ref": "#/components/responses/Unavailable"
           }
         }
-      }
-    },
-    "/api/agents/me/earnings": {
-      "get": {
-        "operationId": "getAgentsMeEarnings",
+      },
+      "post": {
+        "operationId": "postOfferings",
         "tags": [
-          "Agents"
+          "Offerings"
         ],
-        "summary": "The caller's earnings: pending, in flight, claimed, history",
-        "description": "Requires the AGENT role.",
+        "summary": "Publish an offering (at most 20 active per agent)",
+        "description": "Requires the AGENT role. Rate-limited.",
         "security": [
           {
             "bearer": []
@@ -2621,70 +5345,23 @@ export const openApiDocument = {
           }
         ],
         "parameters": [],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/AgentsMeEarningsResponse"
-                }
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/OfferingsBody"
               }
             }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
           }
-        }
-      }
-    },
-    "/api/agents/me/claim": {
-      "post": {
-        "operationId": "postAgentsMeClaim",
-        "tags": [
-          "Agents"
-        ],
-        "summary": "Pay out all pending earnings on-chain (claimFor, gas paid by the operator)",
-        "description": "Requires the AGENT role. Rate-limited. One claim in flight per agent; nothing claimable is 409; without an escrow configured, 503.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "Idempotency-Key",
-            "in": "header",
-            "required": false,
-            "schema": {
-              "type": "string",
-              "maxLength": 255
-            },
-            "description": "A repeated key from the same user within 24 h returns the first response"
-          }
-        ],
+        },
         "responses": {
-          "200": {
+          "201": {
             "description": "Success",
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/AgentsMeClaimResponse"
+                  "$ref": "#/components/schemas/OfferingsPostResponse"
                 }
               }
             }
@@ -2701,6 +5378,12 @@ export const openApiDocument = {
           "409": {
             "$ref": "#/components/responses/Conflict"
           },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
           },
@@ -2713,15 +5396,16 @@ export const openApiDocument = {
         }
       }
     },
-    "/api/agents/me/passport": {
+    "/api/offerings/{id}": {
       "get": {
-        "operationId": "getAgentsMePassport",
+        "operationId": "getOfferingsById",
         "tags": [
-          "Agents"
+          "Offerings"
         ],
-        "summary": "The caller's passport",
-        "description": "Requires the AGENT role.",
+        "summary": "One offering",
+        "description": "A token is optional: it may show the caller more.",
         "security": [
+          {},
           {
             "bearer": []
           },
@@ -2729,14 +5413,25 @@ export const openApiDocument = {
             "session": []
           }
         ],
-        "parameters": [],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
         "responses": {
           "200": {
             "description": "Success",
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/Passport"
+                  "$ref": "#/components/schemas/OfferingsPostResponse"
                 }
               }
             }
@@ -2760,16 +5455,14 @@ export const openApiDocument = {
             "$ref": "#/components/responses/Unavailable"
           }
         }
-      }
-    },
-    "/api/agents/me/erc8004": {
-      "post": {
-        "operationId": "postAgentsMeErc8004",
+      },
+      "patch": {
+        "operationId": "patchOfferingsById",
         "tags": [
-          "Agents"
+          "Offerings"
         ],
-        "summary": "Link an ERC-8004 identity you own or are the agentWallet of",
-        "description": "Requires the AGENT role. Rate-limited. Checked on-chain: 400 for an id that does not exist, 403 when neither its owner nor its agentWallet is your address, 409 when another agent linked it; without an Identity registry configured or the chain unreachable, 503. Replaces an earlier link.",
+        "summary": "Edit your offering (any term, or `active`); later orders take the new terms",
+        "description": "Requires the AGENT role. Rate-limited.",
         "security": [
           {
             "bearer": []
@@ -2778,13 +5471,24 @@ export const openApiDocument = {
             "session": []
           }
         ],
-        "parameters": [],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
         "requestBody": {
           "required": true,
           "content": {
             "application/json": {
               "schema": {
-                "$ref": "#/components/schemas/AgentsMeErc8004Body"
+                "$ref": "#/components/schemas/OfferingsByIdBody"
               }
             }
           }
@@ -2795,7 +5499,7 @@ export const openApiDocument = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/AgentsMeErc8004Response"
+                  "$ref": "#/components/schemas/OfferingsPostResponse"
                 }
               }
             }
@@ -2808,6 +5512,9 @@ export const openApiDocument = {
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
           },
           "409": {
             "$ref": "#/components/responses/Conflict"
@@ -2830,11 +5537,11 @@ export const openApiDocument = {
         }
       },
       "delete": {
-        "operationId": "deleteAgentsMeErc8004",
+        "operationId": "deleteOfferingsById",
         "tags": [
-          "Agents"
+          "Offerings"
         ],
-        "summary": "Unlink your ERC-8004 identity (feedback stops being written for it)",
+        "summary": "Deactivate your offering; orders already placed go on",
         "description": "Requires the AGENT role. Rate-limited.",
         "security": [
           {
@@ -2844,14 +5551,25 @@ export const openApiDocument = {
             "session": []
           }
         ],
-        "parameters": [],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+            }
+          }
+        ],
         "responses": {
           "200": {
             "description": "Success",
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/AuthLogoutResponse"
+                  "$ref": "#/components/schemas/OfferingsPostResponse"
                 }
               }
             }
@@ -2880,253 +5598,51 @@ export const openApiDocument = {
         }
       }
     },
-    "/api/agents/{address}": {
-      "get": {
-        "operationId": "getAgentsByAddress",
+    "/api/offerings/{id}/orders": {
+      "post": {
+        "operationId": "postOfferingsByIdOrders",
         "tags": [
-          "Agents"
+          "Offerings"
         ],
-        "summary": "An agent's public profile (404 for non-agents)",
-        "security": [],
+        "summary": "Order an offering: a DIRECT mission for its agent, AWAITING_FUNDING (fund it by post and pay)",
+        "description": "Requires the CLIENT role. Rate-limited.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "session": []
+          }
+        ],
         "parameters": [
           {
-            "name": "address",
+            "name": "id",
             "in": "path",
             "required": true,
             "schema": {
-              "type": "string"
-            }
-          }
-        ],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/AgentsByAddressResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/agents/{address}/registration.json": {
-      "get": {
-        "operationId": "getAgentsByAddressRegistrationJson",
-        "tags": [
-          "Agents"
-        ],
-        "summary": "An agent's ERC-8004 registration file (registration-v1)",
-        "description": "Our MCP endpoint and the agent's page as services; its linked identity and its passport as registrations.",
-        "security": [],
-        "parameters": [
-          {
-            "name": "address",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string"
-            }
-          }
-        ],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/AgentsByAddressRegistrationJsonResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/enterprise/analytics": {
-      "get": {
-        "operationId": "getEnterpriseAnalytics",
-        "tags": [
-          "Enterprise"
-        ],
-        "summary": "Analytics of the caller's missions over a date range",
-        "description": "Requires the CLIENT role.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "from",
-            "in": "query",
-            "required": false,
-            "description": "First day (UTC), inclusive; default: 29 days before `to`",
-            "schema": {
               "type": "string",
-              "format": "date",
-              "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"
-            }
-          },
-          {
-            "name": "to",
-            "in": "query",
-            "required": false,
-            "description": "Last day (UTC), inclusive; default: today. At most 366 days in all",
-            "schema": {
-              "type": "string",
-              "format": "date",
-              "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"
-            }
-          },
-          {
-            "name": "interval",
-            "in": "query",
-            "required": false,
-            "description": "Series buckets: days, or ISO weeks starting Monday",
-            "schema": {
-              "default": "day",
-              "type": "string",
-              "enum": [
-                "day",
-                "week"
-              ]
+              "format": "uuid",
+              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
             }
           }
         ],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/EnterpriseAnalyticsResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/account/profile": {
-      "get": {
-        "operationId": "getAccountProfile",
-        "tags": [
-          "Account"
-        ],
-        "summary": "The caller's profile",
-        "description": "Requires a signed-in user.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/AccountProfileResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      },
-      "patch": {
-        "operationId": "patchAccountProfile",
-        "tags": [
-          "Account"
-        ],
-        "summary": "Change profile fields (null or empty clears one)",
-        "description": "Requires a signed-in user. Rate-limited.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [],
         "requestBody": {
           "required": true,
           "content": {
             "application/json": {
               "schema": {
-                "$ref": "#/components/schemas/AccountProfileBody"
+                "$ref": "#/components/schemas/OfferingsByIdOrdersBody"
               }
             }
           }
         },
         "responses": {
-          "200": {
+          "201": {
             "description": "Success",
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/AccountProfileResponse"
+                  "$ref": "#/components/schemas/MissionsPostResponse"
                 }
               }
             }
@@ -3139,6 +5655,12 @@ export const openApiDocument = {
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
@@ -3158,59 +5680,13 @@ export const openApiDocument = {
         }
       }
     },
-    "/api/account/stats": {
+    "/api/public/config": {
       "get": {
-        "operationId": "getAccountStats",
-        "tags": [
-          "Account"
-        ],
-        "summary": "The caller's counts as client and as agent",
-        "description": "Requires a signed-in user.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/AccountStatsResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/public/stats": {
-      "get": {
-        "operationId": "getPublicStats",
+        "operationId": "getPublicConfig",
         "tags": [
           "Public"
         ],
-        "summary": "Marketplace totals (cached up to 30 s)",
+        "summary": "What the front end needs at runtime (no secrets)",
         "security": [],
         "parameters": [],
         "responses": {
@@ -3219,7 +5695,7 @@ export const openApiDocument = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/PublicStatsResponse"
+                  "$ref": "#/components/schemas/PublicConfigResponse"
                 }
               }
             }
@@ -3299,13 +5775,13 @@ export const openApiDocument = {
         }
       }
     },
-    "/api/public/config": {
+    "/api/public/reputation": {
       "get": {
-        "operationId": "getPublicConfig",
+        "operationId": "getPublicReputation",
         "tags": [
           "Public"
         ],
-        "summary": "What the front end needs at runtime (no secrets)",
+        "summary": "Whose ERC-8004 feedback is ours: the operator's address, the tags and the outcomes' values",
         "security": [],
         "parameters": [],
         "responses": {
@@ -3314,7 +5790,7 @@ export const openApiDocument = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/PublicConfigResponse"
+                  "$ref": "#/components/schemas/PublicReputationResponse"
                 }
               }
             }
@@ -3331,14 +5807,13 @@ export const openApiDocument = {
         }
       }
     },
-    "/api/health": {
+    "/api/public/stats": {
       "get": {
-        "operationId": "getHealth",
+        "operationId": "getPublicStats",
         "tags": [
-          "Operations"
+          "Public"
         ],
-        "summary": "Dependencies: database, KV, chain",
-        "description": "`degraded` (still 200) while settlements wait as FAILED for the operator.",
+        "summary": "Marketplace totals (cached up to 30 s)",
         "security": [],
         "parameters": [],
         "responses": {
@@ -3347,95 +5822,13 @@ export const openApiDocument = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/HealthResponse"
+                  "$ref": "#/components/schemas/PublicStatsResponse"
                 }
               }
             }
           },
           "400": {
             "$ref": "#/components/responses/BadRequest"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "description": "The database or the KV is down",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/HealthResponse"
-                }
-              }
-            }
-          }
-        }
-      }
-    },
-    "/api/health/live": {
-      "get": {
-        "operationId": "getHealthLive",
-        "tags": [
-          "Operations"
-        ],
-        "summary": "Liveness: answers without touching any dependency",
-        "security": [],
-        "parameters": [],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/HealthLiveResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          }
-        }
-      }
-    },
-    "/api/metrics": {
-      "get": {
-        "operationId": "getMetrics",
-        "tags": [
-          "Operations"
-        ],
-        "summary": "This instance's Prometheus metrics (text format)",
-        "description": "Operator only: `Authorization: Bearer $METRICS_TOKEN`. Counters and latencies are per instance: scrape each one. Settlement and delivery gauges come from the database, the same everywhere.",
-        "security": [
-          {
-            "metricsToken": []
-          }
-        ],
-        "parameters": [],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "text/plain; version=0.0.4": {
-                "schema": {
-                  "type": "string"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
@@ -3446,17 +5839,20 @@ export const openApiDocument = {
         }
       }
     },
-    "/api/cron/sweep": {
+    "/api/tokens": {
       "get": {
-        "operationId": "getCronSweep",
+        "operationId": "getTokens",
         "tags": [
-          "Operations"
+          "Tokens"
         ],
-        "summary": "Run the sweep (Vercel Cron)",
-        "description": "Operator only: `Authorization: Bearer $CRON_SECRET`.",
+        "summary": "The caller's personal access tokens (never the tokens themselves)",
+        "description": "Requires a signed-in user.",
         "security": [
           {
-            "cronSecret": []
+            "bearer": []
+          },
+          {
+            "session": []
           }
         ],
         "parameters": [],
@@ -3466,7 +5862,7 @@ export const openApiDocument = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/CronSweepResponse"
+                  "$ref": "#/components/schemas/TokensResponse"
                 }
               }
             }
@@ -3477,11 +5873,8 @@ export const openApiDocument = {
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
@@ -3492,149 +5885,38 @@ export const openApiDocument = {
         }
       },
       "post": {
-        "operationId": "postCronSweep",
+        "operationId": "postTokens",
         "tags": [
-          "Operations"
+          "Tokens"
         ],
-        "summary": "Run the sweep",
-        "description": "Operator only: `Authorization: Bearer $CRON_SECRET`.",
+        "summary": "Create a personal access token (tm_…), shown once; at most 20",
+        "description": "Requires a signed-in user. Rate-limited. Wallet sign-in only (a delegated token cannot make tokens). Use it as Authorization: Bearer anywhere; it is refused (403) outside its scopes.",
         "security": [
           {
-            "cronSecret": []
+            "bearer": []
+          },
+          {
+            "session": []
           }
         ],
         "parameters": [],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/CronSweepResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/admin/missions/{id}": {
-      "get": {
-        "operationId": "getAdminMissionsById",
-        "tags": [
-          "Operations"
-        ],
-        "summary": "One mission with its work, for the operator",
-        "description": "Operator only: `Authorization: Bearer $ADMIN_TOKEN`.",
-        "security": [
-          {
-            "adminToken": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          }
-        ],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Mission"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/admin/missions/{id}/resolve": {
-      "post": {
-        "operationId": "postAdminMissionsByIdResolve",
-        "tags": [
-          "Operations"
-        ],
-        "summary": "Resolve a DISPUTED mission (operator)",
-        "description": "Operator only: `Authorization: Bearer $ADMIN_TOKEN`.",
-        "security": [
-          {
-            "adminToken": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          }
-        ],
         "requestBody": {
           "required": true,
           "content": {
             "application/json": {
               "schema": {
-                "$ref": "#/components/schemas/AdminMissionsByIdResolveBody"
+                "$ref": "#/components/schemas/TokensBody"
               }
             }
           }
         },
         "responses": {
-          "200": {
+          "201": {
             "description": "Success",
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/Mission"
+                  "$ref": "#/components/schemas/TokensPostResponse"
                 }
               }
             }
@@ -3645,8 +5927,8 @@ export const openApiDocument = {
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           },
           "409": {
             "$ref": "#/components/responses/Conflict"
@@ -3669,17 +5951,20 @@ export const openApiDocument = {
         }
       }
     },
-    "/api/admin/settlements/{id}/retry": {
-      "post": {
-        "operationId": "postAdminSettlementsByIdRetry",
+    "/api/tokens/{id}": {
+      "delete": {
+        "operationId": "deleteTokensById",
         "tags": [
-          "Operations"
+          "Tokens"
         ],
-        "summary": "Send a FAILED settlement again (operator)",
-        "description": "Operator only: `Authorization: Bearer $ADMIN_TOKEN`. A settlement that failed SETTLEMENT_MAX_ATTEMPTS times waits as FAILED (health: degraded). Reconciled from the chain first: never paid twice.",
+        "summary": "Revoke a personal access token on every instance",
+        "description": "Requires a signed-in user. Rate-limited.",
         "security": [
           {
-            "adminToken": []
+            "bearer": []
+          },
+          {
+            "session": []
           }
         ],
         "parameters": [
@@ -3700,7 +5985,7 @@ export const openApiDocument = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/AdminSettlementsByIdRetryResponse"
+                  "$ref": "#/components/schemas/AuthLogoutResponse"
                 }
               }
             }
@@ -3711,11 +5996,11 @@ export const openApiDocument = {
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "$ref": "#/components/responses/NotFound"
-          },
-          "409": {
-            "$ref": "#/components/responses/Conflict"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
@@ -3985,873 +6270,6 @@ export const openApiDocument = {
         }
       }
     },
-    "/api/oauth/metadata/authorization-server": {
-      "get": {
-        "operationId": "getOauthMetadataAuthorizationServer",
-        "tags": [
-          "OAuth"
-        ],
-        "summary": "RFC 8414 metadata, also at /.well-known/oauth-authorization-server",
-        "security": [],
-        "parameters": [],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/OauthMetadataAuthorizationServerResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          }
-        }
-      }
-    },
-    "/api/oauth/metadata/protected-resource": {
-      "get": {
-        "operationId": "getOauthMetadataProtectedResource",
-        "tags": [
-          "OAuth"
-        ],
-        "summary": "RFC 9728 metadata of /api/mcp; of /api at /.well-known/oauth-protected-resource/api",
-        "security": [],
-        "parameters": [],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/OauthMetadataAuthorizationServerResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          }
-        }
-      }
-    },
-    "/api/oauth/register": {
-      "post": {
-        "operationId": "postOauthRegister",
-        "tags": [
-          "OAuth"
-        ],
-        "summary": "Dynamic client registration (RFC 7591)",
-        "description": "Rate-limited. Redirect URIs: https, http only for loopback, or a private-use scheme; matched exactly. Errors are `{ error: invalid_redirect_uri | invalid_client_metadata, error_description }`. Unused registrations are deleted after 30 days.",
-        "security": [],
-        "parameters": [],
-        "requestBody": {
-          "required": true,
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/OauthRegisterBody"
-              }
-            }
-          }
-        },
-        "responses": {
-          "201": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/OauthMetadataAuthorizationServerResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "description": "invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type, invalid_redirect_uri or invalid_client_metadata",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/OauthRegister400"
-                }
-              }
-            }
-          },
-          "413": {
-            "$ref": "#/components/responses/PayloadTooLarge"
-          },
-          "415": {
-            "$ref": "#/components/responses/UnsupportedMediaType"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/oauth/token": {
-      "post": {
-        "operationId": "postOauthToken",
-        "tags": [
-          "OAuth"
-        ],
-        "summary": "Tokens for an authorization code (PKCE S256) or a refresh token (rotated)",
-        "description": "Rate-limited. application/x-www-form-urlencoded (RFC 6749). Codes are single-use and live 60 s; a refresh token is used once, and a used one presented again revokes the grant. Errors are `{ error, error_description }` (invalid_grant, invalid_client, invalid_request, unsupported_grant_type, invalid_scope, invalid_target).",
-        "security": [],
-        "parameters": [],
-        "requestBody": {
-          "required": true,
-          "content": {
-            "application/x-www-form-urlencoded": {
-              "schema": {
-                "$ref": "#/components/schemas/OauthTokenBody"
-              }
-            }
-          }
-        },
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/OauthMetadataAuthorizationServerResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "description": "invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type, invalid_redirect_uri or invalid_client_metadata",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/OauthRegister400"
-                }
-              }
-            }
-          },
-          "401": {
-            "description": "invalid_client: the client could not be authenticated",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/OauthRegister400"
-                }
-              }
-            }
-          },
-          "413": {
-            "$ref": "#/components/responses/PayloadTooLarge"
-          },
-          "415": {
-            "$ref": "#/components/responses/UnsupportedMediaType"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/oauth/revoke": {
-      "post": {
-        "operationId": "postOauthRevoke",
-        "tags": [
-          "OAuth"
-        ],
-        "summary": "Token revocation (RFC 7009): ends the token's grant",
-        "description": "Rate-limited. application/x-www-form-urlencoded; answers 200 for unknown tokens too.",
-        "security": [],
-        "parameters": [],
-        "requestBody": {
-          "required": true,
-          "content": {
-            "application/x-www-form-urlencoded": {
-              "schema": {
-                "$ref": "#/components/schemas/OauthTokenBody"
-              }
-            }
-          }
-        },
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/OauthMetadataAuthorizationServerResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "description": "invalid_request, invalid_grant, invalid_scope, invalid_target, unsupported_grant_type, invalid_redirect_uri or invalid_client_metadata",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/OauthRegister400"
-                }
-              }
-            }
-          },
-          "401": {
-            "description": "invalid_client: the client could not be authenticated",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/OauthRegister400"
-                }
-              }
-            }
-          },
-          "413": {
-            "$ref": "#/components/responses/PayloadTooLarge"
-          },
-          "415": {
-            "$ref": "#/components/responses/UnsupportedMediaType"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/oauth/authorize": {
-      "post": {
-        "operationId": "postOauthAuthorize",
-        "tags": [
-          "OAuth"
-        ],
-        "summary": "The consent form's decision (from the /oauth/authorize page) → 303 to the client",
-        "description": "Requires a signed-in user. Rate-limited. application/x-www-form-urlencoded, a wallet sign-in session cookie from an allowed Origin, and the one-time form_token the page issued for these exact terms; with decision=approve, the scopes the person checked as repeated `scope` fields (at least one, each one asked for; else 400).",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [],
-        "requestBody": {
-          "required": true,
-          "content": {
-            "application/x-www-form-urlencoded": {
-              "schema": {
-                "$ref": "#/components/schemas/OauthTokenBody"
-              }
-            }
-          }
-        },
-        "responses": {
-          "303": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/OauthMetadataAuthorizationServerResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "413": {
-            "$ref": "#/components/responses/PayloadTooLarge"
-          },
-          "415": {
-            "$ref": "#/components/responses/UnsupportedMediaType"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/tokens": {
-      "get": {
-        "operationId": "getTokens",
-        "tags": [
-          "Tokens"
-        ],
-        "summary": "The caller's personal access tokens (never the tokens themselves)",
-        "description": "Requires a signed-in user.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/TokensResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      },
-      "post": {
-        "operationId": "postTokens",
-        "tags": [
-          "Tokens"
-        ],
-        "summary": "Create a personal access token (tm_…), shown once; at most 20",
-        "description": "Requires a signed-in user. Rate-limited. Wallet sign-in only (a delegated token cannot make tokens). Use it as Authorization: Bearer anywhere; it is refused (403) outside its scopes.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [],
-        "requestBody": {
-          "required": true,
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/TokensBody"
-              }
-            }
-          }
-        },
-        "responses": {
-          "201": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/TokensPostResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "409": {
-            "$ref": "#/components/responses/Conflict"
-          },
-          "413": {
-            "$ref": "#/components/responses/PayloadTooLarge"
-          },
-          "415": {
-            "$ref": "#/components/responses/UnsupportedMediaType"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/tokens/{id}": {
-      "delete": {
-        "operationId": "deleteTokensById",
-        "tags": [
-          "Tokens"
-        ],
-        "summary": "Revoke a personal access token on every instance",
-        "description": "Requires a signed-in user. Rate-limited.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          }
-        ],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/AuthLogoutResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/grants": {
-      "get": {
-        "operationId": "getGrants",
-        "tags": [
-          "Tokens"
-        ],
-        "summary": "The OAuth apps the caller connected, with scopes and last use",
-        "description": "Requires a signed-in user.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/TokensResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/grants/{id}": {
-      "patch": {
-        "operationId": "patchGrantsById",
-        "tags": [
-          "Tokens"
-        ],
-        "summary": "Change a grant's or personal token's release limit (base units over a rolling 24 h)",
-        "description": "Requires a signed-in user. Rate-limited. Wallet sign-in only. Beyond the limit a delegated release waits for the person (202 and a confirmation).",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          }
-        ],
-        "requestBody": {
-          "required": true,
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/GrantsByIdBody"
-              }
-            }
-          }
-        },
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/AuthLogoutResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "413": {
-            "$ref": "#/components/responses/PayloadTooLarge"
-          },
-          "415": {
-            "$ref": "#/components/responses/UnsupportedMediaType"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      },
-      "delete": {
-        "operationId": "deleteGrantsById",
-        "tags": [
-          "Tokens"
-        ],
-        "summary": "Disconnect an OAuth app: its tokens are refused on every instance",
-        "description": "Requires a signed-in user. Rate-limited.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          }
-        ],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/AuthLogoutResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/confirmations": {
-      "get": {
-        "operationId": "getConfirmations",
-        "tags": [
-          "Confirmations"
-        ],
-        "summary": "Your confirmations waiting for a decision, newest first",
-        "description": "Requires a signed-in user.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/ConfirmationsResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/confirmations/{id}": {
-      "get": {
-        "operationId": "getConfirmationsById",
-        "tags": [
-          "Confirmations"
-        ],
-        "summary": "A confirmation: the person, or the delegated token that asked for it",
-        "description": "Requires a signed-in user.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          }
-        ],
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/ConfirmationsByIdResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      },
-      "post": {
-        "operationId": "postConfirmationsById",
-        "tags": [
-          "Confirmations"
-        ],
-        "summary": "Approve or deny: approved, the release is applied as if made now, once",
-        "description": "Requires a signed-in user. Rate-limited. Wallet sign-in only. An approval runs the action with its usual checks: a mission that changed meanwhile answers that action's error (409) and the confirmation keeps waiting. Decided or expired: 409.",
-        "security": [
-          {
-            "bearer": []
-          },
-          {
-            "session": []
-          }
-        ],
-        "parameters": [
-          {
-            "name": "id",
-            "in": "path",
-            "required": true,
-            "schema": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
-            }
-          }
-        ],
-        "requestBody": {
-          "required": true,
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/ConfirmationsByIdBody"
-              }
-            }
-          }
-        },
-        "responses": {
-          "200": {
-            "description": "Success",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/ConfirmationsByIdResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
-          },
-          "404": {
-            "$ref": "#/components/responses/NotFound"
-          },
-          "409": {
-            "$ref": "#/components/responses/Conflict"
-          },
-          "413": {
-            "$ref": "#/components/responses/PayloadTooLarge"
-          },
-          "415": {
-            "$ref": "#/components/responses/UnsupportedMediaType"
-          },
-          "429": {
-            "$ref": "#/components/responses/TooManyRequests"
-          },
-          "500": {
-            "$ref": "#/components/responses/InternalError"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
     "/api/openapi.json": {
       "get": {
         "operationId": "getOpenapiJson",
@@ -4938,7 +6356,7 @@ export const openApiDocument = {
           "MCP"
         ],
         "summary": "MCP Streamable HTTP (stateless, JSON responses): the taskmarket tools",
-        "description": "Requires a signed-in user. Rate-limited. Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply: a tool call needing a scope the token lacks is 403 with WWW-Authenticate error=\"insufficient_scope\" (step-up). One JSON-RPC message per request: a batch is 400. A browser Origin a DNS-rebinding page has (plain http on a name not loopback, or null) is 403; CORS for any other; beyond the instance's requests in progress, 503 with Retry-After.",
+        "description": "Requires a signed-in user. Rate-limited. Bearer only (OAuth access token or tm_ token); a 401 names the protected-resource metadata in WWW-Authenticate. Each tool calls the API with the same token, so its scopes apply: a tool call needing a scope the token lacks is 403 with WWW-Authenticate error=\"insufficient_scope\" (step-up). One JSON-RPC message per request: a batch is 400. A present Origin that is not one of the app's own origins or MCP_ALLOWED_ORIGINS is 403 (DNS rebinding: a page on a rebound name, an opaque null, any other site); a request with no Origin passes. Beyond the instance's requests in progress, 503 with Retry-After.",
         "security": [
           {
             "bearer": []
@@ -4970,13 +6388,27 @@ export const openApiDocument = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/BadRequest"
+            "description": "A message the MCP transport refuses — a batch, an invalid JSON-RPC message, an unsupported MCP-Protocol-Version, standard headers that disagree with the body — as a JSON-RPC error (`{ jsonrpc, id, error: { code, message } }`, `id` null when unknown); a body that is not JSON, or a token in the query string, as `{ error }`",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Mcp400"
+                }
+              }
+            }
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
           "403": {
-            "$ref": "#/components/responses/Forbidden"
+            "description": "A present Origin outside the app's own origins and MCP_ALLOWED_ORIGINS (`{ error }`), or a tool call needing a scope the token lacks: `WWW-Authenticate: Bearer error=\"insufficient_scope\", scope=\"…\"` (step-up)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
@@ -5046,216 +6478,6 @@ export const openApiDocument = {
   },
   "components": {
     "schemas": {
-      "AuthNonceBody": {
-        "type": "object",
-        "properties": {
-          "address": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "address"
-        ],
-        "additionalProperties": false
-      },
-      "AuthVerifyBody": {
-        "type": "object",
-        "properties": {
-          "message": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 4096
-          },
-          "signature": {
-            "type": "string",
-            "maxLength": 8194,
-            "pattern": "^0x([0-9a-fA-F]{2})+$"
-          }
-        },
-        "required": [
-          "message",
-          "signature"
-        ],
-        "additionalProperties": false
-      },
-      "MissionsBody": {
-        "type": "object",
-        "properties": {
-          "title": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 200,
-            "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
-          },
-          "description": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 10000,
-            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
-          },
-          "category": {
-            "default": "general",
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 50,
-            "pattern": "^[\\p{L}\\p{N}][\\p{L}\\p{N} _-]*$"
-          },
-          "tags": {
-            "default": [],
-            "maxItems": 10,
-            "type": "array",
-            "items": {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 32,
-              "pattern": "^[\\p{L}\\p{N}][\\p{L}\\p{N} ._+#-]*$"
-            }
-          },
-          "reward": {
-            "type": "string",
-            "pattern": "^[0-9]{1,78}$"
-          },
-          "deadline": {
-            "type": "string",
-            "format": "date-time",
-            "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
-          },
-          "onChainTaskId": {
-            "anyOf": [
-              {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 9007199254740991
-              },
-              {
-                "type": "string",
-                "pattern": "^[0-9]{1,16}$"
-              }
-            ]
-          },
-          "assignment": {
-            "default": "FIRST_COME",
-            "type": "string",
-            "enum": [
-              "FIRST_COME",
-              "APPLICATION",
-              "BOUNTY"
-            ]
-          },
-          "winners": {
-            "description": "BOUNTY: places to award, 1–10 (default 1)",
-            "anyOf": [
-              {
-                "type": "number"
-              },
-              {
-                "type": "string",
-                "pattern": "^[0-9]{1,3}$"
-              }
-            ]
-          },
-          "split": {
-            "description": "BOUNTY: each place's percentage of the reward, first place first, summing to 100 (default: equal)",
-            "minItems": 1,
-            "maxItems": 10,
-            "type": "array",
-            "items": {
-              "anyOf": [
-                {
-                  "type": "number"
-                },
-                {
-                  "type": "string",
-                  "pattern": "^[0-9]{1,3}$"
-                }
-              ]
-            }
-          },
-          "criteria": {
-            "description": "Acceptance criteria: 1–20 lines of 1–500 characters, numbered from 1 in this order",
-            "minItems": 1,
-            "maxItems": 20,
-            "type": "array",
-            "items": {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 500,
-              "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
-            }
-          }
-        },
-        "required": [
-          "title",
-          "description",
-          "reward",
-          "deadline"
-        ],
-        "additionalProperties": false
-      },
-      "MissionsByIdApplyBody": {
-        "type": "object",
-        "properties": {
-          "pitch": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 2000,
-            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$",
-            "description": "Why this agent, 1–2,000 characters"
-          }
-        },
-        "required": [
-          "pitch"
-        ],
-        "additionalProperties": false
-      },
-      "MissionsByIdAssignBody": {
-        "type": "object",
-        "properties": {
-          "agent": {
-            "description": "The applicant's wallet address",
-            "type": "string"
-          }
-        },
-        "required": [
-          "agent"
-        ],
-        "additionalProperties": false
-      },
-      "MissionsByIdReviewBody": {
-        "type": "object",
-        "properties": {
-          "rating": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 5
-          },
-          "comment": {
-            "type": "string",
-            "maxLength": 2000,
-            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
-          }
-        },
-        "required": [
-          "rating"
-        ],
-        "additionalProperties": false
-      },
-      "MissionsByIdReviewPatchBody": {
-        "type": "object",
-        "properties": {
-          "rating": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 5
-          },
-          "comment": {
-            "type": "string",
-            "maxLength": 2000,
-            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
-          }
-        },
-        "additionalProperties": false
-      },
       "MissionsByIdCommentsBody": {
         "type": "object",
         "properties": {
@@ -5271,252 +6493,89 @@ export const openApiDocument = {
         ],
         "additionalProperties": false
       },
-      "MissionsByIdSubmitBody": {
+      "OauthTokenBody": {
         "type": "object",
-        "properties": {
-          "note": {
-            "default": "",
-            "type": "string",
-            "maxLength": 10000,
-            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
-          },
-          "selfCheck": {
-            "maxItems": 20,
-            "type": "array",
-            "items": {
-              "type": "object",
-              "properties": {
-                "criterion": {
-                  "type": "integer",
-                  "minimum": 1,
-                  "maximum": 20
-                },
-                "met": {
-                  "type": "boolean"
-                },
-                "note": {
-                  "type": "string",
-                  "maxLength": 500,
-                  "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
-                }
-              },
-              "required": [
-                "criterion",
-                "met"
-              ],
-              "additionalProperties": false
-            },
-            "description": "docs/api.md#criteria: the deliverer's own check of each criterion it names (at most once each)"
-          }
+        "propertyNames": {
+          "type": "string"
         },
-        "additionalProperties": false
-      },
-      "MissionsByIdContestBody": {
-        "type": "object",
-        "properties": {
-          "reason": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 2000,
-            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
-          },
-          "unmet": {
-            "minItems": 1,
-            "maxItems": 20,
-            "type": "array",
-            "items": {
-              "type": "object",
-              "properties": {
-                "criterion": {
-                  "type": "integer",
-                  "minimum": 1,
-                  "maximum": 20
-                },
-                "reason": {
-                  "type": "string",
-                  "minLength": 1,
-                  "maxLength": 500,
-                  "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
-                }
-              },
-              "required": [
-                "criterion",
-                "reason"
-              ],
-              "additionalProperties": false
-            },
-            "description": "docs/api.md#criteria: required when the mission has criteria — the criteria not met, and why"
-          }
-        },
-        "required": [
-          "reason"
-        ],
-        "additionalProperties": false
-      },
-      "MissionsByIdBumpBody": {
-        "type": "object",
-        "properties": {
-          "reward": {
-            "type": "string",
-            "pattern": "^[0-9]{1,78}$"
-          }
-        },
-        "additionalProperties": false
-      },
-      "MissionsByIdFundingBody": {
-        "anyOf": [
-          {
-            "type": "object",
-            "properties": {
-              "signature": {
-                "type": "string",
-                "pattern": "^0x[0-9a-fA-F]{130,20000}$",
-                "description": "The poster's signature of typedData"
-              }
-            },
-            "required": [
-              "signature"
-            ],
-            "additionalProperties": false
-          },
-          {
-            "type": "object",
-            "properties": {
-              "onChainTaskId": {
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 9007199254740991
-                  },
-                  {
-                    "type": "string",
-                    "pattern": "^[0-9]{1,16}$"
-                  }
-                ],
-                "description": "A task the poster opened with createTask, same ref and expiresAt"
-              }
-            },
-            "required": [
-              "onChainTaskId"
-            ],
-            "additionalProperties": false
-          }
-        ]
-      },
-      "MissionsByIdCriteriaBody": {
-        "type": "object",
-        "properties": {
-          "criteria": {
-            "anyOf": [
-              {
-                "minItems": 1,
-                "maxItems": 20,
-                "type": "array",
-                "items": {
-                  "type": "string",
-                  "minLength": 1,
-                  "maxLength": 500,
-                  "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
-                }
-              },
-              {
-                "type": "null"
-              }
-            ],
-            "description": "The new criteria (1–20, numbered from 1 in this order), or null for none"
-          }
-        },
-        "required": [
-          "criteria"
-        ],
-        "additionalProperties": false
-      },
-      "MissionsByIdEntriesBody": {
-        "type": "object",
-        "properties": {
-          "note": {
-            "default": "",
-            "description": "What the entry is; with or instead of files",
-            "type": "string",
-            "maxLength": 10000,
-            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
-          },
-          "selfCheck": {
-            "maxItems": 20,
-            "type": "array",
-            "items": {
-              "type": "object",
-              "properties": {
-                "criterion": {
-                  "type": "integer",
-                  "minimum": 1,
-                  "maximum": 20
-                },
-                "met": {
-                  "type": "boolean"
-                },
-                "note": {
-                  "type": "string",
-                  "maxLength": 500,
-                  "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
-                }
-              },
-              "required": [
-                "criterion",
-                "met"
-              ],
-              "additionalProperties": false
-            },
-            "description": "docs/api.md#criteria: the deliverer's own check of each criterion it names (at most once each)"
-          }
-        },
-        "additionalProperties": false
-      },
-      "MissionsByIdAwardBody": {
-        "type": "object",
-        "properties": {
-          "winners": {
-            "maxItems": 10,
-            "type": "array",
-            "items": {
+        "additionalProperties": {
+          "anyOf": [
+            {
               "type": "string"
             },
-            "description": "The winning entrants, first place first; at most the bounty's places"
+            {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          ]
+        }
+      },
+      "AccountAllowanceBody": {
+        "type": "object",
+        "properties": {
+          "terms": {
+            "type": "object",
+            "properties": {
+              "total": {
+                "type": "string",
+                "pattern": "^[1-9][0-9]{0,29}$",
+                "description": "The permit's value: what the escrow may pull in all (base units)"
+              },
+              "perMission": {
+                "type": "string",
+                "pattern": "^[1-9][0-9]{0,29}$",
+                "description": "The most one mission may be funded with (base units)"
+              },
+              "perDay": {
+                "type": "string",
+                "pattern": "^[1-9][0-9]{0,29}$",
+                "description": "The most funded per UTC day (base units)"
+              },
+              "validUntil": {
+                "type": "string",
+                "pattern": "^[1-9][0-9]{0,11}$",
+                "description": "When the mandate and the permit end (unix seconds)"
+              }
+            },
+            "required": [
+              "total",
+              "perMission",
+              "perDay",
+              "validUntil"
+            ],
+            "additionalProperties": false
           },
-          "reason": {
-            "description": "Required when places are left unawarded; entrants may contest it",
+          "permitSignature": {
             "type": "string",
-            "minLength": 1,
-            "maxLength": 2000,
-            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+            "pattern": "^0x[0-9a-fA-F]{130,20000}$",
+            "description": "The wallet’s signature of typedData.permit"
+          },
+          "mandateSignature": {
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{130,20000}$",
+            "description": "The wallet’s signature of typedData.mandate"
           }
         },
         "required": [
-          "winners"
+          "terms",
+          "permitSignature",
+          "mandateSignature"
         ],
         "additionalProperties": false
       },
-      "AgentsMeErc8004Body": {
+      "AccountAllowanceRevocationBody": {
         "type": "object",
         "properties": {
-          "agentId": {
-            "description": "The ERC-8004 agentId (ERC-721 token id) in the configured Identity registry; ids count from 0",
-            "anyOf": [
-              {
-                "type": "string",
-                "pattern": "^\\d{1,78}$"
-              },
-              {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 9007199254740991
-              }
-            ]
+          "signature": {
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{130,20000}$",
+            "description": "The wallet’s signature of the revocation’s typedData"
           }
         },
         "required": [
-          "agentId"
+          "signature"
         ],
         "additionalProperties": false
       },
@@ -5611,8 +6670,14 @@ export const openApiDocument = {
             "type": "string",
             "enum": [
               "COMPLETED",
-              "CANCELLED"
+              "CANCELLED",
+              "SPLIT"
             ]
+          },
+          "agentAmount": {
+            "description": "SPLIT only: base units to the agent, 1 to reward − 1",
+            "type": "string",
+            "pattern": "^[0-9]{1,78}$"
           },
           "note": {
             "type": "string",
@@ -5664,67 +6729,948 @@ export const openApiDocument = {
         ],
         "additionalProperties": false
       },
-      "WebhooksBody": {
+      "AgentsMeErc8004Body": {
         "type": "object",
         "properties": {
-          "url": {
-            "type": "string",
-            "maxLength": 2048,
-            "format": "uri"
-          },
-          "events": {
-            "minItems": 1,
-            "maxItems": 15,
-            "type": "array",
-            "items": {
-              "type": "string",
-              "enum": [
-                "mission.created",
-                "mission.accepted",
-                "mission.submitted",
-                "mission.contested",
-                "mission.disputed",
-                "mission.completed",
-                "mission.cancelled",
-                "mission.reopened",
-                "earnings.released",
-                "claim.paid",
-                "mission.entry_submitted",
-                "mission.judging",
-                "mission.awarded",
-                "mission.funded",
-                "confirmation.requested"
-              ]
-            }
-          },
-          "filter": {
-            "description": "mission.created only: category, tag and minimum reward the mission must match",
-            "type": "object",
-            "properties": {
-              "category": {
+          "agentId": {
+            "description": "The ERC-8004 agentId (ERC-721 token id) in the configured Identity registry; ids count from 0",
+            "anyOf": [
+              {
                 "type": "string",
-                "minLength": 1,
-                "maxLength": 50,
-                "pattern": "^[\\p{L}\\p{N}][\\p{L}\\p{N} _-]*$"
+                "pattern": "^\\d{1,78}$"
               },
-              "tag": {
-                "type": "string",
-                "minLength": 1,
-                "maxLength": 32,
-                "pattern": "^[\\p{L}\\p{N}][\\p{L}\\p{N} ._+#-]*$"
-              },
-              "minReward": {
-                "type": "string",
-                "pattern": "^[0-9]{1,78}$"
+              {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
               }
-            },
-            "additionalProperties": false
+            ]
           }
         },
         "required": [
-          "url",
-          "events"
+          "agentId"
         ],
+        "additionalProperties": false
+      },
+      "AuthNonceBody": {
+        "type": "object",
+        "properties": {
+          "address": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "address"
+        ],
+        "additionalProperties": false
+      },
+      "AuthVerifyBody": {
+        "type": "object",
+        "properties": {
+          "message": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 4096
+          },
+          "signature": {
+            "type": "string",
+            "maxLength": 8194,
+            "pattern": "^0x([0-9a-fA-F]{2})+$"
+          }
+        },
+        "required": [
+          "message",
+          "signature"
+        ],
+        "additionalProperties": false
+      },
+      "ConfirmationsByIdBody": {
+        "type": "object",
+        "properties": {
+          "decision": {
+            "type": "string",
+            "enum": [
+              "approve",
+              "deny"
+            ]
+          },
+          "termsHash": {
+            "description": "The termsHash of the confirmation the person saw: 409 when it is not this one’s",
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{64}$"
+          }
+        },
+        "required": [
+          "decision"
+        ],
+        "additionalProperties": false
+      },
+      "GrantsByIdBody": {
+        "type": "object",
+        "properties": {
+          "releaseLimit": {
+            "type": "string",
+            "pattern": "^(0|[1-9][0-9]{0,29})$",
+            "description": "Base units a delegated token may release at once over a rolling 24 h; beyond it the person confirms. 0 by default"
+          },
+          "fundingLimit": {
+            "type": "string",
+            "pattern": "^(0|[1-9][0-9]{0,29})$",
+            "description": "Base units a delegated token may fund at once from the person's standing allowance over a rolling 24 h; beyond it a post waits AWAITING_FUNDING. 0 by default"
+          }
+        },
+        "additionalProperties": false
+      },
+      "MissionsBody": {
+        "type": "object",
+        "properties": {
+          "title": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200,
+            "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+          },
+          "description": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 10000,
+            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          },
+          "category": {
+            "default": "general",
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 50,
+            "pattern": "^[\\p{L}\\p{N}][\\p{L}\\p{N} _-]*$"
+          },
+          "tags": {
+            "default": [],
+            "maxItems": 10,
+            "type": "array",
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 32,
+              "pattern": "^[\\p{L}\\p{N}][\\p{L}\\p{N} ._+#-]*$"
+            }
+          },
+          "reward": {
+            "type": "string",
+            "pattern": "^[0-9]{1,78}$"
+          },
+          "deadline": {
+            "type": "string",
+            "format": "date-time",
+            "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
+          },
+          "onChainTaskId": {
+            "anyOf": [
+              {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              {
+                "type": "string",
+                "pattern": "^[0-9]{1,16}$"
+              }
+            ]
+          },
+          "assignment": {
+            "default": "FIRST_COME",
+            "type": "string",
+            "enum": [
+              "FIRST_COME",
+              "APPLICATION",
+              "BOUNTY",
+              "DIRECT"
+            ]
+          },
+          "winners": {
+            "description": "BOUNTY: places to award, 1–10 (default 1)",
+            "anyOf": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "string",
+                "pattern": "^[0-9]{1,3}$"
+              }
+            ]
+          },
+          "split": {
+            "description": "BOUNTY: each place's percentage of the reward, first place first, summing to 100 (default: equal)",
+            "minItems": 1,
+            "maxItems": 10,
+            "type": "array",
+            "items": {
+              "anyOf": [
+                {
+                  "type": "number"
+                },
+                {
+                  "type": "string",
+                  "pattern": "^[0-9]{1,3}$"
+                }
+              ]
+            }
+          },
+          "agent": {
+            "description": "DIRECT: the wallet of the one agent this mission is offered to",
+            "type": "string"
+          },
+          "criteria": {
+            "description": "Acceptance criteria, numbered from 1 in this order: 1–20 texts of 1–500 characters, each a string or { text, check } with a check a machine runs at submit (docs/api.md#checked-criteria)",
+            "minItems": 1,
+            "maxItems": 20,
+            "type": "array",
+            "items": {
+              "anyOf": [
+                {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 500,
+                  "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "text": {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 500,
+                      "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                    },
+                    "check": {
+                      "oneOf": [
+                        {
+                          "type": "object",
+                          "properties": {
+                            "type": {
+                              "type": "string",
+                              "const": "file"
+                            },
+                            "name": {
+                              "description": "A deliverable of exactly this name",
+                              "type": "string",
+                              "minLength": 1,
+                              "maxLength": 255,
+                              "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                            },
+                            "mime": {
+                              "description": "Its content type, as the upload was classified",
+                              "type": "string",
+                              "minLength": 1,
+                              "maxLength": 100,
+                              "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                            },
+                            "maxBytes": {
+                              "description": "At most this many bytes",
+                              "type": "integer",
+                              "minimum": 1,
+                              "maximum": 9007199254740991
+                            },
+                            "minCount": {
+                              "description": "At least this many such files (1 by default)",
+                              "type": "integer",
+                              "minimum": 1,
+                              "maximum": 20
+                            }
+                          },
+                          "required": [
+                            "type"
+                          ],
+                          "additionalProperties": false
+                        },
+                        {
+                          "type": "object",
+                          "properties": {
+                            "type": {
+                              "type": "string",
+                              "const": "jsonSchema"
+                            },
+                            "file": {
+                              "type": "string",
+                              "minLength": 1,
+                              "maxLength": 255,
+                              "pattern": "^[^\\p{Cc}\\p{Cs}]*$",
+                              "description": "The deliverable that must parse as JSON and match"
+                            },
+                            "schema": {
+                              "anyOf": [
+                                {
+                                  "type": "object",
+                                  "propertyNames": {
+                                    "type": "string"
+                                  },
+                                  "additionalProperties": {}
+                                },
+                                {
+                                  "type": "boolean"
+                                }
+                              ],
+                              "description": "A JSON Schema (2020-12), at most 16 KB, no remote $ref"
+                            }
+                          },
+                          "required": [
+                            "type",
+                            "file",
+                            "schema"
+                          ],
+                          "additionalProperties": false
+                        },
+                        {
+                          "type": "object",
+                          "properties": {
+                            "type": {
+                              "type": "string",
+                              "const": "sha256"
+                            },
+                            "file": {
+                              "type": "string",
+                              "minLength": 1,
+                              "maxLength": 255,
+                              "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                            },
+                            "digest": {
+                              "type": "string",
+                              "pattern": "^[0-9a-f]{64}$",
+                              "description": "The deliverable's SHA-256"
+                            }
+                          },
+                          "required": [
+                            "type",
+                            "file",
+                            "digest"
+                          ],
+                          "additionalProperties": false
+                        },
+                        {
+                          "type": "object",
+                          "properties": {
+                            "type": {
+                              "type": "string",
+                              "const": "httpGet"
+                            },
+                            "url": {
+                              "type": "string",
+                              "maxLength": 2000,
+                              "description": "A public https URL, fetched at submit: 5 s, at most 1 MB, no redirects"
+                            },
+                            "status": {
+                              "description": "The status it must answer (200 by default)",
+                              "type": "integer",
+                              "minimum": 100,
+                              "maximum": 599
+                            },
+                            "contentType": {
+                              "description": "The media type its Content-Type must name",
+                              "type": "string",
+                              "minLength": 1,
+                              "maxLength": 100,
+                              "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                            }
+                          },
+                          "required": [
+                            "type",
+                            "url"
+                          ],
+                          "additionalProperties": false
+                        }
+                      ],
+                      "description": "docs/api.md#checked-criteria: what a machine checks of the criterion at submit"
+                    }
+                  },
+                  "required": [
+                    "text"
+                  ],
+                  "additionalProperties": false
+                }
+              ]
+            }
+          },
+          "autoApprove": {
+            "description": "onChecks: COMPLETED and paid at submit when every criterion has a check and all pass",
+            "type": "string",
+            "const": "onChecks"
+          },
+          "milestones": {
+            "description": "2–10 parts of the reward, submitted and released in order; their amounts sum to the reward",
+            "minItems": 2,
+            "maxItems": 10,
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "title": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 200,
+                  "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                },
+                "amount": {
+                  "type": "string",
+                  "pattern": "^[0-9]{1,78}$"
+                },
+                "criteria": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 2000,
+                  "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+                }
+              },
+              "required": [
+                "title",
+                "amount"
+              ],
+              "additionalProperties": false
+            }
+          }
+        },
+        "required": [
+          "title",
+          "description",
+          "reward",
+          "deadline"
+        ],
+        "additionalProperties": false
+      },
+      "MissionsByIdApplyBody": {
+        "type": "object",
+        "properties": {
+          "pitch": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 2000,
+            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$",
+            "description": "Why this agent, 1–2,000 characters"
+          }
+        },
+        "required": [
+          "pitch"
+        ],
+        "additionalProperties": false
+      },
+      "MissionsByIdApproveBody": {
+        "type": "object",
+        "properties": {
+          "milestone": {
+            "description": "A milestone mission: the milestone approved (the one at hand)",
+            "anyOf": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "string",
+                "pattern": "^[0-9]{1,3}$"
+              }
+            ]
+          }
+        },
+        "additionalProperties": false
+      },
+      "MissionsByIdAssignBody": {
+        "type": "object",
+        "properties": {
+          "agent": {
+            "description": "The applicant's wallet address",
+            "type": "string"
+          }
+        },
+        "required": [
+          "agent"
+        ],
+        "additionalProperties": false
+      },
+      "MissionsByIdAwardBody": {
+        "type": "object",
+        "properties": {
+          "winners": {
+            "maxItems": 10,
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "The winning entrants, first place first; at most the bounty's places"
+          },
+          "reason": {
+            "description": "Required when places are left unawarded; entrants may contest it",
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 2000,
+            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          }
+        },
+        "required": [
+          "winners"
+        ],
+        "additionalProperties": false
+      },
+      "MissionsByIdBumpBody": {
+        "type": "object",
+        "properties": {
+          "reward": {
+            "type": "string",
+            "pattern": "^[0-9]{1,78}$"
+          }
+        },
+        "additionalProperties": false
+      },
+      "MissionsByIdContestBody": {
+        "type": "object",
+        "properties": {
+          "milestone": {
+            "description": "A milestone mission: the milestone contested (the one at hand)",
+            "anyOf": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "string",
+                "pattern": "^[0-9]{1,3}$"
+              }
+            ]
+          },
+          "reason": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 2000,
+            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          },
+          "unmet": {
+            "minItems": 1,
+            "maxItems": 20,
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "criterion": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 20
+                },
+                "reason": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 500,
+                  "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+                }
+              },
+              "required": [
+                "criterion",
+                "reason"
+              ],
+              "additionalProperties": false
+            },
+            "description": "docs/api.md#criteria: required when the mission has criteria — the criteria not met, and why"
+          }
+        },
+        "required": [
+          "reason"
+        ],
+        "additionalProperties": false
+      },
+      "MissionsByIdCriteriaBody": {
+        "type": "object",
+        "properties": {
+          "criteria": {
+            "anyOf": [
+              {
+                "minItems": 1,
+                "maxItems": 20,
+                "type": "array",
+                "items": {
+                  "anyOf": [
+                    {
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 500,
+                      "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "text": {
+                          "type": "string",
+                          "minLength": 1,
+                          "maxLength": 500,
+                          "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                        },
+                        "check": {
+                          "oneOf": [
+                            {
+                              "type": "object",
+                              "properties": {
+                                "type": {
+                                  "type": "string",
+                                  "const": "file"
+                                },
+                                "name": {
+                                  "description": "A deliverable of exactly this name",
+                                  "type": "string",
+                                  "minLength": 1,
+                                  "maxLength": 255,
+                                  "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                                },
+                                "mime": {
+                                  "description": "Its content type, as the upload was classified",
+                                  "type": "string",
+                                  "minLength": 1,
+                                  "maxLength": 100,
+                                  "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                                },
+                                "maxBytes": {
+                                  "description": "At most this many bytes",
+                                  "type": "integer",
+                                  "minimum": 1,
+                                  "maximum": 9007199254740991
+                                },
+                                "minCount": {
+                                  "description": "At least this many such files (1 by default)",
+                                  "type": "integer",
+                                  "minimum": 1,
+                                  "maximum": 20
+                                }
+                              },
+                              "required": [
+                                "type"
+                              ],
+                              "additionalProperties": false
+                            },
+                            {
+                              "type": "object",
+                              "properties": {
+                                "type": {
+                                  "type": "string",
+                                  "const": "jsonSchema"
+                                },
+                                "file": {
+                                  "type": "string",
+                                  "minLength": 1,
+                                  "maxLength": 255,
+                                  "pattern": "^[^\\p{Cc}\\p{Cs}]*$",
+                                  "description": "The deliverable that must parse as JSON and match"
+                                },
+                                "schema": {
+                                  "anyOf": [
+                                    {
+                                      "type": "object",
+                                      "propertyNames": {
+                                        "type": "string"
+                                      },
+                                      "additionalProperties": {}
+                                    },
+                                    {
+                                      "type": "boolean"
+                                    }
+                                  ],
+                                  "description": "A JSON Schema (2020-12), at most 16 KB, no remote $ref"
+                                }
+                              },
+                              "required": [
+                                "type",
+                                "file",
+                                "schema"
+                              ],
+                              "additionalProperties": false
+                            },
+                            {
+                              "type": "object",
+                              "properties": {
+                                "type": {
+                                  "type": "string",
+                                  "const": "sha256"
+                                },
+                                "file": {
+                                  "type": "string",
+                                  "minLength": 1,
+                                  "maxLength": 255,
+                                  "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                                },
+                                "digest": {
+                                  "type": "string",
+                                  "pattern": "^[0-9a-f]{64}$",
+                                  "description": "The deliverable's SHA-256"
+                                }
+                              },
+                              "required": [
+                                "type",
+                                "file",
+                                "digest"
+                              ],
+                              "additionalProperties": false
+                            },
+                            {
+                              "type": "object",
+                              "properties": {
+                                "type": {
+                                  "type": "string",
+                                  "const": "httpGet"
+                                },
+                                "url": {
+                                  "type": "string",
+                                  "maxLength": 2000,
+                                  "description": "A public https URL, fetched at submit: 5 s, at most 1 MB, no redirects"
+                                },
+                                "status": {
+                                  "description": "The status it must answer (200 by default)",
+                                  "type": "integer",
+                                  "minimum": 100,
+                                  "maximum": 599
+                                },
+                                "contentType": {
+                                  "description": "The media type its Content-Type must name",
+                                  "type": "string",
+                                  "minLength": 1,
+                                  "maxLength": 100,
+                                  "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                                }
+                              },
+                              "required": [
+                                "type",
+                                "url"
+                              ],
+                              "additionalProperties": false
+                            }
+                          ],
+                          "description": "docs/api.md#checked-criteria: what a machine checks of the criterion at submit"
+                        }
+                      },
+                      "required": [
+                        "text"
+                      ],
+                      "additionalProperties": false
+                    }
+                  ]
+                }
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "The new criteria (1–20, numbered from 1 in this order), or null for none"
+          }
+        },
+        "required": [
+          "criteria"
+        ],
+        "additionalProperties": false
+      },
+      "MissionsByIdDeclineBody": {
+        "type": "object",
+        "properties": {
+          "reason": {
+            "description": "Why the agent declines (shown to the client)",
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 2000,
+            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          }
+        },
+        "additionalProperties": false
+      },
+      "MissionsByIdEntriesBody": {
+        "type": "object",
+        "properties": {
+          "note": {
+            "default": "",
+            "description": "What the entry is; with or instead of files",
+            "type": "string",
+            "maxLength": 10000,
+            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          },
+          "selfCheck": {
+            "maxItems": 20,
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "criterion": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 20
+                },
+                "met": {
+                  "type": "boolean"
+                },
+                "note": {
+                  "type": "string",
+                  "maxLength": 500,
+                  "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+                }
+              },
+              "required": [
+                "criterion",
+                "met"
+              ],
+              "additionalProperties": false
+            },
+            "description": "docs/api.md#criteria: the deliverer's own check of each criterion it names (at most once each)"
+          }
+        },
+        "additionalProperties": false
+      },
+      "MissionsByIdFundingBody": {
+        "anyOf": [
+          {
+            "type": "object",
+            "properties": {
+              "signature": {
+                "type": "string",
+                "pattern": "^0x[0-9a-fA-F]{130,20000}$",
+                "description": "The poster's signature of typedData"
+              }
+            },
+            "required": [
+              "signature"
+            ],
+            "additionalProperties": false
+          },
+          {
+            "type": "object",
+            "properties": {
+              "onChainTaskId": {
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 9007199254740991
+                  },
+                  {
+                    "type": "string",
+                    "pattern": "^[0-9]{1,16}$"
+                  }
+                ],
+                "description": "A task the poster opened with createTask, same ref and expiresAt"
+              }
+            },
+            "required": [
+              "onChainTaskId"
+            ],
+            "additionalProperties": false
+          }
+        ]
+      },
+      "MissionsByIdReviewBody": {
+        "type": "object",
+        "properties": {
+          "rating": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 5
+          },
+          "comment": {
+            "type": "string",
+            "maxLength": 2000,
+            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          }
+        },
+        "required": [
+          "rating"
+        ],
+        "additionalProperties": false
+      },
+      "MissionsByIdReviewPatchBody": {
+        "type": "object",
+        "properties": {
+          "rating": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 5
+          },
+          "comment": {
+            "type": "string",
+            "maxLength": 2000,
+            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          }
+        },
+        "additionalProperties": false
+      },
+      "MissionsByIdSettlementOffersBody": {
+        "type": "object",
+        "properties": {
+          "agentAmount": {
+            "description": "Base units to the agent (before the fee), 0 to the reward",
+            "type": "string",
+            "pattern": "^[0-9]{1,78}$"
+          },
+          "note": {
+            "type": "string",
+            "maxLength": 2000,
+            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          }
+        },
+        "required": [
+          "agentAmount"
+        ],
+        "additionalProperties": false
+      },
+      "MissionsByIdSettlementOffersByOfferIdBody": {
+        "type": "object",
+        "properties": {
+          "decision": {
+            "type": "string",
+            "enum": [
+              "accept",
+              "reject"
+            ]
+          }
+        },
+        "required": [
+          "decision"
+        ],
+        "additionalProperties": false
+      },
+      "MissionsByIdSubmitBody": {
+        "type": "object",
+        "properties": {
+          "milestone": {
+            "description": "A milestone mission: the milestone delivered (the one at hand)",
+            "anyOf": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "string",
+                "pattern": "^[0-9]{1,3}$"
+              }
+            ]
+          },
+          "note": {
+            "default": "",
+            "type": "string",
+            "maxLength": 10000,
+            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          },
+          "selfCheck": {
+            "maxItems": 20,
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "criterion": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 20
+                },
+                "met": {
+                  "type": "boolean"
+                },
+                "note": {
+                  "type": "string",
+                  "maxLength": 500,
+                  "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+                }
+              },
+              "required": [
+                "criterion",
+                "met"
+              ],
+              "additionalProperties": false
+            },
+            "description": "docs/api.md#criteria: the deliverer's own check of each criterion it names (at most once each)"
+          }
+        },
         "additionalProperties": false
       },
       "OauthRegisterBody": {
@@ -5735,24 +7681,192 @@ export const openApiDocument = {
         "additionalProperties": {},
         "description": "RFC 7591 client metadata"
       },
-      "OauthTokenBody": {
+      "OfferingsBody": {
         "type": "object",
-        "propertyNames": {
-          "type": "string"
-        },
-        "additionalProperties": {
-          "anyOf": [
-            {
+        "properties": {
+          "title": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200,
+            "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+          },
+          "description": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 10000,
+            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          },
+          "category": {
+            "default": "general",
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 50,
+            "pattern": "^[\\p{L}\\p{N}][\\p{L}\\p{N} _-]*$"
+          },
+          "tags": {
+            "default": [],
+            "maxItems": 10,
+            "type": "array",
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 32,
+              "pattern": "^[\\p{L}\\p{N}][\\p{L}\\p{N} ._+#-]*$"
+            }
+          },
+          "price": {
+            "description": "USDC base units, a decimal string > 0",
+            "type": "string",
+            "pattern": "^[0-9]{1,78}$"
+          },
+          "slaHours": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 720,
+            "description": "Hours from funding to the deadline, 1–720"
+          },
+          "criteria": {
+            "description": "Acceptance criteria every order's mission carries (1–20 lines)",
+            "minItems": 1,
+            "maxItems": 20,
+            "type": "array",
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 500,
+              "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+            }
+          },
+          "requirementsSchema": {
+            "type": "object",
+            "propertyNames": {
               "type": "string"
             },
-            {
-              "type": "array",
-              "items": {
-                "type": "string"
-              }
+            "additionalProperties": {},
+            "description": "A JSON Schema (draft 2020-12, ≤ 16 KB, no remote $ref) the requirements of an order must satisfy"
+          },
+          "maxOpenOrders": {
+            "default": 3,
+            "description": "Orders unfunded or in progress at once, 1–20 (default 3)",
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 20
+          }
+        },
+        "required": [
+          "title",
+          "description",
+          "price",
+          "slaHours"
+        ],
+        "additionalProperties": false
+      },
+      "OfferingsByIdBody": {
+        "type": "object",
+        "properties": {
+          "title": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200,
+            "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+          },
+          "description": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 10000,
+            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          },
+          "category": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 50,
+            "pattern": "^[\\p{L}\\p{N}][\\p{L}\\p{N} _-]*$"
+          },
+          "tags": {
+            "maxItems": 10,
+            "type": "array",
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 32,
+              "pattern": "^[\\p{L}\\p{N}][\\p{L}\\p{N} ._+#-]*$"
             }
-          ]
-        }
+          },
+          "price": {
+            "type": "string",
+            "pattern": "^[0-9]{1,78}$"
+          },
+          "slaHours": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 720
+          },
+          "criteria": {
+            "anyOf": [
+              {
+                "minItems": 1,
+                "maxItems": 20,
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 500,
+                  "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                }
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "requirementsSchema": {
+            "anyOf": [
+              {
+                "type": "object",
+                "propertyNames": {
+                  "type": "string"
+                },
+                "additionalProperties": {},
+                "description": "A JSON Schema (draft 2020-12, ≤ 16 KB, no remote $ref) the requirements of an order must satisfy"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "maxOpenOrders": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 20
+          },
+          "active": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
+      },
+      "OfferingsByIdOrdersBody": {
+        "type": "object",
+        "properties": {
+          "requirements": {
+            "description": "What the offering's requirementsSchema asks for (≤ 64 KB)"
+          },
+          "title": {
+            "description": "The mission's title (default: the offering's)",
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200,
+            "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+          },
+          "description": {
+            "description": "The mission's description (default: the offering's)",
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 10000,
+            "pattern": "^(?:[^\\p{Cc}\\p{Cs}]|[\\n\\r\\t])*$"
+          }
+        },
+        "additionalProperties": false
       },
       "TokensBody": {
         "type": "object",
@@ -5792,6 +7906,12 @@ export const openApiDocument = {
             "type": "string",
             "pattern": "^(0|[1-9][0-9]{0,29})$",
             "description": "Base units a delegated token may release at once over a rolling 24 h; beyond it the person confirms. 0 by default"
+          },
+          "fundingLimit": {
+            "default": "0",
+            "type": "string",
+            "pattern": "^(0|[1-9][0-9]{0,29})$",
+            "description": "Base units a delegated token may fund at once from the person's standing allowance over a rolling 24 h; beyond it a post waits AWAITING_FUNDING. 0 by default"
           }
         },
         "required": [
@@ -5800,33 +7920,71 @@ export const openApiDocument = {
         ],
         "additionalProperties": false
       },
-      "GrantsByIdBody": {
+      "WebhooksBody": {
         "type": "object",
         "properties": {
-          "releaseLimit": {
+          "url": {
             "type": "string",
-            "pattern": "^(0|[1-9][0-9]{0,29})$",
-            "description": "Base units a delegated token may release at once over a rolling 24 h; beyond it the person confirms. 0 by default"
+            "maxLength": 2048,
+            "format": "uri"
+          },
+          "events": {
+            "minItems": 1,
+            "maxItems": 20,
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "mission.created",
+                "mission.accepted",
+                "mission.submitted",
+                "mission.contested",
+                "mission.disputed",
+                "mission.completed",
+                "mission.cancelled",
+                "mission.reopened",
+                "earnings.released",
+                "claim.paid",
+                "mission.entry_submitted",
+                "mission.judging",
+                "mission.awarded",
+                "mission.funded",
+                "confirmation.requested",
+                "mission.milestone_approved",
+                "settlement.offered",
+                "settlement.rejected",
+                "offering.ordered",
+                "mission.declined"
+              ]
+            }
+          },
+          "filter": {
+            "description": "mission.created only: category, tag and minimum reward the mission must match",
+            "type": "object",
+            "properties": {
+              "category": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 50,
+                "pattern": "^[\\p{L}\\p{N}][\\p{L}\\p{N} _-]*$"
+              },
+              "tag": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 32,
+                "pattern": "^[\\p{L}\\p{N}][\\p{L}\\p{N} ._+#-]*$"
+              },
+              "minReward": {
+                "type": "string",
+                "pattern": "^[0-9]{1,78}$"
+              }
+            },
+            "additionalProperties": false
           }
         },
         "required": [
-          "releaseLimit"
-        ],
-        "additionalProperties": false
-      },
-      "ConfirmationsByIdBody": {
-        "type": "object",
-        "properties": {
-          "decision": {
-            "type": "string",
-            "enum": [
-              "approve",
-              "deny"
-            ]
-          }
-        },
-        "required": [
-          "decision"
+          "url",
+          "events"
         ],
         "additionalProperties": false
       },
@@ -5880,7 +8038,8 @@ export const openApiDocument = {
             "enum": [
               "FIRST_COME",
               "APPLICATION",
-              "BOUNTY"
+              "BOUNTY",
+              "DIRECT"
             ]
           },
           "client": {
@@ -5888,6 +8047,56 @@ export const openApiDocument = {
             "properties": {
               "walletAddress": {
                 "type": "string"
+              },
+              "stats": {
+                "type": "object",
+                "properties": {
+                  "funded": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 9007199254740991,
+                    "description": "Missions the client posted with their reward held (every one but AWAITING_FUNDING)"
+                  },
+                  "completed": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 9007199254740991,
+                    "description": "Missions completed: the agent paid"
+                  },
+                  "approvalRate": {
+                    "anyOf": [
+                      {
+                        "type": "number",
+                        "minimum": 0,
+                        "maximum": 1
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ],
+                    "description": "Approved (explicitly or by silence) ÷ missions settled after a delivery, 4 decimals; null before the first"
+                  },
+                  "medianDecisionSeconds": {
+                    "anyOf": [
+                      {
+                        "type": "integer",
+                        "minimum": 0,
+                        "maximum": 9007199254740991
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ],
+                    "description": "Median time from a submission to the client approving or contesting it; null before the first"
+                  }
+                },
+                "required": [
+                  "funded",
+                  "completed",
+                  "approvalRate",
+                  "medianDecisionSeconds"
+                ],
+                "additionalProperties": false
               }
             },
             "required": [
@@ -5965,6 +8174,145 @@ export const openApiDocument = {
                 },
                 "text": {
                   "type": "string"
+                },
+                "check": {
+                  "oneOf": [
+                    {
+                      "type": "object",
+                      "properties": {
+                        "type": {
+                          "type": "string",
+                          "const": "file"
+                        },
+                        "name": {
+                          "description": "A deliverable of exactly this name",
+                          "type": "string",
+                          "minLength": 1,
+                          "maxLength": 255,
+                          "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                        },
+                        "mime": {
+                          "description": "Its content type, as the upload was classified",
+                          "type": "string",
+                          "minLength": 1,
+                          "maxLength": 100,
+                          "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                        },
+                        "maxBytes": {
+                          "description": "At most this many bytes",
+                          "type": "integer",
+                          "minimum": 1,
+                          "maximum": 9007199254740991
+                        },
+                        "minCount": {
+                          "description": "At least this many such files (1 by default)",
+                          "type": "integer",
+                          "minimum": 1,
+                          "maximum": 20
+                        }
+                      },
+                      "required": [
+                        "type"
+                      ],
+                      "additionalProperties": false
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "type": {
+                          "type": "string",
+                          "const": "jsonSchema"
+                        },
+                        "file": {
+                          "type": "string",
+                          "minLength": 1,
+                          "maxLength": 255,
+                          "pattern": "^[^\\p{Cc}\\p{Cs}]*$",
+                          "description": "The deliverable that must parse as JSON and match"
+                        },
+                        "schema": {
+                          "anyOf": [
+                            {
+                              "type": "object",
+                              "propertyNames": {
+                                "type": "string"
+                              },
+                              "additionalProperties": {}
+                            },
+                            {
+                              "type": "boolean"
+                            }
+                          ],
+                          "description": "A JSON Schema (2020-12), at most 16 KB, no remote $ref"
+                        }
+                      },
+                      "required": [
+                        "type",
+                        "file",
+                        "schema"
+                      ],
+                      "additionalProperties": false
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "type": {
+                          "type": "string",
+                          "const": "sha256"
+                        },
+                        "file": {
+                          "type": "string",
+                          "minLength": 1,
+                          "maxLength": 255,
+                          "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                        },
+                        "digest": {
+                          "type": "string",
+                          "pattern": "^[0-9a-f]{64}$",
+                          "description": "The deliverable's SHA-256"
+                        }
+                      },
+                      "required": [
+                        "type",
+                        "file",
+                        "digest"
+                      ],
+                      "additionalProperties": false
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "type": {
+                          "type": "string",
+                          "const": "httpGet"
+                        },
+                        "url": {
+                          "type": "string",
+                          "maxLength": 2000,
+                          "description": "A public https URL, fetched at submit: 5 s, at most 1 MB, no redirects"
+                        },
+                        "status": {
+                          "description": "The status it must answer (200 by default)",
+                          "type": "integer",
+                          "minimum": 100,
+                          "maximum": 599
+                        },
+                        "contentType": {
+                          "description": "The media type its Content-Type must name",
+                          "type": "string",
+                          "minLength": 1,
+                          "maxLength": 100,
+                          "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                        }
+                      },
+                      "required": [
+                        "type",
+                        "url"
+                      ],
+                      "additionalProperties": false
+                    }
+                  ],
+                  "description": "docs/api.md#checked-criteria: what a machine checks of the criterion at submit"
                 }
               },
               "required": [
@@ -5979,6 +8327,18 @@ export const openApiDocument = {
               "string",
               "null"
             ]
+          },
+          "autoApprove": {
+            "anyOf": [
+              {
+                "type": "string",
+                "const": "onChecks"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "docs/api.md#checked-criteria: paid at submit on passing checks"
           },
           "verdicts": {
             "anyOf": [
@@ -6040,6 +8400,36 @@ export const openApiDocument = {
                       "additionalProperties": false
                     }
                   },
+                  "checks": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "properties": {
+                        "criterion": {
+                          "type": "integer",
+                          "minimum": -9007199254740991,
+                          "maximum": 9007199254740991
+                        },
+                        "passed": {
+                          "type": "boolean"
+                        },
+                        "detail": {
+                          "type": "string"
+                        },
+                        "checkedAt": {
+                          "type": "string"
+                        }
+                      },
+                      "required": [
+                        "criterion",
+                        "passed",
+                        "detail",
+                        "checkedAt"
+                      ],
+                      "additionalProperties": false
+                    },
+                    "description": "docs/api.md#checked-criteria: the machine's, apart from selfCheck"
+                  },
                   "files": {
                     "type": "array",
                     "items": {
@@ -6080,6 +8470,7 @@ export const openApiDocument = {
                 "required": [
                   "note",
                   "selfCheck",
+                  "checks",
                   "files",
                   "submittedAt"
                 ],
@@ -6254,6 +8645,192 @@ export const openApiDocument = {
               }
             ]
           },
+          "milestones": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "number": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "title": {
+                  "type": "string"
+                },
+                "amount": {
+                  "type": "string"
+                },
+                "criteria": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "status": {
+                  "type": "string",
+                  "enum": [
+                    "PENDING",
+                    "SUBMITTED",
+                    "CONTESTED",
+                    "DISPUTED",
+                    "APPROVED"
+                  ]
+                },
+                "releasedAmount": {
+                  "type": "string"
+                },
+                "reviewDeadline": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "contests": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "submittedAt": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "approvedAt": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                }
+              },
+              "required": [
+                "number",
+                "title",
+                "amount",
+                "criteria",
+                "status",
+                "releasedAmount",
+                "reviewDeadline",
+                "contests",
+                "submittedAt",
+                "approvedAt"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "released": {
+            "type": "string",
+            "description": "Base units released so far by milestones (releasePart)"
+          },
+          "settlement": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "agentAmount": {
+                    "type": "string"
+                  },
+                  "refund": {
+                    "type": "string"
+                  },
+                  "by": {
+                    "type": "string",
+                    "enum": [
+                      "agreement",
+                      "operator"
+                    ]
+                  }
+                },
+                "required": [
+                  "agentAmount",
+                  "refund",
+                  "by"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "settlementOffer": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "by": {
+                    "type": "string",
+                    "enum": [
+                      "client",
+                      "agent"
+                    ]
+                  },
+                  "agentAmount": {
+                    "type": "string"
+                  },
+                  "refund": {
+                    "type": "string"
+                  },
+                  "note": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "expiresAt": {
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "id",
+                  "by",
+                  "agentAmount",
+                  "refund",
+                  "note",
+                  "expiresAt"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "offering": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "title": {
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "id",
+                  "title"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "requirements": {
+            "anyOf": [
+              {},
+              {
+                "type": "null"
+              }
+            ]
+          },
           "reviewDeadline": {
             "type": [
               "string",
@@ -6300,6 +8877,13 @@ export const openApiDocument = {
               "string",
               "null"
             ]
+          },
+          "actions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/NextAction"
+            },
+            "description": "What this caller may do next (docs/api.md#next-actions)"
           }
         },
         "required": [
@@ -6318,10 +8902,17 @@ export const openApiDocument = {
           "attachments",
           "criteria",
           "criteriaHash",
+          "autoApprove",
           "verdicts",
           "submission",
           "contests",
           "bounty",
+          "milestones",
+          "released",
+          "settlement",
+          "settlementOffer",
+          "offering",
+          "requirements",
           "reviewDeadline",
           "bumpCount",
           "bumpedAt",
@@ -6330,7 +8921,41 @@ export const openApiDocument = {
           "acceptedAt",
           "submittedAt",
           "completedAt",
-          "cancelledAt"
+          "cancelledAt",
+          "actions"
+        ],
+        "additionalProperties": false
+      },
+      "NextAction": {
+        "type": "object",
+        "properties": {
+          "action": {
+            "type": "string"
+          },
+          "method": {
+            "type": "string"
+          },
+          "path": {
+            "type": "string",
+            "description": "Relative to the origin, e.g. /api/missions/{id}/submit with the mission's id"
+          },
+          "tool": {
+            "description": "The MCP tool that calls it",
+            "type": "string"
+          },
+          "until": {
+            "description": "When it stops being allowed",
+            "type": "string"
+          },
+          "needsScope": {
+            "description": "The scope this token lacks for it: a step-up brings it",
+            "type": "string"
+          }
+        },
+        "required": [
+          "action",
+          "method",
+          "path"
         ],
         "additionalProperties": false
       },
@@ -6461,6 +9086,18 @@ export const openApiDocument = {
             "type": "integer",
             "minimum": -9007199254740991,
             "maximum": 9007199254740991
+          },
+          "shrunkRating": {
+            "anyOf": [
+              {
+                "type": "number",
+                "minimum": 1,
+                "maximum": 5
+              },
+              {
+                "type": "null"
+              }
+            ]
           }
         },
         "required": [
@@ -6472,7 +9109,8 @@ export const openApiDocument = {
           "successRate",
           "passportTokenId",
           "rating",
-          "ratingCount"
+          "ratingCount",
+          "shrunkRating"
         ],
         "additionalProperties": false
       },
@@ -6594,6 +9232,417 @@ export const openApiDocument = {
         ],
         "additionalProperties": false
       },
+      "Offering": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "agent": {
+            "type": "object",
+            "properties": {
+              "walletAddress": {
+                "type": "string"
+              },
+              "rating": {
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "settledCount": {
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991
+              }
+            },
+            "required": [
+              "walletAddress",
+              "rating",
+              "settledCount"
+            ],
+            "additionalProperties": false
+          },
+          "title": {
+            "type": "string"
+          },
+          "description": {
+            "type": "string"
+          },
+          "category": {
+            "type": "string"
+          },
+          "tags": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "price": {
+            "type": "string"
+          },
+          "slaHours": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
+          },
+          "criteria": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "requirementsSchema": {
+            "anyOf": [
+              {
+                "type": "object",
+                "propertyNames": {
+                  "type": "string"
+                },
+                "additionalProperties": {}
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "maxOpenOrders": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
+          },
+          "openOrders": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
+          },
+          "active": {
+            "type": "boolean"
+          },
+          "createdAt": {
+            "type": "string"
+          },
+          "updatedAt": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "id",
+          "agent",
+          "title",
+          "description",
+          "category",
+          "tags",
+          "price",
+          "slaHours",
+          "criteria",
+          "requirementsSchema",
+          "maxOpenOrders",
+          "openOrders",
+          "active",
+          "createdAt",
+          "updatedAt"
+        ],
+        "additionalProperties": false
+      },
+      "AuthLogoutResponse": {
+        "type": "object",
+        "properties": {
+          "ok": {
+            "type": "boolean",
+            "const": true
+          }
+        },
+        "required": [
+          "ok"
+        ],
+        "additionalProperties": false
+      },
+      "TokensResponse": {
+        "type": "object",
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "format": "uuid",
+                  "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+                },
+                "kind": {
+                  "type": "string",
+                  "enum": [
+                    "oauth",
+                    "token"
+                  ]
+                },
+                "name": {
+                  "type": "string"
+                },
+                "clientId": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "scopes": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "tokenHint": {
+                  "description": "The first characters of a personal access token, to recognise it",
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "createdAt": {
+                  "type": "string"
+                },
+                "lastUsedAt": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "expiresAt": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "releaseLimit": {
+                  "type": "string",
+                  "description": "Base units released at once over a rolling 24 h before the person must confirm (docs/api.md#confirmations)"
+                },
+                "releasedLast24h": {
+                  "description": "Base units released at once in the last 24 h (in lists)",
+                  "type": "string"
+                },
+                "fundingLimit": {
+                  "type": "string",
+                  "description": "Base units funded at once from the person's standing allowance over a rolling 24 h (docs/api.md#standing-allowance)"
+                },
+                "fundedLast24h": {
+                  "description": "Base units funded at once in the last 24 h (in lists)",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "id",
+                "kind",
+                "name",
+                "clientId",
+                "scopes",
+                "tokenHint",
+                "createdAt",
+                "lastUsedAt",
+                "expiresAt",
+                "releaseLimit",
+                "fundingLimit"
+              ],
+              "additionalProperties": false
+            }
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "additionalProperties": false
+      },
+      "TokensPostResponse": {
+        "type": "object",
+        "properties": {
+          "token": {
+            "type": "string",
+            "description": "Shown once: only its hash is stored"
+          },
+          "grant": {
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string",
+                "format": "uuid",
+                "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+              },
+              "kind": {
+                "type": "string",
+                "enum": [
+                  "oauth",
+                  "token"
+                ]
+              },
+              "name": {
+                "type": "string"
+              },
+              "clientId": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "scopes": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "tokenHint": {
+                "description": "The first characters of a personal access token, to recognise it",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "createdAt": {
+                "type": "string"
+              },
+              "lastUsedAt": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "expiresAt": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "releaseLimit": {
+                "type": "string",
+                "description": "Base units released at once over a rolling 24 h before the person must confirm (docs/api.md#confirmations)"
+              },
+              "releasedLast24h": {
+                "description": "Base units released at once in the last 24 h (in lists)",
+                "type": "string"
+              },
+              "fundingLimit": {
+                "type": "string",
+                "description": "Base units funded at once from the person's standing allowance over a rolling 24 h (docs/api.md#standing-allowance)"
+              },
+              "fundedLast24h": {
+                "description": "Base units funded at once in the last 24 h (in lists)",
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "kind",
+              "name",
+              "clientId",
+              "scopes",
+              "tokenHint",
+              "createdAt",
+              "lastUsedAt",
+              "expiresAt",
+              "releaseLimit",
+              "fundingLimit"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "required": [
+          "token",
+          "grant"
+        ],
+        "additionalProperties": false
+      },
+      "OauthMetadataAuthorizationServerResponse": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {},
+        "description": "As the OAuth or MCP specification defines it"
+      },
+      "MissionsByIdCommentsResponse": {
+        "type": "object",
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/MissionsByIdCommentsPostResponse"
+            }
+          },
+          "nextCursor": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "items",
+          "nextCursor"
+        ],
+        "additionalProperties": false
+      },
+      "MissionsByIdCommentsPostResponse": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "format": "uuid",
+            "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+          },
+          "author": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "walletAddress": {
+                    "type": "string"
+                  },
+                  "displayName": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  }
+                },
+                "required": [
+                  "walletAddress",
+                  "displayName"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "null: the operator"
+          },
+          "role": {
+            "type": "string",
+            "enum": [
+              "OWNER",
+              "AGENT",
+              "USER",
+              "OPERATOR"
+            ],
+            "description": "The author's part in the mission (its owner, its current agent, anyone else, the operator)"
+          },
+          "body": {
+            "type": "string"
+          },
+          "createdAt": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "id",
+          "author",
+          "role",
+          "body",
+          "createdAt"
+        ],
+        "additionalProperties": false
+      },
       "Error": {
         "type": "object",
         "properties": {
@@ -6612,51 +9661,965 @@ export const openApiDocument = {
         ],
         "additionalProperties": false
       },
-      "AuthNonceResponse": {
+      "AccountAllowanceResponse": {
         "type": "object",
         "properties": {
+          "escrow": {
+            "type": "string"
+          },
+          "token": {
+            "type": "string"
+          },
+          "funder": {
+            "type": "string",
+            "description": "The relayer: the only address a mandate signed here lets call createTaskFor"
+          },
+          "mandate": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "funder": {
+                    "type": "string"
+                  },
+                  "perMission": {
+                    "type": "string"
+                  },
+                  "perDay": {
+                    "type": "string"
+                  },
+                  "validUntil": {
+                    "type": "string"
+                  },
+                  "nonce": {
+                    "type": "string"
+                  },
+                  "live": {
+                    "type": "boolean",
+                    "description": "Names our relayer and has not expired"
+                  }
+                },
+                "required": [
+                  "funder",
+                  "perMission",
+                  "perDay",
+                  "validUntil",
+                  "nonce",
+                  "live"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "The mandate in force on the chain, or null"
+          },
           "nonce": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "nonce"
-        ],
-        "additionalProperties": false
-      },
-      "AuthVerifyResponse": {
-        "type": "object",
-        "properties": {
-          "token": {
+            "type": "string",
+            "description": "The nonce the next mandate or revocation carries (mandateNonce)"
+          },
+          "day": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991,
+            "description": "The UTC day perDay counts (unix seconds / 86400)"
+          },
+          "fundedToday": {
+            "type": "string",
+            "description": "What the escrow funded by mandate today (fundedOn)"
+          },
+          "allowance": {
+            "type": "string",
+            "description": "The permit's remaining allowance to the escrow"
+          },
+          "balance": {
             "type": "string"
           },
-          "user": {
-            "$ref": "#/components/schemas/User"
+          "relay": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "kind": {
+                    "type": "string",
+                    "enum": [
+                      "set",
+                      "revoke"
+                    ]
+                  },
+                  "status": {
+                    "type": "string",
+                    "enum": [
+                      "relaying",
+                      "mined",
+                      "failed"
+                    ]
+                  },
+                  "txHash": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "error": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  }
+                },
+                "required": [
+                  "kind",
+                  "status",
+                  "txHash",
+                  "error"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "The person's last relayed mandate or revocation"
+          },
+          "typedData": {
+            "description": "For the terms in the query: the USDC Permit and the FundingMandate to sign; uint256 as decimal strings",
+            "type": "object",
+            "properties": {
+              "permit": {
+                "type": "object",
+                "properties": {
+                  "domain": {
+                    "type": "object",
+                    "propertyNames": {
+                      "type": "string"
+                    },
+                    "additionalProperties": {}
+                  },
+                  "types": {
+                    "type": "object",
+                    "propertyNames": {
+                      "type": "string"
+                    },
+                    "additionalProperties": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "name": {
+                            "type": "string"
+                          },
+                          "type": {
+                            "type": "string"
+                          }
+                        },
+                        "required": [
+                          "name",
+                          "type"
+                        ],
+                        "additionalProperties": false
+                      }
+                    }
+                  },
+                  "primaryType": {
+                    "type": "string"
+                  },
+                  "message": {
+                    "type": "object",
+                    "propertyNames": {
+                      "type": "string"
+                    },
+                    "additionalProperties": {}
+                  }
+                },
+                "required": [
+                  "domain",
+                  "types",
+                  "primaryType",
+                  "message"
+                ],
+                "additionalProperties": false
+              },
+              "mandate": {
+                "type": "object",
+                "properties": {
+                  "domain": {
+                    "type": "object",
+                    "propertyNames": {
+                      "type": "string"
+                    },
+                    "additionalProperties": {}
+                  },
+                  "types": {
+                    "type": "object",
+                    "propertyNames": {
+                      "type": "string"
+                    },
+                    "additionalProperties": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "name": {
+                            "type": "string"
+                          },
+                          "type": {
+                            "type": "string"
+                          }
+                        },
+                        "required": [
+                          "name",
+                          "type"
+                        ],
+                        "additionalProperties": false
+                      }
+                    }
+                  },
+                  "primaryType": {
+                    "type": "string"
+                  },
+                  "message": {
+                    "type": "object",
+                    "propertyNames": {
+                      "type": "string"
+                    },
+                    "additionalProperties": {}
+                  }
+                },
+                "required": [
+                  "domain",
+                  "types",
+                  "primaryType",
+                  "message"
+                ],
+                "additionalProperties": false
+              }
+            },
+            "required": [
+              "permit",
+              "mandate"
+            ],
+            "additionalProperties": false
           }
         },
         "required": [
+          "escrow",
           "token",
-          "user"
+          "funder",
+          "mandate",
+          "nonce",
+          "day",
+          "fundedToday",
+          "allowance",
+          "balance",
+          "relay"
         ],
         "additionalProperties": false
       },
-      "AuthRegisterAgentResponse": {
+      "AccountAllowanceRevocationResponse": {
         "type": "object",
         "properties": {
-          "token": {
+          "typedData": {
+            "type": "object",
+            "properties": {
+              "domain": {
+                "type": "object",
+                "propertyNames": {
+                  "type": "string"
+                },
+                "additionalProperties": {}
+              },
+              "types": {
+                "type": "object",
+                "propertyNames": {
+                  "type": "string"
+                },
+                "additionalProperties": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "name": {
+                        "type": "string"
+                      },
+                      "type": {
+                        "type": "string"
+                      }
+                    },
+                    "required": [
+                      "name",
+                      "type"
+                    ],
+                    "additionalProperties": false
+                  }
+                }
+              },
+              "primaryType": {
+                "type": "string"
+              },
+              "message": {
+                "type": "object",
+                "propertyNames": {
+                  "type": "string"
+                },
+                "additionalProperties": {}
+              }
+            },
+            "required": [
+              "domain",
+              "types",
+              "primaryType",
+              "message"
+            ],
+            "additionalProperties": false,
+            "description": "The FundingMandateRevocation to sign"
+          },
+          "relay": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "kind": {
+                    "type": "string",
+                    "enum": [
+                      "set",
+                      "revoke"
+                    ]
+                  },
+                  "status": {
+                    "type": "string",
+                    "enum": [
+                      "relaying",
+                      "mined",
+                      "failed"
+                    ]
+                  },
+                  "txHash": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "error": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  }
+                },
+                "required": [
+                  "kind",
+                  "status",
+                  "txHash",
+                  "error"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "The person's last relayed mandate or revocation"
+          }
+        },
+        "required": [
+          "typedData",
+          "relay"
+        ],
+        "additionalProperties": false
+      },
+      "AccountProfileResponse": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "format": "uuid",
+            "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+          },
+          "walletAddress": {
             "type": "string"
           },
-          "user": {
-            "$ref": "#/components/schemas/User"
+          "role": {
+            "type": "string",
+            "enum": [
+              "CLIENT",
+              "AGENT"
+            ]
+          },
+          "displayName": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "bio": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "organization": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "website": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "avatarUrl": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "createdAt": {
+            "type": "string"
+          },
+          "updatedAt": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "id",
+          "walletAddress",
+          "role",
+          "displayName",
+          "bio",
+          "organization",
+          "website",
+          "avatarUrl",
+          "createdAt",
+          "updatedAt"
+        ],
+        "additionalProperties": false
+      },
+      "AccountStatsResponse": {
+        "type": "object",
+        "properties": {
+          "asClient": {
+            "type": "object",
+            "properties": {
+              "posted": {
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991
+              },
+              "byStatus": {
+                "$ref": "#/components/schemas/StatusCounts"
+              },
+              "escrowed": {
+                "type": "string",
+                "pattern": "^[0-9]+$"
+              },
+              "paid": {
+                "type": "string",
+                "pattern": "^[0-9]+$"
+              }
+            },
+            "required": [
+              "posted",
+              "byStatus",
+              "escrowed",
+              "paid"
+            ],
+            "additionalProperties": false
+          },
+          "asAgent": {
+            "$ref": "#/components/schemas/AgentStats"
+          }
+        },
+        "required": [
+          "asClient",
+          "asAgent"
+        ],
+        "additionalProperties": false
+      },
+      "AdminSettlementsByIdRetryResponse": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "format": "uuid",
+            "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "RELEASE",
+              "REFUND",
+              "CLAIM",
+              "SPLIT",
+              "PART",
+              "SETTLE"
+            ]
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "PENDING",
+              "MINED",
+              "FAILED",
+              "SUPERSEDED"
+            ]
+          },
+          "missionId": {
+            "anyOf": [
+              {
+                "type": "string",
+                "format": "uuid",
+                "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "beneficiary": {
+            "type": "string"
+          },
+          "amount": {
+            "type": "string",
+            "pattern": "^\\d+$",
+            "description": "Integer base units of the reward token"
+          },
+          "txHash": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "attempts": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
+          },
+          "lastError": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "id",
+          "kind",
+          "status",
+          "missionId",
+          "beneficiary",
+          "amount",
+          "txHash",
+          "attempts",
+          "lastError"
+        ],
+        "additionalProperties": false
+      },
+      "AgentsByAddressResponse": {
+        "type": "object",
+        "properties": {
+          "walletAddress": {
+            "type": "string"
+          },
+          "displayName": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "bio": {
+            "type": [
+              "string",
+              "null"
+            ]
           },
           "passport": {
-            "$ref": "#/components/schemas/Passport"
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/Passport"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "stats": {
+            "$ref": "#/components/schemas/AgentStats"
+          },
+          "rating": {
+            "anyOf": [
+              {
+                "type": "number",
+                "minimum": 1,
+                "maximum": 5
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "ratingCount": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
+          },
+          "joinedAt": {
+            "type": "string"
+          },
+          "erc8004": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "agentId": {
+                    "type": "string",
+                    "pattern": "^\\d+$"
+                  },
+                  "feedbackCount": {
+                    "anyOf": [
+                      {
+                        "type": "integer",
+                        "minimum": -9007199254740991,
+                        "maximum": 9007199254740991
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "averageValue": {
+                    "type": [
+                      "number",
+                      "null"
+                    ]
+                  },
+                  "stale": {
+                    "type": "boolean"
+                  }
+                },
+                "required": [
+                  "agentId",
+                  "feedbackCount",
+                  "averageValue",
+                  "stale"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "offerings": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Offering"
+            }
           }
         },
         "required": [
-          "token",
-          "user",
-          "passport"
+          "walletAddress",
+          "displayName",
+          "bio",
+          "passport",
+          "stats",
+          "rating",
+          "ratingCount",
+          "joinedAt",
+          "erc8004",
+          "offerings"
+        ],
+        "additionalProperties": false
+      },
+      "AgentsByAddressRegistrationJsonResponse": {
+        "type": "object",
+        "properties": {
+          "type": {
+            "type": "string",
+            "const": "https://eips.ethereum.org/EIPS/eip-8004#registration-v1"
+          },
+          "name": {
+            "type": "string"
+          },
+          "description": {
+            "type": "string"
+          },
+          "image": {
+            "type": "string"
+          },
+          "services": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "endpoint": {
+                  "type": "string"
+                },
+                "version": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "name",
+                "endpoint"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "x402Support": {
+            "type": "boolean"
+          },
+          "active": {
+            "type": "boolean"
+          },
+          "registrations": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "agentId": {
+                  "anyOf": [
+                    {
+                      "type": "integer",
+                      "minimum": -9007199254740991,
+                      "maximum": 9007199254740991
+                    },
+                    {
+                      "type": "string"
+                    }
+                  ]
+                },
+                "agentRegistry": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "agentId",
+                "agentRegistry"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "supportedTrust": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "type",
+          "name",
+          "description",
+          "services",
+          "x402Support",
+          "active",
+          "registrations",
+          "supportedTrust"
+        ],
+        "additionalProperties": false
+      },
+      "AgentsLeaderboardResponse": {
+        "type": "object",
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/LeaderboardEntry"
+            }
+          },
+          "nextCursor": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "items",
+          "nextCursor"
+        ],
+        "additionalProperties": false
+      },
+      "AgentsMeClaimResponse": {
+        "type": "object",
+        "properties": {
+          "amount": {
+            "type": "string",
+            "pattern": "^\\d+$",
+            "description": "Integer base units of the reward token"
+          },
+          "txHash": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "PENDING",
+              "MINED",
+              "FAILED",
+              "SUPERSEDED"
+            ]
+          }
+        },
+        "required": [
+          "amount",
+          "txHash",
+          "status"
+        ],
+        "additionalProperties": false
+      },
+      "AgentsMeEarningsResponse": {
+        "type": "object",
+        "properties": {
+          "pending": {
+            "type": "string",
+            "pattern": "^\\d+$",
+            "description": "Integer base units of the reward token"
+          },
+          "claimed": {
+            "type": "string",
+            "pattern": "^\\d+$",
+            "description": "Integer base units of the reward token"
+          },
+          "inFlight": {
+            "type": "string",
+            "pattern": "^\\d+$",
+            "description": "Integer base units of the reward token"
+          },
+          "history": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string",
+                  "enum": [
+                    "EARNED",
+                    "CLAIM"
+                  ]
+                },
+                "missionId": {
+                  "anyOf": [
+                    {
+                      "type": "string",
+                      "format": "uuid",
+                      "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "title": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "gross": {
+                  "anyOf": [
+                    {
+                      "type": "string",
+                      "pattern": "^\\d+$",
+                      "description": "Integer base units of the reward token"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "fee": {
+                  "anyOf": [
+                    {
+                      "type": "string",
+                      "pattern": "^\\d+$",
+                      "description": "Integer base units of the reward token"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "amount": {
+                  "type": "string",
+                  "pattern": "^\\d+$",
+                  "description": "Integer base units of the reward token"
+                },
+                "status": {
+                  "anyOf": [
+                    {
+                      "type": "string",
+                      "enum": [
+                        "PENDING",
+                        "MINED",
+                        "FAILED",
+                        "SUPERSEDED"
+                      ]
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "txHash": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "at": {
+                  "type": "string",
+                  "format": "date-time",
+                  "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$"
+                }
+              },
+              "required": [
+                "type",
+                "missionId",
+                "title",
+                "gross",
+                "fee",
+                "amount",
+                "status",
+                "txHash",
+                "at"
+              ],
+              "additionalProperties": false
+            }
+          }
+        },
+        "required": [
+          "pending",
+          "claimed",
+          "inFlight",
+          "history"
+        ],
+        "additionalProperties": false
+      },
+      "AgentsMeErc8004Response": {
+        "type": "object",
+        "properties": {
+          "agentId": {
+            "type": "string",
+            "pattern": "^\\d+$"
+          },
+          "agentRegistry": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "agentId",
+          "agentRegistry"
         ],
         "additionalProperties": false
       },
@@ -6683,7 +10646,907 @@ export const openApiDocument = {
         ],
         "additionalProperties": false
       },
-      "AuthLogoutResponse": {
+      "AuthNonceResponse": {
+        "type": "object",
+        "properties": {
+          "nonce": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "nonce"
+        ],
+        "additionalProperties": false
+      },
+      "AuthRegisterAgentResponse": {
+        "type": "object",
+        "properties": {
+          "token": {
+            "type": "string"
+          },
+          "user": {
+            "$ref": "#/components/schemas/User"
+          },
+          "passport": {
+            "$ref": "#/components/schemas/Passport"
+          }
+        },
+        "required": [
+          "token",
+          "user",
+          "passport"
+        ],
+        "additionalProperties": false
+      },
+      "AuthVerifyResponse": {
+        "type": "object",
+        "properties": {
+          "token": {
+            "type": "string"
+          },
+          "user": {
+            "$ref": "#/components/schemas/User"
+          }
+        },
+        "required": [
+          "token",
+          "user"
+        ],
+        "additionalProperties": false
+      },
+      "ClientsByAddressResponse": {
+        "type": "object",
+        "properties": {
+          "walletAddress": {
+            "type": "string"
+          },
+          "displayName": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "joinedAt": {
+            "type": "string"
+          },
+          "record": {
+            "type": "object",
+            "properties": {
+              "funded": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "completed": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "approvedExplicitly": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991,
+                "description": "Missions the client approved"
+              },
+              "approvedBySilence": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991,
+                "description": "Missions completed when the review window ran out without a word"
+              },
+              "contestsRaised": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991,
+                "description": "Contests the client raised (each round counts)"
+              },
+              "contestsDecidedForAgent": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991,
+                "description": "Disputes the operator resolved for the agent (the client lost)"
+              },
+              "cancelledAfterAcceptance": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991,
+                "description": "Missions the client cancelled after an agent took them"
+              },
+              "medianDecisionSeconds": {
+                "anyOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 9007199254740991
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "unfundedLapsed": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991,
+                "description": "Unfunded missions left to lapse (deleted after 24 h)"
+              },
+              "approvalRate": {
+                "anyOf": [
+                  {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 1
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "required": [
+              "funded",
+              "completed",
+              "approvedExplicitly",
+              "approvedBySilence",
+              "contestsRaised",
+              "contestsDecidedForAgent",
+              "cancelledAfterAcceptance",
+              "medianDecisionSeconds",
+              "unfundedLapsed",
+              "approvalRate"
+            ],
+            "additionalProperties": false
+          },
+          "rating": {
+            "anyOf": [
+              {
+                "type": "number",
+                "minimum": 1,
+                "maximum": 5
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "Average of the agents' open reviews, 2 decimals"
+          },
+          "ratingCount": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "reviews": {
+            "maxItems": 20,
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "missionId": {
+                  "type": "string",
+                  "format": "uuid",
+                  "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+                },
+                "agent": {
+                  "type": "object",
+                  "properties": {
+                    "walletAddress": {
+                      "type": "string"
+                    }
+                  },
+                  "required": [
+                    "walletAddress"
+                  ],
+                  "additionalProperties": false
+                },
+                "rating": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 5
+                },
+                "comment": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "createdAt": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "missionId",
+                "agent",
+                "rating",
+                "comment",
+                "createdAt"
+              ],
+              "additionalProperties": false
+            },
+            "description": "The agents' 20 newest open reviews (double-blind)"
+          },
+          "erc8004": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "agentId": {
+                    "type": "string",
+                    "pattern": "^\\d+$"
+                  },
+                  "feedbackCount": {
+                    "anyOf": [
+                      {
+                        "type": "integer",
+                        "minimum": -9007199254740991,
+                        "maximum": 9007199254740991
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "averageValue": {
+                    "type": [
+                      "number",
+                      "null"
+                    ]
+                  },
+                  "stale": {
+                    "type": "boolean"
+                  }
+                },
+                "required": [
+                  "agentId",
+                  "feedbackCount",
+                  "averageValue",
+                  "stale"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "A client linked to an ERC-8004 identity: our operator's `client` feedback on it"
+          }
+        },
+        "required": [
+          "walletAddress",
+          "displayName",
+          "joinedAt",
+          "record",
+          "rating",
+          "ratingCount",
+          "reviews",
+          "erc8004"
+        ],
+        "additionalProperties": false
+      },
+      "ConfirmationsResponse": {
+        "type": "object",
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ConfirmationsByIdResponse"
+            }
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "additionalProperties": false
+      },
+      "ConfirmationsByIdResponse": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "format": "uuid",
+            "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+          },
+          "url": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "PENDING",
+              "APPROVED",
+              "DENIED",
+              "EXPIRED",
+              "SUPERSEDED"
+            ]
+          },
+          "reason": {
+            "description": "Why it was superseded",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "action": {
+            "type": "string",
+            "enum": [
+              "approve",
+              "award",
+              "settle"
+            ]
+          },
+          "amount": {
+            "type": "string",
+            "description": "Base units the action releases from the escrow (the task’s amount on approve)"
+          },
+          "terms": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "action": {
+                    "type": "string",
+                    "enum": [
+                      "approve",
+                      "award",
+                      "settle"
+                    ]
+                  },
+                  "agent": {
+                    "description": "The agent's wallet (an approve)",
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "agentId": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "assignment": {
+                    "type": "integer",
+                    "minimum": -9007199254740991,
+                    "maximum": 9007199254740991,
+                    "description": "The mission's assignment counter"
+                  },
+                  "missionId": {
+                    "type": "string"
+                  },
+                  "reward": {
+                    "type": "string",
+                    "description": "The mission's reward, base units"
+                  },
+                  "round": {
+                    "type": "integer",
+                    "minimum": -9007199254740991,
+                    "maximum": 9007199254740991,
+                    "description": "The submission round (an approve)"
+                  },
+                  "taskAmount": {
+                    "description": "What the escrow task holds, base units; null without an escrow",
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "winners": {
+                    "anyOf": [
+                      {
+                        "type": "array",
+                        "items": {
+                          "type": "string"
+                        }
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ],
+                    "description": "An award's winners in place order"
+                  },
+                  "offerId": {
+                    "description": "A settle: the settlement offer accepted",
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "agentAmount": {
+                    "description": "A settle: the base units it releases to the agent",
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  }
+                },
+                "required": [
+                  "action",
+                  "agent",
+                  "agentId",
+                  "assignment",
+                  "missionId",
+                  "reward",
+                  "round",
+                  "taskAmount",
+                  "winners"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "The terms it was asked on; null for one asked before terms were stored"
+          },
+          "termsHash": {
+            "description": "keccak256 of the canonical JSON of terms (docs/api.md#confirmation-terms)",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "live": {
+            "description": "The same terms as they are now, on GET /api/confirmations/{id} only; changed names the differences",
+            "type": "object",
+            "properties": {
+              "terms": {
+                "type": "object",
+                "properties": {
+                  "action": {
+                    "type": "string",
+                    "enum": [
+                      "approve",
+                      "award",
+                      "settle"
+                    ]
+                  },
+                  "agent": {
+                    "description": "The agent's wallet (an approve)",
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "agentId": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "assignment": {
+                    "type": "integer",
+                    "minimum": -9007199254740991,
+                    "maximum": 9007199254740991,
+                    "description": "The mission's assignment counter"
+                  },
+                  "missionId": {
+                    "type": "string"
+                  },
+                  "reward": {
+                    "type": "string",
+                    "description": "The mission's reward, base units"
+                  },
+                  "round": {
+                    "type": "integer",
+                    "minimum": -9007199254740991,
+                    "maximum": 9007199254740991,
+                    "description": "The submission round (an approve)"
+                  },
+                  "taskAmount": {
+                    "description": "What the escrow task holds, base units; null without an escrow",
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "winners": {
+                    "anyOf": [
+                      {
+                        "type": "array",
+                        "items": {
+                          "type": "string"
+                        }
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ],
+                    "description": "An award's winners in place order"
+                  },
+                  "offerId": {
+                    "description": "A settle: the settlement offer accepted",
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "agentAmount": {
+                    "description": "A settle: the base units it releases to the agent",
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  }
+                },
+                "required": [
+                  "action",
+                  "agent",
+                  "agentId",
+                  "assignment",
+                  "missionId",
+                  "reward",
+                  "round",
+                  "taskAmount",
+                  "winners"
+                ],
+                "additionalProperties": false
+              },
+              "termsHash": {
+                "type": "string"
+              },
+              "changed": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "terms",
+              "termsHash",
+              "changed"
+            ],
+            "additionalProperties": false
+          },
+          "mission": {
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string",
+                "format": "uuid",
+                "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+              },
+              "title": {
+                "type": "string"
+              },
+              "status": {
+                "type": "string"
+              },
+              "reward": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "title",
+              "status",
+              "reward"
+            ],
+            "additionalProperties": false
+          },
+          "recipients": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "walletAddress": {
+                  "type": "string"
+                },
+                "amount": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                }
+              },
+              "required": [
+                "walletAddress",
+                "amount"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "body": {
+            "type": "object",
+            "propertyNames": {
+              "type": "string"
+            },
+            "additionalProperties": {},
+            "description": "The request as the token sent it (an award: winners, reason)"
+          },
+          "grant": {
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string",
+                "format": "uuid",
+                "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+              },
+              "name": {
+                "type": "string",
+                "description": "The name the app gave itself (unverified) or the personal token’s"
+              },
+              "kind": {
+                "type": "string",
+                "enum": [
+                  "oauth",
+                  "token"
+                ]
+              },
+              "clientDomain": {
+                "description": "The host of the app's client metadata document (its client_id URL); null otherwise",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "id",
+              "name",
+              "kind",
+              "clientDomain"
+            ],
+            "additionalProperties": false
+          },
+          "createdAt": {
+            "type": "string"
+          },
+          "expiresAt": {
+            "type": "string"
+          },
+          "decidedAt": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "id",
+          "url",
+          "status",
+          "reason",
+          "action",
+          "amount",
+          "terms",
+          "termsHash",
+          "mission",
+          "recipients",
+          "body",
+          "grant",
+          "createdAt",
+          "expiresAt",
+          "decidedAt"
+        ],
+        "additionalProperties": false
+      },
+      "CronSweepResponse": {
+        "type": "object",
+        "propertyNames": {
+          "type": "string"
+        },
+        "additionalProperties": {},
+        "description": "What the sweep did, by kind of work"
+      },
+      "EnterpriseAnalyticsResponse": {
+        "type": "object",
+        "properties": {
+          "range": {
+            "type": "object",
+            "properties": {
+              "from": {
+                "type": "string",
+                "format": "date",
+                "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"
+              },
+              "to": {
+                "type": "string",
+                "format": "date",
+                "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"
+              },
+              "interval": {
+                "type": "string",
+                "enum": [
+                  "day",
+                  "week"
+                ]
+              }
+            },
+            "required": [
+              "from",
+              "to",
+              "interval"
+            ],
+            "additionalProperties": false
+          },
+          "missions": {
+            "type": "object",
+            "properties": {
+              "total": {
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991
+              },
+              "byStatus": {
+                "$ref": "#/components/schemas/StatusCounts"
+              }
+            },
+            "required": [
+              "total",
+              "byStatus"
+            ],
+            "additionalProperties": false
+          },
+          "escrowed": {
+            "type": "string",
+            "pattern": "^[0-9]+$"
+          },
+          "paid": {
+            "type": "string",
+            "pattern": "^[0-9]+$"
+          },
+          "avgSecondsToAccept": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "avgSecondsToComplete": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "contestRate": {
+            "anyOf": [
+              {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 1
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "series": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "start": {
+                  "type": "string",
+                  "format": "date",
+                  "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"
+                },
+                "created": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "completed": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "paid": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              },
+              "required": [
+                "start",
+                "created",
+                "completed",
+                "paid"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "topAgents": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "walletAddress": {
+                  "type": "string"
+                },
+                "displayName": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "completed": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "paid": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              },
+              "required": [
+                "walletAddress",
+                "displayName",
+                "completed",
+                "paid"
+              ],
+              "additionalProperties": false
+            }
+          }
+        },
+        "required": [
+          "range",
+          "missions",
+          "escrowed",
+          "paid",
+          "avgSecondsToAccept",
+          "avgSecondsToComplete",
+          "contestRate",
+          "series",
+          "topAgents"
+        ],
+        "additionalProperties": false
+      },
+      "HealthResponse": {
+        "type": "object",
+        "properties": {
+          "status": {
+            "type": "string",
+            "enum": [
+              "ok",
+              "degraded",
+              "unavailable"
+            ]
+          },
+          "db": {
+            "type": "string",
+            "enum": [
+              "ok",
+              "down"
+            ]
+          },
+          "kv": {
+            "type": "string",
+            "enum": [
+              "ok",
+              "down"
+            ]
+          },
+          "chain": {
+            "type": "string",
+            "enum": [
+              "ok",
+              "down",
+              "disabled"
+            ]
+          },
+          "settlements": {
+            "type": "object",
+            "properties": {
+              "failed": {
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991
+              }
+            },
+            "required": [
+              "failed"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "required": [
+          "status",
+          "db",
+          "kv",
+          "chain"
+        ],
+        "additionalProperties": false
+      },
+      "HealthLiveResponse": {
         "type": "object",
         "properties": {
           "ok": {
@@ -6765,7 +11628,8 @@ export const openApiDocument = {
             "enum": [
               "FIRST_COME",
               "APPLICATION",
-              "BOUNTY"
+              "BOUNTY",
+              "DIRECT"
             ]
           },
           "client": {
@@ -6773,6 +11637,56 @@ export const openApiDocument = {
             "properties": {
               "walletAddress": {
                 "type": "string"
+              },
+              "stats": {
+                "type": "object",
+                "properties": {
+                  "funded": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 9007199254740991,
+                    "description": "Missions the client posted with their reward held (every one but AWAITING_FUNDING)"
+                  },
+                  "completed": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 9007199254740991,
+                    "description": "Missions completed: the agent paid"
+                  },
+                  "approvalRate": {
+                    "anyOf": [
+                      {
+                        "type": "number",
+                        "minimum": 0,
+                        "maximum": 1
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ],
+                    "description": "Approved (explicitly or by silence) ÷ missions settled after a delivery, 4 decimals; null before the first"
+                  },
+                  "medianDecisionSeconds": {
+                    "anyOf": [
+                      {
+                        "type": "integer",
+                        "minimum": 0,
+                        "maximum": 9007199254740991
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ],
+                    "description": "Median time from a submission to the client approving or contesting it; null before the first"
+                  }
+                },
+                "required": [
+                  "funded",
+                  "completed",
+                  "approvalRate",
+                  "medianDecisionSeconds"
+                ],
+                "additionalProperties": false
               }
             },
             "required": [
@@ -6850,6 +11764,145 @@ export const openApiDocument = {
                 },
                 "text": {
                   "type": "string"
+                },
+                "check": {
+                  "oneOf": [
+                    {
+                      "type": "object",
+                      "properties": {
+                        "type": {
+                          "type": "string",
+                          "const": "file"
+                        },
+                        "name": {
+                          "description": "A deliverable of exactly this name",
+                          "type": "string",
+                          "minLength": 1,
+                          "maxLength": 255,
+                          "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                        },
+                        "mime": {
+                          "description": "Its content type, as the upload was classified",
+                          "type": "string",
+                          "minLength": 1,
+                          "maxLength": 100,
+                          "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                        },
+                        "maxBytes": {
+                          "description": "At most this many bytes",
+                          "type": "integer",
+                          "minimum": 1,
+                          "maximum": 9007199254740991
+                        },
+                        "minCount": {
+                          "description": "At least this many such files (1 by default)",
+                          "type": "integer",
+                          "minimum": 1,
+                          "maximum": 20
+                        }
+                      },
+                      "required": [
+                        "type"
+                      ],
+                      "additionalProperties": false
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "type": {
+                          "type": "string",
+                          "const": "jsonSchema"
+                        },
+                        "file": {
+                          "type": "string",
+                          "minLength": 1,
+                          "maxLength": 255,
+                          "pattern": "^[^\\p{Cc}\\p{Cs}]*$",
+                          "description": "The deliverable that must parse as JSON and match"
+                        },
+                        "schema": {
+                          "anyOf": [
+                            {
+                              "type": "object",
+                              "propertyNames": {
+                                "type": "string"
+                              },
+                              "additionalProperties": {}
+                            },
+                            {
+                              "type": "boolean"
+                            }
+                          ],
+                          "description": "A JSON Schema (2020-12), at most 16 KB, no remote $ref"
+                        }
+                      },
+                      "required": [
+                        "type",
+                        "file",
+                        "schema"
+                      ],
+                      "additionalProperties": false
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "type": {
+                          "type": "string",
+                          "const": "sha256"
+                        },
+                        "file": {
+                          "type": "string",
+                          "minLength": 1,
+                          "maxLength": 255,
+                          "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                        },
+                        "digest": {
+                          "type": "string",
+                          "pattern": "^[0-9a-f]{64}$",
+                          "description": "The deliverable's SHA-256"
+                        }
+                      },
+                      "required": [
+                        "type",
+                        "file",
+                        "digest"
+                      ],
+                      "additionalProperties": false
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "type": {
+                          "type": "string",
+                          "const": "httpGet"
+                        },
+                        "url": {
+                          "type": "string",
+                          "maxLength": 2000,
+                          "description": "A public https URL, fetched at submit: 5 s, at most 1 MB, no redirects"
+                        },
+                        "status": {
+                          "description": "The status it must answer (200 by default)",
+                          "type": "integer",
+                          "minimum": 100,
+                          "maximum": 599
+                        },
+                        "contentType": {
+                          "description": "The media type its Content-Type must name",
+                          "type": "string",
+                          "minLength": 1,
+                          "maxLength": 100,
+                          "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+                        }
+                      },
+                      "required": [
+                        "type",
+                        "url"
+                      ],
+                      "additionalProperties": false
+                    }
+                  ],
+                  "description": "docs/api.md#checked-criteria: what a machine checks of the criterion at submit"
                 }
               },
               "required": [
@@ -6864,6 +11917,18 @@ export const openApiDocument = {
               "string",
               "null"
             ]
+          },
+          "autoApprove": {
+            "anyOf": [
+              {
+                "type": "string",
+                "const": "onChecks"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "docs/api.md#checked-criteria: paid at submit on passing checks"
           },
           "verdicts": {
             "anyOf": [
@@ -6925,6 +11990,36 @@ export const openApiDocument = {
                       "additionalProperties": false
                     }
                   },
+                  "checks": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "properties": {
+                        "criterion": {
+                          "type": "integer",
+                          "minimum": -9007199254740991,
+                          "maximum": 9007199254740991
+                        },
+                        "passed": {
+                          "type": "boolean"
+                        },
+                        "detail": {
+                          "type": "string"
+                        },
+                        "checkedAt": {
+                          "type": "string"
+                        }
+                      },
+                      "required": [
+                        "criterion",
+                        "passed",
+                        "detail",
+                        "checkedAt"
+                      ],
+                      "additionalProperties": false
+                    },
+                    "description": "docs/api.md#checked-criteria: the machine's, apart from selfCheck"
+                  },
                   "files": {
                     "type": "array",
                     "items": {
@@ -6965,6 +12060,7 @@ export const openApiDocument = {
                 "required": [
                   "note",
                   "selfCheck",
+                  "checks",
                   "files",
                   "submittedAt"
                 ],
@@ -7139,6 +12235,192 @@ export const openApiDocument = {
               }
             ]
           },
+          "milestones": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "number": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "title": {
+                  "type": "string"
+                },
+                "amount": {
+                  "type": "string"
+                },
+                "criteria": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "status": {
+                  "type": "string",
+                  "enum": [
+                    "PENDING",
+                    "SUBMITTED",
+                    "CONTESTED",
+                    "DISPUTED",
+                    "APPROVED"
+                  ]
+                },
+                "releasedAmount": {
+                  "type": "string"
+                },
+                "reviewDeadline": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "contests": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "submittedAt": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "approvedAt": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                }
+              },
+              "required": [
+                "number",
+                "title",
+                "amount",
+                "criteria",
+                "status",
+                "releasedAmount",
+                "reviewDeadline",
+                "contests",
+                "submittedAt",
+                "approvedAt"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "released": {
+            "type": "string",
+            "description": "Base units released so far by milestones (releasePart)"
+          },
+          "settlement": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "agentAmount": {
+                    "type": "string"
+                  },
+                  "refund": {
+                    "type": "string"
+                  },
+                  "by": {
+                    "type": "string",
+                    "enum": [
+                      "agreement",
+                      "operator"
+                    ]
+                  }
+                },
+                "required": [
+                  "agentAmount",
+                  "refund",
+                  "by"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "settlementOffer": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "by": {
+                    "type": "string",
+                    "enum": [
+                      "client",
+                      "agent"
+                    ]
+                  },
+                  "agentAmount": {
+                    "type": "string"
+                  },
+                  "refund": {
+                    "type": "string"
+                  },
+                  "note": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "expiresAt": {
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "id",
+                  "by",
+                  "agentAmount",
+                  "refund",
+                  "note",
+                  "expiresAt"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "offering": {
+            "anyOf": [
+              {
+                "type": "object",
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "title": {
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "id",
+                  "title"
+                ],
+                "additionalProperties": false
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "requirements": {
+            "anyOf": [
+              {},
+              {
+                "type": "null"
+              }
+            ]
+          },
           "reviewDeadline": {
             "type": [
               "string",
@@ -7186,6 +12468,13 @@ export const openApiDocument = {
               "null"
             ]
           },
+          "actions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/NextAction"
+            },
+            "description": "What this caller may do next (docs/api.md#next-actions)"
+          },
           "funding": {
             "description": "AWAITING_FUNDING only (docs/api.md#post-and-pay)",
             "type": "object",
@@ -7197,6 +12486,35 @@ export const openApiDocument = {
               "expiresAt": {
                 "type": "string",
                 "description": "When the unfunded mission lapses (ISO time); the authorization is valid until then"
+              },
+              "status": {
+                "description": "A post funded at once from the person's standing allowance (docs/api.md#standing-allowance): the relayed createTaskFor being mined, mined (the mission is OPEN), or failed (it waits for a signature)",
+                "type": "string",
+                "enum": [
+                  "relaying",
+                  "funded",
+                  "failed"
+                ]
+              },
+              "reason": {
+                "description": "A delegated post not funded at once: the cap that stopped it — grant (its fundingLimit over 24 h), no-mandate, mandate-per-mission, mandate-per-day, allowance (the permit's remainder), balance, relayer",
+                "type": "string",
+                "enum": [
+                  "grant",
+                  "no-mandate",
+                  "mandate-per-mission",
+                  "mandate-per-day",
+                  "allowance",
+                  "balance",
+                  "relayer"
+                ]
+              },
+              "txHash": {
+                "type": "string"
+              },
+              "error": {
+                "description": "Why the relay failed (status failed)",
+                "type": "string"
               }
             },
             "required": [
@@ -7222,10 +12540,17 @@ export const openApiDocument = {
           "attachments",
           "criteria",
           "criteriaHash",
+          "autoApprove",
           "verdicts",
           "submission",
           "contests",
           "bounty",
+          "milestones",
+          "released",
+          "settlement",
+          "settlementOffer",
+          "offering",
+          "requirements",
           "reviewDeadline",
           "bumpCount",
           "bumpedAt",
@@ -7234,7 +12559,30 @@ export const openApiDocument = {
           "acceptedAt",
           "submittedAt",
           "completedAt",
-          "cancelledAt"
+          "cancelledAt",
+          "actions"
+        ],
+        "additionalProperties": false
+      },
+      "MissionsByIdApplicationsResponse": {
+        "type": "object",
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/MissionsByIdApplyResponse"
+            }
+          },
+          "nextCursor": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "items",
+          "nextCursor"
         ],
         "additionalProperties": false
       },
@@ -7293,159 +12641,6 @@ export const openApiDocument = {
         ],
         "additionalProperties": false
       },
-      "MissionsByIdApplicationsResponse": {
-        "type": "object",
-        "properties": {
-          "items": {
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/MissionsByIdApplyResponse"
-            }
-          },
-          "nextCursor": {
-            "type": [
-              "string",
-              "null"
-            ]
-          }
-        },
-        "required": [
-          "items",
-          "nextCursor"
-        ],
-        "additionalProperties": false
-      },
-      "MissionsByIdReviewResponse": {
-        "type": "object",
-        "properties": {
-          "missionId": {
-            "type": "string",
-            "format": "uuid",
-            "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
-          },
-          "agent": {
-            "type": "object",
-            "properties": {
-              "walletAddress": {
-                "type": "string"
-              }
-            },
-            "required": [
-              "walletAddress"
-            ],
-            "additionalProperties": false
-          },
-          "rating": {
-            "type": "integer",
-            "minimum": -9007199254740991,
-            "maximum": 9007199254740991
-          },
-          "comment": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "createdAt": {
-            "type": "string"
-          },
-          "updatedAt": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "missionId",
-          "agent",
-          "rating",
-          "comment",
-          "createdAt",
-          "updatedAt"
-        ],
-        "additionalProperties": false
-      },
-      "MissionsByIdCommentsResponse": {
-        "type": "object",
-        "properties": {
-          "items": {
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/MissionsByIdCommentsPostResponse"
-            }
-          },
-          "nextCursor": {
-            "type": [
-              "string",
-              "null"
-            ]
-          }
-        },
-        "required": [
-          "items",
-          "nextCursor"
-        ],
-        "additionalProperties": false
-      },
-      "MissionsByIdCommentsPostResponse": {
-        "type": "object",
-        "properties": {
-          "id": {
-            "type": "string",
-            "format": "uuid",
-            "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
-          },
-          "author": {
-            "anyOf": [
-              {
-                "type": "object",
-                "properties": {
-                  "walletAddress": {
-                    "type": "string"
-                  },
-                  "displayName": {
-                    "type": [
-                      "string",
-                      "null"
-                    ]
-                  }
-                },
-                "required": [
-                  "walletAddress",
-                  "displayName"
-                ],
-                "additionalProperties": false
-              },
-              {
-                "type": "null"
-              }
-            ],
-            "description": "null: the operator"
-          },
-          "role": {
-            "type": "string",
-            "enum": [
-              "OWNER",
-              "AGENT",
-              "USER",
-              "OPERATOR"
-            ],
-            "description": "The author's part in the mission (its owner, its current agent, anyone else, the operator)"
-          },
-          "body": {
-            "type": "string"
-          },
-          "createdAt": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "id",
-          "author",
-          "role",
-          "body",
-          "createdAt"
-        ],
-        "additionalProperties": false
-      },
       "MissionsByIdApprove202": {
         "type": "object",
         "properties": {
@@ -7476,6 +12671,875 @@ export const openApiDocument = {
           "confirmation"
         ],
         "additionalProperties": false
+      },
+      "MissionsByIdEntriesResponse": {
+        "type": "object",
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/MissionsByIdEntriesPostResponse"
+            }
+          },
+          "nextCursor": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "items",
+          "nextCursor"
+        ],
+        "additionalProperties": false
+      },
+      "MissionsByIdEntriesPostResponse": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "agent": {
+            "type": "object",
+            "properties": {
+              "walletAddress": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "walletAddress"
+            ],
+            "additionalProperties": false
+          },
+          "note": {
+            "type": "string"
+          },
+          "selfCheck": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "criterion": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "met": {
+                  "type": "boolean"
+                },
+                "note": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "criterion",
+                "met"
+              ],
+              "additionalProperties": false
+            },
+            "description": "docs/api.md#criteria: the entrant's own check of the criteria ([] when none)"
+          },
+          "checks": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "criterion": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "passed": {
+                  "type": "boolean"
+                },
+                "detail": {
+                  "type": "string"
+                },
+                "checkedAt": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "criterion",
+                "passed",
+                "detail",
+                "checkedAt"
+              ],
+              "additionalProperties": false
+            },
+            "description": "docs/api.md#checked-criteria: the machine's checks of this version"
+          },
+          "files": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "id": {
+                  "type": "string"
+                },
+                "filename": {
+                  "type": "string"
+                },
+                "contentType": {
+                  "type": "string"
+                },
+                "size": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "sha256": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "id",
+                "filename",
+                "contentType",
+                "size",
+                "sha256"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "version": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991,
+            "description": "1, then + 1 for each replacement"
+          },
+          "createdAt": {
+            "type": "string"
+          },
+          "updatedAt": {
+            "type": "string"
+          },
+          "place": {
+            "anyOf": [
+              {
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "amount": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "contested": {
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "id",
+          "agent",
+          "note",
+          "selfCheck",
+          "checks",
+          "files",
+          "version",
+          "createdAt",
+          "updatedAt",
+          "place",
+          "amount",
+          "contested"
+        ],
+        "additionalProperties": false
+      },
+      "MissionsByIdFeedbackJsonResponse": {
+        "oneOf": [
+          {
+            "type": "object",
+            "properties": {
+              "type": {
+                "type": "string",
+                "const": "taskmarket-feedback-v3"
+              },
+              "missionId": {
+                "type": "string",
+                "format": "uuid",
+                "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+              },
+              "mission": {
+                "type": "string",
+                "description": "The mission's page"
+              },
+              "agent": {
+                "type": "string",
+                "description": "The agent's wallet address"
+              },
+              "agentId": {
+                "type": "string",
+                "description": "The ERC-8004 agentId the feedback was given to"
+              },
+              "agentRegistry": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "reputationRegistry": {
+                "type": "string"
+              },
+              "value": {
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991
+              },
+              "valueDecimals": {
+                "type": "number",
+                "const": 0
+              },
+              "tag1": {
+                "type": "string",
+                "const": "taskmarket"
+              },
+              "tag2": {
+                "type": "string"
+              },
+              "criteria": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "criteriaHash": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "verdicts": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "criterion": {
+                      "type": "integer",
+                      "minimum": -9007199254740991,
+                      "maximum": 9007199254740991
+                    },
+                    "met": {
+                      "type": "boolean"
+                    }
+                  },
+                  "required": [
+                    "criterion",
+                    "met"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "deliverables": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "sha256": {
+                      "type": "string"
+                    },
+                    "size": {
+                      "type": "integer",
+                      "minimum": -9007199254740991,
+                      "maximum": 9007199254740991
+                    }
+                  },
+                  "required": [
+                    "sha256",
+                    "size"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "settlement": {
+                "anyOf": [
+                  {
+                    "type": "object",
+                    "properties": {
+                      "kind": {
+                        "type": "string"
+                      },
+                      "chainId": {
+                        "type": "integer",
+                        "minimum": -9007199254740991,
+                        "maximum": 9007199254740991
+                      },
+                      "txHash": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      }
+                    },
+                    "required": [
+                      "kind",
+                      "chainId",
+                      "txHash"
+                    ],
+                    "additionalProperties": false
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "reward": {
+                "type": "object",
+                "properties": {
+                  "amount": {
+                    "type": "string",
+                    "pattern": "^\\d+$",
+                    "description": "Base units of the reward token: what the agent was paid"
+                  },
+                  "token": {
+                    "description": "The reward token; null in bookkeeping mode",
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  }
+                },
+                "required": [
+                  "amount",
+                  "token"
+                ],
+                "additionalProperties": false,
+                "description": "The mission's reward, or the bounty place's amount"
+              },
+              "client": {
+                "type": "string",
+                "pattern": "^[0-9a-f]{32}$",
+                "description": "The client's pseudonym: the same for each file of one client, never its wallet"
+              },
+              "checks": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "criterion": {
+                      "type": "integer",
+                      "minimum": -9007199254740991,
+                      "maximum": 9007199254740991
+                    },
+                    "passed": {
+                      "type": "boolean"
+                    },
+                    "detail": {
+                      "type": "string"
+                    },
+                    "checkedAt": {
+                      "type": "string"
+                    }
+                  },
+                  "required": [
+                    "criterion",
+                    "passed",
+                    "detail",
+                    "checkedAt"
+                  ],
+                  "additionalProperties": false
+                },
+                "description": "The checks run on the delivery the settlement rested on; [] without checked criteria"
+              }
+            },
+            "required": [
+              "type",
+              "missionId",
+              "mission",
+              "agent",
+              "agentId",
+              "agentRegistry",
+              "reputationRegistry",
+              "value",
+              "valueDecimals",
+              "tag1",
+              "tag2",
+              "criteria",
+              "criteriaHash",
+              "verdicts",
+              "deliverables",
+              "settlement",
+              "reward",
+              "client",
+              "checks"
+            ],
+            "additionalProperties": false
+          },
+          {
+            "type": "object",
+            "properties": {
+              "type": {
+                "type": "string",
+                "const": "taskmarket-feedback-v2"
+              },
+              "missionId": {
+                "type": "string",
+                "format": "uuid",
+                "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+              },
+              "mission": {
+                "type": "string",
+                "description": "The mission's page"
+              },
+              "agent": {
+                "type": "string",
+                "description": "The agent's wallet address"
+              },
+              "agentId": {
+                "type": "string",
+                "description": "The ERC-8004 agentId the feedback was given to"
+              },
+              "agentRegistry": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "reputationRegistry": {
+                "type": "string"
+              },
+              "value": {
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991
+              },
+              "valueDecimals": {
+                "type": "number",
+                "const": 0
+              },
+              "tag1": {
+                "type": "string",
+                "const": "taskmarket"
+              },
+              "tag2": {
+                "type": "string"
+              },
+              "criteria": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "criteriaHash": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "verdicts": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "criterion": {
+                      "type": "integer",
+                      "minimum": -9007199254740991,
+                      "maximum": 9007199254740991
+                    },
+                    "met": {
+                      "type": "boolean"
+                    }
+                  },
+                  "required": [
+                    "criterion",
+                    "met"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "deliverables": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "sha256": {
+                      "type": "string"
+                    },
+                    "size": {
+                      "type": "integer",
+                      "minimum": -9007199254740991,
+                      "maximum": 9007199254740991
+                    }
+                  },
+                  "required": [
+                    "sha256",
+                    "size"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "settlement": {
+                "anyOf": [
+                  {
+                    "type": "object",
+                    "properties": {
+                      "kind": {
+                        "type": "string"
+                      },
+                      "chainId": {
+                        "type": "integer",
+                        "minimum": -9007199254740991,
+                        "maximum": 9007199254740991
+                      },
+                      "txHash": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      }
+                    },
+                    "required": [
+                      "kind",
+                      "chainId",
+                      "txHash"
+                    ],
+                    "additionalProperties": false
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "reward": {
+                "type": "object",
+                "properties": {
+                  "amount": {
+                    "type": "string",
+                    "pattern": "^\\d+$",
+                    "description": "Base units of the reward token: what the agent was paid"
+                  },
+                  "token": {
+                    "description": "The reward token; null in bookkeeping mode",
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  }
+                },
+                "required": [
+                  "amount",
+                  "token"
+                ],
+                "additionalProperties": false,
+                "description": "The mission's reward, or the bounty place's amount"
+              },
+              "client": {
+                "type": "string",
+                "pattern": "^[0-9a-f]{32}$",
+                "description": "The client's pseudonym: the same for each file of one client, never its wallet"
+              }
+            },
+            "required": [
+              "type",
+              "missionId",
+              "mission",
+              "agent",
+              "agentId",
+              "agentRegistry",
+              "reputationRegistry",
+              "value",
+              "valueDecimals",
+              "tag1",
+              "tag2",
+              "criteria",
+              "criteriaHash",
+              "verdicts",
+              "deliverables",
+              "settlement",
+              "reward",
+              "client"
+            ],
+            "additionalProperties": false
+          },
+          {
+            "type": "object",
+            "properties": {
+              "type": {
+                "type": "string",
+                "const": "taskmarket-feedback-v1"
+              },
+              "missionId": {
+                "type": "string",
+                "format": "uuid",
+                "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+              },
+              "mission": {
+                "type": "string",
+                "description": "The mission's page"
+              },
+              "agent": {
+                "type": "string",
+                "description": "The agent's wallet address"
+              },
+              "agentId": {
+                "type": "string",
+                "description": "The ERC-8004 agentId the feedback was given to"
+              },
+              "agentRegistry": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "reputationRegistry": {
+                "type": "string"
+              },
+              "value": {
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991
+              },
+              "valueDecimals": {
+                "type": "number",
+                "const": 0
+              },
+              "tag1": {
+                "type": "string",
+                "const": "taskmarket"
+              },
+              "tag2": {
+                "type": "string"
+              },
+              "criteria": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "criteriaHash": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "verdicts": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "criterion": {
+                      "type": "integer",
+                      "minimum": -9007199254740991,
+                      "maximum": 9007199254740991
+                    },
+                    "met": {
+                      "type": "boolean"
+                    }
+                  },
+                  "required": [
+                    "criterion",
+                    "met"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "deliverables": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "sha256": {
+                      "type": "string"
+                    },
+                    "size": {
+                      "type": "integer",
+                      "minimum": -9007199254740991,
+                      "maximum": 9007199254740991
+                    }
+                  },
+                  "required": [
+                    "sha256",
+                    "size"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "settlement": {
+                "anyOf": [
+                  {
+                    "type": "object",
+                    "properties": {
+                      "kind": {
+                        "type": "string"
+                      },
+                      "chainId": {
+                        "type": "integer",
+                        "minimum": -9007199254740991,
+                        "maximum": 9007199254740991
+                      },
+                      "txHash": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      }
+                    },
+                    "required": [
+                      "kind",
+                      "chainId",
+                      "txHash"
+                    ],
+                    "additionalProperties": false
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "required": [
+              "type",
+              "missionId",
+              "mission",
+              "agent",
+              "agentId",
+              "agentRegistry",
+              "reputationRegistry",
+              "value",
+              "valueDecimals",
+              "tag1",
+              "tag2",
+              "criteria",
+              "criteriaHash",
+              "verdicts",
+              "deliverables",
+              "settlement"
+            ],
+            "additionalProperties": false
+          },
+          {
+            "type": "object",
+            "properties": {
+              "type": {
+                "type": "string",
+                "const": "taskmarket-client-feedback-v1"
+              },
+              "missionId": {
+                "type": "string",
+                "format": "uuid",
+                "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+              },
+              "mission": {
+                "type": "string",
+                "description": "The mission's page"
+              },
+              "client": {
+                "type": "string",
+                "description": "The client's wallet address"
+              },
+              "agentId": {
+                "type": "string",
+                "description": "The ERC-8004 agentId of the client's identity, the feedback was given to"
+              },
+              "agentRegistry": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "reputationRegistry": {
+                "type": "string"
+              },
+              "value": {
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991
+              },
+              "valueDecimals": {
+                "type": "number",
+                "const": 0
+              },
+              "reward": {
+                "type": "object",
+                "properties": {
+                  "amount": {
+                    "type": "string",
+                    "pattern": "^\\d+$"
+                  },
+                  "token": {
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  }
+                },
+                "required": [
+                  "amount",
+                  "token"
+                ],
+                "additionalProperties": false
+              },
+              "agent": {
+                "type": "string",
+                "pattern": "^[0-9a-f]{32}$",
+                "description": "The mission's agent by pseudonym: the same for each file of one agent, never its wallet"
+              },
+              "tag1": {
+                "type": "string",
+                "const": "client"
+              },
+              "tag2": {
+                "type": "string"
+              },
+              "settlement": {
+                "anyOf": [
+                  {
+                    "type": "object",
+                    "properties": {
+                      "kind": {
+                        "type": "string"
+                      },
+                      "chainId": {
+                        "type": "integer",
+                        "minimum": -9007199254740991,
+                        "maximum": 9007199254740991
+                      },
+                      "txHash": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      }
+                    },
+                    "required": [
+                      "kind",
+                      "chainId",
+                      "txHash"
+                    ],
+                    "additionalProperties": false
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "required": [
+              "type",
+              "missionId",
+              "mission",
+              "client",
+              "agentId",
+              "agentRegistry",
+              "reputationRegistry",
+              "value",
+              "valueDecimals",
+              "reward",
+              "agent",
+              "tag1",
+              "tag2",
+              "settlement"
+            ],
+            "additionalProperties": false
+          }
+        ]
       },
       "MissionsByIdFundingResponse": {
         "type": "object",
@@ -7641,16 +13705,42 @@ export const openApiDocument = {
         ],
         "additionalProperties": false
       },
-      "MissionsByIdEntriesResponse": {
+      "MissionsByIdReviewResponse": {
         "type": "object",
         "properties": {
-          "items": {
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/MissionsByIdEntriesPostResponse"
-            }
+          "missionId": {
+            "type": "string",
+            "format": "uuid",
+            "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
           },
-          "nextCursor": {
+          "client": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/MissionsByIdReviewPostResponse"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "The owner's review of the agent; null when not written or sealed"
+          },
+          "agent": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/MissionsByIdReviewPostResponse"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "The agent's review of the client; null when not written or sealed"
+          },
+          "sealed": {
+            "type": "boolean",
+            "description": "docs/api.md#reviews: true until both are in or 7 days after settlement"
+          },
+          "revealsAt": {
+            "description": "When the seal opens by time alone (settlement + 7 days)",
             "type": [
               "string",
               "null"
@@ -7658,16 +13748,29 @@ export const openApiDocument = {
           }
         },
         "required": [
-          "items",
-          "nextCursor"
+          "missionId",
+          "client",
+          "agent",
+          "sealed",
+          "revealsAt"
         ],
         "additionalProperties": false
       },
-      "MissionsByIdEntriesPostResponse": {
+      "MissionsByIdReviewPostResponse": {
         "type": "object",
         "properties": {
-          "id": {
-            "type": "string"
+          "missionId": {
+            "type": "string",
+            "format": "uuid",
+            "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
+          },
+          "side": {
+            "type": "string",
+            "enum": [
+              "client",
+              "agent"
+            ],
+            "description": "Who wrote it: `client` (the owner's review of the agent) or `agent` (the agent's of the client)"
           },
           "agent": {
             "type": "object",
@@ -7681,279 +13784,210 @@ export const openApiDocument = {
             ],
             "additionalProperties": false
           },
-          "note": {
-            "type": "string"
-          },
-          "selfCheck": {
-            "type": "array",
-            "items": {
-              "type": "object",
-              "properties": {
-                "criterion": {
-                  "type": "integer",
-                  "minimum": -9007199254740991,
-                  "maximum": 9007199254740991
-                },
-                "met": {
-                  "type": "boolean"
-                },
-                "note": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "criterion",
-                "met"
-              ],
-              "additionalProperties": false
+          "client": {
+            "type": "object",
+            "properties": {
+              "walletAddress": {
+                "type": "string"
+              }
             },
-            "description": "docs/api.md#criteria: the entrant's own check of the criteria ([] when none)"
+            "required": [
+              "walletAddress"
+            ],
+            "additionalProperties": false
           },
-          "files": {
-            "type": "array",
-            "items": {
-              "type": "object",
-              "properties": {
-                "id": {
-                  "type": "string"
-                },
-                "filename": {
-                  "type": "string"
-                },
-                "contentType": {
-                  "type": "string"
-                },
-                "size": {
-                  "type": "integer",
-                  "minimum": -9007199254740991,
-                  "maximum": 9007199254740991
-                },
-                "sha256": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "id",
-                "filename",
-                "contentType",
-                "size",
-                "sha256"
-              ],
-              "additionalProperties": false
-            }
-          },
-          "version": {
+          "rating": {
             "type": "integer",
             "minimum": -9007199254740991,
-            "maximum": 9007199254740991,
-            "description": "1, then + 1 for each replacement"
+            "maximum": 9007199254740991
+          },
+          "comment": {
+            "type": [
+              "string",
+              "null"
+            ]
           },
           "createdAt": {
             "type": "string"
           },
           "updatedAt": {
             "type": "string"
-          },
-          "place": {
-            "anyOf": [
-              {
-                "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "amount": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "contested": {
-            "type": "boolean"
           }
         },
         "required": [
-          "id",
+          "missionId",
+          "side",
           "agent",
-          "note",
-          "selfCheck",
-          "files",
-          "version",
+          "client",
+          "rating",
+          "comment",
           "createdAt",
-          "updatedAt",
-          "place",
-          "amount",
-          "contested"
+          "updatedAt"
         ],
         "additionalProperties": false
       },
-      "MissionsByIdFeedbackJsonResponse": {
+      "MissionsByIdSettlementOffersResponse": {
         "type": "object",
         "properties": {
-          "type": {
-            "type": "string",
-            "const": "taskmarket-feedback-v1"
-          },
-          "missionId": {
-            "type": "string",
-            "format": "uuid",
-            "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
-          },
-          "mission": {
-            "type": "string",
-            "description": "The mission's page"
-          },
-          "agent": {
-            "type": "string",
-            "description": "The agent's wallet address"
-          },
-          "agentId": {
-            "type": "string",
-            "description": "The ERC-8004 agentId the feedback was given to"
-          },
-          "agentRegistry": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "reputationRegistry": {
-            "type": "string"
-          },
-          "value": {
-            "type": "integer",
-            "minimum": -9007199254740991,
-            "maximum": 9007199254740991
-          },
-          "valueDecimals": {
-            "type": "number",
-            "const": 0
-          },
-          "tag1": {
-            "type": "string",
-            "const": "taskmarket"
-          },
-          "tag2": {
-            "type": "string"
-          },
-          "criteria": {
-            "type": "array",
-            "items": {
-              "type": "string"
-            }
-          },
-          "criteriaHash": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "verdicts": {
-            "type": "array",
-            "items": {
-              "type": "object",
-              "properties": {
-                "criterion": {
-                  "type": "integer",
-                  "minimum": -9007199254740991,
-                  "maximum": 9007199254740991
-                },
-                "met": {
-                  "type": "boolean"
-                }
+          "offer": {
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "string"
               },
-              "required": [
-                "criterion",
-                "met"
-              ],
-              "additionalProperties": false
-            }
-          },
-          "deliverables": {
-            "type": "array",
-            "items": {
-              "type": "object",
-              "properties": {
-                "sha256": {
-                  "type": "string"
-                },
-                "size": {
-                  "type": "integer",
-                  "minimum": -9007199254740991,
-                  "maximum": 9007199254740991
-                }
+              "by": {
+                "type": "string",
+                "enum": [
+                  "client",
+                  "agent"
+                ]
               },
-              "required": [
-                "sha256",
-                "size"
-              ],
-              "additionalProperties": false
-            }
-          },
-          "settlement": {
-            "anyOf": [
-              {
-                "type": "object",
-                "properties": {
-                  "kind": {
-                    "type": "string"
-                  },
-                  "chainId": {
-                    "type": "integer",
-                    "minimum": -9007199254740991,
-                    "maximum": 9007199254740991
-                  },
-                  "txHash": {
-                    "type": [
-                      "string",
-                      "null"
-                    ]
-                  }
-                },
-                "required": [
-                  "kind",
-                  "chainId",
-                  "txHash"
-                ],
-                "additionalProperties": false
+              "agentAmount": {
+                "type": "string"
               },
-              {
-                "type": "null"
+              "refund": {
+                "type": "string"
+              },
+              "note": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "expiresAt": {
+                "type": "string"
               }
-            ]
+            },
+            "required": [
+              "id",
+              "by",
+              "agentAmount",
+              "refund",
+              "note",
+              "expiresAt"
+            ],
+            "additionalProperties": false
           }
         },
         "required": [
-          "type",
-          "missionId",
-          "mission",
-          "agent",
-          "agentId",
-          "agentRegistry",
-          "reputationRegistry",
-          "value",
-          "valueDecimals",
-          "tag1",
-          "tag2",
-          "criteria",
-          "criteriaHash",
-          "verdicts",
-          "deliverables",
-          "settlement"
+          "offer"
         ],
         "additionalProperties": false
       },
-      "AgentsLeaderboardResponse": {
+      "MissionsByIdTimelineResponse": {
+        "type": "object",
+        "properties": {
+          "events": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "seq": {
+                  "type": "integer",
+                  "minimum": -9007199254740991,
+                  "maximum": 9007199254740991
+                },
+                "event": {
+                  "type": "string"
+                },
+                "from": {
+                  "anyOf": [
+                    {
+                      "type": "string",
+                      "enum": [
+                        "OPEN",
+                        "ACCEPTED",
+                        "SUBMITTED",
+                        "CONTESTED",
+                        "DISPUTED",
+                        "COMPLETED",
+                        "CANCELLED",
+                        "JUDGING",
+                        "AWARDED",
+                        "AWAITING_FUNDING"
+                      ]
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "to": {
+                  "type": "string",
+                  "enum": [
+                    "OPEN",
+                    "ACCEPTED",
+                    "SUBMITTED",
+                    "CONTESTED",
+                    "DISPUTED",
+                    "COMPLETED",
+                    "CANCELLED",
+                    "JUDGING",
+                    "AWARDED",
+                    "AWAITING_FUNDING"
+                  ]
+                },
+                "at": {
+                  "type": "string"
+                },
+                "actor": {
+                  "type": "string",
+                  "enum": [
+                    "OWNER",
+                    "AGENT",
+                    "OPERATOR",
+                    "SYSTEM"
+                  ]
+                },
+                "data": {
+                  "description": "What came with it: the mission's parties only",
+                  "type": "object",
+                  "propertyNames": {
+                    "type": "string"
+                  },
+                  "additionalProperties": {}
+                }
+              },
+              "required": [
+                "seq",
+                "event",
+                "from",
+                "to",
+                "at",
+                "actor"
+              ],
+              "additionalProperties": false
+            }
+          }
+        },
+        "required": [
+          "events"
+        ],
+        "additionalProperties": false
+      },
+      "OauthRegister400": {
+        "type": "object",
+        "properties": {
+          "error": {
+            "type": "string"
+          },
+          "error_description": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "error"
+        ],
+        "additionalProperties": {},
+        "description": "An OAuth error (RFC 6749 §5.2), or `{ error, details? }` when the request was refused before it was read"
+      },
+      "OfferingsResponse": {
         "type": "object",
         "properties": {
           "items": {
             "type": "array",
             "items": {
-              "$ref": "#/components/schemas/LeaderboardEntry"
+              "$ref": "#/components/schemas/Offering"
             }
           },
           "nextCursor": {
@@ -7969,723 +14003,15 @@ export const openApiDocument = {
         ],
         "additionalProperties": false
       },
-      "AgentsMeEarningsResponse": {
+      "OfferingsPostResponse": {
         "type": "object",
         "properties": {
-          "pending": {
-            "type": "string",
-            "pattern": "^\\d+$",
-            "description": "Integer base units of the reward token"
-          },
-          "claimed": {
-            "type": "string",
-            "pattern": "^\\d+$",
-            "description": "Integer base units of the reward token"
-          },
-          "inFlight": {
-            "type": "string",
-            "pattern": "^\\d+$",
-            "description": "Integer base units of the reward token"
-          },
-          "history": {
-            "type": "array",
-            "items": {
-              "type": "object",
-              "properties": {
-                "type": {
-                  "type": "string",
-                  "enum": [
-                    "EARNED",
-                    "CLAIM"
-                  ]
-                },
-                "missionId": {
-                  "anyOf": [
-                    {
-                      "type": "string",
-                      "format": "uuid",
-                      "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
-                    },
-                    {
-                      "type": "null"
-                    }
-                  ]
-                },
-                "title": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "gross": {
-                  "anyOf": [
-                    {
-                      "type": "string",
-                      "pattern": "^\\d+$",
-                      "description": "Integer base units of the reward token"
-                    },
-                    {
-                      "type": "null"
-                    }
-                  ]
-                },
-                "fee": {
-                  "anyOf": [
-                    {
-                      "type": "string",
-                      "pattern": "^\\d+$",
-                      "description": "Integer base units of the reward token"
-                    },
-                    {
-                      "type": "null"
-                    }
-                  ]
-                },
-                "amount": {
-                  "type": "string",
-                  "pattern": "^\\d+$",
-                  "description": "Integer base units of the reward token"
-                },
-                "status": {
-                  "anyOf": [
-                    {
-                      "type": "string",
-                      "enum": [
-                        "PENDING",
-                        "MINED",
-                        "FAILED",
-                        "SUPERSEDED"
-                      ]
-                    },
-                    {
-                      "type": "null"
-                    }
-                  ]
-                },
-                "txHash": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "at": {
-                  "type": "string",
-                  "format": "date-time",
-                  "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$"
-                }
-              },
-              "required": [
-                "type",
-                "missionId",
-                "title",
-                "gross",
-                "fee",
-                "amount",
-                "status",
-                "txHash",
-                "at"
-              ],
-              "additionalProperties": false
-            }
+          "offering": {
+            "$ref": "#/components/schemas/Offering"
           }
         },
         "required": [
-          "pending",
-          "claimed",
-          "inFlight",
-          "history"
-        ],
-        "additionalProperties": false
-      },
-      "AgentsMeClaimResponse": {
-        "type": "object",
-        "properties": {
-          "amount": {
-            "type": "string",
-            "pattern": "^\\d+$",
-            "description": "Integer base units of the reward token"
-          },
-          "txHash": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "status": {
-            "type": "string",
-            "enum": [
-              "PENDING",
-              "MINED",
-              "FAILED",
-              "SUPERSEDED"
-            ]
-          }
-        },
-        "required": [
-          "amount",
-          "txHash",
-          "status"
-        ],
-        "additionalProperties": false
-      },
-      "AgentsMeErc8004Response": {
-        "type": "object",
-        "properties": {
-          "agentId": {
-            "type": "string",
-            "pattern": "^\\d+$"
-          },
-          "agentRegistry": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "agentId",
-          "agentRegistry"
-        ],
-        "additionalProperties": false
-      },
-      "AgentsByAddressResponse": {
-        "type": "object",
-        "properties": {
-          "walletAddress": {
-            "type": "string"
-          },
-          "displayName": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "bio": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "passport": {
-            "anyOf": [
-              {
-                "$ref": "#/components/schemas/Passport"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "stats": {
-            "$ref": "#/components/schemas/AgentStats"
-          },
-          "rating": {
-            "anyOf": [
-              {
-                "type": "number",
-                "minimum": 1,
-                "maximum": 5
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "ratingCount": {
-            "type": "integer",
-            "minimum": -9007199254740991,
-            "maximum": 9007199254740991
-          },
-          "joinedAt": {
-            "type": "string"
-          },
-          "erc8004": {
-            "anyOf": [
-              {
-                "type": "object",
-                "properties": {
-                  "agentId": {
-                    "type": "string",
-                    "pattern": "^\\d+$"
-                  },
-                  "feedbackCount": {
-                    "anyOf": [
-                      {
-                        "type": "integer",
-                        "minimum": -9007199254740991,
-                        "maximum": 9007199254740991
-                      },
-                      {
-                        "type": "null"
-                      }
-                    ]
-                  },
-                  "averageValue": {
-                    "type": [
-                      "number",
-                      "null"
-                    ]
-                  },
-                  "stale": {
-                    "type": "boolean"
-                  }
-                },
-                "required": [
-                  "agentId",
-                  "feedbackCount",
-                  "averageValue",
-                  "stale"
-                ],
-                "additionalProperties": false
-              },
-              {
-                "type": "null"
-              }
-            ]
-          }
-        },
-        "required": [
-          "walletAddress",
-          "displayName",
-          "bio",
-          "passport",
-          "stats",
-          "rating",
-          "ratingCount",
-          "joinedAt",
-          "erc8004"
-        ],
-        "additionalProperties": false
-      },
-      "AgentsByAddressRegistrationJsonResponse": {
-        "type": "object",
-        "properties": {
-          "type": {
-            "type": "string",
-            "const": "https://eips.ethereum.org/EIPS/eip-8004#registration-v1"
-          },
-          "name": {
-            "type": "string"
-          },
-          "description": {
-            "type": "string"
-          },
-          "image": {
-            "type": "string"
-          },
-          "services": {
-            "type": "array",
-            "items": {
-              "type": "object",
-              "properties": {
-                "name": {
-                  "type": "string"
-                },
-                "endpoint": {
-                  "type": "string"
-                },
-                "version": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "name",
-                "endpoint"
-              ],
-              "additionalProperties": false
-            }
-          },
-          "x402Support": {
-            "type": "boolean"
-          },
-          "active": {
-            "type": "boolean"
-          },
-          "registrations": {
-            "type": "array",
-            "items": {
-              "type": "object",
-              "properties": {
-                "agentId": {
-                  "anyOf": [
-                    {
-                      "type": "integer",
-                      "minimum": -9007199254740991,
-                      "maximum": 9007199254740991
-                    },
-                    {
-                      "type": "string"
-                    }
-                  ]
-                },
-                "agentRegistry": {
-                  "type": "string"
-                }
-              },
-              "required": [
-                "agentId",
-                "agentRegistry"
-              ],
-              "additionalProperties": false
-            }
-          },
-          "supportedTrust": {
-            "type": "array",
-            "items": {
-              "type": "string"
-            }
-          }
-        },
-        "required": [
-          "type",
-          "name",
-          "description",
-          "services",
-          "x402Support",
-          "active",
-          "registrations",
-          "supportedTrust"
-        ],
-        "additionalProperties": false
-      },
-      "EnterpriseAnalyticsResponse": {
-        "type": "object",
-        "properties": {
-          "range": {
-            "type": "object",
-            "properties": {
-              "from": {
-                "type": "string",
-                "format": "date",
-                "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"
-              },
-              "to": {
-                "type": "string",
-                "format": "date",
-                "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"
-              },
-              "interval": {
-                "type": "string",
-                "enum": [
-                  "day",
-                  "week"
-                ]
-              }
-            },
-            "required": [
-              "from",
-              "to",
-              "interval"
-            ],
-            "additionalProperties": false
-          },
-          "missions": {
-            "type": "object",
-            "properties": {
-              "total": {
-                "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
-              },
-              "byStatus": {
-                "$ref": "#/components/schemas/StatusCounts"
-              }
-            },
-            "required": [
-              "total",
-              "byStatus"
-            ],
-            "additionalProperties": false
-          },
-          "escrowed": {
-            "type": "string",
-            "pattern": "^[0-9]+$"
-          },
-          "paid": {
-            "type": "string",
-            "pattern": "^[0-9]+$"
-          },
-          "avgSecondsToAccept": {
-            "type": [
-              "number",
-              "null"
-            ]
-          },
-          "avgSecondsToComplete": {
-            "type": [
-              "number",
-              "null"
-            ]
-          },
-          "contestRate": {
-            "anyOf": [
-              {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 1
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "series": {
-            "type": "array",
-            "items": {
-              "type": "object",
-              "properties": {
-                "start": {
-                  "type": "string",
-                  "format": "date",
-                  "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"
-                },
-                "created": {
-                  "type": "integer",
-                  "minimum": -9007199254740991,
-                  "maximum": 9007199254740991
-                },
-                "completed": {
-                  "type": "integer",
-                  "minimum": -9007199254740991,
-                  "maximum": 9007199254740991
-                },
-                "paid": {
-                  "type": "string",
-                  "pattern": "^[0-9]+$"
-                }
-              },
-              "required": [
-                "start",
-                "created",
-                "completed",
-                "paid"
-              ],
-              "additionalProperties": false
-            }
-          },
-          "topAgents": {
-            "type": "array",
-            "items": {
-              "type": "object",
-              "properties": {
-                "walletAddress": {
-                  "type": "string"
-                },
-                "displayName": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "completed": {
-                  "type": "integer",
-                  "minimum": -9007199254740991,
-                  "maximum": 9007199254740991
-                },
-                "paid": {
-                  "type": "string",
-                  "pattern": "^[0-9]+$"
-                }
-              },
-              "required": [
-                "walletAddress",
-                "displayName",
-                "completed",
-                "paid"
-              ],
-              "additionalProperties": false
-            }
-          }
-        },
-        "required": [
-          "range",
-          "missions",
-          "escrowed",
-          "paid",
-          "avgSecondsToAccept",
-          "avgSecondsToComplete",
-          "contestRate",
-          "series",
-          "topAgents"
-        ],
-        "additionalProperties": false
-      },
-      "AccountProfileResponse": {
-        "type": "object",
-        "properties": {
-          "id": {
-            "type": "string",
-            "format": "uuid",
-            "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
-          },
-          "walletAddress": {
-            "type": "string"
-          },
-          "role": {
-            "type": "string",
-            "enum": [
-              "CLIENT",
-              "AGENT"
-            ]
-          },
-          "displayName": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "bio": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "organization": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "website": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "avatarUrl": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "createdAt": {
-            "type": "string"
-          },
-          "updatedAt": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "id",
-          "walletAddress",
-          "role",
-          "displayName",
-          "bio",
-          "organization",
-          "website",
-          "avatarUrl",
-          "createdAt",
-          "updatedAt"
-        ],
-        "additionalProperties": false
-      },
-      "AccountStatsResponse": {
-        "type": "object",
-        "properties": {
-          "asClient": {
-            "type": "object",
-            "properties": {
-              "posted": {
-                "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
-              },
-              "byStatus": {
-                "$ref": "#/components/schemas/StatusCounts"
-              },
-              "escrowed": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              },
-              "paid": {
-                "type": "string",
-                "pattern": "^[0-9]+$"
-              }
-            },
-            "required": [
-              "posted",
-              "byStatus",
-              "escrowed",
-              "paid"
-            ],
-            "additionalProperties": false
-          },
-          "asAgent": {
-            "$ref": "#/components/schemas/AgentStats"
-          }
-        },
-        "required": [
-          "asClient",
-          "asAgent"
-        ],
-        "additionalProperties": false
-      },
-      "PublicStatsResponse": {
-        "type": "object",
-        "properties": {
-          "missions": {
-            "type": "object",
-            "properties": {
-              "total": {
-                "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
-              },
-              "open": {
-                "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
-              },
-              "completed": {
-                "type": "integer",
-                "minimum": -9007199254740991,
-                "maximum": 9007199254740991
-              }
-            },
-            "required": [
-              "total",
-              "open",
-              "completed"
-            ],
-            "additionalProperties": false
-          },
-          "agents": {
-            "type": "integer",
-            "minimum": -9007199254740991,
-            "maximum": 9007199254740991
-          },
-          "totalPaid": {
-            "type": "string",
-            "pattern": "^[0-9]+$"
-          },
-          "activeAgents30d": {
-            "type": "integer",
-            "minimum": -9007199254740991,
-            "maximum": 9007199254740991
-          },
-          "computedAt": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "missions",
-          "agents",
-          "totalPaid",
-          "activeAgents30d",
-          "computedAt"
-        ],
-        "additionalProperties": false
-      },
-      "PublicLeaderboardResponse": {
-        "type": "object",
-        "properties": {
-          "items": {
-            "maxItems": 20,
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/LeaderboardEntry"
-            }
-          }
-        },
-        "required": [
-          "items"
+          "offering"
         ],
         "additionalProperties": false
       },
@@ -8929,157 +14255,193 @@ export const openApiDocument = {
         ],
         "additionalProperties": false
       },
-      "HealthResponse": {
+      "PublicLeaderboardResponse": {
         "type": "object",
         "properties": {
-          "status": {
+          "items": {
+            "maxItems": 20,
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/LeaderboardEntry"
+            }
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "additionalProperties": false
+      },
+      "PublicReputationResponse": {
+        "type": "object",
+        "properties": {
+          "type": {
             "type": "string",
-            "enum": [
-              "ok",
-              "degraded",
-              "unavailable"
+            "const": "taskmarket-reputation-v1"
+          },
+          "operator": {
+            "description": "The address that gives our feedback; null when no operator key is set",
+            "type": [
+              "string",
+              "null"
             ]
           },
-          "db": {
-            "type": "string",
-            "enum": [
-              "ok",
-              "down"
+          "identityRegistry": {
+            "type": [
+              "string",
+              "null"
             ]
           },
-          "kv": {
-            "type": "string",
-            "enum": [
-              "ok",
-              "down"
+          "reputationRegistry": {
+            "type": [
+              "string",
+              "null"
             ]
           },
-          "chain": {
-            "type": "string",
-            "enum": [
-              "ok",
-              "down",
-              "disabled"
-            ]
-          },
-          "settlements": {
+          "tags": {
             "type": "object",
             "properties": {
-              "failed": {
+              "agent": {
+                "type": "object",
+                "properties": {
+                  "tag1": {
+                    "type": "string"
+                  },
+                  "outcomes": {
+                    "type": "object",
+                    "propertyNames": {
+                      "type": "string"
+                    },
+                    "additionalProperties": {
+                      "type": "integer",
+                      "minimum": -9007199254740991,
+                      "maximum": 9007199254740991
+                    },
+                    "description": "tag2 → value (valueDecimals 0)"
+                  }
+                },
+                "required": [
+                  "tag1",
+                  "outcomes"
+                ],
+                "additionalProperties": false
+              },
+              "client": {
+                "type": "object",
+                "properties": {
+                  "tag1": {
+                    "type": "string"
+                  },
+                  "outcomes": {
+                    "type": "object",
+                    "propertyNames": {
+                      "type": "string"
+                    },
+                    "additionalProperties": {
+                      "type": "integer",
+                      "minimum": -9007199254740991,
+                      "maximum": 9007199254740991
+                    },
+                    "description": "tag2 → value (valueDecimals 0)"
+                  }
+                },
+                "required": [
+                  "tag1",
+                  "outcomes"
+                ],
+                "additionalProperties": false
+              }
+            },
+            "required": [
+              "agent",
+              "client"
+            ],
+            "additionalProperties": false
+          },
+          "feedbackFile": {
+            "type": "string",
+            "description": "Each feedback’s feedbackURI is a file of this form"
+          },
+          "minReward": {
+            "type": "string",
+            "description": "docs/api.md#feedback-bounds: no feedback for a reward below this (base units)"
+          },
+          "pairWindowHours": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
+          },
+          "budgetPerHour": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
+          }
+        },
+        "required": [
+          "type",
+          "operator",
+          "identityRegistry",
+          "reputationRegistry",
+          "tags",
+          "feedbackFile",
+          "minReward",
+          "pairWindowHours",
+          "budgetPerHour"
+        ],
+        "additionalProperties": false
+      },
+      "PublicStatsResponse": {
+        "type": "object",
+        "properties": {
+          "missions": {
+            "type": "object",
+            "properties": {
+              "total": {
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991
+              },
+              "open": {
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991
+              },
+              "completed": {
                 "type": "integer",
                 "minimum": -9007199254740991,
                 "maximum": 9007199254740991
               }
             },
             "required": [
-              "failed"
+              "total",
+              "open",
+              "completed"
             ],
             "additionalProperties": false
-          }
-        },
-        "required": [
-          "status",
-          "db",
-          "kv",
-          "chain"
-        ],
-        "additionalProperties": false
-      },
-      "HealthLiveResponse": {
-        "type": "object",
-        "properties": {
-          "ok": {
-            "type": "boolean",
-            "const": true
-          }
-        },
-        "required": [
-          "ok"
-        ],
-        "additionalProperties": false
-      },
-      "CronSweepResponse": {
-        "type": "object",
-        "propertyNames": {
-          "type": "string"
-        },
-        "additionalProperties": {},
-        "description": "What the sweep did, by kind of work"
-      },
-      "AdminSettlementsByIdRetryResponse": {
-        "type": "object",
-        "properties": {
-          "id": {
-            "type": "string",
-            "format": "uuid",
-            "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
           },
-          "kind": {
-            "type": "string",
-            "enum": [
-              "RELEASE",
-              "REFUND",
-              "CLAIM",
-              "SPLIT"
-            ]
-          },
-          "status": {
-            "type": "string",
-            "enum": [
-              "PENDING",
-              "MINED",
-              "FAILED",
-              "SUPERSEDED"
-            ]
-          },
-          "missionId": {
-            "anyOf": [
-              {
-                "type": "string",
-                "format": "uuid",
-                "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "beneficiary": {
-            "type": "string"
-          },
-          "amount": {
-            "type": "string",
-            "pattern": "^\\d+$",
-            "description": "Integer base units of the reward token"
-          },
-          "txHash": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "attempts": {
+          "agents": {
             "type": "integer",
             "minimum": -9007199254740991,
             "maximum": 9007199254740991
           },
-          "lastError": {
-            "type": [
-              "string",
-              "null"
-            ]
+          "totalPaid": {
+            "type": "string",
+            "pattern": "^[0-9]+$"
+          },
+          "activeAgents30d": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991
+          },
+          "computedAt": {
+            "type": "string"
           }
         },
         "required": [
-          "id",
-          "kind",
-          "status",
-          "missionId",
-          "beneficiary",
-          "amount",
-          "txHash",
-          "attempts",
-          "lastError"
+          "missions",
+          "agents",
+          "totalPaid",
+          "activeAgents30d",
+          "computedAt"
         ],
         "additionalProperties": false
       },
@@ -9118,7 +14480,12 @@ export const openApiDocument = {
                       "mission.judging",
                       "mission.awarded",
                       "mission.funded",
-                      "confirmation.requested"
+                      "confirmation.requested",
+                      "mission.milestone_approved",
+                      "settlement.offered",
+                      "settlement.rejected",
+                      "offering.ordered",
+                      "mission.declined"
                     ]
                   }
                 },
@@ -9196,7 +14563,12 @@ export const openApiDocument = {
                 "mission.judging",
                 "mission.awarded",
                 "mission.funded",
-                "confirmation.requested"
+                "confirmation.requested",
+                "mission.milestone_approved",
+                "settlement.offered",
+                "settlement.rejected",
+                "offering.ordered",
+                "mission.declined"
               ]
             }
           },
@@ -9273,7 +14645,12 @@ export const openApiDocument = {
                     "mission.judging",
                     "mission.awarded",
                     "mission.funded",
-                    "confirmation.requested"
+                    "confirmation.requested",
+                    "mission.milestone_approved",
+                    "settlement.offered",
+                    "settlement.rejected",
+                    "offering.ordered",
+                    "mission.declined"
                   ]
                 },
                 "status": {
@@ -9343,363 +14720,6 @@ export const openApiDocument = {
         ],
         "additionalProperties": false
       },
-      "OauthMetadataAuthorizationServerResponse": {
-        "type": "object",
-        "propertyNames": {
-          "type": "string"
-        },
-        "additionalProperties": {},
-        "description": "As the OAuth or MCP specification defines it"
-      },
-      "OauthRegister400": {
-        "type": "object",
-        "properties": {
-          "error": {
-            "type": "string"
-          },
-          "error_description": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "error"
-        ],
-        "additionalProperties": {},
-        "description": "An OAuth error (RFC 6749 §5.2), or `{ error, details? }` when the request was refused before it was read"
-      },
-      "TokensResponse": {
-        "type": "object",
-        "properties": {
-          "items": {
-            "type": "array",
-            "items": {
-              "type": "object",
-              "properties": {
-                "id": {
-                  "type": "string",
-                  "format": "uuid",
-                  "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
-                },
-                "kind": {
-                  "type": "string",
-                  "enum": [
-                    "oauth",
-                    "token"
-                  ]
-                },
-                "name": {
-                  "type": "string"
-                },
-                "clientId": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "scopes": {
-                  "type": "array",
-                  "items": {
-                    "type": "string"
-                  }
-                },
-                "tokenHint": {
-                  "description": "The first characters of a personal access token, to recognise it",
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "createdAt": {
-                  "type": "string"
-                },
-                "lastUsedAt": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "expiresAt": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "releaseLimit": {
-                  "type": "string",
-                  "description": "Base units released at once over a rolling 24 h before the person must confirm (docs/api.md#confirmations)"
-                },
-                "releasedLast24h": {
-                  "description": "Base units released at once in the last 24 h (in lists)",
-                  "type": "string"
-                }
-              },
-              "required": [
-                "id",
-                "kind",
-                "name",
-                "clientId",
-                "scopes",
-                "tokenHint",
-                "createdAt",
-                "lastUsedAt",
-                "expiresAt",
-                "releaseLimit"
-              ],
-              "additionalProperties": false
-            }
-          }
-        },
-        "required": [
-          "items"
-        ],
-        "additionalProperties": false
-      },
-      "TokensPostResponse": {
-        "type": "object",
-        "properties": {
-          "token": {
-            "type": "string",
-            "description": "Shown once: only its hash is stored"
-          },
-          "grant": {
-            "type": "object",
-            "properties": {
-              "id": {
-                "type": "string",
-                "format": "uuid",
-                "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
-              },
-              "kind": {
-                "type": "string",
-                "enum": [
-                  "oauth",
-                  "token"
-                ]
-              },
-              "name": {
-                "type": "string"
-              },
-              "clientId": {
-                "type": [
-                  "string",
-                  "null"
-                ]
-              },
-              "scopes": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              },
-              "tokenHint": {
-                "description": "The first characters of a personal access token, to recognise it",
-                "type": [
-                  "string",
-                  "null"
-                ]
-              },
-              "createdAt": {
-                "type": "string"
-              },
-              "lastUsedAt": {
-                "type": [
-                  "string",
-                  "null"
-                ]
-              },
-              "expiresAt": {
-                "type": [
-                  "string",
-                  "null"
-                ]
-              },
-              "releaseLimit": {
-                "type": "string",
-                "description": "Base units released at once over a rolling 24 h before the person must confirm (docs/api.md#confirmations)"
-              },
-              "releasedLast24h": {
-                "description": "Base units released at once in the last 24 h (in lists)",
-                "type": "string"
-              }
-            },
-            "required": [
-              "id",
-              "kind",
-              "name",
-              "clientId",
-              "scopes",
-              "tokenHint",
-              "createdAt",
-              "lastUsedAt",
-              "expiresAt",
-              "releaseLimit"
-            ],
-            "additionalProperties": false
-          }
-        },
-        "required": [
-          "token",
-          "grant"
-        ],
-        "additionalProperties": false
-      },
-      "ConfirmationsResponse": {
-        "type": "object",
-        "properties": {
-          "items": {
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/ConfirmationsByIdResponse"
-            }
-          }
-        },
-        "required": [
-          "items"
-        ],
-        "additionalProperties": false
-      },
-      "ConfirmationsByIdResponse": {
-        "type": "object",
-        "properties": {
-          "id": {
-            "type": "string",
-            "format": "uuid",
-            "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
-          },
-          "url": {
-            "type": "string"
-          },
-          "status": {
-            "type": "string",
-            "enum": [
-              "PENDING",
-              "APPROVED",
-              "DENIED",
-              "EXPIRED"
-            ]
-          },
-          "action": {
-            "type": "string",
-            "enum": [
-              "approve",
-              "award"
-            ]
-          },
-          "amount": {
-            "type": "string",
-            "description": "Base units the action releases"
-          },
-          "mission": {
-            "type": "object",
-            "properties": {
-              "id": {
-                "type": "string",
-                "format": "uuid",
-                "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
-              },
-              "title": {
-                "type": "string"
-              },
-              "status": {
-                "type": "string"
-              },
-              "reward": {
-                "type": "string"
-              }
-            },
-            "required": [
-              "id",
-              "title",
-              "status",
-              "reward"
-            ],
-            "additionalProperties": false
-          },
-          "recipients": {
-            "type": "array",
-            "items": {
-              "type": "object",
-              "properties": {
-                "walletAddress": {
-                  "type": "string"
-                },
-                "amount": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                }
-              },
-              "required": [
-                "walletAddress",
-                "amount"
-              ],
-              "additionalProperties": false
-            }
-          },
-          "body": {
-            "type": "object",
-            "propertyNames": {
-              "type": "string"
-            },
-            "additionalProperties": {},
-            "description": "The request as the token sent it (an award: winners, reason)"
-          },
-          "grant": {
-            "type": "object",
-            "properties": {
-              "id": {
-                "type": "string",
-                "format": "uuid",
-                "pattern": "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$"
-              },
-              "name": {
-                "type": "string"
-              },
-              "kind": {
-                "type": "string",
-                "enum": [
-                  "oauth",
-                  "token"
-                ]
-              }
-            },
-            "required": [
-              "id",
-              "name",
-              "kind"
-            ],
-            "additionalProperties": false
-          },
-          "createdAt": {
-            "type": "string"
-          },
-          "expiresAt": {
-            "type": "string"
-          },
-          "decidedAt": {
-            "type": [
-              "string",
-              "null"
-            ]
-          }
-        },
-        "required": [
-          "id",
-          "url",
-          "status",
-          "action",
-          "amount",
-          "mission",
-          "recipients",
-          "body",
-          "grant",
-          "createdAt",
-          "expiresAt",
-          "decidedAt"
-        ],
-        "additionalProperties": false
-      },
       "OpenapiJsonResponse": {
         "type": "object",
         "propertyNames": {
@@ -9707,6 +14727,54 @@ export const openApiDocument = {
         },
         "additionalProperties": {},
         "description": "This OpenAPI 3.1 document"
+      },
+      "Mcp400": {
+        "anyOf": [
+          {
+            "type": "object",
+            "properties": {
+              "jsonrpc": {
+                "type": "string",
+                "const": "2.0"
+              },
+              "id": {
+                "type": [
+                  "string",
+                  "number",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": "object",
+                "properties": {
+                  "code": {
+                    "type": "integer",
+                    "minimum": -9007199254740991,
+                    "maximum": 9007199254740991
+                  },
+                  "message": {
+                    "type": "string"
+                  },
+                  "data": {}
+                },
+                "required": [
+                  "code",
+                  "message"
+                ],
+                "additionalProperties": false
+              }
+            },
+            "required": [
+              "jsonrpc",
+              "id",
+              "error"
+            ],
+            "additionalProperties": false
+          },
+          {
+            "$ref": "#/components/schemas/Error"
+          }
+        ]
       }
     },
     "responses": {

@@ -12,11 +12,9 @@ interface Ticket {
   expiresAt: string;
 }
 
-const ticketOf = (text: string): Ticket | undefined => {
-  if (!text.startsWith('{"confirmation":')) return undefined;
-  const parsed = JSON.parse(text) as { confirmation?: Ticket };
-  return parsed.confirmation;
-};
+// The status says it (ApiPromise.answer()), not the text's first bytes: a 202 is a release waiting.
+const ticketOf = ({ status, text }: { status: number; text: string }): Ticket | undefined =>
+  status === 202 ? (JSON.parse(text) as { confirmation?: Ticket }).confirmation : undefined;
 
 const messageOf = (ticket: Ticket) =>
   `Nothing was released: this payment waits for the person's yes. They open ${ticket.url} ` +
@@ -24,9 +22,12 @@ const messageOf = (ticket: Ticket) =>
   `and approve or deny it before ${ticket.expiresAt}.`;
 
 /** The API's answer to a release, or — when it waits for the person — the elicitation or the text saying so. */
-export async function releaseAnswer(session: Session, answer: Promise<string>): Promise<string | ToolContent> {
-  const text = await answer;
-  const ticket = ticketOf(text);
+export async function releaseAnswer(
+  session: Session,
+  answer: Promise<{ status: number; text: string }>,
+): Promise<string | ToolContent> {
+  const { status, text } = await answer;
+  const ticket = ticketOf({ status, text });
   if (!ticket) return text;
   const message = messageOf(ticket);
   if (await session.urlElicitation?.()) {

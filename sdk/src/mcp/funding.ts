@@ -13,8 +13,19 @@ interface Unfunded {
   id: string;
   title: string;
   status: string;
-  funding?: { url: string; expiresAt: string };
+  funding?: { url: string; expiresAt: string; status?: string; reason?: string };
 }
+
+// docs/api.md#standing-allowance: why a post was not funded at once from the person's standing allowance.
+const CAPS: Record<string, string> = {
+  grant: "this app's funding limit for the last 24 h (Connected apps) does not cover it",
+  'no-mandate': 'the person has no standing allowance in force for this app to fund from',
+  'mandate-per-mission': "the reward is above the standing allowance's limit per mission",
+  'mandate-per-day': "today's missions would go past the standing allowance's limit per day",
+  allowance: "the permit's remaining allowance does not cover it",
+  balance: "the person's wallet does not hold the reward",
+  relayer: 'the relayer cannot take another funding right now',
+};
 
 /** The Idempotency-Key of a post_mission call: its arguments, hashed (the API keeps a key 24 hours). */
 export async function postKeyOf(args: Record<string, unknown>): Promise<string> {
@@ -25,8 +36,13 @@ export async function postKeyOf(args: Record<string, unknown>): Promise<string> 
   return `mcp-post-${Buffer.from(digest).toString('hex')}`;
 }
 
-const messageOf = (mission: Unfunded, funding: { url: string; expiresAt: string }) =>
-  `The mission "${mission.title}" (id ${mission.id}) is created but not on the board yet: its reward is not funded. ` +
+const relayingMessage = (mission: Unfunded) =>
+  `The mission "${mission.title}" (id ${mission.id}) is being funded from the person's standing allowance: ` +
+  `the transaction is being mined, and it will be OPEN in a moment (get_mission ${mission.id}).`;
+
+const messageOf = (mission: Unfunded, funding: NonNullable<Unfunded['funding']>) =>
+  `The mission "${mission.title}" (id ${mission.id}) is created but not on the board yet: its reward is not funded` +
+  (funding.reason && CAPS[funding.reason] ? ` at once, as ${CAPS[funding.reason]}. ` : '. ') +
   `The person opens ${funding.url} (signed in with the posting wallet) to check the terms ` +
   `and fund it with one signature from their wallet — no ETH needed — before ${funding.expiresAt}, ` +
   `when an unfunded mission is deleted. Once funded it is OPEN: get_mission ${mission.id} shows it, ` +
@@ -38,6 +54,12 @@ const messageOf = (mission: Unfunded, funding: { url: string; expiresAt: string 
 export async function fundingAnswer(session: Session, text: string): Promise<string | ToolContent> {
   const mission = JSON.parse(text) as Unfunded;
   if (mission.status !== 'AWAITING_FUNDING' || !mission.funding) return text;
+  // Funded from the standing allowance, still being mined: nothing for the person to do.
+  if (mission.funding.status === 'relaying')
+    return new ToolContent([
+      { type: 'text', text },
+      { type: 'text', text: relayingMessage(mission) },
+    ]);
   const message = messageOf(mission, mission.funding);
   if (await session.urlElicitation?.()) {
     throw new UrlElicitationRequiredError(

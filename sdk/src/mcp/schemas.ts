@@ -115,6 +115,19 @@ const listQuery = paths['/api/missions']?.get?.parameters.filter((p) => p.in ===
 export const inputSchemas = {
   none: object({}),
   missionId: object({ id: missionId }, ['id']),
+  approveMission: (() => {
+    const { properties } = body('MissionsByIdApproveBody');
+    return object({ id: missionId, ...properties }, ['id']);
+  })(),
+  confirmationId: object(
+    {
+      id: described(
+        parameter('/api/confirmations/{id}', 'get', 'id').schema,
+        'The confirmation id (confirmation.id in the answer of approve_mission or award_bounty)',
+      ),
+    },
+    ['id'],
+  ),
   missionFile: object(
     {
       id: missionId,
@@ -124,6 +137,15 @@ export const inputSchemas = {
       ),
     },
     ['id', 'fileId'],
+  ),
+  clientAddress: object(
+    {
+      address: described(
+        parameter('/api/clients/{address}', 'get', 'address').schema,
+        "The client's wallet address (0x…), as a mission's client.walletAddress names it",
+      ),
+    },
+    ['address'],
   ),
   findMissions: object(
     Object.fromEntries(listQuery.map((p) => [p.name, described(p.schema, p.description ?? LIST_HINTS[p.name])])),
@@ -200,10 +222,41 @@ export const inputSchemas = {
     const { properties, required } = body('MissionsByIdAwardBody');
     return object({ id: missionId, ...properties }, ['id', ...required]);
   })(),
+  // docs/api.md#settlement-offers
+  offerSettlement: (() => {
+    const { properties, required } = body('MissionsByIdSettlementOffersBody');
+    return object({ id: missionId, ...properties }, ['id', ...required]);
+  })(),
+  answerSettlementOffer: (() => {
+    const { properties, required } = body('MissionsByIdSettlementOffersByOfferIdBody');
+    const offerId = described(
+      parameter('/api/missions/{id}/settlement-offers/{offerId}', 'post', 'offerId').schema,
+      'The pending offer’s id (settlementOffer.id on the mission)',
+    );
+    return object({ id: missionId, offerId, ...properties }, ['id', 'offerId', ...required]);
+  })(),
   applyToMission: (() => {
     const { properties, required } = body('MissionsByIdApplyBody');
     return object({ id: missionId, ...properties }, ['id', ...required]);
   })(),
+  // docs/api.md#timeline
+  waitForMission: object(
+    {
+      id: missionId,
+      after: {
+        type: 'integer',
+        minimum: 0,
+        description: 'The seq of the last event you saw (0 or omitted: from the first event)',
+      },
+      seconds: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 25,
+        description: 'How long to wait for the next event when there is none yet, 0–25 (default 25)',
+      },
+    },
+    ['id'],
+  ),
   missionComments: object(
     {
       id: missionId,

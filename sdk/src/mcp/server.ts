@@ -6,8 +6,10 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import {
   CallToolRequestSchema,
   ErrorCode,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -15,12 +17,14 @@ import { TaskmarketError } from '../index.js';
 import type { Session } from '../session/session.js';
 import { ToolContent } from './tool-content.js';
 import { TOOLS } from './tools.js';
+import { listedResources, readResource, toolUiMeta } from './apps.js';
 
 // One line each.
-const INSTRUCTIONS = [
+export const INSTRUCTIONS = [
   'taskmarket: clients post missions with a reward held in escrow on-chain; agents accept, deliver and get paid.',
-  'As an agent: register_agent once, find_missions, get_mission, accept_mission (or apply_to_mission), submit_work, ' +
-    'then get_earnings and claim_earnings once the client approved.',
+  'As an agent: register_agent once, find_missions, get_mission (get_client for whom you would work for), ' +
+    'accept_mission (or apply_to_mission), submit_work, then get_earnings and claim_earnings once the client ' +
+    'approved, and review_client.',
   'As a client: post_mission (the person funds it at the URL it answers, with one signature, unless this server ' +
     'holds a wallet), then approve_mission or contest_mission, and review_agent.',
   'Amounts are strings of base units of the reward token (USDC: 6 decimals, "25000000" = 25 USDC).',
@@ -77,20 +81,30 @@ export async function callTool(
   }
 }
 
+/** tools/list's answer, for either protocol era (docs/api.md#mcp-tool-metadata: the title in the annotations too). */
+export function listedTools() {
+  return TOOLS.map(({ name, title, description, inputSchema, annotations }) => {
+    // docs/api.md#mcp-apps: the page a host that renders MCP Apps shows this tool's answer in.
+    const ui = toolUiMeta(name);
+    return { name, title, description, inputSchema, annotations: { title, ...annotations }, ...(ui && { _meta: ui }) };
+  });
+}
+
+/** resources/read for the UI pages (apps.ts); a URI not ours is the protocol's invalid-params error. */
+export function readUiResource(uri: string) {
+  const found = readResource(uri);
+  if (!found) throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri}`);
+  return found;
+}
+
 export function createMcpServer(session: Session, version: string): Server {
   const server = new Server(
     { name: 'taskmarket', title: 'taskmarket', version },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: TOOLS.map(({ name, title, description, inputSchema, annotations }) => ({
-      name,
-      title,
-      description,
-      inputSchema: inputSchema as never,
-      annotations,
-    })),
-  }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listedResources() }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => readUiResource(request.params.uri));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools() as never }));
   // On stdio the server holds the connection, so it knows what the client declared at initialize; the
   // remote server, stateless, brings its own answer (lib/mcp/client-capabilities.ts).
   const declared: Session = session.urlElicitation

@@ -1,6 +1,6 @@
 // The caller's own account and analytics (docs/api.md#account).
-import type { Api } from '../api.js';
-import type { AccountStats, Analytics, AnalyticsQuery, Profile, ProfilePatch } from '../types.js';
+import { segment, type Api } from '../api.js';
+import type { AccountStats, Analytics, AnalyticsQuery, Answer, Profile, ProfilePatch } from '../types.js';
 
 export function accountResource(api: Api) {
   return {
@@ -8,6 +8,16 @@ export function accountResource(api: Api) {
     updateProfile: (patch: ProfilePatch) =>
       api.json<Profile>({ auth: 'required', method: 'PATCH', path: '/api/account/profile', body: patch }),
     stats: () => api.json<AccountStats>({ auth: 'required', method: 'GET', path: '/api/account/stats' }),
+    /**
+     * A release waiting for the person (docs/api.md#confirmations): readable by the person and by the token
+     * that asked for it — an /api/mcp token included.
+     */
+    confirmation: (id: string) =>
+      api.json<Answer<'getConfirmationsById'>>({
+        auth: 'required',
+        method: 'GET',
+        path: `/api/confirmations/${segment(id)}`,
+      }),
   };
 }
 

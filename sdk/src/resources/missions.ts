@@ -11,6 +11,7 @@ import type {
   Application,
   ApplicationList,
   ApplyInput,
+  ApproveInput,
   AssignInput,
   AwardInput,
   BumpInput,
@@ -26,10 +27,16 @@ import type {
   MissionList,
   MissionQuery,
   PageQuery,
+  MissionReviews,
   Review,
   ReviewInput,
   ReviewPatch,
+  SettlementAnswer,
+  SettlementOffer,
+  SettlementOfferInput,
   SubmitInput,
+  Timeline,
+  TimelineQuery,
 } from '../types.js';
 
 export interface WithFiles {
@@ -82,9 +89,12 @@ export function missionsResource(api: Api) {
     funding: (id: string) =>
       api.json<Answer<'getMissionsByIdFunding'>>({ auth: 'required', method: 'GET', path: path(id, 'funding') }),
     accept: (id: string) => post(id, 'accept'),
-    approve: (id: string) => post(id, 'approve'),
+    /** docs/api.md#milestones: on a milestone mission, `{ milestone }` approves (and releases) the one at hand. */
+    approve: (id: string, input?: ApproveInput) => post(id, 'approve', input),
     cancel: (id: string) => post(id, 'cancel'),
     reopen: (id: string) => post(id, 'reopen'),
+    /** docs/api.md#declining: the named agent of a DIRECT mission turns it down; the client is refunded. */
+    decline: (id: string, input: { reason?: string } = {}) => post(id, 'decline', input),
     async submit(id: string, input: SubmitInput & WithFiles = {}): Promise<Mission> {
       const { files, ...fields } = input;
       return post(id, 'submit', await bodyOf(fields, files));
@@ -94,6 +104,29 @@ export function missionsResource(api: Api) {
       return post(id, 'contest', await bodyOf(fields, files));
     },
     bump: (id: string, input: BumpInput = {}) => post(id, 'bump', input),
+    /**
+     * docs/api.md#settlement-offers: offer to settle a SUBMITTED, CONTESTED or DISPUTED mission in part —
+     * `agentAmount` (base units, before the fee) to the agent, the rest back to the client. Replaces any pending offer.
+     */
+    offerSettlement: (id: string, input: SettlementOfferInput) =>
+      api.json<{ offer: SettlementOffer }>({
+        auth: 'required',
+        method: 'POST',
+        path: path(id, 'settlement-offers'),
+        body: input,
+      }),
+    /**
+     * The other party's answer to the pending offer: accepted, the mission ends (COMPLETED, or CANCELLED for
+     * nothing to the agent) and the escrow settles it; rejected, nothing changes. A client's acceptance with a
+     * delegated token beyond its release limit answers `{ confirmation }` instead (docs/api.md#confirmations).
+     */
+    answerSettlementOffer: (id: string, offerId: string, decision: 'accept' | 'reject') =>
+      api.json<SettlementAnswer>({
+        auth: 'required',
+        method: 'POST',
+        path: `${path(id, 'settlement-offers')}/${segment(offerId)}`,
+        body: { decision },
+      }),
     /**
      * docs/api.md#criteria: replaces (null: clears) the criteria of your AWAITING_FUNDING mission; a wallet sign-in
      * only.
@@ -136,8 +169,11 @@ export function missionsResource(api: Api) {
     },
     /** Awards a JUDGING bounty (its client): winners in place order; a reason when places stay unawarded. */
     award: (id: string, input: AwardInput) => post(id, 'award', input),
+    /** Reviews the other party of a settled mission: the owner its agent, the agent its client (double-blind). */
     review: (id: string, input: ReviewInput) =>
       api.json<Review>({ auth: 'required', method: 'POST', path: path(id, 'review'), body: input }),
+    /** Both reviews as the caller may see them: its own, and the other's once both are in or 7 days passed. */
+    reviews: (id: string) => api.json<MissionReviews>({ auth: 'optional', method: 'GET', path: path(id, 'review') }),
     updateReview: (id: string, patch: ReviewPatch) =>
       api.json<Review>({ auth: 'required', method: 'PATCH', path: path(id, 'review'), body: patch }),
     comments(id: string, query: PageQuery = {}): PagedList<CommentList['items'][number], CommentList> {
@@ -150,6 +186,12 @@ export function missionsResource(api: Api) {
         }),
       );
     },
+    /**
+     * docs/api.md#timeline: the mission's events after `after`; with `wait` (1–25 s) and none yet, the
+     * request is held until the next one (then `events` is empty if none came).
+     */
+    timeline: (id: string, query: TimelineQuery = {}) =>
+      api.json<Timeline>({ auth: 'optional', method: 'GET', path: path(id, 'timeline'), query }),
     comment: (id: string, input: CommentInput) =>
       api.json<Comment>({ auth: 'required', method: 'POST', path: path(id, 'comments'), body: input }),
     /** A mission file (attachment, submission or contest evidence) as a Blob of its stored type. */
@@ -160,6 +202,23 @@ export function missionsResource(api: Api) {
         path: `${path(id, 'files')}/${segment(fileId)}`,
       });
       return response.blob();
+    },
+    /**
+     * A mission file's stored type and size in bytes, from a HEAD of its download: no byte of it is
+     * sent (docs/api.md#files). A file the caller may not see is the download's own 404.
+     */
+    async fileInfo(id: string, fileId: string): Promise<{ contentType: string; size: number | undefined }> {
+      const response = await api.response({
+        auth: 'optional',
+        method: 'HEAD',
+        path: `${path(id, 'files')}/${segment(fileId)}`,
+      });
+      await response.body?.cancel();
+      const length = response.headers.get('content-length');
+      return {
+        contentType: (response.headers.get('content-type') ?? 'application/octet-stream').split(';')[0]!.trim(),
+        size: length !== null && /^\d+$/.test(length) ? Number(length) : undefined,
+      };
     },
   };
 }

@@ -8,6 +8,7 @@ import type {
   PublicLeaderboard,
   PublicLeaderboardQuery,
   PublicStats,
+  ReputationPolicy,
 } from '../types.js';
 
 export function publicResource(api: Api, config: () => Promise<PublicConfig>) {
@@ -17,6 +18,8 @@ export function publicResource(api: Api, config: () => Promise<PublicConfig>) {
     stats: () => api.json<PublicStats>({ auth: 'none', method: 'GET', path: '/api/public/stats' }),
     leaderboard: (query: PublicLeaderboardQuery = {}) =>
       api.json<PublicLeaderboard>({ auth: 'none', method: 'GET', path: '/api/public/leaderboard', query }),
+    /** docs/api.md#client-feedback: whose ERC-8004 feedback is ours (operator address, tags, outcomes). */
+    reputation: () => api.json<ReputationPolicy>({ auth: 'none', method: 'GET', path: '/api/public/reputation' }),
   };
 }
 

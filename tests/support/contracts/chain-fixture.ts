@@ -16,7 +16,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { mockUsdcArtifact, passportArtifact, taskEscrowV4Artifact } from '@/lib/chain/artifacts';
+import { mockUsdcArtifact, passportArtifact, taskEscrowV5Artifact } from '@/lib/chain/artifacts';
 import { deployContracts, type DeployedContracts, type EscrowVersion } from '@/lib/chain/deploy';
 import { ANVIL_KEYS, startAnvil, type AnvilNode } from '@/lib/chain/anvil-node';
 
@@ -38,8 +38,8 @@ function connect(rpcUrl: string, deployed: DeployedContracts) {
       address: account.address,
       walletClient,
       passport: getContract({ address: deployed.passport, abi: passportArtifact.abi, client }),
-      // Each version's ABI is the one before plus its additions: v4's binding serves them all.
-      escrow: getContract({ address: deployed.escrow, abi: taskEscrowV4Artifact.abi, client }),
+      // Each version's ABI is the one before plus its additions: v5's binding serves them all.
+      escrow: getContract({ address: deployed.escrow, abi: taskEscrowV5Artifact.abi, client }),
       token: getContract({ address: deployed.rewardToken, abi: mockUsdcArtifact.abi, client }),
     };
   }
@@ -71,10 +71,10 @@ function connect(rpcUrl: string, deployed: DeployedContracts) {
 }
 
 /** Every escrow test runs against each version: each must keep every guarantee of the one before (docs/escrow.md). */
-export const ESCROW_VERSIONS = ['v2', 'v3', 'v4'] as const satisfies readonly EscrowVersion[];
+export const ESCROW_VERSIONS = ['v2', 'v3', 'v4', 'v5'] as const satisfies readonly EscrowVersion[];
 
 /** Starts anvil and deploys before the file's tests; hands back the context once it is ready. */
-export function useContractsChain(escrowVersion: EscrowVersion = 'v4'): () => ChainContext {
+export function useContractsChain(escrowVersion: EscrowVersion = 'v5'): () => ChainContext {
   let node: AnvilNode | undefined;
   let context: ChainContext | undefined;
   let snapshot: Hex | undefined;
@@ -110,7 +110,7 @@ export function useContractsChain(escrowVersion: EscrowVersion = 'v4'): () => Ch
   };
 }
 
-const KNOWN_ERRORS = [...passportArtifact.abi, ...taskEscrowV4Artifact.abi, ...mockUsdcArtifact.abi].filter(
+const KNOWN_ERRORS = [...passportArtifact.abi, ...taskEscrowV5Artifact.abi, ...mockUsdcArtifact.abi].filter(
   (item) => item.type === 'error',
 );
 

@@ -4,7 +4,9 @@ import {
   canonicalCriteria,
   criteriaHash,
   criteriaSchema,
+  criteriaTextsSchema,
   selfCheckSchema,
+  splitCriteria,
   unknownCriteria,
   unmetSchema,
   verdictsSchema,
@@ -27,8 +29,50 @@ describe('canonical criteria', () => {
   });
 
   test('default: criteria are trimmed before they are hashed', () => {
-    const parsed = criteriaSchema.parse(['  Every product has a box ', '\tExported as COCO JSON']);
+    const parsed = criteriaTextsSchema.parse(['  Every product has a box ', '\tExported as COCO JSON']);
     expect(criteriaHash(parsed)).toBe(criteriaHash(['Every product has a box', 'Exported as COCO JSON']));
+  });
+});
+
+describe('checked criteria (docs/api.md#checked-criteria)', () => {
+  const sha = { type: 'sha256', file: 'a.txt', digest: 'a'.repeat(64) } as const;
+
+  test('default: texts and checks split in order; without a check the hash is the texts’ as before', () => {
+    const list = criteriaSchema.parse(['Plain', { text: 'Checked', check: sha }, { text: 'No check' }]);
+    expect(splitCriteria(list)).toEqual({ texts: ['Plain', 'Checked', 'No check'], checks: [null, sha, null] });
+    expect(splitCriteria(criteriaSchema.parse(['a', { text: 'b' }]))).toEqual({ texts: ['a', 'b'], checks: null });
+    expect(criteriaHash(['a', 'b'], null)).toBe(criteriaHash(['a', 'b']));
+  });
+
+  test('default: a checked criterion hashes as {"check","text"} with every key sorted', () => {
+    const schema = { type: 'object', required: ['b', 'a'] };
+    expect(canonicalCriteria(['x', 'y'], [null, { type: 'jsonSchema', file: 'r.json', schema }])).toBe(
+      '["x",{"check":{"file":"r.json","schema":{"required":["b","a"],"type":"object"},' +
+        '"type":"jsonSchema"},"text":"y"}]',
+    );
+    // The same check written with its keys in another order is the same terms.
+    const reordered = { schema: { required: ['b', 'a'], type: 'object' }, file: 'r.json', type: 'jsonSchema' } as const;
+    expect(criteriaHash(['x', 'y'], [null, reordered])).toBe(
+      criteriaHash(['x', 'y'], [null, { type: 'jsonSchema', file: 'r.json', schema }]),
+    );
+    expect(criteriaHash(['x', 'y'], [null, sha])).not.toBe(criteriaHash(['x', 'y']));
+  });
+
+  test('error: the checks together are at most 16 KB (the board shows them on every listing)', () => {
+    const big = (n: number) => ({
+      text: `c${n}`,
+      check: { type: 'jsonSchema', file: 'a.json', schema: { description: 'x'.repeat(9_000) } },
+    });
+    expect(criteriaSchema.safeParse([big(1)]).success).toBe(true);
+    const both = criteriaSchema.safeParse([big(1), big(2)]);
+    expect(both.success).toBe(false);
+    expect(both.error?.issues[0]?.message).toMatch(/at most 16 KB/);
+  });
+
+  test('error: an unknown check type, a bad digest or an extra field is refused', () => {
+    expect(criteriaSchema.safeParse([{ text: 'a', check: { type: 'ftp', url: 'x' } }]).success).toBe(false);
+    expect(criteriaSchema.safeParse([{ text: 'a', check: { ...sha, digest: 'ABC' } }]).success).toBe(false);
+    expect(criteriaSchema.safeParse([{ text: 'a', check: { ...sha, extra: 1 } }]).success).toBe(false);
   });
 });
 

@@ -15,7 +15,7 @@ const otherAgent: Viewer = { kind: 'user', id: 'other', role: 'AGENT' };
 const stranger: Viewer = { kind: 'user', id: 'stranger', role: 'CLIENT' };
 const entrant: Viewer = { kind: 'user', id: 'entrant', role: 'AGENT' };
 
-// Every state there is (docs/api.md#states), AWAITING_FUNDING included: the one declaration, not a copy.
+// Every state there is (docs/api.md#mission-states), AWAITING_FUNDING included: the one declaration, not a copy.
 const STATUSES: readonly MissionStatus[] = MISSION_STATUSES;
 
 function facts(status: MissionStatus, overrides: Partial<MissionFacts> = {}): MissionFacts {
@@ -42,12 +42,15 @@ const PARTY: Record<Action, Viewer> = {
   submit: assignee,
   approve: owner,
   expire: { kind: 'system' },
+  approveOnChecks: { kind: 'system' },
   contest: owner,
   cancel: owner,
   withdraw: assignee,
   reopen: owner,
   reclaim: { kind: 'system' },
   assign: owner,
+  apply: otherAgent,
+  enter: otherAgent,
   bump: owner,
   resolveComplete: { kind: 'operator' },
   resolveCancel: { kind: 'operator' },
@@ -58,12 +61,26 @@ const PARTY: Record<Action, Viewer> = {
   contestAward: entrant,
   finalize: { kind: 'system' },
   resolveAward: { kind: 'operator' },
+  submitMilestone: assignee,
+  approveMilestone: owner,
+  expireMilestone: { kind: 'system' },
+  contestMilestone: owner,
+  resolveMilestone: { kind: 'operator' },
+  resolveSplit: { kind: 'operator' },
+  settleByAgreement: owner,
+  refundByAgreement: owner,
+  acceptOrder: { kind: 'system' },
+  decline: assignee,
 };
+const MILESTONES = { milestoneCount: 3, milestone: 1, milestoneContestCount: 0 } satisfies Partial<MissionFacts>;
 const TIMELY: Partial<Record<Action, Partial<MissionFacts>>> = {
   expire: { reviewDeadline: at(-1) },
+  approveOnChecks: { autoApprove: 'onChecks', submissionChecks: [{ passed: true }] },
   cancel: { deadline: at(-1), contestedAt: at(-3601) },
   reopen: { acceptedAt: at(-7200) },
   assign: { assignmentMode: 'APPLICATION' },
+  apply: { assignmentMode: 'APPLICATION' },
+  enter: { assignmentMode: 'BOUNTY' },
   judge: { assignmentMode: 'BOUNTY', deadline: at(-1), entryCount: 1 },
   lapse: { assignmentMode: 'BOUNTY', deadline: at(-1) },
   award: { assignmentMode: 'BOUNTY', reviewDeadline: at(60), entryCount: 2 },
@@ -71,6 +88,13 @@ const TIMELY: Partial<Record<Action, Partial<MissionFacts>>> = {
   contestAward: { assignmentMode: 'BOUNTY', reviewDeadline: at(60), entryCount: 2, entered: true },
   finalize: { assignmentMode: 'BOUNTY', reviewDeadline: at(-1), entryCount: 2 },
   resolveAward: { assignmentMode: 'BOUNTY', entryCount: 2 },
+  submitMilestone: MILESTONES,
+  approveMilestone: MILESTONES,
+  expireMilestone: { ...MILESTONES, reviewDeadline: at(-1) },
+  contestMilestone: MILESTONES,
+  resolveMilestone: MILESTONES,
+  acceptOrder: { assignmentMode: 'DIRECT', directAgentId: 'agent', offeringId: 'offering' },
+  decline: { assignmentMode: 'DIRECT', directAgentId: 'agent', acceptedAt: at(-60) },
 };
 
 describe('decide: the transition table row by row', () => {
@@ -117,6 +141,37 @@ describe('decide: the transition table row by row', () => {
     expect(to('contestAward', 'AWARDED')).toBe('DISPUTED');
     expect(to('finalize', 'AWARDED')).toBe('COMPLETED');
     expect(to('resolveAward', 'DISPUTED')).toBe('COMPLETED');
+    expect(to('resolveSplit', 'DISPUTED')).toBe('COMPLETED');
+    expect(to('settleByAgreement', 'SUBMITTED')).toBe('COMPLETED');
+    expect(to('settleByAgreement', 'CONTESTED')).toBe('COMPLETED');
+    expect(to('refundByAgreement', 'DISPUTED')).toBe('CANCELLED');
+    // docs/api.md#settlement-offers: either party answers; a bounty is settled by its award.
+    expect(to('settleByAgreement', 'SUBMITTED', { assignmentMode: 'BOUNTY' })).toBe(409);
+    expect(to('acceptOrder', 'OPEN')).toBe('ACCEPTED');
+    expect(to('decline', 'OPEN')).toBe('CANCELLED');
+    expect(to('decline', 'ACCEPTED')).toBe('CANCELLED');
+  });
+
+  test('behavior: a milestone mission follows the milestone at hand (docs/api.md#milestones)', () => {
+    const to = (action: Action, status: MissionStatus, extra: Partial<MissionFacts> = {}) => {
+      const d = decide(action, facts(status, { ...TIMELY[action], ...extra }), PARTY[action], NOW, rules);
+      return d.ok ? d.to : d.status;
+    };
+    expect(to('submitMilestone', 'ACCEPTED')).toBe('SUBMITTED');
+    expect(to('approveMilestone', 'SUBMITTED')).toBe('ACCEPTED');
+    expect(to('approveMilestone', 'SUBMITTED', { milestone: 3 })).toBe('COMPLETED');
+    expect(to('expireMilestone', 'SUBMITTED', { milestone: 2 })).toBe('ACCEPTED');
+    expect(to('expireMilestone', 'SUBMITTED', { reviewDeadline: at(60) })).toBe(409);
+    expect(to('resolveMilestone', 'DISPUTED', { milestone: 3 })).toBe('COMPLETED');
+    // MAX_CONTESTS rounds per milestone: the mission's own count of rounds does not decide.
+    expect(to('contestMilestone', 'SUBMITTED', { contestCount: 5, milestoneContestCount: 1 })).toBe('CONTESTED');
+    expect(to('contestMilestone', 'SUBMITTED', { milestoneContestCount: 2 })).toBe('DISPUTED');
+    // Each kind of mission takes its own rows only.
+    expect(to('submit', 'ACCEPTED', MILESTONES)).toBe(409);
+    expect(to('approve', 'SUBMITTED', MILESTONES)).toBe(409);
+    expect(to('contest', 'SUBMITTED', MILESTONES)).toBe(409);
+    expect(to('resolveComplete', 'DISPUTED', MILESTONES)).toBe(409);
+    expect(to('approveMilestone', 'SUBMITTED', { milestoneCount: null, milestone: null })).toBe(409);
   });
 });
 

@@ -13,6 +13,8 @@ import { getKv } from '@/lib/kv';
 import { viewAuthorization } from '@/lib/oauth/authorization-view';
 import { issuerOf } from '@/lib/oauth/metadata';
 import { currentSession } from '../../_server/current-session';
+import { rewardTokenOf } from '../../_server/reward-token';
+import { rewardTokenDecimals } from '@/lib/chain/token-metadata';
 import { AuthorizationScreen } from './authorization-screen';
 
 export const metadata: Metadata = { title: 'Connect an app' };
@@ -40,5 +42,15 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
     Object.entries(params).filter((e): e is [string, string] => typeof e[1] === 'string'),
   );
   const here = `/oauth/authorize?${new URLSearchParams(hidden).toString()}`;
-  return <AuthorizationScreen view={view} here={here} hidden={hidden} />;
+  // The release limit is typed in the reward token's units: its symbol, asked for the consent form only.
+  const token = view.kind === 'consent' ? await rewardTokenOf(cfg) : undefined;
+  return (
+    <AuthorizationScreen
+      view={view}
+      here={here}
+      hidden={hidden}
+      tokenSymbol={token?.symbol}
+      tokenDecimals={token ? await rewardTokenDecimals(cfg) : undefined}
+    />
+  );
 }

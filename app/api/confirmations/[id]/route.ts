@@ -1,7 +1,6 @@
 import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
 import { idSchema } from '@/lib/fields';
-import { sendQueuedWebhooks } from '@/lib/webhooks';
 import {
   confirmationIdParams,
   confirmationSchema,
@@ -10,11 +9,13 @@ import {
   getConfirmation,
 } from '@/lib/confirmations';
 
-// One confirmation (docs/api.md#confirmations): read by the person or by the token that asked.
+// One confirmation (docs/api.md#confirmations): read by the person or by the token that asked — an
+// /api/mcp token too, so a chat client can follow the confirmation its approve_mission was answered.
 export const GET = route(
   {
     auth: 'user',
     scope: 'any',
+    alsoFor: 'mcp',
     params: { id: idSchema },
     doc: {
       tag: 'Confirmations',
@@ -30,7 +31,6 @@ export const GET = route(
 // The person's decision: wallet sign-in only, so no token approves its own request.
 export const POST = route(
   {
-    after: sendQueuedWebhooks,
     auth: 'user',
     limit: 'write',
     body: decisionSchema,
@@ -39,15 +39,16 @@ export const POST = route(
       tag: 'Confirmations',
       summary: 'Approve or deny: approved, the release is applied as if made now, once',
       description:
-        'Wallet sign-in only. An approval runs the action with its usual checks: a mission that ' +
-        "changed meanwhile answers that action's error (409) and the confirmation keeps waiting. " +
-        'Decided or expired: 409.',
+        'Wallet sign-in only. An approval runs the action with its usual checks, bound to the stored ' +
+        'terms: when the assignment, agent, round, reward, escrow task amount or winners changed it is ' +
+        '409 and the confirmation SUPERSEDED; a termsHash sent that is not the confirmation’s is 409. ' +
+        'Decided, superseded or expired: 409.',
       response: confirmationSchema,
       errors: [400, 404, 409],
     },
   },
   async ({ params, body, caller, cfg, db }) =>
-    json(await decideConfirmation(await db(), cfg, caller, confirmationIdParams(params), body.decision, new Date())),
+    json(await decideConfirmation(await db(), cfg, caller, confirmationIdParams(params), body, new Date())),
 );
 
 export const { PUT, PATCH, DELETE } = otherMethods('GET', 'POST');

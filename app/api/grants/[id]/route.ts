@@ -3,6 +3,7 @@ import { otherMethods } from '@/lib/http/methods';
 import { revokeGrant } from '@/lib/oauth/grants';
 import { grantIdParams } from '@/lib/oauth/schemas';
 import { grantLimitSchema, setReleaseLimit } from '@/lib/confirmations';
+import { setFundingLimit } from '@/lib/oauth/grant-releases';
 import { idSchema } from '@/lib/fields';
 import { logoutResponse } from '@/lib/auth/schemas';
 
@@ -35,7 +36,7 @@ export const PATCH = route(
     params: { id: idSchema },
     doc: {
       tag: 'Tokens',
-      summary: "Change a grant's or personal token's release limit (base units over a rolling 24 h)",
+      summary: "Change a grant's or personal token's release or funding limit (base units over a rolling 24 h)",
       description:
         'Wallet sign-in only. Beyond the limit a delegated release waits for the person (202 and a confirmation).',
       response: logoutResponse,
@@ -44,7 +45,9 @@ export const PATCH = route(
   },
   async ({ params, body, caller, db }) => {
     const { id } = grantIdParams(params);
-    await setReleaseLimit(await db(), caller.user.id, id, body.releaseLimit);
+    if (body.releaseLimit !== undefined) await setReleaseLimit(await db(), caller.user.id, id, body.releaseLimit);
+    // docs/api.md#standing-allowance: what it may fund at once from the person's standing allowance.
+    if (body.fundingLimit !== undefined) await setFundingLimit(await db(), caller.user.id, id, body.fundingLimit);
     return json({ ok: true });
   },
 );

@@ -1,5 +1,6 @@
 import { jsonText, route } from '@/lib/http/route';
-import { getMissionOrThrow, missionSchema, viewerOf } from '@/lib/missions';
+import { getMissionOrThrow } from '@/lib/board';
+import { missionSchema, viewerOf } from '@/lib/missions';
 import { otherMethods } from '@/lib/http/methods';
 import { idSchema } from '@/lib/fields';
 

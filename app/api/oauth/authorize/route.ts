@@ -1,4 +1,5 @@
 import { route } from '@/lib/http/route';
+import { rewardTokenDecimals } from '@/lib/chain/token-metadata';
 import { documentRequester } from '@/lib/http/document-requester';
 import { otherMethods } from '@/lib/http/methods';
 import { decideAuthorization } from '@/lib/oauth/consent';
@@ -22,15 +23,25 @@ export const POST = route(
         'application/x-www-form-urlencoded, a wallet sign-in session cookie from an allowed ' +
         'Origin, and the one-time form_token the page issued for these exact terms; with ' +
         'decision=approve, the scopes the person checked as repeated `scope` fields (at least ' +
-        'one, each one asked for; else 400).',
+        'one, each one offered; else 400). 409 when the client name is no longer the one the page ' +
+        'showed (a changed metadata document).',
       response: protocolDocumentSchema,
       status: 303,
-      errors: [403],
+      errors: [403, 409],
     },
   },
   async ({ body, caller, cfg, kv, db, ip }) => {
     const requester = documentRequester(cfg, kv, ip);
-    const location = await decideAuthorization(await db(), kv, issuerOf(cfg), caller.user.id, body, requester);
+    const decimals = () => rewardTokenDecimals(cfg);
+    const location = await decideAuthorization(
+      await db(),
+      kv,
+      issuerOf(cfg),
+      caller.user.id,
+      body,
+      requester,
+      decimals,
+    );
     return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
   },
 );

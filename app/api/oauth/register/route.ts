@@ -1,14 +1,13 @@
 import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
 import { preflight } from '@/lib/http/cors';
-import { consume, EVERYONE } from '@/lib/limits/rate-limit';
 import { registerClient } from '@/lib/oauth/clients';
 import { protocolDocumentSchema, registrationBody } from '@/lib/oauth/schemas';
 import { oauthErrors } from '../oauth-errors';
 
-// RFC 7591 dynamic client registration: anonymous, so limited per IP and, across all IPs, by a
-// global ceiling (docs/api.md#oauth-21); the metadata is checked by registerClient (its refusals
-// are OAuth errors, as registration clients expect).
+// RFC 7591 dynamic client registration: anonymous, so limited per source (IPv6 by /48) and, across all
+// sources, by a ceiling on unused registrations (docs/api.md#oauth-21); the metadata is checked by
+// registerClient (its refusals are OAuth errors, as registration clients expect).
 export const POST = route(
   {
     limit: 'register',
@@ -26,10 +25,8 @@ export const POST = route(
       errors: oauthErrors(400),
     },
   },
-  async ({ body, cfg, kv, db }) =>
-    json(await registerClient(await db(), body, new Date(), () => consume(kv, cfg, 'registerGlobal', EVERYONE)), {
-      status: 201,
-    }),
+  async ({ body, cfg, db }) =>
+    json(await registerClient(await db(), body, new Date(), cfg.limits.registrationsGlobalPerHour), { status: 201 }),
 );
 
 export const OPTIONS = preflight('POST');

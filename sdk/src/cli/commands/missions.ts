@@ -44,7 +44,23 @@ interface PostFlags {
   taskId?: string;
   fromWallet?: boolean;
   criterion?: string[];
+  milestone?: string[];
 }
+
+/** docs/api.md#milestones: `--milestone <amount:title>` flags, amounts as --reward takes them. */
+function milestonesOf(flags: readonly string[] | undefined, token: Parameters<typeof parseReward>[1]) {
+  if (!flags) return {};
+  return {
+    milestones: flags.map((flag) => {
+      const at = flag.indexOf(':');
+      if (at < 1) throw new Error(`--milestone ${flag}: expected <amount:title>, e.g. 10USDC:Design mockups`);
+      return { amount: parseReward(flag.slice(0, at), token), title: flag.slice(at + 1).trim() };
+    }),
+  };
+}
+
+/** docs/api.md#milestones: `--milestone <n>` naming the milestone at hand. */
+const milestoneNumber = (flag: string | undefined) => (flag === undefined ? {} : { milestone: Number(flag) });
 
 /** docs/api.md#criteria: repeatable `--self-check` flags as the API's list. */
 const selfCheckOf = (flags: string[] | undefined) => (flags ? { selfCheck: flags.map(parseSelfCheck) } : {});
@@ -134,6 +150,11 @@ export function registerMissionCommands(program: Command, session: Session): voi
       collect,
     )
     .option(
+      '--milestone <amount:title>',
+      'a milestone, in order (repeatable, 2–10, amounts summing to the reward), e.g. 10USDC:Design mockups',
+      collect,
+    )
+    .option(
       '--task-id <n>',
       'an escrow task you funded already (e.g. by a post that failed after funding): post with it, pay nothing',
     )
@@ -156,6 +177,7 @@ export function registerMissionCommands(program: Command, session: Session): voi
         ...(opts.winners !== undefined && { winners: Number(opts.winners) }),
         ...(opts.split !== undefined && { split: opts.split.split(',').map((p) => Number(p.trim())) }),
         ...(opts.criterion !== undefined && { criteria: opts.criterion }),
+        ...milestonesOf(opts.milestone, await session.token()),
       };
       const files = opts.file ? { files: opts.file } : {};
       const mission = funded
@@ -186,27 +208,33 @@ export function registerMissionCommands(program: Command, session: Session): voi
       await answer(opts, mission, (m) => renderTransition('Posted', m as MissionLike));
     });
 
-  for (const [name, verb, description] of [
-    ['accept', 'Accepted', 'take an OPEN mission (agents)'],
-    ['approve', 'Approved', 'approve a delivery: the agent is paid (the owner)'],
-  ] as const) {
-    program
-      .command(name)
-      .description(description)
-      .argument('<id>', 'mission id')
-      .addOption(json())
-      .action(async (id: string, opts: JsonFlag) => {
-        const tm = session.client({ signed: true });
-        const mission = await tm.missions[name](id);
-        await answer(opts, mission, (m) => renderTransition(verb, m as MissionLike));
-      });
-  }
+  program
+    .command('accept')
+    .description('take an OPEN mission (agents)')
+    .argument('<id>', 'mission id')
+    .addOption(json())
+    .action(async (id: string, opts: JsonFlag) => {
+      const mission = await session.client({ signed: true }).missions.accept(id);
+      await answer(opts, mission, (m) => renderTransition('Accepted', m as MissionLike));
+    });
+
+  program
+    .command('approve')
+    .description('approve a delivery: the agent is paid (the owner); a milestone mission: the milestone at hand')
+    .argument('<id>', 'mission id')
+    .option('--milestone <n>', 'the milestone approved (a milestone mission: the one at hand)')
+    .addOption(json())
+    .action(async (id: string, opts: JsonFlag & { milestone?: string }) => {
+      const mission = await session.client({ signed: true }).missions.approve(id, milestoneNumber(opts.milestone));
+      await answer(opts, mission, (m) => renderTransition('Approved', m as MissionLike));
+    });
 
   program
     .command('submit')
     .description('deliver: a note and files (the assigned agent)')
     .argument('<id>', 'mission id')
     .option('--note <text>', 'a note for the client', '')
+    .option('--milestone <n>', 'the milestone delivered (a milestone mission: the one at hand)')
     .option('--file <path>', 'a deliverable (repeatable, at most 10, 10 MB each)', collect)
     .option(
       '--self-check <n:met|unmet[:note]>',
@@ -214,15 +242,21 @@ export function registerMissionCommands(program: Command, session: Session): voi
       collect,
     )
     .addOption(json())
-    .action(async (id: string, opts: JsonFlag & { note: string; file?: string[]; selfCheck?: string[] }) => {
-      const tm = session.client({ signed: true });
-      const mission = await tm.missions.submit(id, {
-        note: opts.note,
-        ...selfCheckOf(opts.selfCheck),
-        ...(opts.file && { files: opts.file }),
-      });
-      await answer(opts, mission, (m) => renderTransition('Submitted', m as MissionLike));
-    });
+    .action(
+      async (
+        id: string,
+        opts: JsonFlag & { note: string; file?: string[]; selfCheck?: string[]; milestone?: string },
+      ) => {
+        const tm = session.client({ signed: true });
+        const mission = await tm.missions.submit(id, {
+          ...milestoneNumber(opts.milestone),
+          note: opts.note,
+          ...selfCheckOf(opts.selfCheck),
+          ...(opts.file && { files: opts.file }),
+        });
+        await answer(opts, mission, (m) => renderTransition('Submitted', m as MissionLike));
+      },
+    );
 
   program
     .command('contest')
@@ -230,21 +264,66 @@ export function registerMissionCommands(program: Command, session: Session): voi
     .argument('<id>', 'mission id')
     .requiredOption('--reason <text>', 'what is wrong (1–2,000 characters)')
     .option('--file <path>', 'evidence (repeatable)', collect)
+    .option('--milestone <n>', 'the milestone contested (a milestone mission: the one at hand)')
     .option(
       '--unmet <n:reason>',
       'a criterion not met and why, e.g. "2:not COCO JSON" (repeatable; required when the mission has criteria)',
       collect,
     )
     .addOption(json())
-    .action(async (id: string, opts: JsonFlag & { reason: string; file?: string[]; unmet?: string[] }) => {
+    .action(
+      async (
+        id: string,
+        opts: JsonFlag & { reason: string; file?: string[]; unmet?: string[]; milestone?: string },
+      ) => {
+        const tm = session.client({ signed: true });
+        const unmet = opts.unmet ? { unmet: opts.unmet.map(parseUnmet) } : {};
+        const mission = await tm.missions.contest(id, {
+          ...milestoneNumber(opts.milestone),
+          reason: opts.reason,
+          ...unmet,
+          ...(opts.file && { files: opts.file }),
+        });
+        await answer(opts, mission, (m) => renderTransition('Contested', m as MissionLike));
+      },
+    );
+
+  // docs/api.md#settlement-offers
+  program
+    .command('offer')
+    .description('offer to settle in part: <agentAmount> base units to the agent, the rest refunded (either party)')
+    .argument('<id>', 'mission id')
+    .argument('<agentAmount>', 'base units to the agent, before the fee (0 to the reward)')
+    .option('--note <text>', 'why (up to 2,000 characters)')
+    .addOption(json())
+    .action(async (id: string, agentAmount: string, opts: JsonFlag & { note?: string }) => {
       const tm = session.client({ signed: true });
-      const unmet = opts.unmet ? { unmet: opts.unmet.map(parseUnmet) } : {};
-      const mission = await tm.missions.contest(id, {
-        reason: opts.reason,
-        ...unmet,
-        ...(opts.file && { files: opts.file }),
+      const made = await tm.missions.offerSettlement(id, { agentAmount, ...(opts.note && { note: opts.note }) });
+      await answer(opts, made, (m) => {
+        const { offer } = m as { offer: { id: string; agentAmount: string; refund: string; expiresAt: string } };
+        printLine(
+          `Offered ${offer.agentAmount} to the agent, ${offer.refund} back ` +
+            `(offer ${offer.id}, lapses ${offer.expiresAt})`,
+        );
       });
-      await answer(opts, mission, (m) => renderTransition('Contested', m as MissionLike));
+    });
+
+  program
+    .command('answer-offer')
+    .description("accept or reject the other party's pending settlement offer")
+    .argument('<id>', 'mission id')
+    .argument('<offerId>', "the offer's id (settlementOffer.id)")
+    .argument('<decision>', 'accept or reject')
+    .addOption(json())
+    .action(async (id: string, offerId: string, decision: string, opts: JsonFlag) => {
+      if (decision !== 'accept' && decision !== 'reject') throw new Error('decision must be accept or reject');
+      const tm = session.client({ signed: true });
+      const result = await tm.missions.answerSettlementOffer(id, offerId, decision);
+      await answer(opts, result, (r) =>
+        'confirmation' in (r as object)
+          ? printLine(`Waiting for the person's yes: ${(r as { confirmation: { url: string } }).confirmation.url}`)
+          : renderTransition(decision === 'accept' ? 'Settled' : 'Offer rejected', r as MissionLike),
+      );
     });
 
   program

@@ -27,6 +27,9 @@ export interface MissionLike {
   // docs/api.md#criteria
   criteria?: readonly { number: number; text: string }[];
   criteriaHash?: string | null;
+  // docs/api.md#milestones
+  milestones?: readonly { number: number; title: string; amount: string; status: string }[];
+  released?: string;
 }
 
 export function renderMissionTable(items: readonly MissionLike[], token: Token, nextCursor: string | null): void {
@@ -72,6 +75,12 @@ export function renderMission(m: MissionLike, token: Token): void {
     printLine();
     printLine(`Criteria (${m.criteriaHash}):`);
     for (const c of m.criteria) printLine(`  ${c.number}. ${c.text}`);
+  }
+  if (m.milestones?.length) {
+    printLine();
+    printLine(`Milestones (released ${formatAmount(m.released ?? '0', token)} of ${formatAmount(m.reward, token)}):`);
+    for (const ms of m.milestones)
+      printLine(`  ${ms.number}. ${ms.title} — ${formatAmount(ms.amount, token)} — ${ms.status}`);
   }
   if (m.submission?.note) {
     printLine();

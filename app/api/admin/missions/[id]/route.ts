@@ -1,7 +1,8 @@
 // The operator's read of one mission (ADMIN_TOKEN), all of it: what a dispute is decided on
 // (docs/api.md#operator-missions) — the criteria, the agent's self-check, the contests, the files, the times.
 import { jsonText, route } from '@/lib/http/route';
-import { getMissionOrThrow, missionSchema } from '@/lib/missions';
+import { getMissionOrThrow } from '@/lib/board';
+import { missionSchema } from '@/lib/missions';
 import { OPERATOR } from '@/lib/missions/visibility';
 import { otherMethods } from '@/lib/http/methods';
 import { idSchema } from '@/lib/fields';

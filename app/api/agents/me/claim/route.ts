@@ -1,12 +1,10 @@
 import { json, route } from '@/lib/http/route';
-import { sendQueuedWebhooks } from '@/lib/webhooks';
 import { claimEarnings } from '@/lib/settlements';
 import { otherMethods } from '@/lib/http/methods';
 import { claimResponseSchema } from '@/lib/settlements/schemas';
 
 export const POST = route(
   {
-    after: sendQueuedWebhooks,
     auth: 'AGENT',
     scope: 'earnings:claim',
     limit: 'claim',

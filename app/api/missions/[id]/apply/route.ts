@@ -8,6 +8,7 @@ import { idSchema } from '@/lib/fields';
 export const POST = route(
   {
     auth: 'AGENT',
+    runs: ['apply'],
     scope: 'missions:work',
     limit: 'write',
     body: applySchema,
@@ -20,8 +21,8 @@ export const POST = route(
       errors: [403, 404, 409],
     },
   },
-  async ({ params, caller, body, db }) =>
-    json(await applyToMission(await db(), params.id, viewerOf(caller), body, new Date()), { status: 201 }),
+  async ({ params, caller, body, cfg, db }) =>
+    json(await applyToMission(await db(), cfg, params.id, viewerOf(caller), body, new Date()), { status: 201 }),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

@@ -1,25 +1,15 @@
-import { jsonText, route } from '@/lib/http/route';
+import { jsonText } from '@/lib/http/route';
 import { readJsonStream } from '@/lib/uploads/body';
-import { bumpMission, bumpSchema, missionSchema, precheck, viewerOf } from '@/lib/missions';
+import { bumpMission, precheck } from '@/lib/marketplace';
+import { bumpSchema, viewerOf } from '@/lib/missions';
 import { otherMethods } from '@/lib/http/methods';
-import { idSchema } from '@/lib/fields';
+import { missionAction } from '../../mission-action';
 
 // Back to the top of the board, once an hour per mission; an optional JSON `reward` tops it up.
 // The caller's right to bump is decided before the body is read (docs/api.md#uploads).
-export const POST = route(
-  {
-    auth: 'user',
-    scope: 'missions:post',
-    limit: 'write',
-    params: { id: idSchema },
-    doc: {
-      tag: 'Missions',
-      summary: 'Re-list an OPEN mission, optionally topping up the reward (once an hour)',
-      body: bumpSchema,
-      response: missionSchema,
-      errors: [404, 409],
-    },
-  },
+export const POST = missionAction(
+  'bump',
+  { gist: 're-list, optionally topping up the reward (once an hour)', reads: { body: bumpSchema } },
   async ({ request, params, caller, cfg, db }) => {
     const viewer = viewerOf(caller);
     await precheck(await db(), cfg, 'bump', params.id, viewer, new Date());

@@ -1,26 +1,18 @@
-import { jsonText, route } from '@/lib/http/route';
-import { sendQueuedWebhooks } from '@/lib/webhooks';
-import { contestMission, contestSchema, missionSchema, precheck, viewerOf } from '@/lib/missions';
+import { jsonText } from '@/lib/http/route';
+import { contestMission, precheck } from '@/lib/marketplace';
+import { contestSchema, viewerOf } from '@/lib/missions';
 import { withRequestBody } from '@/lib/uploads/request-body';
 import { otherMethods } from '@/lib/http/methods';
-import { idSchema } from '@/lib/fields';
+import { missionAction } from '../../mission-action';
 
-// The owner refuses the submission: `reason`, optional evidence `files`.
-export const POST = route(
+// One URL, two rows: the owner refuses a submission (`reason`, `unmet`, evidence `files`); an entrant
+// contests a bounty's award.
+export const POST = missionAction(
+  ['contest', 'contestAward', 'contestMilestone'],
   {
-    after: sendQueuedWebhooks,
-    auth: 'user',
-    scope: 'missions:post',
-    limit: 'write',
-    params: { id: idSchema },
-    doc: {
-      tag: 'Missions',
-      summary: 'Refuse a delivery: reason and evidence → CONTESTED or DISPUTED',
-      body: contestSchema,
-      multipart: true,
-      response: missionSchema,
-      errors: [404, 409, 413, 415],
-    },
+    gist: 'refuse a delivery with a reason and evidence, or contest an award',
+    reads: { body: contestSchema, multipart: true },
+    errors: [413, 415],
   },
   async ({ request, params, caller, cfg, db }) => {
     const viewer = viewerOf(caller);

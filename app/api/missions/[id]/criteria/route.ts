@@ -1,6 +1,6 @@
 import { jsonText, route } from '@/lib/http/route';
 import { missionSchema, viewerOf } from '@/lib/missions';
-import { criteriaEditSchema, editCriteria } from '@/lib/missions/edit-criteria';
+import { criteriaEditSchema, editCriteria } from '@/lib/marketplace/edit-criteria';
 import { otherMethods } from '@/lib/http/methods';
 import { idSchema } from '@/lib/fields';
 

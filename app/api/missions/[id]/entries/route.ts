@@ -1,17 +1,16 @@
-import { enterBounty, entryQuerySchema, listEntries, precheckEntry } from '@/lib/missions/bounties';
+import { enterBounty, entryQuerySchema, listEntries, precheckEntry } from '@/lib/bounties';
 import { otherMethods } from '@/lib/http/methods';
 import { json, route } from '@/lib/http/route';
 import { viewerOf } from '@/lib/missions';
 import { withRequestBody } from '@/lib/uploads/request-body';
 import { idSchema } from '@/lib/fields';
-import { entryListSchema, entrySchema, entryViewSchema } from '@/lib/missions/bounties/schemas';
-import { sendQueuedWebhooks } from '@/lib/webhooks';
+import { entryListSchema, entrySchema, entryViewSchema } from '@/lib/bounties/schemas';
 
 // An agent enters a bounty (docs/api.md#bounties): JSON `{ note }`, or multipart `note` + `files`, like submit.
 export const POST = route(
   {
-    after: sendQueuedWebhooks,
     auth: 'AGENT',
+    runs: ['enter'],
     scope: 'missions:work',
     limit: 'entry',
     params: { id: idSchema },
@@ -30,7 +29,7 @@ export const POST = route(
   },
   async ({ request, params, caller, cfg, db }) => {
     const viewer = viewerOf(caller);
-    await precheckEntry(await db(), params.id, viewer, new Date());
+    await precheckEntry(await db(), cfg, params.id, viewer, new Date());
     return withRequestBody(request.body, request.headers, async (body) =>
       json(await enterBounty(await db(), cfg, params.id, viewer, body, new Date()), { status: 201 }),
     );

@@ -12,13 +12,15 @@ export const GET = route(
     doc: {
       tag: 'Missions',
       summary: "A settlement's ERC-8004 feedback file (its keccak256 is the feedback's feedbackHash)",
-      description: 'Public once the feedback is about to be given. A bounty has one per winner: name it with `agent`.',
+      description:
+        'Public once the feedback is about to be given. A bounty has one per winner: name it with `agent`. ' +
+        'What the settlement said of a client linked to an ERC-8004 identity: name it with `client`.',
       response: feedbackDocumentSchema,
       errors: [404],
     },
   },
   async ({ params, query, db }) =>
-    jsonText(await feedbackFileOrThrow(await db(), params.id, query.agent), {
+    jsonText(await feedbackFileOrThrow(await db(), params.id, query.agent, query.client), {
       headers: { 'Cache-Control': 'public, max-age=86400, immutable' },
     }),
 );

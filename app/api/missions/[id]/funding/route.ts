@@ -1,6 +1,5 @@
 import { json, route } from '@/lib/http/route';
-import { sendQueuedWebhooks } from '@/lib/webhooks';
-import { fundingSchema, fundMission, fundMissionSchema, getFunding } from '@/lib/missions';
+import { fundingSchema, fundMission, fundMissionSchema, getFunding } from '@/lib/funding';
 import { otherMethods } from '@/lib/http/methods';
 import { idSchema } from '@/lib/fields';
 import type { Caller } from '@/lib/oauth/caller';
@@ -12,12 +11,14 @@ export const GET = route(
   {
     auth: 'user',
     scope: 'missions:post',
+    // docs/api.md#limits: each read may carry a relay on; bounded per user like a write.
+    limit: 'fundingRead',
     params: { id: idSchema },
     doc: {
       tag: 'Missions',
       summary: 'The funding of an AWAITING_FUNDING mission: typed data to sign, its status',
       response: fundingSchema,
-      errors: [404, 409],
+      errors: [404, 409, 429],
     },
   },
   async ({ params, caller, cfg, kv, db }) => json(await getFunding(await db(), kv, cfg, params.id, posterOf(caller))),
@@ -26,7 +27,6 @@ export const GET = route(
 // …and hands back its signature (relayed: 202) or a task it opened from its own wallet (200).
 export const POST = route(
   {
-    after: sendQueuedWebhooks,
     auth: 'user',
     scope: 'missions:post',
     limit: 'write',

@@ -1,13 +1,12 @@
 import { jsonText, route } from '@/lib/http/route';
-import { sendQueuedWebhooks } from '@/lib/webhooks';
-import { missionSchema, resolveMission, resolveSchema } from '@/lib/missions';
+import { resolveMission } from '@/lib/marketplace';
+import { missionSchema, resolveSchema } from '@/lib/missions';
 import { otherMethods } from '@/lib/http/methods';
 import { idSchema } from '@/lib/fields';
 
 // DISPUTED → COMPLETED or CANCELLED, by the operator (ADMIN_TOKEN): `{ outcome, note? }`.
 export const POST = route(
   {
-    after: sendQueuedWebhooks,
     operator: 'admin',
     body: resolveSchema,
     params: { id: idSchema },

@@ -1,4 +1,4 @@
-import { fileResponse } from '@/lib/http/file-response';
+import { fileHeadResponse, fileResponse } from '@/lib/http/file-response';
 import { route } from '@/lib/http/route';
 import { getMissionFileOrThrow, viewerOf } from '@/lib/missions';
 import { otherMethods } from '@/lib/http/methods';
@@ -19,6 +19,14 @@ export const GET = route(
   },
   async ({ params, caller, db }) =>
     fileResponse(await getMissionFileOrThrow(await db(), params.id, params.fileId, viewerOf(caller))),
+);
+
+// docs/api.md#files: the size and type without the bytes (get_mission_file asks before it downloads a
+// file the mission does not list). A read of the file's row only, so no download limit.
+export const HEAD = route(
+  { auth: 'optional', scope: 'missions:read', params: { id: idSchema, fileId: idSchema } },
+  async ({ params, caller, db }) =>
+    fileHeadResponse(await getMissionFileOrThrow(await db(), params.id, params.fileId, viewerOf(caller))),
 );
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -1,0 +1,2 @@
+ALTER TABLE "reputation_feedback" ADD COLUMN "reward" numeric(78, 0);--> statement-breakpoint
+CREATE INDEX "reputation_feedback_user_created_idx" ON "reputation_feedback" USING btree ("user_id","created_at");

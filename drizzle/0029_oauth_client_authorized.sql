@@ -1,0 +1,2 @@
+ALTER TABLE "oauth_clients" ADD COLUMN "authorized_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "oauth_clients_unused_idx" ON "oauth_clients" USING btree ("created_at") WHERE "oauth_clients"."authorized_at" is null;

@@ -1,0 +1,272 @@
+// Inline UI (docs/api.md#mcp-apps), rendered the way a host that supports MCP Apps renders it: the tools
+// list names the page, the page is read with resources/read, and the MCP Apps SDK's own host side
+// (AppBridge over postMessage, @modelcontextprotocol/ext-apps) hands it a real tool result in a sandboxed
+// frame, in Debian's Chromium. Screenshots at two widths land in test-results/mcp-apps/. The tool's
+// answer itself is the same text as before, for hosts without MCP Apps.
+import { mkdirSync } from 'node:fs';
+import { build } from 'esbuild';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { POST as postMcp } from '@/app/api/mcp/route';
+import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
+import { stampedAddress } from '@/lib/http/socket-address';
+import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
+import { connectMcp } from '../support/mcp-client';
+import { createMission, type Party } from '../support/missions';
+import { signIn } from '../support/wallets';
+import { connect, MCP_RESOURCE } from '../support/oauth';
+import { CHROMIUM_ARGS } from '../e2e/playwright.config';
+
+useTestEnvironment({ ...BOOKKEEPING, WRITE_RATE_LIMIT_PER_MINUTE: '100000', MCP_RATE_LIMIT_PER_MINUTE: '100000' });
+
+const OUT = 'test-results/mcp-apps';
+const routeFetch: typeof fetch = async (input, init) => {
+  const request = new Request(input, init);
+  request.headers.set(SOCKET_ADDRESS_HEADER, stampedAddress('10.9.9.13'));
+  return postMcp(request, { params: Promise.resolve({}) });
+};
+
+let browser: Browser;
+let hostScript: string;
+let mcp: Client;
+let owner: Party;
+beforeAll(async () => {
+  mkdirSync(OUT, { recursive: true });
+  // The host side of the MCP Apps SDK, bundled for the browser as a host application would ship it.
+  const bundled = await build({
+    stdin: {
+      contents:
+        "import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';" +
+        'window.McpAppsHost = { AppBridge, PostMessageTransport };',
+      resolveDir: process.cwd(),
+    },
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    write: false,
+    logLevel: 'silent',
+  });
+  hostScript = bundled.outputFiles[0]!.text;
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+  const person = await signIn();
+  owner = { token: person.token, address: person.user.walletAddress, id: person.user.id };
+  const { tokens } = await connect('missions:read missions:post', person, MCP_RESOURCE);
+  mcp = await connectMcp('https://app.example.com/api/mcp', { token: tokens.access_token }, routeFetch);
+}, 120_000);
+afterAll(async () => {
+  await mcp?.close().catch(() => {});
+  await browser?.close();
+});
+
+interface Rendered {
+  opened: string[];
+  initialized: boolean;
+  violations: string[];
+}
+
+/**
+ * A host page: the resource's HTML in a sandboxed iframe (scripts only, an opaque origin), joined by
+ * AppBridge over postMessage; once the view initializes it gets the tool's input and result.
+ */
+async function render(html: string, args: unknown, result: unknown, width: number, name: string): Promise<Rendered> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const violations: string[] = [];
+  const logged: string[] = [];
+  page.on('console', (m) => {
+    logged.push(m.text());
+    if (/Content Security Policy|Refused to/.test(m.text())) violations.push(m.text());
+  });
+  page.on('pageerror', (e) => logged.push(String(e)));
+  const requests: string[] = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith('about:') && !r.url().startsWith('data:')) requests.push(r.url());
+  });
+  await page.setContent(
+    `<!doctype html><html><body style="margin:0"><iframe id="app" sandbox="allow-scripts" ` +
+      `style="border:0;width:100%;height:860px"></iframe></body></html>`,
+  );
+  await page.addScriptTag({ content: hostScript });
+  await page.evaluate(
+    async ({ html, args, result }) => {
+      const { AppBridge, PostMessageTransport } = (window as any).McpAppsHost;
+      const frame = document.getElementById('app') as HTMLIFrameElement;
+      const state = ((window as any).rendered = { opened: [] as string[], initialized: false });
+      const bridge = new AppBridge(null, { name: 'test-host', version: '1.0.0' }, { openLinks: {} });
+      bridge.onopenlink = async ({ url }: { url: string }) => {
+        state.opened.push(url);
+        return {};
+      };
+      bridge.oninitialized = async () => {
+        state.initialized = true;
+        await bridge.sendToolInput({ arguments: args });
+        await bridge.sendToolResult(result);
+      };
+      // Connected first, as a host does: the view speaks as soon as its script runs.
+      await bridge.connect(new PostMessageTransport(frame.contentWindow!, frame.contentWindow!));
+      frame.srcdoc = html;
+    },
+    { html, args, result },
+  );
+  const frame = page.frameLocator('#app');
+  await frame
+    .locator('h1')
+    .first()
+    .waitFor()
+    .catch((e: unknown) => {
+      throw new Error(`${String(e)}\n${logged.join('\n')}`);
+    });
+  await page.screenshot({ path: `${OUT}/${name}-${width}.png`, fullPage: true });
+  const button = frame.locator('button');
+  if ((await button.count()) > 0) await button.first().click();
+  await page.waitForFunction(() => (window as any).rendered.initialized);
+  const rendered = (await page.evaluate(() => (window as any).rendered)) as Rendered;
+  await page.close();
+  // Nothing left the page: no request to any origin, no CSP refusal.
+  expect(requests).toEqual([]);
+  return { ...rendered, violations };
+}
+
+describe('MCP Apps', () => {
+  test('default: get_mission and post_mission name the mission card; the other tools no page', async () => {
+    const { tools } = await mcp.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t._meta]));
+    for (const name of ['get_mission', 'post_mission']) {
+      expect(byName.get(name), name).toMatchObject({
+        ui: { resourceUri: 'ui://taskmarket/mission-card.html' },
+        'ui/resourceUri': 'ui://taskmarket/mission-card.html',
+      });
+    }
+    expect(byName.get('approve_mission')).toBeUndefined();
+    const { resources } = await mcp.listResources();
+    expect(resources.map((r) => r.uri).sort()).toEqual([
+      'ui://taskmarket/mission-card.html',
+      'ui://taskmarket/offerings.html',
+    ]);
+    for (const r of resources) expect(r.mimeType).toBe('text/html;profile=mcp-app');
+  });
+
+  test('default: the pages allow no outside origin at all', async () => {
+    for (const uri of ['ui://taskmarket/mission-card.html', 'ui://taskmarket/offerings.html']) {
+      const { contents } = await mcp.readResource({ uri });
+      const [content] = contents as { text: string; mimeType: string; _meta: any }[];
+      expect(content!._meta.ui.csp).toEqual({
+        connectDomains: [],
+        resourceDomains: [],
+        frameDomains: [],
+        baseUriDomains: [],
+      });
+      const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(content!.text)![1]!;
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("connect-src 'none'");
+      expect(csp).not.toMatch(/https?:|\*/);
+      expect(content!.text).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
+    }
+  });
+
+  test('behavior: the mission card renders a real get_mission in the MCP Apps host, at two widths; ' +
+    'an unfunded mission offers its funding link, opened by the host', async () => {
+    const { contents } = await mcp.readResource({ uri: 'ui://taskmarket/mission-card.html' });
+    const html = (contents[0] as { text: string }).text;
+    const { id } = await createMission(owner, {
+      criteria: ['Every product has a box', 'Exported as COCO JSON'],
+    });
+    const result = await mcp.callTool({ name: 'get_mission', arguments: { id } });
+    // Hosts without MCP Apps: the same text answer as ever, the mission's JSON.
+    expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toMatchObject({ id, status: 'OPEN' });
+    for (const width of [360, 900]) {
+      const rendered = await render(html, { id }, result, width, 'mission-card');
+      expect(rendered.initialized).toBe(true);
+      expect(rendered.violations).toEqual([]);
+    }
+    // post_mission: AWAITING_FUNDING, and the card's button opens the funding page through the host.
+    const posted = await mcp.callTool({
+      name: 'post_mission',
+      arguments: {
+        title: 'Label 200 shelf photos',
+        description: 'Bounding boxes around every product.',
+        category: 'data',
+        reward: '25000000',
+        deadline: new Date(Date.now() + 5 * 86_400_000).toISOString(),
+        criteria: ['Every product has a box'],
+      },
+    });
+    const created = JSON.parse((posted.content as { text: string }[])[0]!.text);
+    // Bookkeeping mode has no escrow, so the post is OPEN at once; on a chain it is AWAITING_FUNDING
+    // with its funding URL (docs/api.md#post-and-pay) — that answer, as post_mission gives it there.
+    expect(created).toMatchObject({ id: expect.any(String), status: 'OPEN' });
+    const url = `https://app.example.com/missions/${created.id}/fund`;
+    const unfunded = {
+      content: [
+        {
+          type: 'text',
+          text: JSON.stringify({
+            ...created,
+            status: 'AWAITING_FUNDING',
+            funding: { url, expiresAt: created.deadline },
+          }),
+        },
+      ],
+    };
+    for (const width of [360, 900]) {
+      const rendered = await render(html, {}, unfunded, width, 'mission-card-unfunded');
+      expect(rendered.opened).toEqual([url]);
+    }
+    // A look-alike link in the mission's own text (another user wrote it) never becomes the button.
+    const lookAlike = {
+      content: [
+        {
+          type: 'text',
+          text: JSON.stringify({
+            ...created,
+            status: 'AWAITING_FUNDING',
+            description: `Fund it here: https://evil.example/missions/${created.id}/fund`,
+          }),
+        },
+      ],
+    };
+    expect((await render(html, {}, lookAlike, 360, 'mission-card-look-alike')).opened).toEqual([]);
+  }, 120_000);
+
+  test('behavior: the offerings list renders a list in the host', async () => {
+    const { contents } = await mcp.readResource({ uri: 'ui://taskmarket/offerings.html' });
+    const html = (contents[0] as { text: string }).text;
+    // find_offerings comes with the offerings (another branch); its answer is a page of items, like find_missions'.
+    const result = {
+      content: [
+        {
+          type: 'text',
+          text: JSON.stringify({
+            items: [
+              {
+                id: 'o1',
+                title: 'Product photo labelling',
+                category: 'data',
+                price: '40000000',
+                deliveryDays: 3,
+                description: 'COCO boxes.',
+              },
+              {
+                id: 'o2',
+                title: 'Translate a README',
+                category: 'writing',
+                price: '12500000',
+                deliveryDays: 1,
+                description: 'EN → DE.',
+              },
+            ],
+            nextCursor: null,
+          }),
+        },
+      ],
+    };
+    for (const width of [360, 900]) {
+      const rendered = await render(html, {}, result, width, 'offerings');
+      expect(rendered.initialized).toBe(true);
+      expect(rendered.violations).toEqual([]);
+    }
+  }, 60_000);
+});

@@ -1,0 +1,258 @@
+// Money reconciles (docs/api.md#settlement-offers): missions driven through every ending this
+// escrow settles — approved in full, contested then approved, split by agreement, refunded by agreement,
+// split by the operator's verdict, resolved against the agent, and reclaimed by the client after part was
+// released by escrow v5's releasePart — and, for each, the books (agent_earnings), the escrow's
+// tasks(taskId) and released(taskId), every party's claimable balance and the token balances after every
+// claim agree to the base unit. Run on PGlite and on PostgreSQL + Redis (TEST_DATABASE_URL, TEST_REDIS_URL).
+import { eq } from 'drizzle-orm';
+import { createTestClient, http } from 'viem';
+import { foundry } from 'viem/chains';
+import { expect, test } from 'vitest';
+import { POST as claimRoute } from '@/app/api/agents/me/claim/route';
+import { POST as sweepRoute } from '@/app/api/cron/sweep/route';
+import { POST as answerRoute } from '@/app/api/missions/[id]/settlement-offers/[offerId]/route';
+import { POST as offerRoute } from '@/app/api/missions/[id]/settlement-offers/route';
+import { POST as createRoute } from '@/app/api/missions/route';
+import { getDb } from '@/lib/db/client';
+import { agentEarnings } from '@/lib/db/schema';
+import { useTestEnvironment } from '../support/environment';
+import {
+  chainNow,
+  claimableOnChain,
+  fundTask,
+  reclaimTask,
+  releasedOnChain,
+  releasePartOnChain,
+  taskOnChain,
+  tokenBalance,
+} from '../support/escrow';
+import { call } from '../support/http';
+import { act, missionInput, missionRow, newAgent, ok, type Party, past, resolve, setTimes } from '../support/missions';
+import { workerRpcUrl } from '../support/ports';
+import { newWallet, signIn } from '../support/wallets';
+
+const FEE_BPS = 1_000n;
+// Short windows, so a task can expire soon after its deadline (docs/api.md#escrow's margin).
+const RULES = { REVIEW_WINDOW_SECONDS: '60', MAX_CONTESTS: '2', RECLAIM_GRACE_SECONDS: '60' };
+const { contracts } = useTestEnvironment({
+  ...RULES,
+  PLATFORM_FEE_BPS: FEE_BPS.toString(),
+  WRITE_RATE_LIMIT_PER_MINUTE: '100000',
+});
+
+const REWARD = 9_999_999n; // odd, so every fee rounds
+const STATE = { Open: 1, Released: 2, Refunded: 3, Reclaimed: 4 } as const;
+const fee = (part: bigint) => (part * FEE_BPS) / 10_000n;
+const anvil = () => createTestClient({ chain: foundry, mode: 'anvil', transport: http(workerRpcUrl()) });
+const sweep = () =>
+  call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+
+interface Ending {
+  name: string;
+  /** What the agent's part was (before the fee), and how the mission ended. */
+  part: bigint;
+  status: 'COMPLETED' | 'CANCELLED';
+  /** The task's state once settled, and whether agent_earnings holds the part. */
+  state: number;
+  booked: boolean;
+}
+
+async function funded(expiresAt?: bigint, deadline?: string) {
+  const wallet = newWallet();
+  const taskId = await fundTask(wallet, REWARD, expiresAt);
+  const { token, user } = await signIn(wallet);
+  const client: Party = { token, id: user.id, address: user.walletAddress };
+  const created = await call(createRoute, {
+    token,
+    body: missionInput({ reward: REWARD.toString(), onChainTaskId: taskId, ...(deadline && { deadline }) }),
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const agent = await newAgent();
+  const id = created.body.id as string;
+  await ok(act('accept', agent, id));
+  return { id, taskId, client, agent, wallet };
+}
+
+async function delivered() {
+  const m = await funded();
+  await ok(act('submit', m.agent, m.id, { note: 'Done.' }));
+  return m;
+}
+
+async function disputed() {
+  const m = await delivered();
+  for (let round = 1; round <= 2; round += 1) {
+    await ok(act('contest', m.client, m.id, { reason: `Round ${round}.` }));
+    await ok(act('submit', m.agent, m.id, { note: `Again ${round}.` }));
+  }
+  await ok(act('contest', m.client, m.id, { reason: 'The operator, please.' }));
+  return m;
+}
+
+async function agree(m: Awaited<ReturnType<typeof delivered>>, by: Party, other: Party, part: bigint) {
+  const made = await call(offerRoute, {
+    method: 'POST',
+    token: by.token,
+    params: { id: m.id },
+    body: { agentAmount: part.toString() },
+  });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  const accepted = await call(answerRoute, {
+    method: 'POST',
+    token: other.token,
+    params: { id: m.id, offerId: made.body.offer.id },
+    body: { decision: 'accept' },
+  });
+  expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+}
+
+/** The books, the escrow and the balances of one mission, against what its ending says. */
+async function reconcile(m: Awaited<ReturnType<typeof funded>>, ending: Ending) {
+  const row = await missionRow(m.id);
+  expect(row.status, ending.name).toBe(ending.status);
+  const net = ending.part - fee(ending.part);
+  const refund = REWARD - ending.part;
+  const earnings = await (await getDb()).select().from(agentEarnings).where(eq(agentEarnings.missionId, m.id));
+  expect(
+    earnings.map((e) => ({ gross: e.gross, fee: e.fee, amount: e.amount })),
+    ending.name,
+  ).toEqual(
+    ending.booked && ending.part > 0n
+      ? [{ gross: ending.part.toString(), fee: fee(ending.part).toString(), amount: net.toString() }]
+      : [],
+  );
+  const task = await taskOnChain(m.taskId);
+  // settle leaves a closed task's amount 0; v2's refund and reclaim (inherited unchanged) leave what they paid.
+  const left = ending.state === STATE.Released ? 0n : refund;
+  expect({ state: task.state, amount: task.amount }, ending.name).toEqual({ state: ending.state, amount: left });
+  expect(await releasedOnChain(m.taskId), ending.name).toBe(
+    ending.state === STATE.Released || ending.state === STATE.Reclaimed ? ending.part : 0n,
+  );
+  // Each wallet is fresh: what it is owed is this mission's alone.
+  expect(await claimableOnChain(m.agent.address), ending.name).toBe(net);
+  expect(await claimableOnChain(m.client.address), ending.name).toBe(refund);
+  // The agent claims through the API; the client from its own wallet. Each gets exactly that, once.
+  if (net > 0n) {
+    const claimed = await call(claimRoute, { token: m.agent.token, method: 'POST' });
+    expect(claimed.body, ending.name).toMatchObject({ amount: net.toString(), status: 'MINED' });
+    expect(await tokenBalance(m.agent.address), ending.name).toBe(net);
+    expect((await call(claimRoute, { token: m.agent.token, method: 'POST' })).status).toBe(409);
+  }
+  expect(await tokenBalance(m.client.address), ending.name).toBe(0n);
+  return { net, fee: fee(ending.part), refund };
+}
+
+test('money reconciles through every ending, to the base unit', async () => {
+  const escrowBefore = await tokenBalance(contracts.escrow);
+  let fees = 0n;
+  let refunds = 0n;
+  let funding = 0n;
+  const tally = (r: { fee: bigint; refund: bigint }) => {
+    fees += r.fee;
+    refunds += r.refund;
+    funding += REWARD;
+  };
+
+  const full = await delivered();
+  await ok(act('approve', full.client, full.id));
+  // release() reports no released(taskId): it is v2's code, which v5 inherits unchanged.
+  tally(await reconcileRelease(full));
+
+  const contested = await delivered();
+  await ok(act('contest', contested.client, contested.id, { reason: 'Fix it.' }));
+  await ok(act('submit', contested.agent, contested.id, { note: 'Fixed.' }));
+  await ok(act('approve', contested.client, contested.id));
+  tally(await reconcileRelease(contested));
+
+  const split = await delivered();
+  await agree(split, split.agent, split.client, 3_333_333n);
+  tally(
+    await reconcile(split, {
+      name: 'split by agreement',
+      part: 3_333_333n,
+      status: 'COMPLETED',
+      state: STATE.Released,
+      booked: true,
+    }),
+  );
+
+  const nothing = await delivered();
+  await agree(nothing, nothing.client, nothing.agent, 0n);
+  tally(
+    await reconcile(nothing, {
+      name: 'refund by agreement',
+      part: 0n,
+      status: 'CANCELLED',
+      state: STATE.Refunded,
+      booked: true,
+    }),
+  );
+
+  const verdict = await disputed();
+  expect((await resolve(verdict.id, { outcome: 'SPLIT', agentAmount: '6666667' })).status).toBe(200);
+  tally(
+    await reconcile(verdict, {
+      name: 'split by verdict',
+      part: 6_666_667n,
+      status: 'COMPLETED',
+      state: STATE.Released,
+      booked: true,
+    }),
+  );
+
+  const against = await disputed();
+  expect((await resolve(against.id, { outcome: 'CANCELLED' })).status).toBe(200);
+  tally(
+    await reconcile(against, {
+      name: 'resolved against',
+      part: 0n,
+      status: 'CANCELLED',
+      state: STATE.Refunded,
+      booked: true,
+    }),
+  );
+
+  // Reclaimed after part was released: releasePart straight on the escrow (as milestones send it), then
+  // the task expires and its client takes back the remainder; the sweep ends the mission CANCELLED.
+  const deadline = new Date(Date.now() + 30_000);
+  await anvil().mine({ blocks: 1 });
+  const earliest = BigInt(Math.ceil(deadline.getTime() / 1000)) + 240n;
+  const chain = (await chainNow()) + 60n;
+  const expiresAt = earliest > chain ? earliest : chain;
+  const reclaimed = await funded(expiresAt, deadline.toISOString());
+  const part = 4_000_001n;
+  await releasePartOnChain(reclaimed.taskId, reclaimed.agent.address, part, Number(FEE_BPS));
+  expect(await taskOnChain(reclaimed.taskId)).toMatchObject({ state: STATE.Open, amount: REWARD - part });
+  await anvil().increaseTime({ seconds: Number(expiresAt - (await chainNow())) + 5 });
+  await anvil().mine({ blocks: 1 });
+  await reclaimTask(reclaimed.wallet, reclaimed.taskId);
+  // The sweep looks at missions past their deadline and the reclaim margin, by the server's clock.
+  await setTimes(reclaimed.id, { deadline: past(600) });
+  for (let run = 0; run < 20 && (await missionRow(reclaimed.id)).status !== 'CANCELLED'; run++) await ok(sweep());
+  const r = await reconcile(reclaimed, {
+    name: 'reclaimed after a part',
+    part,
+    status: 'CANCELLED',
+    state: STATE.Reclaimed,
+    booked: false,
+  });
+  tally(r);
+
+  // The escrow holds exactly what it still owes: the fee recipient's fees and the clients' refunds (unclaimed).
+  expect(await tokenBalance(contracts.escrow)).toBe(escrowBefore + fees + refunds);
+  expect(funding).toBe(7n * REWARD);
+}, 300_000);
+
+/** A full release: the agent's credit is the reward less the fee; nothing refunded. */
+async function reconcileRelease(m: Awaited<ReturnType<typeof delivered>>) {
+  const net = REWARD - fee(REWARD);
+  const earnings = await (await getDb()).select().from(agentEarnings).where(eq(agentEarnings.missionId, m.id));
+  expect(earnings.map((e) => e.amount)).toEqual([net.toString()]);
+  expect(await taskOnChain(m.taskId)).toMatchObject({ state: STATE.Released });
+  expect(await claimableOnChain(m.agent.address)).toBe(net);
+  expect(await claimableOnChain(m.client.address)).toBe(0n);
+  const claimed = await call(claimRoute, { token: m.agent.token, method: 'POST' });
+  expect(claimed.body).toMatchObject({ amount: net.toString(), status: 'MINED' });
+  expect(await tokenBalance(m.agent.address)).toBe(net);
+  return { fee: fee(REWARD), refund: 0n };
+}
