@@ -29,14 +29,26 @@ export class OAuthError extends ApiError {
   }
 }
 
+// The KV and database clients live on globalThis (lib/kv, lib/db/client.ts), so the one that throws
+// may have been opened by another bundle of this process — instrumentation.ts is compiled apart from
+// the routes — whose copy of this class is not the route's. A registered symbol is the same in every
+// bundle, so `instanceof` asks for it rather than for this copy's prototype.
+const DEPENDENCY_DOWN = Symbol.for('taskmarket.DependencyDown');
+
 /** A dependency we cannot reach right now; answered 503 with Retry-After, never 500. */
 export class DependencyDown extends Error {
+  readonly [DEPENDENCY_DOWN] = true;
+
   constructor(
     readonly dependency: 'database' | 'kv' | 'chain',
     cause?: unknown,
   ) {
     super(`${dependency} unavailable`, { cause });
     this.name = 'DependencyDown';
+  }
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && DEPENDENCY_DOWN in value;
   }
 }
 
