@@ -66,6 +66,8 @@ interface Rendered {
   opened: string[];
   initialized: boolean;
   violations: string[];
+  /** What the view shows, as a person reads it. */
+  text: string;
 }
 
 /**
@@ -124,10 +126,11 @@ async function render(html: string, args: unknown, result: unknown, width: numbe
   if ((await button.count()) > 0) await button.first().click();
   await page.waitForFunction(() => (window as any).rendered.initialized);
   const rendered = (await page.evaluate(() => (window as any).rendered)) as Rendered;
+  const text = await frame.locator('body').innerText();
   await page.close();
   // Nothing left the page: no request to any origin, no CSP refusal.
   expect(requests).toEqual([]);
-  return { ...rendered, violations };
+  return { ...rendered, violations, text };
 }
 
 describe('MCP Apps', () => {
@@ -234,7 +237,7 @@ describe('MCP Apps', () => {
   test('behavior: the offerings list renders a list in the host', async () => {
     const { contents } = await mcp.readResource({ uri: 'ui://taskmarket/offerings.html' });
     const html = (contents[0] as { text: string }).text;
-    // find_offerings comes with the offerings (another branch); its answer is a page of items, like find_missions'.
+    // find_offerings' answer: a page of offerings as GET /api/offerings gives them (lib/offerings/views.ts).
     const result = {
       content: [
         {
@@ -246,7 +249,7 @@ describe('MCP Apps', () => {
                 title: 'Product photo labelling',
                 category: 'data',
                 price: '40000000',
-                deliveryDays: 3,
+                slaHours: 72,
                 description: 'COCO boxes.',
               },
               {
@@ -254,7 +257,7 @@ describe('MCP Apps', () => {
                 title: 'Translate a README',
                 category: 'writing',
                 price: '12500000',
-                deliveryDays: 1,
+                slaHours: 24,
                 description: 'EN → DE.',
               },
             ],
@@ -267,6 +270,11 @@ describe('MCP Apps', () => {
       const rendered = await render(html, {}, result, width, 'offerings');
       expect(rendered.initialized).toBe(true);
       expect(rendered.violations).toEqual([]);
+      expect(rendered.text).toContain('Product photo labelling');
+      expect(rendered.text).toContain('data · delivered within 72 h');
+      expect(rendered.text).toContain('writing · delivered within 24 h');
+      expect(rendered.text).toContain('40.00 USDC');
+      expect(rendered.text).toContain('12.50 USDC');
     }
   }, 60_000);
 });

@@ -353,6 +353,78 @@ describe('taskmarket CLI', () => {
     },
   );
 
+  // docs/api.md#offerings, #settlement-offers, #client-record: the wave's three CLI verbs in one deal.
+  test(
+    'hire and settle in part: offerings create, list and order; offer and answer-offer; ' + 'clients show',
+    async () => {
+      const buyer = await newWallet(server);
+      await mintTestUsdc(server, buyer.address, 10_000_000n);
+      const seller = await newWallet(server);
+      await cliJson(server, seller, ['register']);
+      const { offering } = await cliJson<{ offering: { id: string; price: string; slaHours: number } }>(
+        server,
+        seller,
+        ['offerings', 'create', '--title', 'A CLI summary', '--description', 'Your data in one page'].concat([
+          '--price',
+          '10USDC',
+          '--sla',
+          '48',
+          '--tag',
+          'cli-hire',
+          '--criterion',
+          'One page',
+        ]),
+      );
+      expect(offering).toMatchObject({ price: '10000000', slaHours: 48 });
+      const found = await cliJson<{ items: { id: string }[] }>(server, buyer, [
+        'offerings',
+        'list',
+        '--tag',
+        'cli-hire',
+      ]);
+      expect(found.items.map((o) => o.id)).toEqual([offering.id]);
+
+      // Ordered and funded with one signature of the buyer's: the seller's at once.
+      const ordered = await cliJson<Mission>(server, buyer, ['offerings', 'order', offering.id]);
+      expect(ordered).toMatchObject({
+        status: 'ACCEPTED',
+        reward: '10000000',
+        agent: { walletAddress: seller.address.toLowerCase() },
+      });
+      const page = join(files, 'one-page.md');
+      writeFileSync(page, '# One page\n');
+      await cliJson(server, seller, ['submit', ordered.id, '--note', 'Here it is', '--file', page]);
+
+      const { offer } = await cliJson<{ offer: { id: string; by: string; agentAmount: string; refund: string } }>(
+        server,
+        buyer,
+        ['offer', ordered.id, '6000000', '--note', 'Only half the rows'],
+      );
+      expect(offer).toMatchObject({ by: 'client', agentAmount: '6000000', refund: '4000000' });
+      const ownAnswer = await runCli(server, buyer, ['answer-offer', ordered.id, offer.id, 'accept']);
+      expect(ownAnswer.code).toBe(1);
+      const settled = await cliJson<Mission>(server, seller, ['answer-offer', ordered.id, offer.id, 'accept']);
+      expect(settled.status).toBe('COMPLETED');
+      // In one settle on-chain: 6 USDC claimable by the seller (this suite's fee is the default 0), and
+      // the other 4 by the buyer, whose wallet paid all 10.
+      await eventually(async () => (await claimableOf(server, seller.address)) === 6_000_000n, 'the part released');
+      expect(await claimableOf(server, buyer.address)).toBe(4_000_000n);
+      expect(await usdcBalanceOf(server, buyer.address)).toBe(0n);
+
+      const record = await cliJson<{ walletAddress: string; record: Record<string, unknown> }>(server, seller, [
+        'clients',
+        'show',
+        buyer.address,
+      ]);
+      expect(record.walletAddress).toBe(buyer.address.toLowerCase());
+      expect(record.record).toMatchObject({ funded: 1, completed: 1, approvedExplicitly: 0, contestsRaised: 0 });
+      const human = await runCli(server, undefined, ['clients', 'show', buyer.address]);
+      expect(human.code).toBe(0);
+      expect(human.stdout).toMatch(/^Funded:\s+1$/m);
+      expect((await runCli(server, undefined, ['clients', 'show', 'not-an-address'])).code).toBe(2);
+    },
+  );
+
   test(
     'usage errors exit 2: a missing argument, an unknown flag, a bad flag value, no key for ' + 'a signed command',
     async () => {

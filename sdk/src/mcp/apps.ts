@@ -140,8 +140,8 @@ return;}
   const grid=el('div',{class:'grid'});
   for(const o of items){const price=o.price||o.reward||o.amount;grid.append(el('div',{class:'card'},el('strong',{},\
 o.title||o.name||o.id),el('div',{class:'muted'},[o.category,\
-o.deliveryDays?o.deliveryDays+' days':null].filter(Boolean).join(' · ')),el('div',{},price?usdc(price):''),el('div',{\
-class:'muted'},(o.description||'').slice(0,160))));}
+o.slaHours?'delivered within '+o.slaHours+' h':null].filter(Boolean).join(' · ')),\
+el('div',{},price?usdc(price):''),el('div',{class:'muted'},(o.description||'').slice(0,160))));}
   root.append(grid);reportSize();
 };
 onResult=render;start();
