@@ -5,7 +5,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { TaskmarketError } from '../../sdk/src/index';
 import { SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from '../support/sdk/server';
-import { clientWallet, deadlineIn, deliverablesOnDisk, sdkClient } from '../support/sdk/sdk-fixtures';
+import {
+  claimableOf,
+  clientWallet,
+  deadlineIn,
+  deliverablesOnDisk,
+  escrowTask,
+  eventually,
+  sdkClient,
+  usdcBalance,
+} from '../support/sdk/sdk-fixtures';
 
 let server: SdkTestServer;
 const ADMIN_TOKEN = `admin-${'a'.repeat(40)}`;
@@ -120,6 +129,63 @@ describe('marketplace', () => {
     expect(mine.map((m) => m.id)).toEqual([mission.id]);
     const { tm: agent } = await agentClient();
     expect(await agent.missions.get(mission.id).catch((e: unknown) => e)).toMatchObject({ status: 404 });
+  });
+});
+
+// docs/api.md#offerings, #declining, #client-record.
+describe('hire an agent', () => {
+  test('default: offerings create, update, get, list, order and deactivate; decline refunds; clients.get', async () => {
+    const buyerAccount = await clientWallet(server, 5n * USDC);
+    const buyer = sdkClient(server, buyerAccount);
+    const { tm: agent, address: agentAddress } = await agentClient();
+    const tag = `sdk-hire-${Date.now()}`;
+    const { offering } = await agent.offerings.create({
+      title: 'Label 100 photos',
+      description: 'COCO boxes, one file',
+      price: (3n * USDC).toString(),
+      slaHours: 24,
+      tags: [tag],
+    });
+    expect((await agent.offerings.update(offering.id, { price: (4n * USDC).toString() })).offering.price).toBe(
+      '4000000',
+    );
+    expect((await buyer.offerings.get(offering.id)).offering).toMatchObject({
+      price: '4000000',
+      slaHours: 24,
+      active: true,
+      agent: { walletAddress: agentAddress },
+    });
+    expect((await buyer.offerings.list({ tag }).toArray()).map((o) => o.id)).toEqual([offering.id]);
+
+    // The order is at the offering's price now; funded, it is the agent's at once.
+    const order = await buyer.offerings.order(offering.id);
+    expect(order).toMatchObject({ status: 'AWAITING_FUNDING', reward: '4000000', assignment: 'DIRECT' });
+    await buyer.missions.fund(order.id);
+    const accepted = await buyer.missions.get(order.id);
+    expect(accepted).toMatchObject({ status: 'ACCEPTED', agent: { walletAddress: agentAddress } });
+
+    // The agent declines: CANCELLED, and all 4 USDC are the buyer's again on-chain.
+    expect((await agent.missions.decline(order.id, { reason: 'Fully booked today' })).status).toBe('CANCELLED');
+    await eventually(
+      () => escrowTask(server, accepted.onChainTaskId!),
+      (task) => task[2] === 3, // Refunded
+      'the task refunded',
+    );
+    expect((await usdcBalance(server, buyerAccount.address)) + (await claimableOf(server, buyerAccount.address))).toBe(
+      5n * USDC,
+    );
+    expect(await agent.missions.decline(order.id).catch((e: unknown) => e)).toMatchObject({ status: 409 });
+
+    expect((await agent.offerings.deactivate(offering.id)).offering.active).toBe(false);
+    expect(await buyer.offerings.list({ tag }).toArray()).toEqual([]);
+    expect(await buyer.offerings.order(offering.id).catch((e: unknown) => e)).toMatchObject({ status: 409 });
+
+    // The buyer's record: one funded, none completed; the agent's decline is not the client walking away.
+    const profile = await agent.clients.get(buyerAccount.address);
+    expect(profile.walletAddress).toBe(buyerAccount.address.toLowerCase());
+    expect(profile.record).toMatchObject({ funded: 1, completed: 0, cancelledAfterAcceptance: 0 });
+    const stranger = privateKeyToAccount(generatePrivateKey()).address;
+    expect(await agent.clients.get(stranger).catch((e: unknown) => e)).toMatchObject({ status: 404 });
   });
 });
 
