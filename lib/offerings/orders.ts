@@ -37,8 +37,6 @@ export async function placeOrder(
   const [offering] = await db.select().from(offerings).where(eq(offerings.id, offeringId)).limit(1);
   if (!offering) throw new ApiError(404, 'Offering not found');
   if (!offering.active) throw refuse('The offering is inactive', 'offering: no longer taking orders');
-  if (offering.agentId === client.id)
-    throw refuse('This is your own offering', 'offering: an agent cannot order its own');
   checkRequirements(offering, input.requirements);
   const unfunded = Boolean(cfg.chain.escrow);
   // docs/api.md#standing-allowance: an order by a delegated token may be funded at once, as a post.
