@@ -14,7 +14,7 @@ import { POST as createRoute } from '@/app/api/missions/route';
 import { POST as offerRoute } from '@/app/api/missions/[id]/settlement-offers/route';
 import { taskEscrowV5Artifact } from '@/lib/chain/artifacts';
 import { getDb } from '@/lib/db/client';
-import { missionMilestones, reputationFeedback, settlements } from '@/lib/db/schema';
+import { missionMilestones, reputationFeedback, settlements, webhookEvents } from '@/lib/db/schema';
 import { processSettlement } from '@/lib/settlements/process';
 import { config } from '@/lib/config';
 import { publicClient } from '../support/chain';
@@ -206,6 +206,21 @@ describe('milestone by milestone on escrow v5', () => {
       expect((await partsOf(id)).every((row) => row.status === 'MINED')).toBe(true);
     }
     expect(await claimableOnChain(client.address)).toBe(0n);
+    // Each part is announced to both parties as it is approved, with the agent's credit; the last one completes.
+    const announced = (await (await getDb()).select().from(webhookEvents).where(eq(webhookEvents.missionId, id)))
+      .sort((a, b) => a.seq - b.seq)
+      .filter((e) => ['mission.milestone_approved', 'mission.completed', 'earnings.released'].includes(e.event));
+    expect(announced.map((e) => e.event)).toEqual(
+      PARTS.flatMap((_, i) => [
+        i < PARTS.length - 1 ? 'mission.milestone_approved' : 'mission.completed',
+        'earnings.released',
+      ]),
+    );
+    for (const event of announced.filter((e) => e.event === 'mission.milestone_approved'))
+      expect(event.audience).toEqual({ users: expect.arrayContaining([expect.any(String), expect.any(String)]) });
+    expect(
+      announced.filter((e) => e.event === 'earnings.released').map((e) => (e.payload.data as any).earnings.gross),
+    ).toEqual(PARTS.map(String));
     // The agent's claim pays what the parts credited, to the unit.
     const balance = await tokenBalance(agent.address);
     const claimable = await claimableOnChain(agent.address);
