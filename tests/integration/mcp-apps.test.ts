@@ -126,6 +126,7 @@ async function render(html: string, args: unknown, result: unknown, width: numbe
   if ((await button.count()) > 0) await button.first().click();
   await page.waitForFunction(() => (window as any).rendered.initialized);
   const rendered = (await page.evaluate(() => (window as any).rendered)) as Rendered;
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the text as laid out for a person.
   const text = await frame.locator('body').innerText();
   await page.close();
   // Nothing left the page: no request to any origin, no CSP refusal.
@@ -179,11 +180,18 @@ describe('MCP Apps', () => {
     });
     const result = await mcp.callTool({ name: 'get_mission', arguments: { id } });
     // Hosts without MCP Apps: the same text answer as ever, the mission's JSON.
-    expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toMatchObject({ id, status: 'OPEN' });
+    const shown = JSON.parse((result.content as { text: string }[])[0]!.text);
+    expect(shown).toMatchObject({ id, status: 'OPEN' });
+    const actions = shown.actions as { action: string }[];
     for (const width of [360, 900]) {
       const rendered = await render(html, { id }, result, width, 'mission-card');
       expect(rendered.initialized).toBe(true);
       expect(rendered.violations).toEqual([]);
+      // What the mission says, and as its next step what the API lists for this caller (docs/api.md#next-actions).
+      expect(rendered.text).toContain('1. Every product has a box');
+      expect(rendered.text).toContain('Reward 25.00 USDC');
+      expect(actions.length).toBeGreaterThan(0);
+      expect(rendered.text).toMatch(new RegExp(`Next\\n${actions.map((a) => a.action).join('\\n')}$`, 'i'));
     }
     // post_mission: AWAITING_FUNDING, and the card's button opens the funding page through the host.
     const posted = await mcp.callTool({
@@ -233,6 +241,40 @@ describe('MCP Apps', () => {
     };
     expect((await render(html, {}, lookAlike, 360, 'mission-card-look-alike')).opened).toEqual([]);
   }, 120_000);
+
+  test("behavior: a delivery's checked criteria are marked on the card as their checks came out", async () => {
+    const { contents } = await mcp.readResource({ uri: 'ui://taskmarket/mission-card.html' });
+    const html = (contents[0] as { text: string }).text;
+    // docs/api.md#checked-criteria: submission.checks as GET /api/missions/{id} gives them after a submit.
+    const submitted = {
+      id: 'm1',
+      title: 'Boxes as JSON',
+      status: 'SUBMITTED',
+      reward: '5000000',
+      deadline: new Date(Date.now() + 86_400_000).toISOString(),
+      criteria: [
+        { number: 1, text: 'result.json matches the schema' },
+        { number: 2, text: 'A README is included' },
+      ],
+      submission: {
+        checks: [
+          { criterion: 1, passed: true, detail: null },
+          { criterion: 2, passed: false, detail: 'no file README.md' },
+        ],
+      },
+      actions: [],
+    };
+    const rendered = await render(
+      html,
+      {},
+      { content: [{ type: 'text', text: JSON.stringify(submitted) }] },
+      360,
+      'checks',
+    );
+    expect(rendered.text).toContain('✓1. result.json matches the schema');
+    expect(rendered.text).toContain('✗2. A README is included');
+    expect(rendered.text).toContain('Nothing for you to do now.');
+  }, 60_000);
 
   test('behavior: the offerings list renders a list in the host', async () => {
     const { contents } = await mcp.readResource({ uri: 'ui://taskmarket/offerings.html' });

@@ -109,6 +109,7 @@ mission.status.replace('_',' ')),el('span',{},'Reward '+usdc(mission.reward)),el
 'Deadline '+when(mission.deadline))));
   const verdicts=new Map((mission.verdicts||[]).map((v)=>[v.criterion,v.met]));
   const self=new Map(((mission.submission&&mission.submission.selfCheck)||[]).map((v)=>[v.criterion,v.met]));
+  for(const c of (mission.submission&&mission.submission.checks)||[])self.set(c.criterion,c.passed);
   if((mission.criteria||[]).length){root.append(el('h2',{},'Criteria'));const ul=el('ul',{});\
 for(const c of mission.criteria){const met=verdicts.has(c.number)?verdicts.get(c.number):self.get(c.number);\
 ul.append(el('li',{},el('span',{class:'check','aria-label':met===undefined?'not checked':met?'met':'not met'},\
@@ -117,7 +118,12 @@ met===undefined?'○':met?'✓':'✗'),c.number+'. '+c.text));}root.append(ul);}
 const ul=el('ul',{});for(const m of mission.milestones)ul.append(el('li',{},\
 (m.title||m.name||('Milestone '+(m.number||'')))+' — '+usdc(m.amount||m.reward||'0')+(m.status?' · '+m.status:'')));\
 root.append(ul);}
-  root.append(el('h2',{},'Next'),el('p',{},NEXT[mission.status]||''));
+  // docs/api.md#next-actions: what this caller may do now, as the API says; the status's usual next step
+  // only from a server that gives no actions.
+  root.append(el('h2',{},'Next'));if(Array.isArray(mission.actions)){if(!mission.actions.length)root.append(\
+el('p',{class:'muted'},'Nothing for you to do now.'));else{const ul=el('ul',{});for(const a of mission.actions)\
+ul.append(el('li',{},a.action+(a.tool?' ('+a.tool+')':'')+(a.until?' until '+when(a.until):'')));root.append(ul);}}\
+else root.append(el('p',{},NEXT[mission.status]||''));
   // Only a link the API wrote: the answer's funding URL, or the server's own note after it (never the
   // mission's text, which another user wrote), and only this mission's funding page.
   const fund=new RegExp('https?://[^\\s]+/missions/'+mission.id+'/fund(?=[\\s.,]|$)');
