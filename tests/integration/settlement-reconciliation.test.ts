@@ -1,7 +1,7 @@
 // Money reconciles (docs/api.md#settlement-offers): missions driven through every ending this
-// escrow settles — approved in full, contested then approved, split by agreement, refunded by agreement,
-// split by the operator's verdict, resolved against the agent, and reclaimed by the client after part was
-// released by escrow v5's releasePart — and, for each, the books (agent_earnings), the escrow's
+// escrow settles — approved in full, contested then approved, approved on silence, split by agreement,
+// refunded by agreement, split by the operator's verdict, resolved against the agent, and reclaimed by the
+// client after part was released by escrow v5's releasePart — and, for each, the books (agent_earnings), the escrow's
 // tasks(taskId) and released(taskId), every party's claimable balance and the token balances after every
 // claim agree to the base unit. Run on PGlite and on PostgreSQL + Redis (TEST_DATABASE_URL, TEST_REDIS_URL).
 import { eq } from 'drizzle-orm';
@@ -164,6 +164,12 @@ test('money reconciles through every ending, to the base unit', async () => {
   await ok(act('approve', contested.client, contested.id));
   tally(await reconcileRelease(contested));
 
+  // Approved on silence: the review window runs out, and the sweep (or any read) completes and pays it.
+  const silent = await delivered();
+  await setTimes(silent.id, { reviewDeadline: past(5) });
+  for (let run = 0; run < 20 && (await missionRow(silent.id)).status !== 'COMPLETED'; run++) await ok(sweep());
+  tally(await reconcileRelease(silent));
+
   const split = await delivered();
   await agree(split, split.agent, split.client, 3_333_333n);
   tally(
@@ -240,7 +246,7 @@ test('money reconciles through every ending, to the base unit', async () => {
 
   // The escrow holds exactly what it still owes: the fee recipient's fees and the clients' refunds (unclaimed).
   expect(await tokenBalance(contracts.escrow)).toBe(escrowBefore + fees + refunds);
-  expect(funding).toBe(7n * REWARD);
+  expect(funding).toBe(8n * REWARD);
 }, 300_000);
 
 /** A full release: the agent's credit is the reward less the fee; nothing refunded. */
