@@ -120,6 +120,32 @@ describe('both eras on /api/mcp', () => {
     expect(answer.status).toBe(400);
     expect(await answer.json()).toMatchObject({ jsonrpc: '2.0', id: 99, error: { code: -32020 } });
   });
+
+  test('error: an Mcp-Name header that disagrees with the tool called is 400 with -32020', async () => {
+    const owner = await newClient();
+    const { token } = await postingToken(owner);
+    requests.length = 0;
+    const mcp = await modernClient(token);
+    await mcp.callTool({ name: 'whoami', arguments: {} });
+    const called = requests.find((r) => r.body?.method === 'tools/call')!;
+    expect(new Headers(called.headers).get('mcp-name')).toBe('whoami');
+    // The same request with its own header is answered: the 400 below is the header's alone.
+    const replayed = await routeFetch(URL_, {
+      method: 'POST',
+      headers: new Headers(called.headers),
+      body: JSON.stringify({ ...called.body, id: 97 }),
+    });
+    expect(replayed.status).toBe(200);
+    const headers = new Headers(called.headers);
+    headers.set('mcp-name', 'get_earnings');
+    const answer = await routeFetch(URL_, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ...called.body, id: 98 }),
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ jsonrpc: '2.0', id: 98, error: { code: -32020 } });
+  });
 });
 
 describe('a release waiting for the person, on 2026-07-28', () => {

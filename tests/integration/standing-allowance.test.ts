@@ -18,7 +18,7 @@ import { ANVIL_KEYS } from '@/lib/chain/anvil-node';
 import { mockUsdcArtifact, taskEscrowV5Artifact } from '@/lib/chain/artifacts';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
-import { missionFundings } from '@/lib/db/schema';
+import { missionFundings, webhookEvents } from '@/lib/db/schema';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
 import { stampedAddress } from '@/lib/http/socket-address';
 import { eq } from 'drizzle-orm';
@@ -200,6 +200,11 @@ describe('a standing allowance', () => {
       // The task is the person's, not the relayer's.
       const task = await taskOnChain(row.onChainTaskId!);
       expect(task).toMatchObject({ client: p.wallet.address.toLowerCase(), amount: 20n * USDC });
+      // The person hears of it as of any funding: mission.funded, to them.
+      const events = await (await getDb()).select().from(webhookEvents).where(eq(webhookEvents.missionId, posted.id));
+      const funded = events.filter((e) => e.event === 'mission.funded');
+      expect(funded).toHaveLength(1);
+      expect(funded[0]!.audience).toEqual({ users: [p.userId] });
     }
     const third = await client.callTool({ name: 'post_mission', arguments: mission(`Paper 3 ${Date.now()}`) });
     const body = JSON.parse((third.content as { text: string }[])[0]!.text);
