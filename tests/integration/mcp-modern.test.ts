@@ -104,19 +104,20 @@ describe('both eras on /api/mcp', () => {
     }
   });
 
+  /** A request the client sent, sent again under JSON-RPC id `id`, with `header` set to another value if given. */
+  const replay = (sent: (typeof requests)[number], id: number, header?: [string, string]) => {
+    const headers = new Headers(sent.headers);
+    if (header) headers.set(...header);
+    return routeFetch(URL_, { method: 'POST', headers, body: JSON.stringify({ ...sent.body, id }) });
+  };
+
   test('error: an Mcp-Method header that disagrees with the body is 400 with the JSON-RPC error -32020', async () => {
     const owner = await newClient();
     const { token } = await postingToken(owner);
     requests.length = 0;
     await modernClient(token);
     const discover = requests.find((r) => r.body?.method === 'server/discover')!;
-    const headers = new Headers(discover.headers);
-    headers.set('mcp-method', 'tools/list');
-    const answer = await routeFetch(URL_, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ ...discover.body, id: 99 }),
-    });
+    const answer = await replay(discover, 99, ['mcp-method', 'tools/list']);
     expect(answer.status).toBe(400);
     expect(await answer.json()).toMatchObject({ jsonrpc: '2.0', id: 99, error: { code: -32020 } });
   });
@@ -130,19 +131,8 @@ describe('both eras on /api/mcp', () => {
     const called = requests.find((r) => r.body?.method === 'tools/call')!;
     expect(new Headers(called.headers).get('mcp-name')).toBe('whoami');
     // The same request with its own header is answered: the 400 below is the header's alone.
-    const replayed = await routeFetch(URL_, {
-      method: 'POST',
-      headers: new Headers(called.headers),
-      body: JSON.stringify({ ...called.body, id: 97 }),
-    });
-    expect(replayed.status).toBe(200);
-    const headers = new Headers(called.headers);
-    headers.set('mcp-name', 'get_earnings');
-    const answer = await routeFetch(URL_, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ ...called.body, id: 98 }),
-    });
+    expect((await replay(called, 97)).status).toBe(200);
+    const answer = await replay(called, 98, ['mcp-name', 'get_earnings']);
     expect(answer.status).toBe(400);
     expect(await answer.json()).toMatchObject({ jsonrpc: '2.0', id: 98, error: { code: -32020 } });
   });
