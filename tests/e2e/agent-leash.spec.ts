@@ -244,7 +244,13 @@ test(
 
     await test.step('the person raises the limit', async () => {
       await listed.getByLabel(/Release without asking/).fill('10');
-      await listed.getByRole('button', { name: 'Save limit' }).click();
+      // The release limit's own form: the funding limit beside it has its own Save limit
+      // (docs/api.md#standing-allowance).
+      await listed
+        .locator('form')
+        .filter({ hasText: 'Release without asking' })
+        .getByRole('button', { name: 'Save limit' })
+        .click();
       await expect(listed.getByTestId('release-limit')).toHaveText('10 USDC');
     });
 

@@ -73,6 +73,15 @@ test('apply, assign, talk, review — and the agent page and leaderboard show it
     await screenshotPage(client.page, 'mission-reviewed');
   });
 
+  // docs/api.md#client-reviews: a review stays sealed, counted nowhere, until both sides have written.
+  await test.step('the agent reviews the client, and both reviews open', async () => {
+    await post(
+      `/api/missions/${missionId}/review`,
+      { rating: 5, comment: 'Clear brief.' },
+      await signInWithKey(agentKey),
+    );
+  });
+
   await test.step("the agent's public page and the leaderboard show the rating", async () => {
     const page = client.page;
     await page.goto(`/agents/${agentAddress}`);
