@@ -6,6 +6,9 @@ const nextConfig: NextConfig = {
   // Migrations are applied at start from drizzle/; serverless bundles must carry them, and /docs/api.md its file.
   outputFileTracingIncludes: { '/api/**/*': ['./drizzle/**/*'], '/docs/api.md': ['./docs/api.md'] },
   poweredByHeader: false,
+  // `npm run typecheck` checks the same tsconfig.json. CI runs it first and then sets TYPECHECKED=1, so that
+  // its builds do not check it again (docs/contributing.md#ci); every other build checks.
+  typescript: { ignoreBuildErrors: process.env.TYPECHECKED === '1' },
   // RFC 8414 / RFC 9728 discovery lives at the origin's root, and the App Router does not route
   // dot-folders: the documents are served by API routes under these names (docs/api.md#oauth-21).
   // The consent page must never be framed: a hidden frame could trick a click on Approve.
