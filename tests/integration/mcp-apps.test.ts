@@ -135,16 +135,19 @@ async function render(html: string, args: unknown, result: unknown, width: numbe
 }
 
 describe('MCP Apps', () => {
-  test('default: get_mission and post_mission name the mission card; the other tools no page', async () => {
+  test('default: the mission tools name the mission card, find_offerings the offerings page; others none', async () => {
     const { tools } = await mcp.listTools();
     const byName = new Map(tools.map((t) => [t.name, t._meta]));
-    for (const name of ['get_mission', 'post_mission']) {
-      expect(byName.get(name), name).toMatchObject({
-        ui: { resourceUri: 'ui://taskmarket/mission-card.html' },
-        'ui/resourceUri': 'ui://taskmarket/mission-card.html',
-      });
-    }
-    expect(byName.get('approve_mission')).toBeUndefined();
+    const pages: [string, string][] = [
+      ['get_mission', 'ui://taskmarket/mission-card.html'],
+      ['post_mission', 'ui://taskmarket/mission-card.html'],
+      ['order_offering', 'ui://taskmarket/mission-card.html'],
+      ['find_offerings', 'ui://taskmarket/offerings.html'],
+    ];
+    for (const [name, uri] of pages)
+      expect(byName.get(name), name).toMatchObject({ ui: { resourceUri: uri }, 'ui/resourceUri': uri });
+    for (const [name, meta] of byName)
+      if (!pages.some(([paged]) => paged === name)) expect(meta?.ui, name).toBeUndefined();
     const { resources } = await mcp.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual([
       'ui://taskmarket/mission-card.html',
