@@ -1,7 +1,7 @@
 // A mission's fields as the API validates them, browser-safe (zod and the text rules only), so the
 // dashboard's forms check the server's own rules before anything is signed or sent.
 import { z } from 'zod';
-import { CONTROLS_MESSAGE, NO_CONTROLS, NO_CONTROLS_BUT_NEWLINES } from '../fields';
+import { CONTROLS_MESSAGE, NO_CONTROLS, NO_CONTROLS_BUT_NEWLINES, tagSchema } from '../fields';
 
 // Free text is stored and shown to others: no control characters (PostgreSQL refuses NUL in text
 // and jsonb, which would be a 500), line breaks and tabs only where the text has lines.
@@ -11,6 +11,12 @@ export const lines = (max: number) => z.string().trim().max(max).regex(NO_CONTRO
 export const missionTitleSchema = line(200).min(1);
 export const missionDescriptionSchema = lines(10_000).min(1);
 export const MAX_TAGS = 10;
+
+/** A mission's or an offering's tags: at most MAX_TAGS, repeats dropped. */
+export const tagsSchema = z
+  .array(tagSchema)
+  .max(MAX_TAGS)
+  .transform((tags) => [...new Set(tags)]);
 /** A delivery's or a bounty entry's note. */
 export const missionNoteSchema = lines(10_000);
 /** Why: a contest's reason, or an award's for the places it leaves unawarded. */

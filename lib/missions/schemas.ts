@@ -10,7 +10,7 @@ import { categorySchema, tagSchema } from '../fields';
 import {
   lines,
   MAX_MILESTONES,
-  MAX_TAGS,
+  tagsSchema,
   MIN_MILESTONES,
   MAX_WINNERS,
   missionDescriptionSchema,
@@ -78,11 +78,7 @@ export const createMissionSchema = z
     title: missionTitleSchema,
     description: missionDescriptionSchema,
     category: categorySchema.default('general'),
-    tags: z
-      .array(tagSchema)
-      .max(MAX_TAGS)
-      .default([])
-      .transform((tags) => [...new Set(tags)]),
+    tags: tagsSchema.prefault([]),
     reward: rewardSchema,
     deadline: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
     // Bookkeeping mode: optional; the escrow issue checks it against the chain.

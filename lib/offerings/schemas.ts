@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { addressSchema } from '../address';
 import { categorySchema, tagSchema } from '../fields';
 import { criteriaTextsSchema } from '../missions/criteria';
-import { MAX_TAGS, missionDescriptionSchema, missionSearchSchema, missionTitleSchema } from '../missions/fields';
+import { missionDescriptionSchema, missionSearchSchema, missionTitleSchema, tagsSchema } from '../missions/fields';
 import { rewardSchema } from '../missions/schemas';
 import { cursorParam } from '../paging/cursor';
 
@@ -23,11 +23,7 @@ const offeringFields = {
   title: missionTitleSchema,
   description: missionDescriptionSchema,
   category: categorySchema.default('general'),
-  tags: z
-    .array(tagSchema)
-    .max(MAX_TAGS)
-    .default([])
-    .transform((tags) => [...new Set(tags)]),
+  tags: tagsSchema.prefault([]),
   price: rewardSchema.describe('USDC base units, a decimal string > 0'),
   slaHours: slaHoursSchema.describe('Hours from funding to the deadline, 1–720'),
   criteria: criteriaTextsSchema.optional().describe("Acceptance criteria every order's mission carries (1–20 lines)"),
@@ -42,11 +38,7 @@ export const updateOfferingSchema = z
     title: offeringFields.title.optional(),
     description: offeringFields.description.optional(),
     category: categorySchema.optional(),
-    tags: z
-      .array(tagSchema)
-      .max(MAX_TAGS)
-      .transform((tags) => [...new Set(tags)])
-      .optional(),
+    tags: tagsSchema.optional(),
     price: rewardSchema.optional(),
     slaHours: slaHoursSchema.optional(),
     criteria: criteriaTextsSchema.nullable().optional(),
