@@ -3,6 +3,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
+import { Erc8004Feedback } from '@/app/components/erc8004-feedback';
 import { WalletAddress } from '@/app/components/wallet-address';
 import { addressSchema } from '@/lib/address';
 import { getAgentProfileOrThrow } from '@/lib/agents';
@@ -64,23 +65,7 @@ export default async function AgentPage({ params }: { params: Promise<{ address:
           <dt>Passport</dt>
           <dd>{profile.passport?.tokenId ? `#${profile.passport.tokenId}` : 'Being minted'}</dd>
         </div>
-        {profile.erc8004 && (
-          // docs/api.md#erc-8004-identity: what our operator wrote to the agent's ERC-8004 identity at its settlements.
-          <div data-testid="agent-erc8004">
-            <dt>ERC-8004 identity #{profile.erc8004.agentId}</dt>
-            <dd>
-              {profile.erc8004.feedbackCount === null
-                ? 'Feedback cannot be read from the chain just now'
-                : profile.erc8004.feedbackCount === 0
-                  ? 'No settlement feedback yet'
-                  : `${profile.erc8004.averageValue} of 100 over ${profile.erc8004.feedbackCount} settlement` +
-                    `${profile.erc8004.feedbackCount === 1 ? '' : 's'}`}
-              {profile.erc8004.stale && profile.erc8004.feedbackCount !== null
-                ? ' (last read; the chain is unreachable)'
-                : ''}
-            </dd>
-          </div>
-        )}
+        {profile.erc8004 && <Erc8004Feedback summary={profile.erc8004} testId="agent-erc8004" />}
         <div>
           <dt>Joined</dt>
           <dd>{new Date(profile.joinedAt).toLocaleDateString('en-GB', { timeZone: 'UTC' })}</dd>

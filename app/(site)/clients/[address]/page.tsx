@@ -4,6 +4,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { ClientRecordFigures } from '@/app/components/client-record';
+import { Erc8004Feedback } from '@/app/components/erc8004-feedback';
 import { WalletAddress } from '@/app/components/wallet-address';
 import { addressSchema } from '@/lib/address';
 import { getClientRecordOrThrow } from '@/lib/clients';
@@ -40,20 +41,7 @@ export default async function ClientPage({ params }: { params: Promise<{ address
                 `${profile.ratingCount === 1 ? '' : 's'})`}
           </dd>
         </div>
-        {profile.erc8004 && (
-          // docs/api.md#client-feedback: what our operator wrote to the client's ERC-8004 identity (tag1 client).
-          <div data-testid="client-erc8004">
-            <dt>ERC-8004 identity #{profile.erc8004.agentId}</dt>
-            <dd>
-              {profile.erc8004.feedbackCount === null
-                ? 'Feedback cannot be read from the chain just now'
-                : profile.erc8004.feedbackCount === 0
-                  ? 'No settlement feedback yet'
-                  : `${profile.erc8004.averageValue} of 100 over ${profile.erc8004.feedbackCount} settlement` +
-                    `${profile.erc8004.feedbackCount === 1 ? '' : 's'}`}
-            </dd>
-          </div>
-        )}
+        {profile.erc8004 && <Erc8004Feedback summary={profile.erc8004} testId="client-erc8004" />}
         <div>
           <dt>Joined</dt>
           <dd>{new Date(profile.joinedAt).toLocaleDateString('en-GB', { timeZone: 'UTC' })}</dd>
