@@ -1,6 +1,5 @@
 // docs/api.md#files: a download streams from the database in slices — an instance's memory per
 // download stays under 2 MB whatever the file's size — and is limited per IP.
-import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
@@ -12,7 +11,7 @@ import { UPLOAD_LIMITS } from '@/lib/uploads/limits';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
 import { randomIp } from '../support/http';
 import { missionInput, newClient } from '../support/missions';
-import { png, sha256, upload } from '../support/multipart';
+import { png, pngOfSize, sha256, upload } from '../support/multipart';
 
 useTestEnvironment({ ...BOOKKEEPING, DOWNLOAD_RATE_LIMIT_PER_MINUTE: '5' });
 
@@ -43,8 +42,7 @@ async function attach(content: Buffer) {
 describe('GET /api/missions/{id}/files/{fileId}', () => {
   test('behavior: a 10 MB file streams out whole while the instance heap grows by less than 2 MB', async () => {
     // A PNG padded to the upload limit: the largest file a download can ever serve.
-    const head = png();
-    const content = Buffer.concat([head, randomBytes(UPLOAD_LIMITS.maxFileBytes - head.length)]);
+    const content = pngOfSize(UPLOAD_LIMITS.maxFileBytes);
     const { id, fileId } = await attach(content);
     const digest = sha256(content);
 
@@ -87,8 +85,7 @@ describe('GET /api/missions/{id}/files/{fileId}', () => {
   });
 
   test('behavior: a client that stops reading releases the download', async () => {
-    const head = png();
-    const { id, fileId } = await attach(Buffer.concat([head, randomBytes(1024 * 1024)]));
+    const { id, fileId } = await attach(pngOfSize(1024 * 1024));
     const response = await downloadRequest(id, fileId, randomIp());
     const reader = response.body!.getReader();
     expect((await reader.read()).done).toBe(false);

@@ -3,7 +3,6 @@
 // inline only up to 1 MB (a larger one answers its URL), and an Origin not allowed is 403. The
 // review found one request could make the instance hold gigabytes: a batch of 100 get_mission_file
 // calls on 10 MB files, each read whole and base64-encoded, with no limit on how many ran at once.
-import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createClient } from '@taskmarket/sdk';
@@ -21,7 +20,7 @@ import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
 import { call, randomIp } from '../support/http';
 import { createBounty, enter } from '../support/bounties';
 import { createMission, missionInput, newAgent, newClient, type Party } from '../support/missions';
-import { png, upload } from '../support/multipart';
+import { pngOfSize, upload } from '../support/multipart';
 import { connect, MCP_RESOURCE } from '../support/oauth';
 import { signIn } from '../support/wallets';
 
@@ -366,21 +365,8 @@ describe('/api/mcp limits', () => {
       '503 with memory bounded',
     async () => {
       // Two files at the upload limit, as the review's attack used.
-      const head = png();
-      const files = [
-        await attach(
-          'a.png',
-          'image/png',
-          Buffer.concat([head, randomBytes(UPLOAD_LIMITS.maxFileBytes - head.length)]),
-        ),
-      ];
-      files.push(
-        await attach(
-          'b.png',
-          'image/png',
-          Buffer.concat([head, randomBytes(UPLOAD_LIMITS.maxFileBytes - head.length)]),
-        ),
-      );
+      const files = [await attach('a.png', 'image/png', pngOfSize(UPLOAD_LIMITS.maxFileBytes))];
+      files.push(await attach('b.png', 'image/png', pngOfSize(UPLOAD_LIMITS.maxFileBytes)));
       // Fifteen calls from one user (five past its rate limit), five from users of their own.
       const heavy: Party = await newClient();
       const others = await Promise.all(Array.from({ length: 5 }, () => newClient()));

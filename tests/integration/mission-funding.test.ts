@@ -1,7 +1,6 @@
 // Post and pay (docs/api.md#post-and-pay): a mission posted without its task waits AWAITING_FUNDING,
 // off the board and closed to everyone; the poster's one EIP-3009 signature (real viem signatures,
 // real anvil, escrow v4) is checked, recorded and relayed once, and the mission opens with its task.
-import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, sum } from 'drizzle-orm';
 import { type Hex, type PrivateKeyAccount, parseEventLogs, toFunctionSelector } from 'viem';
 import { inject, describe, expect, test } from 'vitest';
@@ -19,7 +18,7 @@ import { setEnv, useTestEnvironment } from '../support/environment';
 import { isolatedDatabase } from '../support/isolated-database';
 import { call } from '../support/http';
 import { act, blobExists, eventsOf, getMission, missionCountOf, missionInput, newAgent } from '../support/missions';
-import { png, sha256, upload } from '../support/multipart';
+import { png, pngOfSize, sha256, upload } from '../support/multipart';
 import { POST as verify } from '@/app/api/auth/verify/route';
 import { deployTestContract, newDeployer } from '../support/test-contracts';
 import { newWallet, requestNonce, signIn, siweMessage } from '../support/wallets';
@@ -809,7 +808,7 @@ describe('attachments of unfunded missions (docs/api.md#unfunded-storage)', () =
   const image = (bytes: number) => ({
     filename: 'scan.png',
     contentType: 'image/png',
-    content: png(randomBytes(bytes - png(Buffer.alloc(0)).length)),
+    content: pngOfSize(bytes),
   });
   async function poster(usdc = 0n) {
     const wallet = newWallet();
