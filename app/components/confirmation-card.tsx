@@ -8,6 +8,7 @@ import Link from 'next/link';
 import type { ConfirmationView } from '@/lib/confirmations/schemas';
 import type { MissionView } from '@/lib/missions/schemas';
 import { apiFetch, describeApiError } from '@/lib/web/api-client';
+import { appNameOf } from '@/lib/web/app-name';
 import { formatAmount } from '@/lib/web/money';
 import { useRewardToken } from '@/lib/web/runtime-config-context';
 import { MissionFileList } from './mission-file-list';
@@ -32,19 +33,6 @@ const TERM_ROWS: { key: keyof NonNullable<ConfirmationView['terms']>; label: str
   { key: 'round', label: 'Delivery round' },
   { key: 'winners', label: 'Winners' },
 ];
-
-/**
- * docs/api.md#confirmation-terms: an app's name is its own claim, and "taskmarket" is ours — an app that
- * calls itself so (in any case, spacing or punctuation) is shown without its name.
- */
-export function appNameOf(grant: ConfirmationView['grant']): { name: string; reserved: boolean } {
-  if (grant.kind !== 'oauth') return { name: grant.name, reserved: false };
-  const letters = grant.name
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]/gu, '');
-  return letters.includes('taskmarket') ? { name: 'An app', reserved: true } : { name: grant.name, reserved: false };
-}
 
 export function ConfirmationCard({
   confirmation: c,
