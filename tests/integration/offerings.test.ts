@@ -11,7 +11,7 @@ import { missions, offerings, webhookEvents } from '@/lib/db/schema';
 import { setEnv, useTestEnvironment } from '../support/environment';
 import { call } from '../support/http';
 import { eventsOf, getMission, missionCountOf, newAgent, newClient } from '../support/missions';
-import { offeringInput, order, PRICE, payingClient, publish, signAndFund } from '../support/offerings';
+import { fundWithOwnTask, offeringInput, order, PRICE, payingClient, publish, signAndFund } from '../support/offerings';
 
 useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000', MINT_WAIT_MS: '2000' });
 
@@ -217,6 +217,26 @@ describe('ordering an offering', () => {
     // Off the board, and nobody else's to take.
     const stranger = await newAgent();
     expect((await getMission(stranger, mission.id)).status).toBe(404);
+  });
+
+  test("the wallet fallback: an order funded by the client's own createTask is ACCEPTED by its agent", async () => {
+    const agent = await newAgent();
+    const offering = await publish(agent);
+    const client = await payingClient();
+    const placed = await order(client.token, offering.id);
+    expect(placed.body.status).toBe('AWAITING_FUNDING');
+    const { taskId, answer } = await fundWithOwnTask(client.wallet, client.token, placed.body.id);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body).toMatchObject({ status: 'funded', onChainTaskId: taskId });
+    // Funded by whichever door, an order becomes its agent's at once, with its SLA from the funding.
+    const seen = await getMission(agent, placed.body.id);
+    expect(seen.body).toMatchObject({
+      status: 'ACCEPTED',
+      onChainTaskId: taskId,
+      agent: { walletAddress: agent.address },
+    });
+    expect(Date.parse(seen.body.deadline)).toBe(Date.parse(seen.body.acceptedAt) + 24 * 3_600_000);
+    expect((await eventsOf(placed.body.id)).map((e) => e.action)).toEqual(['create', 'funded', 'accepted']);
   });
 
   test('error: requirements against the schema name each failing pointer (400); nothing is created', async () => {
