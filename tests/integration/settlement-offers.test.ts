@@ -3,18 +3,26 @@
 // COMPLETED (CANCELLED for nothing to the agent) with its settlement, sent on-chain by `settle` once — or
 // rejects, changing nothing. One offer is pending at a time, lapsing after 72 h or at any transition. A
 // client's acceptance with a delegated token is a release (its limit, else a confirmation bound to the
-// offer). The operator's resolve may split a dispute the same way.
+// offer). The operator's resolve may split a dispute the same way. A mission funded on an escrow from
+// before v5 cannot be settled in part; and of two answers racing on one offer, exactly one lands.
 import { and, eq } from 'drizzle-orm';
-import { describe, expect, test } from 'vitest';
+import { createPublicClient, http, type Address, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { afterEach, describe, expect, test } from 'vitest';
 import { POST as decideRoute } from '@/app/api/confirmations/[id]/route';
 import { POST as answerRoute } from '@/app/api/missions/[id]/settlement-offers/[offerId]/route';
 import { POST as offerRoute } from '@/app/api/missions/[id]/settlement-offers/route';
 import { POST as createRoute } from '@/app/api/missions/route';
 import { POST as createToken } from '@/app/api/tokens/route';
+import { ANVIL_KEYS } from '@/lib/chain/anvil-node';
+import { taskEscrowArtifact } from '@/lib/chain/artifacts';
+import { deployEscrow } from '@/lib/chain/deploy';
 import { getDb } from '@/lib/db/client';
 import { confirmations, missions, settlements, webhookEvents } from '@/lib/db/schema';
-import { useTestEnvironment } from '../support/environment';
-import { claimableOnChain, fundTask, releasedOnChain, taskOnChain } from '../support/escrow';
+import { walletOf } from '../support/chain';
+import { setEnv, useTestEnvironment } from '../support/environment';
+import { claimableOnChain, fundTask, fundTaskOn, releasedOnChain, taskOnChain } from '../support/escrow';
 import { call } from '../support/http';
 import {
   act,
@@ -28,9 +36,11 @@ import {
   type Party,
   resolve,
 } from '../support/missions';
+import { workerRpcUrl } from '../support/ports';
+import { newDeployer } from '../support/test-contracts';
 import { newWallet, signIn } from '../support/wallets';
 
-useTestEnvironment({ PLATFORM_FEE_BPS: '1000', WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
+const { contracts } = useTestEnvironment({ PLATFORM_FEE_BPS: '1000', WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
 
 const REWARD = 25_000_001n; // odd: the fee on a part rounds
 const RELEASED = 2;
@@ -326,5 +336,161 @@ describe('split verdicts', () => {
     expect((await missionRow(id)).status).toBe('DISPUTED');
     const done = await resolve(id, { outcome: 'SPLIT', agentAmount: '5' });
     expect(done.body).toMatchObject({ status: 'COMPLETED', settlementOffer: null });
+  });
+});
+
+describe('an escrow from before v5 (docs/api.md#settling-in-part)', () => {
+  const reader = () => createPublicClient({ chain: foundry, transport: http(workerRpcUrl()) });
+  const v4State = async (v4: Hex, taskId: number) =>
+    (
+      await reader().readContract({
+        address: v4,
+        abi: taskEscrowArtifact.abi,
+        functionName: 'tasks',
+        args: [BigInt(taskId)],
+      })
+    )[2];
+  const v4Claimable = (v4: Hex, holder: string) =>
+    reader().readContract({
+      address: v4,
+      abi: taskEscrowArtifact.abi,
+      functionName: 'claimable',
+      args: [holder as Address],
+    });
+
+  // The upgrade below points ESCROW_ADDRESS elsewhere for a while: every later test starts on v5 again.
+  afterEach(() => setEnv({ ESCROW_ADDRESS: contracts.escrow, ESCROW_V4_ADDRESS: undefined }));
+
+  test('error: an offer on a mission funded on v4, kept after the upgrade, is 409; nothing is stored', async () => {
+    // The deployment as it was: a v4 escrow operated by the server's key on the same token, a mission funded there.
+    const deployer = await newDeployer();
+    const operator = privateKeyToAccount(ANVIL_KEYS[0]).address;
+    const v4 = (
+      await deployEscrow(
+        {
+          walletClient: walletOf(deployer),
+          publicClient: reader(),
+          registrar: deployer.address,
+          owner: deployer.address,
+          operator,
+          feeRecipient: operator,
+          maxFeeBps: 1000,
+        },
+        contracts.rewardToken as Address,
+        'v4',
+      )
+    ).toLowerCase() as Hex;
+    setEnv({ ESCROW_ADDRESS: v4 });
+    const client = await person();
+    const taskId = await fundTaskOn(
+      { rpcUrl: workerRpcUrl(), escrow: v4, rewardToken: contracts.rewardToken as Hex },
+      client.wallet,
+      REWARD,
+    );
+    const created = await call(createRoute, {
+      token: client.token,
+      body: missionInput({ reward: REWARD.toString(), onChainTaskId: taskId }),
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    expect((await missionRow(id)).escrow).toBe(v4);
+    // The upgrade (docs/escrow.md#upgrading-a-v4-deployment-to-v5): v5 is the current escrow, v4 is kept.
+    setEnv({ ESCROW_ADDRESS: contracts.escrow, ESCROW_V4_ADDRESS: v4 });
+    const agent = await newAgent();
+    await ok(act('accept', agent, id));
+    await ok(act('submit', agent, id, { note: 'Done: see the export.' }));
+    const before = await missionRow(id);
+
+    for (const party of [agent, client]) {
+      const refused = await offer(party, id, { agentAmount: '10000001' });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+      expect(refused.body.error).toBe(
+        "This mission's escrow task is on an escrow from before v5, which cannot settle in part: approve, " +
+          'contest or cancel it instead',
+      );
+    }
+    // Nothing stored: no offer on the mission, nothing announced, nothing queued for the chain.
+    const after = await missionRow(id);
+    expect(after).toMatchObject({ status: 'SUBMITTED', settlementOffer: null, updatedAt: before.updatedAt });
+    expect((await getMission(client, id)).body.settlementOffer).toBeNull();
+    expect(await webhookTypes(id)).not.toContain('settlement.offered');
+    expect(await settleRows(id)).toEqual([]);
+    // What the error names still works: the approval pays the whole task, less the fee, on v4.
+    await ok(act('approve', client, id));
+    expect(await v4State(v4, taskId)).toBe(RELEASED);
+    expect(await v4Claimable(v4, agent.address)).toBe(REWARD - REWARD / 10n);
+    expect((await settleRows(id)).map((r) => [r.kind, r.status, r.escrow])).toEqual([['RELEASE', 'MINED', v4]]);
+  }, 120_000);
+});
+
+describe('answers racing on one offer', () => {
+  const PART = 10_000_001n;
+  const FEE = (PART * 1_000n) / 10_000n;
+  const NO_LONGER_PENDING = 'This settlement offer is no longer pending: it was answered, replaced or has lapsed';
+
+  /** The part settled on-chain exactly once: one SETTLE row, released() the part, claimables to the unit. */
+  async function expectSettledOnce(m: Awaited<ReturnType<typeof delivered>>) {
+    const rows = await settleRows(m.id);
+    expect(rows.map((r) => [r.kind, r.status])).toEqual([['SETTLE', 'MINED']]);
+    expect(await taskOnChain(m.taskId)).toMatchObject({ state: RELEASED, amount: 0n });
+    expect(await releasedOnChain(m.taskId)).toBe(PART);
+    expect(await claimableOnChain(m.agent.address)).toBe(PART - FEE);
+    expect(await claimableOnChain(m.client.address)).toBe(REWARD - PART);
+    expect(await earningsOf(m.id)).toMatchObject([{ gross: PART.toString(), fee: FEE.toString() }]);
+  }
+
+  test('behavior: the same offer accepted twice at once: one 200, one 409, settled on-chain once', async () => {
+    const m = await delivered();
+    const made = await offer(m.agent, m.id, { agentAmount: PART.toString() });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const answers = await Promise.all([
+      answer(m.client, m.id, made.body.offer.id, 'accept'),
+      answer(m.client, m.id, made.body.offer.id, 'accept'),
+    ]);
+    const won = answers.filter((a) => a.status === 200);
+    const lost = answers.filter((a) => a.status !== 200);
+    expect(won, JSON.stringify(answers.map((a) => a.body.error ?? a.body.status))).toHaveLength(1);
+    expect(won[0]!.body).toMatchObject({ status: 'COMPLETED', settlement: { agentAmount: PART.toString() } });
+    expect(lost.map((a) => a.status)).toEqual([409]);
+    // The loser is told the offer is gone — or, when it read the offer before the winner committed, the
+    // state the locked mission is now in.
+    expect([NO_LONGER_PENDING, 'Mission is COMPLETED; settleByAgreement is not allowed']).toContain(
+      lost[0]!.body.error,
+    );
+    await expectSettledOnce(m);
+  });
+
+  test('behavior: an accept racing a reject: one lands, the other is 409; settled once or not at all', async () => {
+    // Both ways round: the client answering the agent's offer (its accept a release, read from the chain
+    // first) and the agent answering the client's. Which one wins is the race's; each outcome is checked.
+    for (const offerer of ['agent', 'client'] as const) {
+      const m = await delivered();
+      const [by, other] = offerer === 'agent' ? [m.agent, m.client] : [m.client, m.agent];
+      const made = await offer(by, m.id, { agentAmount: PART.toString() });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const [accepted, rejected] = await Promise.all([
+        answer(other, m.id, made.body.offer.id, 'accept'),
+        answer(other, m.id, made.body.offer.id, 'reject'),
+      ]);
+      expect(
+        [accepted.status, rejected.status].sort(),
+        JSON.stringify([accepted.body.error ?? accepted.body.status, rejected.body.error ?? rejected.body.status]),
+      ).toEqual([200, 409]);
+      // Whichever lost was answering an offer the winner had already taken off the mission.
+      expect((accepted.status === 409 ? accepted : rejected).body.error, offerer).toBe(NO_LONGER_PENDING);
+      if (accepted.status === 200) {
+        expect(accepted.body).toMatchObject({ status: 'COMPLETED', settlementOffer: null });
+        await expectSettledOnce(m);
+      } else {
+        // The rejection won: nothing else changed, nothing was sent, and the task still holds the reward.
+        expect(rejected.body).toMatchObject({ status: 'SUBMITTED', settlementOffer: null, settlement: null });
+        expect(await settleRows(m.id)).toEqual([]);
+        expect(await taskOnChain(m.taskId)).toMatchObject({ state: 1, amount: REWARD });
+        expect(await releasedOnChain(m.taskId)).toBe(0n);
+        expect(await claimableOnChain(m.agent.address)).toBe(0n);
+        expect(await earningsOf(m.id)).toEqual([]);
+      }
+      expect((await missionRow(m.id)).settlementOffer).toBeNull();
+    }
   });
 });

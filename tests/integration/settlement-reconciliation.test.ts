@@ -1,9 +1,11 @@
-// Money reconciles (docs/api.md#settlement-offers): missions driven through every ending this
-// escrow settles — approved in full, contested then approved, approved on silence, split by agreement,
-// refunded by agreement, split by the operator's verdict, resolved against the agent, and reclaimed by the
-// client after part was released by escrow v5's releasePart — and, for each, the books (agent_earnings), the escrow's
-// tasks(taskId) and released(taskId), every party's claimable balance and the token balances after every
-// claim agree to the base unit. Run on PGlite and on PostgreSQL + Redis (TEST_DATABASE_URL, TEST_REDIS_URL).
+// Money reconciles (docs/api.md#settlement-offers, docs/api.md#milestones): missions driven through every
+// ending this escrow settles — approved in full, contested then approved, approved on silence, split by
+// agreement, refunded by agreement, split by the operator's verdict, resolved against the agent, reclaimed by
+// the client after part was released by escrow v5's releasePart, every milestone approved (each part its own
+// releasePart), and cancelled after a milestone (the rest refunded) — and, for each, the books (agent_earnings,
+// a row per part released), the escrow's tasks(taskId) and released(taskId), every party's claimable balance
+// and the token balances after every claim agree to the base unit. Run on PGlite and on PostgreSQL + Redis
+// (TEST_DATABASE_URL, TEST_REDIS_URL).
 import { eq } from 'drizzle-orm';
 import { createTestClient, http } from 'viem';
 import { foundry } from 'viem/chains';
@@ -49,22 +51,38 @@ const sweep = () =>
 
 interface Ending {
   name: string;
-  /** What the agent's part was (before the fee), and how the mission ended. */
-  part: bigint;
+  /**
+   * The parts released to the agent (each before its fee, which the escrow takes on that part alone): one for
+   * a settlement, one per approved milestone, none when nothing was paid. And how the mission ended.
+   */
+  parts: bigint[];
   status: 'COMPLETED' | 'CANCELLED';
-  /** The task's state once settled, and whether agent_earnings holds the part. */
+  /** The task's state once settled, and whether agent_earnings holds the parts. */
   state: number;
   booked: boolean;
 }
 
-async function funded(expiresAt?: bigint, deadline?: string) {
+const sum = (amounts: bigint[]) => amounts.reduce((a, b) => a + b, 0n);
+
+async function funded(expiresAt?: bigint, deadline?: string, milestones?: bigint[]) {
   const wallet = newWallet();
   const taskId = await fundTask(wallet, REWARD, expiresAt);
   const { token, user } = await signIn(wallet);
   const client: Party = { token, id: user.id, address: user.walletAddress };
   const created = await call(createRoute, {
     token,
-    body: missionInput({ reward: REWARD.toString(), onChainTaskId: taskId, ...(deadline && { deadline }) }),
+    body: missionInput({
+      reward: REWARD.toString(),
+      onChainTaskId: taskId,
+      ...(deadline && { deadline }),
+      ...(milestones && {
+        milestones: milestones.map((amount, i) => ({
+          title: `Part ${i + 1}`,
+          amount: amount.toString(),
+          criteria: `Delivers part ${i + 1}`,
+        })),
+      }),
+    }),
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const agent = await newAgent();
@@ -110,24 +128,30 @@ async function agree(m: Awaited<ReturnType<typeof delivered>>, by: Party, other:
 async function reconcile(m: Awaited<ReturnType<typeof funded>>, ending: Ending) {
   const row = await missionRow(m.id);
   expect(row.status, ending.name).toBe(ending.status);
-  const net = ending.part - fee(ending.part);
-  const refund = REWARD - ending.part;
-  const earnings = await (await getDb()).select().from(agentEarnings).where(eq(agentEarnings.missionId, m.id));
-  expect(
-    earnings.map((e) => ({ gross: e.gross, fee: e.fee, amount: e.amount })),
-    ending.name,
-  ).toEqual(
-    ending.booked && ending.part > 0n
-      ? [{ gross: ending.part.toString(), fee: fee(ending.part).toString(), amount: net.toString() }]
+  const released = sum(ending.parts);
+  const fees = sum(ending.parts.map(fee));
+  const net = released - fees;
+  const refund = REWARD - released;
+  // One row per part, in milestone order (a settlement's one row has no milestone).
+  const earnings = (await (await getDb()).select().from(agentEarnings).where(eq(agentEarnings.missionId, m.id)))
+    .sort((a, b) => (a.milestone ?? 0) - (b.milestone ?? 0))
+    .map((e) => ({ gross: e.gross, fee: e.fee, amount: e.amount }));
+  expect(earnings, ending.name).toEqual(
+    ending.booked
+      ? ending.parts.map((part) => ({
+          gross: part.toString(),
+          fee: fee(part).toString(),
+          amount: (part - fee(part)).toString(),
+        }))
       : [],
   );
   const task = await taskOnChain(m.taskId);
-  // settle leaves a closed task's amount 0; v2's refund and reclaim (inherited unchanged) leave what they paid.
+  // settle and the last releasePart leave a closed task's amount 0; v2's refund and reclaim (inherited
+  // unchanged) leave what they paid: the remainder the parts did not release.
   const left = ending.state === STATE.Released ? 0n : refund;
   expect({ state: task.state, amount: task.amount }, ending.name).toEqual({ state: ending.state, amount: left });
-  expect(await releasedOnChain(m.taskId), ending.name).toBe(
-    ending.state === STATE.Released || ending.state === STATE.Reclaimed ? ending.part : 0n,
-  );
+  // released() counts what settle and releasePart sent: the parts' sum, fees included, refunded or reclaimed after.
+  expect(await releasedOnChain(m.taskId), ending.name).toBe(released);
   // Each wallet is fresh: what it is owed is this mission's alone.
   expect(await claimableOnChain(m.agent.address), ending.name).toBe(net);
   expect(await claimableOnChain(m.client.address), ending.name).toBe(refund);
@@ -139,10 +163,10 @@ async function reconcile(m: Awaited<ReturnType<typeof funded>>, ending: Ending) 
     expect((await call(claimRoute, { token: m.agent.token, method: 'POST' })).status).toBe(409);
   }
   expect(await tokenBalance(m.client.address), ending.name).toBe(0n);
-  return { net, fee: fee(ending.part), refund };
+  return { net, fee: fees, refund };
 }
 
-test('money reconciles through every ending, to the base unit', async () => {
+test('behavior: money reconciles through every ending, to the base unit', async () => {
   const escrowBefore = await tokenBalance(contracts.escrow);
   let fees = 0n;
   let refunds = 0n;
@@ -175,7 +199,7 @@ test('money reconciles through every ending, to the base unit', async () => {
   tally(
     await reconcile(split, {
       name: 'split by agreement',
-      part: 3_333_333n,
+      parts: [3_333_333n],
       status: 'COMPLETED',
       state: STATE.Released,
       booked: true,
@@ -187,7 +211,7 @@ test('money reconciles through every ending, to the base unit', async () => {
   tally(
     await reconcile(nothing, {
       name: 'refund by agreement',
-      part: 0n,
+      parts: [],
       status: 'CANCELLED',
       state: STATE.Refunded,
       booked: true,
@@ -199,7 +223,7 @@ test('money reconciles through every ending, to the base unit', async () => {
   tally(
     await reconcile(verdict, {
       name: 'split by verdict',
-      part: 6_666_667n,
+      parts: [6_666_667n],
       status: 'COMPLETED',
       state: STATE.Released,
       booked: true,
@@ -211,7 +235,7 @@ test('money reconciles through every ending, to the base unit', async () => {
   tally(
     await reconcile(against, {
       name: 'resolved against',
-      part: 0n,
+      parts: [],
       status: 'CANCELLED',
       state: STATE.Refunded,
       booked: true,
@@ -237,16 +261,52 @@ test('money reconciles through every ending, to the base unit', async () => {
   for (let run = 0; run < 20 && (await missionRow(reclaimed.id)).status !== 'CANCELLED'; run++) await ok(sweep());
   const r = await reconcile(reclaimed, {
     name: 'reclaimed after a part',
-    part,
+    parts: [part],
     status: 'CANCELLED',
     state: STATE.Reclaimed,
     booked: false,
   });
   tally(r);
 
+  // Every milestone approved through the API: each part its own releasePart, its fee on that part alone.
+  const halves = [4_444_443n, 5_555_556n]; // odd fees: 444_444.3 and 555_555.6, each rounded down
+  expect(sum(halves)).toBe(REWARD);
+  const staged = await funded(undefined, undefined, halves);
+  for (const number of [1, 2]) {
+    await ok(act('submit', staged.agent, staged.id, { milestone: number, note: `Part ${number} done.` }));
+    await ok(act('approve', staged.client, staged.id, { milestone: number }));
+  }
+  tally(
+    await reconcile(staged, {
+      name: 'milestones approved',
+      parts: halves,
+      status: 'COMPLETED',
+      state: STATE.Released,
+      booked: true,
+    }),
+  );
+
+  // Cancelled after a milestone: the first part stays paid, the task refunds the rest to the client.
+  const firstOnly = [2_345_677n, 7_654_322n];
+  expect(sum(firstOnly)).toBe(REWARD);
+  const stopped = await funded(undefined, undefined, firstOnly);
+  await ok(act('submit', stopped.agent, stopped.id, { milestone: 1, note: 'Part 1 done.' }));
+  await ok(act('approve', stopped.client, stopped.id, { milestone: 1 }));
+  await setTimes(stopped.id, { deadline: past() });
+  expect((await ok(act('cancel', stopped.client, stopped.id))).status).toBe('CANCELLED');
+  tally(
+    await reconcile(stopped, {
+      name: 'cancelled after a milestone',
+      parts: [firstOnly[0]!],
+      status: 'CANCELLED',
+      state: STATE.Refunded,
+      booked: true,
+    }),
+  );
+
   // The escrow holds exactly what it still owes: the fee recipient's fees and the clients' refunds (unclaimed).
   expect(await tokenBalance(contracts.escrow)).toBe(escrowBefore + fees + refunds);
-  expect(funding).toBe(8n * REWARD);
+  expect(funding).toBe(10n * REWARD);
 }, 300_000);
 
 /** A full release: the agent's credit is the reward less the fee; nothing refunded. */
