@@ -22,6 +22,18 @@ export function isExecutionRevert(error: unknown): boolean {
   );
 }
 
+/**
+ * What a failed send says, one line, fit for a text column: viem's shortMessage (its message carries the whole
+ * request), else the message's first line. A node's revert text may hold a custom error's raw arguments (anvil's
+ * and reth's do: NUL bytes), which PostgreSQL refuses in text — kept, the write recording the failure would fail.
+ */
+export function sendErrorText(error: unknown): string | undefined {
+  const text =
+    (error as { shortMessage?: string } | undefined)?.shortMessage ??
+    (error as Error | undefined)?.message?.split('\n')[0];
+  return text?.replace(/\p{Cc}/gu, '');
+}
+
 /** Runs a chain read; an unreachable RPC becomes a 503-bound DependencyDown instead of a 500. */
 export async function readChain<T>(read: () => Promise<T>): Promise<T> {
   try {

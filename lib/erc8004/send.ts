@@ -16,7 +16,7 @@ import { settlements, users } from '../db/schema';
 import { type ReputationFeedback, reputationFeedback } from '../db/schema/erc8004';
 import { getChainClients } from '../chain/clients';
 import { findGivenFeedback, giveFeedbackCall, readAgentWallet, readIdentityOwner } from '../chain/erc8004';
-import { isExecutionRevert, isRpcUnreachable } from '../chain/rpc-errors';
+import { isExecutionRevert, isRpcUnreachable, sendErrorText } from '../chain/rpc-errors';
 import { lookupTransaction, sendSerialized } from '../chain/sender';
 import { issuerOf, resourceUri } from '../auth/resources';
 import { getKv } from '../kv';
@@ -254,7 +254,7 @@ export async function processFeedback(
       return release(db, id, `${error.message}; waiting for the next hour`, {
         counted: false,
       });
-    const message = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message?.split('\n')[0];
+    const message = sendErrorText(error);
     log.warn('erc8004.feedback_failed', { id, message });
     if (isRpcUnreachable(error) || unavailableDependency(error))
       return release(db, id, message ?? 'unreachable', { counted: false });

@@ -27,7 +27,7 @@ import {
   setMandateWithPermitCall,
   chainDay,
 } from '../chain/mandate';
-import { isExecutionRevert, isRpcUnreachable, readChain } from '../chain/rpc-errors';
+import { isExecutionRevert, isRpcUnreachable, readChain, sendErrorText } from '../chain/rpc-errors';
 import { lookupTransaction, sendSerialized } from '../chain/sender';
 import { ApiError, DependencyDown, unavailableDependency } from '../errors';
 import type { Kv } from '../kv';
@@ -477,8 +477,7 @@ export async function processMandateRelay(db: Db, cfg: Config, userId: string, w
     if (receipt.status === 'success') return void (await finish(db, userId, 'MINED'));
     await fail('the relayed transaction reverted');
   } catch (error) {
-    const message =
-      (error as { shortMessage?: string }).shortMessage ?? (error as Error).message?.split('\n')[0] ?? 'send failed';
+    const message = sendErrorText(error) ?? 'send failed';
     log.warn('allowance.relay_failed', { userId, message });
     if (error instanceof ApiError && error.status === 429)
       return void (await fail('the relayer’s budget for this hour is used up'));

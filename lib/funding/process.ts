@@ -19,7 +19,7 @@ import {
   fundingNonce,
 } from '../chain/funding-authorization';
 import { createTaskForCall } from '../chain/mandate';
-import { isExecutionRevert, isRpcUnreachable } from '../chain/rpc-errors';
+import { isExecutionRevert, isRpcUnreachable, sendErrorText } from '../chain/rpc-errors';
 import { lookupTransaction, sendSerialized } from '../chain/sender';
 import { ApiError, unavailableDependency } from '../errors';
 import { getKv } from '../kv';
@@ -248,8 +248,7 @@ async function relayOnce(db: Db, cfg: Config, missionId: string, waitMs: number,
       pass.budgetSpent = error.headers ?? {};
       return;
     }
-    const message =
-      (error as { shortMessage?: string }).shortMessage ?? (error as Error).message?.split('\n')[0] ?? 'send failed';
+    const message = sendErrorText(error) ?? 'send failed';
     log.warn('funding.relay_failed', { missionId, message });
     if (isRpcUnreachable(error) || unavailableDependency(error))
       return void (await giveUpOr(db, cfg, row, message, fail));

@@ -24,7 +24,7 @@ import {
   releaseSplitCall,
   settleCall,
 } from '../chain/escrow';
-import { isRpcUnreachable } from '../chain/rpc-errors';
+import { isRpcUnreachable, sendErrorText } from '../chain/rpc-errors';
 import { lookupTransaction, sendSerialized } from '../chain/sender';
 import { unavailableDependency } from '../errors';
 import { log } from '../log';
@@ -140,7 +140,7 @@ async function attemptSettlement(db: Db, cfg: Config, id: string, waitMs: number
     if (row.kind === 'CLAIM') return markSettlement(db, id, 'FAILED', { lastError: 'claim reverted' });
     return failed('transaction reverted');
   } catch (error) {
-    const message = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message?.split('\n')[0];
+    const message = sendErrorText(error);
     log.warn('settlement.send_failed', { id, kind: row.kind, message });
     if (isRpcUnreachable(error) || unavailableDependency(error))
       return releaseSettlement(db, id, message ?? 'unreachable', { counted: false });
