@@ -6,7 +6,7 @@
 // then the grant's row lock, the grant's last 24 h and the poster's relays still in flight are added,
 // so two posts racing for the last of a cap fund exactly one.
 import 'server-only';
-import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -28,6 +28,8 @@ export interface Standing {
   allowance: bigint;
   balance: bigint;
   relayer: Hex;
+  /** When the reads began: a relay mined since may be missing from them. */
+  readAt: Date;
 }
 
 export type FundingDecision = { fund: true } | { fund: false; reason: FundingReason };
@@ -55,6 +57,7 @@ export async function readStanding(
   if (!clients || !relayer || !escrow || !rewardToken) return undefined;
   if (!grant || BigInt(grant.limit) === 0n) return 'grant';
   const client = wallet.toLowerCase() as Hex;
+  const readAt = new Date();
   const [{ mandate }, fundedToday, { allowance, balance }] = await readChain(() =>
     Promise.all([
       readMandate(clients.publicClient, escrow, client),
@@ -62,11 +65,16 @@ export async function readStanding(
       readAllowanceAndBalance(clients.publicClient, rewardToken, client, escrow),
     ]),
   );
-  return { mandate, fundedToday, allowance, balance, relayer: relayer.toLowerCase() as Hex };
+  return { mandate, fundedToday, allowance, balance, relayer: relayer.toLowerCase() as Hex, readAt };
 }
 
-/** What the poster's mandate relays still in flight will pull (recorded, not yet mined). */
-async function inFlight(tx: Db, clientId: string): Promise<bigint> {
+/**
+ * What the poster's mandate relays will pull beyond what the standing read: those still in flight (recorded,
+ * not yet mined) and those mined since the reads began — a post racing another reads the chain before the
+ * other is mined and locks after it is, and would count it nowhere. One mined during the reads may count
+ * twice: a post refused that would have fitted, never a call the chain refuses.
+ */
+async function inFlight(tx: Db, clientId: string, readAt: Date): Promise<bigint> {
   const [row] = await tx
     .select({ sum: sql<string>`coalesce(sum(${missions.reward}), 0)::text` })
     .from(missionFundings)
@@ -75,7 +83,10 @@ async function inFlight(tx: Db, clientId: string): Promise<bigint> {
       and(
         eq(missionFundings.clientId, clientId),
         eq(missionFundings.via, 'MANDATE'),
-        eq(missionFundings.status, 'RELAYING'),
+        or(
+          eq(missionFundings.status, 'RELAYING'),
+          and(eq(missionFundings.status, 'MINED'), gte(missionFundings.minedAt, readAt)),
+        ),
       ),
     );
   return BigInt(row?.sum ?? '0');
@@ -110,7 +121,7 @@ export async function decideFunding(
   if (!mandate || mandate.funder !== standing.relayer || mandate.validUntil <= nowSeconds)
     return { fund: false, reason: 'no-mandate' };
   if (reward > mandate.perMission) return { fund: false, reason: 'mandate-per-mission' };
-  const pending = await inFlight(tx, clientId);
+  const pending = await inFlight(tx, clientId, standing.readAt);
   if (standing.fundedToday + pending + reward > mandate.perDay) return { fund: false, reason: 'mandate-per-day' };
   if (standing.allowance < pending + reward) return { fund: false, reason: 'allowance' };
   if (standing.balance < pending + reward) return { fund: false, reason: 'balance' };

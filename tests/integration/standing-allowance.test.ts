@@ -4,11 +4,12 @@
 // a day, posts missions that come back funded and OPEN until a cap stops one, which waits
 // AWAITING_FUNDING naming the cap. Bad mandates are refused by the API and by the chain; a revoked one
 // stops the next post; an RPC outage between recording and sending never funds twice.
-import { type Hex, type PrivateKeyAccount, parseEventLogs } from 'viem';
+import { type Hex, type PrivateKeyAccount, parseEventLogs, toFunctionSelector } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { afterAll, describe, expect, inject, test } from 'vitest';
+import { afterAll, describe, expect, inject, test, vi } from 'vitest';
 import { GET as allowanceGet, POST as allowancePost } from '@/app/api/account/allowance/route';
 import { GET as revocationGet, POST as revocationPost } from '@/app/api/account/allowance/revocation/route';
+import { POST as verifyPost } from '@/app/api/auth/verify/route';
 import { POST as sweepRoute } from '@/app/api/cron/sweep/route';
 import { PATCH as patchGrant } from '@/app/api/grants/[id]/route';
 import { POST as postMcp } from '@/app/api/mcp/route';
@@ -18,7 +19,7 @@ import { ANVIL_KEYS } from '@/lib/chain/anvil-node';
 import { mockUsdcArtifact, taskEscrowV5Artifact } from '@/lib/chain/artifacts';
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
-import { missionFundings, webhookEvents } from '@/lib/db/schema';
+import { grantFundings, missionFundings, webhookEvents } from '@/lib/db/schema';
 import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
 import { stampedAddress } from '@/lib/http/socket-address';
 import { eq } from 'drizzle-orm';
@@ -31,7 +32,8 @@ import { inDays, missionRow, newAgent } from '../support/missions';
 import { publish } from '../support/offerings';
 import { workerRpcUrl } from '../support/ports';
 import { startRpcProxy } from '../support/rpc-proxy';
-import { newWallet, signIn } from '../support/wallets';
+import { deployTestContract, newDeployer } from '../support/test-contracts';
+import { newWallet, requestNonce, siweMessage, signIn } from '../support/wallets';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 useTestEnvironment({
@@ -68,23 +70,45 @@ async function mintUsdc(to: Hex, amount: bigint) {
   });
 }
 
-/** A person holding `usdc`, signed in with their wallet, and a chat's personal token that may fund `fundingLimit`. */
-async function person(usdc = 200n * USDC, fundingLimit = 50n * USDC) {
-  const wallet = newWallet();
-  if (usdc > 0n) await mintUsdc(wallet.address, usdc);
-  const { token, user } = await signIn(wallet);
+/** A chat's personal token of the signed-in `token` that may fund `fundingLimit`. */
+async function chatToken(token: string, fundingLimit: bigint) {
   const personal = await call(createToken, {
     method: 'POST',
     token,
     body: { name: 'chat', scopes: ['missions:read', 'missions:post'], fundingLimit: fundingLimit.toString() },
   });
   expect(personal.status, JSON.stringify(personal.body)).toBe(201);
+  return { chatToken: personal.body.token as string, grantId: personal.body.grant.id as string };
+}
+
+/** A person holding `usdc`, signed in with their wallet, and a chat's personal token that may fund `fundingLimit`. */
+async function person(usdc = 200n * USDC, fundingLimit = 50n * USDC) {
+  const wallet = newWallet();
+  if (usdc > 0n) await mintUsdc(wallet.address, usdc);
+  const { token, user } = await signIn(wallet);
+  return { wallet, token, userId: user.id as string, ...(await chatToken(token, fundingLimit)) };
+}
+
+/**
+ * A person whose wallet is an ERC-1271 contract (contracts/test/OwnedWallet.sol) holding `usdc`: signed in as
+ * the contract by its owner's signature (docs/api.md#sign-in, step 4). `wallet` is the owner, who signs for
+ * it; `address` is the contract, the person.
+ */
+async function contractWalletPerson(usdc: bigint, fundingLimit: bigint) {
+  const owner = newWallet();
+  const address = await deployTestContract(await newDeployer(), 'OwnedWallet', [owner.address]);
+  await mintUsdc(address, usdc);
+  const message = siweMessage(owner, await requestNonce(address), { address });
+  const signedIn = await call(verifyPost, { body: { message, signature: await owner.signMessage({ message }) } });
+  expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+  expect(signedIn.body.user.walletAddress).toBe(address.toLowerCase());
+  const token = signedIn.body.token as string;
   return {
-    wallet,
+    wallet: owner,
+    address,
     token,
-    userId: user.id as string,
-    chatToken: personal.body.token as string,
-    grantId: personal.body.grant.id as string,
+    userId: signedIn.body.user.id as string,
+    ...(await chatToken(token, fundingLimit)),
   };
 }
 type Person = Awaited<ReturnType<typeof person>>;
@@ -168,6 +192,17 @@ const mandateCreated = async (fromBlock: bigint, client: Hex) =>
 
 const sweep = () =>
   call(sweepRoute, { method: 'POST', headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Puts every funding the grant has recorded at `at`: the API stamps them with the real clock. */
+const moveGrantFundings = async (grantId: string, at: Date) =>
+  (await getDb()).update(grantFundings).set({ createdAt: at }).where(eq(grantFundings.grantId, grantId));
+
+/** What Connected apps says the grant funded in the last 24 h. */
+const fundedLast24h = async (p: Person) =>
+  (await call(listTokens, { token: p.token })).body.items.find((g: { id: string }) => g.id === p.grantId)
+    .fundedLast24h as string;
 
 describe('a standing allowance', () => {
   test('the MCP client posts two 20 USDC missions funded and OPEN, and a third waits naming the grant', async () => {
@@ -484,4 +519,209 @@ describe('a standing allowance', () => {
       await proxy.close();
     }
   });
+
+  test(
+    "a contract wallet's mandate, signed by its owner (EIP-1271), is relayed; a post is then funded and OPEN " +
+      "with the contract as the task's client",
+    async () => {
+      const p = await contractWalletPerson(200n * USDC, 50n * USDC);
+      const terms = await termsOf();
+      // The typed data are the contract's: the permit's owner and the mandate's client, not the key that signs.
+      const signed = await signAllowance(p, terms);
+      expect(String(signed.permit.message.owner).toLowerCase()).toBe(p.address.toLowerCase());
+      expect(String(signed.mandate.message.client).toLowerCase()).toBe(p.address.toLowerCase());
+      // The check asks the contract (isValidSignature), so a key other than its owner is not the wallet.
+      const stranger = await signAllowance(p, terms, newWallet());
+      const refused = await call(allowancePost, {
+        token: p.token,
+        body: { terms, permitSignature: stranger.permitSignature, mandateSignature: stranger.mandateSignature },
+      });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+      expect(refused.body.details.join(' ')).toMatch(/Signature/);
+
+      const posted = await call(allowancePost, {
+        token: p.token,
+        body: { terms, permitSignature: signed.permitSignature, mandateSignature: signed.mandateSignature },
+      });
+      expect(posted.status, JSON.stringify(posted.body)).toBe(202);
+      expect(posted.body.relay).toMatchObject({ kind: 'set', status: 'mined' });
+      expect(posted.body.mandate).toMatchObject({ funder: relayerAddress().toLowerCase(), live: true });
+      expect(posted.body.allowance).toBe(String(150n * USDC));
+      // The chain took both: the escrow holds the contract's mandate and may pull from the contract.
+      const [funder] = await publicClient().readContract({
+        address: contracts().escrow,
+        abi: escrowAbi,
+        functionName: 'fundingMandate',
+        args: [p.address],
+      });
+      expect(funder.toLowerCase()).toBe(relayerAddress().toLowerCase());
+
+      const fromBlock = (await publicClient().getBlockNumber()) + 1n;
+      const mission = await post(p, 20n * USDC);
+      expect(mission.status, JSON.stringify(mission.body)).toBe(201);
+      expect(mission.body).toMatchObject({ status: 'OPEN', funding: { status: 'funded' } });
+      const row = await missionRow(mission.body.id);
+      expect(row.status).toBe('OPEN');
+      expect(await taskOnChain(row.onChainTaskId!)).toMatchObject({
+        client: p.address.toLowerCase(),
+        amount: 20n * USDC,
+      });
+      expect(await mandateCreated(fromBlock, p.address)).toHaveLength(1);
+    },
+  );
+
+  test('the grant counts a rolling 24 h: once its fundings are older, the post it blocked funds at once', async () => {
+    const p = await person(200n * USDC, 50n * USDC);
+    await setAllowance(p, await termsOf());
+    expect((await post(p, 30n * USDC)).body).toMatchObject({ status: 'OPEN', funding: { status: 'funded' } });
+    // 30 of the grant's 50 used in the last 24 h: another 30 waits naming the grant (the mandate's perDay of
+    // 100, the permit's 150 and the balance would all cover it).
+    expect((await post(p, 30n * USDC)).body).toMatchObject({
+      status: 'AWAITING_FUNDING',
+      funding: { reason: 'grant' },
+    });
+    expect(await fundedLast24h(p)).toBe(String(30n * USDC));
+    // A day (and a second) passes for the grant's record of that funding. The chain's UTC day does not move,
+    // so the mandate's perDay still counts it: 60 of 100, not binding.
+    await moveGrantFundings(p.grantId, new Date(Date.now() - DAY_MS - 1000));
+    expect(await fundedLast24h(p)).toBe('0');
+    expect((await post(p, 30n * USDC)).body).toMatchObject({ status: 'OPEN', funding: { status: 'funded' } });
+    expect(await fundedLast24h(p)).toBe(String(30n * USDC));
+  });
+
+  test(
+    'the grant’s window is the last 24 h, open at its start: a funding exactly 24 h old no longer counts, ' +
+      '1 ms younger still does',
+    async () => {
+      const p = await person(200n * USDC, 50n * USDC);
+      await setAllowance(p, await termsOf());
+      expect((await post(p, 30n * USDC)).body).toMatchObject({ status: 'OPEN', funding: { status: 'funded' } });
+      // A post's instant is the route's new Date(): held still, "exactly 24 h before the post" is exact. Only
+      // Date is faked; timers run, so the relay's waits still wait.
+      const now = new Date();
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(now);
+        await moveGrantFundings(p.grantId, new Date(now.getTime() - DAY_MS + 1));
+        expect((await post(p, 30n * USDC)).body).toMatchObject({
+          status: 'AWAITING_FUNDING',
+          funding: { reason: 'grant' },
+        });
+        await moveGrantFundings(p.grantId, new Date(now.getTime() - DAY_MS));
+        expect((await post(p, 30n * USDC)).body).toMatchObject({ status: 'OPEN', funding: { status: 'funded' } });
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
+
+  test(
+    'two posts racing for the last of the mandate’s perDay (the grant not binding) fund exactly one; the other ' +
+      'waits naming mandate-per-day',
+    async () => {
+      const p = await person(500n * USDC, 1000n * USDC);
+      await setAllowance(p, await termsOf({ perMission: 30n * USDC, perDay: 50n * USDC, total: 200n * USDC }));
+      expect((await post(p, 30n * USDC)).body).toMatchObject({ status: 'OPEN', funding: { status: 'funded' } });
+      // 20 of today's 50 left, and each post asks 20: the first recorded relay is in flight for the second.
+      // The blocks after the head: the 30's funding is in the head itself (getLogs' fromBlock is inclusive).
+      const fromBlock = (await publicClient().getBlockNumber()) + 1n;
+      const both = await Promise.all([post(p, 20n * USDC), post(p, 20n * USDC)]);
+      expect(both.map((r) => r.status)).toEqual([201, 201]);
+      expect(both.map((r) => r.body.status).sort()).toEqual(['AWAITING_FUNDING', 'OPEN']);
+      const open = both.find((r) => r.body.status === 'OPEN')!;
+      expect(open.body.funding).toMatchObject({ status: 'funded' });
+      const waiting = both.find((r) => r.body.status === 'AWAITING_FUNDING')!;
+      expect(waiting.body.funding.reason).toBe('mandate-per-day');
+      // On-chain, one task for the two; the grant counted only it; the UTC day is used up exactly.
+      expect(await mandateCreated(fromBlock, p.wallet.address)).toHaveLength(1);
+      expect(await fundedLast24h(p)).toBe(String(50n * USDC));
+      expect((await readAllowance(p)).body.fundedToday).toBe(String(50n * USDC));
+    },
+  );
+
+  test("a post whose chain reads straddle another's funding counts it: it waits naming mandate-per-day", async () => {
+    const p = await person(500n * USDC, 1000n * USDC);
+    await setAllowance(p, await termsOf({ perMission: 20n * USDC, perDay: 20n * USDC, total: 200n * USDC }));
+    // The later post reads today's use (fundedOn) before the earlier one is mined, and its allowance read is
+    // held until that funding is done: its standing says 0 used today, the database no relay in flight. Its
+    // reads are the only ones in flight when seen; then nothing more is held, so the earlier post runs freely.
+    const fundedOnCall = toFunctionSelector('function fundedOn(address,uint256)');
+    const allowanceCall = toFunctionSelector('function allowance(address,address)');
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let readBoth!: () => void;
+    const bothRead = new Promise<void>((resolve) => {
+      readBoth = resolve;
+    });
+    let holding = true;
+    let sawFundedOn = false;
+    let sawAllowance = false;
+    const proxy = await startRpcProxy(workerRpcUrl(), (method, params) => {
+      if (method !== 'eth_call' || !holding) return undefined;
+      const data = String((params[0] as { data?: string }).data ?? '');
+      if (data.startsWith(fundedOnCall)) sawFundedOn = true;
+      const held = data.startsWith(allowanceCall);
+      if (held) sawAllowance = true;
+      if (sawFundedOn && sawAllowance) {
+        holding = false;
+        readBoth();
+      }
+      return held ? { after: released } : undefined;
+    });
+    setEnv({ RPC_URL: proxy.url });
+    try {
+      const fromBlock = (await publicClient().getBlockNumber()) + 1n;
+      const later = post(p, 20n * USDC);
+      await bothRead;
+      const earlier = await post(p, 20n * USDC);
+      expect(earlier.body).toMatchObject({ status: 'OPEN', funding: { status: 'funded' } });
+      release();
+      const answer = await later;
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      expect(answer.body).toMatchObject({ status: 'AWAITING_FUNDING', funding: { reason: 'mandate-per-day' } });
+      expect(await mandateCreated(fromBlock, p.wallet.address)).toHaveLength(1);
+    } finally {
+      release();
+      setEnv({ RPC_URL: workerRpcUrl() });
+      await proxy.close();
+    }
+  });
+
+  test(
+    'the chain refusing createTaskFor (a node behind the head said nothing was funded today) ends the relay ' +
+      'failed: 201, the mission waiting',
+    async () => {
+      const p = await person(500n * USDC, 1000n * USDC);
+      await setAllowance(p, await termsOf({ perMission: 20n * USDC, perDay: 20n * USDC, total: 200n * USDC }));
+      expect((await post(p, 20n * USDC)).body).toMatchObject({ status: 'OPEN', funding: { status: 'funded' } });
+      // The node the server reads lags: fundedOn answers 0, so the server decides to fund; the escrow says
+      // OverPerDay — on anvil a message carrying the error's raw uint256 arguments, NUL bytes included.
+      const fundedOnCall = toFunctionSelector('function fundedOn(address,uint256)');
+      const proxy = await startRpcProxy(workerRpcUrl(), (method, params) =>
+        method === 'eth_call' && String((params[0] as { data?: string }).data ?? '').startsWith(fundedOnCall)
+          ? { result: `0x${'0'.repeat(64)}` }
+          : undefined,
+      );
+      setEnv({ RPC_URL: proxy.url });
+      try {
+        const refused = await post(p, 20n * USDC);
+        expect(refused.status, JSON.stringify(refused.body)).toBe(201);
+        expect(refused.body).toMatchObject({ status: 'AWAITING_FUNDING', funding: { status: 'failed' } });
+        expect(refused.body.funding.error).toMatch(/reverted/);
+        const [row] = await (await getDb())
+          .select()
+          .from(missionFundings)
+          .where(eq(missionFundings.missionId, refused.body.id));
+        expect(row).toMatchObject({ via: 'MANDATE', status: 'FAILED', txHash: null });
+        expect(row!.lastError).toMatch(/reverted/);
+        // Nothing left for it (the node's estimate refused it): the wallet's one task is the first post's.
+        expect(await mandateCreated(0n, p.wallet.address)).toHaveLength(1);
+      } finally {
+        setEnv({ RPC_URL: workerRpcUrl() });
+        await proxy.close();
+      }
+    },
+  );
 });
