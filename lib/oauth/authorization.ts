@@ -270,6 +270,8 @@ export interface CodeGrant {
   releaseLimit?: string;
   /** The funding limit the person typed (docs/api.md#standing-allowance); absent: left as it was. */
   fundingLimit?: string;
+  /** When it was issued (ms since the epoch), set by issueCode. */
+  issuedAt?: number;
 }
 
 // The code is 32 random bytes and nothing else (docs/api.md#oauth-21): it travels in the browser's
@@ -282,7 +284,13 @@ const CODE = /^[A-Za-z0-9_-]{43}$/;
 
 export async function issueCode(kv: Kv, grant: CodeGrant): Promise<string> {
   const code = randomBytes(32).toString('base64url');
-  const stored = await kv.putCapped(codeKey(code), JSON.stringify(grant), CODE_TTL_MS, codeSet(grant.userId), 20);
+  const stored = await kv.putCapped(
+    codeKey(code),
+    JSON.stringify({ ...grant, issuedAt: Date.now() }),
+    CODE_TTL_MS,
+    codeSet(grant.userId),
+    20,
+  );
   if (!stored)
     throw new OAuthError(429, 'temporarily_unavailable', 'Too many authorizations at once; try again in a minute');
   return code;
@@ -295,7 +303,10 @@ export async function takeCode(kv: Kv, code: string): Promise<CodeGrant | undefi
   const found = await kv.get(codeKey(code));
   if (!found) return undefined;
   const value = await kv.take(codeKey(code), codeSet((JSON.parse(found) as CodeGrant).userId));
-  return value ? (JSON.parse(value) as CodeGrant) : undefined;
+  if (!value) return undefined;
+  const grant = JSON.parse(value) as CodeGrant;
+  // Its own clock as well as the KV's TTL: a store that evicts late (or a replica behind) never stretches the 60 s.
+  return grant.issuedAt !== undefined && Date.now() - grant.issuedAt >= CODE_TTL_MS ? undefined : grant;
 }
 
 /** PKCE S256 (RFC 7636 §4.6): BASE64URL(SHA256(verifier)) equals the challenge. */
