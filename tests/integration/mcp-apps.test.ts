@@ -13,7 +13,7 @@ import { SOCKET_ADDRESS_HEADER } from '@/lib/http/client-ip';
 import { stampedAddress } from '@/lib/http/socket-address';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
 import { connectMcp } from '../support/mcp-client';
-import { createMission, type Party } from '../support/missions';
+import { act, createMission, newAgent, ok, type Party } from '../support/missions';
 import { signIn } from '../support/wallets';
 import { connect, MCP_RESOURCE } from '../support/oauth';
 import { CHROMIUM_ARGS } from '../e2e/playwright.config';
@@ -135,26 +135,34 @@ async function render(html: string, args: unknown, result: unknown, width: numbe
 }
 
 describe('MCP Apps', () => {
-  test('default: the mission tools name the mission card, find_offerings the offerings page; others none', async () => {
-    const { tools } = await mcp.listTools();
-    const byName = new Map(tools.map((t) => [t.name, t._meta]));
-    const pages: [string, string][] = [
-      ['get_mission', 'ui://taskmarket/mission-card.html'],
-      ['post_mission', 'ui://taskmarket/mission-card.html'],
-      ['order_offering', 'ui://taskmarket/mission-card.html'],
-      ['find_offerings', 'ui://taskmarket/offerings.html'],
-    ];
-    for (const [name, uri] of pages)
-      expect(byName.get(name), name).toMatchObject({ ui: { resourceUri: uri }, 'ui/resourceUri': uri });
-    for (const [name, meta] of byName)
-      if (!pages.some(([paged]) => paged === name)) expect(meta?.ui, name).toBeUndefined();
-    const { resources } = await mcp.listResources();
-    expect(resources.map((r) => r.uri).sort()).toEqual([
-      'ui://taskmarket/mission-card.html',
-      'ui://taskmarket/offerings.html',
-    ]);
-    for (const r of resources) expect(r.mimeType).toBe('text/html;profile=mcp-app');
-  });
+  test(
+    'default: the mission and release tools name the mission card, find_offerings the offerings page; ' +
+      'every other tool names no page',
+    async () => {
+      const { tools } = await mcp.listTools();
+      const byName = new Map(tools.map((t) => [t.name, t._meta]));
+      const pages: [string, string][] = [
+        ['get_mission', 'ui://taskmarket/mission-card.html'],
+        ['post_mission', 'ui://taskmarket/mission-card.html'],
+        ['order_offering', 'ui://taskmarket/mission-card.html'],
+        // The releases: the mission released, or the payment waiting for the person's yes.
+        ['approve_mission', 'ui://taskmarket/mission-card.html'],
+        ['award_bounty', 'ui://taskmarket/mission-card.html'],
+        ['answer_settlement_offer', 'ui://taskmarket/mission-card.html'],
+        ['find_offerings', 'ui://taskmarket/offerings.html'],
+      ];
+      for (const [name, uri] of pages)
+        expect(byName.get(name), name).toMatchObject({ ui: { resourceUri: uri }, 'ui/resourceUri': uri });
+      for (const [name, meta] of byName)
+        if (!pages.some(([paged]) => paged === name)) expect(meta?.ui, name).toBeUndefined();
+      const { resources } = await mcp.listResources();
+      expect(resources.map((r) => r.uri).sort()).toEqual([
+        'ui://taskmarket/mission-card.html',
+        'ui://taskmarket/offerings.html',
+      ]);
+      for (const r of resources) expect(r.mimeType).toBe('text/html;profile=mcp-app');
+    },
+  );
 
   test('default: the pages allow no outside origin at all', async () => {
     for (const uri of ['ui://taskmarket/mission-card.html', 'ui://taskmarket/offerings.html']) {
@@ -212,7 +220,8 @@ describe('MCP Apps', () => {
     // Bookkeeping mode has no escrow, so the post is OPEN at once; on a chain it is AWAITING_FUNDING
     // with its funding URL (docs/api.md#post-and-pay) — that answer, as post_mission gives it there.
     expect(created).toMatchObject({ id: expect.any(String), status: 'OPEN' });
-    const url = `https://app.example.com/missions/${created.id}/fund`;
+    // A host with an "s" in it: the page's pattern once read `[^s]+` for `[^\s]+`, and such a host had no button.
+    const url = `https://tasks.example.com/missions/${created.id}/fund`;
     const unfunded = {
       content: [
         {
@@ -229,6 +238,15 @@ describe('MCP Apps', () => {
       const rendered = await render(html, {}, unfunded, width, 'mission-card-unfunded');
       expect(rendered.opened).toEqual([url]);
     }
+    // get_mission's answer for it: the mission without funding.url, the link in the server's note after it.
+    const { funding: _funding, ...bare } = JSON.parse(unfunded.content[0]!.text);
+    const noted = {
+      content: [
+        { type: 'text', text: JSON.stringify(bare) },
+        { type: 'text', text: `Awaiting funding, not on the board. Not funded yet: the person funds it at ${url}.` },
+      ],
+    };
+    expect((await render(html, {}, noted, 360, 'mission-card-noted')).opened).toEqual([url]);
     // A look-alike link in the mission's own text (another user wrote it) never becomes the button.
     const lookAlike = {
       content: [
@@ -243,6 +261,54 @@ describe('MCP Apps', () => {
       ],
     };
     expect((await render(html, {}, lookAlike, 360, 'mission-card-look-alike')).opened).toEqual([]);
+  }, 120_000);
+
+  test("behavior: approve_mission beyond the token's release limit shows the waiting payment on the card, whose " +
+    "button opens the confirmation page through the host; a link not that confirmation's page is none", async () => {
+    const { contents } = await mcp.readResource({ uri: 'ui://taskmarket/mission-card.html' });
+    const html = (contents[0] as { text: string }).text;
+    const { id } = await createMission(owner);
+    const agent = await newAgent();
+    await ok(act('accept', agent, id));
+    await ok(act('submit', agent, id, { note: 'Done.' }));
+    // The OAuth grant's release limit is 0 (docs/api.md#confirmations): the release waits for the person,
+    // and this client declared no URL elicitation, so the confirmation comes in the tool's text.
+    const result = await mcp.callTool({ name: 'approve_mission', arguments: { id } });
+    const { confirmation } = JSON.parse((result.content as { text: string }[])[0]!.text);
+    expect(confirmation.url).toBe(`https://app.example.com/confirmations/${confirmation.id}`);
+    for (const width of [360, 900]) {
+      const rendered = await render(html, { id }, result, width, 'mission-card-confirmation');
+      expect(rendered.violations).toEqual([]);
+      expect(rendered.text).toContain('Payment waiting for your yes');
+      expect(rendered.opened).toEqual([confirmation.url]);
+    }
+    // Only that confirmation's own page becomes the button: not another confirmation's, not another page.
+    for (const url of ['https://evil.example/pay', `https://app.example.com/confirmations/${crypto.randomUUID()}`]) {
+      const elsewhere = {
+        content: [{ type: 'text', text: JSON.stringify({ confirmation: { ...confirmation, url } }) }],
+      };
+      expect((await render(html, {}, elsewhere, 360, 'mission-card-confirmation-elsewhere')).opened).toEqual([]);
+    }
+    // A 2026-07-28 retry answers the decided confirmation (GET /api/confirmations/{id}): its outcome, no button.
+    const decided = {
+      content: [
+        {
+          type: 'text',
+          text: JSON.stringify({
+            ...confirmation,
+            status: 'APPROVED',
+            action: 'approve',
+            amount: '25000000',
+            mission: { id, title: 'Label 200 shelf photos', status: 'COMPLETED', reward: '25000000' },
+          }),
+        },
+        { type: 'text', text: 'The person approved: the payment was released.' },
+      ],
+    };
+    const shown = await render(html, {}, decided, 360, 'mission-card-confirmation-decided');
+    expect(shown.text).toContain('Payment approved');
+    expect(shown.text).toContain('the payment was released');
+    expect(shown.opened).toEqual([]);
   }, 120_000);
 
   test("behavior: a delivery's checked criteria are marked on the card as their checks came out", async () => {

@@ -13,6 +13,7 @@ import { stampedAddress } from '@/lib/http/socket-address';
 import { getKv } from '@/lib/kv';
 import { call } from '../support/http';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
+import { expectUiPagesServed } from '../support/mcp-apps';
 import { connectMcp } from '../support/mcp-client';
 import { act, createMission, missionRow, newAgent, newClient, ok, type Party } from '../support/missions';
 
@@ -103,6 +104,25 @@ describe('both eras on /api/mcp', () => {
       expect(r.answer.result.resultType).toBe('complete');
     }
   });
+
+  test(
+    'default: on 2026-07-28 resources/list answers exactly the ui:// pages the tools name, and resources/read ' +
+      'each as an MCP App with its CSP',
+    async () => {
+      const owner = await newClient();
+      const { token } = await postingToken(owner);
+      requests.length = 0;
+      // docs/api.md#mcp-apps: "on both protocol eras" — the 2026 handler registers its own resource handlers.
+      await expectUiPagesServed(await modernClient(token));
+      // Answered on 2026-07-28 itself: the standard header sent, resultType on every page read.
+      const read = requests.filter((r) => r.body?.method === 'resources/read' && r.answer?.result);
+      expect(read).toHaveLength(2);
+      for (const r of read) {
+        expect(r.headers.get('mcp-method')).toBe('resources/read');
+        expect(r.answer.result.resultType).toBe('complete');
+      }
+    },
+  );
 
   /** A request the client sent, sent again under JSON-RPC id `id`, with `header` set to another value if given. */
   const replay = (sent: (typeof requests)[number], id: number, header?: [string, string]) => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { expectUiPagesServed } from '../support/mcp-apps';
 import { mintTestUsdc, SERVER_START_TIMEOUT, startSdkTestServer, type SdkTestServer } from '../support/sdk/server';
 import { buildSdk } from '../support/sdk/sdk-build';
 import {
@@ -144,6 +145,17 @@ describe('taskmarket mcp', () => {
       user: { walletAddress: agentWallet.address.toLowerCase() },
     });
   });
+
+  test(
+    'resources/list answers exactly the ui:// pages the tools name, and resources/read each as an MCP App ' +
+      'with its CSP, over stdio',
+    async () => {
+      // docs/api.md#mcp-apps: a desktop host that renders MCP Apps starts this server, not the remote one, and
+      // reads the pages from it — the one set of pages (sdk/src/mcp/apps.ts), served by the stdio server's own
+      // handlers (createMcpServer).
+      await expectUiPagesServed(await connect(agentWallet, { chain: false }));
+    },
+  );
 
   test('find → accept → submit → (the client approves) → claim, through tool calls', async () => {
     const client = await connect(clientWallet);

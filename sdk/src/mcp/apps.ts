@@ -14,11 +14,16 @@ export const OFFERINGS_URI = 'ui://taskmarket/offerings.html';
 /**
  * Which tool shows which page. A tool not (yet) in TOOLS is skipped where the tools are listed, so a
  * name here attaches once that tool exists (find_offerings and order_offering come with the offerings).
+ * The releases answer the mission released or, beyond the token's release limit, the confirmation the
+ * person decides (docs/api.md#confirmations): the card shows either, the second with its link.
  */
 export const TOOL_UI: Readonly<Record<string, string>> = {
   get_mission: MISSION_CARD_URI,
   post_mission: MISSION_CARD_URI,
   order_offering: MISSION_CARD_URI,
+  approve_mission: MISSION_CARD_URI,
+  award_bounty: MISSION_CARD_URI,
+  answer_settlement_offer: MISSION_CARD_URI,
   find_offerings: OFFERINGS_URI,
 };
 
@@ -39,7 +44,9 @@ const RESOURCE_UI_META = {
 };
 
 // In the page's templates below, a `\` at the end of a line is a line continuation: neither it nor the
-// newline is in the string, so long rules and statements wrap here and reach the page as one line.
+// newline is in the string, so long rules and statements wrap here and reach the page as one line. Any
+// other backslash the page's code needs is written twice (`\\d` reaches a pattern as `\d`), and four
+// times in a string the page hands to RegExp: there a lone `\s` would be the letter s.
 const STYLE = `
 :root{color-scheme:light dark;--fg:#1b1f24;--muted:#5b6470;--line:#d9dee4;--bg:#fff;--accent:#0a66c2;--ok:#1a7f37;\
 --warn:#9a6700}
@@ -50,9 +57,9 @@ color:var(--fg);background:var(--bg)}
 main{padding:14px 16px;max-width:760px}h1{font-size:17px;margin:0 0 6px}h2{font-size:13px;text-transform:uppercase;\
 letter-spacing:.04em;color:var(--muted);margin:14px 0 6px}
 .row{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:baseline}.pill{display:inline-block;padding:1px 8px;\
-border-radius:999px;border:1px solid var(--line);font-size:12px;font-weight:600}
-.status-OPEN,.status-COMPLETED{color:var(--ok);border-color:var(--ok)}.status-AWAITING_FUNDING,.status-SUBMITTED,\
-.status-CONTESTED,.status-DISPUTED{color:var(--warn);border-color:var(--warn)}
+border-radius:999px;border:1px solid var(--line);font-size:12px;font-weight:600}p{overflow-wrap:anywhere}
+.status-OPEN,.status-COMPLETED,.status-APPROVED{color:var(--ok);border-color:var(--ok)}.status-AWAITING_FUNDING,\
+.status-SUBMITTED,.status-CONTESTED,.status-DISPUTED,.status-PENDING{color:var(--warn);border-color:var(--warn)}
 .muted{color:var(--muted)}ul{margin:0;padding-left:0;list-style:none}li{padding:4px 0;\
 border-top:1px solid var(--line)}li:first-child{border-top:0}
 .check{display:inline-block;width:1.3em}button{font:inherit;font-weight:600;color:#fff;background:var(--accent);\
@@ -100,9 +107,32 @@ ACCEPTED:'The agent delivers it (submit_work) before the deadline.',\
 SUBMITTED:'The client approves (approve_mission) or contests (contest_mission) before the review deadline.',\
 CONTESTED:'The agent delivers again, or it goes to dispute.',DISPUTED:'An operator resolves it.',\
 COMPLETED:'Done: the agent claims the reward (claim_earnings).',CANCELLED:'Nothing more: the reward went back.'};
+// docs/api.md#confirmations: a release waiting for the person — the 202's { confirmation: { id, url, expiresAt } },
+// or on a 2026-07-28 retry the confirmation as GET /api/confirmations/{id} answers it (its status decided).
+const confirmationOf=(v)=>!v?undefined:v.confirmation&&typeof v.confirmation==='object'?v.confirmation:\
+v.action&&v.mission&&typeof v.url==='string'?v:undefined;
+const UUID=/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const renderConfirmation=(root,c)=>{
+  const pending=!c.status||c.status==='PENDING';
+  root.append(el('h1',{},pending?'Payment waiting for your yes':'Payment '+String(c.status).toLowerCase()));
+  const row=el('div',{class:'row'});if(c.status)row.append(el('span',{class:'pill status-'+c.status},c.status));\
+if(c.mission&&c.mission.title)row.append(el('span',{},c.mission.title));if(c.amount)row.append(el('span',{},\
+usdc(c.amount)));if(pending&&c.expiresAt)row.append(el('span',{class:'muted'},'Until '+when(c.expiresAt)));\
+root.append(row);
+  root.append(el('p',{},!pending?(c.status==='APPROVED'?'Approved: the payment was released.':\
+'Nothing was released.'):'Nothing was released yet: open the page, signed in with your wallet, to see the \
+mission, the amount and who is paid, and approve or deny it.'));
+  // Only the link the API wrote, and only that confirmation's own page, /confirmations/{its id}.
+  const own=UUID.test(c.id||'')&&/^https?:\\/\\/\\S+$/.test(c.url||'')&&c.url.endsWith('/confirmations/'+c.id);
+  if(pending&&own){const b=el('button',{type:'button'},'Review the payment');b.addEventListener('click',\
+()=>openLink(c.url));root.append(b,el('p',{class:'muted'},'Opens in your browser: '+c.url));}
+  reportSize();
+};
 const render=(result)=>{
-  const all=texts(result);const mission=all.map(parse).find((v)=>v&&v.id&&v.status);
-  const root=document.getElementById('root');root.replaceChildren();
+  const all=texts(result);const root=document.getElementById('root');root.replaceChildren();
+  const confirmation=all.map(parse).map(confirmationOf).find(Boolean);
+  if(confirmation){renderConfirmation(root,confirmation);return;}
+  const mission=all.map(parse).find((v)=>v&&v.id&&v.status);
   if(!mission){root.append(el('p',{class:'muted'},all.join('\\n')||'No mission in this answer.'));return;}
   root.append(el('h1',{},mission.title),el('div',{class:'row'},el('span',{class:'pill status-'+mission.status},\
 mission.status.replace('_',' ')),el('span',{},'Reward '+usdc(mission.reward)),el('span',{class:'muted'},\
@@ -126,7 +156,7 @@ ul.append(el('li',{},a.action+(a.tool?' ('+a.tool+')':'')+(a.until?' until '+whe
 else root.append(el('p',{},NEXT[mission.status]||''));
   // Only a link the API wrote: the answer's funding URL, or the server's own note after it (never the
   // mission's text, which another user wrote), and only this mission's funding page.
-  const fund=new RegExp('https?://[^\\s]+/missions/'+mission.id+'/fund(?=[\\s.,]|$)');
+  const fund=new RegExp('https?://[^\\\\s]+/missions/'+mission.id+'/fund(?=[\\\\s.,]|$)');
   const link=mission.status==='AWAITING_FUNDING'?((mission.funding&&mission.funding.url)||((all.slice(1).join(' ')\
 .match(fund)||[])[0])):undefined;
   if(link&&fund.test(link)){const label='Fund it';const b=el('button',{type:'button'},label);\
