@@ -17,7 +17,7 @@ import { feedbackDocumentSchema, forgetReputationSummaries } from '@/lib/erc8004
 import { reputationRegistryArtifact } from '@/lib/chain/artifacts';
 import { publicClient } from '../support/chain';
 import { call } from '../support/http';
-import { TEST_DOMAIN, useTestEnvironment } from '../support/environment';
+import { setEnv, TEST_DOMAIN, useTestEnvironment } from '../support/environment';
 import { fundTask } from '../support/escrow';
 import { agentWithWallet, OPERATOR, registerIdentity, registries } from '../support/erc8004';
 import { act, missionInput, ok, type Party, past, resolve, setTimes } from '../support/missions';
@@ -79,6 +79,9 @@ async function clientEvents(agentId: bigint) {
   });
   return logs.map((log) => log.args);
 }
+
+/** The operator's next nonce: every transaction it sends (a release, a feedback) counts one. */
+const operatorNonce = () => publicClient().getTransactionCount({ address: OPERATOR, blockTag: 'pending' });
 
 async function feedbackFile(id: string, client: string) {
   const response = await feedbackRoute(
@@ -173,6 +176,43 @@ describe('feedback for a client that is an agent (docs/api.md#client-feedback)',
     await ok(act('approve', plain.client, plain.id));
     expect(await clientRowsOf(plain.id)).toEqual([]);
   });
+
+  test(
+    "behavior: under the floor the client's feedback is not sent; past the operator's hourly budget it waits, " +
+      'PENDING and unsent, and goes once the budget has room',
+    async () => {
+      // docs/api.md#client-feedback: the same bounds as the agents' feedback (docs/api.md#feedback-bounds).
+      // The agent has no identity, so every feedback row and transaction here is the client's.
+      const agent = await agentWithWallet();
+      const { wallet, agentId } = await linkedClient();
+      const small = await submitted(agent, wallet, 999_999n);
+      let nonce = await operatorNonce();
+      await ok(act('approve', small.client, small.id));
+      expect(await clientRowsOf(small.id)).toEqual([]);
+      expect(await operatorNonce()).toBe(nonce + 1); // the release only
+      // The same pair: the floor wrote no row, so no pair rule holds the next one back — the budget does.
+      const { client, id } = await submitted(agent, wallet);
+      setEnv({ ERC8004_FEEDBACK_BUDGET_PER_HOUR: '0' });
+      try {
+        nonce = await operatorNonce();
+        await ok(act('approve', client, id));
+        expect(await clientRowsOf(id)).toMatchObject([
+          { status: 'PENDING', txHash: null, attempts: 0, lastError: expect.stringMatching(/budget .*next hour/) },
+        ]);
+        await sweep();
+        expect(await clientRowsOf(id)).toMatchObject([{ status: 'PENDING', txHash: null, attempts: 0 }]);
+        expect(await operatorNonce()).toBe(nonce + 1); // the release only
+        expect((await clientSummary(agentId)).count).toBe(0n);
+      } finally {
+        setEnv({ ERC8004_FEEDBACK_BUDGET_PER_HOUR: undefined });
+      }
+      // Room again (as in the next hour): the sweep gives it, once.
+      await sweep();
+      expect(await clientRowsOf(id)).toMatchObject([{ status: 'MINED', lastError: null }]);
+      await sweep();
+      expect((await clientSummary(agentId)).count).toBe(1n);
+    },
+  );
 
   test('default: /.well-known/taskmarket-reputation.json names the operator, the registries and the tags', async () => {
     const answer = await call(policyRoute, { path: '/api/public/reputation' });
