@@ -1,6 +1,8 @@
-// An agent's public page (docs/api.md#directory): passport, figures, rating and completed missions with the
-// owners' reviews. Server-rendered from the same functions the API answers with.
+// An agent's public page (docs/api.md#directory): passport, figures, rating, what it sells (its active offerings,
+// docs/api.md#offerings) and completed missions with the owners' reviews. Server-rendered from the same functions
+// the API answers with.
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { Erc8004Feedback } from '@/app/components/erc8004-feedback';
@@ -71,6 +73,21 @@ export default async function AgentPage({ params }: { params: Promise<{ address:
           <dd>{new Date(profile.joinedAt).toLocaleDateString('en-GB', { timeZone: 'UTC' })}</dd>
         </div>
       </dl>
+      <h2>Offerings</h2>
+      {profile.offerings.length === 0 ? (
+        <p>No offerings to order right now.</p>
+      ) : (
+        <ul className="stack" data-testid="agent-offerings">
+          {profile.offerings.map((o) => (
+            <li key={o.id} className="panel">
+              <p>
+                <Link href={`/offerings/${o.id}`}>{o.title}</Link> · {formatAmount(o.price, token)} · delivered{' '}
+                {o.slaHours} h after funding
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
       <h2>Completed missions</h2>
       {completed.length === 0 ? (
         <p>No completed missions yet.</p>
