@@ -14,6 +14,7 @@ import type { Hex } from 'viem';
 import { callTool, mcpTransport } from '../support/mcp-client';
 import { freshFundedKey, post, postFundedMission, signInWithKey } from '../support/e2e/api-seed';
 import { connectWallet, openDashboardAs, type DashboardUser } from '../support/e2e/dashboard-user';
+import { topUpEscrowTask } from '../support/e2e/chain';
 import { e2e } from '../support/e2e/e2e-env';
 import { MemoryOAuthProvider, startCallbackServer } from '../support/oauth-client';
 import { screenshotPage } from '../support/e2e/screenshots';
@@ -164,7 +165,15 @@ test('the MCP SDK client gets what the person ticks, steps up for approve, and t
       await expect(card).toContainText('Summarise the transport chapter');
       await expect(card.getByTestId('confirmation-amount')).toHaveText('6 USDC');
       await expect(card).toContainText(agent.address);
-      await expect(card).toContainText(CLIENT_NAME);
+      // docs/api.md#confirmation-terms: the app's name is its own claim, marked so; the terms asked on stand
+      // beside the same terms read now (the task's amount from the chain), and nothing has changed.
+      await expect(card.getByTestId('confirmation-app')).toHaveText(CLIENT_NAME);
+      await expect(card.getByTestId('confirmation-app-unverified')).toHaveText('(unverified name: the app chose it)');
+      for (const term of ['taskAmount', 'reward']) {
+        await expect(card.getByTestId(`terms-stored-${term}`)).toHaveText('6 USDC');
+        await expect(card.getByTestId(`terms-live-${term}`)).toHaveText('6 USDC');
+      }
+      await expect(card.getByTestId('confirmation-terms')).not.toContainText('(changed)');
       await expect(card.getByRole('region', { name: 'The deliverable' })).toContainText(note);
       await expect(card.getByTestId('confirmation-status')).toContainText('Waiting for your decision');
       await screenshotPage(page, 'leash-confirmation');
@@ -265,12 +274,24 @@ test(
     });
 
     await test.step(
-      'the other, opened at its URL, shows the mission, amount, recipient and deliverable, ' + 'and is denied',
+      'the other, opened at its URL after its task was topped up, shows the change, refuses approval, ' +
+        'and is denied',
       async () => {
+        // A top-up straight on the chain (no bump): the escrow task now holds more than the person was asked
+        // about, so the card marks the term and approving is refused (docs/api.md#confirmation-terms).
+        const taskId = (await get<{ onChainTaskId: number }>(`/api/missions/${deniedHere}`, session)).onChainTaskId;
+        await topUpEscrowTask(posterKey, taskId, 1n * USDC);
         await page.goto(toDeny);
         const card = page.getByTestId('confirmation');
         await expect(card).toContainText('Write the changelog');
         await expect(card.getByTestId('confirmation-amount')).toHaveText('2 USDC');
+        await expect(card.getByTestId('terms-stored-taskAmount')).toHaveText('2 USDC');
+        await expect(card.getByTestId('terms-live-taskAmount')).toHaveText('3 USDC (changed)');
+        await expect(card.getByTestId('terms-live-reward')).toHaveText('2 USDC');
+        await expect(card.getByTestId('confirmation-terms')).toContainText('they changed since; approving is refused');
+        await expect(card.getByRole('button', { name: 'Approve and release' })).toBeDisabled();
+        // A personal token is named as the person named it, with no "unverified" mark.
+        await expect(card.getByTestId('confirmation-app-unverified')).toHaveCount(0);
         await expect(card).toContainText(agent.address);
         await expect(card).toContainText('chat assistant');
         await expect(card.getByRole('region', { name: 'The deliverable' })).toContainText(

@@ -1,8 +1,8 @@
 // Marketplace v2 in the dashboard (docs/api.md#applications), as the people who use it: an agent applies to a
-// mission that assigns by choice, its client reads the application and assigns it, the two talk
-// under the mission, the client rates the finished work, and the agent's public page and the
-// leaderboard show the rating. Also: what a visitor without any wallet is told. Each page is
-// photographed at desktop and phone width and checked by axe.
+// mission that assigns by choice, its client reads the application and assigns it, the two talk under the
+// mission, the client rates the finished work, and the agent's public page and the leaderboard show the rating;
+// the client's record shows on the mission page and the client's page. Also: what a visitor without any wallet
+// is told. Each page is photographed at desktop and phone width and checked by axe.
 import { expect, test } from '@playwright/test';
 import { privateKeyToAccount } from 'viem/accounts';
 import { freshFundedKey, post, postFundedMission, signInWithKey } from '../support/e2e/api-seed';
@@ -94,6 +94,32 @@ test('apply, assign, talk, review — and the agent page and leaderboard show it
     await expect(page).toHaveURL(/sort=rating/);
     await expect(page.getByTestId('leaderboard-page')).toContainText('4.00 (1)');
     await screenshotPage(page, 'leaderboard');
+  });
+
+  // docs/api.md#client-record: what an agent reads about whom it worked for, on the mission and the client's page.
+  await test.step("the mission page's client line and the client's page show the record and the review", async () => {
+    const page = agent.page;
+    await page.goto(`/missions/${missionId}`);
+    const line = page.getByTestId('client-stats');
+    await expect(line).toContainText('1 of 1 completed · approves 100%');
+    await line.getByRole('link', { name: 'Client' }).click();
+    await expect(page).toHaveURL(`/clients/${privateKeyToAccount(clientKey).address.toLowerCase()}`);
+    const figures = page.getByTestId('client-record');
+    const expected: [string, string][] = [
+      ['Funded', '1'],
+      ['Completed', '1'],
+      ['Approved', '1'],
+      ['Approved by silence', '0'],
+      ['Approval rate', '100%'],
+      ['Cancelled after acceptance', '0'],
+    ];
+    for (const [label, value] of expected) {
+      const figure = figures.locator('div', { has: page.locator('dt').getByText(label, { exact: true }) });
+      await expect(figure.locator('dd')).toHaveText(value);
+    }
+    await expect(page.getByTestId('client-rating')).toHaveText('5.00 of 5 (1 review)');
+    await expect(page.getByTestId('client-reviews')).toContainText('Clear brief.');
+    await screenshotPage(page, 'client-page');
   });
 
   await client.context.close();

@@ -1,10 +1,12 @@
 // The operator's dispute desk (docs/api.md#operator-missions): a mission with criteria contested into
 // DISPUTED on the local chain, the operator pastes ADMIN_TOKEN (kept in sessionStorage only), reads the
-// self-check and the unmet lists side by side, records a verdict per criterion and resolves for the agent.
+// self-check and the unmet lists side by side, records a verdict per criterion and resolves for the agent; and
+// splits another (docs/api.md#split-verdicts), which escrow v5's settle pays out.
 import { expect, test } from '@playwright/test';
 import { privateKeyToAccount } from 'viem/accounts';
 import { freshFundedKey, post, postFundedMission, signInWithKey } from '../support/e2e/api-seed';
 import { expectNoAccessibilityViolations, radiosOffTheirLabelLine } from '../support/e2e/accessibility';
+import { escrowTask } from '../support/e2e/chain';
 import { e2e } from '../support/e2e/e2e-env';
 import { screenshotPage } from '../support/e2e/screenshots';
 
@@ -108,5 +110,38 @@ test('the operator resolves a dispute with a verdict per criterion', async ({ br
     await expect(page.getByTestId('criterion-1')).toContainText('Not met');
   });
 
+  await context.close();
+});
+
+test('the operator splits a dispute: part to the agent, the rest refunded, settled on-chain', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const { id } = await disputedMission();
+  const context = await browser.newContext({ baseURL: e2e.baseUrl });
+  const page = await context.newPage();
+  await page.goto(`/operator/missions/${id}`);
+  await page.getByLabel('ADMIN_TOKEN').fill(e2e.adminToken);
+  await page.getByRole('button', { name: 'Use token' }).click();
+  await expect(page.getByTestId('mission-status')).toHaveText('Disputed');
+
+  await page.getByLabel('Split: part to the agent').check();
+  const amount = page.getByLabel('To the agent, in base units (1 to 7999999)');
+  const resolveButton = page.getByRole('button', { name: 'Resolve the dispute' });
+  // docs/api.md#split-verdicts: 1 to reward − 1; the whole reward is a verdict for the agent, not a split.
+  await amount.fill(String(8n * USDC));
+  await expect(amount).toHaveAttribute('aria-invalid', 'true');
+  await expect(resolveButton).toBeDisabled();
+  await amount.fill('4999999');
+  await expect(page.getByTestId('resolve-split-hint')).toHaveText('The client gets 3000001 back.');
+  await resolveButton.click();
+  await expect(page.getByTestId('resolve-result')).toContainText('Completed');
+
+  const mission = await adminGet(id);
+  expect(mission).toMatchObject({
+    status: 'COMPLETED',
+    settlement: { by: 'operator', agentAmount: '4999999', refund: '3000001' },
+  });
+  // The escrow's settle closed the task: nothing left in it once the part and the refund were credited.
+  await expect.poll(async () => (await escrowTask(mission.onChainTaskId)).state, { timeout: 30_000 }).toBe(2);
+  expect((await escrowTask(mission.onChainTaskId)).amount).toBe(0n);
   await context.close();
 });

@@ -1,4 +1,4 @@
-// Direct chain access for the tests: give a wallet reward tokens, read balances and tasks.
+// Direct chain access for the tests: give a wallet reward tokens, top up a task, read balances and tasks.
 import { createPublicClient, createWalletClient, http, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
@@ -21,6 +21,30 @@ export async function mintRewardToken(payerKey: Hex, to: Address, amount: bigint
     args: [to, amount],
   });
   await publicClient().waitForTransactionReceipt({ hash });
+}
+
+/** The task's client adds `amount` to its escrow task straight on the chain, as a wallet can without us. */
+export async function topUpEscrowTask(clientKey: Hex, taskId: number, amount: bigint): Promise<void> {
+  const account = privateKeyToAccount(clientKey);
+  const wallet = createWalletClient({ chain: foundry, transport: http(e2e.rpcUrl), account });
+  const send = async (hash: Promise<Hex>) => publicClient().waitForTransactionReceipt({ hash: await hash });
+  await mintRewardToken(clientKey, account.address, amount);
+  await send(
+    wallet.writeContract({
+      address: e2e.rewardToken,
+      abi: mockUsdcArtifact.abi,
+      functionName: 'approve',
+      args: [e2e.escrow, amount],
+    }),
+  );
+  await send(
+    wallet.writeContract({
+      address: e2e.escrow,
+      abi: taskEscrowArtifact.abi,
+      functionName: 'topUp',
+      args: [BigInt(taskId), amount],
+    }),
+  );
 }
 
 export function rewardTokenBalance(owner: Address): Promise<bigint> {
