@@ -5,7 +5,7 @@
 // (BENCH_REUSE_BUILD=1 reuses that build). An endpoint with a floor is measured in BENCH_FLOOR_ROUNDS
 // (default 2) rounds with it, each round in BENCH_TURNS (default 5) turns alternating (measure.ts's
 // measureInTurns). BENCH_SECONDS (default 10, a side's time in a round) and BENCH_CONNECTIONS (default 20) tune the
-// run; BENCH_ONLY=text keeps the scenarios whose name contains it, BENCH_REUSE=1 keeps an already seeded
+// run; BENCH_ONLY=text keeps the scenarios whose name contains it (texts separated by commas: any of them), BENCH_REUSE=1 keeps an already seeded
 // database, BENCH_DATABASE_NAME (default taskmarket_bench) names it, and BENCH_PROFILE=dir writes the instance's V8 CPU
 // profile there (scripts/bench/profile.ts reads it). Then verify and the mission list with tracing switched on in the
 // same instance (spans exported to a local OTLP sink) against off (docs/api.md#observability); BENCH_TRACING=0 leaves
@@ -220,7 +220,8 @@ async function bench(chain: LocalChain, distDir: string) {
       endpoints.analytics,
       endpoints.analyticsYear,
     ];
-    const chosen = only ? scenarios.filter((s) => s.name.includes(only)) : scenarios;
+    const wanted = only?.split(',');
+    const chosen = wanted ? scenarios.filter((s) => wanted.some((text) => s.name.includes(text))) : scenarios;
     if (only !== 'tracing') {
       const table = await measureAgainstEmpty(base, chosen, seconds, connections, floorRounds);
       console.log(
