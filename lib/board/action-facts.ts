@@ -37,6 +37,16 @@ export function actionFactsJson(viewer: SQL): SQL<string> {
     bumpedAt: iso(m.bumpedAt),
     acceptedAt: iso(m.acceptedAt),
     assignmentMode: m.assignmentMode,
+    // Every fact a routed row's guards read (lib/missions/transitions.ts): the named agent of a DIRECT mission,
+    // an order's offering, when it was listed (a direct offer's accept window), and the milestones (a milestone
+    // mission is neither bumped nor settled in part). One left out, and an action is listed that its route refuses.
+    directAgentId: m.directAgentId,
+    offeringId: m.offeringId,
+    listedAt: iso(m.listedAt),
+    submissionCount: m.submissionCount,
+    milestoneCount: m.milestoneCount,
+    milestone: m.milestone,
+    milestoneContestCount: m.milestoneContestCount,
     entryCount: m.entryCount,
     entered: enteredBy(viewer),
     applied: appliedBy(viewer),
@@ -44,7 +54,7 @@ export function actionFactsJson(viewer: SQL): SQL<string> {
   })}::text`;
 }
 
-const DATES = ['deadline', 'reviewDeadline', 'contestedAt', 'bumpedAt', 'acceptedAt'] as const;
+const DATES = ['deadline', 'reviewDeadline', 'contestedAt', 'bumpedAt', 'acceptedAt', 'listedAt'] as const;
 
 export function parseActionFacts(text: string): ActionFacts {
   const raw = JSON.parse(text) as Record<string, unknown>;

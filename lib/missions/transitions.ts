@@ -341,6 +341,12 @@ export const TRANSITIONS = {
     // raise the reward to what a topped-up task holds — a release is refused until they agree.
     from: ['OPEN', 'SUBMITTED', 'JUDGING'],
     to: { among: ['OPEN', 'SUBMITTED', 'JUDGING'], pick: (m) => m.status },
+    // docs/api.md#milestones: a milestone mission's reward is its milestones' sum, so only its listing is
+    // bumped (OPEN, the reward as it is); where a release waits there is nothing a bump could do.
+    when: (m) =>
+      hasMilestones(m) && m.status !== 'OPEN'
+        ? "A milestone mission's reward is the sum of its milestones: it cannot be raised"
+        : undefined,
     // docs/api.md#limits: once an hour per mission. Kept on the row, so only a bump that happened counts.
     cooldown: (m, now) =>
       m.bumpedAt ? Math.max(0, Math.ceil((m.bumpedAt.getTime() + 3_600_000 - now.getTime()) / 1000)) : 0,

@@ -13,6 +13,7 @@ import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
 import { call } from '../support/http';
 import { award as awardBounty, createBounty, enter } from '../support/bounties';
 import { act, createMission, getMission, newAgent, newClient, ok, type Party, setTimes } from '../support/missions';
+import { runs } from '../support/fuzz/budget';
 
 useTestEnvironment(BOOKKEEPING);
 
@@ -203,7 +204,7 @@ describe('next actions', () => {
         },
       ),
       {
-        numRuns: 60,
+        ...runs(60),
         // Always: the owner bumping a bounty being judged (a bump there must name the raised reward).
         examples: [
           [
@@ -242,5 +243,16 @@ describe('next actions', () => {
     });
     // The owner's: cancel and bump on the board.
     expect(await actionsOf(owner, id)).toEqual(['bump', 'cancel']);
+  });
+
+  // Found by the property (seed -795332714): the facts behind `actions` had no milestones, so a milestone
+  // mission waiting for review listed bump, which its route refuses — there is no reward a bump could raise.
+  test('behavior: a milestone mission in review lists approve and contest, not bump; its bump is 409', async () => {
+    const built = await build({ kind: 'milestones', status: 'SUBMITTED', approvedFirst: false });
+    const read = await getMission(built.owner, built.id);
+    const listed = read.body.actions.map((a: { action: string }) => a.action);
+    expect(listed).not.toContain('bump');
+    expect(listed).toEqual(expect.arrayContaining(['approveMilestone', 'contestMilestone']));
+    expect((await act('bump', built.owner, built.id, {})).status).toBe(409);
   });
 });
