@@ -10,6 +10,7 @@ import { DUE } from '@/lib/missions/due-transitions';
 import { dueAction } from '@/lib/missions/transitions';
 import { useTestEnvironment } from '../support/environment';
 import { newClient } from '../support/missions';
+import { runs } from '../support/fuzz/budget';
 
 useTestEnvironment();
 
@@ -72,7 +73,7 @@ describe('due missions', () => {
         await db.delete(missions).where(eq(missions.clientId, client.id));
         expect([...found].sort()).toEqual(expected.sort());
       }),
-      { numRuns: 60 },
+      runs(60),
     );
   });
 });

@@ -13,6 +13,7 @@ import type { Viewer } from '@/lib/missions/visibility';
 import { listMissions as listWithLibrary } from '@/tests/support/mission-list-js';
 import { BOOKKEEPING, useTestEnvironment } from '../support/environment';
 import { db, newAgent, newClient, type Party, withoutClientStats } from '../support/missions';
+import { runs } from '../support/fuzz/budget';
 
 useTestEnvironment(BOOKKEEPING);
 
@@ -150,7 +151,7 @@ describe('mission views written by PostgreSQL', () => {
           expect(ours).toStrictEqual(library);
         }
       }),
-      { numRuns: 30 },
+      runs(30),
     );
   }, 120_000);
 });
