@@ -12,6 +12,7 @@ import {
   dueAt,
   type MissionFacts,
   type MissionRules,
+  type MissionStatus,
   type Party,
   TRANSITIONS,
   type Transition,
@@ -52,18 +53,30 @@ interface Routed {
   tool: string | undefined;
 }
 
-let routed: Routed[] | undefined;
+let routed: Map<MissionStatus, Routed[]> | undefined;
 
-// Each routed row once, in the routes' order; a route's scope is its first row's party's.
-function routedRows(): Routed[] {
-  routed ??= ACTION_ROUTES.flatMap(([method, path, actions]) => {
-    const first = TRANSITIONS[actions[0] as Action] as Transition | undefined;
-    const scope = first && PARTY_SCOPES[first.party];
-    return actions
-      .filter((action) => action in TRANSITIONS)
-      .map((action) => ({ action: action as Action, method, path, scope, tool: toolFor(method, path) }));
-  });
-  return routed;
+// Each routed row once, in the routes' order; a route's scope is its first row's party's. Kept by the states a
+// row leaves from: `decide` refuses any other state, so a mission's actions are looked for among its state's
+// rows alone: a page of 20 items asks 20 times, and each asked `decide` of every row before.
+function routedRows(status: MissionStatus): readonly Routed[] {
+  routed ??= byStatus(
+    ACTION_ROUTES.flatMap(([method, path, actions]) => {
+      const first = TRANSITIONS[actions[0] as Action] as Transition | undefined;
+      const scope = first && PARTY_SCOPES[first.party];
+      return actions
+        .filter((action) => action in TRANSITIONS)
+        .map((action) => ({ action: action as Action, method, path, scope, tool: toolFor(method, path) }));
+    }),
+  );
+  return routed.get(status) ?? [];
+}
+
+function byStatus(rows: Routed[]): Map<MissionStatus, Routed[]> {
+  const map = new Map<MissionStatus, Routed[]>();
+  for (const row of rows)
+    for (const status of (TRANSITIONS[row.action] as Transition).from)
+      map.set(status, [...(map.get(status) ?? []), row]);
+  return map;
 }
 
 /** What the rows need beyond the mission row: whether the caller entered it (a bounty) or applied (this round). */
@@ -71,7 +84,7 @@ export type ActionFacts = MissionFacts & { id: string };
 
 export function nextActions(m: ActionFacts, viewer: Viewer, now: Date, rules: MissionRules): NextAction[] {
   if (viewer.kind !== 'user') return [];
-  return routedRows().flatMap(({ action, method, path, scope, tool }) => {
+  return routedRows(m.status).flatMap(({ action, method, path, scope, tool }) => {
     if (!decide(action, m, viewer, now, rules).ok) return [];
     const ends = [(TRANSITIONS[action] as Transition).until?.at(m, rules), dueAt(m)].filter((d) => d instanceof Date);
     const until = ends.length > 0 ? new Date(Math.min(...ends.map((d) => d.getTime()))) : undefined;
