@@ -1,17 +1,17 @@
-// `npm run bench`: autocannon against a production build on PostgreSQL + Redis and a local chain.
-// Prints each endpoint's throughput as a ratio to an empty route handler and, for nonce, verify, me
-// and the mission list, to its own floor route (scripts/bench/bench-routes.ts), all measured in the
-// same run, with p50/p99. It builds the app with the floor routes into .next-bench/bench
-// (BENCH_REUSE_BUILD=1 reuses that build). An endpoint with a floor is measured in BENCH_FLOOR_ROUNDS
-// (default 2) rounds with it, each round in BENCH_TURNS (default 5) turns alternating (measure.ts's
-// measureInTurns). BENCH_SECONDS (default 10, a side's time in a round) and BENCH_CONNECTIONS (default 20) tune the
-// run; BENCH_ONLY=text keeps the scenarios whose name contains it (texts separated by commas: any of them), BENCH_REUSE=1 keeps an already seeded
-// database, BENCH_DATABASE_NAME (default taskmarket_bench) names it, and BENCH_PROFILE=dir writes the instance's V8 CPU
-// profile there (scripts/bench/profile.ts reads it). Then verify and the mission list with tracing switched on in the
-// same instance (spans exported to a local OTLP sink) against off (docs/api.md#observability); BENCH_TRACING=0 leaves
-// that out, BENCH_ONLY=tracing runs only it, BENCH_TRACING=aa leaves tracing off on both sides (an A/A test).
-// The remote MCP pairs (BENCH_ONLY=MCP alone) run each side at its most, or at BENCH_MCP_RATE req/s.
-// Two A/A rows, the list floor and the MCP pairs' GET each against itself, say what a round resolves.
+// `npm run bench`: autocannon against a production build on PostgreSQL + Redis and a local chain. Prints each
+// endpoint's throughput as a ratio to an empty route handler and, for nonce, verify, me and the mission list, to its
+// own floor route (scripts/bench/bench-routes.ts), all measured in the same run, with p50/p99. It builds the app
+// with the floor routes into .next-bench/bench (BENCH_REUSE_BUILD=1 reuses that build). An endpoint with a floor is
+// measured in BENCH_FLOOR_ROUNDS (default 2) rounds with it, each round in BENCH_TURNS (default 5) turns alternating
+// (measure.ts's measureInTurns). BENCH_SECONDS (default 10, a side's time in a round) and BENCH_CONNECTIONS (default
+// 20) tune the run; BENCH_ONLY=text keeps the scenarios whose name contains it (texts separated by commas: any of
+// them), BENCH_REUSE=1 keeps an already seeded database, BENCH_DATABASE_NAME (default taskmarket_bench) names it,
+// and BENCH_PROFILE=dir writes the instance's V8 CPU profile there (scripts/bench/profile.ts reads it). Then verify
+// and the mission list with tracing switched on in the same instance (spans exported to a local OTLP sink) against
+// off (docs/api.md#observability); BENCH_TRACING=0 leaves that out, BENCH_ONLY=tracing runs only it,
+// BENCH_TRACING=aa leaves tracing off on both sides (an A/A test). The remote MCP pairs (BENCH_ONLY=MCP alone) run
+// each side at its most, or at BENCH_MCP_RATE req/s. Two A/A rows, the list floor and the MCP pairs' GET each
+// against itself, say what a round resolves.
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { type LocalChain, startLocalChain } from '../../lib/chain/local-chain';
 import { buildBenchRoutes } from './bench-routes';
