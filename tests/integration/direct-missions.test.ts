@@ -12,7 +12,8 @@ import { useTestEnvironment } from '../support/environment';
 import { claimableOnChain, fundTask, taskOnChain } from '../support/escrow';
 import { call } from '../support/http';
 import { act, eventsOf, getMission, missionCountOf, missionInput, newAgent, ok, setTimes } from '../support/missions';
-import { order, PRICE, payingClient, publish, signAndFund } from '../support/offerings';
+import { signAndFund } from '../support/funding';
+import { order, PRICE, payingClient, publish } from '../support/offerings';
 import { newWallet, signIn } from '../support/wallets';
 
 useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000', MINT_WAIT_MS: '2000', ACCEPT_WINDOW_SECONDS: '3600' });

@@ -13,7 +13,8 @@ import { stampedAddress } from '@/lib/http/socket-address';
 import { useTestEnvironment } from '../support/environment';
 import { call } from '../support/http';
 import { missionRow, newAgent } from '../support/missions';
-import { offeringInput, PRICE, payingClient, signAndFund } from '../support/offerings';
+import { signAndFund } from '../support/funding';
+import { offeringInput, PRICE, payingClient } from '../support/offerings';
 
 useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000', MCP_RATE_LIMIT_PER_MINUTE: '100000' });
 

@@ -18,6 +18,7 @@ import { setEnv, useTestEnvironment } from '../support/environment';
 import { isolatedDatabase } from '../support/isolated-database';
 import { call } from '../support/http';
 import { act, blobExists, eventsOf, getMission, missionCountOf, missionInput, newAgent } from '../support/missions';
+import { fundWithOwnTask } from '../support/funding';
 import { png, pngOfSize, sha256, upload } from '../support/multipart';
 import { POST as verify } from '@/app/api/auth/verify/route';
 import { deployTestContract, newDeployer } from '../support/test-contracts';
@@ -515,27 +516,7 @@ describe('a mission posted without its task', () => {
       setEnv({ RELAY_BUDGET_PER_HOUR: undefined });
     }
     // The fallback: the wallet's own approve + createTask with the same ref and expiresAt.
-    const terms = (await readFunding(token, id)).body;
-    await fund(wallet.address);
-    const w = walletOf(wallet);
-    await publicClient().waitForTransactionReceipt({
-      hash: await w.writeContract({
-        address: terms.token,
-        abi: mockUsdcArtifact.abi,
-        functionName: 'approve',
-        args: [terms.escrow, REWARD],
-      }),
-    });
-    const receipt = await publicClient().waitForTransactionReceipt({
-      hash: await w.writeContract({
-        address: terms.escrow,
-        abi: taskEscrowV4Artifact.abi,
-        functionName: 'createTask',
-        args: [REWARD, terms.ref, BigInt(terms.expiresAt)],
-      }),
-    });
-    const [created] = parseEventLogs({ abi: taskEscrowV4Artifact.abi, eventName: 'TaskCreated', logs: receipt.logs });
-    const funded = await postFunding(token, id, { onChainTaskId: Number(created!.args.taskId) });
+    const { answer: funded } = await fundWithOwnTask(wallet, token, id);
     expect(funded.status).toBe(200);
     expect(funded.body.status).toBe('funded');
     expect(await missionStatus(id)).toBe('OPEN');

@@ -11,7 +11,8 @@ import { missions, offerings, webhookEvents } from '@/lib/db/schema';
 import { setEnv, useTestEnvironment } from '../support/environment';
 import { call } from '../support/http';
 import { eventsOf, getMission, missionCountOf, newAgent, newClient } from '../support/missions';
-import { fundWithOwnTask, offeringInput, order, PRICE, payingClient, publish, signAndFund } from '../support/offerings';
+import { fundWithOwnTask, signAndFund } from '../support/funding';
+import { offeringInput, order, PRICE, payingClient, publish } from '../support/offerings';
 
 useTestEnvironment({ WRITE_RATE_LIMIT_PER_MINUTE: '100000', MINT_WAIT_MS: '2000' });
 
