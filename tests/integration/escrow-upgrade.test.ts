@@ -5,23 +5,18 @@
 // paid by the new one; claim pays the old balance, then the new one.
 import { eq } from 'drizzle-orm';
 import { createPublicClient, http, type Address, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { describe, expect, test } from 'vitest';
 import { GET as earningsRoute } from '@/app/api/agents/me/earnings/route';
 import { POST as claimRoute } from '@/app/api/agents/me/claim/route';
-import { ANVIL_KEYS } from '@/lib/chain/anvil-node';
 import { taskEscrowArtifact } from '@/lib/chain/artifacts';
-import { deployEscrow } from '@/lib/chain/deploy';
 import { getDb } from '@/lib/db/client';
 import { missions } from '@/lib/db/schema';
 import { call } from '../support/http';
 import { setEnv, useTestEnvironment } from '../support/environment';
-import { claimableOnChain, fundTask, fundTaskOn } from '../support/escrow';
+import { claimableOnChain, deployOlderEscrow, fundTask, fundTaskOn } from '../support/escrow';
 import { act, createMission, newAgent, ok, type Party } from '../support/missions';
 import { workerRpcUrl } from '../support/ports';
-import { walletOf } from '../support/chain';
-import { newDeployer } from '../support/test-contracts';
 import { newWallet, signIn } from '../support/wallets';
 import { award, closeEntries, createBounty, endWindow, enter, sweep } from '../support/bounties';
 
@@ -59,23 +54,7 @@ const claimableOn = (escrow: Hex, holder: string) =>
 describe('a v2 deployment upgraded to v3', () => {
   test('v2 tasks keep settling on v2 after the upgrade; a bounty settles on v3; claims drain v2, then v3', async () => {
     // The deployment as it was: a v2 escrow, operated by the server's key, on the same token.
-    const deployer = await newDeployer();
-    const operator = privateKeyToAccount(ANVIL_KEYS[0]).address;
-    const v2 = (
-      await deployEscrow(
-        {
-          walletClient: walletOf(deployer),
-          publicClient: createPublicClient({ chain: foundry, transport: http(workerRpcUrl()) }),
-          registrar: deployer.address,
-          owner: deployer.address,
-          operator,
-          feeRecipient: operator,
-          maxFeeBps: 1000,
-        },
-        contracts.rewardToken as Address,
-        'v2',
-      )
-    ).toLowerCase() as Hex;
+    const v2 = await deployOlderEscrow('v2');
     setEnv({ ESCROW_ADDRESS: v2 });
     const agent = await newAgent();
     const before = await fundedClient(v2);
@@ -129,23 +108,7 @@ describe('a v2 deployment upgraded to v3', () => {
 describe('a v3 deployment upgraded to v4', () => {
   test('v3 tasks keep settling on v3 once ESCROW_V3_ADDRESS names it; a mission funded after ' +
     'settles on v4; claims drain v3, then v4', async () => {
-    const deployer = await newDeployer();
-    const operator = privateKeyToAccount(ANVIL_KEYS[0]).address;
-    const v3 = (
-      await deployEscrow(
-        {
-          walletClient: walletOf(deployer),
-          publicClient: createPublicClient({ chain: foundry, transport: http(workerRpcUrl()) }),
-          registrar: deployer.address,
-          owner: deployer.address,
-          operator,
-          feeRecipient: operator,
-          maxFeeBps: 1000,
-        },
-        contracts.rewardToken as Address,
-        'v3',
-      )
-    ).toLowerCase() as Hex;
+    const v3 = await deployOlderEscrow('v3');
     setEnv({ ESCROW_ADDRESS: v3, ESCROW_V2_ADDRESS: undefined, ESCROW_V3_ADDRESS: undefined });
     const agent = await newAgent();
     const before = await fundedClient(v3);
@@ -190,23 +153,7 @@ describe('a v3 deployment upgraded to v4', () => {
 describe('a v4 deployment upgraded to v5', () => {
   test('v4 tasks keep settling on v4 once ESCROW_V4_ADDRESS names it; a mission funded after ' +
     'settles on v5; claims drain v4, then v5', async () => {
-    const deployer = await newDeployer();
-    const operator = privateKeyToAccount(ANVIL_KEYS[0]).address;
-    const v4 = (
-      await deployEscrow(
-        {
-          walletClient: walletOf(deployer),
-          publicClient: createPublicClient({ chain: foundry, transport: http(workerRpcUrl()) }),
-          registrar: deployer.address,
-          owner: deployer.address,
-          operator,
-          feeRecipient: operator,
-          maxFeeBps: 1000,
-        },
-        contracts.rewardToken as Address,
-        'v4',
-      )
-    ).toLowerCase() as Hex;
+    const v4 = await deployOlderEscrow('v4');
     setEnv({
       ESCROW_ADDRESS: v4,
       ESCROW_V2_ADDRESS: undefined,

@@ -7,7 +7,6 @@
 // before v5 cannot be settled in part; and of two answers racing on one offer, exactly one lands.
 import { and, eq } from 'drizzle-orm';
 import { createPublicClient, http, type Address, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterEach, describe, expect, test } from 'vitest';
 import { POST as decideRoute } from '@/app/api/confirmations/[id]/route';
@@ -15,14 +14,18 @@ import { POST as answerRoute } from '@/app/api/missions/[id]/settlement-offers/[
 import { POST as offerRoute } from '@/app/api/missions/[id]/settlement-offers/route';
 import { POST as createRoute } from '@/app/api/missions/route';
 import { POST as createToken } from '@/app/api/tokens/route';
-import { ANVIL_KEYS } from '@/lib/chain/anvil-node';
 import { taskEscrowArtifact } from '@/lib/chain/artifacts';
-import { deployEscrow } from '@/lib/chain/deploy';
 import { getDb } from '@/lib/db/client';
 import { confirmations, missions, settlements, webhookEvents } from '@/lib/db/schema';
-import { walletOf } from '../support/chain';
 import { setEnv, useTestEnvironment } from '../support/environment';
-import { claimableOnChain, fundTask, fundTaskOn, releasedOnChain, taskOnChain } from '../support/escrow';
+import {
+  claimableOnChain,
+  deployOlderEscrow,
+  fundTask,
+  fundTaskOn,
+  releasedOnChain,
+  taskOnChain,
+} from '../support/escrow';
 import { call } from '../support/http';
 import {
   act,
@@ -37,7 +40,6 @@ import {
   resolve,
 } from '../support/missions';
 import { workerRpcUrl } from '../support/ports';
-import { newDeployer } from '../support/test-contracts';
 import { newWallet, signIn } from '../support/wallets';
 
 const { contracts } = useTestEnvironment({ PLATFORM_FEE_BPS: '1000', WRITE_RATE_LIMIT_PER_MINUTE: '100000' });
@@ -363,23 +365,7 @@ describe('an escrow from before v5 (docs/api.md#settling-in-part)', () => {
 
   test('error: an offer on a mission funded on v4, kept after the upgrade, is 409; nothing is stored', async () => {
     // The deployment as it was: a v4 escrow operated by the server's key on the same token, a mission funded there.
-    const deployer = await newDeployer();
-    const operator = privateKeyToAccount(ANVIL_KEYS[0]).address;
-    const v4 = (
-      await deployEscrow(
-        {
-          walletClient: walletOf(deployer),
-          publicClient: reader(),
-          registrar: deployer.address,
-          owner: deployer.address,
-          operator,
-          feeRecipient: operator,
-          maxFeeBps: 1000,
-        },
-        contracts.rewardToken as Address,
-        'v4',
-      )
-    ).toLowerCase() as Hex;
+    const v4 = await deployOlderEscrow('v4');
     setEnv({ ESCROW_ADDRESS: v4 });
     const client = await person();
     const taskId = await fundTaskOn(

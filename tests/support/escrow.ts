@@ -17,7 +17,9 @@ import { inject } from 'vitest';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ANVIL_KEYS } from '@/lib/chain/anvil-node';
 import { mockUsdcArtifact, taskEscrowArtifact, taskEscrowV5Artifact } from '@/lib/chain/artifacts';
+import { deployEscrow, type EscrowVersion } from '@/lib/chain/deploy';
 import { publicClient, walletOf } from './chain';
+import { newDeployer } from './test-contracts';
 import { workerRpcUrl } from './ports';
 
 const contracts = () => inject('contracts') as { passport: Hex; escrow: Hex; rewardToken: Hex };
@@ -31,6 +33,29 @@ async function mined(hash: Hex) {
 // Far enough out for any deadline a test sets (≤ 1 year) plus the review rounds and the reclaim
 // grace (docs/api.md#escrow), and for the worker's chain clock that reclaim tests move forward.
 const LATE_EXPIRY_SECONDS = 1_000 * 86_400;
+
+/**
+ * A deployment as it was before an upgrade (docs/escrow.md): an escrow of `version` beside this worker's, on the
+ * same token, operated by the server's key (ANVIL_KEYS[0]), its fee ceiling 10 %. Answers its address, lowercase.
+ */
+export async function deployOlderEscrow(version: Exclude<EscrowVersion, 'v5'>): Promise<Hex> {
+  const deployer = await newDeployer();
+  const operator = privateKeyToAccount(ANVIL_KEYS[0]).address;
+  const address = await deployEscrow(
+    {
+      walletClient: walletOf(deployer),
+      publicClient: publicClient(),
+      registrar: deployer.address,
+      owner: deployer.address,
+      operator,
+      feeRecipient: operator,
+      maxFeeBps: 1000,
+    },
+    contracts().rewardToken,
+    version,
+  );
+  return address.toLowerCase() as Hex;
+}
 
 /** Funds a new escrow task of `reward` from `wallet` on this worker's chain; answers its task id. */
 export async function fundTask(wallet: PrivateKeyAccount, reward: bigint, expiresAt?: bigint): Promise<number> {
