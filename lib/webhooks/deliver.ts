@@ -4,7 +4,9 @@
 // pending. Endpoints are served by CONCURRENCY lanes at once, each lane one endpoint at a time, so
 // a receiver that is slow costs its own lane for one deadline and nobody else's deliveries.
 // Failures back off exponentially with jitter; an endpoint failing for 24 hours is disabled and
-// its queue dropped.
+// its queue dropped. The board's endpoints are taken a batch at a time with their first due
+// delivery already claimed, and what is sent is marked delivered a batch at a time (a crash between
+// the send and the mark sends again after the lease: a receiver dedupes on webhook-id).
 // Targeted deliveries (to a user, to a mission's parties) go first (docs/api.md#webhook-lanes): each
 // time the lanes run out of endpoints, the run expands waiting targeted events and serves every
 // endpoint with a targeted delivery due before it expands board events or takes the next batch of
@@ -21,10 +23,11 @@ import type { Config } from '../config';
 import { arrayLiteral } from '../db/array-literal';
 import { type Db, getDb } from '../db/client';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema';
-import { asBackgroundWork, otherRequestsInFlight } from '../observability/in-flight';
+import { asBackgroundWork } from '../observability/in-flight';
 import { getKv } from '../kv';
 import { log } from '../log';
-import { EXPAND_BATCH, expandEvents } from './expand-events';
+import { expandEvents } from './expand-events';
+import { boardSlot, type Pacing, pacingOf, step, yieldToRequests } from './pacing';
 import { type Outcome, sendAttempt } from './send-attempt';
 
 // Longer than an attempt can take (its deadline), so a lease never lapses under a live attempt.
@@ -36,37 +39,6 @@ export const CONCURRENCY = 8;
 // One endpoint's lane reads at most this many batches a run, each at most the next event of
 // each mission (order).
 const MAX_ROUNDS = 20;
-
-/**
- * A run shares its process with the requests (docs/api.md#webhook-fan-out): before each statement of
- * a lane it yields a turn of the event loop and waits, up to `yieldMs`, while a request other than its
- * own is under way. On the embedded database (PGlite: in this process, one statement at a time, each
- * holding the event loop while it runs) the wait is longer and events expand in batches of 50 (a
- * 500-row insert holds the loop for tens of ms). The lanes stay eight on both: a slow receiver costs
- * only its own lane. Issue 54: 1,500 endpoints slowed posting 2–7× on PGlite before.
- */
-interface Pacing {
-  expandBatch: number;
-  yieldMs: number;
-}
-const SHARED: Pacing = { expandBatch: EXPAND_BATCH, yieldMs: 20 };
-const EMBEDDED: Pacing = { expandBatch: 50, yieldMs: 50 };
-const pacingOf = (cfg: Config): Pacing => (cfg.databaseUrl ? SHARED : EMBEDDED);
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Lets the requests waiting on this process go first: a turn of the loop, then until none is under way (bounded). */
-async function yieldToRequests(pacing: Pacing): Promise<void> {
-  await new Promise((resolve) => setImmediate(resolve));
-  for (const started = Date.now(); otherRequestsInFlight() > 0 && Date.now() - started < pacing.yieldMs; )
-    await sleep(1);
-}
-
-/** One statement of a lane, after yielding to the requests. */
-async function step<T>(pacing: Pacing, statement: () => Promise<T>): Promise<T> {
-  await yieldToRequests(pacing);
-  return statement();
-}
 
 // A run that finds a full batch of endpoints due marks the KV for FAN_OUT_MS (refreshed at most once
 // a second); every instance's watcher looks each WATCH_MS and, while it is marked, runs too.
@@ -164,20 +136,26 @@ async function deliverRun(db: Db, cfg: Config, now: Date, until: number) {
   const failed = new Set<string>();
   const spent = new Set<string>();
   // The board's endpoints with something due, visited once each in id order from a random point round
-  // to it (so a run cut short by its budget favours no one); lanes share one query at a time.
+  // to it (so a run cut short by its budget favours no one); lanes share one query at a time. Each
+  // board batch comes claimed: every endpoint's first due delivery, leased in one statement, and the
+  // deliveries sent are marked in one statement (marks) — a fan-out costs two statements per BATCH
+  // endpoints, not three per endpoint.
   const start = randomUUID();
   let cursor: { after: string; before?: string } = { after: start };
   let boardExpanded = false;
-  let queue: string[] = [];
+  let queue: Work[] = [];
   let refill: Promise<void> | undefined;
   let exhausted = false;
+  const marks: Mark[] = [];
+  const flushMarks = () => markDelivered(db, marks.splice(0), at());
   const fill = async () => {
+    await flushMarks();
     // The targeted lane first, at every refill: events written since the run began included.
     await yieldToRequests(pacing);
     expanded += await expandEvents(db, at(), { ...expanding, board: false });
     const targeted = await endpointsWithTargetedDue(db, at(), [...busy, ...spent]);
     if (targeted.length > 0) {
-      queue = targeted;
+      queue = targeted.map((endpointId) => ({ endpointId }));
       return;
     }
     if (!boardExpanded) {
@@ -187,14 +165,15 @@ async function deliverRun(db: Db, cfg: Config, now: Date, until: number) {
       if (written >= pacing.expandBatch) announceFanOut(cfg);
       return;
     }
-    const ids = await endpointsWithDue(db, at(), cursor);
-    if (ids.length >= BATCH) announceFanOut(cfg);
-    queue = ids;
-    if (ids.length > 0) cursor = { ...cursor, after: ids.at(-1)! };
+    const batch = await claimFirstDue(db, at(), cursor, [...busy, ...failed]);
+    if (batch.endpoints >= BATCH) announceFanOut(cfg);
+    for (const row of batch.claimed) busy.add(row.endpointId);
+    queue = batch.claimed.map((row) => ({ endpointId: row.endpointId, claimed: row }));
+    if (batch.last) cursor = { ...cursor, after: batch.last };
     else if (cursor.before === undefined) cursor = { after: '00000000-0000-0000-0000-000000000000', before: start };
     else exhausted = true;
   };
-  const nextEndpoint = async (): Promise<string | undefined> => {
+  const nextWork = async (): Promise<Work | undefined> => {
     while (queue.length === 0 && !exhausted && Date.now() < until) {
       refill ??= fill().finally(() => {
         refill = undefined;
@@ -203,20 +182,26 @@ async function deliverRun(db: Db, cfg: Config, now: Date, until: number) {
     }
     return queue.shift();
   };
+  const serving: Serving = { db, cfg, at, until, run, pacing };
   const lane = async () => {
-    for (let endpointId = await nextEndpoint(); endpointId && Date.now() < until; endpointId = await nextEndpoint()) {
-      if (busy.has(endpointId) || failed.has(endpointId)) continue;
+    // A claimed delivery is sent even past the budget (at most a batch of them): its lease would
+    // otherwise hold it for LEASE_MS.
+    for (let work = await nextWork(); work && (work.claimed || Date.now() < until); work = await nextWork()) {
+      const { endpointId, claimed } = work;
+      if (!claimed && (busy.has(endpointId) || failed.has(endpointId))) continue;
       busy.add(endpointId);
       try {
-        const sent = await serveEndpoint(db, cfg, endpointId, at, until, run, pacing);
+        const sent = claimed ? await serveClaimed(serving, claimed, marks) : await serveEndpoint(serving, endpointId);
         if (sent === 'failed') failed.add(endpointId);
         if (sent === 'failed' || sent === 0) spent.add(endpointId);
       } finally {
         busy.delete(endpointId);
       }
+      if (marks.length >= BATCH) await flushMarks();
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  await flushMarks();
   return { expanded, ...run };
 }
 
@@ -243,26 +228,48 @@ async function endpointsWithTargetedDue(db: Db, now: Date, exclude: string[]) {
   return rows.map((row) => row.endpointId);
 }
 
-/** Live endpoints with a delivery due and unclaimed, in id order, after `after` (and up to `before`). */
-async function endpointsWithDue(db: Db, now: Date, range: { after: string; before?: string }) {
+/**
+ * The board's next batch, claimed: for each of the next BATCH live endpoints in id order after `after`
+ * (up to `before`) but those in `exclude`, its first delivery due (targeted before board, each mission's
+ * in order), leased in one statement. `endpoints` is how many had one, `last` the last of them (the
+ * cursor moves past those another instance claimed first), `more` whether an endpoint has another
+ * pending delivery (its lane then goes on with it).
+ */
+async function claimFirstDue(
+  db: Db,
+  now: Date,
+  range: { after: string; before?: string },
+  exclude: string[],
+): Promise<{ claimed: Claimed[]; endpoints: number; last?: string }> {
   const d = webhookDeliveries;
-  const e = webhookEndpoints;
-  const rows = await db
-    .selectDistinct({ endpointId: d.endpointId })
+  const firsts = await db
+    .selectDistinctOn([d.endpointId], {
+      ...dueColumns(),
+      more: sql<boolean>`exists (select 1 from ${d} as other where other.endpoint_id = ${d.endpointId}
+        and other.status = 'PENDING' and other.id <> ${d.id})`,
+    })
     .from(d)
-    .innerJoin(e, eq(e.id, d.endpointId))
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, d.endpointId))
     .where(
       and(
-        due(now),
-        isNull(e.disabledAt),
-        isNull(e.deletedAt),
+        sendable(now),
         gt(d.endpointId, range.after),
         range.before ? lte(d.endpointId, range.before) : undefined,
+        exclude.length > 0 ? sql`not (${d.endpointId} = any(${arrayLiteral(exclude)}::uuid[]))` : undefined,
       ),
     )
-    .orderBy(d.endpointId)
+    .orderBy(d.endpointId, asc(d.board), asc(d.seq))
     .limit(BATCH);
-  return rows.map((row) => row.endpointId);
+  const won = await claim(
+    db,
+    firsts.map((row) => row.id),
+    now,
+  );
+  return {
+    claimed: firsts.filter((row) => won.has(row.id)),
+    endpoints: firsts.length,
+    last: firsts.at(-1)?.endpointId,
+  };
 }
 
 const due = (now: Date) => {
@@ -270,19 +277,58 @@ const due = (now: Date) => {
   return and(eq(d.status, 'PENDING'), lte(d.nextAttemptAt, now), or(isNull(d.lockedUntil), lt(d.lockedUntil, now)));
 };
 
+/** What a lane serves with: the run's database, clock, budget, tally and pacing. */
+interface Serving {
+  db: Db;
+  cfg: Config;
+  at: () => Date;
+  until: number;
+  run: { delivered: number; failed: number };
+  pacing: Pacing;
+}
+
+/** A lane's next piece of work: an endpoint to serve, or (the board's batches) its first delivery, claimed. */
+interface Work {
+  endpointId: string;
+  claimed?: Claimed;
+}
+
+/**
+ * One delivery sent, after yielding to the requests. A success is marked with `marks` (the run's
+ * batch), or at once when `marks` is omitted; a failure at once, with its backoff.
+ */
+async function sendOne(serving: Serving, row: Due, marks?: Mark[]): Promise<boolean> {
+  const { db, cfg, at, run, pacing } = serving;
+  if (row.board) await boardSlot(pacing);
+  const outcome = await step(pacing, () => sendAttempt(cfg, row));
+  if (!outcome.ok) {
+    run.failed += 1;
+    await step(pacing, () => markFailed(db, row, outcome, at()));
+    return false;
+  }
+  run.delivered += 1;
+  if (marks) marks.push({ id: row.id, status: outcome.status });
+  else await step(pacing, () => markDelivered(db, [{ id: row.id, status: outcome.status }], at()));
+  return true;
+}
+
+/**
+ * A board batch's delivery, claimed with its endpoint's: sent, and marked with the batch. An endpoint
+ * with more pending is marked at once and served on (its next may be this one's mission's).
+ */
+async function serveClaimed(serving: Serving, row: Claimed, marks: Mark[]): Promise<number | 'failed'> {
+  if (!(await sendOne(serving, row, row.more ? undefined : marks))) return 'failed';
+  if (!row.more || Date.now() >= serving.until) return 1;
+  const rest = await serveEndpoint(serving, row.endpointId);
+  return rest === 'failed' ? rest : 1 + rest;
+}
+
 /**
  * One endpoint's due deliveries, targeted ones first, each mission's in order, until none is left, one
  * fails, or the run's time is up. Answers how many it delivered, or 'failed'.
  */
-async function serveEndpoint(
-  db: Db,
-  cfg: Config,
-  endpointId: string,
-  at: () => Date,
-  until: number,
-  run: { delivered: number; failed: number },
-  pacing: Pacing,
-): Promise<number | 'failed'> {
+async function serveEndpoint(serving: Serving, endpointId: string): Promise<number | 'failed'> {
+  const { db, at, until, pacing } = serving;
   let sent = 0;
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
     const rows = await step(pacing, () => dueDeliveries(db, endpointId, at()));
@@ -293,84 +339,101 @@ async function serveEndpoint(
     for (const row of rows) {
       if (Date.now() >= until) return sent;
       if (row.board && targetedSent) break;
-      if (!(await step(pacing, () => claim(db, row.id, at())))) continue;
-      const outcome = await sendAttempt(cfg, row);
-      if (outcome.ok) {
-        run.delivered += 1;
-        sent += 1;
-        targetedSent ||= !row.board;
-        await step(pacing, () => markDelivered(db, row, outcome.status, at()));
-      } else {
-        run.failed += 1;
-        await step(pacing, () => markFailed(db, row, outcome, at()));
-        return 'failed';
-      }
+      if (!(await step(pacing, () => claim(db, [row.id], at()))).has(row.id)) continue;
+      if (!(await sendOne(serving, row))) return 'failed';
+      sent += 1;
+      targetedSent ||= !row.board;
     }
   }
   return sent;
 }
 
-function dueDeliveries(db: Db, endpointId: string, now: Date) {
+/** What a send needs of a delivery and its endpoint. */
+const dueColumns = () => {
   const d = webhookDeliveries;
   const e = webhookEndpoints;
+  return {
+    id: d.id,
+    endpointId: d.endpointId,
+    event: d.event,
+    payload: d.payload,
+    attempts: d.attempts,
+    board: d.board,
+    url: e.url,
+    sealedSecret: e.sealedSecret,
+    failingSince: e.failingSince,
+  };
+};
+
+/**
+ * Due and unclaimed, to a live endpoint (joined), and in order per mission and endpoint: nothing earlier
+ * of the same mission still pending there.
+ */
+const sendable = (now: Date) => {
+  const d = webhookDeliveries;
+  const e = webhookEndpoints;
+  return and(
+    due(now),
+    isNull(e.disabledAt),
+    isNull(e.deletedAt),
+    sql`not exists (select 1 from ${d} as earlier
+      where earlier.endpoint_id = ${d.endpointId} and earlier.mission_id = ${d.missionId}
+      and earlier.status = 'PENDING' and earlier.seq < ${d.seq})`,
+  );
+};
+
+function dueDeliveries(db: Db, endpointId: string, now: Date) {
+  const d = webhookDeliveries;
   // Targeted before board (false sorts first), each in the order written.
   return db
-    .select({
-      id: d.id,
-      endpointId: d.endpointId,
-      event: d.event,
-      payload: d.payload,
-      attempts: d.attempts,
-      board: d.board,
-      url: e.url,
-      sealedSecret: e.sealedSecret,
-      failingSince: e.failingSince,
-    })
+    .select(dueColumns())
     .from(d)
-    .innerJoin(e, eq(e.id, d.endpointId))
-    .where(
-      and(
-        eq(d.endpointId, endpointId),
-        due(now),
-        isNull(e.disabledAt),
-        isNull(e.deletedAt),
-        // In order per mission and endpoint: nothing earlier of the same mission still pending.
-        sql`not exists (select 1 from ${d} as earlier
-          where earlier.endpoint_id = ${d.endpointId} and earlier.mission_id = ${d.missionId}
-          and earlier.status = 'PENDING' and earlier.seq < ${d.seq})`,
-      ),
-    )
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, d.endpointId))
+    .where(and(eq(d.endpointId, endpointId), sendable(now)))
     .orderBy(asc(d.board), asc(d.seq))
     .limit(BATCH);
 }
 
 type Due = Awaited<ReturnType<typeof dueDeliveries>>[number];
+type Claimed = Due & { more: boolean };
 
-async function claim(db: Db, id: string, now: Date) {
-  const [row] = await db
-    .update(webhookDeliveries)
-    .set({ lockedUntil: new Date(now.getTime() + LEASE_MS), attempts: sql`${webhookDeliveries.attempts} + 1` })
+/** Leases those of `ids` still pending and unclaimed, counting the attempt; answers the ones leased. */
+async function claim(db: Db, ids: string[], now: Date): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const d = webhookDeliveries;
+  const rows = await db
+    .update(d)
+    .set({ lockedUntil: new Date(now.getTime() + LEASE_MS), attempts: sql`${d.attempts} + 1` })
     .where(
       and(
-        eq(webhookDeliveries.id, id),
-        eq(webhookDeliveries.status, 'PENDING'),
-        or(isNull(webhookDeliveries.lockedUntil), lt(webhookDeliveries.lockedUntil, now)),
+        sql`${d.id} = any(${arrayLiteral(ids)}::uuid[])`,
+        eq(d.status, 'PENDING'),
+        or(isNull(d.lockedUntil), lt(d.lockedUntil, now)),
       ),
     )
-    .returning({ id: webhookDeliveries.id });
-  return row;
+    .returning({ id: d.id });
+  return new Set(rows.map((row) => row.id));
 }
 
-/** Delivered, and its endpoint no longer failing: one statement (a fan-out sends thousands). */
-async function markDelivered(db: Db, row: Due, status: number, now: Date) {
+interface Mark {
+  id: string;
+  status: number;
+}
+
+/** Delivered, and their endpoints no longer failing: one statement for many (a fan-out sends thousands). */
+async function markDelivered(db: Db, marks: Mark[], now: Date) {
+  if (marks.length === 0) return;
   const d = webhookDeliveries;
   const e = webhookEndpoints;
+  const ids = arrayLiteral(marks.map((mark) => mark.id));
+  const statuses = arrayLiteral(marks.map((mark) => String(mark.status)));
   await db.execute(sql`with sent as (
       update ${d} set status = 'DELIVERED', delivered_at = ${now.toISOString()}::timestamptz,
-        last_status = ${status}, last_error = null, locked_until = null
-      where ${d.id} = ${row.id}::uuid returning ${d.endpointId})
+        last_status = v.status, last_error = null, locked_until = null
+      from unnest(${ids}::uuid[], ${statuses}::int[]) as v(id, status)
+      where ${d.id} = v.id returning ${d.endpointId})
     update ${e} set failing_since = null
-    where ${e.id} = (select endpoint_id from sent) and ${e.failingSince} is not null`);
+    where ${e.id} in (select endpoint_id from sent) and ${e.failingSince} is not null`);
 }
 
 async function markFailed(db: Db, row: Due, outcome: Extract<Outcome, { ok: false }>, now: Date) {

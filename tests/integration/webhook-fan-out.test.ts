@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { POST as sweepRoute } from '@/app/api/cron/sweep/route';
 import { DELETE as removeRoute } from '@/app/api/webhooks/[id]/route';
 import { POST as addRoute } from '@/app/api/webhooks/route';
-import { config } from '@/lib/config';
+import { config, resetConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { passports, webhookDeliveries, webhookEndpoints, webhookEvents } from '@/lib/db/schema';
 import { CONCURRENCY } from '@/lib/webhooks/deliver';
@@ -124,6 +124,79 @@ describe('webhooks: fan-out and retention', () => {
     const to = deliveredTo(mission.id);
     expect(to).toHaveLength(30);
     expect(new Set(to).size).toBe(30);
+  });
+
+  test(
+    "behavior: the board's batches: an endpoint with three announcements pending gets them all in one run, " +
+      'in the order posted, each marked with its status; a refusing receiver in the batch backs off alone',
+    async () => {
+      const c = category();
+      const refusing = await startWebhookReceiver();
+      refusing.fail(503);
+      try {
+        const owner = await newAgent();
+        await boardEndpoints(owner, 60, c);
+        const refuser = await add(await newAgent(), {
+          url: refusing.url,
+          events: ['mission.created'],
+          filter: { category: c },
+        });
+        const client = await newClient();
+        const posted: string[] = [];
+        for (let i = 0; i < 3; i += 1) posted.push((await createMission(client, { category: c })).id);
+        const mark = receiver.received.length;
+        const { webhooks } = await ok(sweep());
+        expect(webhooks).toMatchObject({ delivered: 180, failed: 1 });
+
+        const byEndpoint = new Map<string, number[]>();
+        for (const r of receiver.received.slice(mark)) {
+          const id = (JSON.parse(r.body) as { data: { mission: { id: string } } }).data.mission.id;
+          if (!posted.includes(id)) continue;
+          byEndpoint.set(r.path, [...(byEndpoint.get(r.path) ?? []), posted.indexOf(id)]);
+        }
+        expect(byEndpoint.size).toBe(60);
+        for (const order of byEndpoint.values()) expect(order).toEqual([0, 1, 2]);
+
+        const d = webhookDeliveries;
+        const rows = await (await getDb())
+          .select({ endpointId: d.endpointId, status: d.status, lastStatus: d.lastStatus, attempts: d.attempts })
+          .from(d)
+          .where(inArray(d.missionId, posted));
+        const sent = rows.filter((row) => row.endpointId !== refuser);
+        expect(sent).toHaveLength(180);
+        expect(sent.every((row) => row.status === 'DELIVERED' && row.lastStatus === 200 && row.attempts === 1)).toBe(
+          true,
+        );
+        // The refuser's first announcement failed once; the two after it wait behind it, untried.
+        const refused = rows.filter((row) => row.endpointId === refuser).map((row) => [row.status, row.attempts]);
+        expect(refused.sort()).toEqual([
+          ['PENDING', 0],
+          ['PENDING', 0],
+          ['PENDING', 1],
+        ]);
+      } finally {
+        await refusing.close();
+      }
+    },
+  );
+
+  test('behavior: board deliveries leave at most WEBHOOK_FANOUT_PER_SECOND a second from an instance', async () => {
+    process.env.WEBHOOK_FANOUT_PER_SECOND = '20';
+    resetConfig();
+    try {
+      const c = category();
+      await boardEndpoints(await newAgent(), 30, c);
+      const mission = await createMission(await newClient(), { category: c });
+      await ok(sweep());
+      const arrivals = receiver.received.filter((r) => r.body.includes(mission.id)).map((r) => r.at);
+      expect(arrivals).toHaveLength(30);
+      // 30 sends in slots 50 ms apart: the last leaves 29 gaps after the first (less the first's own
+      // latency, hence the margin); unpaced, all 30 arrive within a few tens of ms.
+      expect(Math.max(...arrivals) - Math.min(...arrivals)).toBeGreaterThanOrEqual(29 * 50 * 0.8);
+    } finally {
+      delete process.env.WEBHOOK_FANOUT_PER_SECOND;
+      resetConfig();
+    }
   });
 
   test(

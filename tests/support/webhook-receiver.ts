@@ -8,6 +8,8 @@ export interface Received {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export async function startWebhookReceiver() {
@@ -22,7 +24,12 @@ export async function startWebhookReceiver() {
       response.writeHead(failWith).end();
       return;
     }
-    received.push({ path: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+    received.push({
+      path: request.url ?? '/',
+      headers: request.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+      at: Date.now(),
+    });
     response.writeHead(200).end('ok');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
