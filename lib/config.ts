@@ -100,6 +100,9 @@ const envSchema = z.object({
   WEBHOOK_RETENTION_DAYS: intFrom(30, 1),
   // docs/api.md#board-subscriptions: live mission.created endpoints past which only passport holders may add one.
   WEBHOOK_BOARD_SUBSCRIPTIONS_MAX: intFrom(10_000, 1),
+  // docs/api.md#webhook-fan-out: board sends a second per instance; at least 10, so a claimed batch
+  // of 50 is sent well within its 30 s lease.
+  WEBHOOK_FANOUT_PER_SECOND: intFrom(200, 10),
   // PEM of a CA that outbound guarded fetches also trust; honoured only with WEBHOOK_ALLOW_PRIVATE (tests).
   WEBHOOK_TEST_CA: optionalText,
   VERCEL_ENV: optionalText,
@@ -322,6 +325,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
       retentionDays: e.WEBHOOK_RETENTION_DAYS,
       boardSubscriptionsMax: e.WEBHOOK_BOARD_SUBSCRIPTIONS_MAX,
+      fanOutPerSecond: e.WEBHOOK_FANOUT_PER_SECOND,
       /** Trusted beside the system CAs by guarded fetches, only where private addresses are allowed (tests). */
       testCa: e.WEBHOOK_ALLOW_PRIVATE ? e.WEBHOOK_TEST_CA : undefined,
     },
