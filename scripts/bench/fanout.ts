@@ -11,8 +11,7 @@
 //   FANOUT_DIST_DIR (.next: the build the instances run)
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -42,31 +41,28 @@ const median = (xs: number[]) => {
   return s.length ? (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2 : NaN;
 };
 
-/** Loopback receivers: every endpoint's URL is this server with its own `?n=`; answers 200 at once. */
+/** The loopback receivers, started in a process of their own (fanout-receiver.ts). */
 async function receivers() {
-  const seen = new Set<string>();
-  let last = 0;
-  let fanMission: string | undefined;
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (c: Buffer) => chunks.push(c));
-    request.on('end', () => {
-      response.writeHead(200).end();
-      if (fanMission && Buffer.concat(chunks).includes(fanMission)) {
-        seen.add(request.url ?? '');
-        last = Date.now();
-      }
-    });
+  const child = spawn(join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['scripts/bench/fanout-receiver.ts'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the receiver exited (${code})`)));
+    child.stdout!.once('data', (line: Buffer) => resolve((JSON.parse(line.toString()) as { port: number }).port));
+  });
+  const base = `http://127.0.0.1:${port}`;
+  let stats = { received: 0, lastAt: 0 };
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    watch: (missionId: string) => {
-      fanMission = missionId;
+    url: `${base}/hook`,
+    /** Reads the receiver's count: call before received() and lastAt(). */
+    refresh: async () => {
+      stats = (await (await fetch(`${base}/stats`)).json()) as typeof stats;
     },
-    received: () => seen.size,
-    lastAt: () => last,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    received: () => stats.received,
+    lastAt: () => stats.lastAt,
+    close: async () => {
+      child.kill();
+    },
   };
 }
 
@@ -184,12 +180,12 @@ async function main() {
     // The fan-out: one post in FAN, then the same steady posting until every endpoint has it.
     const fanStarted = Date.now();
     const fan = await post(FAN);
-    receiver.watch(fan.id);
     const during: number[] = [];
     const giveUp = fanStarted + Math.max(2 * withinS, 120) * 1000;
     while (receiver.received() < endpoints && Date.now() < giveUp) {
       during.push((await post(QUIET)).ms);
       await sleep(gapMs);
+      await receiver.refresh();
     }
     const deliveredS = (receiver.lastAt() - fanStarted) / 1000;
     const after = await quiet(quietPosts);
