@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_pending_idx" ON "webhook_deliveries" USING btree ("endpoint_id","board","seq") WHERE "webhook_deliveries"."status" = 'PENDING';
