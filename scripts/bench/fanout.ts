@@ -8,7 +8,7 @@
 //
 //   FANOUT_STACK=pg|pglite  FANOUT_ENDPOINTS (10000 | 1500)  FANOUT_WITHIN_S (60)
 //   FANOUT_QUIET_POSTS (30: posts measured before, and again after)  FANOUT_GAP_MS (200: between posts)
-//   FANOUT_DIST_DIR (.next: the build the instances run)
+//   FANOUT_DIST_DIR (.next: the build the instances run)  FANOUT_PER_SECOND (the instances' WEBHOOK_FANOUT_PER_SECOND)
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -119,6 +119,8 @@ async function main() {
     WEBHOOK_ALLOW_PRIVATE: '1',
     WRITE_RATE_LIMIT_PER_MINUTE: '100000',
     ...(distDir && { NEXT_DIST_DIR: distDir }),
+    // FANOUT_PER_SECOND: the instances' WEBHOOK_FANOUT_PER_SECOND (their default, 200, without it).
+    ...(process.env.FANOUT_PER_SECOND && { WEBHOOK_FANOUT_PER_SECOND: process.env.FANOUT_PER_SECOND }),
     // FANOUT_NODE_OPTIONS, e.g. '--cpu-prof --cpu-prof-dir=/tmp/fanout-prof': a profile of each instance.
     ...(process.env.FANOUT_NODE_OPTIONS && { NODE_OPTIONS: process.env.FANOUT_NODE_OPTIONS }),
     ...(stack === 'pg'
