@@ -136,11 +136,11 @@ async function deliverRun(db: Db, cfg: Config, now: Date, until: number) {
   const busy = new Set<string>();
   const failed = new Set<string>();
   const spent = new Set<string>();
-  // The board's endpoints with something due, visited once each in id order from a random point round
-  // to it (so a run cut short by its budget favours no one); lanes share one query at a time. Each
-  // board batch comes claimed: every endpoint's first due delivery, leased in one statement, and the
-  // deliveries sent are marked in one statement (marks) — a fan-out costs two statements per BATCH
-  // endpoints, not three per endpoint.
+  // The board's endpoints with something pending, visited once each in id order from a random point
+  // round to it (so a run cut short by its budget favours no one); lanes share one query at a time.
+  // Each board batch comes claimed: every endpoint's first due delivery, leased in one statement, and
+  // the deliveries sent are marked in one statement (marks) — a fan-out costs four statements per
+  // BATCH endpoints (walk, read, claim, mark), not three per endpoint.
   const start = randomUUID();
   let cursor: { after: string; before?: string } = { after: start };
   let boardExpanded = false;
