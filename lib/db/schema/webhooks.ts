@@ -115,9 +115,7 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_order_idx').on(t.endpointId, t.missionId, t.seq),
     // The delivery run's walk of the endpoints with something pending (lib/webhooks/deliver.ts), and each
     // one's first: only the pending rows, a fan-out's worth at most.
-    index('webhook_deliveries_pending_idx')
-      .on(t.endpointId, t.board, t.seq)
-      .where(sql`${t.status} = 'PENDING'`),
+    index('webhook_deliveries_pending_idx').on(t.endpointId, t.board, t.seq).where(sql`${t.status} = 'PENDING'`),
     // Expansion is idempotent: an event reaches an endpoint once, however often it is retried.
     uniqueIndex('webhook_deliveries_event_endpoint_idx').on(t.eventId, t.endpointId),
     // Retention (WEBHOOK_RETENTION_DAYS) deletes by age.
