@@ -29,6 +29,14 @@ export function replaceOnce(source: string, from: string, to: string): string {
   return source.replace(from, () => to);
 }
 
+/** next.config.ts for a build whose server code keeps its names, so a CPU profile names our functions. */
+export const unminifiedConfig = (config: string) =>
+  replaceOnce(
+    config,
+    'poweredByHeader: false,',
+    'poweredByHeader: false, experimental: { serverMinification: false },',
+  );
+
 // next build adds its distDir's types to tsconfig.json and rewrites next-env.d.ts: put both back.
 const TOUCHED_BY_NEXT = ['tsconfig.json', 'next-env.d.ts'];
 

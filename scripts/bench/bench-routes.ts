@@ -2,7 +2,7 @@
 // routes doing only the unavoidable I/O of an endpoint —, the peer, the SIWE stack as its
 // libraries' documentation shows it, and a switch for tracing. One build carries them all, for
 // bench, bench:floors and bench:peer.
-import { buildBenchApp, replaceOnce } from './app-build';
+import { buildBenchApp, unminifiedConfig } from './app-build';
 
 const ok = `Response.json({ ok: true }, { headers: { 'Cache-Control': 'no-store' } })`;
 const DB = `import { sql } from 'drizzle-orm';\nimport { getDb } from '@/lib/db/client';`;
@@ -362,11 +362,5 @@ export async function GET() {
 export function buildBenchRoutes(): string {
   const routes = { ...GENERIC_FLOORS, ...ENDPOINT_FLOORS, ...CONTROLS, ...PEER };
   if (!process.env.BENCH_PROFILE) return buildBenchApp({ name: 'bench', routes });
-  const unminified = (config: string) =>
-    replaceOnce(
-      config,
-      'poweredByHeader: false,',
-      'poweredByHeader: false, experimental: { serverMinification: false },',
-    );
-  return buildBenchApp({ name: 'bench-profile', routes, rewrites: { 'next.config.ts': unminified } });
+  return buildBenchApp({ name: 'bench-profile', routes, rewrites: { 'next.config.ts': unminifiedConfig } });
 }

@@ -10,10 +10,12 @@
 // applied, and the report names the migrations the old build does not know.
 // The main endpoints of `npm run bench` are measured alternately on the two (compare.ts) in
 // BENCH_ROUNDS (default 3) rounds of BENCH_SECONDS (10) at BENCH_CONNECTIONS (20); BENCH_ONLY=text
-// keeps those whose name contains it (several texts, comma-separated: any of them). Per endpoint: new/old req/s, each
-// instance's CPU per request, and a verdict on new/old ≥ 0.95 in every round decided by CPU per request (requests per
+// keeps those whose name contains it (several texts, comma-separated: any of them; `=name` is that name
+// alone). Per endpoint: new/old req/s, each instance's CPU per request, and a verdict on new/old ≥ 0.95 in every round decided by CPU per request (requests per
 // CPU second, new/old), which moves less than req/s on a machine shared with other work.
-// BENCH_PORT (default 3920, the old side on the next port) and BENCH_CHAIN_PORT (18720).
+// BENCH_PORT (default 3920, the old side on the next port) and BENCH_CHAIN_PORT (18720). BENCH_PROFILE=dir builds
+// both sides unminified and writes their CPU profiles to dir/new and dir/old (scripts/bench/profile-diff.ts).
+import { join } from 'node:path';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startLocalChain } from '../../lib/chain/local-chain';
 import { atRef, type Checkout, treeOf, workingTree } from './checkouts';
@@ -82,7 +84,8 @@ async function main() {
       const instance = await startInstance(
         port,
         { ...env, ...side.env, KV_PREFIX: `bench-builds:${name}:${Date.now()}:` },
-        { cwd: side.cwd },
+        // Each side's CPU profile in a folder of its own, for profile-diff.ts's two-folder form.
+        { cwd: side.cwd, profileDir: process.env.BENCH_PROFILE && join(process.env.BENCH_PROFILE, name) },
       );
       cleanup.push(() => instance.stop());
       return instance;
@@ -109,7 +112,7 @@ async function main() {
       name: onNew[endpoint].name,
       a: { base: newInstance.url, cpuMicros: newInstance.cpuMicros, scenario: () => onNew[endpoint] },
       b: { base: oldInstance.url, cpuMicros: oldInstance.cpuMicros, scenario: () => onOld[endpoint] },
-    })).filter((comparison) => !only || only.split(',').some((text) => comparison.name.includes(text)));
+    })).filter((comparison) => !only || only.split(',').some((text) => named(comparison.name, text)));
     if (comparisons.length === 0) throw new Error(`BENCH_ONLY=${only}: no endpoint's name contains it`);
 
     const results = await compare(comparisons, rounds, seconds, connections).catch((error: Error) => {
@@ -149,6 +152,9 @@ function schemaNote(newSide: Checkout, oldSide: Checkout): string | undefined {
     `on that schema.`
   );
 }
+
+// `=name` keeps only the endpoint of that name: `GET /api/auth/me` is part of the delegated tokens' names too.
+const named = (name: string, text: string) => (text.startsWith('=') ? name === text.slice(1) : name.includes(text));
 
 function verdictLine(result: Compared): string {
   // Old CPU per request over new: requests per CPU second, new/old, like the req/s ratio.

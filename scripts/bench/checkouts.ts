@@ -9,10 +9,10 @@
 // ref's own SDK built into it. Its build lives in the worktree and goes with it. The working tree
 // builds into .next-bench/working-tree (BENCH_REUSE_BUILD=1 reuses that).
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { buildBenchApp, distDirOf, nextBuild } from './app-build';
+import { buildBenchApp, distDirOf, nextBuild, unminifiedConfig } from './app-build';
 
 export interface Checkout {
   /** What it is, for the report: the ref and its commit, or the working tree. */
@@ -39,14 +39,19 @@ const sqlFiles = (paths: string[]) => paths.filter((path) => path.endsWith('.sql
 
 export const treeOf = (ref: string) => git('rev-parse', '--verify', `${ref}^{tree}`);
 
+// With BENCH_PROFILE both sides are built with their names kept, so their profiles can be compared
+// function by function (scripts/bench/profile-diff.ts).
+const profiled = () => Boolean(process.env.BENCH_PROFILE);
+
 export function workingTree(): Checkout {
   const dirty = git('status', '--porcelain') !== '';
+  const name = profiled() ? 'working-tree-profile' : 'working-tree';
   return {
     label: `the working tree (${git('rev-parse', '--short', 'HEAD')}${dirty ? ' + uncommitted changes' : ''})`,
     cwd: process.cwd(),
-    env: { NEXT_DIST_DIR: distDirOf('working-tree') },
+    env: { NEXT_DIST_DIR: distDirOf(name) },
     migrations: sqlFiles(readdirSync('drizzle')),
-    build: () => void buildBenchApp({ name: 'working-tree' }),
+    build: () => void buildBenchApp({ name, ...(profiled() && { rewrites: { 'next.config.ts': unminifiedConfig } }) }),
     remove: () => {},
   };
 }
@@ -83,6 +88,9 @@ export function atRef(ref: string): Checkout {
     build() {
       // node_modules/@taskmarket/sdk links to the worktree's sdk/, whose dist/ git does not hold.
       execFileSync('npm', ['run', 'build', '-w', '@taskmarket/sdk'], { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+      // The worktree is thrown away afterwards, so its config is rewritten in place.
+      const config = join(cwd, 'next.config.ts');
+      if (profiled()) writeFileSync(config, unminifiedConfig(readFileSync(config, 'utf8')));
       nextBuild(distDir, { cwd, env });
     },
     remove: () => git('worktree', 'remove', '--force', cwd),

@@ -40,12 +40,10 @@ const cpuMicrosOf = (pid: number): number => ((procStat(pid)?.ownTicks ?? NaN) *
 export async function startInstance(
   port: number,
   env: Record<string, string>,
-  { cwd }: { cwd?: string } = {},
+  { cwd, profileDir = process.env.BENCH_PROFILE }: { cwd?: string; profileDir?: string } = {},
 ): Promise<Instance> {
   // Resolved here: an instance started in another checkout (bench:builds) would write it there.
-  const profile = process.env.BENCH_PROFILE
-    ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE)}`]
-    : [];
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [];
   const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', 'server.ts'], {
     cwd,
     env: {
