@@ -11,8 +11,9 @@
 // The main endpoints of `npm run bench` are measured alternately on the two (compare.ts) in
 // BENCH_ROUNDS (default 3) rounds of BENCH_SECONDS (10) at BENCH_CONNECTIONS (20); BENCH_ONLY=text
 // keeps those whose name contains it (several texts, comma-separated: any of them; `=name` is that name
-// alone). Per endpoint: new/old req/s, each instance's CPU per request, and a verdict on new/old ≥ 0.95 in every round decided by CPU per request (requests per
-// CPU second, new/old), which moves less than req/s on a machine shared with other work.
+// alone). Per endpoint: new/old req/s, each instance's CPU per request, and a verdict on new/old ≥ 0.95
+// in every round decided by CPU per request (requests per CPU second, new/old), which moves less than
+// req/s on a machine shared with other work.
 // BENCH_PORT (default 3920, the old side on the next port) and BENCH_CHAIN_PORT (18720). BENCH_PROFILE=dir builds
 // both sides unminified and writes their CPU profiles to dir/new and dir/old (scripts/bench/profile-diff.ts).
 import { join } from 'node:path';
