@@ -40,11 +40,18 @@ const cpuMicrosOf = (pid: number): number => ((procStat(pid)?.ownTicks ?? NaN) *
 export async function startInstance(
   port: number,
   env: Record<string, string>,
-  { cwd, profileDir = process.env.BENCH_PROFILE }: { cwd?: string; profileDir?: string } = {},
+  {
+    cwd,
+    profileDir = process.env.BENCH_PROFILE,
+    cpus = process.env.BENCH_SERVER_CPUS,
+  }: { cwd?: string; profileDir?: string; cpus?: string } = {},
 ): Promise<Instance> {
   // Resolved here: an instance started in another checkout (bench:builds) would write it there.
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', 'server.ts'], {
+  const command = [process.execPath, ...profile, '--import', 'tsx', 'server.ts'];
+  // `cpus` (taskset's list, e.g. `1`) keeps the instance on those CPUs; taskset execs, so the pid is the instance's.
+  const [file, ...args] = cpus ? ['taskset', '-c', cpus, ...command] : command;
+  const child: ChildProcess = spawn(file!, args, {
     cwd,
     env: {
       ...process.env,
