@@ -16,6 +16,7 @@
 // req/s on a machine shared with other work.
 // BENCH_PORT (default 3920, the old side on the next port) and BENCH_CHAIN_PORT (18720). BENCH_PROFILE=dir builds
 // both sides unminified and writes their CPU profiles to dir/new and dir/old (scripts/bench/profile-diff.ts).
+// BENCH_SERVER_CPUS (taskset's list; default the last CPU, empty: unpinned) is where both instances run.
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -35,10 +36,9 @@ const PORT = Number(process.env.BENCH_PORT ?? 3920);
 const DOMAIN = `localhost:${PORT}`;
 // Single-use verify bodies a measurement: enough for 2,000 req/s (measure.ts refuses a round that runs out).
 const VERIFIES = Number(process.env.BENCH_VERIFIES ?? seconds * 2000);
-// Both instances on one CPU, the last, measured in turns (BENCH_SERVER_CPUS, taskset's list; empty: unpinned).
-// Unpinned, each settles on a vCPU of its own, and on this 2-vCPU guest one vCPU can run slower than the
-// other for a whole run (a busy sibling on the host): an A/A run of one tree gave 1.13–1.24× on every
-// endpoint (docs/performance.md#pinned).
+// Both instances on one CPU, measured in turns. Unpinned, each settles on a vCPU of its own, and on this
+// 2-vCPU guest one vCPU can run slower than the other for a whole run (a busy sibling on the host): an A/A
+// run of one tree gave 1.13–1.24× on every endpoint (docs/performance.md#pinned).
 const SERVER_CPUS = process.env.BENCH_SERVER_CPUS ?? (cpus().length > 1 ? String(cpus().length - 1) : '');
 // Issue 25: no endpoint more than 5 % slower.
 const BOUND = 0.95;

@@ -40,11 +40,7 @@ const cpuMicrosOf = (pid: number): number => ((procStat(pid)?.ownTicks ?? NaN) *
 export async function startInstance(
   port: number,
   env: Record<string, string>,
-  {
-    cwd,
-    profileDir = process.env.BENCH_PROFILE,
-    cpus = process.env.BENCH_SERVER_CPUS,
-  }: { cwd?: string; profileDir?: string; cpus?: string } = {},
+  { cwd, profileDir = process.env.BENCH_PROFILE, cpus }: { cwd?: string; profileDir?: string; cpus?: string } = {},
 ): Promise<Instance> {
   // Resolved here: an instance started in another checkout (bench:builds) would write it there.
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [];
